@@ -1,0 +1,86 @@
+/**
+ * The contract between the engine (machines/) and node handlers (actors/). Handlers never import the
+ * engine: whatever they need from it (running a branch, a child pipeline, asking a human) is injected
+ * through `HandlerServices`.
+ */
+import type { FidelityMode, PipelineGraph, PipelineNode } from '../compiler/ir.js';
+import type { Outcome } from '../compiler/outcome.js';
+import type { EmitEvent } from '../shared/pipeline-event.js';
+import type { CodergenBackend } from './codergen-backend.js';
+import type { Interviewer } from './interviewers/interviewer.js';
+
+export type ContextValues = Record<string, unknown>;
+
+export interface BranchResult {
+  branchId: string;
+  /** Target node of the parallel edge that started the branch. */
+  startNodeId: string;
+  outcome: Outcome;
+  /** The branch's context after it ran (clone of the parent's plus the branch's updates). */
+  context: ContextValues;
+  /** Keys the branch changed relative to the context it started from. */
+  updates: ContextValues;
+  /** Node where the branch stopped: the fan-in node, or its last node. */
+  stoppedAt?: string;
+  completedNodes: string[];
+}
+
+export interface ChildPipelineStatus {
+  state: 'running' | 'completed' | 'failed' | 'cancelled';
+  currentNode?: string;
+  completedNodes: string[];
+  context: ContextValues;
+  outcome?: Outcome;
+}
+
+/** A child pipeline started by a manager loop; it runs as a child actor of the engine. */
+export interface ChildPipelineHandle {
+  status(): ChildPipelineStatus;
+  /** Put a steering message into the child's context (key `manager.steer`), picked up by its next node. */
+  steer(message: string): void;
+  /** Resolves when the child finishes. */
+  done: Promise<ChildPipelineStatus>;
+  cancel(): void;
+}
+
+export interface HandlerServices {
+  emit: EmitEvent;
+  interviewer: Interviewer;
+  backend: CodergenBackend;
+  /** Run one parallel branch from `startNodeId` on an isolated context until a fan-in node or a dead end. */
+  runBranch(request: {
+    branchId: string;
+    startNodeId: string;
+    context: ContextValues;
+    signal: AbortSignal;
+  }): Promise<BranchResult>;
+  /** Start a child pipeline from a DOT file (absolute path), sharing the interviewer. */
+  startChildPipeline(request: {
+    dotFile: string;
+    context: ContextValues;
+    signal: AbortSignal;
+  }): ChildPipelineHandle;
+  /** Ask a fast model to choose among labels/ids; undefined when no router is configured (dry-run: simulated). */
+  llmRank?(request: { prompt: string; candidates: string[]; signal: AbortSignal }): Promise<string | undefined>;
+}
+
+export interface HandlerInput {
+  node: PipelineNode;
+  graph: PipelineGraph;
+  /** Read-only snapshot; handlers change context only through `Outcome.context_updates`. */
+  context: Readonly<ContextValues>;
+  /** Root of this run's directory. */
+  runDir: string;
+  /** `<runDir>/<node id>`; created by the engine before the handler runs. */
+  stageDir: string;
+  fidelity: FidelityMode;
+  threadId?: string;
+  /** 1 for the first attempt. */
+  attempt: number;
+  /** Aborted on node timeout, cancellation or a second Ctrl-C. */
+  signal: AbortSignal;
+  services: HandlerServices;
+}
+
+/** A node handler. Throwing means FAIL with the error's message (retried when the error is retryable). */
+export type NodeHandler = (input: HandlerInput) => Promise<Outcome>;
