@@ -1,0 +1,84 @@
+import { AuthenticationError } from './authentication-error.js';
+import { ContentFilterError } from './content-filter-error.js';
+import { ContextLengthError } from './context-length-error.js';
+import { InvalidRequestError } from './invalid-request-error.js';
+import type { LLMError, LLMErrorOptions } from './llm-error.js';
+import { NotFoundError } from './not-found-error.js';
+import { type HeaderSource, parseRetryAfter } from './parse-retry-after.js';
+import { PermissionDeniedError } from './permission-denied-error.js';
+import { ProviderError } from './provider-error.js';
+import { QuotaExceededError } from './quota-exceeded-error.js';
+import { RateLimitError } from './rate-limit-error.js';
+import { RequestTimeoutError } from './request-timeout-error.js';
+import { ServerError } from './server-error.js';
+
+export interface HttpErrorInput {
+  provider: string;
+  status: number;
+  /** The parsed JSON error body (or its text). */
+  body?: unknown;
+  headers?: HeaderSource;
+  /** Used when the body carries no message. */
+  message?: string;
+  cause?: unknown;
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+}
+
+/** Anthropic, OpenAI and Gemini all nest `{ error: { message, type|code|status } }`; accept the flat form too. */
+function describeBody(body: unknown): { message?: string; errorCode?: string } {
+  if (typeof body === 'string') return body.trim() === '' ? {} : { message: body };
+  const outer = record(body);
+  const inner = record(outer?.['error']) ?? outer;
+  if (!inner) return {};
+  const message = inner['message'];
+  const code = inner['type'] ?? inner['code'] ?? inner['status'];
+  return {
+    ...(typeof message === 'string' ? { message } : {}),
+    ...(typeof code === 'string' ? { errorCode: code } : {}),
+  };
+}
+
+const CONTEXT_LENGTH =
+  /context length|context window|too many tokens|prompt is too long|maximum context|too long/i;
+const CONTENT_FILTER = /content filter|content_filter|safety|content policy/i;
+const QUOTA = /insufficient_quota|quota|credit balance|billing/i;
+const NOT_FOUND = /not found|does not exist|not_found/i;
+
+/** Builds the typed error for a provider's HTTP failure: status first, then the message text for the ambiguous ones. */
+export function errorFromHttpStatus(input: HttpErrorInput): LLMError {
+  const described = describeBody(input.body);
+  const text = described.message ?? input.message ?? `HTTP ${input.status}`;
+  const retryAfterMs = parseRetryAfter(input.headers);
+  const options: LLMErrorOptions = {
+    provider: input.provider,
+    status: input.status,
+    ...(described.errorCode !== undefined ? { errorCode: described.errorCode } : {}),
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    ...(input.body !== undefined ? { raw: input.body } : {}),
+    ...(input.cause !== undefined ? { cause: input.cause } : {}),
+  };
+  const message = `${input.provider} (HTTP ${input.status}): ${text}`;
+  const haystack = `${text} ${described.errorCode ?? ''}`;
+  const status = input.status;
+  if (status === 413 || ((status === 400 || status === 422) && CONTEXT_LENGTH.test(haystack))) {
+    return new ContextLengthError(message, options);
+  }
+  if ((status === 400 || status === 422) && CONTENT_FILTER.test(haystack))
+    return new ContentFilterError(message, options);
+  if (status === 400 || status === 422) return new InvalidRequestError(message, options);
+  if (status === 401) return new AuthenticationError(message, options);
+  if (status === 403) return new PermissionDeniedError(message, options);
+  if (status === 404) return new NotFoundError(message, options);
+  if (status === 408) return new RequestTimeoutError(message, options);
+  if (status === 429) {
+    // OpenAI answers 429 for an empty account too; waiting does not help there.
+    if (QUOTA.test(described.errorCode ?? '')) return new QuotaExceededError(message, options);
+    return new RateLimitError(message, options);
+  }
+  if (status >= 500) return new ServerError(message, options);
+  if (NOT_FOUND.test(haystack)) return new NotFoundError(message, options);
+  return new ProviderError(message, options);
+}

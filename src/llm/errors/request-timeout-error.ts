@@ -1,0 +1,9 @@
+import { LLMError, type LLMErrorOptions } from './llm-error.js';
+
+/** The request exceeded its timeout (HTTP 408 or our own per-request timeout). Not retryable, per the public specification. */
+export class RequestTimeoutError extends LLMError {
+  constructor(message: string, options: LLMErrorOptions = {}) {
+    super('llm.timeout', message, { isRetryable: false, ...options });
+    this.name = 'RequestTimeoutError';
+  }
+}
