@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../cli-context.js';
+
+const EXAMPLES = `
+Parses the file, applies transforms (stylesheet, $goal) and runs every lint rule.
+Prints one line per finding, file:line:col: severity rule: message, then a summary.
+
+Examples:
+  $ attractor validate examples/tour.dot
+  $ attractor validate pipeline.dot --strict        # warnings fail too
+  $ attractor validate pipeline.dot --json | jq .valid
+
+Exit codes: 0 valid, 1 invalid or unreadable, 2 bad command line.
+With --json, unreadable or unparseable input is one diagnostic whose rule is the error code
+(for example "dot_syntax") and stdout is always JSON:
+  {"valid": bool, "diagnostics": [{"rule", "severity", "message", "node_id"?, "edge"?, "fix"?, "loc"?}]}
+`;
+
+export function registerValidateCommand(program: Command, ctx: CliContext): void {
+  program
+    .command('validate')
+    .description('check a pipeline .dot file and list its errors and warnings')
+    .argument('<file>', 'the pipeline (.dot)')
+    .option('--strict', 'treat warnings as errors (exit 1 when there is any warning)')
+    .option('--json', 'print {"valid", "diagnostics"} as JSON on stdout')
+    .addHelpText('after', EXAMPLES)
+    .action(async (file: string, options: { strict?: boolean; json?: boolean }) => {
+      // Loaded here, not at the top: `attractor --version` must not pay for the compiler.
+      const { runValidate } = await import('../run-validate.js');
+      ctx.setExitCode(runValidate(file, options, ctx));
+    });
+}

@@ -1,0 +1,29 @@
+import { AttractorError } from '../shared/errors.js';
+import type { CliIo } from './cli-io.js';
+import { EXIT_FAILURE, EXIT_INTERNAL } from './exit-codes.js';
+
+/**
+ * Turns anything an action threw into what the user reads on stderr and the exit code.
+ * An AttractorError is expected bad input: one line, with `file:line:col` when known, no stack.
+ * Anything else is our bug: one line plus a hint, and the stack only with `--verbose`.
+ */
+export function presentError(error: unknown, io: Pick<CliIo, 'stderr'>, verbose: boolean): number {
+  if (AttractorError.isInstance(error)) {
+    io.stderr(`attractor: ${oneLine(error.describe())}\n`);
+    if (verbose && error.stack) io.stderr(`${error.stack}\n`);
+    return EXIT_FAILURE;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr(`attractor: internal error: ${oneLine(message)}\n`);
+  if (verbose) {
+    if (error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+  } else {
+    io.stderr('attractor: this is a bug in attractor; re-run with --verbose to see the stack trace\n');
+  }
+  return EXIT_INTERNAL;
+}
+
+/** Keeps the promise of one message line even when a library put newlines in its message. */
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}

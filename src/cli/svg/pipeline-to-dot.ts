@@ -1,0 +1,37 @@
+import type { PipelineGraph } from '../../compiler/ir.js';
+import { SHAPE_HANDLERS } from '../../compiler/ir.js';
+
+/**
+ * A clean DOT text for drawing: every node with its authored shape (or the shape of its handler
+ * when only `type` was given) and its label, every edge with its label or condition. Pipeline-only
+ * attributes are left out, so what Graphviz reads is plain, well-formed DOT whatever the source looked like.
+ */
+export function pipelineToDot(graph: PipelineGraph): string {
+  const lines = [`digraph ${quote(graph.name || 'pipeline')} {`];
+  lines.push('  graph [rankdir=TB, fontname="Helvetica"];');
+  lines.push('  node [fontname="Helvetica", fontsize=11];');
+  lines.push('  edge [fontname="Helvetica", fontsize=9];');
+  if (graph.attrs.goal) lines.push(`  label=${quote(graph.attrs.goal)}; labelloc=t;`);
+  for (const node of graph.nodes) {
+    const shape = node.attrs.shape ?? shapeForHandler(node.handler);
+    const label = node.attrs.label ?? node.id;
+    lines.push(`  ${quote(node.id)} [shape=${quote(shape)}, label=${quote(label)}];`);
+  }
+  for (const edge of graph.edges) {
+    const label = edge.attrs.label ?? edge.attrs.condition;
+    const attrs = label ? ` [label=${quote(label)}]` : '';
+    lines.push(`  ${quote(edge.source)} -> ${quote(edge.target)}${attrs};`);
+  }
+  lines.push('}');
+  return `${lines.join('\n')}\n`;
+}
+
+function shapeForHandler(handler: string): string {
+  for (const [shape, type] of Object.entries(SHAPE_HANDLERS)) if (type === handler) return shape;
+  return 'box';
+}
+
+/** A DOT double-quoted string showing `text` literally (Graphviz reads `\n` in labels as a newline). */
+function quote(text: string): string {
+  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\r?\n/g, '\\n')}"`;
+}
