@@ -1,0 +1,68 @@
+import type { LintRule } from '../lint-rule.js';
+import { conditionSyntaxRule } from './condition_syntax.js';
+import { cyclesRule } from './cycles.js';
+import { edgeTargetExistsRule } from './edge_target_exists.js';
+import { exitNoOutgoingRule } from './exit_no_outgoing.js';
+import { fidelityValidRule } from './fidelity_valid.js';
+import { goalGateHasRetryRule } from './goal_gate_has_retry.js';
+import { promptOnLlmNodesRule } from './prompt_on_llm_nodes.js';
+import { reachabilityRule } from './reachability.js';
+import { requiredAttributesRule } from './required_attributes.js';
+import { retryTargetExistsRule } from './retry_target_exists.js';
+import { startNoIncomingRule } from './start_no_incoming.js';
+import { startNodeRule } from './start_node.js';
+import { stylesheetSyntaxRule } from './stylesheet_syntax.js';
+import { terminalNodeRule } from './terminal_node.js';
+import { createTypeKnownRule, typeKnownRule } from './type_known.js';
+
+export {
+  conditionSyntaxRule,
+  createTypeKnownRule,
+  cyclesRule,
+  edgeTargetExistsRule,
+  exitNoOutgoingRule,
+  fidelityValidRule,
+  goalGateHasRetryRule,
+  promptOnLlmNodesRule,
+  reachabilityRule,
+  requiredAttributesRule,
+  retryTargetExistsRule,
+  startNodeRule,
+  startNoIncomingRule,
+  stylesheetSyntaxRule,
+  terminalNodeRule,
+  typeKnownRule,
+};
+
+function withTypeKnown(typeKnown: LintRule): LintRule[] {
+  return [
+    startNodeRule,
+    terminalNodeRule,
+    reachabilityRule,
+    edgeTargetExistsRule,
+    startNoIncomingRule,
+    exitNoOutgoingRule,
+    conditionSyntaxRule,
+    stylesheetSyntaxRule,
+    typeKnown,
+    requiredAttributesRule,
+    fidelityValidRule,
+    retryTargetExistsRule,
+    goalGateHasRetryRule,
+    promptOnLlmNodesRule,
+    cyclesRule,
+  ];
+}
+
+/** The built-in rules in their documented order, with `type_known` knowing only the built-in handlers. */
+export const BUILTIN_LINT_RULES: readonly LintRule[] = Object.freeze(withTypeKnown(typeKnownRule));
+
+/** Ids reserved by the built-in rules. */
+export const BUILTIN_RULE_IDS: ReadonlySet<string> = new Set(BUILTIN_LINT_RULES.map((rule) => rule.id));
+
+/** The built-in rules, with `type_known` also accepting the given custom handler types. */
+export function builtinLintRules(customHandlerTypes: readonly string[] = []): LintRule[] {
+  return customHandlerTypes.length === 0
+    ? [...BUILTIN_LINT_RULES]
+    : withTypeKnown(createTypeKnownRule(customHandlerTypes));
+}

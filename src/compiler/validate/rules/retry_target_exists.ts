@@ -1,0 +1,41 @@
+import type { Diagnostic } from '../../diagnostic.js';
+import type { LintRule } from '../lint-rule.js';
+
+const RULE = 'retry_target_exists';
+const KEYS = ['retry_target', 'fallback_retry_target'] as const;
+
+/** A retry target that names no node would make a goal-gate or failure retry fail at run time. */
+export const retryTargetExistsRule: LintRule = {
+  id: RULE,
+  severity: 'warning',
+  description: 'retry_target and fallback_retry_target must name existing nodes.',
+  check(graph, index) {
+    const findings: Diagnostic[] = [];
+    for (const key of KEYS) {
+      const target = graph.attrs[key];
+      if (target === undefined || target === '' || index.nodes.has(target)) continue;
+      findings.push({
+        rule: RULE,
+        severity: 'warning',
+        message: `Graph ${key} "${target}" is not a node of the pipeline.`,
+        fix: `Set ${key} to an existing node id.`,
+        loc: graph.attrLocs[key] ?? graph.loc,
+      });
+    }
+    for (const node of graph.nodes) {
+      for (const key of KEYS) {
+        const target = node.attrs[key];
+        if (target === undefined || target === '' || index.nodes.has(target)) continue;
+        findings.push({
+          rule: RULE,
+          severity: 'warning',
+          message: `Node "${node.id}" has ${key} "${target}", which is not a node of the pipeline.`,
+          node_id: node.id,
+          fix: `Set ${key} to an existing node id.`,
+          loc: node.attrLocs[key] ?? node.loc,
+        });
+      }
+    }
+    return findings;
+  },
+};

@@ -1,0 +1,74 @@
+import { AttractorError } from '../../shared/errors.js';
+import type { Diagnostic, Severity } from '../diagnostic.js';
+import type { PipelineGraph } from '../ir.js';
+import { indexGraph } from './graph-index.js';
+import { registeredLintRules } from './lint-registry.js';
+import type { LintRule } from './lint-rule.js';
+import { PipelineValidationError } from './pipeline-validation-error.js';
+import { builtinLintRules } from './rules/index.js';
+
+export interface ValidateOptions {
+  /** Extra rules for this call only, run after the built-ins and the registered rules. */
+  rules?: LintRule[];
+  /** Handler types registered by the embedding application, so `type_known` accepts them. */
+  customHandlerTypes?: string[];
+}
+
+const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+/** Source order (findings without a location last), then errors before warnings; stable otherwise. */
+function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  if (a.loc && b.loc) {
+    const byPlace = a.loc.line - b.loc.line || a.loc.column - b.loc.column;
+    if (byPlace !== 0) return byPlace;
+  } else if (a.loc || b.loc) {
+    return a.loc ? -1 : 1;
+  }
+  return SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity];
+}
+
+function runRule(rule: LintRule, graph: PipelineGraph, index: ReturnType<typeof indexGraph>): Diagnostic[] {
+  try {
+    return rule.check(graph, index);
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new AttractorError('LINT_RULE_FAILED', `Lint rule "${rule.id}" crashed: ${reason}`, { cause });
+  }
+}
+
+/**
+ * Runs every static check on a pipeline: the built-in rules, then the registered ones, then `options.rules`.
+ * Returns the findings sorted by source location; it never throws for a bad pipeline.
+ *
+ * @example
+ * const diagnostics = validate(graph, { customHandlerTypes: ['deploy'] });
+ * if (hasErrors(diagnostics)) process.exitCode = 1;
+ */
+export function validate(graph: PipelineGraph, options: ValidateOptions = {}): Diagnostic[] {
+  const index = indexGraph(graph);
+  const rules = [
+    ...builtinLintRules(options.customHandlerTypes ?? []),
+    ...registeredLintRules(),
+    ...(options.rules ?? []),
+  ];
+  const findings = rules.flatMap((rule) => runRule(rule, graph, index));
+  return findings.sort(compareDiagnostics);
+}
+
+/** True when any finding is an ERROR. */
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === 'error');
+}
+
+/**
+ * Like `validate`, but throws one PipelineValidationError (code `VALIDATION_FAILED`) when any finding is an
+ * ERROR. Returns the findings (warnings only) otherwise.
+ *
+ * @example
+ * const warnings = validateOrRaise(graph);
+ */
+export function validateOrRaise(graph: PipelineGraph, options: ValidateOptions = {}): Diagnostic[] {
+  const diagnostics = validate(graph, options);
+  if (hasErrors(diagnostics)) throw new PipelineValidationError(diagnostics);
+  return diagnostics;
+}
