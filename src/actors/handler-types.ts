@@ -4,7 +4,7 @@
  * through `HandlerServices`.
  */
 import type { FidelityMode, PipelineGraph, PipelineNode } from '../compiler/ir.js';
-import type { Outcome } from '../compiler/outcome.js';
+import type { Outcome, StageStatus } from '../compiler/outcome.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
 import type { CodergenBackend } from './codergen-backend.js';
 import type { Interviewer } from './interviewers/interviewer.js';
@@ -61,7 +61,17 @@ export interface HandlerServices {
     signal: AbortSignal;
   }): ChildPipelineHandle;
   /** Ask a fast model to choose among labels/ids; undefined when no router is configured (dry-run: simulated). */
-  llmRank?(request: { prompt: string; candidates: string[]; signal: AbortSignal }): Promise<string | undefined>;
+  llmRank?(request: {
+    prompt: string;
+    candidates: string[];
+    signal: AbortSignal;
+  }): Promise<string | undefined>;
+}
+
+/** One node the run has completed so far, in order (a node visited twice appears twice). */
+export interface CompletedStage {
+  id: string;
+  status: StageStatus;
 }
 
 export interface HandlerInput {
@@ -77,6 +87,10 @@ export interface HandlerInput {
   threadId?: string;
   /** 1 for the first attempt. */
   attempt: number;
+  /** Nodes completed before this one, oldest first; feeds the fidelity summary (empty when absent). */
+  completedNodes?: readonly CompletedStage[];
+  /** Working directory for tool commands; `process.cwd()` when absent. */
+  workingDir?: string;
   /** Aborted on node timeout, cancellation or a second Ctrl-C. */
   signal: AbortSignal;
   services: HandlerServices;

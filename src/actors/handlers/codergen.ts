@@ -1,0 +1,73 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Outcome } from '../../compiler/outcome.js';
+import { writeFileAtomic } from '../../shared/atomic-write.js';
+import type { NodeHandler } from '../handler-types.js';
+import { expandContextKeys } from '../prompt/expand-context-keys.js';
+import { renderContextSummary } from '../prompt/render-context-summary.js';
+import { resolvePromptTemplate } from '../prompt/resolve-prompt-template.js';
+import { readStatusFile, writeStatusFile } from '../status-file.js';
+
+/** reference §14: `last_response` carries the first 200 characters of the response. */
+const LAST_RESPONSE_LENGTH = 200;
+
+/**
+ * Runs a prompt through the configured backend and records `prompt.md`, `response.md` and `status.json`
+ * in the stage directory. The outcome comes, in order, from a `status.json` an external agent wrote
+ * during the call (the status-file contract), from the backend's own outcome, else SUCCESS.
+ */
+export const codergenHandler: NodeHandler = async (input) => {
+  const { node, graph, context, stageDir, signal, services } = input;
+  const statusPath = join(stageDir, 'status.json');
+  const template = resolvePromptTemplate(node, graph);
+  if (!template.ok) {
+    const outcome: Outcome = {
+      status: 'fail',
+      failure_reason: `prompt file not found: ${template.missingFile}`,
+    };
+    writeStatusFile(statusPath, outcome);
+    return outcome;
+  }
+  const prompt = expandContextKeys(template.text, context);
+  writeFileAtomic(join(stageDir, 'prompt.md'), prompt, { durable: false });
+  // A status.json left by an earlier attempt or visit must not pass for this call's.
+  rmSync(statusPath, { force: true });
+
+  const result = await services.backend.run({
+    node,
+    prompt,
+    contextSummary: renderContextSummary({
+      fidelity: input.fidelity,
+      graph,
+      context,
+      completedNodes: input.completedNodes ?? [],
+    }),
+    fidelity: input.fidelity,
+    threadId: input.threadId,
+    model: node.attrs.llm_model,
+    provider: node.attrs.llm_provider,
+    reasoningEffort: node.attrs.reasoning_effort,
+    stageDir,
+    signal,
+    emit: services.emit,
+  });
+  writeFileAtomic(join(stageDir, 'response.md'), result.response, { durable: false });
+
+  const decided: Outcome = readStatusFile(statusPath) ??
+    result.outcome ?? {
+      status: 'success',
+      notes: node.attrs.auto_status
+        ? 'auto-status: handler completed without writing status'
+        : `Stage completed: ${node.id}`,
+    };
+  const outcome: Outcome = {
+    ...decided,
+    context_updates: {
+      ...decided.context_updates,
+      last_stage: node.id,
+      last_response: result.response.slice(0, LAST_RESPONSE_LENGTH),
+    },
+  };
+  writeStatusFile(statusPath, outcome);
+  return outcome;
+};

@@ -1,0 +1,56 @@
+import { HandlerNotFoundError } from './handler-not-found-error.js';
+import type { NodeHandler } from './handler-types.js';
+import { codergenHandler } from './handlers/codergen.js';
+import { conditionalHandler } from './handlers/conditional.js';
+import { exitHandler } from './handlers/exit.js';
+import { startHandler } from './handlers/start.js';
+
+/**
+ * Handler type → handler. Unknown types fall back to the default handler (codergen in the default
+ * registry), as reference §2 does for unknown shapes, so a custom `type` without a registration still runs.
+ */
+export class HandlerRegistry {
+  readonly #handlers = new Map<string, NodeHandler>();
+  defaultHandler: NodeHandler | undefined;
+
+  constructor(defaultHandler?: NodeHandler) {
+    this.defaultHandler = defaultHandler;
+  }
+
+  /** Register (or replace) the handler of a type; returns the registry for chaining. */
+  register(type: string, handler: NodeHandler): this {
+    this.#handlers.set(type, handler);
+    return this;
+  }
+
+  /** The handler of `type`, else the default handler. Throws HandlerNotFoundError when neither exists. */
+  get(type: string): NodeHandler {
+    const handler = this.#handlers.get(type) ?? this.defaultHandler;
+    if (!handler) throw new HandlerNotFoundError(type);
+    return handler;
+  }
+
+  has(type: string): boolean {
+    return this.#handlers.has(type);
+  }
+
+  /** Registered types, in registration order. */
+  types(): string[] {
+    return [...this.#handlers.keys()];
+  }
+}
+
+/**
+ * A registry holding every built-in handler, with codergen as the fallback.
+ *
+ * @example
+ * const registry = createDefaultRegistry().register('lint', lintHandler);
+ * await registry.get(node.handler)(input);
+ */
+export function createDefaultRegistry(): HandlerRegistry {
+  return new HandlerRegistry(codergenHandler)
+    .register('start', startHandler)
+    .register('exit', exitHandler)
+    .register('codergen', codergenHandler)
+    .register('conditional', conditionalHandler);
+}

@@ -1,0 +1,67 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { type Outcome, StageStatusSchema } from '../compiler/outcome.js';
+import { writeFileAtomic } from '../shared/atomic-write.js';
+import { StatusFileError } from './status-file-error.js';
+
+/**
+ * `<stageDir>/status.json` (DECISIONS "Contracts"): the outcome with `status` written as `outcome`.
+ * Only `outcome` is required. Agents write it by hand, so we accept upper-case statuses and the
+ * pre-March field name `preferred_next_label`.
+ */
+export const StatusFileSchema = z.object({
+  outcome: z.preprocess(
+    (value) => (typeof value === 'string' ? value.toLowerCase() : value),
+    StageStatusSchema,
+  ),
+  preferred_label: z.string().optional(),
+  preferred_next_label: z.string().optional(),
+  suggested_next_ids: z.array(z.string()).optional(),
+  context_updates: z.record(z.string(), z.unknown()).optional(),
+  notes: z.string().optional(),
+  failure_reason: z.string().optional(),
+  next_node: z.string().optional(),
+  score: z.number().optional(),
+});
+export type StatusFile = z.infer<typeof StatusFileSchema>;
+
+export function statusFileToOutcome(file: StatusFile): Outcome {
+  const { outcome, preferred_next_label, preferred_label, ...rest } = file;
+  const label = preferred_label || preferred_next_label;
+  return { status: outcome, ...(label ? { preferred_label: label } : {}), ...rest };
+}
+
+export function outcomeToStatusFile(outcome: Outcome): StatusFile {
+  const { status, preferred_label, suggested_next_ids, context_updates, notes, ...rest } = outcome;
+  return {
+    outcome: status,
+    preferred_label: preferred_label ?? '',
+    suggested_next_ids: suggested_next_ids ?? [],
+    context_updates: context_updates ?? {},
+    notes: notes ?? '',
+    ...rest,
+  };
+}
+
+/** The outcome in a status file, or undefined when there is none. Throws StatusFileError when malformed. */
+export function readStatusFile(path: string): Outcome | undefined {
+  if (!existsSync(path)) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (cause) {
+    throw new StatusFileError(path, `not JSON (${(cause as Error).message})`, { cause });
+  }
+  const parsed = StatusFileSchema.safeParse(json);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`,
+    );
+    throw new StatusFileError(path, detail.join('; '));
+  }
+  return statusFileToOutcome(parsed.data);
+}
+
+export function writeStatusFile(path: string, outcome: Outcome): void {
+  writeFileAtomic(path, `${JSON.stringify(outcomeToStatusFile(outcome), null, 2)}\n`);
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { HandlerNotFoundError } from '../../src/actors/handler-not-found-error.js';
+import type { NodeHandler } from '../../src/actors/handler-types.js';
+import { codergenHandler } from '../../src/actors/handlers/codergen.js';
+import { createDefaultRegistry, HandlerRegistry } from '../../src/actors/registry.js';
+
+const custom: NodeHandler = async () => ({ status: 'skipped' });
+
+describe('HandlerRegistry', () => {
+  it('registers, finds and lists handlers', () => {
+    const registry = new HandlerRegistry().register('lint', custom);
+    expect(registry.has('lint')).toBe(true);
+    expect(registry.has('other')).toBe(false);
+    expect(registry.get('lint')).toBe(custom);
+    expect(registry.types()).toEqual(['lint']);
+  });
+
+  it('falls back to the default handler for unknown types', () => {
+    const registry = new HandlerRegistry(custom);
+    expect(registry.get('anything')).toBe(custom);
+    expect(registry.has('anything')).toBe(false);
+  });
+
+  it('throws HandlerNotFoundError without a default', () => {
+    expect(() => new HandlerRegistry().get('x')).toThrow(HandlerNotFoundError);
+    expect(() => new HandlerRegistry().get('x')).toThrow(/"x"/);
+  });
+
+  it('replaces a registration', () => {
+    const registry = createDefaultRegistry().register('codergen', custom);
+    expect(registry.get('codergen')).toBe(custom);
+  });
+});
+
+describe('createDefaultRegistry', () => {
+  it.each(['start', 'exit', 'codergen', 'conditional'].map((type) => [type]))(
+    'registers the built-in %s',
+    (type) => {
+      expect(createDefaultRegistry().has(type)).toBe(true);
+    },
+  );
+
+  it('falls back to codergen', () => {
+    expect(createDefaultRegistry().get('my_custom_type')).toBe(codergenHandler);
+  });
+});
