@@ -1,0 +1,39 @@
+import type { PipelineGraph } from '../ir.js';
+import { isSuccessStatus, type StageStatus } from '../outcome.js';
+
+export interface GoalGateInput {
+  graph: PipelineGraph;
+  /** Last outcome status of every visited node. */
+  nodeOutcomes: Record<string, StageStatus>;
+}
+
+export type GoalGateResult = { ok: true } | { ok: false; gate: string; target?: string };
+
+/**
+ * Checks the goal gates when the run reaches an exit (DECISIONS §1): every visited `goal_gate=true`
+ * node must have ended SUCCESS or PARTIAL_SUCCESS. For the first unsatisfied gate (graph order) the
+ * target is the gate's `retry_target`, its `fallback_retry_target`, the graph's `retry_target`, then the
+ * graph's `fallback_retry_target` — the first that names an existing node. No target: the run fails.
+ *
+ * @example
+ * checkGoalGates({ graph, nodeOutcomes: { implement: 'fail' } }); // { ok: false, gate: 'implement', target: 'plan' }
+ */
+export function checkGoalGates(input: GoalGateInput): GoalGateResult {
+  const { graph, nodeOutcomes } = input;
+  const ids = new Set(graph.nodes.map((node) => node.id));
+  for (const node of graph.nodes) {
+    if (node.attrs.goal_gate !== true) continue;
+    const status = Object.hasOwn(nodeOutcomes, node.id) ? nodeOutcomes[node.id] : undefined;
+    if (status === undefined || isSuccessStatus(status)) continue;
+    const chain = [
+      node.attrs.retry_target,
+      node.attrs.fallback_retry_target,
+      graph.attrs.retry_target,
+      graph.attrs.fallback_retry_target,
+    ];
+    // A target naming no node is a lint warning (retry_target_exists); at run time we skip it.
+    const target = chain.map((value) => value?.trim()).find((value) => value && ids.has(value));
+    return target ? { ok: false, gate: node.id, target } : { ok: false, gate: node.id };
+  }
+  return { ok: true };
+}

@@ -1,0 +1,60 @@
+import type { PipelineEdge, PipelineGraph, PipelineNode } from '../ir.js';
+import type { Outcome } from '../outcome.js';
+import { routeFailure } from './route-failure.js';
+import { selectEdge } from './select-edge.js';
+
+export interface NextStepInput {
+  graph: PipelineGraph;
+  /** The node that just ran. */
+  node: PipelineNode;
+  outcome: Outcome;
+  context: Record<string, unknown>;
+  /** The router model's pick among `routerCandidates(...)`, when the engine asked it. */
+  llmChoice?: string;
+}
+
+export type NextStep =
+  /** Follow this edge (its fidelity, thread_id and loop_restart apply). */
+  | { kind: 'edge'; edge: PipelineEdge }
+  /** Jump to a node without an edge: the failed node's retry_target or fallback_retry_target. */
+  | { kind: 'retry_target'; target: string }
+  /** Jump to a node without an edge because the outcome named it in `next_node`. */
+  | { kind: 'jump'; target: string }
+  /** No eligible edge and the outcome is not FAIL: the run ends successfully at this node. */
+  | { kind: 'end' }
+  | { kind: 'fail'; reason: string };
+
+/** Outgoing edges of a node, in declaration order. */
+export function outgoingEdges(graph: PipelineGraph, nodeId: string): PipelineEdge[] {
+  return graph.edges.filter((edge) => edge.source === nodeId);
+}
+
+/**
+ * What the engine does after a node's outcome (DECISIONS §2–§3):
+ * - `outcome.next_node` naming a real node overrides routing: its outgoing edge to that node when one
+ *   exists (so edge attributes apply), else a `jump`;
+ * - FAIL goes through failure routing (`routeFailure`);
+ * - anything else goes through edge selection (`selectEdge`), and with no eligible edge the run ends
+ *   successfully at this node.
+ *
+ * @example
+ * const step = nextStep({ graph, node, outcome: { status: 'success' }, context });
+ * if (step.kind === 'edge') goTo(step.edge.target);
+ */
+export function nextStep(input: NextStepInput): NextStep {
+  const { graph, node, outcome, context } = input;
+  const edges = outgoingEdges(graph, node.id);
+  const override = outcome.next_node?.trim();
+  if (override && graph.nodes.some((candidate) => candidate.id === override)) {
+    const edge = edges.find((candidate) => candidate.target === override);
+    return edge ? { kind: 'edge', edge } : { kind: 'jump', target: override };
+  }
+  if (outcome.status === 'fail') return routeFailure({ node, edges, outcome, context });
+  const edge = selectEdge({
+    edges,
+    outcome,
+    context,
+    ...(input.llmChoice !== undefined ? { llmChoice: input.llmChoice } : {}),
+  });
+  return edge ? { kind: 'edge', edge } : { kind: 'end' };
+}

@@ -1,0 +1,69 @@
+import type { PipelineGraph, PipelineNode } from '../ir.js';
+
+export interface RetryPreset {
+  /** Delay before the first retry, in ms. */
+  initialMs: number;
+  /** Multiplier per further retry. */
+  factor: number;
+  /** Upper bound before jitter, in ms. */
+  maxMs: number;
+  /** Multiply by a uniform factor in [0.5, 1.5). */
+  jitter: boolean;
+  /** Attempts the public specification pairs with the preset; informative only (see `maxRetriesFor`). */
+  suggestedMaxAttempts: number;
+}
+
+/**
+ * Backoff presets, selected by the node attribute `retry_policy` (alias `retry_preset`), DECISIONS §4.
+ * Delay before retry n (1-based) = min(initial × factor^(n−1), 60 s) × jitter.
+ *
+ * | preset     | initial | factor | delays before jitter (ms)       |
+ * |------------|---------|--------|---------------------------------|
+ * | none       | –       | –      | 0 (retry at once)               |
+ * | standard   | 200     | 2      | 200, 400, 800, 1600, 3200, …    |
+ * | aggressive | 500     | 2      | 500, 1000, 2000, 4000, 8000, …  |
+ * | linear     | 500     | 1      | 500, 500, 500, …                |
+ * | patient    | 2000    | 3      | 2000, 6000, 18000, 54000, 60000 |
+ *
+ * Unset or unknown names use `standard` (the `retry_policy` value is not validated here).
+ * The preset chooses delays only; how many retries happen is `maxRetriesFor`.
+ */
+export const RETRY_PRESETS: Readonly<Record<string, RetryPreset>> = {
+  none: { initialMs: 0, factor: 1, maxMs: 0, jitter: false, suggestedMaxAttempts: 1 },
+  standard: { initialMs: 200, factor: 2, maxMs: 60_000, jitter: true, suggestedMaxAttempts: 5 },
+  aggressive: { initialMs: 500, factor: 2, maxMs: 60_000, jitter: true, suggestedMaxAttempts: 5 },
+  linear: { initialMs: 500, factor: 1, maxMs: 60_000, jitter: true, suggestedMaxAttempts: 3 },
+  patient: { initialMs: 2000, factor: 3, maxMs: 60_000, jitter: true, suggestedMaxAttempts: 3 },
+};
+
+export const RETRY_PRESET_NAMES = Object.keys(RETRY_PRESETS);
+
+export function resolveRetryPreset(name: string | undefined): RetryPreset {
+  const key = name?.trim().toLowerCase() ?? '';
+  return (Object.hasOwn(RETRY_PRESETS, key) ? RETRY_PRESETS[key] : RETRY_PRESETS['standard']) as RetryPreset;
+}
+
+/**
+ * Milliseconds to wait before retry number `attempt` (1 = the first retry).
+ * `random` returns a number in [0, 1) (inject a seeded one in tests).
+ *
+ * @example
+ * retryDelayMs('standard', 3, () => 0.5); // 800
+ */
+export function retryDelayMs(preset: string | undefined, attempt: number, random: () => number): number {
+  const policy = resolveRetryPreset(preset);
+  const n = Number.isFinite(attempt) ? Math.max(1, Math.floor(attempt)) : 1;
+  // Exponent capped so a huge attempt number cannot overflow to Infinity before the cap applies.
+  const base = Math.min(policy.initialMs * policy.factor ** Math.min(n - 1, 64), policy.maxMs);
+  const factor = policy.jitter ? 0.5 + Math.min(Math.max(random(), 0), 1) : 1;
+  return Math.round(base * factor);
+}
+
+/**
+ * Additional attempts a node gets after its first (DECISIONS §4): the node's `max_retries`, else the
+ * graph's `default_max_retries`, else 0. Negative or fractional values are floored at 0.
+ */
+export function maxRetriesFor(node: PipelineNode, graph: PipelineGraph): number {
+  const value = node.attrs.max_retries ?? graph.attrs.default_max_retries ?? 0;
+  return Number.isFinite(value) ? Math.max(0, Math.floor(value)) : 0;
+}

@@ -1,0 +1,47 @@
+import { conditionTestsOutcome, parseCondition } from '../conditions/index.js';
+import type { PipelineEdge, PipelineNode } from '../ir.js';
+import type { Outcome } from '../outcome.js';
+import { isConditional, matchingConditionalEdges } from './select-edge.js';
+
+export interface FailureRoutingInput {
+  node: PipelineNode;
+  /** Outgoing edges of `node`. */
+  edges: PipelineEdge[];
+  outcome: Outcome;
+  context: Record<string, unknown>;
+}
+
+export type FailureRoute =
+  | { kind: 'edge'; edge: PipelineEdge }
+  | { kind: 'retry_target'; target: string }
+  | { kind: 'fail'; reason: string };
+
+/** The failure reason the run reports when a FAIL is not routed anywhere. */
+export function failureReason(node: PipelineNode, outcome: Outcome): string {
+  const reason = outcome.failure_reason?.trim();
+  return reason ? reason : `node "${node.id}" failed`;
+}
+
+/**
+ * Where a FAIL goes (DECISIONS §3): the best true conditional edge that tests `outcome` (so
+ * `outcome=fail`, `outcome!=success` and `outcome in [fail, retry]` all catch it, while an edge about
+ * some context key does not); else the node's `retry_target`; else its `fallback_retry_target`; else the
+ * run fails with the node's failure reason. Unconditional edges never swallow a FAIL.
+ *
+ * @example
+ * routeFailure({ node, edges, outcome: { status: 'fail', failure_reason: 'tests red' }, context: {} });
+ * // { kind: 'fail', reason: 'tests red' } when nothing catches it
+ */
+export function routeFailure(input: FailureRoutingInput): FailureRoute {
+  const { node, edges, outcome, context } = input;
+  const failureEdges = edges.filter(
+    (edge) => isConditional(edge) && conditionTestsOutcome(parseCondition(edge.attrs.condition as string)),
+  );
+  const edge = matchingConditionalEdges(failureEdges, { ...outcome, status: 'fail' }, context)[0];
+  if (edge) return { kind: 'edge', edge };
+  const retryTarget = node.attrs.retry_target?.trim();
+  if (retryTarget) return { kind: 'retry_target', target: retryTarget };
+  const fallback = node.attrs.fallback_retry_target?.trim();
+  if (fallback) return { kind: 'retry_target', target: fallback };
+  return { kind: 'fail', reason: failureReason(node, outcome) };
+}

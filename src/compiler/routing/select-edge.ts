@@ -1,0 +1,109 @@
+import { normalizeLabel } from '../accelerator.js';
+import { type ConditionScope, evaluateCondition } from '../conditions/index.js';
+import type { PipelineEdge } from '../ir.js';
+import type { Outcome } from '../outcome.js';
+
+export interface EdgeSelectionInput {
+  /** Outgoing edges of the node that just ran. */
+  edges: PipelineEdge[];
+  outcome: Outcome;
+  /** The run context; the outcome's `context_updates` are layered on top for evaluation. */
+  context: Record<string, unknown>;
+  /** Target id chosen by the router model among `llmDecideCandidates` (DECISIONS §11). */
+  llmChoice?: string;
+}
+
+export const isConditional = (edge: PipelineEdge): boolean => (edge.attrs.condition ?? '').trim() !== '';
+
+/**
+ * The deterministic order among candidate edges: higher `weight` first, then target id (code-unit
+ * order, not locale), then declaration index.
+ */
+export function compareEdges(a: PipelineEdge, b: PipelineEdge): number {
+  const weight = (b.attrs.weight ?? 0) - (a.attrs.weight ?? 0);
+  if (weight !== 0) return weight;
+  if (a.target !== b.target) return a.target < b.target ? -1 : 1;
+  return a.index - b.index;
+}
+
+export function bestEdge(edges: readonly PipelineEdge[]): PipelineEdge | undefined {
+  return [...edges].sort(compareEdges)[0];
+}
+
+export function conditionScope(outcome: Outcome, context: Record<string, unknown>): ConditionScope {
+  return {
+    outcome: outcome.status,
+    ...(outcome.preferred_label !== undefined ? { preferred_label: outcome.preferred_label } : {}),
+    context: outcome.context_updates ? { ...context, ...outcome.context_updates } : context,
+  };
+}
+
+/** Step 1: conditional edges whose condition is true, best first. */
+export function matchingConditionalEdges(
+  edges: readonly PipelineEdge[],
+  outcome: Outcome,
+  context: Record<string, unknown>,
+): PipelineEdge[] {
+  const scope = conditionScope(outcome, context);
+  return edges
+    .filter((edge) => isConditional(edge) && evaluateCondition(edge.attrs.condition as string, scope))
+    .sort(compareEdges);
+}
+
+/** Edges marked `llm_decide=true`: the router model's candidates (DECISIONS §11). */
+export function llmDecideCandidates(edges: readonly PipelineEdge[]): PipelineEdge[] {
+  return edges.filter((edge) => edge.attrs.llm_decide === true);
+}
+
+/**
+ * The candidates the engine should offer the router model, or undefined when no model call is needed
+ * (a condition already matched, or no edge is `llm_decide`).
+ */
+export function routerCandidates(input: Omit<EdgeSelectionInput, 'llmChoice'>): PipelineEdge[] | undefined {
+  const candidates = llmDecideCandidates(input.edges);
+  if (candidates.length === 0) return undefined;
+  if (matchingConditionalEdges(input.edges, input.outcome, input.context).length > 0) return undefined;
+  return candidates;
+}
+
+/**
+ * Picks the next edge (concepts §3, DECISIONS §2 and §11):
+ * 1. the best conditional edge whose condition is true;
+ * 1b. the `llm_decide` edge to the router model's `llmChoice`;
+ * 2. the unconditional edge whose label matches `preferred_label` (case-insensitive, accelerator stripped);
+ * 3. the first unconditional edge to each of `suggested_next_ids`, in order;
+ * 4–5. the unconditional edge with the highest weight, then the smallest target id.
+ * A conditional edge whose condition is false is never chosen. Undefined when nothing is eligible.
+ *
+ * @example
+ * selectEdge({ edges, outcome: { status: 'success', preferred_label: 'approve' }, context: {} });
+ */
+export function selectEdge(input: EdgeSelectionInput): PipelineEdge | undefined {
+  const { edges, outcome, context } = input;
+  const matched = matchingConditionalEdges(edges, outcome, context)[0];
+  if (matched) return matched;
+
+  if (input.llmChoice !== undefined) {
+    const choice = bestEdge(llmDecideCandidates(edges).filter((edge) => edge.target === input.llmChoice));
+    if (choice) return choice;
+  }
+
+  const unconditional = edges.filter((edge) => !isConditional(edge)).sort((a, b) => a.index - b.index);
+  if (unconditional.length === 0) return undefined;
+
+  const preferred = outcome.preferred_label?.trim();
+  if (preferred) {
+    const wanted = normalizeLabel(preferred);
+    const byLabel = unconditional.find(
+      (edge) => edge.attrs.label && normalizeLabel(edge.attrs.label) === wanted,
+    );
+    if (byLabel) return byLabel;
+  }
+
+  for (const id of outcome.suggested_next_ids ?? []) {
+    const byId = unconditional.find((edge) => edge.target === id);
+    if (byId) return byId;
+  }
+
+  return bestEdge(unconditional);
+}
