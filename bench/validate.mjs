@@ -1,0 +1,91 @@
+// `attractor validate` on generated pipelines of 1,000 and 10,000 nodes, whole-process wall time.
+// Targets: ≤ 4× `node -e 0` for 1,000 nodes; ≤ 3 s for 10,000 nodes.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = path.join(root, 'bin', 'attractor.js');
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+
+if (!existsSync(path.join(root, 'dist', 'cli', 'main.js'))) {
+  console.error('validate: dist/ is missing; run `npm run build` (or `npm run bench`, which builds first)');
+  process.exit(1);
+}
+
+/**
+ * A pipeline-shaped graph of about `n` nodes: a chain of LLM steps with a tool node every 7th step and
+ * a conditional node every 10th that loops back on failure, like real pipelines do.
+ */
+function generatePipeline(n) {
+  const lines = [`digraph bench_${n} {`, `  graph [goal="Benchmark pipeline with ${n} nodes"]`];
+  lines.push('  start [shape=Mdiamond]', '  exit [shape=Msquare]');
+  const ids = [];
+  for (let i = 1; i <= n - 2; i++) {
+    const id = `step_${i}`;
+    ids.push(id);
+    if (i % 10 === 0) lines.push(`  ${id} [shape=diamond, label="Check ${i}"]`);
+    else if (i % 7 === 0) lines.push(`  ${id} [shape=parallelogram, tool_command="echo ${i}"]`);
+    else lines.push(`  ${id} [label="Step ${i}", prompt="Do part ${i} of: $goal", max_retries=1]`);
+  }
+  let previous = 'start';
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    if ((i + 1) % 10 === 0) {
+      lines.push(`  ${previous} -> ${id}`);
+      lines.push(`  ${id} -> ${ids[i - 1]} [condition="outcome=fail", label="again"]`);
+      const next = ids[i + 1] ?? 'exit';
+      lines.push(`  ${id} -> ${next} [condition="outcome=success"]`);
+      previous = next;
+      i++;
+      if (i >= ids.length) previous = undefined;
+      continue;
+    }
+    lines.push(`  ${previous} -> ${id}`);
+    previous = id;
+  }
+  if (previous) lines.push(`  ${previous} -> exit`);
+  lines.push('}');
+  return `${lines.join('\n')}\n`;
+}
+
+function timeOnce(args) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  return { ms, r };
+}
+
+function medianMs(args, expectOk = true) {
+  const times = [];
+  for (let i = 0; i <= RUNS; i++) {
+    const { ms, r } = timeOnce(args);
+    if (expectOk && r.status !== 0) {
+      throw new Error(`node ${args.join(' ')} exited ${r.status}:\n${r.stdout.slice(0, 2000)}${r.stderr.slice(0, 2000)}`);
+    }
+    if (i > 0) times.push(ms);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'attractor-bench-'));
+try {
+  const base = medianMs(['-e', '0']);
+  console.log(`node -e 0: ${base.toFixed(1)} ms (median of ${RUNS})`);
+  for (const n of [1_000, 10_000]) {
+    const file = path.join(dir, `bench-${n}.dot`);
+    writeFileSync(file, generatePipeline(n));
+    const ms = medianMs([bin, 'validate', file]);
+    const ratio = ms / base;
+    const verdict =
+      n === 1_000
+        ? `${ratio.toFixed(2)}× node -e 0 (target ≤ 4×) ${ratio <= 4 ? 'OK' : 'MISSED'}`
+        : `${ratio.toFixed(2)}× node -e 0 (target ≤ 3000 ms) ${ms <= 3000 ? 'OK' : 'MISSED'}`;
+    console.log(`attractor validate, ${n.toLocaleString('en-US')} nodes: ${ms.toFixed(1)} ms = ${verdict}`);
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

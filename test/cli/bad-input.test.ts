@@ -1,0 +1,68 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, STACK_LINE } from './run-cli.js';
+import { tempPipelines } from './temp-pipelines.js';
+
+const tmp = tempPipelines();
+afterAll(() => tmp.cleanup());
+
+const missing = `${tmp.dir}/does-not-exist.dot`;
+const empty = tmp.write('empty.dot', '');
+const blank = tmp.write('blank.dot', '\n   \n\t\n');
+const unbalanced = tmp.write(
+  'unbalanced.dot',
+  'digraph p {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  start -> exit\n',
+);
+const binary = tmp.write('binary.dot', Buffer.from([0x64, 0x69, 0x0a, 0x00, 0xff, 0xfe, 0x01, 0x02, 0x89, 0x50]));
+const invalidUtf8 = tmp.write('latin1.dot', Buffer.from('digraph p {\n  a [label="caf\xe9"]\n}\n', 'latin1'));
+const undirected = tmp.write('undirected.dot', 'graph p {\n  start [shape=Mdiamond]\n  start -- exit\n}\n');
+const garbage = tmp.write('garbage.dot', 'this is not a graph at all\n');
+
+/** [name, file, does the message carry file:line:col?, text the message must contain] */
+const CASES: Array<[string, string, boolean, RegExp]> = [
+  ['a missing file', missing, false, /does-not-exist\.dot: no such file/],
+  ['a directory', tmp.dir, false, /is a directory/],
+  ['an empty file', empty, true, /empty/],
+  ['a whitespace-only file', blank, true, /empty/],
+  ['unbalanced braces', unbalanced, true, /./],
+  ['binary garbage', binary, true, /binary/],
+  ['text that is not UTF-8', invalidUtf8, true, /binary|UTF-8/],
+  ['an undirected graph', undirected, true, /digraph|undirected|directed/i],
+  ['text that is not DOT', garbage, true, /./],
+];
+
+describe('bad input: one clear message, no stack trace', () => {
+  it.each(CASES)('%s', async (_name, file, located, message) => {
+    for (const command of ['validate', 'compile']) {
+      const result = await runCli([command, file]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).not.toMatch(STACK_LINE);
+      const lines = result.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^attractor: /);
+      expect(lines[0]).toMatch(message);
+      expect(lines[0]).not.toMatch(/internal error/);
+      if (located) expect(lines[0]).toContain(`${file}:`);
+      if (located) expect(lines[0]).toMatch(/:\d+:\d+: /);
+    }
+  });
+
+  it.each(CASES)('%s, with --json: one error diagnostic on stdout', async (_name, file, located) => {
+    const result = await runCli(['validate', file, '--json']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('');
+    const report = JSON.parse(result.stdout) as { valid: boolean; diagnostics: Array<Record<string, unknown>> };
+    expect(report.valid).toBe(false);
+    expect(report.diagnostics).toHaveLength(1);
+    expect(report.diagnostics[0]).toMatchObject({ severity: 'error' });
+    expect(report.diagnostics[0]?.['rule']).toMatch(/^[a-z_]+$/);
+    if (located) expect(report.diagnostics[0]?.['loc']).toMatchObject({ line: expect.any(Number) });
+  });
+
+  it('--verbose adds the stack trace', async () => {
+    const result = await runCli(['validate', unbalanced, '--verbose']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^attractor: /);
+    expect(result.stderr).toMatch(STACK_LINE);
+  });
+});
