@@ -141,7 +141,12 @@ export interface FinishReason {
   raw?: string;
 }
 
-/** Reasoning and cache counts are `undefined` when the provider did not report them (not zero). */
+/**
+ * Reasoning and cache counts are `undefined` when the provider did not report them (not zero).
+ * `inputTokens` counts every prompt token, cached or not (Anthropic reports cache reads and writes apart from
+ * `input_tokens`; its adapter adds them back), so `cacheReadTokens / inputTokens` is the cache hit ratio.
+ * `reasoningTokens` are part of `outputTokens`, reported separately.
+ */
 export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;

@@ -1,0 +1,259 @@
+import { getModelInfo } from './catalog.js';
+import { detectProvider as detectProviderName } from './detect-provider.js';
+import { AbortError } from './errors/abort-error.js';
+import { ConfigurationError } from './errors/configuration-error.js';
+import { LLMError } from './errors/llm-error.js';
+import { RequestTimeoutError } from './errors/request-timeout-error.js';
+import { type GenerateOptions, generate } from './generate.js';
+import { type GenerateObjectOptions, generateObject, streamObject } from './generate-object.js';
+import { linkSignals } from './link-signals.js';
+import type { CompleteNext, Middleware, StreamNext } from './middleware/middleware.js';
+import type { ProviderAdapter } from './provider-adapter.js';
+import {
+  createRetryPolicy,
+  nextRetryDelay,
+  type OnRetry,
+  type RetryPolicy,
+  sleep,
+  withRetry,
+} from './retry.js';
+import { streamGenerate, streamGenerateWithTools } from './stream-generate.js';
+import type { GenerateResult, Request, Response, StreamEvent } from './types.js';
+
+export interface LLMClientOptions {
+  adapters?: ProviderAdapter[];
+  middleware?: Middleware[];
+  retryPolicy?: Partial<RetryPolicy>;
+  onRetry?: OnRetry;
+  /** Used when a model string matches no adapter; defaults to the first adapter. */
+  defaultProvider?: string;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Per call (all retries of one call included); exceeding it throws RequestTimeoutError. */
+  timeoutMs?: number;
+}
+
+/**
+ * Provider-agnostic LLM client: routes each request to an adapter by `provider` or model name, runs the
+ * middleware, retries retryable failures with backoff, and offers the high-level generate helpers.
+ *
+ * @example
+ * const client = LLMClient.fromEnv();
+ * const response = await client.complete({ model: 'claude-sonnet-4-6', messages: [Message.user('Hi')] });
+ */
+export class LLMClient {
+  readonly adapters: readonly ProviderAdapter[];
+  readonly middleware: readonly Middleware[];
+  readonly retryPolicy: RetryPolicy;
+  readonly defaultProvider?: string;
+  private readonly onRetry?: OnRetry;
+  private closed = false;
+
+  constructor(options: LLMClientOptions = {}) {
+    this.adapters = [...(options.adapters ?? [])];
+    this.middleware = [...(options.middleware ?? [])];
+    this.retryPolicy = createRetryPolicy(options.retryPolicy);
+    const fallback = options.defaultProvider ?? this.adapters[0]?.name;
+    if (fallback !== undefined) this.defaultProvider = fallback;
+    if (options.onRetry) this.onRetry = options.onRetry;
+  }
+
+  /** The adapter registered under `name`, if any. */
+  adapter(name: string): ProviderAdapter | undefined {
+    return this.adapters.find((adapter) => adapter.name === name);
+  }
+
+  /** The adapter that will serve `model` (seeds: `detect_provider`). Throws ConfigurationError when none does. */
+  detectProvider(model: string, provider?: string): ProviderAdapter {
+    if (provider !== undefined) {
+      const named = this.adapter(provider);
+      if (named) return named;
+      throw new ConfigurationError(
+        `No LLM adapter named "${provider}" is registered (registered: ${this.adapterNames()}).`,
+      );
+    }
+    const claimed = this.adapters.find((adapter) => adapter.supportsModel?.(model) === true);
+    if (claimed) return claimed;
+    const detected = detectProviderName(model);
+    if (detected !== undefined) {
+      const adapter = this.adapter(detected);
+      if (adapter) return adapter;
+      throw new ConfigurationError(
+        `Model "${model}" belongs to provider "${detected}", which is not configured (registered: ${this.adapterNames()}).`,
+      );
+    }
+    const fallback = this.defaultProvider === undefined ? undefined : this.adapter(this.defaultProvider);
+    if (fallback) return fallback;
+    throw new ConfigurationError(
+      `No LLM adapter can serve model "${model}" and no default provider is configured (registered: ${this.adapterNames()}).`,
+    );
+  }
+
+  /** One non-streaming call through middleware and the retry policy. */
+  async complete(request: Request, options: RequestOptions = {}): Promise<Response> {
+    this.ensureOpen();
+    let current = this.canonicalModel(request);
+    for (const mw of this.middleware) if (mw.beforeRequest) current = await mw.beforeRequest(current);
+    const adapter = this.detectProvider(current.model, current.provider);
+    const link = linkSignals(options.signal, options.timeoutMs, `${adapter.name} request`);
+    try {
+      const started = Date.now();
+      const core: CompleteNext = (req) =>
+        withRetry(
+          async () => {
+            try {
+              return await adapter.complete(req, { signal: link.signal });
+            } catch (error) {
+              throw this.abortReason(error, link.timedOut(), adapter.name);
+            }
+          },
+          {
+            policy: this.retryPolicy,
+            signal: link.signal,
+            ...(this.onRetry ? { onRetry: this.onRetry } : {}),
+          },
+        );
+      let next = core;
+      for (const mw of [...this.middleware].reverse()) {
+        if (!mw.aroundComplete) continue;
+        const inner = next;
+        next = (req) => mw.aroundComplete!(req, inner);
+      }
+      let response = this.withWarnings(await next(current));
+      if (response.latencyMs === undefined) response = { ...response, latencyMs: Date.now() - started };
+      for (const mw of [...this.middleware].reverse()) {
+        if (mw.afterResponse) response = await mw.afterResponse(response, current);
+      }
+      return response;
+    } finally {
+      link.dispose();
+    }
+  }
+
+  /**
+   * A streaming call. Retries only while nothing has been yielded yet. On failure an `error` event is yielded,
+   * then the iterator throws the same typed error.
+   */
+  async *stream(
+    request: Request,
+    options: RequestOptions = {},
+  ): AsyncGenerator<StreamEvent, void, undefined> {
+    this.ensureOpen();
+    let current = this.canonicalModel(request);
+    for (const mw of this.middleware) if (mw.beforeRequest) current = await mw.beforeRequest(current);
+    const adapter = this.detectProvider(current.model, current.provider);
+    const link = linkSignals(options.signal, options.timeoutMs, `${adapter.name} stream`);
+    const core: StreamNext = (req) => this.retryingStream(adapter, req, link);
+    let next = core;
+    for (const mw of [...this.middleware].reverse()) {
+      if (!mw.aroundStream) continue;
+      const inner = next;
+      next = (req) => mw.aroundStream!(req, inner);
+    }
+    let events = next(current);
+    for (const mw of [...this.middleware].reverse())
+      if (mw.wrapStream) events = mw.wrapStream(events, current);
+    try {
+      for await (const event of events) {
+        yield event.type === 'finish' ? { ...event, response: this.withWarnings(event.response) } : event;
+      }
+    } catch (error) {
+      if (LLMError.isLLMError(error)) yield { type: 'error', error };
+      throw error;
+    } finally {
+      link.dispose();
+    }
+  }
+
+  /** generate with the concurrent tool loop; see generate.ts. */
+  generate(options: GenerateOptions): Promise<GenerateResult> {
+    return generate(this, options);
+  }
+
+  /** A single streamed round, no tool execution. */
+  streamGenerate(options: GenerateOptions): AsyncIterable<StreamEvent> {
+    return streamGenerate(this, options);
+  }
+
+  /** Streamed rounds with tool execution in between, separated by `step_finish` events. */
+  streamGenerateWithTools(options: GenerateOptions): AsyncIterable<StreamEvent> {
+    return streamGenerateWithTools(this, options);
+  }
+
+  /** A JSON object matching a zod schema or a JSON Schema; throws NoObjectGeneratedError otherwise. */
+  generateObject<T = unknown>(options: GenerateObjectOptions<T>): Promise<GenerateResult<T>> {
+    return generateObject(this, options);
+  }
+
+  /** Streams the call and yields the parsed object once, at the end. */
+  streamObject<T = unknown>(options: GenerateObjectOptions<T>): AsyncIterable<T> {
+    return streamObject(this, options);
+  }
+
+  /** Closes every adapter. Idempotent; afterwards every call throws ConfigurationError. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all(this.adapters.map((adapter) => adapter.close?.()));
+  }
+
+  private async *retryingStream(
+    adapter: ProviderAdapter,
+    request: Request,
+    link: ReturnType<typeof linkSignals>,
+  ): AsyncGenerator<StreamEvent, void, undefined> {
+    for (let attempt = 0; ; attempt++) {
+      let yielded = false;
+      try {
+        for await (const event of adapter.stream(request, { signal: link.signal })) {
+          yielded = true;
+          yield event;
+        }
+        return;
+      } catch (caught) {
+        const error = this.abortReason(caught, link.timedOut(), adapter.name);
+        // Once the consumer has seen part of a stream, a retry would duplicate it.
+        const delay = yielded ? undefined : nextRetryDelay(this.retryPolicy, error, attempt);
+        if (delay === undefined || link.signal.aborted) throw error;
+        this.onRetry?.(attempt + 1, error as LLMError, delay);
+        await sleep(delay, link.signal);
+      }
+    }
+  }
+
+  /** Our own timeout surfaces as RequestTimeoutError whatever the SDK reported for the abort. */
+  private abortReason(error: unknown, timedOut: boolean, provider: string): unknown {
+    if (
+      timedOut &&
+      (error instanceof AbortError || !LLMError.isLLMError(error) || error.code === 'llm.timeout')
+    ) {
+      return error instanceof RequestTimeoutError
+        ? error
+        : new RequestTimeoutError(`${provider}: request timed out`, { provider, cause: error });
+    }
+    return error;
+  }
+
+  private canonicalModel(request: Request): Request {
+    const info = getModelInfo(request.model);
+    if (!info || info.id === request.model) return request;
+    if (request.provider !== undefined && request.provider !== info.provider) return request;
+    return { ...request, model: info.id };
+  }
+
+  private withWarnings(response: Response): Response {
+    const deprecated = getModelInfo(response.model)?.deprecated;
+    if (!deprecated || response.warnings.includes(deprecated)) return response;
+    return { ...response, warnings: [...response.warnings, deprecated] };
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) throw new ConfigurationError('This LLMClient is closed.');
+  }
+
+  private adapterNames(): string {
+    return this.adapters.length === 0 ? 'none' : this.adapters.map((adapter) => adapter.name).join(', ');
+  }
+}
