@@ -3,75 +3,27 @@
  * A graph is plain data (no classes, no Maps) so it can be snapshotted, serialised and handed to workers.
  * Attribute keys are the canonical DOT names (after aliases, DECISIONS §10); values are typed.
  */
+import type { z } from 'zod';
 import type { SourceSpan } from '../shared/errors.js';
+import type { edgeAttrsSchema } from './attributes/edge-attrs-schema.js';
+import type { graphAttrsSchema } from './attributes/graph-attrs-schema.js';
+import type { nodeAttrsSchema } from './attributes/node-attrs-schema.js';
 
 export type SourceLocation = SourceSpan;
 
 export type AttrValue = string | number | boolean;
 
-/** Attributes a node may carry, typed. Durations are milliseconds. Unknown keys live in `extra`. */
-export interface NodeAttrs {
-  label?: string;
-  shape?: string;
-  type?: string;
-  prompt?: string;
-  class?: string;
-  max_retries?: number;
-  goal_gate?: boolean;
-  retry_target?: string;
-  fallback_retry_target?: string;
-  fidelity?: string;
-  thread_id?: string;
-  timeout?: number;
-  llm_model?: string;
-  llm_provider?: string;
-  reasoning_effort?: string;
-  auto_status?: boolean;
-  allow_partial?: boolean;
-  retry_policy?: string;
-  temperature?: number;
-  max_tokens?: number;
-  tool_command?: string;
-  env_passthrough?: string;
-  join_policy?: string;
-  join_k?: number;
-  error_policy?: string;
-  max_parallel?: number;
-  'human.default_choice'?: string;
-  'human.timeout'?: number;
-  'manager.poll_interval'?: number;
-  'manager.max_cycles'?: number;
-  'manager.stop_condition'?: string;
-  'manager.actions'?: string;
-  'stack.child_dotfile'?: string;
-}
+/**
+ * Attributes a node may carry, typed (the output of the zod schema in attributes/). Durations are
+ * milliseconds. Unknown keys live in `extra`.
+ */
+export type NodeAttrs = z.output<typeof nodeAttrsSchema>;
 
-export interface EdgeAttrs {
-  label?: string;
-  condition?: string;
-  weight?: number;
-  fidelity?: string;
-  thread_id?: string;
-  loop_restart?: boolean;
-  llm_decide?: boolean;
-}
+/** Edge attributes, typed. `weight` may be fractional (DOT accepts floats). */
+export type EdgeAttrs = z.output<typeof edgeAttrsSchema>;
 
-export interface GraphAttrs {
-  goal?: string;
-  label?: string;
-  model_stylesheet?: string;
-  default_max_retries?: number;
-  retry_target?: string;
-  fallback_retry_target?: string;
-  default_fidelity?: string;
-  default_thread_id?: string;
-  router_model?: string;
-  env_passthrough?: string;
-  'stack.child_dotfile'?: string;
-  'manager.poll_interval'?: number;
-  'manager.max_cycles'?: number;
-  'manager.stop_condition'?: string;
-}
+/** Graph attributes, typed. */
+export type GraphAttrs = z.output<typeof graphAttrsSchema>;
 
 export interface PipelineNode {
   id: string;
@@ -141,5 +93,12 @@ export const BUILTIN_HANDLER_TYPES: readonly string[] = [
   'stack.manager_loop',
 ];
 
-export const FIDELITY_MODES = ['full', 'compact', 'truncate', 'summary:low', 'summary:medium', 'summary:high'] as const;
+export const FIDELITY_MODES = [
+  'full',
+  'compact',
+  'truncate',
+  'summary:low',
+  'summary:medium',
+  'summary:high',
+] as const;
 export type FidelityMode = (typeof FIDELITY_MODES)[number];

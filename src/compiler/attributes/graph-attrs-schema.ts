@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { durationAttr, integerAttr, stringAttr } from './attribute-value-schemas.js';
+
+/** Graph attributes (reference §5, CONFORMANCE A.2, DECISIONS §4/§11/§13). */
+export const graphAttrShape = {
+  goal: stringAttr,
+  label: stringAttr,
+  model_stylesheet: stringAttr,
+  default_max_retries: integerAttr,
+  retry_target: stringAttr,
+  fallback_retry_target: stringAttr,
+  default_fidelity: stringAttr,
+  default_thread_id: stringAttr,
+  router_model: stringAttr,
+  env_passthrough: stringAttr,
+  'stack.child_dotfile': stringAttr,
+  'manager.poll_interval': durationAttr,
+  'manager.max_cycles': integerAttr,
+  'manager.stop_condition': stringAttr,
+} as const;
+
+export const graphAttrsSchema = z.object(graphAttrShape).partial();

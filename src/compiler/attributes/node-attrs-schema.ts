@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { booleanAttr, durationAttr, floatAttr, integerAttr, stringAttr } from './attribute-value-schemas.js';
+
+/**
+ * Node attributes (reference §3, api-reference §2, DECISIONS §8/§13), keyed by canonical DOT name.
+ * Input: the DOT strings; output: typed values, durations in milliseconds.
+ */
+export const nodeAttrShape = {
+  label: stringAttr,
+  shape: stringAttr,
+  type: stringAttr,
+  prompt: stringAttr,
+  class: stringAttr,
+  max_retries: integerAttr,
+  goal_gate: booleanAttr,
+  retry_target: stringAttr,
+  fallback_retry_target: stringAttr,
+  fidelity: stringAttr,
+  thread_id: stringAttr,
+  timeout: durationAttr,
+  llm_model: stringAttr,
+  llm_provider: stringAttr,
+  reasoning_effort: stringAttr,
+  auto_status: booleanAttr,
+  allow_partial: booleanAttr,
+  retry_policy: stringAttr,
+  temperature: floatAttr,
+  max_tokens: integerAttr,
+  tool_command: stringAttr,
+  env_passthrough: stringAttr,
+  join_policy: stringAttr,
+  join_k: integerAttr,
+  error_policy: stringAttr,
+  max_parallel: integerAttr,
+  'human.default_choice': stringAttr,
+  'human.timeout': durationAttr,
+  'manager.poll_interval': durationAttr,
+  'manager.max_cycles': integerAttr,
+  'manager.stop_condition': stringAttr,
+  'manager.actions': stringAttr,
+  'stack.child_dotfile': stringAttr,
+} as const;
+
+export const nodeAttrsSchema = z.object(nodeAttrShape).partial();
