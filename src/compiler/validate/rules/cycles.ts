@@ -54,12 +54,15 @@ export const cyclesRule: LintRule = {
   check(graph, index) {
     const ids = [...index.nodes.keys()];
     const successors = (id: string) => index.edgesFrom(id).map((edge) => edge.target);
-    const findings: Diagnostic[] = [];
+    const position = new Map(graph.nodes.map((node, i) => [node, i]));
+    const findings: { at: number; diagnostic: Diagnostic }[] = [];
     for (const component of stronglyConnectedComponents(ids, successors)) {
       const only = component[0]!;
       if (component.length === 1 && !index.edgesFrom(only).some((edge) => edge.target === only)) continue;
       const inside = new Set(component);
-      const members = graph.nodes.filter((node) => inside.has(node.id) && index.nodes.get(node.id) === node);
+      const members = component
+        .map((id) => index.nodes.get(id)!)
+        .sort((a, b) => (position.get(a) ?? 0) - (position.get(b) ?? 0));
       let deliberate = members.some((node) => ROUTING_HANDLERS.has(node.handler));
       let leaves = false;
       for (const id of component) {
@@ -69,24 +72,27 @@ export const cyclesRule: LintRule = {
         }
       }
       const names = nameNodes(members);
+      const at = position.get(members[0]!) ?? 0;
       if (!deliberate) {
-        findings.push(
-          finding(
+        findings.push({
+          at,
+          diagnostic: finding(
             members,
-            `Nodes ${names} form a loop that no condition, human gate or loop_restart controls, so a run that enters it repeats until --max-steps.`,
+            `Nodes ${names} form a loop that no condition, human gate or loop_restart controls, so a run can circle it until --max-steps.`,
             'Add a condition to the edge that closes the loop (for example `condition="outcome!=success"`), or route it through a diamond or hexagon node.',
           ),
-        );
+        });
       } else if (!leaves) {
-        findings.push(
-          finding(
+        findings.push({
+          at,
+          diagnostic: finding(
             members,
             `Nodes ${names} form a loop with no edge leaving it, so a run that enters it can never reach an exit.`,
             'Add an edge from one of these nodes to a node outside the loop (for example when `outcome=success`).',
           ),
-        );
+        });
       }
     }
-    return findings;
+    return findings.sort((a, b) => a.at - b.at).map((entry) => entry.diagnostic);
   },
 };
