@@ -6,7 +6,7 @@ import {
   isExitNode,
   isStartNode,
 } from '../../../src/compiler/validate/graph-index.js';
-import { lintGraph } from '../../helpers/lint-graph.js';
+import { type LintGraphSpec, lintGraph } from '../../helpers/lint-graph.js';
 
 const ids = (nodes: { id: string }[]) => nodes.map((node) => node.id);
 
@@ -66,9 +66,12 @@ describe('start and exit detection (DECISIONS §7)', () => {
       starts: ['a', 'b'],
     },
     { name: 'none (`START` is not a start name)', nodes: { START: {} }, starts: [] },
-  ])('start: $name', ({ nodes, starts }) => {
-    expect(ids(findStartNodes(lintGraph({ nodes })))).toEqual(starts);
-  });
+  ] as { name: string; nodes: LintGraphSpec['nodes']; starts: string[] }[])(
+    'start: $name',
+    ({ nodes, starts }) => {
+      expect(ids(findStartNodes(lintGraph({ nodes })))).toEqual(starts);
+    },
+  );
 
   it.each([
     { name: 'Msquare wins over the names', nodes: { end: {}, done: { shape: 'Msquare' } }, exits: ['done'] },
@@ -80,9 +83,12 @@ describe('start and exit detection (DECISIONS §7)', () => {
       exits: ['ok', 'ko'],
     },
     { name: 'none (`done` is not an exit name)', nodes: { done: {} }, exits: [] },
-  ])('exit: $name', ({ nodes, exits }) => {
-    expect(ids(findExitNodes(lintGraph({ nodes })))).toEqual(exits);
-  });
+  ] as { name: string; nodes: LintGraphSpec['nodes']; exits: string[] }[])(
+    'exit: $name',
+    ({ nodes, exits }) => {
+      expect(ids(findExitNodes(lintGraph({ nodes })))).toEqual(exits);
+    },
+  );
 
   it('isStartNode/isExitNode look at shape and type only', () => {
     const graph = lintGraph({
