@@ -95,7 +95,7 @@ export function geminiJsonReply(options: GeminiChunkOptions): ScriptedReply {
 
 export function geminiSseReply(
   chunks: GeminiChunkOptions[],
-  extra: { breakAfter?: number; delayMs?: number } = {},
+  extra: { breakAfter?: number; hangAfter?: number; delayMs?: number } = {},
 ): ScriptedReply {
   const events: SseEvent[] = chunks.map((chunk) => ({ data: geminiResponse(chunk) }));
   return { kind: 'sse', events, separator: '\r\n\r\n', ...extra };

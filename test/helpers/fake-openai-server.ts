@@ -163,7 +163,7 @@ export function responsesJsonReply(options: ResponseObjectOptions = {}): Scripte
 /** A Responses stream: each event named by its `type`, with `sequence_number` filled in. */
 export function responsesSseReply(
   events: Record<string, unknown>[],
-  extra: { breakAfter?: number; delayMs?: number } = {},
+  extra: { breakAfter?: number; hangAfter?: number; delayMs?: number } = {},
 ): ScriptedReply {
   const sse: SseEvent[] = events.map((data, index) => ({
     event: String(data.type),
@@ -360,9 +360,10 @@ export function chatChunk(
 /** A chat stream: `data:` lines only, closed by `data: [DONE]`. */
 export function chatSseReply(
   chunks: Record<string, unknown>[],
-  extra: { breakAfter?: number; done?: boolean } = {},
+  extra: { breakAfter?: number; hangAfter?: number; done?: boolean } = {},
 ): ScriptedReply {
+  const { done, ...rest } = extra;
   const events: SseEvent[] = chunks.map((data) => ({ data }));
-  if (extra.done !== false) events.push({ data: '[DONE]' });
-  return { kind: 'sse', events, ...(extra.breakAfter === undefined ? {} : { breakAfter: extra.breakAfter }) };
+  if (done !== false) events.push({ data: '[DONE]' });
+  return { kind: 'sse', events, ...rest };
 }

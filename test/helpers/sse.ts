@@ -24,6 +24,8 @@ export type ScriptedReply =
       separator?: string;
       /** Destroy the socket after this many events, mid-body, like a dropped connection. */
       breakAfter?: number;
+      /** Stop sending after this many events and keep the connection open, like a stalled server. */
+      hangAfter?: number;
       /** Wait between events, so a client sees them arrive one by one. */
       delayMs?: number;
     }
@@ -104,6 +106,7 @@ async function sendReply(res: ServerResponse, reply: ScriptedReply): Promise<voi
           res.socket?.destroy();
           return;
         }
+        if (reply.hangAfter !== undefined && sent >= reply.hangAfter) return;
         if (reply.delayMs) await sleep(reply.delayMs);
         res.write(encodeSseEvent(event, reply.separator));
         sent += 1;
