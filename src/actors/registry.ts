@@ -4,6 +4,7 @@ import { codergenHandler } from './handlers/codergen.js';
 import { conditionalHandler } from './handlers/conditional.js';
 import { exitHandler } from './handlers/exit.js';
 import { startHandler } from './handlers/start.js';
+import { toolHandler } from './handlers/tool.js';
 
 /**
  * Handler type → handler. Unknown types fall back to the default handler (codergen in the default
@@ -52,5 +53,6 @@ export function createDefaultRegistry(): HandlerRegistry {
     .register('start', startHandler)
     .register('exit', exitHandler)
     .register('codergen', codergenHandler)
-    .register('conditional', conditionalHandler);
+    .register('conditional', conditionalHandler)
+    .register('tool', toolHandler);
 }

@@ -1,0 +1,66 @@
+import { join } from 'node:path';
+import type { NodeHandler } from '../handler-types.js';
+import { filterSecretEnv, parseEnvPassthrough } from '../tool/filter-secret-env.js';
+import { runTool } from '../tool/run-tool.js';
+
+export interface ToolHandlerOptions {
+  /** Working directory when the engine gives none in `HandlerInput.workingDir` (default `process.cwd()`). */
+  cwd?: string;
+  /** Milliseconds between SIGTERM and SIGKILL (default 2000). */
+  killGraceMs?: number;
+  /** Base environment before secret filtering (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+const lastLine = (text: string): string => text.trimEnd().split('\n').at(-1) ?? '';
+
+/**
+ * Runs `tool_command` with `/bin/sh -c` (reference §2 `parallelogram`). Exit 0 is SUCCESS, anything else
+ * FAIL with the exit code and the end of stderr. stdout/stderr are kept in full as `stdout.log` and
+ * `stderr.log` in the stage directory; the context gets `tool.output` (end of stdout, trimmed),
+ * `tool.last_line` and `tool.exit_code`.
+ */
+export function createToolHandler(options: ToolHandlerOptions = {}): NodeHandler {
+  return async ({ node, graph, stageDir, signal, workingDir }) => {
+    const command = node.attrs.tool_command?.trim();
+    if (!command) return { status: 'fail', failure_reason: 'No tool_command specified' };
+    const passthrough = [
+      ...parseEnvPassthrough(node.attrs.env_passthrough),
+      ...parseEnvPassthrough(graph.attrs.env_passthrough),
+    ];
+    const timeoutMs = node.attrs.timeout;
+    const result = await runTool({
+      command,
+      cwd: workingDir ?? options.cwd ?? process.cwd(),
+      env: filterSecretEnv(options.env ?? process.env, passthrough),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      signal,
+      stdoutPath: join(stageDir, 'stdout.log'),
+      stderrPath: join(stageDir, 'stderr.log'),
+      ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+    });
+    const output = result.stdoutTail.trim();
+    const context_updates = {
+      'tool.output': output,
+      'tool.last_line': lastLine(output),
+      'tool.exit_code': result.exitCode ?? -1,
+    };
+    const stderr = result.stderrTail.trim();
+    if (result.timedOut) {
+      return { status: 'fail', failure_reason: `timed out after ${timeoutMs} ms`, context_updates };
+    }
+    if (result.cancelled) return { status: 'fail', failure_reason: 'cancelled', context_updates };
+    if (result.exitCode !== 0) {
+      const how =
+        result.exitCode === null ? `killed by ${result.exitSignal}` : `exit code ${result.exitCode}`;
+      return {
+        status: 'fail',
+        failure_reason: stderr ? `${how}: ${stderr}` : how,
+        context_updates,
+      };
+    }
+    return { status: 'success', notes: `Tool completed: ${command}`, context_updates };
+  };
+}
+
+export const toolHandler: NodeHandler = createToolHandler();

@@ -1,0 +1,147 @@
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { dirname } from 'node:path';
+import { finished } from 'node:stream/promises';
+import { TailBuffer } from './tail-buffer.js';
+
+export interface RunToolOptions {
+  /** Run by `/bin/sh -c`. */
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  /** Milliseconds; undefined runs until the command ends or the signal aborts. */
+  timeoutMs?: number;
+  signal: AbortSignal;
+  /** Files the whole stdout / stderr stream to (created with their directory). */
+  stdoutPath: string;
+  stderrPath: string;
+  /** Bytes of each stream kept in memory for the result (default 4096). */
+  tailBytes?: number;
+  /** Milliseconds between SIGTERM and SIGKILL (default 2000). */
+  killGraceMs?: number;
+}
+
+export interface ToolRunResult {
+  /** Of the shell, which is also the id of its process group. */
+  pid: number | undefined;
+  /** Null when the shell was killed by a signal. */
+  exitCode: number | null;
+  /** The signal that ended the shell, if any. */
+  exitSignal: string | null;
+  timedOut: boolean;
+  /** The abort signal fired before the command ended. */
+  cancelled: boolean;
+  stdoutTail: string;
+  stderrTail: string;
+  durationMs: number;
+}
+
+/** Signal every process of the group; ESRCH (all gone already) is the normal case, not an error. */
+function killGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function groupAlive(pid: number): boolean {
+  return killGroup(pid, 0);
+}
+
+/**
+ * Run a shell command in its own process group, streaming its output to files and keeping a bounded
+ * tail in memory. On timeout or abort the whole group gets SIGTERM, then SIGKILL after a grace period,
+ * so `make test &` style grandchildren die with it. Background processes still alive when the shell
+ * exits are terminated the same way: a tool node leaves nothing running (use `setsid` to opt out).
+ *
+ * @example
+ * const result = await runTool({ command: 'npm test', cwd, env, signal, stdoutPath, stderrPath });
+ * if (result.exitCode !== 0) console.error(result.stderrTail);
+ */
+export async function runTool(options: RunToolOptions): Promise<ToolRunResult> {
+  const started = Date.now();
+  const tailBytes = options.tailBytes ?? 4096;
+  const grace = options.killGraceMs ?? 2000;
+  mkdirSync(dirname(options.stdoutPath), { recursive: true });
+  mkdirSync(dirname(options.stderrPath), { recursive: true });
+  const stdoutFile = createWriteStream(options.stdoutPath);
+  const stderrFile = createWriteStream(options.stderrPath);
+  const stdoutTail = new TailBuffer(tailBytes);
+  const stderrTail = new TailBuffer(tailBytes);
+
+  const child = spawn('/bin/sh', ['-c', options.command], {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const wire = (stream: NodeJS.ReadableStream, file: WriteStream, tail: TailBuffer) => {
+    stream.on('data', (chunk: Buffer) => tail.push(chunk));
+    stream.pipe(file);
+  };
+  wire(child.stdout, stdoutFile, stdoutTail);
+  wire(child.stderr, stderrFile, stderrTail);
+
+  let timedOut = false;
+  let cancelled = false;
+  let killTimer: NodeJS.Timeout | undefined;
+  const terminate = () => {
+    const pid = child.pid;
+    if (pid === undefined || killTimer) return;
+    killGroup(pid, 'SIGTERM');
+    killTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), grace);
+  };
+  const timeoutTimer =
+    options.timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          terminate();
+        }, options.timeoutMs);
+  const onAbort = () => {
+    cancelled = true;
+    terminate();
+  };
+  if (options.signal.aborted) onAbort();
+  else options.signal.addEventListener('abort', onAbort, { once: true });
+
+  try {
+    let stragglers = false;
+    const [exitCode, exitSignal] = await new Promise<[number | null, string | null]>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', (code, signal) => {
+        // Stragglers would keep our pipes open, and outlive the node.
+        if (child.pid !== undefined && groupAlive(child.pid)) {
+          stragglers = true;
+          terminate();
+        }
+        child.once('close', () => resolve([code, signal]));
+      });
+    });
+    // We do not wait for stragglers to die: under an init that never reaps, their zombies would look
+    // alive until the deadline. The pending SIGKILL stays armed, without holding the event loop open.
+    if (stragglers) {
+      killTimer?.unref();
+      killTimer = undefined;
+    }
+    await Promise.all([finished(stdoutFile), finished(stderrFile)]);
+    return {
+      pid: child.pid,
+      exitCode,
+      exitSignal,
+      timedOut,
+      cancelled: cancelled && !timedOut,
+      stdoutTail: stdoutTail.toString(),
+      stderrTail: stderrTail.toString(),
+      durationMs: Date.now() - started,
+    };
+  } finally {
+    clearTimeout(timeoutTimer);
+    clearTimeout(killTimer);
+    options.signal.removeEventListener('abort', onAbort);
+    stdoutFile.end();
+    stderrFile.end();
+  }
+}
