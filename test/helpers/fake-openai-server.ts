@@ -156,8 +156,11 @@ export function responseObject(options: ResponseObjectOptions = {}): Record<stri
   };
 }
 
-export function responsesJsonReply(options: ResponseObjectOptions = {}): ScriptedReply {
-  return { kind: 'json', body: responseObject(options) };
+export function responsesJsonReply(
+  options: ResponseObjectOptions = {},
+  headers: Record<string, string> = {},
+): ScriptedReply {
+  return { kind: 'json', headers, body: responseObject(options) };
 }
 
 /** A Responses stream: each event named by its `type`, with `sequence_number` filled in. */

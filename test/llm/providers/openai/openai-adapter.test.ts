@@ -52,10 +52,12 @@ async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[
 
 describe('OpenAIAdapter.complete', () => {
   it('sends a Responses request and maps plain text, usage and rate limits', async () => {
-    server.enqueue({
-      ...responsesJsonReply({ output: [messageItem('Hello there')], usage: { input: 12, output: 3 } }),
-      headers: { 'x-ratelimit-remaining-requests': '499', 'x-ratelimit-limit-requests': '500' },
-    });
+    server.enqueue(
+      responsesJsonReply(
+        { output: [messageItem('Hello there')], usage: { input: 12, output: 3 } },
+        { 'x-ratelimit-remaining-requests': '499', 'x-ratelimit-limit-requests': '500' },
+      ),
+    );
     const response = await adapter.complete({
       model: 'gpt-5.2',
       messages: [Message.system('Be brief.'), Message.user('Hello')],
