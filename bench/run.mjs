@@ -21,5 +21,7 @@ for (const bench of benches) {
   if (result.status !== 0) failed.push(`${bench} (exit ${result.status ?? result.signal})`);
 }
 
-console.log(`\n${benches.length} benchmark file(s) run${failed.length ? `; failed: ${failed.join(', ')}` : ''}`);
+console.log(
+  `\n${benches.length} benchmark file(s) run${failed.length ? `; failed: ${failed.join(', ')}` : ''}`,
+);
 process.exitCode = failed.length ? 1 : 0;

@@ -40,4 +40,6 @@ const base = Math.min(...baseline);
 const ms = Math.min(...version);
 const ratio = ms / base;
 console.log(`node -e 0:           ${base.toFixed(1)} ms (median of ${RUNS}, best of 3 rounds)`);
-console.log(`attractor --version: ${ms.toFixed(1)} ms = ${ratio.toFixed(2)}× node -e 0 (target ≤ ${TARGET}×) ${ratio <= TARGET ? 'OK' : 'MISSED'}`);
+console.log(
+  `attractor --version: ${ms.toFixed(1)} ms = ${ratio.toFixed(2)}× node -e 0 (target ≤ ${TARGET}×) ${ratio <= TARGET ? 'OK' : 'MISSED'}`,
+);

@@ -63,7 +63,9 @@ function medianMs(args, expectOk = true) {
   for (let i = 0; i <= RUNS; i++) {
     const { ms, r } = timeOnce(args);
     if (expectOk && r.status !== 0) {
-      throw new Error(`node ${args.join(' ')} exited ${r.status}:\n${r.stdout.slice(0, 2000)}${r.stderr.slice(0, 2000)}`);
+      throw new Error(
+        `node ${args.join(' ')} exited ${r.status}:\n${r.stdout.slice(0, 2000)}${r.stderr.slice(0, 2000)}`,
+      );
     }
     if (i > 0) times.push(ms);
   }

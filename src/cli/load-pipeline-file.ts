@@ -19,7 +19,8 @@ export function loadPipelineFile(file: string, io: Pick<CliIo, 'cwd'>): LoadedPi
   const source = readPipelineSource(file, io.cwd);
   // Messages show the path as typed; when the CLI runs against another directory than the
   // process's (tests), the absolute path keeps `@file` prompts and child dotfiles resolvable.
-  const shown = path.isAbsolute(file) || path.resolve(file) === source.absolutePath ? file : source.absolutePath;
+  const shown =
+    path.isAbsolute(file) || path.resolve(file) === source.absolutePath ? file : source.absolutePath;
   const { graph, diagnostics } = loadPipeline(source.text, { file: shown });
   return { source, graph, diagnostics };
 }

@@ -12,7 +12,10 @@ const unbalanced = tmp.write(
   'unbalanced.dot',
   'digraph p {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  start -> exit\n',
 );
-const binary = tmp.write('binary.dot', Buffer.from([0x64, 0x69, 0x0a, 0x00, 0xff, 0xfe, 0x01, 0x02, 0x89, 0x50]));
+const binary = tmp.write(
+  'binary.dot',
+  Buffer.from([0x64, 0x69, 0x0a, 0x00, 0xff, 0xfe, 0x01, 0x02, 0x89, 0x50]),
+);
 const invalidUtf8 = tmp.write('latin1.dot', Buffer.from('digraph p {\n  a [label="caf\xe9"]\n}\n', 'latin1'));
 const undirected = tmp.write('undirected.dot', 'graph p {\n  start [shape=Mdiamond]\n  start -- exit\n}\n');
 const garbage = tmp.write('garbage.dot', 'this is not a graph at all\n');
@@ -51,7 +54,10 @@ describe('bad input: one clear message, no stack trace', () => {
     const result = await runCli(['validate', file, '--json']);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe('');
-    const report = JSON.parse(result.stdout) as { valid: boolean; diagnostics: Array<Record<string, unknown>> };
+    const report = JSON.parse(result.stdout) as {
+      valid: boolean;
+      diagnostics: Array<Record<string, unknown>>;
+    };
     expect(report.valid).toBe(false);
     expect(report.diagnostics).toHaveLength(1);
     expect(report.diagnostics[0]).toMatchObject({ severity: 'error' });

@@ -48,10 +48,14 @@ beforeAll(() => {
   if (distIsFresh()) return;
   // tsc still emits when other parts of the tree have type errors; the exit code is not ours to judge here.
   try {
-    execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
-      cwd: root,
-      stdio: 'ignore',
-    });
+    execFileSync(
+      process.execPath,
+      [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+      {
+        cwd: root,
+        stdio: 'ignore',
+      },
+    );
   } catch {
     // Checked below: dist/cli/main.js must exist.
   }
@@ -77,7 +81,7 @@ describe('bin/attractor.js', () => {
     const file = tmp.write('bad.dot', 'digraph p {\n  a -> \n');
     const result = attractor(['validate', file]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(new RegExp(`^attractor: .*bad\\.dot:\\d+:\\d+: `));
+    expect(result.stderr).toMatch(/^attractor: .*bad\.dot:\d+:\d+: /);
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(result.stderr).not.toMatch(STACK_LINE);
   });

@@ -54,7 +54,13 @@ describe('attractor compile', () => {
     expect(byId.get('tool')?.handler).toBe('tool');
     expect(byId.get('build')).toMatchObject({
       handler: 'codergen',
-      attrs: { max_retries: 3, goal_gate: true, retry_target: 'plan', owner: 'team-a', llm_model: 'base-model' },
+      attrs: {
+        max_retries: 3,
+        goal_gate: true,
+        retry_target: 'plan',
+        owner: 'team-a',
+        llm_model: 'base-model',
+      },
     });
     // `model` is an alias; the explicit value beats the stylesheet; the subgraph label gives a class.
     expect(byId.get('plan')?.attrs).toMatchObject({ llm_model: 'explicit-model', prompt: 'Plan Ship it' });
@@ -84,7 +90,8 @@ describe('attractor compile', () => {
     const result = await runCli(['compile', styled, '--format', 'svg']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('<svg');
-    for (const id of ['start', 'exit', 'plan', 'build', 'tool']) expect(result.stdout).toContain(`<title>${id}</title>`);
+    for (const id of ['start', 'exit', 'plan', 'build', 'tool'])
+      expect(result.stdout).toContain(`<title>${id}</title>`);
     // Shapes as authored: Mdiamond start, parallelogram tool.
     expect(result.stdout).toMatch(/<title>tool<\/title>\s*<polygon/);
   });
@@ -96,11 +103,14 @@ describe('attractor compile', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ name: 'warn' });
   });
 
-  it.each(['json', 'xstate', 'svg'])('errors stop --format %s: diagnostics on stderr, nothing on stdout, exit 1', async (format) => {
-    const result = await runCli(['compile', broken, '--format', format]);
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/error terminal_node: /);
-    expect(result.stderr).toMatch(/not compiled, \d+ errors?/);
-  });
+  it.each(['json', 'xstate', 'svg'])(
+    'errors stop --format %s: diagnostics on stderr, nothing on stdout, exit 1',
+    async (format) => {
+      const result = await runCli(['compile', broken, '--format', format]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/error terminal_node: /);
+      expect(result.stderr).toMatch(/not compiled, \d+ errors?/);
+    },
+  );
 });

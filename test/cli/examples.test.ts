@@ -9,7 +9,17 @@ const examples = readdirSync(examplesDir)
   .filter((f) => f.endsWith('.dot'))
   .sort();
 
-const SHAPES = ['Mdiamond', 'Msquare', 'box', 'hexagon', 'diamond', 'component', 'tripleoctagon', 'parallelogram', 'house'];
+const SHAPES = [
+  'Mdiamond',
+  'Msquare',
+  'box',
+  'hexagon',
+  'diamond',
+  'component',
+  'tripleoctagon',
+  'parallelogram',
+  'house',
+];
 
 describe('examples/', () => {
   it('holds the tour and at least 8 other pipelines', () => {

@@ -14,7 +14,10 @@ describe('presentError', () => {
     const error = new AttractorError('DOT_SYNTAX', 'expected "}"\nbut found end of file', {
       location: { file: 'p.dot', line: 3, column: 7 },
     });
-    expect(capture(error, false)).toEqual({ code: 1, stderr: 'attractor: p.dot:3:7: expected "}" but found end of file\n' });
+    expect(capture(error, false)).toEqual({
+      code: 1,
+      stderr: 'attractor: p.dot:3:7: expected "}" but found end of file\n',
+    });
   });
 
   it('any other error is an internal error with a --verbose hint, exit 70, no stack', () => {

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const srcCli = fileURLToPath(new URL('../../src/cli/', import.meta.url));
-const HEAVY = /^(xstate|zod|ts-graphviz|@ts-graphviz\/|@hpcc-js\/|ink|react|openai|@anthropic-ai\/|@google\/genai)/;
+const HEAVY =
+  /^(xstate|zod|ts-graphviz|@ts-graphviz\/|@hpcc-js\/|ink|react|openai|@anthropic-ai\/|@google\/genai)/;
 /** Static (not type-only, not dynamic) imports and re-exports of a TypeScript file. */
 const STATIC_IMPORT = /^\s*(?:import|export)\s+(?!type\s)(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]/gm;
 

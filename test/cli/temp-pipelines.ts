@@ -3,7 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 
 /** A temp directory of pipeline files for one test file; `cleanup()` removes it. */
-export function tempPipelines(): { dir: string; write: (name: string, content: string | Buffer) => string; cleanup: () => void } {
+export function tempPipelines(): {
+  dir: string;
+  write: (name: string, content: string | Buffer) => string;
+  cleanup: () => void;
+} {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-cli-'));
   return {
     dir,

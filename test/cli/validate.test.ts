@@ -26,7 +26,8 @@ function parseReport(stdout: string): JsonReport {
     expect(typeof d['rule']).toBe('string');
     expect(['error', 'warning', 'info']).toContain(d['severity']);
     expect(typeof d['message']).toBe('string');
-    if (d['edge'] !== undefined) expect(Object.keys(d['edge'] as object).sort()).toEqual(['source', 'target']);
+    if (d['edge'] !== undefined)
+      expect(Object.keys(d['edge'] as object).sort()).toEqual(['source', 'target']);
   }
   return report;
 }
@@ -58,10 +59,12 @@ describe('attractor validate', () => {
     const result = await runCli(['validate', broken]);
     const lines = result.stdout.trimEnd().split('\n');
     const summary = lines.pop();
-    expect(summary).toMatch(new RegExp(`^✗ ${escape(broken)}: invalid, \\d+ errors?`));
+    expect(summary).toMatch(new RegExp(`^✗ ${escapeRegExp(broken)}: invalid, \\d+ errors?`));
     expect(lines.length).toBeGreaterThanOrEqual(2);
     for (const line of lines) expect(line).toMatch(DIAGNOSTIC_LINE);
-    expect(result.stdout).toMatch(new RegExp(`^${escape(broken)}:4:\\d+: error reachability: .*orphan`, 'm'));
+    expect(result.stdout).toMatch(
+      new RegExp(`^${escapeRegExp(broken)}:4:\\d+: error reachability: .*orphan`, 'm'),
+    );
     expect(result.stdout).toMatch(/error terminal_node: /);
   });
 
@@ -98,7 +101,6 @@ describe('attractor validate', () => {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
-
