@@ -1,0 +1,105 @@
+import type { Anthropic } from '@anthropic-ai/sdk';
+import { ConfigurationError } from '../../errors/configuration-error.js';
+import type { ProviderAdapter } from '../../provider-adapter.js';
+import type { CallOptions, Request, Response, StreamEvent, ToolChoiceMode } from '../../types.js';
+import { buildAnthropicRequest } from './build-anthropic-request.js';
+import { mapAnthropicError } from './map-anthropic-error.js';
+import { mapAnthropicResponse } from './map-anthropic-response.js';
+import { mapAnthropicStream } from './map-anthropic-stream.js';
+
+export interface AnthropicAdapterOptions {
+  /** Falls back to ANTHROPIC_API_KEY at the first call. */
+  apiKey?: string;
+  /** Without `/v1`; falls back to ANTHROPIC_BASE_URL, then the SDK default. */
+  baseURL?: string;
+  fetch?: typeof fetch;
+  /** SDK request timeout in ms (the client's own per-call timeout is usually what you want). */
+  timeout?: number;
+  defaultHeaders?: Record<string, string>;
+  /** Read at the first call, not at construction. */
+  env?: Record<string, string | undefined>;
+}
+
+/**
+ * The Anthropic Messages API through the official SDK (imported on first use). Retries are the client's job,
+ * so the SDK's are off.
+ */
+export class AnthropicAdapter implements ProviderAdapter {
+  readonly name = 'anthropic';
+  private sdk?: Promise<Anthropic>;
+
+  constructor(private readonly options: AnthropicAdapterOptions = {}) {}
+
+  supportsModel(model: string): boolean {
+    return model.startsWith('claude-');
+  }
+
+  supportsToolChoice(_mode: ToolChoiceMode): boolean {
+    return true;
+  }
+
+  async complete(request: Request, options: CallOptions = {}): Promise<Response> {
+    const { params, headers } = buildAnthropicRequest(request);
+    const client = await this.client();
+    const started = Date.now();
+    try {
+      const message = await client.messages.create(params, {
+        headers,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      return mapAnthropicResponse(message, Date.now() - started);
+    } catch (error) {
+      throw mapAnthropicError(error, options.signal);
+    }
+  }
+
+  async *stream(request: Request, options: CallOptions = {}): AsyncGenerator<StreamEvent, void, undefined> {
+    const { params, headers } = buildAnthropicRequest(request);
+    const client = await this.client();
+    const started = Date.now();
+    let streamStarted = false;
+    try {
+      const raw = await client.messages.create(
+        { ...params, stream: true },
+        { headers, ...(options.signal ? { signal: options.signal } : {}) },
+      );
+      for await (const event of mapAnthropicStream(raw, started)) {
+        streamStarted = true;
+        yield event;
+      }
+    } catch (error) {
+      throw mapAnthropicError(error, options.signal, streamStarted);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.sdk = undefined;
+  }
+
+  private client(): Promise<Anthropic> {
+    this.sdk ??= this.createClient();
+    return this.sdk;
+  }
+
+  private async createClient(): Promise<Anthropic> {
+    const env = this.options.env ?? process.env;
+    const apiKey = this.options.apiKey ?? env['ANTHROPIC_API_KEY'];
+    if (!apiKey) {
+      this.sdk = undefined;
+      throw new ConfigurationError(
+        'Anthropic API key missing: set ANTHROPIC_API_KEY (or pass apiKey to AnthropicAdapter).',
+        { provider: 'anthropic' },
+      );
+    }
+    const baseURL = this.options.baseURL ?? env['ANTHROPIC_BASE_URL'];
+    const { Anthropic: AnthropicSDK } = await import('@anthropic-ai/sdk');
+    return new AnthropicSDK({
+      apiKey,
+      maxRetries: 0,
+      ...(baseURL ? { baseURL } : {}),
+      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      ...(this.options.timeout !== undefined ? { timeout: this.options.timeout } : {}),
+      ...(this.options.defaultHeaders ? { defaultHeaders: this.options.defaultHeaders } : {}),
+    });
+  }
+}
