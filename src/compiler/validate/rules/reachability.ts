@@ -6,6 +6,8 @@ const RULE = 'reachability';
 /**
  * Every node reachable from the start node. Orphans are an ERROR (DECISIONS §13), although the spec's parity
  * matrix calls them a warning: an unreachable node is almost always a typo in an edge.
+ * Retry jumps count as paths, because the engine takes them: a reached node's `retry_target` and
+ * `fallback_retry_target`, and the graph's two targets once a reached node is a goal gate (DECISIONS §1, §3).
  * Without a start node there is nothing to measure from; `start_node` reports that.
  */
 export const reachabilityRule: LintRule = {
@@ -16,12 +18,20 @@ export const reachabilityRule: LintRule = {
     if (index.startIds.length === 0) return [];
     const seen = new Set<string>(index.startIds);
     const stack = [...index.startIds];
+    const visit = (id: string | undefined): void => {
+      if (id === undefined || seen.has(id)) return;
+      seen.add(id);
+      stack.push(id);
+    };
     for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
-      for (const edge of index.edgesFrom(id)) {
-        if (!seen.has(edge.target)) {
-          seen.add(edge.target);
-          stack.push(edge.target);
-        }
+      for (const edge of index.edgesFrom(id)) visit(edge.target);
+      const node = index.nodes.get(id);
+      if (!node) continue;
+      visit(node.attrs.retry_target);
+      visit(node.attrs.fallback_retry_target);
+      if (node.attrs.goal_gate === true) {
+        visit(graph.attrs.retry_target);
+        visit(graph.attrs.fallback_retry_target);
       }
     }
     const start = index.startIds[0];

@@ -29,7 +29,7 @@ const REQUIREMENTS: readonly Requirement[] = [
       isBlank(node.attrs['stack.child_dotfile']) && isBlank(graph.attrs['stack.child_dotfile'])
         ? 'stack.child_dotfile'
         : undefined,
-    fix: 'Add stack.child_dotfile="child.dot" to the node or the graph (a path relative to this DOT file).',
+    fix: 'Add stack.child_dotfile="child.dot" to the node or the graph (a path relative to this DOT file); if the node is meant as a human gate, use shape=hexagon (shape=house is the manager loop).',
   },
   {
     handler: 'parallel',

@@ -98,6 +98,33 @@ const rows: Row[] = [
     graph: linearGraph({ nodes: { island: work }, edges: [['island', 'done']] }),
     expected: ['island'],
   },
+  {
+    rule: 'reachability',
+    name: 'nodes reached only through retry jumps',
+    graph: linearGraph({
+      attrs: { retry_target: 'replan' },
+      nodes: {
+        work: { prompt: 'x', goal_gate: true, fallback_retry_target: 'redo' },
+        redo: work,
+        replan: work,
+      },
+      edges: [
+        ['redo', 'work'],
+        ['replan', 'work'],
+      ],
+    }),
+    expected: [],
+  },
+  {
+    rule: 'reachability',
+    name: 'graph retry_target without any reached goal gate',
+    graph: linearGraph({
+      attrs: { retry_target: 'replan' },
+      nodes: { replan: work },
+      edges: [['replan', 'work']],
+    }),
+    expected: ['replan'],
+  },
   // edge_target_exists
   { rule: 'edge_target_exists', name: 'all edge ends declared', graph: linearGraph(), expected: [] },
   {
