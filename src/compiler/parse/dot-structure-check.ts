@@ -95,6 +95,9 @@ export class DotStructureCheck {
 
   private afterGraph(offset: number, text: string): boolean {
     if (!this.closedGraph) return false;
+    if (text === '}') {
+      this.fail(offset, 'This "}" has no matching "{": the digraph was already closed. Remove one "}".');
+    }
     if (/^(di)?graph$|^strict$/i.test(text)) {
       this.fail(
         offset,

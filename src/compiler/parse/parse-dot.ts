@@ -69,10 +69,10 @@ function rejectBinary(source: string, file: string | undefined): void {
   let control = 0;
   for (let i = 0; i < head.length; i++) {
     const code = head.charCodeAt(i);
-    if (code === 0 || code === 0xfffd) control += code === 0 ? head.length : 1;
+    if (code === 0xfffd) control++;
     else if (code < 32 && code !== 9 && code !== 10 && code !== 13 && code !== 12) control++;
   }
-  if (control > 0 && (control >= 8 || control * 20 > head.length)) {
+  if (source.includes('\0') || control >= 8 || control * 20 > head.length) {
     const map = new PositionMap(source, file);
     const nul = source.indexOf('\0');
     throw new DotSyntaxError(

@@ -17,6 +17,7 @@ const NUMERAL = /^-?(\.\d+|\d+(\.\d*)?)$/;
  * - `"a" + "b"` is folded into `"ab"`;
  * - a raw newline inside a quoted string becomes the escape `\n`; backslash-newline is dropped;
  * - `a [x=1][y=2]` becomes `a [x=1  y=2]` (one list, same length);
+ * - comments are blanked out (ts-graphviz rejects them in some places DOT allows them);
  * - bare words with dots or dashes (`manager.actions=observe`, `claude-sonnet-4`) are quoted.
  * Every rewrite is recorded in the returned {@link PositionMap}. The structure checks of
  * {@link DotStructureCheck} run on the same walk.
@@ -48,15 +49,24 @@ export function prelexDot(source: string, options: { file?: string; maxNestingDe
     throw new DotSyntaxError(message, { location: map.locateSource(offset) });
   };
 
-  /** Index after whitespace and comments starting at `i`. */
-  const skipTrivia = (from: number): number => {
+  /**
+   * Index after whitespace and comments starting at `from`. With `blank`, comments are overwritten by
+   * spaces (newlines kept): ts-graphviz does not accept comments everywhere DOT does (`a // x\n -> b`).
+   */
+  const skipTrivia = (from: number, blank = false): number => {
     let i = from;
     while (i < n) {
       const c = source[i]!;
-      if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '\v') i++;
-      else if (c === '#' || (c === '/' && source[i + 1] === '/')) i = endOfLine(source, i);
-      else if (c === '/' && source[i + 1] === '*') i = endOfBlockComment(i);
+      let end = i;
+      if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '\v') {
+        i++;
+        continue;
+      }
+      if (c === '#' || (c === '/' && source[i + 1] === '/')) end = endOfLine(source, i);
+      else if (c === '/' && source[i + 1] === '*') end = endOfBlockComment(i);
       else break;
+      if (blank) replace(i, end, source.slice(i, end).replace(/[^\n\r]/g, ' '));
+      i = end;
     }
     return i;
   };
@@ -121,7 +131,7 @@ export function prelexDot(source: string, options: { file?: string; maxNestingDe
     i = 1;
   }
   while (i < n) {
-    const t = skipTrivia(i);
+    const t = skipTrivia(i, true);
     if (t >= n) break;
     i = t;
     const c = source[i]!;
@@ -142,6 +152,7 @@ export function prelexDot(source: string, options: { file?: string; maxNestingDe
       const next = skipTrivia(i + 1);
       if (source[next] === '[') {
         replace(i, i + 1, ' ');
+        skipTrivia(i + 1, true);
         replace(next, next + 1, ' ');
         i = next + 1;
       } else {
