@@ -223,6 +223,18 @@ const rows: Row[] = [
     }),
     expected: ['graph'],
   },
+  {
+    rule: 'stylesheet_syntax',
+    name: 'a stylesheet with only a comment has no rules',
+    graph: linearGraph({ attrs: { model_stylesheet: '/* to do */' } }),
+    expected: ['graph'],
+  },
+  {
+    rule: 'stylesheet_syntax',
+    name: 'unknown property',
+    graph: linearGraph({ attrs: { model_stylesheet: '* { colour: red; }' } }),
+    expected: ['graph'],
+  },
   // type_known
   { rule: 'type_known', name: 'built-in handlers', graph: linearGraph(), expected: [] },
   {
