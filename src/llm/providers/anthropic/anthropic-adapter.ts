@@ -45,6 +45,8 @@ export class AnthropicAdapter implements ProviderAdapter {
     try {
       const message = await client.messages.create(params, {
         headers,
+        // An explicit timeout stops the SDK refusing large max_tokens without streaming; ours bounds the call.
+        timeout: this.options.timeout ?? 600_000,
         ...(options.signal ? { signal: options.signal } : {}),
       });
       return mapAnthropicResponse(message, Date.now() - started);

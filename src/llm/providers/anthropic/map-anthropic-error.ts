@@ -1,3 +1,4 @@
+import { AbortError } from '../../errors/abort-error.js';
 import { errorFromException } from '../../errors/error-from-exception.js';
 import { LLMError } from '../../errors/llm-error.js';
 import { NetworkError } from '../../errors/network-error.js';
@@ -20,6 +21,10 @@ function streamErrorBody(error: unknown): { type?: string; message?: string } | 
  */
 export function mapAnthropicError(error: unknown, signal?: AbortSignal, streamStarted = false): unknown {
   const provider = 'anthropic';
+  // After an abort the SDK may end the stream quietly or throw something generic; the abort is the cause.
+  if (signal?.aborted && !(error instanceof AbortError)) {
+    return new AbortError('anthropic: request aborted', { provider, cause: error });
+  }
   const inStream = streamErrorBody(error);
   if (inStream && !signal?.aborted) {
     const message = `anthropic stream error: ${inStream.message ?? inStream.type ?? 'unknown'}`;

@@ -1,0 +1,236 @@
+import type {
+  FunctionCallingConfigMode,
+  GenerateContentConfig,
+  GenerateContentParameters,
+  GoogleGenAI,
+  ThinkingConfig,
+  ThinkingLevel,
+} from '@google/genai';
+import { ConfigurationError } from '../../errors/configuration-error.js';
+import { InvalidRequestError } from '../../errors/invalid-request-error.js';
+import type { ProviderAdapter } from '../../provider-adapter.js';
+import type {
+  CallOptions,
+  ReasoningEffort,
+  Request,
+  Response,
+  StreamEvent,
+  ToolChoice,
+  ToolChoiceMode,
+} from '../../types.js';
+import { startRequestDeadline } from '../openai/request-deadline.js';
+import { convertToGeminiMessages } from './convert-to-gemini-messages.js';
+import { mapGeminiError } from './map-gemini-error.js';
+import { mapGeminiResponse } from './map-gemini-response.js';
+import { mapGeminiStream } from './map-gemini-stream.js';
+
+export interface GeminiAdapterOptions {
+  /** Defaults to `GEMINI_API_KEY`, then `GOOGLE_API_KEY`; a missing key fails at the first call. */
+  apiKey?: string;
+  /** Without the API version (the SDK adds `/v1beta/...`). Defaults to `GEMINI_BASE_URL`, then `GOOGLE_GEMINI_BASE_URL`. */
+  baseURL?: string;
+  /** Defaults to the SDK's (`v1beta` in @google/genai 2.x). */
+  apiVersion?: string;
+  fetch?: typeof globalThis.fetch;
+  /** A call fails with RequestTimeoutError when no response (or, streaming, no next chunk) comes within this. */
+  timeoutMs?: number;
+  headers?: Record<string, string>;
+}
+
+const PROVIDER = 'gemini';
+
+/** Thinking budgets for Gemini 2.x; Gemini 3 takes a level instead. */
+const THINKING_BUDGET: Record<ReasoningEffort, number> = { low: 1024, medium: 8192, high: 24_576 };
+
+function thinkingConfig(model: string, effort: ReasoningEffort): ThinkingConfig {
+  if (/^gemini-[3-9]/.test(model)) {
+    return { thinkingLevel: effort.toUpperCase() as ThinkingLevel, includeThoughts: true };
+  }
+  return { thinkingBudget: THINKING_BUDGET[effort], includeThoughts: true };
+}
+
+function functionCallingConfig(choice: ToolChoice): NonNullable<GenerateContentConfig['toolConfig']> {
+  const mode = (value: string) => value as FunctionCallingConfigMode;
+  switch (choice.mode) {
+    case 'auto':
+      return { functionCallingConfig: { mode: mode('AUTO') } };
+    case 'none':
+      return { functionCallingConfig: { mode: mode('NONE') } };
+    case 'required':
+      return { functionCallingConfig: { mode: mode('ANY') } };
+    case 'named':
+      if (!choice.toolName)
+        throw new InvalidRequestError('gemini: a named tool choice needs toolName', { provider: PROVIDER });
+      return { functionCallingConfig: { mode: mode('ANY'), allowedFunctionNames: [choice.toolName] } };
+  }
+}
+
+/** The generateContent parameters for a unified request (without the abort signal). */
+export async function buildGeminiRequest(request: Request): Promise<GenerateContentParameters> {
+  const { systemInstruction, contents } = await convertToGeminiMessages(
+    request.messages,
+    request.systemPrompt,
+  );
+  const config: GenerateContentConfig = {};
+  if (systemInstruction) config.systemInstruction = systemInstruction;
+  if (request.tools && request.tools.length > 0) {
+    config.tools = [
+      {
+        functionDeclarations: request.tools.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          parametersJsonSchema: tool.parameters,
+        })),
+      },
+    ];
+    if (request.toolChoice) config.toolConfig = functionCallingConfig(request.toolChoice);
+  }
+  if (request.temperature !== undefined) config.temperature = request.temperature;
+  if (request.topP !== undefined) config.topP = request.topP;
+  if (request.maxTokens !== undefined) config.maxOutputTokens = request.maxTokens;
+  if (request.stopSequences && request.stopSequences.length > 0) config.stopSequences = request.stopSequences;
+  if (request.reasoningEffort !== undefined)
+    config.thinkingConfig = thinkingConfig(request.model, request.reasoningEffort);
+  const format = request.responseFormat;
+  if (format?.type === 'json_schema') {
+    config.responseMimeType = 'application/json';
+    config.responseJsonSchema = format.jsonSchema;
+  } else if (format?.type === 'json') {
+    config.responseMimeType = 'application/json';
+  }
+  Object.assign(config, request.providerOptions?.[PROVIDER] ?? {});
+  return { model: request.model, contents, config };
+}
+
+/**
+ * The Gemini adapter, over the official `@google/genai` SDK (`models.generateContent` and
+ * `generateContentStream`, i.e. `POST /v1beta/models/{model}:generateContent` and
+ * `:streamGenerateContent?alt=sse`). The SDK is imported and its client built at the first call; it never
+ * retries (the LLM client does).
+ *
+ * @example
+ * const adapter = new GeminiAdapter({ apiKey: process.env.GEMINI_API_KEY });
+ * const response = await adapter.complete({ model: 'gemini-2.5-pro', messages: [Message.user('Hello')] });
+ */
+export class GeminiAdapter implements ProviderAdapter {
+  readonly name = PROVIDER;
+  readonly #options: GeminiAdapterOptions;
+  #client: Promise<GoogleGenAI> | undefined;
+
+  constructor(options: GeminiAdapterOptions = {}) {
+    this.#options = options;
+  }
+
+  supportsModel(model: string): boolean {
+    return model.startsWith('gemini-');
+  }
+
+  supportsToolChoice(_mode: ToolChoiceMode): boolean {
+    return true;
+  }
+
+  #sdk(): Promise<GoogleGenAI> {
+    this.#client ??= (async () => {
+      const options = this.#options;
+      const apiKey = options.apiKey ?? (process.env.GEMINI_API_KEY || process.env.GOOGLE_API_KEY);
+      if (!apiKey) {
+        throw new ConfigurationError(
+          'gemini: no API key; set GEMINI_API_KEY (or GOOGLE_API_KEY) or pass apiKey',
+          {
+            provider: PROVIDER,
+          },
+        );
+      }
+      const baseUrl = options.baseURL ?? (process.env.GEMINI_BASE_URL || process.env.GOOGLE_GEMINI_BASE_URL);
+      const { GoogleGenAI } = await import('@google/genai');
+      return new GoogleGenAI({
+        apiKey,
+        ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
+        httpOptions: {
+          ...(baseUrl ? { baseUrl } : {}),
+          ...(options.headers ? { headers: options.headers } : {}),
+        },
+      });
+    })();
+    // A failed construction (no key) must not be cached: the key may be set before the next call.
+    this.#client.catch(() => {
+      this.#client = undefined;
+    });
+    return this.#client;
+  }
+
+  /** Per call, so the headers of a failed response (Retry-After) reach the error mapping. */
+  #recordingFetch(): { fetch: typeof globalThis.fetch; headers: () => Headers | undefined } {
+    const inner = this.#options.fetch ?? globalThis.fetch;
+    let headers: Headers | undefined;
+    return {
+      fetch: async (input, init) => {
+        const response = await inner(input, init);
+        headers = response.headers;
+        return response;
+      },
+      headers: () => headers,
+    };
+  }
+
+  async complete(request: Request, options: CallOptions = {}): Promise<Response> {
+    const startedAt = Date.now();
+    const params = await buildGeminiRequest(request);
+    const client = await this.#sdk();
+    const deadline = startRequestDeadline(this.#options.timeoutMs, options.signal);
+    const recorder = this.#recordingFetch();
+    try {
+      const data = await client.models.generateContent({
+        ...params,
+        config: { ...params.config, abortSignal: deadline.signal, httpOptions: { fetch: recorder.fetch } },
+      });
+      return mapGeminiResponse(data, {
+        model: request.model,
+        warnings: [],
+        latencyMs: Date.now() - startedAt,
+      });
+    } catch (error) {
+      throw mapGeminiError(error, this.#context(options, deadline.timedOut, recorder.headers()));
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  async *stream(request: Request, options: CallOptions = {}): AsyncGenerator<StreamEvent> {
+    const startedAt = Date.now();
+    const params = await buildGeminiRequest(request);
+    const client = await this.#sdk();
+    const deadline = startRequestDeadline(this.#options.timeoutMs, options.signal);
+    const recorder = this.#recordingFetch();
+    let started = false;
+    try {
+      const chunks = await client.models.generateContentStream({
+        ...params,
+        config: { ...params.config, abortSignal: deadline.signal, httpOptions: { fetch: recorder.fetch } },
+      });
+      for await (const event of mapGeminiStream(chunks, { model: request.model, warnings: [], startedAt })) {
+        started = true;
+        // The consumer's time between pulls is not the server's silence.
+        deadline.pause();
+        yield event;
+        deadline.touch();
+      }
+    } catch (error) {
+      throw mapGeminiError(error, {
+        ...this.#context(options, deadline.timedOut, recorder.headers()),
+        streamStarted: started,
+      });
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  #context(options: CallOptions, timedOut: boolean, headers: Headers | undefined) {
+    return {
+      ...(options.signal ? { signal: options.signal } : {}),
+      timedOut,
+      ...(this.#options.timeoutMs !== undefined ? { timeoutMs: this.#options.timeoutMs } : {}),
+      ...(headers ? { headers } : {}),
+    };
+  }
+}
