@@ -1,0 +1,53 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../cli-context.js';
+import type { RunFlags } from '../run-flags.js';
+
+const EXAMPLES = `
+Runs the pipeline from its start node. Every run gets a directory
+(.attractor-runs/<graph>/<run id>/ by default) holding manifest.json, a copy of the
+DOT source, events.jsonl, checkpoint.json and one folder per node.
+
+Examples:
+  $ attractor run examples/tour.dot --dry-run
+  $ attractor run pipeline.dot --scenario scenario.json --json
+  $ attractor run pipeline.dot --goal "Add a health endpoint" --logs-dir /tmp/runs
+
+--dry-run     codergen nodes use the simulated backend (no LLM), tool nodes do not run
+              their command, human gates are auto-approved unless --scenario answers them.
+--scenario F  scripted outcomes per node and answers per gate (see README); implies the
+              simulated backend for codergen nodes.
+
+Ctrl-C once: finish the current node, checkpoint, print how to resume, exit 130.
+Ctrl-C twice: abort now (child processes are killed), checkpoint, exit 130.
+Exit codes: 0 success, 1 failure (or invalid pipeline), 2 bad command line, 130 interrupted.
+`;
+
+export function addRunFlags(command: Command): Command {
+  return command
+    .option('--goal <goal>', 'override the graph goal ($goal)')
+    .option('--model <model>', 'default model for codergen nodes that set none')
+    .option('--provider <provider>', 'default provider for codergen nodes that set none')
+    .option('--logs-dir <dir>', 'root of run directories (default .attractor-runs)')
+    .option('--log-dir <dir>', 'alias of --logs-dir')
+    .option('--checkpoint-dir <dir>', 'also keep a timestamped checkpoint history in this directory')
+    .option('--max-steps <n>', 'stop with a failure after this many node visits (default 1000)')
+    .option('--dry-run', 'simulate: no LLM calls, no tool commands')
+    .option('--scenario <file>', 'scripted node outcomes and human answers (JSON)')
+    .option('--auto-approve', 'answer every human gate with its first option')
+    .option('--json', 'print one JSON event per line on stdout, nothing else')
+    .option('--no-tui', 'plain progress lines even on a terminal');
+}
+
+export function registerRunCommand(program: Command, ctx: CliContext): void {
+  addRunFlags(
+    program
+      .command('run')
+      .description('run a pipeline')
+      .argument('<file>', 'the pipeline (.dot)'),
+  )
+    .addHelpText('after', EXAMPLES)
+    .action(async (file: string, flags: RunFlags) => {
+      const { runRun } = await import('../run-run.js');
+      ctx.setExitCode(await runRun(file, flags, ctx));
+    });
+}

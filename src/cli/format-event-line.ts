@@ -1,0 +1,42 @@
+import type { PipelineEvent } from '../shared/pipeline-event.js';
+import type { Colors } from './colors.js';
+
+/** One human-readable progress line per event (plain output; the TUI replaces this on a terminal). */
+export function formatEventLine(event: PipelineEvent, colors: Colors): string | undefined {
+  const d = event.data;
+  const where = [d['parent'] ? `child` : '', d['branch'] ? `branch ${String(d['branch'])}` : '']
+    .filter(Boolean)
+    .join(' ');
+  const at = where ? ` (${where})` : '';
+  const node = event.node_id ?? '';
+  switch (event.kind) {
+    case 'pipeline.start':
+      return `▶ ${colors.bold(String(d['name']))}${d['goal'] ? ` — ${String(d['goal'])}` : ''}`;
+    case 'pipeline.resume':
+      return `▶ resuming ${colors.bold(String(d['name']))} at ${String(d['resume_at'])}`;
+    case 'node.start':
+      return `  → ${node}${at}${Number(d['attempt']) > 1 ? ` (attempt ${String(d['attempt'])})` : ''}`;
+    case 'node.complete': {
+      const status = String(d['status']);
+      const paint = status === 'fail' ? colors.red : status === 'success' ? colors.green : colors.yellow;
+      const why = d['failure_reason'] ? `: ${String(d['failure_reason'])}` : d['notes'] ? `: ${String(d['notes'])}` : '';
+      return `  ${paint('✓')} ${node}${at} ${paint(status)}${why}`;
+    }
+    case 'node.retry':
+      return `  ↻ ${node}${at} retry ${String(d['attempt'])}: ${String(d['reason'])}`;
+    case 'goal_gate.retry':
+      return `  ↺ goal gate ${node} unsatisfied: back to ${String(d['target'])}`;
+    case 'loop.restart':
+      return `  ↺ loop restart at ${String(d['target'])}`;
+    case 'interview.start':
+      return `  ? ${node}: ${String(d['question'] ?? 'waiting for an answer')}`;
+    case 'interview.complete':
+      return `  ! ${node}: ${String(d['answer'] ?? d['label'] ?? 'answered')}`;
+    case 'parallel.start':
+      return `  ⇉ ${node}${at}: ${String(d['branch_count'] ?? '')} branches`;
+    case 'pipeline.error':
+      return colors.red(`✗ ${node ? `${node}: ` : ''}${String(d['error'])}`);
+    default:
+      return undefined;
+  }
+}

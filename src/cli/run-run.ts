@@ -1,0 +1,139 @@
+import path from 'node:path';
+import type { Interviewer } from '../actors/interviewers/interviewer.js';
+import { createDefaultRegistry } from '../actors/registry.js';
+import type { PipelineRun, RunOptions, RunResult } from '../machines/engine.js';
+import { resumePipeline, startPipeline } from '../machines/engine.js';
+import { withDryRunHandlers } from '../machines/dry-run.js';
+import { loadScenario } from '../machines/scenario.js';
+import { AttractorError } from '../shared/errors.js';
+import type { PipelineEvent } from '../shared/pipeline-event.js';
+import type { CliContext } from './cli-context.js';
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
+import { formatEventLine } from './format-event-line.js';
+import { readPipelineSource } from './read-pipeline-source.js';
+import type { RunFlags } from './run-flags.js';
+import { createNonInteractiveInterviewer, createTerminalInterviewer } from './terminal-interviewer.js';
+
+function parseMaxSteps(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) {
+    throw new AttractorError('BAD_FLAG', `--max-steps must be a positive whole number, got "${value}".`);
+  }
+  return n;
+}
+
+function chooseInterviewer(flags: RunFlags, ctx: CliContext): Interviewer {
+  if (flags.autoApprove || flags.dryRun) return createNonInteractiveInterviewer({ autoApprove: true });
+  if (process.stdin.isTTY && ctx.io.isTTY && !flags.json) return createTerminalInterviewer();
+  return createNonInteractiveInterviewer({ autoApprove: false });
+}
+
+function buildOptions(flags: RunFlags, ctx: CliContext, onEvent: (e: PipelineEvent) => void): RunOptions {
+  const simulated = flags.dryRun || flags.scenario !== undefined;
+  if (!simulated) {
+    throw new AttractorError(
+      'NO_BACKEND',
+      'no LLM backend is configured for codergen nodes yet: run with --dry-run or --scenario FILE (the agent session backend is on the roadmap).',
+    );
+  }
+  const registry = createDefaultRegistry();
+  const maxSteps = parseMaxSteps(flags.maxSteps);
+  const logsDir = flags.logsDir ?? flags.logDir;
+  return {
+    ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
+    ...(flags.model ? { model: flags.model } : {}),
+    ...(flags.provider ? { provider: flags.provider } : {}),
+    logsDir: path.resolve(ctx.io.cwd, logsDir ?? '.attractor-runs'),
+    ...(flags.checkpointDir ? { checkpointDir: path.resolve(ctx.io.cwd, flags.checkpointDir) } : {}),
+    ...(maxSteps ? { maxSteps } : {}),
+    ...(flags.scenario ? { scenario: loadScenario(path.resolve(ctx.io.cwd, flags.scenario)) } : {}),
+    interviewer: chooseInterviewer(flags, ctx),
+    registry: flags.dryRun ? withDryRunHandlers(registry) : registry,
+    onEvent,
+  };
+}
+
+function eventPrinter(flags: RunFlags, ctx: CliContext): (e: PipelineEvent) => void {
+  if (flags.json) return (e) => ctx.io.stdout(`${JSON.stringify(e)}\n`);
+  return (e) => {
+    const line = formatEventLine(e, ctx.colors);
+    if (line !== undefined) ctx.io.stdout(`${line}\n`);
+  };
+}
+
+/** Ctrl-C once pauses after the current node; twice cancels at once. */
+function handleInterrupts(run: PipelineRun, ctx: CliContext): { interrupted: () => boolean; dispose: () => void } {
+  let count = 0;
+  const onSigint = () => {
+    count += 1;
+    if (count === 1) {
+      ctx.io.stderr('\nattractor: finishing the current node, then stopping (Ctrl-C again to abort now)\n');
+      run.pause();
+    } else {
+      ctx.io.stderr('\nattractor: aborting now\n');
+      run.cancel();
+    }
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  return {
+    interrupted: () => count > 0,
+    dispose: () => {
+      process.off('SIGINT', onSigint);
+      process.off('SIGTERM', onSigint);
+    },
+  };
+}
+
+async function finish(run: PipelineRun, flags: RunFlags, ctx: CliContext): Promise<number> {
+  const interrupts = handleInterrupts(run, ctx);
+  let result: RunResult;
+  try {
+    result = await run.result;
+  } finally {
+    interrupts.dispose();
+  }
+  const say = flags.json ? ctx.io.stderr : ctx.io.stdout;
+  const rel = path.relative(ctx.io.cwd, result.runDir) || '.';
+  if (result.alreadyFinished) {
+    say(`Run ${result.runId} already finished (${result.status}); nothing to resume.\n`);
+    return result.status === 'completed' ? EXIT_OK : EXIT_FAILURE;
+  }
+  switch (result.status) {
+    case 'completed':
+      say(`${ctx.colors.green('Completed')} at ${result.stoppedAt ?? '?'} (quality: ${result.quality}). Run directory: ${rel}\n`);
+      return EXIT_OK;
+    case 'failed':
+      say(`${ctx.colors.red('Failed')}: ${result.failure?.reason ?? 'unknown reason'} (quality: failed). Run directory: ${rel}\n`);
+      return EXIT_FAILURE;
+    case 'paused':
+    case 'cancelled':
+      ctx.io.stderr(
+        `Interrupted at ${result.stoppedAt ?? '?'}. Resume with: attractor resume ${JSON.stringify(rel)}\n`,
+      );
+      return EXIT_INTERRUPTED;
+  }
+}
+
+export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Promise<number> {
+  const source = readPipelineSource(file, ctx.io.cwd);
+  const options = buildOptions(flags, ctx, eventPrinter(flags, ctx));
+  const run = startPipeline({ ...options, source: source.text, file: source.absolutePath });
+  return finish(run, flags, ctx);
+}
+
+export async function runResume(
+  from: string,
+  dotFile: string | undefined,
+  flags: RunFlags,
+  ctx: CliContext,
+): Promise<number> {
+  const options = buildOptions({ ...flags, dryRun: flags.dryRun ?? (flags.scenario === undefined ? true : undefined) }, ctx, eventPrinter(flags, ctx));
+  const run = resumePipeline({
+    ...options,
+    from: path.resolve(ctx.io.cwd, from),
+    ...(dotFile ? { dotFile: path.resolve(ctx.io.cwd, dotFile) } : {}),
+  });
+  return finish(run, flags, ctx);
+}

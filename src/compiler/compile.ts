@@ -1,0 +1,60 @@
+import type { Diagnostic } from './diagnostic.js';
+import type { PipelineGraph } from './ir.js';
+import { lowerToMachineConfig } from './lower/lower-to-machine-config.js';
+import type { MachineConfig } from './lower/machine-config.js';
+import { parseDot } from './parse/parse-dot.js';
+import { applyTransforms, type Transform } from './transforms/index.js';
+import type { LintRule } from './validate/lint-rule.js';
+import { hasErrors, validate } from './validate/validate.js';
+import { PipelineValidationError } from './validate/pipeline-validation-error.js';
+
+export interface LoadOptions {
+  /** Path of the DOT file: locations, `@file` prompts and child dotfiles resolve against it. */
+  file?: string;
+  /** Overrides the graph's `goal` (`--goal`). */
+  goal?: string;
+  transforms?: Transform[];
+  rules?: LintRule[];
+  customHandlerTypes?: string[];
+}
+
+export interface LoadedPipeline {
+  graph: PipelineGraph;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Parse, transform and validate. Never throws for lint findings (they are returned); throws a
+ * `DotSyntaxError` when the text is not a pipeline at all.
+ */
+export function loadPipeline(source: string, options: LoadOptions = {}): LoadedPipeline {
+  const parsed = parseDot(source, options.file ? { file: options.file } : {});
+  const transformed = applyTransforms(parsed.graph, {
+    ...(options.goal !== undefined ? { goal: options.goal } : {}),
+    ...(options.transforms ? { transforms: options.transforms } : {}),
+  });
+  const lint = validate(transformed.graph, {
+    ...(options.rules ? { rules: options.rules } : {}),
+    ...(options.customHandlerTypes ? { customHandlerTypes: options.customHandlerTypes } : {}),
+  });
+  return { graph: transformed.graph, diagnostics: [...parsed.diagnostics, ...transformed.diagnostics, ...lint] };
+}
+
+export interface CompiledPipeline extends LoadedPipeline {
+  /** Plain, JSON-serialisable XState config (`attractor compile --format xstate`). */
+  config: MachineConfig;
+}
+
+/**
+ * Compile DOT source (or an already loaded graph) to the machine config that runs it.
+ * Throws `PipelineValidationError` when validation finds errors.
+ *
+ * @example
+ * const { graph, config } = compile('digraph { start [shape=Mdiamond]; exit [shape=Msquare]; start -> exit }');
+ */
+export function compile(input: string | PipelineGraph, options: LoadOptions = {}): CompiledPipeline {
+  const loaded =
+    typeof input === 'string' ? loadPipeline(input, options) : { graph: input, diagnostics: validate(input) };
+  if (hasErrors(loaded.diagnostics)) throw new PipelineValidationError(loaded.diagnostics);
+  return { ...loaded, config: lowerToMachineConfig(loaded.graph) };
+}

@@ -1,0 +1,53 @@
+import type { PipelineEdge, PipelineGraph } from '../ir.js';
+import { lowerNode } from './lower-node.js';
+import type { MachineConfig, StateConfig, TransitionConfig } from './machine-config.js';
+import { CONTROL_STATES, MACHINE_ID, controlTarget, stateKey, stateTarget } from './state-keys.js';
+
+/**
+ * Lower a validated graph to the XState machine config that runs it.
+ *
+ * Every node is a state; every outgoing edge is a guarded transition of that node's `route` state,
+ * in weight order, each guard asking the one routing function whether it picks this edge. Jumps that
+ * are not edges (retry targets, goal-gate retries, `next_node` overrides, resume) go through the
+ * `__dispatch` state, whose transitions are guarded by the jump target — one per node, so the config
+ * stays linear in the graph's size.
+ *
+ * @example
+ * const config = lowerToMachineConfig(graph);
+ * JSON.stringify(config); // what `attractor compile --format xstate` prints
+ */
+export function lowerToMachineConfig(graph: PipelineGraph): MachineConfig {
+  const outgoing = new Map<string, PipelineEdge[]>();
+  for (const n of graph.nodes) outgoing.set(n.id, []);
+  for (const e of graph.edges) outgoing.get(e.source)?.push(e);
+
+  const states: Record<string, StateConfig> = {};
+  const dispatch: TransitionConfig[] = [];
+  for (const n of graph.nodes) {
+    states[stateKey(n.id)] = lowerNode(n, outgoing.get(n.id) ?? []);
+    dispatch.push({ guard: { type: 'jumpTargetIs', params: { node: n.id } }, target: stateTarget(n.id) });
+  }
+  dispatch.push({
+    target: controlTarget(CONTROL_STATES.failed),
+    actions: [{ type: 'failUnknownJump' }],
+  });
+
+  states[CONTROL_STATES.dispatch] = { always: dispatch };
+  states[CONTROL_STATES.completed] = { type: 'final' };
+  states[CONTROL_STATES.failed] = { type: 'final' };
+  states[CONTROL_STATES.paused] = { type: 'final' };
+  states[CONTROL_STATES.cancelled] = { type: 'final' };
+  states[CONTROL_STATES.branchDone] = { type: 'final' };
+
+  return {
+    id: MACHINE_ID,
+    initial: CONTROL_STATES.dispatch,
+    meta: { name: graph.name, goal: graph.attrs.goal ?? '' },
+    on: {
+      PAUSE: { actions: [{ type: 'requestPause' }] },
+      STEER: { actions: [{ type: 'steer' }] },
+      CANCEL: { target: controlTarget(CONTROL_STATES.cancelled), actions: [{ type: 'cancelRun' }] },
+    },
+    states,
+  };
+}

@@ -1,0 +1,81 @@
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { StageStatusSchema } from '../compiler/outcome.js';
+import { writeFileAtomic } from '../shared/atomic-write.js';
+import { AttractorError } from '../shared/errors.js';
+
+/**
+ * `checkpoint.json` (DECISIONS "Contracts"): the seeds' fields, plus what our resume needs. Its size
+ * depends on the context, never on the run's length.
+ */
+export const CheckpointSchema = z.object({
+  timestamp: z.number(),
+  /** The node a resume runs next (the interrupted node, or the next one after a completed node). */
+  current_node: z.string(),
+  completed_nodes: z.array(z.string()),
+  node_retries: z.record(z.string(), z.number().int().nonnegative()),
+  context: z.record(z.string(), z.unknown()),
+  logs: z.array(z.unknown()).default([]),
+  pipeline: z.string(),
+  run_id: z.string(),
+  status: z.enum(['running', 'completed', 'failed', 'paused', 'cancelled']),
+  node_outcomes: z.record(z.string(), StageStatusSchema).default({}),
+  steps: z.number().int().nonnegative().default(0),
+  restarts: z.number().int().nonnegative().default(0),
+  failed_nodes: z.array(z.string()).default([]),
+  failure: z.object({ node: z.string().optional(), reason: z.string() }).optional(),
+  /** sha256 of the DOT source the run started from; resume refuses another pipeline. */
+  source_sha256: z.string(),
+});
+export type Checkpoint = z.infer<typeof CheckpointSchema>;
+
+export interface CheckpointWriterOptions {
+  runDir: string;
+  /** `--checkpoint-dir`: keep a timestamped history there too. */
+  historyDir?: string;
+  durable?: boolean;
+}
+
+export function createCheckpointWriter(options: CheckpointWriterOptions) {
+  const path = join(options.runDir, 'checkpoint.json');
+  if (options.historyDir) mkdirSync(options.historyDir, { recursive: true });
+  let lastStamp = 0;
+  return {
+    path,
+    write(checkpoint: Checkpoint): void {
+      const text = `${JSON.stringify(checkpoint, null, 2)}\n`;
+      writeFileAtomic(path, text, { durable: options.durable ?? true });
+      if (options.historyDir) {
+        // Same-millisecond checkpoints would collide: keep names unique and ordered.
+        const stamp = Math.max(checkpoint.timestamp, lastStamp + 1);
+        lastStamp = stamp;
+        writeFileSync(join(options.historyDir, `checkpoint_${stamp}.json`), text);
+      }
+    },
+  };
+}
+
+export function readCheckpoint(path: string): Checkpoint {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new AttractorError('CHECKPOINT_NOT_FOUND', `cannot read checkpoint ${path}.`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new AttractorError('CHECKPOINT_CORRUPT', `checkpoint ${path} is not valid JSON (was it truncated?).`);
+  }
+  const parsed = CheckpointSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AttractorError(
+      'CHECKPOINT_CORRUPT',
+      `checkpoint ${path} is not an Attractor checkpoint: ${issue?.path.join('.') || 'root'}: ${issue?.message ?? 'invalid'}.`,
+    );
+  }
+  return parsed.data;
+}

@@ -1,0 +1,143 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type AnyActorLogic, type AnyActorRef, fromPromise } from 'xstate';
+import type { FidelityMode, PipelineEdge, PipelineNode } from '../compiler/ir.js';
+import type { Outcome } from '../compiler/outcome.js';
+import { routerCandidates } from '../compiler/routing.js';
+import { resolveFidelity, resolveThreadId } from '../compiler/fidelity.js';
+import type { HandlerServices } from '../actors/handler-types.js';
+import type { HandlerRegistry } from '../actors/registry.js';
+import { outcomeToStatusFile } from '../actors/status-file.js';
+import { writeFileAtomic } from '../shared/atomic-write.js';
+import type { PipelineMachineContext } from './pipeline-context.js';
+import type { HandlerActorOutput } from './pipeline-machine.js';
+import type { GraphLookup } from './pipeline-runtime.js';
+import { stageDirFor } from './run-directory.js';
+import type { Scenario } from './scenario.js';
+
+/** The systemId of a pipeline actor: handler actors read its context through the actor system. */
+export const PIPELINE_SYSTEM_ID = 'attractor.pipeline';
+
+export interface InvocationRuntime {
+  lookup: GraphLookup;
+  registry: HandlerRegistry;
+  runDir: string;
+  services: HandlerServices;
+  scenario?: Scenario;
+  /** Aborts every running handler at once (second Ctrl-C). */
+  hardAbort: AbortSignal;
+}
+
+/**
+ * `handler.<type>` actor logic for each handler type the graph uses. The compiled config passes only
+ * `{ node }` as input (it is plain data); the actor reads the pipeline's current context from the
+ * actor system, so it sees the context as of entering the node.
+ */
+export function createHandlerActors(runtime: InvocationRuntime): Record<string, AnyActorLogic> {
+  const actors: Record<string, AnyActorLogic> = {};
+  const types = new Set(runtime.lookup.graph.nodes.map((n) => n.handler));
+  for (const type of types) actors[`handler.${type}`] = createInvocation(runtime);
+  return actors;
+}
+
+function createInvocation(runtime: InvocationRuntime): AnyActorLogic {
+  return fromPromise<HandlerActorOutput, { node: string }>(async ({ input, system, signal }) => {
+    const pipeline = system.get(PIPELINE_SYSTEM_ID) as AnyActorRef | undefined;
+    const context = pipeline?.getSnapshot().context as PipelineMachineContext;
+    const node = runtime.lookup.node(input.node);
+    const stageDir = stageDirFor(runtime.runDir, node.id, context.restarts);
+    mkdirSync(stageDir, { recursive: true });
+
+    const scripted = runtime.scenario?.nextOutcome(node.id);
+    const outcome = scripted ?? (await runHandler(runtime, node, context, stageDir, signal));
+    if (scripted) {
+      writeFileAtomic(join(stageDir, 'status.json'), `${JSON.stringify(outcomeToStatusFile(scripted), null, 2)}\n`, {
+        durable: false,
+      });
+    }
+    const llmChoice = await askRouter(runtime, node, outcome, context, signal);
+    return llmChoice ? { outcome, llmChoice } : { outcome };
+  });
+}
+
+async function runHandler(
+  runtime: InvocationRuntime,
+  node: PipelineNode,
+  context: PipelineMachineContext,
+  stageDir: string,
+  actorSignal: AbortSignal,
+): Promise<Outcome> {
+  const { lookup } = runtime;
+  const edge: PipelineEdge | undefined = context.arrivedBy !== undefined ? lookup.edge(context.arrivedBy) : undefined;
+  let fidelity: FidelityMode = resolveFidelity({ ...(edge ? { edge } : {}), node, graph: lookup.graph });
+  if (fidelity === 'full' && context.degradeFullFidelity) fidelity = 'summary:high';
+  const threadId = resolveThreadId({
+    ...(edge ? { edge } : {}),
+    node,
+    graph: lookup.graph,
+    ...(edge ? { previousNodeId: edge.source } : {}),
+  });
+
+  const timeout = new AbortController();
+  const signal = AbortSignal.any([actorSignal, timeout.signal, runtime.hardAbort]);
+  const handler = runtime.registry.get(node.handler);
+  const run = handler({
+    node,
+    graph: lookup.graph,
+    context: context.values,
+    runDir: runtime.runDir,
+    stageDir,
+    fidelity,
+    ...(threadId ? { threadId } : {}),
+    attempt: (context.nodeRetries[node.id] ?? 0) + 1,
+    signal,
+    services: runtime.services,
+  });
+  const ms = node.attrs.timeout;
+  if (!ms || ms <= 0) return run;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<Outcome>((resolve) => {
+    timer = setTimeout(() => {
+      timeout.abort(new Error(`timed out after ${ms} ms`));
+      resolve({ status: 'fail', failure_reason: `node ${node.id} timed out after ${ms} ms` });
+    }, ms);
+  });
+  try {
+    return await Promise.race([run, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** DECISIONS §11: when no condition matched, a router model may pick among `llm_decide` edges. */
+async function askRouter(
+  runtime: InvocationRuntime,
+  node: PipelineNode,
+  outcome: Outcome,
+  context: PipelineMachineContext,
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  const rank = runtime.services.llmRank;
+  if (!rank || outcome.status === 'fail') return undefined;
+  const candidates = routerCandidates({
+    edges: [...runtime.lookup.outgoing(node.id)],
+    outcome,
+    context: context.values,
+  });
+  if (!candidates || candidates.length === 0) return undefined;
+  const goal = runtime.lookup.graph.attrs.goal ?? '';
+  const prompt = [
+    `Goal: ${goal}`,
+    `Node ${node.id} finished with status ${outcome.status}.`,
+    outcome.notes ? `Notes: ${outcome.notes}` : '',
+    'Choose the next node.',
+  ]
+    .filter(Boolean)
+    .join('\n');
+  try {
+    return await rank({ prompt, candidates: candidates.map((e) => e.target), signal });
+  } catch {
+    // DECISIONS §11: a router failure falls through to steps 2–5.
+    return undefined;
+  }
+}

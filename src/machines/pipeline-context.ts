@@ -1,0 +1,70 @@
+import type { Outcome, StageStatus } from '../compiler/outcome.js';
+
+/**
+ * The pipeline actor's context: everything a checkpoint needs, nothing that grows with the run's
+ * length (completed nodes are a set, events stream to disk).
+ */
+export interface PipelineMachineContext {
+  /** The context store the nodes read and write. */
+  values: Record<string, unknown>;
+  /** Distinct nodes that completed, in first-completion order. */
+  completedNodes: string[];
+  /** Last status of every visited node (goal gates read it at exit). */
+  nodeOutcomes: Record<string, StageStatus>;
+  /** Retries used by each node's current (or last unfinished) visit. */
+  nodeRetries: Record<string, number>;
+  /** Node visits so far, retries included; counted across loop restarts. */
+  steps: number;
+  maxSteps: number;
+  lastNode?: string;
+  lastOutcome?: Outcome;
+  /** Target the router model picked for `llm_decide` edges on the last node. */
+  llmChoice?: string;
+  /** Index of the edge that led to the current node (edge fidelity and thread id). */
+  arrivedBy?: number;
+  retryPending: boolean;
+  jumpTo?: string;
+  failure?: { node?: string; reason: string };
+  /** Distinct nodes whose final outcome was FAIL: the run quality (clean/degraded/failed). */
+  failedNodes: string[];
+  pauseRequested: boolean;
+  restarts: number;
+  /** Set when this actor runs one branch of a parallel node. */
+  branch: boolean;
+  /** Where the run stopped: exit node, paused node, branch fan-in, failing node. */
+  stoppedAt?: string;
+  /** After a resume, the first `full`-fidelity node degrades to `summary:high` once. */
+  degradeFullFidelity: boolean;
+}
+
+export interface PipelineMachineInput {
+  startAt: string;
+  values: Record<string, unknown>;
+  maxSteps: number;
+  completedNodes?: string[];
+  nodeOutcomes?: Record<string, StageStatus>;
+  nodeRetries?: Record<string, number>;
+  steps?: number;
+  restarts?: number;
+  failedNodes?: string[];
+  branch?: boolean;
+  resumed?: boolean;
+}
+
+export function initialContext(input: PipelineMachineInput): PipelineMachineContext {
+  return {
+    values: { ...input.values },
+    completedNodes: [...(input.completedNodes ?? [])],
+    nodeOutcomes: { ...(input.nodeOutcomes ?? {}) },
+    nodeRetries: { ...(input.nodeRetries ?? {}) },
+    steps: input.steps ?? 0,
+    maxSteps: input.maxSteps,
+    retryPending: false,
+    jumpTo: input.startAt,
+    failedNodes: [...(input.failedNodes ?? [])],
+    pauseRequested: false,
+    restarts: input.restarts ?? 0,
+    branch: input.branch ?? false,
+    degradeFullFidelity: input.resumed ?? false,
+  };
+}

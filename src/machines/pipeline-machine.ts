@@ -1,0 +1,227 @@
+import { type AnyActorLogic, assign, emit, enqueueActions, setup } from 'xstate';
+import type { MachineConfig } from '../compiler/lower/machine-config.js';
+import type { Outcome } from '../compiler/outcome.js';
+import { retryDelayMs } from '../compiler/routing.js';
+import { applyOutcome } from './apply-outcome.js';
+import { type PipelineMachineContext, type PipelineMachineInput, initialContext } from './pipeline-context.js';
+import type { GraphLookup } from './pipeline-runtime.js';
+import { decideGoalGates, decideRoute } from './routing-decision.js';
+import type { MachineEmitted } from './machine-events.js';
+
+type NodeParams = { node: string };
+type EdgeParams = { node: string; edge: number };
+
+/** Handler actors resolve with this; `llmChoice` is the router model's pick for `llm_decide` edges. */
+export interface HandlerActorOutput {
+  outcome: Outcome;
+  llmChoice?: string;
+}
+
+export interface PipelineMachineOptions {
+  lookup: GraphLookup;
+  /** `handler.<type>` → actor logic, for every handler type the config invokes. */
+  handlerActors: Record<string, AnyActorLogic>;
+  random?: () => number;
+}
+
+const evt = (kind: string, data: Record<string, unknown> = {}, nodeId?: string): MachineEmitted => ({
+  type: 'pipeline.event',
+  kind,
+  data,
+  ...(nodeId ? { nodeId } : {}),
+});
+
+/**
+ * Attach the implementations (guards, actions, delays, handler actors) to the compiler's plain config.
+ * Guards and actions are pure functions of (graph, context, event); all I/O happens in handler actors
+ * and in the engine's listeners for the emitted events.
+ */
+export function createPipelineMachine(config: MachineConfig, options: PipelineMachineOptions) {
+  const { lookup } = options;
+  const random = options.random ?? Math.random;
+  const node = (p: NodeParams) => lookup.node(p.node);
+
+  return setup({
+    types: {} as {
+      context: PipelineMachineContext;
+      input: PipelineMachineInput;
+      emitted: MachineEmitted;
+      events: { type: 'PAUSE' } | { type: 'CANCEL' } | { type: 'STEER'; message: string };
+    },
+    actors: options.handlerActors,
+    delays: {
+      retryBackoff: ({ context }) => {
+        const n = context.lastNode ? lookup.node(context.lastNode) : undefined;
+        const attempt = n ? (context.nodeRetries[n.id] ?? 1) : 1;
+        return retryDelayMs(n?.attrs.retry_policy, attempt, random);
+      },
+    },
+    guards: {
+      stepLimitReached: ({ context }) => context.steps >= context.maxSteps,
+      pauseRequested: ({ context }) => context.pauseRequested,
+      isBranchRun: ({ context }) => context.branch,
+      jumpTargetIs: ({ context }, p: NodeParams) => context.jumpTo === p.node,
+      shouldRetry: ({ context }, p: NodeParams) => decideRoute(lookup, context, p.node).kind === 'retry',
+      routesToEdge: ({ context }, p: EdgeParams) => {
+        const d = decideRoute(lookup, context, p.node);
+        return d.kind === 'edge' && d.edge === p.edge;
+      },
+      routesToJump: ({ context }, p: NodeParams) => decideRoute(lookup, context, p.node).kind === 'jump',
+      routesToEnd: ({ context }, p: NodeParams) => decideRoute(lookup, context, p.node).kind === 'end',
+      goalGateJump: ({ context }) => decideGoalGates(lookup, context).kind === 'jump',
+      goalGateUnsatisfied: ({ context }) => decideGoalGates(lookup, context).kind === 'fail',
+    },
+    actions: {
+      startNode: enqueueActions(({ context, enqueue }, p: NodeParams) => {
+        const attempt = (context.nodeRetries[p.node] ?? 0) + 1;
+        enqueue.assign({
+          steps: context.steps + 1,
+          lastNode: p.node,
+          jumpTo: undefined,
+          llmChoice: undefined,
+          values: { ...context.values, current_node: p.node },
+        });
+        enqueue.emit(evt('node.start', { attempt, handler: node(p).handler, step: context.steps + 1 }, p.node));
+      }),
+      recordOutcome: enqueueActions(({ context, event, enqueue }, p: NodeParams) => {
+        const output = (event as unknown as { output: HandlerActorOutput }).output;
+        recordInto(enqueue, context, p, output.outcome, output.llmChoice);
+      }),
+      recordError: enqueueActions(({ context, event, enqueue }, p: NodeParams) => {
+        const error = (event as unknown as { error: unknown }).error;
+        const message = error instanceof Error ? error.message : String(error);
+        const retryable = isRetryableError(error);
+        const outcome: Outcome = retryable
+          ? { status: 'retry', failure_reason: message }
+          : { status: 'fail', failure_reason: message };
+        recordInto(enqueue, context, p, outcome, undefined);
+      }),
+      traverseEdge: enqueueActions(({ context, enqueue }, p: EdgeParams) => {
+        const edge = lookup.edge(p.edge);
+        enqueue.assign({ arrivedBy: p.edge });
+        enqueue.emit(evt('edge.traverse', { target: edge.target, label: edge.attrs.label ?? '' }, p.node));
+        enqueue.emit({ type: 'checkpoint', context: { ...context, arrivedBy: p.edge }, currentNode: edge.target, status: 'running' });
+      }),
+      restartLoop: enqueueActions(({ context, enqueue }, p: EdgeParams) => {
+        const edge = lookup.edge(p.edge);
+        const next = { ...context, completedNodes: [], nodeOutcomes: {}, restarts: context.restarts + 1, arrivedBy: p.edge };
+        enqueue.assign({ completedNodes: [], nodeOutcomes: {}, restarts: next.restarts });
+        enqueue.emit(evt('loop.restart', { target: edge.target, restart: next.restarts }, p.node));
+        enqueue.emit({ type: 'checkpoint', context: next, currentNode: edge.target, status: 'running' });
+      }),
+      jumpFromNode: enqueueActions(({ context, enqueue }, p: NodeParams) => {
+        const d = decideRoute(lookup, context, p.node);
+        if (d.kind !== 'jump') return;
+        enqueue.assign({ jumpTo: d.target, arrivedBy: undefined });
+        enqueue.emit(evt('node.jump', { target: d.target, reason: d.reason }, p.node));
+        enqueue.emit({ type: 'checkpoint', context, currentNode: d.target, status: 'running' });
+      }),
+      jumpForGoalGate: enqueueActions(({ context, enqueue }) => {
+        const d = decideGoalGates(lookup, context);
+        if (d.kind !== 'jump') return;
+        enqueue.assign({ jumpTo: d.target, arrivedBy: undefined });
+        enqueue.emit(evt('goal_gate.retry', { target: d.target }, d.gate));
+        enqueue.emit({ type: 'checkpoint', context, currentNode: d.target, status: 'running' });
+      }),
+      failGoalGate: enqueueActions(({ context, enqueue }, p: NodeParams) => {
+        const d = decideGoalGates(lookup, context);
+        const gate = d.kind === 'fail' ? d.gate : p.node;
+        const reason = `goal gate ${gate} did not succeed and no retry target is set`;
+        endRun(enqueue, context, p.node, 'failed', { node: gate, reason });
+      }),
+      completeRun: enqueueActions(({ context, enqueue }, p: NodeParams) => {
+        endRun(enqueue, context, p.node, 'completed');
+      }),
+      failRun: enqueueActions(({ context, enqueue }, p: NodeParams) => {
+        const d = decideRoute(lookup, context, p.node);
+        const reason = d.kind === 'fail' ? d.reason : `no route out of ${p.node}`;
+        endRun(enqueue, context, p.node, 'failed', { node: p.node, reason });
+      }),
+      failStepLimit: enqueueActions(({ context, enqueue }, p: NodeParams) => {
+        const reason = `step limit of ${context.maxSteps} reached before ${p.node} (raise it with --max-steps)`;
+        endRun(enqueue, context, p.node, 'failed', { node: p.node, reason });
+      }),
+      failUnknownJump: enqueueActions(({ context, enqueue }) => {
+        const reason = `cannot continue at unknown node "${context.jumpTo ?? ''}"`;
+        endRun(enqueue, context, context.lastNode ?? '', 'failed', { reason });
+      }),
+      pauseAt: enqueueActions(({ context, enqueue }, p: NodeParams) => {
+        enqueue.assign({ stoppedAt: p.node });
+        enqueue.emit(evt('pipeline.paused', { resume_at: p.node }, p.node));
+        enqueue.emit({ type: 'checkpoint', context, currentNode: p.node, status: 'paused' });
+      }),
+      stopBranchAt: assign({ stoppedAt: (_, p: NodeParams) => p.node }),
+      requestPause: assign({ pauseRequested: true }),
+      // A manager loop steers its child: the next node the child runs sees the message in its context.
+      steer: assign({
+        values: ({ context, event }) =>
+          event.type === 'STEER' ? { ...context.values, 'manager.steer': event.message } : context.values,
+      }),
+      cancelRun: enqueueActions(({ context, enqueue }) => {
+        const at = context.lastNode ?? '';
+        enqueue.assign({ stoppedAt: at, failure: { node: at, reason: 'cancelled' } });
+        enqueue.emit(evt('pipeline.cancelled', { resume_at: at }, at));
+        enqueue.emit({ type: 'checkpoint', context, currentNode: at, status: 'cancelled' });
+      }),
+    },
+  }).createMachine({
+    ...(config as unknown as Record<string, never>),
+    context: ({ input }: { input: PipelineMachineInput }) => initialContext(input),
+  } as never);
+
+  function recordInto(
+    enqueue: { assign: (v: Partial<PipelineMachineContext>) => void; emit: (e: MachineEmitted) => void },
+    context: PipelineMachineContext,
+    p: NodeParams,
+    raw: Outcome,
+    llmChoice: string | undefined,
+  ): void {
+    const applied = applyOutcome(context, lookup.graph, node(p), raw);
+    enqueue.assign({ ...applied.context, ...(llmChoice ? { llmChoice } : {}) });
+    if (applied.retrying) {
+      enqueue.emit(
+        evt('node.retry', { attempt: applied.attempt, reason: raw.failure_reason ?? raw.notes ?? 'retry requested' }, p.node),
+      );
+      enqueue.emit({ type: 'checkpoint', context: { ...context, ...applied.context }, currentNode: p.node, status: 'running' });
+      return;
+    }
+    const o = applied.outcome;
+    enqueue.emit(
+      evt(
+        'node.complete',
+        {
+          status: o.status,
+          ...(o.preferred_label ? { preferred_label: o.preferred_label } : {}),
+          ...(o.failure_reason ? { failure_reason: o.failure_reason } : {}),
+          ...(o.notes ? { notes: o.notes } : {}),
+        },
+        p.node,
+      ),
+    );
+  }
+}
+
+function endRun(
+  enqueue: { assign: (v: Partial<PipelineMachineContext>) => void; emit: (e: MachineEmitted) => void },
+  context: PipelineMachineContext,
+  nodeId: string,
+  status: 'completed' | 'failed',
+  failure?: { node?: string; reason: string },
+): void {
+  enqueue.assign({ stoppedAt: nodeId, ...(failure ? { failure } : {}) });
+  const next = { ...context, stoppedAt: nodeId, ...(failure ? { failure } : {}) };
+  if (!context.branch) {
+    if (status === 'completed') enqueue.emit(evt('pipeline.complete', {}, nodeId));
+    else enqueue.emit(evt('pipeline.error', { error: failure?.reason ?? 'failed' }, failure?.node ?? nodeId));
+  }
+  enqueue.emit({ type: 'checkpoint', context: next, currentNode: nodeId, status });
+}
+
+/** Errors that declare themselves retryable (`isRetryable` / `retryable`) are retried like RETRY outcomes. */
+function isRetryableError(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as { isRetryable?: unknown; retryable?: unknown };
+  return e.isRetryable === true || e.retryable === true;
+}
+
+export type PipelineMachine = ReturnType<typeof createPipelineMachine>;

@@ -1,0 +1,160 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PipelineGraph } from '../compiler/ir.js';
+import type { Outcome } from '../compiler/outcome.js';
+import { compile } from '../compiler/compile.js';
+import type {
+  BranchResult,
+  ChildPipelineHandle,
+  ChildPipelineStatus,
+  HandlerServices,
+} from '../actors/handler-types.js';
+import type { CodergenBackend } from '../actors/codergen-backend.js';
+import type { Interviewer } from '../actors/interviewers/interviewer.js';
+import type { HandlerRegistry } from '../actors/registry.js';
+import type { EmitEvent } from '../shared/pipeline-event.js';
+import { AttractorError } from '../shared/errors.js';
+import type { MachineConfig } from '../compiler/lower/machine-config.js';
+import type { MachineEmitted } from './machine-events.js';
+import { startExecution } from './pipeline-execution.js';
+import type { GraphLookup } from './pipeline-runtime.js';
+import type { Scenario } from './scenario.js';
+import { findStartNodes } from '../compiler/validate/graph-index.js';
+
+export interface ServiceDeps {
+  graph: PipelineGraph;
+  config: MachineConfig;
+  lookup?: GraphLookup;
+  runDir: string;
+  registry: HandlerRegistry;
+  interviewer: Interviewer;
+  backend: CodergenBackend;
+  scenario?: Scenario;
+  hardAbort: AbortSignal;
+  maxSteps: number;
+  llmRank?: HandlerServices['llmRank'];
+  /** Where events of this pipeline (and its branches and children) go. */
+  emit: EmitEvent;
+}
+
+/**
+ * The services handlers get: events, the interviewer, the codergen backend, and the ability to run
+ * parallel branches and child pipelines — each as its own pipeline actor built from the same machinery.
+ */
+export function createServices(deps: ServiceDeps): HandlerServices {
+  const services: HandlerServices = {
+    emit: deps.emit,
+    interviewer: deps.interviewer,
+    backend: deps.backend,
+    ...(deps.llmRank ? { llmRank: deps.llmRank } : {}),
+    runBranch: (request) => runBranch(deps, services, request),
+    startChildPipeline: (request) => startChildPipeline(deps, request),
+  };
+  return services;
+}
+
+function forward(emit: EmitEvent, extra: Record<string, unknown>) {
+  return (e: MachineEmitted) => {
+    if (e.type === 'pipeline.event') emit(e.kind, { ...e.data, ...extra }, e.nodeId);
+  };
+}
+
+async function runBranch(
+  deps: ServiceDeps,
+  parentServices: HandlerServices,
+  request: Parameters<HandlerServices['runBranch']>[0],
+): Promise<BranchResult> {
+  const branchEmit: EmitEvent = (kind, data, nodeId) => deps.emit(kind, { ...data, branch: request.branchId }, nodeId);
+  const execution = startExecution({
+    graph: deps.graph,
+    config: deps.config,
+    ...(deps.lookup ? { lookup: deps.lookup } : {}),
+    runDir: join(deps.runDir, 'branches', request.branchId),
+    registry: deps.registry,
+    services: { ...parentServices, emit: branchEmit },
+    input: { startAt: request.startNodeId, values: structuredClone(request.context), maxSteps: deps.maxSteps, branch: true },
+    hardAbort: AbortSignal.any([deps.hardAbort, request.signal]),
+    onEmitted: forward(deps.emit, { branch: request.branchId }),
+    ...(deps.scenario ? { scenario: deps.scenario } : {}),
+  });
+  const onAbort = () => execution.cancel();
+  request.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const { status, context } = await execution.done;
+    const updates: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(context.values)) {
+      if (request.context[k] !== v && k !== 'current_node' && k !== 'outcome' && k !== 'preferred_label') updates[k] = v;
+    }
+    const outcome: Outcome =
+      status === 'failed' || status === 'cancelled'
+        ? { status: 'fail', failure_reason: context.failure?.reason ?? status }
+        : (context.lastOutcome ?? { status: 'success' });
+    return {
+      branchId: request.branchId,
+      startNodeId: request.startNodeId,
+      outcome,
+      context: context.values,
+      updates,
+      ...(context.stoppedAt ? { stoppedAt: context.stoppedAt } : {}),
+      completedNodes: context.completedNodes,
+    };
+  } finally {
+    request.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function startChildPipeline(
+  deps: ServiceDeps,
+  request: Parameters<HandlerServices['startChildPipeline']>[0],
+): ChildPipelineHandle {
+  let source: string;
+  try {
+    source = readFileSync(request.dotFile, 'utf8');
+  } catch {
+    throw new AttractorError('CHILD_PIPELINE_NOT_FOUND', `cannot read child pipeline ${request.dotFile}.`);
+  }
+  const child = compile(source, { file: request.dotFile });
+  const start = findStartNodes(child.graph)[0];
+  if (!start) throw new AttractorError('CHILD_PIPELINE_INVALID', `child pipeline ${request.dotFile} has no start node.`);
+  const parent = 'child';
+  const childEmit: EmitEvent = (kind, data, nodeId) => deps.emit(kind, { ...data, parent }, nodeId);
+  const { lookup: _parentLookup, ...inherited } = deps;
+  const childServices = createServices({
+    ...inherited,
+    graph: child.graph,
+    config: child.config,
+    runDir: join(deps.runDir, 'child'),
+    emit: childEmit,
+  });
+  const execution = startExecution({
+    graph: child.graph,
+    config: child.config,
+    runDir: join(deps.runDir, 'child'),
+    registry: deps.registry,
+    services: childServices,
+    input: { startAt: start.id, values: structuredClone(request.context), maxSteps: deps.maxSteps },
+    hardAbort: AbortSignal.any([deps.hardAbort, request.signal]),
+    onEmitted: forward(deps.emit, { parent }),
+    ...(deps.scenario ? { scenario: deps.scenario } : {}),
+  });
+  request.signal.addEventListener('abort', () => execution.cancel(), { once: true });
+  const status = (): ChildPipelineStatus => {
+    const snap = execution.snapshot();
+    const ctx = snap.context;
+    return {
+      state: snap.status === 'active' ? 'running' : 'completed',
+      ...(ctx.lastNode ? { currentNode: ctx.lastNode } : {}),
+      completedNodes: ctx.completedNodes,
+      context: ctx.values,
+      ...(ctx.lastOutcome ? { outcome: ctx.lastOutcome } : {}),
+    };
+  };
+  const done = execution.done.then(({ status: s, context }) => ({
+    state: s === 'completed' || s === 'branch_done' ? ('completed' as const) : s === 'cancelled' ? ('cancelled' as const) : ('failed' as const),
+    ...(context.stoppedAt ? { currentNode: context.stoppedAt } : {}),
+    completedNodes: context.completedNodes,
+    context: context.values,
+    ...(context.lastOutcome ? { outcome: context.lastOutcome } : {}),
+  }));
+  return { status, steer: (m) => execution.steer(m), done, cancel: () => execution.cancel() };
+}

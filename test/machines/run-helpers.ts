@@ -1,0 +1,67 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
+import type { RunOptions, RunResult } from '../../src/machines/engine.js';
+import { startPipeline } from '../../src/machines/engine.js';
+import { parseScenario } from '../../src/machines/scenario.js';
+import type { PipelineEvent } from '../../src/shared/pipeline-event.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+export function tempDir(prefix = 'attractor-run-'): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(d);
+  return d;
+}
+
+export interface TestRun {
+  result: RunResult;
+  events: PipelineEvent[];
+  kinds: string[];
+  /** Node ids of node.start events, in order (excluding branch/child events unless asked). */
+  visited: string[];
+  logsDir: string;
+}
+
+export async function runDot(
+  source: string,
+  options: RunOptions & { scenarioJson?: unknown; file?: string } = {},
+): Promise<TestRun> {
+  const logsDir = options.logsDir ?? tempDir();
+  const events: PipelineEvent[] = [];
+  const { scenarioJson, ...rest } = options;
+  const run = startPipeline({
+    durable: false,
+    ...rest,
+    source,
+    logsDir,
+    ...(scenarioJson ? { scenario: parseScenario(JSON.stringify(scenarioJson)) } : {}),
+    onEvent: (e) => {
+      events.push(e);
+      options.onEvent?.(e);
+    },
+  });
+  const result = await run.result;
+  return {
+    result,
+    events,
+    kinds: events.map((e) => e.kind),
+    visited: events.filter((e) => e.kind === 'node.start' && !e.data['branch'] && !e.data['parent']).map((e) => e.node_id ?? ''),
+    logsDir,
+  };
+}
+
+export function readJson(path: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+}
+
+export function readEvents(runDir: string): PipelineEvent[] {
+  return readFileSync(join(runDir, 'events.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as PipelineEvent);
+}
