@@ -1,0 +1,74 @@
+import { AttractorError } from '../../shared/errors.js';
+import type { Diagnostic } from '../diagnostic.js';
+import type { PipelineGraph } from '../ir.js';
+import { goalExpansionTransform } from './goal-expansion.js';
+import { promptIncludeTransform } from './prompt-include.js';
+import { stylesheetTransform } from './stylesheet-transform.js';
+import type { Transform, TransformContext } from './transform.js';
+
+/**
+ * Built-ins, in order. Includes come before `$goal` so a prompt loaded from a file gets its `$goal`
+ * expanded too; the stylesheet comes last because it only fills attributes nothing else set.
+ */
+export const BUILTIN_TRANSFORMS: readonly Transform[] = [
+  promptIncludeTransform,
+  goalExpansionTransform,
+  stylesheetTransform,
+];
+
+const registered: Transform[] = [];
+
+/**
+ * Registers a custom transform for every later `applyTransforms` call; custom transforms run after the
+ * built-ins, in registration order. Returns a function that unregisters it.
+ */
+export function registerTransform(transform: Transform): () => void {
+  registered.push(transform);
+  return () => {
+    const at = registered.indexOf(transform);
+    if (at >= 0) registered.splice(at, 1);
+  };
+}
+
+export function registeredTransforms(): readonly Transform[] {
+  return [...registered];
+}
+
+export interface ApplyTransformsOptions {
+  goal?: string;
+  /** Extra transforms for this call, run after the registered ones. */
+  transforms?: Transform[];
+  readFile?: (absPath: string) => string;
+}
+
+/**
+ * Runs the built-in transforms, then the registered ones, then `options.transforms`.
+ * A transform that throws is a bug in it: the error names the transform.
+ *
+ * @example
+ * const { graph, diagnostics } = applyTransforms(parsed, { goal: 'Ship the login page' });
+ */
+export function applyTransforms(
+  graph: PipelineGraph,
+  options: ApplyTransformsOptions = {},
+): { graph: PipelineGraph; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const ctx: TransformContext = {
+    diagnostics,
+    ...(options.goal !== undefined ? { goal: options.goal } : {}),
+    ...(options.readFile ? { readFile: options.readFile } : {}),
+  };
+  let current = graph;
+  for (const transform of [...BUILTIN_TRANSFORMS, ...registered, ...(options.transforms ?? [])]) {
+    try {
+      current = transform.apply(current, ctx);
+    } catch (cause) {
+      if (AttractorError.isInstance(cause)) throw cause;
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      throw new AttractorError('TRANSFORM_FAILED', `transform "${transform.name}" failed: ${reason}`, {
+        cause,
+      });
+    }
+  }
+  return { graph: current, diagnostics };
+}

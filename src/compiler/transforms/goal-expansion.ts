@@ -1,0 +1,36 @@
+import type { PipelineGraph } from '../ir.js';
+import type { Transform, TransformContext } from './transform.js';
+
+/** `$goal` as a whole word: `$goal_x` and `$goals` are other variables and stay as written. */
+const GOAL_VARIABLE = /\$goal(?![A-Za-z0-9_])/g;
+
+export function expandGoal(text: string, goal: string): string {
+  // A function replacement, so `$&` or `$1` inside the goal are not treated as patterns.
+  return text.replace(GOAL_VARIABLE, () => goal);
+}
+
+/**
+ * Expands `$goal` in node prompts and labels (DECISIONS §9, §13). The goal is `ctx.goal` (the `--goal`
+ * flag) when given, which also replaces the graph's `goal` attribute; else the graph's goal; else "".
+ */
+export const goalExpansionTransform: Transform = {
+  name: 'goal-expansion',
+  apply(graph: PipelineGraph, ctx: TransformContext): PipelineGraph {
+    const goal = ctx.goal ?? graph.attrs.goal ?? '';
+    const nodes = graph.nodes.map((node) => {
+      const prompt = node.attrs.prompt === undefined ? undefined : expandGoal(node.attrs.prompt, goal);
+      const label = node.attrs.label === undefined ? undefined : expandGoal(node.attrs.label, goal);
+      if (prompt === node.attrs.prompt && label === node.attrs.label) return node;
+      return {
+        ...node,
+        attrs: {
+          ...node.attrs,
+          ...(prompt !== undefined ? { prompt } : {}),
+          ...(label !== undefined ? { label } : {}),
+        },
+      };
+    });
+    const attrs = ctx.goal !== undefined ? { ...graph.attrs, goal: ctx.goal } : graph.attrs;
+    return { ...graph, attrs, nodes };
+  },
+};

@@ -1,0 +1,12 @@
+export {
+  type ApplyTransformsOptions,
+  applyTransforms,
+  BUILTIN_TRANSFORMS,
+  registeredTransforms,
+  registerTransform,
+} from './apply-transforms.js';
+export { expandGoal, goalExpansionTransform } from './goal-expansion.js';
+export { promptIncludePath, promptIncludeTransform, resolvePromptInclude } from './prompt-include.js';
+export { PromptIncludeError } from './prompt-include-error.js';
+export { stylesheetTransform } from './stylesheet-transform.js';
+export type { Transform, TransformContext } from './transform.js';
