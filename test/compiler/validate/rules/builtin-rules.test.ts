@@ -243,6 +243,18 @@ const rows: Row[] = [
     graph: linearGraph({ nodes: { work: { type: 'deploy', prompt: 'x' } } }),
     expected: ['work'],
   },
+  {
+    rule: 'type_known',
+    name: 'misspelt shape',
+    graph: linearGraph({ nodes: { done: { shape: 'Msqaure' } } }),
+    expected: ['done'],
+  },
+  {
+    rule: 'type_known',
+    name: 'unknown shape with an explicit type',
+    graph: linearGraph({ nodes: { work: { shape: 'ellipse', type: 'codergen', prompt: 'x' } } }),
+    expected: [],
+  },
   // required_attributes
   {
     rule: 'required_attributes',
