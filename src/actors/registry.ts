@@ -5,6 +5,7 @@ import { conditionalHandler } from './handlers/conditional.js';
 import { exitHandler } from './handlers/exit.js';
 import { startHandler } from './handlers/start.js';
 import { toolHandler } from './handlers/tool.js';
+import { waitHumanHandler } from './handlers/wait-human.js';
 
 /**
  * Handler type → handler. Unknown types fall back to the default handler (codergen in the default
@@ -54,5 +55,6 @@ export function createDefaultRegistry(): HandlerRegistry {
     .register('exit', exitHandler)
     .register('codergen', codergenHandler)
     .register('conditional', conditionalHandler)
+    .register('wait.human', waitHumanHandler)
     .register('tool', toolHandler);
 }

@@ -33,7 +33,7 @@ describe('HandlerRegistry', () => {
 });
 
 describe('createDefaultRegistry', () => {
-  it.each(['start', 'exit', 'codergen', 'conditional', 'tool'].map((type) => [type]))(
+  it.each(['start', 'exit', 'codergen', 'conditional', 'wait.human', 'tool'].map((type) => [type]))(
     'registers the built-in %s',
     (type) => {
       expect(createDefaultRegistry().has(type)).toBe(true);

@@ -1,0 +1,126 @@
+import type { PipelineGraph } from '../../compiler/ir.js';
+import type { Outcome } from '../../compiler/outcome.js';
+import type { NodeHandler } from '../handler-types.js';
+import type { Answer, Question, QuestionOption } from '../interviewers/interviewer.js';
+import { matchOption, yesNoOption } from '../interviewers/match-option.js';
+import { humanGateQuestion } from './human-gate-question.js';
+
+const TIMED_OUT = Symbol('timed out');
+
+/** The option an answer stands for, and whether we had to guess it. */
+function chosenOption(question: Question, answer: Answer): { option: QuestionOption; guessed: boolean } {
+  const { options } = question;
+  const selected = answer.selected;
+  const byAnswer =
+    (selected &&
+      (options.find((option) => option === selected) ??
+        options.find((option) => option.target === selected.target && option.label === selected.label) ??
+        matchOption(options, selected.key))) ??
+    (answer.value === 'yes' || answer.value === 'no'
+      ? yesNoOption(options, answer.value === 'yes')
+      : undefined) ??
+    (answer.text === undefined ? undefined : matchOption(options, answer.text));
+  // A.4: an answer that names no choice falls back to the first one.
+  return byAnswer ? { option: byAnswer, guessed: false } : { option: options[0]!, guessed: true };
+}
+
+function selectedOutcome(
+  graph: PipelineGraph,
+  nodeId: string,
+  option: QuestionOption,
+  notes: string,
+): Outcome {
+  const edge = graph.edges.find(
+    (candidate) =>
+      candidate.source === nodeId &&
+      candidate.target === option.target &&
+      (candidate.attrs.label || candidate.target) === option.label,
+  );
+  return {
+    status: 'success',
+    // Without a label of its own the edge is reached by its target alone.
+    ...(edge?.attrs.label ? { preferred_label: edge.attrs.label } : {}),
+    suggested_next_ids: option.target ? [option.target] : [],
+    context_updates: { 'human.gate.selected': option.key, 'human.gate.label': option.label },
+    notes,
+  };
+}
+
+/**
+ * A human gate (concepts §7, DECISIONS §12): asks the interviewer to pick one of the outgoing edges and
+ * returns SUCCESS with `preferred_label` = its label, `suggested_next_ids` = [its target] and context
+ * `human.gate.selected` / `human.gate.label`. `human.timeout` (ms) bounds the wait; on timeout
+ * `human.default_choice` (a key, label or target id) is taken, else RETRY. A skipped question FAILs.
+ */
+export const waitHumanHandler: NodeHandler = async ({ node, graph, signal, services }) => {
+  const question = humanGateQuestion(node, graph);
+  if (question.options.length === 0)
+    return { status: 'fail', failure_reason: 'No outgoing edges for human gate' };
+  services.emit(
+    'interview.start',
+    {
+      question: question.text,
+      type: question.type,
+      options: question.options.map(({ key, label, target }) => ({ key, label, target })),
+      ...(question.timeoutMs === undefined ? {} : { timeout_ms: question.timeoutMs }),
+      ...(question.defaultChoice === undefined ? {} : { default_choice: question.defaultChoice }),
+    },
+    node.id,
+  );
+
+  const timeout = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
+    if (question.timeoutMs === undefined) return;
+    timer = setTimeout(() => {
+      resolve(TIMED_OUT);
+      timeout.abort(new Error(`human gate timed out after ${question.timeoutMs} ms`));
+    }, question.timeoutMs);
+  });
+  let answer: Answer | typeof TIMED_OUT;
+  try {
+    answer = await Promise.race([
+      services.interviewer.ask(question, AbortSignal.any([signal, timeout.signal])),
+      timedOut,
+    ]);
+  } catch (error) {
+    if (timeout.signal.aborted) answer = TIMED_OUT;
+    else if (signal.aborted) return { status: 'fail', failure_reason: 'cancelled' };
+    else throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+
+  if (answer === TIMED_OUT || answer.value === 'timeout') {
+    const fallback =
+      question.defaultChoice === undefined
+        ? undefined
+        : matchOption(question.options, question.defaultChoice);
+    services.emit(
+      'interview.timeout',
+      { default_choice: question.defaultChoice ?? null, ...(fallback ? { selected: fallback.key } : {}) },
+      node.id,
+    );
+    if (!fallback) return { status: 'retry', failure_reason: 'human gate timeout, no default' };
+    return selectedOutcome(
+      graph,
+      node.id,
+      fallback,
+      `Timed out; used default choice ${question.defaultChoice}`,
+    );
+  }
+  if (answer.value === 'skipped') {
+    services.emit('interview.complete', { skipped: true }, node.id);
+    return { status: 'fail', failure_reason: 'human skipped interaction' };
+  }
+  const { option, guessed } = chosenOption(question, answer);
+  services.emit(
+    'interview.complete',
+    { key: option.key, label: option.label, target: option.target },
+    node.id,
+  );
+  const notes = guessed
+    ? `Answer ${JSON.stringify(answer.text ?? answer.value ?? '')} matched no option; chose ${option.label}`
+    : `Human selected: ${option.label}`;
+  return selectedOutcome(graph, node.id, option, notes);
+};

@@ -1,0 +1,122 @@
+import { createInterface, type Interface } from 'node:readline';
+import { stripAcceleratorPrefix } from '../../compiler/accelerator.js';
+import type { Answer, Interviewer, Question } from './interviewer.js';
+import { resolveScriptedAnswer } from './resolve-scripted-answer.js';
+
+export interface ConsoleInterviewerOptions {
+  /** Default `process.stdin`. */
+  input?: NodeJS.ReadableStream;
+  /** Default `process.stdout`. */
+  output?: NodeJS.WritableStream;
+}
+
+type LineResult = { kind: 'line'; line: string } | { kind: 'eof' } | { kind: 'timeout' };
+
+/**
+ * Asks on a plain terminal when the TUI is off (A.6 "Console"): prints `[?] question` and the options as
+ * `  [K] label`, then reads a line. An unknown answer asks again; an empty one takes the default choice
+ * when there is one. Times out with a TIMEOUT answer, answers SKIPPED at end of input, and rejects with
+ * the signal's reason when aborted. One line reader lives for the interviewer's lifetime, so lines typed
+ * ahead are not lost between questions; call `close()` when done.
+ */
+export class ConsoleInterviewer implements Interviewer {
+  readonly #input: NodeJS.ReadableStream;
+  readonly #output: NodeJS.WritableStream;
+  #reader: Interface | undefined;
+  readonly #lines: string[] = [];
+  readonly #waiters: Array<(result: LineResult) => void> = [];
+  #ended = false;
+
+  constructor(options: ConsoleInterviewerOptions = {}) {
+    this.#input = options.input ?? process.stdin;
+    this.#output = options.output ?? process.stdout;
+  }
+
+  async ask(question: Question, signal: AbortSignal): Promise<Answer> {
+    signal.throwIfAborted();
+    this.#start();
+    const deadline = question.timeoutMs === undefined ? undefined : Date.now() + question.timeoutMs;
+    this.#write(`[?] ${question.text}\n`);
+    for (const option of question.options) {
+      this.#write(`  [${option.key}] ${stripAcceleratorPrefix(option.label)}\n`);
+    }
+    for (;;) {
+      this.#write(this.#prompt(question));
+      const result = await this.#nextLine(signal, deadline);
+      if (result.kind === 'timeout') {
+        this.#write('\n(no answer: timed out)\n');
+        return { value: 'timeout' };
+      }
+      if (result.kind === 'eof') return { value: 'skipped' };
+      const line = result.line.trim();
+      if (question.type === 'freeform') return { text: line };
+      const typed = line === '' ? (question.defaultChoice ?? '') : line;
+      if (typed === '') continue;
+      const answer = resolveScriptedAnswer(question, typed);
+      if (answer.selected || answer.value) return answer;
+      this.#write(`Invalid choice: ${typed}\n`);
+    }
+  }
+
+  inform(message: string, stage: string): void {
+    this.#write(`[i] ${stage}: ${message}\n`);
+  }
+
+  /** Stop reading the input stream. */
+  close(): void {
+    this.#reader?.close();
+  }
+
+  #prompt(question: Question): string {
+    if (question.type === 'freeform') return '> ';
+    const yesNo = question.type === 'yes_no' || question.type === 'confirmation' ? ' (y/n)' : '';
+    const fallback = question.defaultChoice ? ` [${question.defaultChoice}]` : '';
+    return `Select${yesNo}${fallback}: `;
+  }
+
+  #write(text: string): void {
+    this.#output.write(text);
+  }
+
+  #start(): void {
+    if (this.#reader) return;
+    this.#reader = createInterface({ input: this.#input, terminal: false });
+    this.#reader.on('line', (line) => {
+      const waiter = this.#waiters.shift();
+      if (waiter) waiter({ kind: 'line', line });
+      else this.#lines.push(line);
+    });
+    this.#reader.on('close', () => {
+      this.#ended = true;
+      for (const waiter of this.#waiters.splice(0)) waiter({ kind: 'eof' });
+    });
+  }
+
+  #nextLine(signal: AbortSignal, deadline: number | undefined): Promise<LineResult> {
+    const buffered = this.#lines.shift();
+    if (buffered !== undefined) return Promise.resolve({ kind: 'line', line: buffered });
+    if (this.#ended) return Promise.resolve({ kind: 'eof' });
+    return new Promise<LineResult>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const settle = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        const index = this.#waiters.indexOf(waiter);
+        if (index >= 0) this.#waiters.splice(index, 1);
+      };
+      const waiter = (result: LineResult) => {
+        settle();
+        resolve(result);
+      };
+      const onAbort = () => {
+        settle();
+        reject(signal.reason);
+      };
+      this.#waiters.push(waiter);
+      signal.addEventListener('abort', onAbort, { once: true });
+      if (deadline !== undefined) {
+        timer = setTimeout(() => waiter({ kind: 'timeout' }), Math.max(0, deadline - Date.now()));
+      }
+    });
+  }
+}

@@ -1,0 +1,196 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { humanGateQuestion } from '../../../src/actors/handlers/human-gate-question.js';
+import { waitHumanHandler } from '../../../src/actors/handlers/wait-human.js';
+import { CallbackInterviewer } from '../../../src/actors/interviewers/callback.js';
+import type { Answer, Interviewer } from '../../../src/actors/interviewers/interviewer.js';
+import { QueueInterviewer } from '../../../src/actors/interviewers/queue.js';
+import type { EdgeAttrs, NodeAttrs } from '../../../src/compiler/ir.js';
+import { createFakeServices, makeInput, makeRunDir } from '../helpers/fake-services.js';
+import { makeEdge, makeGraph, makeNode } from '../helpers/graph-builders.js';
+
+const REVIEW_EDGES: Array<[string, EdgeAttrs]> = [
+  ['ship', { label: '[A] Approve' }],
+  ['fix', { label: '[R] Revise' }],
+  ['fix', { label: '[T] Try again' }],
+  ['abandon', {}],
+];
+
+function gate(attrs: NodeAttrs = {}, edges = REVIEW_EDGES) {
+  const node = makeNode('review', { shape: 'hexagon', label: 'Review the draft', ...attrs });
+  const graph = makeGraph({
+    nodes: [node, makeNode('ship'), makeNode('fix'), makeNode('abandon')],
+    edges: edges.map(([target, edgeAttrs]) => makeEdge('review', target, edgeAttrs)),
+  });
+  return { node, graph };
+}
+
+describe('humanGateQuestion', () => {
+  it('offers one option per outgoing edge, even between the same two nodes', () => {
+    const { node, graph } = gate();
+    expect(humanGateQuestion(node, graph)).toEqual({
+      text: 'Review the draft',
+      type: 'multiple_choice',
+      stage: 'review',
+      options: [
+        { key: 'A', label: '[A] Approve', target: 'ship' },
+        { key: 'R', label: '[R] Revise', target: 'fix' },
+        { key: 'T', label: '[T] Try again', target: 'fix' },
+        { key: 'A', label: 'abandon', target: 'abandon' },
+      ],
+    });
+  });
+
+  it.each<[string, string, string]>([
+    ['Yes', 'No', 'yes_no'],
+    ['[A] Approve', '[R] Reject', 'yes_no'],
+    ['No', 'Yes', 'yes_no'],
+    ['Approve', 'Later', 'multiple_choice'],
+    ['Yes', 'Yes', 'multiple_choice'],
+  ])('%j / %j is a %s question', (first, second, type) => {
+    const { node, graph } = gate({}, [
+      ['ship', { label: first }],
+      ['fix', { label: second }],
+    ]);
+    expect(humanGateQuestion(node, graph).type).toBe(type);
+  });
+
+  it('carries the timeout and default choice, and a default text', () => {
+    const { node, graph } = gate({ label: '', 'human.timeout': 500, 'human.default_choice': 'R' });
+    expect(humanGateQuestion(node, graph)).toMatchObject({
+      text: 'Select an option:',
+      timeoutMs: 500,
+      defaultChoice: 'R',
+    });
+  });
+});
+
+describe('waitHumanHandler', () => {
+  const cleanups: Array<() => void> = [];
+  afterEach(() => {
+    for (const cleanup of cleanups.splice(0)) cleanup();
+  });
+
+  async function run(
+    interviewer: Interviewer,
+    attrs: NodeAttrs = {},
+    edges = REVIEW_EDGES,
+    signal?: AbortSignal,
+  ) {
+    const { runDir, cleanup } = makeRunDir();
+    cleanups.push(cleanup);
+    const { node, graph } = gate(attrs, edges);
+    const services = createFakeServices({ interviewer });
+    const outcome = await waitHumanHandler(
+      makeInput({ node, graph, runDir, services, ...(signal ? { signal } : {}) }),
+    );
+    return { outcome, events: services.events };
+  }
+
+  it.each<[string, string, string | undefined, string, string]>([
+    ['A', 'ship', '[A] Approve', 'A', '[A] Approve'],
+    ['revise', 'fix', '[R] Revise', 'R', '[R] Revise'],
+    ['T', 'fix', '[T] Try again', 'T', '[T] Try again'],
+    ['abandon', 'abandon', undefined, 'A', 'abandon'],
+  ])('answer %j routes to %s', async (answer, target, preferred, key, label) => {
+    const { outcome } = await run(new QueueInterviewer([answer]));
+    expect(outcome).toEqual({
+      status: 'success',
+      ...(preferred ? { preferred_label: preferred } : {}),
+      suggested_next_ids: [target],
+      context_updates: { 'human.gate.selected': key, 'human.gate.label': label },
+      notes: `Human selected: ${label}`,
+    });
+  });
+
+  it('emits interview.start and interview.complete', async () => {
+    const { events } = await run(new QueueInterviewer(['R']), { 'human.timeout': 10_000 });
+    expect(events.map((e) => e.kind)).toEqual(['interview.start', 'interview.complete']);
+    expect(events[0]).toMatchObject({
+      nodeId: 'review',
+      data: { question: 'Review the draft', type: 'multiple_choice', timeout_ms: 10_000 },
+    });
+    expect(events[1]).toMatchObject({
+      nodeId: 'review',
+      data: { key: 'R', label: '[R] Revise', target: 'fix' },
+    });
+  });
+
+  const never: Interviewer = {
+    ask: (_q, signal) =>
+      new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+  };
+  const ignoresSignal: Interviewer = { ask: () => new Promise(() => {}) };
+
+  it.each<[string, Interviewer, string | undefined, string | undefined]>([
+    ['default by key', never, 'R', 'fix'],
+    ['default by target id', never, 'ship', 'ship'],
+    ['default by label', never, 'try again', 'fix'],
+    ['interviewer that ignores the signal', ignoresSignal, 'A', 'ship'],
+    [
+      'interviewer answering TIMEOUT itself',
+      new CallbackInterviewer(() => ({ value: 'timeout' })),
+      'A',
+      'ship',
+    ],
+  ])('timeout with %s', async (_name, interviewer, defaultChoice, target) => {
+    const started = Date.now();
+    const { outcome, events } = await run(interviewer, {
+      'human.timeout': 50,
+      ...(defaultChoice ? { 'human.default_choice': defaultChoice } : {}),
+    });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(outcome.status).toBe('success');
+    expect(outcome.suggested_next_ids).toEqual([target]);
+    expect(outcome.notes).toMatch(/^Timed out; used default choice/);
+    expect(events.map((e) => e.kind)).toEqual(['interview.start', 'interview.timeout']);
+  });
+
+  it.each([
+    ['no default', undefined],
+    ['a default that names nothing', 'Z'],
+  ])('timeout with %s → RETRY', async (_name, defaultChoice) => {
+    const { outcome, events } = await run(never, {
+      'human.timeout': 30,
+      ...(defaultChoice ? { 'human.default_choice': defaultChoice } : {}),
+    });
+    expect(outcome).toEqual({ status: 'retry', failure_reason: 'human gate timeout, no default' });
+    expect(events.at(-1)?.kind).toBe('interview.timeout');
+  });
+
+  it('FAILs when the question is skipped', async () => {
+    const { outcome } = await run(new QueueInterviewer([]));
+    expect(outcome).toEqual({ status: 'fail', failure_reason: 'human skipped interaction' });
+  });
+
+  it('FAILs without outgoing edges', async () => {
+    const { outcome } = await run(new QueueInterviewer(['A']), {}, []);
+    expect(outcome).toEqual({ status: 'fail', failure_reason: 'No outgoing edges for human gate' });
+  });
+
+  it.each<[string, Answer, string]>([
+    ['an unknown text falls back to the first option', { text: 'maybe' }, 'ship'],
+    [
+      'a copy of an option is matched by target and label',
+      { selected: { key: 'T', label: '[T] Try again', target: 'fix' } },
+      'fix',
+    ],
+    ['YES picks the yes-like option', { value: 'yes' }, 'ship'],
+  ])('%s', async (_name, answer, target) => {
+    const { outcome } = await run(new CallbackInterviewer(() => answer));
+    expect(outcome.suggested_next_ids).toEqual([target]);
+  });
+
+  it('FAILs as cancelled when the run is aborted while waiting', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('stop')), 30);
+    const { outcome } = await run(never, {}, REVIEW_EDGES, controller.signal);
+    expect(outcome).toEqual({ status: 'fail', failure_reason: 'cancelled' });
+  });
+
+  it('lets an interviewer bug propagate', async () => {
+    const broken = new CallbackInterviewer(() => {
+      throw new Error('ui crashed');
+    });
+    await expect(run(broken)).rejects.toThrow('ui crashed');
+  });
+});
