@@ -210,6 +210,15 @@ class ConditionParser {
 }
 
 const cache = new Map<string, ConditionNode>();
+
+/** Cached ASTs are shared between callers, so none of them may change one. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
 const CACHE_LIMIT = 2_000;
 
 /**
@@ -230,7 +239,7 @@ export function parseCondition(text: string): ConditionNode {
       column: MAX_CONDITION_LENGTH + 1,
     });
   }
-  const node = new ConditionParser(text, tokenizeCondition(text)).parse();
+  const node = deepFreeze(new ConditionParser(text, tokenizeCondition(text)).parse());
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(text, node);
   return node;

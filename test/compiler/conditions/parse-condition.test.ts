@@ -130,3 +130,13 @@ describe('parseCondition — errors with column and hint', () => {
     expect(checkConditionSyntax('a'.repeat(20_000))?.message).toMatch(/longer than/);
   });
 });
+
+describe('parseCondition — cache safety', () => {
+  it('returns frozen ASTs so a caller cannot corrupt the cache', () => {
+    const node = parseCondition('outcome=success && ready');
+    expect(Object.isFrozen(node)).toBe(true);
+    expect(() => {
+      (node as { kind: string }).kind = 'true';
+    }).toThrow(TypeError);
+  });
+});
