@@ -7,6 +7,8 @@ import type { CliContext } from './cli-context.js';
 import { type CliIo, processIo } from './cli-io.js';
 import { colorsFor } from './colors.js';
 import { registerCompileCommand } from './commands/compile.js';
+import { registerResumeCommand } from './commands/resume.js';
+import { registerRunCommand } from './commands/run.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 import { packageVersion } from './package-version.js';
@@ -16,10 +18,18 @@ import { presentError } from './present-error.js';
 export type RegisterCommand = (program: Command, ctx: CliContext) => void;
 
 /** Every command, in the order `--help` lists them. A new command is one file plus one entry here. */
-export const COMMANDS: readonly RegisterCommand[] = [registerValidateCommand, registerCompileCommand];
+export const COMMANDS: readonly RegisterCommand[] = [
+  registerRunCommand,
+  registerResumeCommand,
+  registerValidateCommand,
+  registerCompileCommand,
+];
 
 const PROGRAM_HELP = `
 Examples:
+  $ attractor run examples/tour.dot --dry-run
+  $ attractor run pipeline.dot --scenario scenario.json --json
+  $ attractor resume .attractor-runs/tour/<run id>
   $ attractor validate examples/tour.dot
   $ attractor validate pipeline.dot --strict --json
   $ attractor compile pipeline.dot --format svg > pipeline.svg

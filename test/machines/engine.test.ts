@@ -206,7 +206,8 @@ describe('tool nodes and timeouts', () => {
       exit [shape=Msquare]
       start -> say -> bad -> exit }`;
     const run = await runDot(d);
-    expect(String(run.result.context['tool.output'] ?? '')).toContain('hello-from-tool');
+    expect(readFileSync(join(run.result.runDir, 'say', 'stdout.log'), 'utf8')).toContain('hello-from-tool');
+    expect(run.result.context['tool.exit_code']).toBe(3);
     expect(run.result.status).toBe('failed');
     expect(run.result.failure?.reason).toMatch(/3/);
   });

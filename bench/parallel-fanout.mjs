@@ -1,0 +1,53 @@
+// 8 parallel branches of 200 ms each, whole fan-out + fan-in wall time as a ratio to 200 ms.
+// Target (issue 3): <= 1.1.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDefaultRegistry, runPipeline } from '../dist/index.js';
+
+const BRANCHES = 8;
+const SLEEP = 200;
+const lines = [
+  'digraph fan {',
+  '  start [shape=Mdiamond]',
+  `  fan [shape=component, max_parallel=${BRANCHES}]`,
+  '  join [shape=tripleoctagon]',
+  '  exit [shape=Msquare]',
+  '  start -> fan',
+];
+for (let i = 0; i < BRANCHES; i++) lines.push(`  b${i} [type="sleep"]`, `  fan -> b${i}`, `  b${i} -> join`);
+lines.push('  join -> exit', '}');
+const source = lines.join('\n');
+const registry = createDefaultRegistry().register(
+  'sleep',
+  ({ signal }) =>
+    new Promise((resolve) => {
+      const t = setTimeout(() => resolve({ status: 'success' }), SLEEP);
+      signal.addEventListener('abort', () => clearTimeout(t), { once: true });
+    }),
+);
+
+const walls = [];
+for (let r = 0; r < 6; r++) {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-fan-'));
+  let fanStart = 0;
+  let fanEnd = 0;
+  const result = await runPipeline({
+    source,
+    logsDir: dir,
+    registry,
+    durable: false,
+    onEvent: (e) => {
+      if (e.kind === 'node.start' && e.node_id === 'fan') fanStart = performance.now();
+      if (e.kind === 'node.complete' && e.node_id === 'fan') fanEnd = performance.now();
+    },
+  });
+  if (result.status !== 'completed') throw new Error(`run ended ${result.status}: ${result.failure?.reason}`);
+  rmSync(dir, { recursive: true, force: true });
+  if (r > 0) walls.push(fanEnd - fanStart);
+}
+const median = [...walls].sort((a, b) => a - b)[Math.floor(walls.length / 2)];
+console.log(
+  `${BRANCHES} branches x ${SLEEP} ms: fan-out to join ${median.toFixed(1)} ms (median of ${walls.length})`,
+);
+console.log(`ratio to ${SLEEP} ms: ${(median / SLEEP).toFixed(3)} (target <= 1.1)`);
