@@ -17,10 +17,13 @@ import type { ScriptedReply } from '../../../helpers/sse.js';
 
 let server: FakeOpenAIServer;
 let adapter: OpenAIAdapter;
+/** Only the timeout tests get a short timeout: a slow first call on a loaded machine must not fail the others. */
+let impatient: OpenAIAdapter;
 
 beforeAll(async () => {
   server = await startFakeOpenAIServer();
-  adapter = new OpenAIAdapter({ apiKey: FAKE_OPENAI_KEY, baseURL: server.baseURL, timeoutMs: 200 });
+  adapter = new OpenAIAdapter({ apiKey: FAKE_OPENAI_KEY, baseURL: server.baseURL });
+  impatient = new OpenAIAdapter({ apiKey: FAKE_OPENAI_KEY, baseURL: server.baseURL, timeoutMs: 200 });
 });
 afterAll(() => server.close());
 afterEach(() => {
@@ -216,7 +219,7 @@ describe('OpenAIAdapter timeouts and aborts', () => {
   it('times out a server that never answers', async () => {
     server.enqueue({ kind: 'hang' });
     const started = Date.now();
-    const error = await failure(adapter.complete(request));
+    const error = await failure(impatient.complete(request));
     expect(error).toMatchObject({ name: 'RequestTimeoutError', isRetryable: false });
     expect(Date.now() - started).toBeLessThan(2000);
   });
@@ -225,7 +228,7 @@ describe('OpenAIAdapter timeouts and aborts', () => {
     const events = responsesStream(streamedMessageEvents(0, ['a', 'b']), { output: [messageItem('ab')] });
     server.enqueue(responsesSseReply(events, { hangAfter: 3 }));
     const seen: StreamEvent[] = [];
-    const error = await failure(drain(adapter.stream(request), seen));
+    const error = await failure(drain(impatient.stream(request), seen));
     expect(error).toMatchObject({ name: 'RequestTimeoutError' });
     expect(seen.map((event) => event.type)).toEqual(['stream_start', 'text_start']);
   });
@@ -234,7 +237,7 @@ describe('OpenAIAdapter timeouts and aborts', () => {
     const events = responsesStream(streamedMessageEvents(0, ['a', 'b']), { output: [messageItem('ab')] });
     server.enqueue(responsesSseReply(events));
     const seen: StreamEvent[] = [];
-    for await (const event of adapter.stream(request)) {
+    for await (const event of impatient.stream(request)) {
       seen.push(event);
       if (event.type === 'text_start') await new Promise((resolve) => setTimeout(resolve, 300));
     }
@@ -243,8 +246,7 @@ describe('OpenAIAdapter timeouts and aborts', () => {
 
   it('aborts a hanging request through the caller’s AbortSignal', async () => {
     server.enqueue({ kind: 'hang' });
-    const patient = new OpenAIAdapter({ apiKey: FAKE_OPENAI_KEY, baseURL: server.baseURL });
-    const error = await failure(patient.complete(request, { signal: AbortSignal.timeout(100) }));
+    const error = await failure(adapter.complete(request, { signal: AbortSignal.timeout(100) }));
     expect(error).toMatchObject({ name: 'AbortError', isRetryable: false });
   });
 
@@ -252,11 +254,10 @@ describe('OpenAIAdapter timeouts and aborts', () => {
     const events = responsesStream(streamedMessageEvents(0, ['a', 'b']), { output: [messageItem('ab')] });
     server.enqueue(responsesSseReply(events, { hangAfter: 3 }));
     const controller = new AbortController();
-    const patient = new OpenAIAdapter({ apiKey: FAKE_OPENAI_KEY, baseURL: server.baseURL });
     const seen: StreamEvent[] = [];
     const error = await failure(
       (async () => {
-        for await (const event of patient.stream(request, { signal: controller.signal })) {
+        for await (const event of adapter.stream(request, { signal: controller.signal })) {
           seen.push(event);
           if (event.type === 'text_start') setTimeout(() => controller.abort(), 50);
         }
@@ -267,8 +268,7 @@ describe('OpenAIAdapter timeouts and aborts', () => {
   });
 
   it('fails at once with an already-aborted signal', async () => {
-    const patient = new OpenAIAdapter({ apiKey: FAKE_OPENAI_KEY, baseURL: server.baseURL });
-    const error = await failure(patient.complete(request, { signal: AbortSignal.abort() }));
+    const error = await failure(adapter.complete(request, { signal: AbortSignal.abort() }));
     expect(error).toMatchObject({ name: 'AbortError' });
   });
 });
