@@ -1,5 +1,6 @@
 import { getModelInfo } from './catalog.js';
 import { detectProvider as detectProviderName } from './detect-provider.js';
+import { adaptersFromEnv, type EnvAdapterOptions } from './env-adapters.js';
 import { AbortError } from './errors/abort-error.js';
 import { ConfigurationError } from './errors/configuration-error.js';
 import { LLMError } from './errors/llm-error.js';
@@ -60,6 +61,23 @@ export class LLMClient {
     if (options.onRetry) this.onRetry = options.onRetry;
   }
 
+  /**
+   * The recommended factory: every built-in provider configured from the environment and `.env`
+   * (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY / GOOGLE_API_KEY and their *_BASE_URL). Keys are checked
+   * at each provider's first call, never here. `extraAdapters` (e.g. an OpenAI-compatible server) go first.
+   */
+  static fromEnv(
+    options: Omit<LLMClientOptions, 'adapters'> &
+      EnvAdapterOptions & { extraAdapters?: ProviderAdapter[] } = {},
+  ): LLMClient {
+    const { env, dotenv, extraAdapters, ...rest } = options;
+    const adapters = [
+      ...(extraAdapters ?? []),
+      ...adaptersFromEnv({ ...(env ? { env } : {}), ...(dotenv !== undefined ? { dotenv } : {}) }),
+    ];
+    return new LLMClient({ ...rest, adapters });
+  }
+
   /** The adapter registered under `name`, if any. */
   adapter(name: string): ProviderAdapter | undefined {
     return this.adapters.find((adapter) => adapter.name === name);
@@ -96,12 +114,13 @@ export class LLMClient {
     this.ensureOpen();
     let current = this.canonicalModel(request);
     for (const mw of this.middleware) if (mw.beforeRequest) current = await mw.beforeRequest(current);
-    const adapter = this.detectProvider(current.model, current.provider);
-    const link = linkSignals(options.signal, options.timeoutMs, `${adapter.name} request`);
+    const link = linkSignals(options.signal, options.timeoutMs, `${current.model} request`);
     try {
       const started = Date.now();
-      const core: CompleteNext = (req) =>
-        withRetry(
+      // Routing happens inside the middleware chain, so a replaying middleware needs no adapter at all.
+      const core: CompleteNext = (req) => {
+        const adapter = this.detectProvider(req.model, req.provider);
+        return withRetry(
           async () => {
             try {
               return await adapter.complete(req, { signal: link.signal });
@@ -115,6 +134,7 @@ export class LLMClient {
             ...(this.onRetry ? { onRetry: this.onRetry } : {}),
           },
         );
+      };
       let next = core;
       for (const mw of [...this.middleware].reverse()) {
         if (!mw.aroundComplete) continue;
@@ -143,9 +163,8 @@ export class LLMClient {
     this.ensureOpen();
     let current = this.canonicalModel(request);
     for (const mw of this.middleware) if (mw.beforeRequest) current = await mw.beforeRequest(current);
-    const adapter = this.detectProvider(current.model, current.provider);
-    const link = linkSignals(options.signal, options.timeoutMs, `${adapter.name} stream`);
-    const core: StreamNext = (req) => this.retryingStream(adapter, req, link);
+    const link = linkSignals(options.signal, options.timeoutMs, `${current.model} stream`);
+    const core: StreamNext = (req) => this.retryingStream(req, link);
     let next = core;
     for (const mw of [...this.middleware].reverse()) {
       if (!mw.aroundStream) continue;
@@ -200,10 +219,10 @@ export class LLMClient {
   }
 
   private async *retryingStream(
-    adapter: ProviderAdapter,
     request: Request,
     link: ReturnType<typeof linkSignals>,
   ): AsyncGenerator<StreamEvent, void, undefined> {
+    const adapter = this.detectProvider(request.model, request.provider);
     for (let attempt = 0; ; attempt++) {
       let yielded = false;
       try {

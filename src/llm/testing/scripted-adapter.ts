@@ -1,0 +1,134 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
+import type { LLMError } from '../errors/llm-error.js';
+import { toolCallPart } from '../message.js';
+import type { ProviderAdapter } from '../provider-adapter.js';
+import { createResponse } from '../response.js';
+import { responseToStreamEvents } from '../response-to-stream-events.js';
+import type {
+  CallOptions,
+  ContentPart,
+  FinishReason,
+  Request,
+  Response,
+  StreamEvent,
+  TokenUsage,
+} from '../types.js';
+import { createUsage } from '../usage.js';
+
+/** One scripted model turn: a string is a plain text answer; an `error` is thrown instead of answering. */
+export type ScriptedTurn =
+  | string
+  | {
+      text?: string;
+      reasoning?: string;
+      toolCalls?: Array<{ name: string; arguments?: Record<string, unknown>; id?: string }>;
+      finishReason?: FinishReason['reason'];
+      usage?: Partial<TokenUsage>;
+      model?: string;
+      /** Waits this long before answering (honours the abort signal). */
+      delayMs?: number;
+    }
+  | { error: LLMError }
+  | Response;
+
+export type ScriptedTurnSource =
+  | ScriptedTurn[]
+  | ((request: Request, callIndex: number) => ScriptedTurn | Promise<ScriptedTurn>);
+
+export interface ScriptedAdapterOptions {
+  turns: ScriptedTurnSource;
+  /** Adapter name; defaults to `scripted`. Use a real provider's name to stand in for it. */
+  name?: string;
+  /** Which models it claims; by default every model, so it can replace all providers in tests. */
+  supportsModel?: (model: string) => boolean;
+  /** Stream delta size in characters. */
+  chunkSize?: number;
+}
+
+export interface ScriptedCall {
+  kind: 'complete' | 'stream';
+  request: Request;
+}
+
+function isResponse(turn: ScriptedTurn): turn is Response {
+  return typeof turn === 'object' && 'message' in turn && 'finishReason' in turn;
+}
+
+function abortable(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+}
+
+/**
+ * A fake provider that answers from a script (a list of turns, or a function of the request) and records every
+ * call. It drives every test above the LLM layer, and ships in `attractor/testing` for users' own tests.
+ *
+ * @example
+ * const adapter = new ScriptedAdapter({ turns: ['Hello', { toolCalls: [{ name: 'shell', arguments: { cmd: 'ls' } }] }] });
+ * const client = new LLMClient({ adapters: [adapter] });
+ */
+export class ScriptedAdapter implements ProviderAdapter {
+  readonly name: string;
+  readonly calls: ScriptedCall[] = [];
+  private readonly options: ScriptedAdapterOptions;
+
+  constructor(options: ScriptedAdapterOptions) {
+    this.options = options;
+    this.name = options.name ?? 'scripted';
+  }
+
+  supportsModel(model: string): boolean {
+    return this.options.supportsModel?.(model) ?? true;
+  }
+
+  async complete(request: Request, options: CallOptions = {}): Promise<Response> {
+    this.calls.push({ kind: 'complete', request });
+    return this.answer(request, this.calls.length - 1, options);
+  }
+
+  async *stream(request: Request, options: CallOptions = {}): AsyncGenerator<StreamEvent, void, undefined> {
+    this.calls.push({ kind: 'stream', request });
+    const response = await this.answer(request, this.calls.length - 1, options);
+    for (const event of responseToStreamEvents(response, this.options.chunkSize)) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      yield event;
+    }
+  }
+
+  private async answer(request: Request, index: number, options: CallOptions): Promise<Response> {
+    const source = this.options.turns;
+    const turn = typeof source === 'function' ? await source(request, index) : source[index];
+    if (turn === undefined) {
+      throw new ConfigurationError(
+        `ScriptedAdapter: no scripted turn for call #${index + 1} (the script has ${Array.isArray(source) ? source.length : 0}).`,
+      );
+    }
+    if (typeof turn === 'object' && 'error' in turn) throw turn.error;
+    if (isResponse(turn)) return turn;
+    const spec = typeof turn === 'string' ? { text: turn } : turn;
+    if (spec.delayMs) await abortable(spec.delayMs, options.signal);
+    if (options.signal?.aborted) throw options.signal.reason;
+    const content: ContentPart[] = [];
+    if (spec.reasoning !== undefined)
+      content.push({ kind: 'thinking', text: spec.reasoning, signature: 'scripted' });
+    if (spec.text !== undefined) content.push({ kind: 'text', text: spec.text });
+    (spec.toolCalls ?? []).forEach((call, callIndex) => {
+      const id = call.id ?? `call_${index + 1}_${callIndex + 1}`;
+      content.push(toolCallPart(id, call.name, JSON.stringify(call.arguments ?? {})));
+    });
+    const hasCalls = (spec.toolCalls?.length ?? 0) > 0;
+    return createResponse({
+      id: `scripted-${index + 1}`,
+      model: spec.model ?? request.model,
+      provider: this.name,
+      message: { role: 'assistant', content },
+      finishReason: { reason: spec.finishReason ?? (hasCalls ? 'tool_calls' : 'stop') },
+      usage: createUsage({ inputTokens: 10, outputTokens: 5, ...spec.usage }),
+    });
+  }
+}
