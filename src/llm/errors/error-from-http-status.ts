@@ -28,21 +28,26 @@ function record(value: unknown): Record<string, unknown> | undefined {
 }
 
 /** Anthropic, OpenAI and Gemini all nest `{ error: { message, type|code|status } }`; accept the flat form too. */
-function describeBody(body: unknown): { message?: string; errorCode?: string } {
+function describeBody(body: unknown): { message?: string; errorCode?: string; allCodes?: string } {
   if (typeof body === 'string') return body.trim() === '' ? {} : { message: body };
   const outer = record(body);
   const inner = record(outer?.['error']) ?? outer;
   if (!inner) return {};
   const message = inner['message'];
-  const code = inner['type'] ?? inner['code'] ?? inner['status'];
+  const codes = [inner['code'], inner['type'], inner['status']].filter(
+    (c): c is string => typeof c === 'string',
+  );
+  // OpenAI's `code` (context_length_exceeded, insufficient_quota) is more specific than its `type`.
+  const code = codes[0];
   return {
     ...(typeof message === 'string' ? { message } : {}),
-    ...(typeof code === 'string' ? { errorCode: code } : {}),
+    ...(code !== undefined ? { errorCode: code } : {}),
+    allCodes: codes.join(' '),
   };
 }
 
 const CONTEXT_LENGTH =
-  /context length|context window|too many tokens|prompt is too long|maximum context|too long/i;
+  /context[ _]length|context[ _]window|too many tokens|prompt is too long|maximum context|too long/i;
 const CONTENT_FILTER = /content filter|content_filter|safety|content policy/i;
 const QUOTA = /insufficient_quota|quota|credit balance|billing/i;
 const NOT_FOUND = /not found|does not exist|not_found/i;
@@ -61,7 +66,7 @@ export function errorFromHttpStatus(input: HttpErrorInput): LLMError {
     ...(input.cause !== undefined ? { cause: input.cause } : {}),
   };
   const message = `${input.provider} (HTTP ${input.status}): ${text}`;
-  const haystack = `${text} ${described.errorCode ?? ''}`;
+  const haystack = `${text} ${described.allCodes ?? ''}`;
   const status = input.status;
   if (status === 413 || ((status === 400 || status === 422) && CONTEXT_LENGTH.test(haystack))) {
     return new ContextLengthError(message, options);
@@ -75,7 +80,7 @@ export function errorFromHttpStatus(input: HttpErrorInput): LLMError {
   if (status === 408) return new RequestTimeoutError(message, options);
   if (status === 429) {
     // OpenAI answers 429 for an empty account too; waiting does not help there.
-    if (QUOTA.test(described.errorCode ?? '')) return new QuotaExceededError(message, options);
+    if (QUOTA.test(described.allCodes ?? '')) return new QuotaExceededError(message, options);
     return new RateLimitError(message, options);
   }
   if (status >= 500) return new ServerError(message, options);
