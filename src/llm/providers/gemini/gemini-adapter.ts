@@ -35,6 +35,8 @@ export interface GeminiAdapterOptions {
   /** A call fails with RequestTimeoutError when no response (or, streaming, no next chunk) comes within this. */
   timeoutMs?: number;
   headers?: Record<string, string>;
+  /** Where the `GEMINI_*` / `GOOGLE_*` fallbacks are read; defaults to process.env. */
+  env?: Record<string, string | undefined>;
 }
 
 const PROVIDER = 'gemini';
@@ -132,7 +134,8 @@ export class GeminiAdapter implements ProviderAdapter {
   #sdk(): Promise<GoogleGenAI> {
     this.#client ??= (async () => {
       const options = this.#options;
-      const apiKey = options.apiKey ?? (process.env.GEMINI_API_KEY || process.env.GOOGLE_API_KEY);
+      const env = options.env ?? process.env;
+      const apiKey = options.apiKey ?? (env.GEMINI_API_KEY || env.GOOGLE_API_KEY);
       if (!apiKey) {
         throw new ConfigurationError(
           'gemini: no API key; set GEMINI_API_KEY (or GOOGLE_API_KEY) or pass apiKey',
@@ -141,7 +144,7 @@ export class GeminiAdapter implements ProviderAdapter {
           },
         );
       }
-      const baseUrl = options.baseURL ?? (process.env.GEMINI_BASE_URL || process.env.GOOGLE_GEMINI_BASE_URL);
+      const baseUrl = options.baseURL ?? (env.GEMINI_BASE_URL || env.GOOGLE_GEMINI_BASE_URL);
       const { GoogleGenAI } = await import('@google/genai');
       return new GoogleGenAI({
         apiKey,

@@ -23,6 +23,8 @@ export interface OpenAIAdapterOptions {
   /** A call fails with RequestTimeoutError when no response (or, streaming, no next event) comes within this. */
   timeoutMs?: number;
   defaultHeaders?: Record<string, string>;
+  /** Where the `OPENAI_*` fallbacks are read; defaults to process.env. */
+  env?: Record<string, string | undefined>;
 }
 
 const PROVIDER = 'openai';
@@ -112,7 +114,8 @@ export class OpenAIAdapter implements ProviderAdapter {
   #sdk(): Promise<OpenAI> {
     this.#client ??= (async () => {
       const options = this.#options;
-      const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY;
+      const env = options.env ?? process.env;
+      const apiKey = options.apiKey ?? env.OPENAI_API_KEY;
       if (!apiKey) {
         throw new ConfigurationError('openai: no API key; set OPENAI_API_KEY or pass apiKey', {
           provider: PROVIDER,
@@ -121,9 +124,9 @@ export class OpenAIAdapter implements ProviderAdapter {
       const { OpenAI } = await import('openai');
       return new OpenAI({
         apiKey,
-        baseURL: options.baseURL ?? process.env.OPENAI_BASE_URL ?? null,
-        organization: options.organization ?? process.env.OPENAI_ORG_ID ?? null,
-        project: options.project ?? process.env.OPENAI_PROJECT_ID ?? null,
+        baseURL: options.baseURL ?? env.OPENAI_BASE_URL ?? null,
+        organization: options.organization ?? env.OPENAI_ORG_ID ?? null,
+        project: options.project ?? env.OPENAI_PROJECT_ID ?? null,
         maxRetries: 0,
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.defaultHeaders ? { defaultHeaders: options.defaultHeaders } : {}),

@@ -1,0 +1,370 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Message } from '../../../../src/llm/message.js';
+import { OpenAICompatibleAdapter } from '../../../../src/llm/providers/openai-compatible/openai-compatible-adapter.js';
+import type { Request, StreamEvent, ToolDefinition } from '../../../../src/llm/types.js';
+import {
+  chatChunk,
+  chatCompletionReply,
+  chatSseReply,
+  FAKE_OPENAI_KEY,
+  type FakeOpenAIServer,
+  startFakeOpenAIServer,
+} from '../../../helpers/fake-openai-server.js';
+
+let server: FakeOpenAIServer;
+let adapter: OpenAICompatibleAdapter;
+
+beforeAll(async () => {
+  server = await startFakeOpenAIServer();
+  adapter = new OpenAICompatibleAdapter({ apiKey: FAKE_OPENAI_KEY, baseURL: server.baseURL });
+});
+afterAll(() => server.close());
+afterEach(() => {
+  server.requests.length = 0;
+});
+
+const weather: ToolDefinition = {
+  name: 'get_weather',
+  description: 'Current weather for a city',
+  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+};
+
+function lastBody(): Record<string, unknown> {
+  return server.requests.at(-1)?.body as Record<string, unknown>;
+}
+
+async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+  const out: StreamEvent[] = [];
+  for await (const event of events) out.push(event);
+  return out;
+}
+
+describe('OpenAICompatibleAdapter.complete', () => {
+  it('posts /v1/chat/completions and maps text, usage and the finish reason', async () => {
+    server.enqueue(
+      chatCompletionReply({ content: 'Hello there', usage: { prompt: 11, completion: 4, cached: 6 } }),
+    );
+    const response = await adapter.complete({
+      model: 'qwen3:8b',
+      systemPrompt: 'You are terse.',
+      messages: [Message.developer('No emoji.'), Message.user('Hello')],
+      temperature: 0.1,
+      topP: 0.9,
+      maxTokens: 50,
+      stopSequences: ['END'],
+    });
+    const request = server.requests[0]!;
+    expect(request.url).toBe('/v1/chat/completions');
+    expect(request.headers.authorization).toBe(`Bearer ${FAKE_OPENAI_KEY}`);
+    expect(request.body).toEqual({
+      model: 'qwen3:8b',
+      messages: [
+        { role: 'system', content: 'You are terse.' },
+        { role: 'system', content: 'No emoji.' },
+        { role: 'user', content: 'Hello' },
+      ],
+      temperature: 0.1,
+      top_p: 0.9,
+      max_tokens: 50,
+      stop: ['END'],
+      stream: false,
+    });
+    expect(response).toMatchObject({
+      id: 'chatcmpl-1',
+      model: 'local-model',
+      provider: 'openai-compatible',
+      text: 'Hello there',
+      finishReason: { reason: 'stop', raw: 'stop' },
+      usage: { inputTokens: 11, outputTokens: 4, totalTokens: 15, cacheReadTokens: 6, reasoningTokens: 0 },
+    });
+  });
+
+  it('round-trips tool calls: tool_calls on the assistant message, then one tool message per result', async () => {
+    server.enqueue(
+      chatCompletionReply({
+        content: null,
+        finishReason: 'tool_calls',
+        toolCalls: [
+          { id: 'call_a', name: 'get_weather', arguments: '{"city":"Paris"}' },
+          { id: 'call_b', name: 'get_weather', arguments: '{"city":"Tokyo"}' },
+        ],
+      }),
+      chatCompletionReply({ content: 'Both sunny.' }),
+    );
+    const request: Request = {
+      model: 'local',
+      messages: [Message.user('Weather?')],
+      tools: [weather],
+      toolChoice: { mode: 'named', toolName: 'get_weather' },
+    };
+    const first = await adapter.complete(request);
+    expect(lastBody()).toMatchObject({
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            description: 'Current weather for a city',
+            parameters: weather.parameters,
+          },
+        },
+      ],
+      tool_choice: { type: 'function', function: { name: 'get_weather' } },
+    });
+    expect(first.finishReason).toEqual({ reason: 'tool_calls', raw: 'tool_calls' });
+    expect(first.toolCalls.map((call) => [call.toolCallId, call.arguments])).toEqual([
+      ['call_a', { city: 'Paris' }],
+      ['call_b', { city: 'Tokyo' }],
+    ]);
+
+    await adapter.complete({
+      ...request,
+      toolChoice: { mode: 'required' },
+      messages: [
+        ...request.messages,
+        first.message,
+        Message.toolResult('call_a', 'sunny'),
+        Message.toolResult('call_b', 'sunny too'),
+      ],
+    });
+    expect(lastBody().tool_choice).toBe('required');
+    expect(lastBody().messages).toEqual([
+      { role: 'user', content: 'Weather?' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_a',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+          },
+          {
+            id: 'call_b',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"city":"Tokyo"}' },
+          },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_a', content: 'sunny' },
+      { role: 'tool', tool_call_id: 'call_b', content: 'sunny too' },
+    ]);
+  });
+
+  it('passes reasoning_effort, maps reasoning_content, and does not send thinking back', async () => {
+    server.enqueue(
+      chatCompletionReply({
+        content: '42',
+        reasoningContent: 'Six times seven.',
+        usage: { prompt: 5, completion: 20, reasoning: 15 },
+      }),
+      chatCompletionReply({ content: 'ok' }),
+    );
+    const first = await adapter.complete({
+      model: 'deepseek-reasoner',
+      messages: [Message.user('6*7?')],
+      reasoningEffort: 'medium',
+    });
+    expect(lastBody().reasoning_effort).toBe('medium');
+    expect(first.reasoning).toBe('Six times seven.');
+    expect(first.usage.reasoningTokens).toBe(15);
+    await adapter.complete({
+      model: 'deepseek-reasoner',
+      messages: [Message.user('6*7?'), first.message, Message.user('sure?')],
+    });
+    expect((lastBody().messages as unknown[])[1]).toEqual({ role: 'assistant', content: '42' });
+  });
+
+  it('asks for structured output with response_format json_schema', async () => {
+    const schema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
+    server.enqueue(chatCompletionReply({ content: '{"name":"Alice"}' }));
+    await adapter.complete({
+      model: 'local',
+      messages: [Message.user('x')],
+      responseFormat: { type: 'json_schema', jsonSchema: schema, name: 'person', strict: false },
+    });
+    expect(lastBody().response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'person', schema, strict: false },
+    });
+  });
+
+  it('sends images as image_url parts', async () => {
+    server.enqueue(chatCompletionReply({ content: 'a cat' }));
+    await adapter.complete({
+      model: 'local',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { kind: 'text', text: 'What?' },
+            { kind: 'image', data: 'AAAA' },
+          ],
+        },
+      ],
+    });
+    expect(lastBody().messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What?' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+        ],
+      },
+    ]);
+  });
+
+  it.each([
+    ['length', 'length'],
+    ['content_filter', 'content_filter'],
+    ['eos', 'other'],
+  ] as const)('maps finish_reason %s to %s', async (raw, reason) => {
+    server.enqueue(chatCompletionReply({ content: 'x', finishReason: raw as 'length' }));
+    const response = await adapter.complete({ model: 'local', messages: [Message.user('x')] });
+    expect(response.finishReason).toEqual({ reason, raw });
+  });
+});
+
+describe('OpenAICompatibleAdapter.stream', () => {
+  it('asks for usage in the stream and maps content deltas, finish and the trailing usage chunk', async () => {
+    server.enqueue(
+      chatSseReply([
+        chatChunk({ role: 'assistant', content: '' }),
+        chatChunk({ content: 'Hel' }),
+        chatChunk({ content: 'lo' }),
+        chatChunk({}, 'stop'),
+        chatChunk(null, null, { prompt: 7, completion: 2, cached: 3 }),
+      ]),
+    );
+    const events = await collect(adapter.stream({ model: 'local', messages: [Message.user('Hi')] }));
+    expect(lastBody()).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    expect(events.map((e) => e.type)).toEqual([
+      'stream_start',
+      'text_start',
+      'text_delta',
+      'text_delta',
+      'text_end',
+      'finish',
+    ]);
+    expect(events[4]).toEqual({ type: 'text_end', textId: 'text_0', text: 'Hello' });
+    expect(events.at(-1)).toMatchObject({
+      type: 'finish',
+      finishReason: { reason: 'stop' },
+      usage: { inputTokens: 7, outputTokens: 2, cacheReadTokens: 3 },
+      response: { text: 'Hello', id: 'chatcmpl-1', provider: 'openai-compatible' },
+    });
+  });
+
+  it('assembles parallel tool calls from index-addressed argument deltas', async () => {
+    const call = (index: number, fields: Record<string, unknown>) =>
+      chatChunk({ tool_calls: [{ index, ...fields }] });
+    server.enqueue(
+      chatSseReply([
+        chatChunk({ role: 'assistant', content: null }),
+        call(0, { id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '' } }),
+        call(0, { function: { arguments: '{"city":' } }),
+        call(0, { function: { arguments: '"Paris"}' } }),
+        call(1, {
+          id: 'call_b',
+          type: 'function',
+          function: { name: 'get_weather', arguments: '{"city":"Rome"}' },
+        }),
+        chatChunk({}, 'tool_calls'),
+        chatChunk(null, null, { prompt: 9, completion: 30 }),
+      ]),
+    );
+    const events = await collect(
+      adapter.stream({ model: 'local', messages: [Message.user('x')], tools: [weather] }),
+    );
+    expect(events.filter((e) => e.type !== 'stream_start' && e.type !== 'finish')).toEqual([
+      { type: 'tool_call_start', toolCallId: 'call_a', toolName: 'get_weather' },
+      { type: 'tool_call_delta', toolCallId: 'call_a', argumentsDelta: '{"city":' },
+      { type: 'tool_call_delta', toolCallId: 'call_a', argumentsDelta: '"Paris"}' },
+      {
+        type: 'tool_call_end',
+        toolCall: {
+          kind: 'tool_call',
+          toolCallId: 'call_a',
+          toolName: 'get_weather',
+          arguments: { city: 'Paris' },
+          argumentsJson: '{"city":"Paris"}',
+        },
+      },
+      { type: 'tool_call_start', toolCallId: 'call_b', toolName: 'get_weather' },
+      { type: 'tool_call_delta', toolCallId: 'call_b', argumentsDelta: '{"city":"Rome"}' },
+      expect.objectContaining({
+        type: 'tool_call_end',
+        toolCall: expect.objectContaining({ arguments: { city: 'Rome' } }),
+      }),
+    ]);
+    const finish = events.at(-1);
+    if (finish?.type !== 'finish') throw new Error('no finish');
+    expect(finish.finishReason).toEqual({ reason: 'tool_calls', raw: 'tool_calls' });
+    expect(finish.response.toolCalls.map((c) => c.toolCallId)).toEqual(['call_a', 'call_b']);
+  });
+
+  it('streams reasoning_content before the answer', async () => {
+    server.enqueue(
+      chatSseReply([
+        chatChunk({ role: 'assistant', reasoning_content: 'Hmm, ' }),
+        chatChunk({ reasoning_content: 'easy.' }),
+        chatChunk({ content: '4' }),
+        chatChunk({}, 'stop'),
+      ]),
+    );
+    const events = await collect(adapter.stream({ model: 'local', messages: [Message.user('2+2')] }));
+    expect(events.map((e) => e.type)).toEqual([
+      'stream_start',
+      'reasoning_start',
+      'reasoning_delta',
+      'reasoning_delta',
+      'reasoning_end',
+      'text_start',
+      'text_delta',
+      'text_end',
+      'finish',
+    ]);
+    const finish = events.at(-1);
+    expect(finish?.type === 'finish' && finish.response.reasoning).toBe('Hmm, easy.');
+    expect(finish?.type === 'finish' && finish.response.text).toBe('4');
+  });
+});
+
+describe('OpenAICompatibleAdapter configuration', () => {
+  it.each([
+    [{ baseURL: 'http://127.0.0.1:9/v1' }, 'OPENAI_COMPATIBLE_API_KEY'],
+    [{ apiKey: 'k' }, 'OPENAI_COMPATIBLE_BASE_URL'],
+  ])('fails at the first call naming the missing variable (%o)', async (options, variable) => {
+    const incomplete = new OpenAICompatibleAdapter({ ...options, env: {} });
+    await expect(incomplete.complete({ model: 'm', messages: [Message.user('x')] })).rejects.toMatchObject({
+      name: 'ConfigurationError',
+      message: expect.stringContaining(variable),
+    });
+  });
+
+  it('reads OPENAI_COMPATIBLE_API_KEY and OPENAI_COMPATIBLE_BASE_URL, and uses its own provider name', async () => {
+    server.enqueue(chatCompletionReply({ content: 'from env' }));
+    const fromEnv = new OpenAICompatibleAdapter({
+      name: 'ollama',
+      env: { OPENAI_COMPATIBLE_API_KEY: FAKE_OPENAI_KEY, OPENAI_COMPATIBLE_BASE_URL: server.baseURL },
+    });
+    const response = await fromEnv.complete({
+      model: 'llama3',
+      messages: [Message.user('x')],
+      providerOptions: { ollama: { keep_alive: '5m' }, 'openai-compatible': { ignored: true } },
+    });
+    expect(response).toMatchObject({ text: 'from env', provider: 'ollama' });
+    expect(lastBody()).toMatchObject({ keep_alive: '5m' });
+    expect(lastBody()).not.toHaveProperty('ignored');
+  });
+
+  it.each([
+    [['llama3'], 'llama3', true],
+    [['qwen*'], 'qwen3:8b', true],
+    [['qwen*'], 'llama3', false],
+    [undefined, 'gpt-5.2', false],
+  ])('with models %o claims %s: %s', (models, model, expected) => {
+    const claiming = new OpenAICompatibleAdapter(models ? { models } : {});
+    expect(claiming.supportsModel(model)).toBe(expected);
+  });
+});
