@@ -81,7 +81,7 @@ export interface HandlerInput {
   context: Readonly<ContextValues>;
   /** Root of this run's directory. */
   runDir: string;
-  /** `<runDir>/<node id>`; created by the engine before the handler runs. */
+  /** `<runDir>/<node id>`; created by the engine before the handler runs (not for start, exit and conditional nodes, which write nothing). */
   stageDir: string;
   fidelity: FidelityMode;
   threadId?: string;

@@ -3,6 +3,8 @@ import type { NodeHandler } from './handler-types.js';
 import { codergenHandler } from './handlers/codergen.js';
 import { conditionalHandler } from './handlers/conditional.js';
 import { exitHandler } from './handlers/exit.js';
+import { fanInHandler } from './handlers/fan-in.js';
+import { parallelHandler } from './handlers/parallel.js';
 import { startHandler } from './handlers/start.js';
 import { toolHandler } from './handlers/tool.js';
 import { waitHumanHandler } from './handlers/wait-human.js';
@@ -56,5 +58,7 @@ export function createDefaultRegistry(): HandlerRegistry {
     .register('codergen', codergenHandler)
     .register('conditional', conditionalHandler)
     .register('wait.human', waitHumanHandler)
+    .register('parallel', parallelHandler)
+    .register('parallel.fan_in', fanInHandler)
     .register('tool', toolHandler);
 }

@@ -33,12 +33,13 @@ describe('HandlerRegistry', () => {
 });
 
 describe('createDefaultRegistry', () => {
-  it.each(['start', 'exit', 'codergen', 'conditional', 'wait.human', 'tool'].map((type) => [type]))(
-    'registers the built-in %s',
-    (type) => {
-      expect(createDefaultRegistry().has(type)).toBe(true);
-    },
-  );
+  it.each(
+    ['start', 'exit', 'codergen', 'conditional', 'wait.human', 'parallel', 'parallel.fan_in', 'tool'].map(
+      (type) => [type],
+    ),
+  )('registers the built-in %s', (type) => {
+    expect(createDefaultRegistry().has(type)).toBe(true);
+  });
 
   it('falls back to codergen', () => {
     expect(createDefaultRegistry().get('my_custom_type')).toBe(codergenHandler);

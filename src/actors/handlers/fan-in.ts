@@ -1,0 +1,62 @@
+import type { NodeHandler } from '../handler-types.js';
+import { type ParallelResult, ParallelResultsSchema } from '../parallel/parallel-result.js';
+import { rankBranchResults } from '../parallel/rank-branch-results.js';
+import { expandContextKeys } from '../prompt/expand-context-keys.js';
+
+function describeCandidates(results: readonly ParallelResult[]): string {
+  return results
+    .map((r) => {
+      const details = [
+        r.status,
+        r.score === undefined ? '' : `score ${r.score}`,
+        r.notes ?? '',
+        r.failure_reason ?? '',
+      ]
+        .filter((part) => part !== '')
+        .join('; ');
+      return `- ${r.branch_id}: ${details}`;
+    })
+    .join('\n');
+}
+
+/**
+ * Collects a parallel node's branches (concepts §12): picks the best of `parallel.results` and writes
+ * `parallel.fan_in.best_id` / `parallel.fan_in.best_outcome`. With a `prompt`, `services.llmRank`
+ * chooses; without a router, or when it answers with an unknown id, the heuristic ranking decides.
+ * SUCCESS when any branch succeeded, else FAIL.
+ */
+export const fanInHandler: NodeHandler = async ({ node, context, signal, services }) => {
+  const raw = context['parallel.results'];
+  if (raw === undefined || (Array.isArray(raw) && raw.length === 0)) {
+    return { status: 'fail', failure_reason: 'No parallel results to evaluate' };
+  }
+  const parsed = ParallelResultsSchema.safeParse(raw);
+  if (!parsed.success) {
+    return {
+      status: 'fail',
+      failure_reason: `parallel.results is malformed: ${parsed.error.issues[0]?.message}`,
+    };
+  }
+  const ranked = rankBranchResults(parsed.data);
+  let best = ranked[0]!;
+  if (node.attrs.prompt && services.llmRank) {
+    const candidates = ranked.map((r) => r.branch_id);
+    const choice = await services.llmRank({
+      prompt: `${expandContextKeys(node.attrs.prompt, context)}\n\nCandidates:\n${describeCandidates(ranked)}`,
+      candidates,
+      signal,
+    });
+    const chosen = ranked.find((r) => r.branch_id === choice);
+    if (chosen) best = chosen;
+  }
+  const anySucceeded = ranked.some((r) => r.status === 'success' || r.status === 'partial_success');
+  return {
+    status: anySucceeded ? 'success' : 'fail',
+    notes: `Selected best candidate: ${best.branch_id}`,
+    ...(anySucceeded ? {} : { failure_reason: 'every parallel branch failed' }),
+    context_updates: {
+      'parallel.fan_in.best_id': best.branch_id,
+      'parallel.fan_in.best_outcome': best.status,
+    },
+  };
+};

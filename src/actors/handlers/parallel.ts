@@ -1,0 +1,224 @@
+import type { Outcome } from '../../compiler/outcome.js';
+import type { BranchResult, ContextValues, NodeHandler } from '../handler-types.js';
+import { evaluateJoin, type JoinVerdict } from '../parallel/evaluate-join.js';
+import { findFanIn } from '../parallel/find-fan-in.js';
+import { mergeBranchUpdates } from '../parallel/merge-branch-updates.js';
+import { readParallelPolicy } from '../parallel/parallel-policy.js';
+import type { ParallelResult } from '../parallel/parallel-result.js';
+
+interface Branch {
+  id: string;
+  startNodeId: string;
+  controller: AbortController;
+  started: boolean;
+  result?: BranchResult;
+  record?: ParallelResult;
+}
+
+const isSuccess = (status: string) => status === 'success' || status === 'partial_success';
+const isFailure = (status: string) => status === 'fail' || status === 'retry';
+
+/** Branch ids are target ids; a second edge to the same target gets `#2`, so results stay apart. */
+function branchIds(targets: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return targets.map((target) => {
+    const count = (seen.get(target) ?? 0) + 1;
+    seen.set(target, count);
+    return count === 1 ? target : `${target}#${count}`;
+  });
+}
+
+function cloneContext(context: Readonly<ContextValues>): ContextValues {
+  return structuredClone(context) as ContextValues;
+}
+
+/** The fan-in most branches stopped at, else the one the graph leads them to. */
+function convergence(
+  branches: readonly Branch[],
+  fallback: () => string | undefined,
+  isFanIn: (id: string) => boolean,
+) {
+  const counts = new Map<string, number>();
+  for (const branch of branches) {
+    const at = branch.result?.stoppedAt;
+    if (at && isFanIn(at)) counts.set(at, (counts.get(at) ?? 0) + 1);
+  }
+  let best: string | undefined;
+  for (const [id, count] of counts) if (best === undefined || count > (counts.get(best) ?? 0)) best = id;
+  return best ?? fallback();
+}
+
+/**
+ * Fans out to every outgoing edge at once (concepts §12, DECISIONS §8): each branch runs through
+ * `services.runBranch` on its own clone of the context, at most `max_parallel` at a time. The join and
+ * error policies (see `evaluateJoin`) decide the outcome; once it is decided, running branches are
+ * aborted and unstarted ones never start. Results go to `parallel.results`, each branch's context
+ * updates to `<branch id>.<key>`, and the run continues at the fan-in node the branches converged on.
+ */
+export const parallelHandler: NodeHandler = async ({ node, graph, context, signal, services }) => {
+  const edges = graph.edges.filter((edge) => edge.source === node.id);
+  if (edges.length === 0) return { status: 'fail', failure_reason: 'parallel node has no outgoing edges' };
+  const read = readParallelPolicy(node, edges.length);
+  if (!read.ok) return { status: 'fail', failure_reason: read.reason };
+  const { policy } = read;
+  const ids = branchIds(edges.map((edge) => edge.target));
+  const branches: Branch[] = edges.map((edge, i) => ({
+    id: ids[i]!,
+    startNodeId: edge.target,
+    controller: new AbortController(),
+    started: false,
+  }));
+  services.emit(
+    'parallel.start',
+    { branches: ids, join_policy: policy.join, error_policy: policy.error, max_parallel: policy.maxParallel },
+    node.id,
+  );
+
+  let verdict: JoinVerdict = { settled: false };
+  let cancelReason: string | undefined;
+  const cancelAll = (reason: string) => {
+    cancelReason ??= reason;
+    for (const branch of branches) if (!branch.record) branch.controller.abort(new Error(reason));
+  };
+  const onAbort = () => cancelAll('cancelled');
+  signal.addEventListener('abort', onAbort, { once: true });
+
+  const tally = () => {
+    const done = branches.filter((b) => b.record && !b.record.cancelled);
+    return {
+      total: branches.length,
+      succeeded: done.filter((b) => isSuccess(b.record!.status)).length,
+      failed: done.filter((b) => isFailure(b.record!.status)).length,
+      pending: branches.filter((b) => !b.record).length,
+    };
+  };
+
+  const finishBranch = (branch: Branch, record: ParallelResult) => {
+    branch.record = record;
+    services.emit(
+      'parallel.branch.complete',
+      { branch: branch.id, status: record.status, ...(record.cancelled ? { cancelled: true } : {}) },
+      node.id,
+    );
+    if (!verdict.settled && !signal.aborted) {
+      verdict = evaluateJoin(policy, tally());
+      if (verdict.settled) cancelAll(`cancelled: ${verdict.reason}`);
+    }
+  };
+
+  const runOne = async (branch: Branch): Promise<void> => {
+    branch.started = true;
+    services.emit('parallel.branch.start', { branch: branch.id, start_node: branch.startNodeId }, node.id);
+    const branchSignal = AbortSignal.any([signal, branch.controller.signal]);
+    try {
+      const result = await services.runBranch({
+        branchId: branch.id,
+        startNodeId: branch.startNodeId,
+        context: cloneContext(context),
+        signal: branchSignal,
+      });
+      branch.result = result;
+      const { outcome } = result;
+      finishBranch(
+        branch,
+        branchSignal.aborted
+          ? {
+              branch_id: branch.id,
+              status: 'skipped',
+              cancelled: true,
+              failure_reason: cancelReason ?? 'cancelled',
+            }
+          : {
+              branch_id: branch.id,
+              status: outcome.status,
+              ...(outcome.notes === undefined ? {} : { notes: outcome.notes }),
+              ...(outcome.failure_reason === undefined ? {} : { failure_reason: outcome.failure_reason }),
+              ...(outcome.score === undefined ? {} : { score: outcome.score }),
+              ...(result.stoppedAt === undefined ? {} : { stopped_at: result.stoppedAt }),
+            },
+      );
+    } catch (error) {
+      finishBranch(
+        branch,
+        branchSignal.aborted
+          ? {
+              branch_id: branch.id,
+              status: 'skipped',
+              cancelled: true,
+              failure_reason: cancelReason ?? 'cancelled',
+            }
+          : {
+              branch_id: branch.id,
+              status: 'fail',
+              failure_reason: (error as Error).message ?? String(error),
+            },
+      );
+    }
+  };
+
+  // A fixed pool of `max_parallel` workers pulling the next unstarted branch.
+  let next = 0;
+  const worker = async () => {
+    for (;;) {
+      if (verdict.settled || cancelReason !== undefined) return;
+      const branch = branches[next++];
+      if (!branch) return;
+      await runOne(branch);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(policy.maxParallel, branches.length) }, worker));
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+  for (const branch of branches) {
+    if (!branch.record) {
+      branch.record = {
+        branch_id: branch.id,
+        status: 'skipped',
+        cancelled: true,
+        failure_reason: `${cancelReason ?? 'cancelled'} (not started)`,
+      };
+    }
+  }
+
+  const results = branches.map((branch) => branch.record!);
+  const counts = tally();
+  if (signal.aborted) {
+    services.emit('parallel.complete', { status: 'fail', cancelled: true }, node.id);
+    return { status: 'fail', failure_reason: 'cancelled', context_updates: { 'parallel.results': results } };
+  }
+  const final = verdict.settled ? verdict : evaluateJoin(policy, { ...counts, pending: 0 });
+  if (!final.settled) throw new Error('parallel: join not settled with no branch pending');
+  const fanIn = convergence(
+    branches,
+    () =>
+      findFanIn(
+        graph,
+        branches.map((b) => b.startNodeId),
+      ),
+    (id) => graph.nodes.some((n) => n.id === id && n.handler === 'parallel.fan_in'),
+  );
+  const outcome: Outcome = {
+    status: final.status,
+    notes: `Parallel ${policy.join}/${policy.error}: ${final.reason}`,
+    ...(final.status === 'fail' ? { failure_reason: final.reason } : {}),
+    context_updates: {
+      'parallel.results': results,
+      ...mergeBranchUpdates(
+        branches
+          .filter((b) => b.result && !b.record?.cancelled)
+          .map((b) => ({ branchId: b.id, updates: b.result!.updates })),
+      ),
+    },
+    ...(fanIn ? { suggested_next_ids: [fanIn] } : {}),
+    // The fan-in is not an outgoing edge of this node, so edge selection could never pick it.
+    ...(fanIn && final.status !== 'fail' ? { next_node: fanIn } : {}),
+  };
+  services.emit(
+    'parallel.complete',
+    { status: final.status, succeeded: counts.succeeded, failed: counts.failed, total: counts.total },
+    node.id,
+  );
+  return outcome;
+};
