@@ -35,8 +35,8 @@ describe('parseDot performance', () => {
       expect(graph.edges).toHaveLength(20_000);
     });
     // Wall-clock limits are flaky on a shared machine, so the bound is relative: our pre-lexer, scoping
-    // and typing must stay a fraction of the parser's own time (measured in plain Node: ~25% on top of ts-graphviz; more under
-    // Vitest and a loaded machine).
+    // and typing must stay a fraction of the parser's own time (measured in plain Node: ~25% on top of
+    // ts-graphviz; more under Vitest and on a loaded machine).
     console.info(`parseDot ${Math.round(ours)} ms, ts-graphviz parse alone ${Math.round(bare)} ms`);
     expect(ours - bare).toBeLessThan(Math.max(1.5 * bare, 1500));
   }, 180_000);
