@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { adaptersFromEnv } from '../../../../src/llm/env-adapters.js';
 import { Message } from '../../../../src/llm/message.js';
 import { GeminiAdapter } from '../../../../src/llm/providers/gemini/gemini-adapter.js';
 import type { Request, StreamEvent, ToolDefinition } from '../../../../src/llm/types.js';
@@ -437,6 +438,17 @@ describe('GeminiAdapter configuration', () => {
       messages: [Message.user('x')],
     });
     expect(response.text).toBe('from env');
+  });
+
+  it.each([
+    ['GEMINI_API_KEY', 'GEMINI_BASE_URL'],
+    ['GOOGLE_API_KEY', 'GOOGLE_GEMINI_BASE_URL'],
+  ])('is built by the core’s adaptersFromEnv from %s and %s', async (keyVar, urlVar) => {
+    const env = { [keyVar]: FAKE_GEMINI_KEY, [urlVar]: server.origin };
+    const gemini = adaptersFromEnv({ env, dotenv: false }).find((a) => a.name === 'gemini');
+    server.enqueue(geminiJsonReply({ parts: [{ text: 'via adaptersFromEnv' }], finishReason: 'STOP' }));
+    const response = await gemini!.complete({ model: 'gemini-2.5-pro', messages: [Message.user('x')] });
+    expect(response.text).toBe('via adaptersFromEnv');
   });
 
   it.each([

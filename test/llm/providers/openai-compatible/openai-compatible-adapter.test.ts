@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readLLMEnvConfig } from '../../../../src/llm/env-config.js';
 import { Message } from '../../../../src/llm/message.js';
 import { OpenAICompatibleAdapter } from '../../../../src/llm/providers/openai-compatible/openai-compatible-adapter.js';
 import type { Request, StreamEvent, ToolDefinition } from '../../../../src/llm/types.js';
@@ -356,6 +357,22 @@ describe('OpenAICompatibleAdapter configuration', () => {
     expect(response).toMatchObject({ text: 'from env', provider: 'ollama' });
     expect(lastBody()).toMatchObject({ keep_alive: '5m' });
     expect(lastBody()).not.toHaveProperty('ignored');
+  });
+
+  it('is configured by the core’s readLLMEnvConfig from OPENAI_COMPATIBLE_BASE_URL and _API_KEY', async () => {
+    const config = readLLMEnvConfig({
+      OPENAI_COMPATIBLE_API_KEY: FAKE_OPENAI_KEY,
+      OPENAI_COMPATIBLE_BASE_URL: server.baseURL,
+    }).openaiCompatible;
+    expect(config).toBeDefined();
+    server.enqueue(chatCompletionReply({ content: 'via readLLMEnvConfig' }));
+    const configured = new OpenAICompatibleAdapter({
+      apiKey: config!.apiKey!,
+      baseURL: config!.baseURL!,
+      env: {},
+    });
+    const response = await configured.complete({ model: 'm', messages: [Message.user('x')] });
+    expect(response.text).toBe('via readLLMEnvConfig');
   });
 
   it.each([

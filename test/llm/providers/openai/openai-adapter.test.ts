@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { adaptersFromEnv } from '../../../../src/llm/env-adapters.js';
 import { Message } from '../../../../src/llm/message.js';
 import { OpenAIAdapter } from '../../../../src/llm/providers/openai/openai-adapter.js';
 import type { Request, StreamEvent, ToolDefinition } from '../../../../src/llm/types.js';
@@ -464,6 +465,15 @@ describe('OpenAIAdapter configuration', () => {
     const response = await new OpenAIAdapter().complete({ model: 'gpt-5.2', messages: [Message.user('x')] });
     expect(response.text).toBe('from env');
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('is built by the core’s adaptersFromEnv from OPENAI_API_KEY and OPENAI_BASE_URL', async () => {
+    const env = { OPENAI_API_KEY: FAKE_OPENAI_KEY, OPENAI_BASE_URL: server.baseURL };
+    const openai = adaptersFromEnv({ env, dotenv: false }).find((a) => a.name === 'openai');
+    server.enqueue(responsesJsonReply({ output: [messageItem('via adaptersFromEnv')] }));
+    const response = await openai!.complete({ model: 'gpt-5.2', messages: [Message.user('x')] });
+    expect(response.text).toBe('via adaptersFromEnv');
+    expect(server.requests[0]!.url).toBe('/v1/responses');
   });
 
   it.each([
