@@ -76,13 +76,14 @@ async function userContent(parts: readonly ContentPart[]): Promise<ResponseInput
 
 function reasoningItem(part: ThinkingPart): ResponseReasoningItem | undefined {
   const signature = decodeReasoningSignature(part.signature);
-  // Thinking from another provider, or from a response we did not ask to be resumable, cannot be replayed.
-  if (!signature) return undefined;
+  // Thinking from another provider cannot be replayed, nor can an item without its encrypted content: with
+  // `store` off the API does not know the id and rejects the whole request.
+  if (!signature?.encrypted_content) return undefined;
   return {
     type: 'reasoning',
     id: signature.id,
     summary: part.text === '' ? [] : [{ type: 'summary_text', text: part.text }],
-    ...(signature.encrypted_content ? { encrypted_content: signature.encrypted_content } : {}),
+    encrypted_content: signature.encrypted_content,
   };
 }
 
