@@ -4,6 +4,7 @@ import { codergenHandler } from './handlers/codergen.js';
 import { conditionalHandler } from './handlers/conditional.js';
 import { exitHandler } from './handlers/exit.js';
 import { fanInHandler } from './handlers/fan-in.js';
+import { managerLoopHandler } from './handlers/manager-loop.js';
 import { parallelHandler } from './handlers/parallel.js';
 import { startHandler } from './handlers/start.js';
 import { toolHandler } from './handlers/tool.js';
@@ -60,5 +61,6 @@ export function createDefaultRegistry(): HandlerRegistry {
     .register('wait.human', waitHumanHandler)
     .register('parallel', parallelHandler)
     .register('parallel.fan_in', fanInHandler)
-    .register('tool', toolHandler);
+    .register('tool', toolHandler)
+    .register('stack.manager_loop', managerLoopHandler);
 }

@@ -3,6 +3,7 @@ import { HandlerNotFoundError } from '../../src/actors/handler-not-found-error.j
 import type { NodeHandler } from '../../src/actors/handler-types.js';
 import { codergenHandler } from '../../src/actors/handlers/codergen.js';
 import { createDefaultRegistry, HandlerRegistry } from '../../src/actors/registry.js';
+import { BUILTIN_HANDLER_TYPES } from '../../src/compiler/ir.js';
 
 const custom: NodeHandler = async () => ({ status: 'skipped' });
 
@@ -33,11 +34,7 @@ describe('HandlerRegistry', () => {
 });
 
 describe('createDefaultRegistry', () => {
-  it.each(
-    ['start', 'exit', 'codergen', 'conditional', 'wait.human', 'parallel', 'parallel.fan_in', 'tool'].map(
-      (type) => [type],
-    ),
-  )('registers the built-in %s', (type) => {
+  it.each(BUILTIN_HANDLER_TYPES.map((type) => [type]))('registers the built-in %s', (type) => {
     expect(createDefaultRegistry().has(type)).toBe(true);
   });
 
