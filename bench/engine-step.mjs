@@ -6,14 +6,14 @@ import { closeSync, fsyncSync, mkdtempSync, openSync, renameSync, rmSync, writeS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assign, createActor, fromPromise, setup, waitFor } from 'xstate';
-import { createDefaultRegistry, runPipeline } from '../dist/index.js';
+import { runPipeline } from '../dist/index.js';
 
 const N = 1000;
 const ROUNDS = 5;
 
 function chainDot(n) {
   const lines = ['digraph chain {', '  start [shape=Mdiamond]', '  exit [shape=Msquare]'];
-  for (let i = 0; i < n; i++) lines.push(`  n${i} [type="noop"]`);
+  for (let i = 0; i < n; i++) lines.push(`  n${i} [shape=diamond]`);
   lines.push(`  start -> n0`);
   for (let i = 0; i < n - 1; i++) lines.push(`  n${i} -> n${i + 1}`);
   lines.push(`  n${n - 1} -> exit`, '}');
@@ -73,9 +73,8 @@ async function floor() {
 
 async function engine(source) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-engine-'));
-  const registry = createDefaultRegistry().register('noop', async () => ({ status: 'success' }));
   const began = performance.now();
-  const result = await runPipeline({ source, logsDir: dir, registry, maxSteps: N + 10, durable: true });
+  const result = await runPipeline({ source, logsDir: dir, maxSteps: N + 10, durable: true });
   const ms = performance.now() - began;
   if (result.status !== 'completed')
     throw new Error(`engine run ended ${result.status}: ${result.failure?.reason}`);

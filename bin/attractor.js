@@ -9,3 +9,8 @@ import('../dist/cli/main.js').then((m) => m.main(process.argv.slice(2))).then(
     process.exitCode = 70;
   },
 );
+// A closed pipe (`attractor run ... --json | head`) is the reader saying "enough", not an error.
+process.stdout.on('error', (error) => {
+  if (error?.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});

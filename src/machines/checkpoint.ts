@@ -44,7 +44,8 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
   return {
     path,
     write(checkpoint: Checkpoint): void {
-      const text = `${JSON.stringify(checkpoint, null, 2)}\n`;
+      // Compact: the checkpoint is rewritten at every step, so its size is its cost.
+      const text = `${JSON.stringify(checkpoint)}\n`;
       writeFileAtomic(path, text, { durable: options.durable ?? true });
       if (options.historyDir) {
         // Same-millisecond checkpoints would collide: keep names unique and ordered.

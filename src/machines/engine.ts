@@ -272,6 +272,7 @@ function execute(prepared: Prepared, options: RunOptions): PipelineRun {
     ...(options.durable !== undefined ? { durable: options.durable } : {}),
   });
   const writeCheckpoint = (context: PipelineMachineContext, currentNode: string, status: Checkpoint['status']) => {
+    log.flush();
     checkpoints.write({
       timestamp: Date.now(),
       current_node: currentNode,

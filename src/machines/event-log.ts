@@ -1,15 +1,36 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 
-/** `events.jsonl`: one event per line, appended as it happens (nothing kept in memory). */
+/**
+ * `events.jsonl`: one event per line, nothing kept in memory. Lines of one synchronous burst (a node
+ * step emits several events in one transition) are batched into one write, flushed before the next
+ * checkpoint is written and otherwise on the next turn of the event loop, so a reader tailing the file
+ * sees each event within a tick and the file is never behind the checkpoint.
+ */
 export function openEventLog(path: string) {
   const fd = openSync(path, 'a');
   let open = true;
+  let pending = '';
+  let scheduled = false;
+  const flush = (): void => {
+    scheduled = false;
+    if (!open || pending === '') return;
+    const text = pending;
+    pending = '';
+    writeSync(fd, text);
+  };
   return {
     append(event: PipelineEvent): void {
-      if (open) writeSync(fd, `${JSON.stringify(event)}\n`);
+      if (!open) return;
+      pending += `${JSON.stringify(event)}\n`;
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
     },
+    flush,
     close(): void {
+      flush();
       if (!open) return;
       open = false;
       closeSync(fd);

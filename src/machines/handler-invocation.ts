@@ -15,6 +15,8 @@ import type { GraphLookup } from './pipeline-runtime.js';
 import { stageDirFor } from './run-directory.js';
 import type { Scenario } from './scenario.js';
 
+const ROUTING_ONLY = new Set(['start', 'exit', 'conditional']);
+
 /** The systemId of a pipeline actor: handler actors read its context through the actor system. */
 export const PIPELINE_SYSTEM_ID = 'attractor.pipeline';
 
@@ -46,11 +48,13 @@ function createInvocation(runtime: InvocationRuntime): AnyActorLogic {
     const context = pipeline?.getSnapshot().context as PipelineMachineContext;
     const node = runtime.lookup.node(input.node);
     const stageDir = stageDirFor(runtime.runDir, node.id, context.restarts);
-    mkdirSync(stageDir, { recursive: true });
+    // Routing-only nodes write nothing; skipping their folder keeps a no-op step to one fsync'd write.
+    if (!ROUTING_ONLY.has(node.handler)) mkdirSync(stageDir, { recursive: true });
 
     const scripted = runtime.scenario?.nextOutcome(node.id);
     const outcome = scripted ?? (await runHandler(runtime, node, context, stageDir, signal));
     if (scripted) {
+      mkdirSync(stageDir, { recursive: true });
       writeFileAtomic(join(stageDir, 'status.json'), `${JSON.stringify(outcomeToStatusFile(scripted), null, 2)}\n`, {
         durable: false,
       });

@@ -99,7 +99,6 @@ export function createPipelineMachine(config: MachineConfig, options: PipelineMa
       traverseEdge: enqueueActions(({ context, enqueue }, p: EdgeParams) => {
         const edge = lookup.edge(p.edge);
         enqueue.assign({ arrivedBy: p.edge });
-        enqueue.emit(evt('edge.traverse', { target: edge.target, label: edge.attrs.label ?? '' }, p.node));
         enqueue.emit({ type: 'checkpoint', context: { ...context, arrivedBy: p.edge }, currentNode: edge.target, status: 'running' });
       }),
       restartLoop: enqueueActions(({ context, enqueue }, p: EdgeParams) => {
