@@ -246,6 +246,22 @@ describe('parallelHandler', () => {
     });
   });
 
+  it('keeps two edges to the same node as two branches with distinct ids', async () => {
+    const { runDir, cleanup } = makeRunDir();
+    cleanups.push(cleanup);
+    const node = makeNode('fan', { shape: 'component' });
+    const graph = makeGraph({
+      nodes: [node, makeNode('a'), makeNode('join', { shape: 'tripleoctagon' })],
+      edges: [makeEdge('fan', 'a'), makeEdge('fan', 'a'), makeEdge('a', 'join')],
+    });
+    const { runBranch, stats } = fakeBranches({ a: { status: 'success', updates: { k: 1 } } });
+    const outcome = await parallelHandler(
+      makeInput({ node, graph, runDir, services: createFakeServices({ runBranch }) }),
+    );
+    expect(stats.started).toEqual(['a', 'a#2']);
+    expect(outcome.context_updates).toMatchObject({ 'a.k': 1, 'a#2.k': 1 });
+  });
+
   it('FAILs with a reason for a bad policy or no edges', async () => {
     expect((await run({ a: { status: 'success' } }, { join_policy: 'quorum' })).outcome).toEqual({
       status: 'fail',

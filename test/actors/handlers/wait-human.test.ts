@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { humanGateQuestion } from '../../../src/actors/handlers/human-gate-question.js';
 import { waitHumanHandler } from '../../../src/actors/handlers/wait-human.js';
 import { CallbackInterviewer } from '../../../src/actors/interviewers/callback.js';
 import type { Answer, Interviewer } from '../../../src/actors/interviewers/interviewer.js';
@@ -23,46 +22,6 @@ function gate(attrs: NodeAttrs = {}, edges = REVIEW_EDGES) {
   });
   return { node, graph };
 }
-
-describe('humanGateQuestion', () => {
-  it('offers one option per outgoing edge, even between the same two nodes', () => {
-    const { node, graph } = gate();
-    expect(humanGateQuestion(node, graph)).toEqual({
-      text: 'Review the draft',
-      type: 'multiple_choice',
-      stage: 'review',
-      options: [
-        { key: 'A', label: '[A] Approve', target: 'ship' },
-        { key: 'R', label: '[R] Revise', target: 'fix' },
-        { key: 'T', label: '[T] Try again', target: 'fix' },
-        { key: 'A', label: 'abandon', target: 'abandon' },
-      ],
-    });
-  });
-
-  it.each<[string, string, string]>([
-    ['Yes', 'No', 'yes_no'],
-    ['[A] Approve', '[R] Reject', 'yes_no'],
-    ['No', 'Yes', 'yes_no'],
-    ['Approve', 'Later', 'multiple_choice'],
-    ['Yes', 'Yes', 'multiple_choice'],
-  ])('%j / %j is a %s question', (first, second, type) => {
-    const { node, graph } = gate({}, [
-      ['ship', { label: first }],
-      ['fix', { label: second }],
-    ]);
-    expect(humanGateQuestion(node, graph).type).toBe(type);
-  });
-
-  it('carries the timeout and default choice, and a default text', () => {
-    const { node, graph } = gate({ label: '', 'human.timeout': 500, 'human.default_choice': 'R' });
-    expect(humanGateQuestion(node, graph)).toMatchObject({
-      text: 'Select an option:',
-      timeoutMs: 500,
-      defaultChoice: 'R',
-    });
-  });
-});
 
 describe('waitHumanHandler', () => {
   const cleanups: Array<() => void> = [];
