@@ -19,7 +19,11 @@ export function formatEventLine(event: PipelineEvent, colors: Colors): string | 
     case 'node.complete': {
       const status = String(d['status']);
       const paint = status === 'fail' ? colors.red : status === 'success' ? colors.green : colors.yellow;
-      const why = d['failure_reason'] ? `: ${String(d['failure_reason'])}` : d['notes'] ? `: ${String(d['notes'])}` : '';
+      const why = d['failure_reason']
+        ? `: ${String(d['failure_reason'])}`
+        : d['notes']
+          ? `: ${String(d['notes'])}`
+          : '';
       return `  ${paint('✓')} ${node}${at} ${paint(status)}${why}`;
     }
     case 'node.retry':

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import { createDefaultRegistry } from '../actors/registry.js';
+import { withDryRunHandlers } from '../machines/dry-run.js';
 import type { PipelineRun, RunOptions, RunResult } from '../machines/engine.js';
 import { resumePipeline, startPipeline } from '../machines/engine.js';
-import { withDryRunHandlers } from '../machines/dry-run.js';
 import { loadScenario } from '../machines/scenario.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
@@ -63,7 +63,10 @@ function eventPrinter(flags: RunFlags, ctx: CliContext): (e: PipelineEvent) => v
 }
 
 /** Ctrl-C once pauses after the current node; twice cancels at once. */
-function handleInterrupts(run: PipelineRun, ctx: CliContext): { interrupted: () => boolean; dispose: () => void } {
+function handleInterrupts(
+  run: PipelineRun,
+  ctx: CliContext,
+): { interrupted: () => boolean; dispose: () => void } {
   let count = 0;
   const onSigint = () => {
     count += 1;
@@ -102,10 +105,14 @@ async function finish(run: PipelineRun, flags: RunFlags, ctx: CliContext): Promi
   }
   switch (result.status) {
     case 'completed':
-      say(`${ctx.colors.green('Completed')} at ${result.stoppedAt ?? '?'} (quality: ${result.quality}). Run directory: ${rel}\n`);
+      say(
+        `${ctx.colors.green('Completed')} at ${result.stoppedAt ?? '?'} (quality: ${result.quality}). Run directory: ${rel}\n`,
+      );
       return EXIT_OK;
     case 'failed':
-      say(`${ctx.colors.red('Failed')}: ${result.failure?.reason ?? 'unknown reason'} (quality: failed). Run directory: ${rel}\n`);
+      say(
+        `${ctx.colors.red('Failed')}: ${result.failure?.reason ?? 'unknown reason'} (quality: failed). Run directory: ${rel}\n`,
+      );
       return EXIT_FAILURE;
     case 'paused':
     case 'cancelled':
@@ -129,7 +136,11 @@ export async function runResume(
   flags: RunFlags,
   ctx: CliContext,
 ): Promise<number> {
-  const options = buildOptions({ ...flags, dryRun: flags.dryRun ?? (flags.scenario === undefined ? true : undefined) }, ctx, eventPrinter(flags, ctx));
+  const options = buildOptions(
+    { ...flags, dryRun: flags.dryRun ?? (flags.scenario === undefined ? true : undefined) },
+    ctx,
+    eventPrinter(flags, ctx),
+  );
   const run = resumePipeline({
     ...options,
     from: path.resolve(ctx.io.cwd, from),

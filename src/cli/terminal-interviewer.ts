@@ -1,5 +1,5 @@
-import type { Answer, Interviewer, Question } from '../actors/interviewers/interviewer.js';
 import { ConsoleInterviewer } from '../actors/interviewers/console.js';
+import type { Answer, Interviewer, Question } from '../actors/interviewers/interviewer.js';
 import { AttractorError } from '../shared/errors.js';
 
 /**

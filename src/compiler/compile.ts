@@ -5,8 +5,8 @@ import type { MachineConfig } from './lower/machine-config.js';
 import { parseDot } from './parse/parse-dot.js';
 import { applyTransforms, type Transform } from './transforms/index.js';
 import type { LintRule } from './validate/lint-rule.js';
-import { hasErrors, validate } from './validate/validate.js';
 import { PipelineValidationError } from './validate/pipeline-validation-error.js';
+import { hasErrors, validate } from './validate/validate.js';
 
 export interface LoadOptions {
   /** Path of the DOT file: locations, `@file` prompts and child dotfiles resolve against it. */
@@ -37,7 +37,10 @@ export function loadPipeline(source: string, options: LoadOptions = {}): LoadedP
     ...(options.rules ? { rules: options.rules } : {}),
     ...(options.customHandlerTypes ? { customHandlerTypes: options.customHandlerTypes } : {}),
   });
-  return { graph: transformed.graph, diagnostics: [...parsed.diagnostics, ...transformed.diagnostics, ...lint] };
+  return {
+    graph: transformed.graph,
+    diagnostics: [...parsed.diagnostics, ...transformed.diagnostics, ...lint],
+  };
 }
 
 export interface CompiledPipeline extends LoadedPipeline {

@@ -38,8 +38,16 @@ export function applyOutcome(
       };
     }
     outcome = node.attrs.allow_partial
-      ? { ...raw, status: 'partial_success', notes: raw.notes ?? `retries exhausted after ${attempt} attempts` }
-      : { ...raw, status: 'fail', failure_reason: raw.failure_reason ?? `retries exhausted after ${attempt} attempts` };
+      ? {
+          ...raw,
+          status: 'partial_success',
+          notes: raw.notes ?? `retries exhausted after ${attempt} attempts`,
+        }
+      : {
+          ...raw,
+          status: 'fail',
+          failure_reason: raw.failure_reason ?? `retries exhausted after ${attempt} attempts`,
+        };
   }
 
   const values: Record<string, unknown> = { ...context.values, ...(outcome.context_updates ?? {}) };

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { StageStatusSchema } from '../compiler/outcome.js';
@@ -68,7 +68,10 @@ export function readCheckpoint(path: string): Checkpoint {
   try {
     json = JSON.parse(text);
   } catch {
-    throw new AttractorError('CHECKPOINT_CORRUPT', `checkpoint ${path} is not valid JSON (was it truncated?).`);
+    throw new AttractorError(
+      'CHECKPOINT_CORRUPT',
+      `checkpoint ${path} is not valid JSON (was it truncated?).`,
+    );
   }
   const parsed = CheckpointSchema.safeParse(json);
   if (!parsed.success) {

@@ -2,15 +2,16 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { InspectionEvent } from 'xstate';
+import type { CodergenBackend } from '../actors/codergen-backend.js';
+import type { HandlerServices } from '../actors/handler-types.js';
+import { AutoApproveInterviewer } from '../actors/interviewers/auto-approve.js';
+import type { Interviewer } from '../actors/interviewers/interviewer.js';
+import { createDefaultRegistry, type HandlerRegistry } from '../actors/registry.js';
+import { createSimulatedBackend } from '../actors/simulated-backend.js';
 import { compile } from '../compiler/compile.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
-import type { CodergenBackend } from '../actors/codergen-backend.js';
-import type { HandlerServices } from '../actors/handler-types.js';
-import type { Interviewer } from '../actors/interviewers/interviewer.js';
-import { createDefaultRegistry, type HandlerRegistry } from '../actors/registry.js';
-import { createSimulatedBackend } from '../actors/simulated-backend.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { type Checkpoint, createCheckpointWriter, readCheckpoint } from './checkpoint.js';
@@ -23,7 +24,6 @@ import { createRunDirectory, newRunId, runDirectoryFor } from './run-directory.j
 import type { Scenario } from './scenario.js';
 import { createScenarioInterviewer } from './scenario-interviewer.js';
 import { createServices } from './services.js';
-import { AutoApproveInterviewer } from '../actors/interviewers/auto-approve.js';
 
 export type RunQuality = 'clean' | 'degraded' | 'failed';
 
@@ -165,9 +165,13 @@ export interface ResumeOptions extends RunOptions {
 }
 
 /** Locate the checkpoint and the DOT source for a resume. */
-function locate(from: string, dotFile?: string): { checkpointPath: string; runDir: string; source: string; file: string } {
+function locate(
+  from: string,
+  dotFile?: string,
+): { checkpointPath: string; runDir: string; source: string; file: string } {
   const path = resolve(from);
-  if (!existsSync(path)) throw new AttractorError('RESUME_NOT_FOUND', `nothing to resume at ${from}: no such file or directory.`);
+  if (!existsSync(path))
+    throw new AttractorError('RESUME_NOT_FOUND', `nothing to resume at ${from}: no such file or directory.`);
   const isDir = statSync(path).isDirectory();
   const checkpointPath = isDir ? join(path, 'checkpoint.json') : path;
   const runDir = isDir ? path : dirname(path);
@@ -213,7 +217,10 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
     };
     return { runId: checkpoint.run_id, runDir, result: Promise.resolve(result), pause() {}, cancel() {} };
   }
-  const compiled = compile(found.source, { file: found.file, ...(options.goal !== undefined ? { goal: options.goal } : {}) });
+  const compiled = compile(found.source, {
+    file: found.file,
+    ...(options.goal !== undefined ? { goal: options.goal } : {}),
+  });
   const graph = applyModelDefaults(compiled.graph, options);
   return execute(
     {
@@ -262,7 +269,12 @@ function execute(prepared: Prepared, options: RunOptions): PipelineRun {
   }
   const log = openEventLog(join(runDir, 'events.jsonl'));
   const emitEvent = (kind: string, data: Record<string, unknown> = {}, nodeId?: string): void => {
-    const event: PipelineEvent = { kind, ...(nodeId ? { node_id: nodeId } : {}), data, timestamp: new Date().toISOString() };
+    const event: PipelineEvent = {
+      kind,
+      ...(nodeId ? { node_id: nodeId } : {}),
+      data,
+      timestamp: new Date().toISOString(),
+    };
     log.append(event);
     options.onEvent?.(event);
   };
@@ -271,7 +283,11 @@ function execute(prepared: Prepared, options: RunOptions): PipelineRun {
     ...(options.checkpointDir ? { historyDir: options.checkpointDir } : {}),
     ...(options.durable !== undefined ? { durable: options.durable } : {}),
   });
-  const writeCheckpoint = (context: PipelineMachineContext, currentNode: string, status: Checkpoint['status']) => {
+  const writeCheckpoint = (
+    context: PipelineMachineContext,
+    currentNode: string,
+    status: Checkpoint['status'],
+  ) => {
     log.flush();
     checkpoints.write({
       timestamp: Date.now(),
@@ -345,7 +361,11 @@ function execute(prepared: Prepared, options: RunOptions): PipelineRun {
     .then(({ status, context }): RunResult => {
       const final = status === 'branch_done' ? 'completed' : status;
       const q = quality(final, context.failedNodes);
-      emitEvent('pipeline.finalize', { status: final, quality: q, ...(context.failure ? { reason: context.failure.reason } : {}) });
+      emitEvent('pipeline.finalize', {
+        status: final,
+        quality: q,
+        ...(context.failure ? { reason: context.failure.reason } : {}),
+      });
       return {
         status: final,
         quality: q,

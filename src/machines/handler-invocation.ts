@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AnyActorLogic, type AnyActorRef, fromPromise } from 'xstate';
-import type { FidelityMode, PipelineEdge, PipelineNode } from '../compiler/ir.js';
-import type { Outcome } from '../compiler/outcome.js';
-import { routerCandidates } from '../compiler/routing.js';
-import { resolveFidelity, resolveThreadId } from '../compiler/fidelity.js';
 import type { HandlerServices } from '../actors/handler-types.js';
 import type { HandlerRegistry } from '../actors/registry.js';
 import { outcomeToStatusFile } from '../actors/status-file.js';
+import { resolveFidelity, resolveThreadId } from '../compiler/fidelity.js';
+import type { FidelityMode, PipelineEdge, PipelineNode } from '../compiler/ir.js';
+import type { Outcome } from '../compiler/outcome.js';
+import { routerCandidates } from '../compiler/routing.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
 import type { HandlerActorOutput } from './pipeline-machine.js';
@@ -55,9 +55,13 @@ function createInvocation(runtime: InvocationRuntime): AnyActorLogic {
     const outcome = scripted ?? (await runHandler(runtime, node, context, stageDir, signal));
     if (scripted) {
       mkdirSync(stageDir, { recursive: true });
-      writeFileAtomic(join(stageDir, 'status.json'), `${JSON.stringify(outcomeToStatusFile(scripted), null, 2)}\n`, {
-        durable: false,
-      });
+      writeFileAtomic(
+        join(stageDir, 'status.json'),
+        `${JSON.stringify(outcomeToStatusFile(scripted), null, 2)}\n`,
+        {
+          durable: false,
+        },
+      );
     }
     const llmChoice = await askRouter(runtime, node, outcome, context, signal);
     return llmChoice ? { outcome, llmChoice } : { outcome };
@@ -72,7 +76,8 @@ async function runHandler(
   actorSignal: AbortSignal,
 ): Promise<Outcome> {
   const { lookup } = runtime;
-  const edge: PipelineEdge | undefined = context.arrivedBy !== undefined ? lookup.edge(context.arrivedBy) : undefined;
+  const edge: PipelineEdge | undefined =
+    context.arrivedBy !== undefined ? lookup.edge(context.arrivedBy) : undefined;
   let fidelity: FidelityMode = resolveFidelity({ ...(edge ? { edge } : {}), node, graph: lookup.graph });
   if (fidelity === 'full' && context.degradeFullFidelity) fidelity = 'summary:high';
   const threadId = resolveThreadId({

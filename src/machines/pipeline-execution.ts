@@ -1,8 +1,8 @@
 import { type AnyActorLogic, createActor, type InspectionEvent } from 'xstate';
-import type { MachineConfig } from '../compiler/lower/machine-config.js';
-import type { PipelineGraph } from '../compiler/ir.js';
 import type { HandlerServices } from '../actors/handler-types.js';
 import type { HandlerRegistry } from '../actors/registry.js';
+import type { PipelineGraph } from '../compiler/ir.js';
+import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import { CONTROL_STATES } from '../compiler/lower/state-keys.js';
 import { createHandlerActors, PIPELINE_SYSTEM_ID } from './handler-invocation.js';
 import type { MachineEmitted, RunStatus } from './machine-events.js';

@@ -1,12 +1,16 @@
-import { type AnyActorLogic, assign, emit, enqueueActions, setup } from 'xstate';
+import { type AnyActorLogic, assign, enqueueActions, setup } from 'xstate';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import type { Outcome } from '../compiler/outcome.js';
 import { retryDelayMs } from '../compiler/routing.js';
 import { applyOutcome } from './apply-outcome.js';
-import { type PipelineMachineContext, type PipelineMachineInput, initialContext } from './pipeline-context.js';
+import type { MachineEmitted } from './machine-events.js';
+import {
+  initialContext,
+  type PipelineMachineContext,
+  type PipelineMachineInput,
+} from './pipeline-context.js';
 import type { GraphLookup } from './pipeline-runtime.js';
 import { decideGoalGates, decideRoute } from './routing-decision.js';
-import type { MachineEmitted } from './machine-events.js';
 
 type NodeParams = { node: string };
 type EdgeParams = { node: string; edge: number };
@@ -81,7 +85,9 @@ export function createPipelineMachine(config: MachineConfig, options: PipelineMa
           llmChoice: undefined,
           values: { ...context.values, current_node: p.node },
         });
-        enqueue.emit(evt('node.start', { attempt, handler: node(p).handler, step: context.steps + 1 }, p.node));
+        enqueue.emit(
+          evt('node.start', { attempt, handler: node(p).handler, step: context.steps + 1 }, p.node),
+        );
       }),
       recordOutcome: enqueueActions(({ context, event, enqueue }, p: NodeParams) => {
         const output = (event as unknown as { output: HandlerActorOutput }).output;
@@ -99,11 +105,22 @@ export function createPipelineMachine(config: MachineConfig, options: PipelineMa
       traverseEdge: enqueueActions(({ context, enqueue }, p: EdgeParams) => {
         const edge = lookup.edge(p.edge);
         enqueue.assign({ arrivedBy: p.edge });
-        enqueue.emit({ type: 'checkpoint', context: { ...context, arrivedBy: p.edge }, currentNode: edge.target, status: 'running' });
+        enqueue.emit({
+          type: 'checkpoint',
+          context: { ...context, arrivedBy: p.edge },
+          currentNode: edge.target,
+          status: 'running',
+        });
       }),
       restartLoop: enqueueActions(({ context, enqueue }, p: EdgeParams) => {
         const edge = lookup.edge(p.edge);
-        const next = { ...context, completedNodes: [], nodeOutcomes: {}, restarts: context.restarts + 1, arrivedBy: p.edge };
+        const next = {
+          ...context,
+          completedNodes: [],
+          nodeOutcomes: {},
+          restarts: context.restarts + 1,
+          arrivedBy: p.edge,
+        };
         enqueue.assign({ completedNodes: [], nodeOutcomes: {}, restarts: next.restarts });
         enqueue.emit(evt('loop.restart', { target: edge.target, restart: next.restarts }, p.node));
         enqueue.emit({ type: 'checkpoint', context: next, currentNode: edge.target, status: 'running' });
@@ -179,9 +196,18 @@ export function createPipelineMachine(config: MachineConfig, options: PipelineMa
     enqueue.assign({ ...applied.context, ...(llmChoice ? { llmChoice } : {}) });
     if (applied.retrying) {
       enqueue.emit(
-        evt('node.retry', { attempt: applied.attempt, reason: raw.failure_reason ?? raw.notes ?? 'retry requested' }, p.node),
+        evt(
+          'node.retry',
+          { attempt: applied.attempt, reason: raw.failure_reason ?? raw.notes ?? 'retry requested' },
+          p.node,
+        ),
       );
-      enqueue.emit({ type: 'checkpoint', context: { ...context, ...applied.context }, currentNode: p.node, status: 'running' });
+      enqueue.emit({
+        type: 'checkpoint',
+        context: { ...context, ...applied.context },
+        currentNode: p.node,
+        status: 'running',
+      });
       return;
     }
     const o = applied.outcome;

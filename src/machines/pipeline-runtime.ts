@@ -15,9 +15,9 @@ export function createGraphLookup(graph: PipelineGraph): GraphLookup {
   const edges = new Map<number, PipelineEdge>();
   for (const e of graph.edges) {
     edges.set(e.index, e);
-    let list = outgoing.get(e.source);
-    if (!list) outgoing.set(e.source, (list = []));
-    list.push(e);
+    const list = outgoing.get(e.source);
+    if (list) list.push(e);
+    else outgoing.set(e.source, [e]);
   }
   return {
     graph,

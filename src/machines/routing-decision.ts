@@ -15,7 +15,11 @@ const memo = new WeakMap<PipelineMachineContext, RoutingDecision>();
  * The one routing question every guard of a node's `route` state asks. Pure in (graph, context);
  * memoised per context object because XState evaluates several guards against the same snapshot.
  */
-export function decideRoute(lookup: GraphLookup, context: PipelineMachineContext, nodeId: string): RoutingDecision {
+export function decideRoute(
+  lookup: GraphLookup,
+  context: PipelineMachineContext,
+  nodeId: string,
+): RoutingDecision {
   const cached = memo.get(context);
   if (cached) return cached;
   const decision = computeDecision(lookup, context, nodeId);
@@ -23,7 +27,11 @@ export function decideRoute(lookup: GraphLookup, context: PipelineMachineContext
   return decision;
 }
 
-function computeDecision(lookup: GraphLookup, context: PipelineMachineContext, nodeId: string): RoutingDecision {
+function computeDecision(
+  lookup: GraphLookup,
+  context: PipelineMachineContext,
+  nodeId: string,
+): RoutingDecision {
   if (context.retryPending) return { kind: 'retry' };
   const outcome = context.lastOutcome ?? { status: 'success' as const };
   const node = lookup.node(nodeId);
@@ -39,7 +47,8 @@ function computeDecision(lookup: GraphLookup, context: PipelineMachineContext, n
   if (outcome.status === 'fail') {
     const route = routeFailure({ node, edges, outcome, context: context.values });
     if (route.kind === 'edge') return { kind: 'edge', edge: route.edge.index };
-    if (route.kind === 'retry_target') return { kind: 'jump', target: route.target, reason: `retry target of ${nodeId}` };
+    if (route.kind === 'retry_target')
+      return { kind: 'jump', target: route.target, reason: `retry target of ${nodeId}` };
     return route;
   }
   const edge = selectEdge({
@@ -51,7 +60,10 @@ function computeDecision(lookup: GraphLookup, context: PipelineMachineContext, n
   return edge ? { kind: 'edge', edge: edge.index } : { kind: 'end' };
 }
 
-export type GoalGateDecision = { kind: 'ok' } | { kind: 'jump'; gate: string; target: string } | { kind: 'fail'; gate: string };
+export type GoalGateDecision =
+  | { kind: 'ok' }
+  | { kind: 'jump'; gate: string; target: string }
+  | { kind: 'fail'; gate: string };
 
 const gateMemo = new WeakMap<PipelineMachineContext, GoalGateDecision>();
 

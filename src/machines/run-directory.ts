@@ -15,7 +15,10 @@ export interface RunManifest {
 
 /** A short, sortable, unique run id: UTC time plus random suffix. */
 export function newRunId(now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${stamp}-${Math.random().toString(36).slice(2, 8)}`;
 }
 

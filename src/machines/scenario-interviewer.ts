@@ -1,5 +1,5 @@
-import { normalizeLabel } from '../compiler/accelerator.js';
 import type { Answer, Interviewer, Question } from '../actors/interviewers/interviewer.js';
+import { normalizeLabel } from '../compiler/accelerator.js';
 import { AttractorError } from '../shared/errors.js';
 import type { Scenario } from './scenario.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { Outcome } from '../compiler/outcome.js';
 import { StatusFileSchema, statusFileToOutcome } from '../actors/status-file.js';
+import type { Outcome } from '../compiler/outcome.js';
 import { AttractorError } from '../shared/errors.js';
 
 /** The `--scenario` file (DECISIONS "Contracts"): scripted outcomes per node and answers per human gate. */

@@ -1,25 +1,25 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PipelineGraph } from '../compiler/ir.js';
-import type { Outcome } from '../compiler/outcome.js';
-import { compile } from '../compiler/compile.js';
+import type { CodergenBackend } from '../actors/codergen-backend.js';
 import type {
   BranchResult,
   ChildPipelineHandle,
   ChildPipelineStatus,
   HandlerServices,
 } from '../actors/handler-types.js';
-import type { CodergenBackend } from '../actors/codergen-backend.js';
 import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import type { HandlerRegistry } from '../actors/registry.js';
-import type { EmitEvent } from '../shared/pipeline-event.js';
-import { AttractorError } from '../shared/errors.js';
+import { compile } from '../compiler/compile.js';
+import type { PipelineGraph } from '../compiler/ir.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
+import type { Outcome } from '../compiler/outcome.js';
+import { findStartNodes } from '../compiler/validate/graph-index.js';
+import { AttractorError } from '../shared/errors.js';
+import type { EmitEvent } from '../shared/pipeline-event.js';
 import type { MachineEmitted } from './machine-events.js';
 import { startExecution } from './pipeline-execution.js';
 import type { GraphLookup } from './pipeline-runtime.js';
 import type { Scenario } from './scenario.js';
-import { findStartNodes } from '../compiler/validate/graph-index.js';
 
 export interface ServiceDeps {
   graph: PipelineGraph;
@@ -64,7 +64,8 @@ async function runBranch(
   parentServices: HandlerServices,
   request: Parameters<HandlerServices['runBranch']>[0],
 ): Promise<BranchResult> {
-  const branchEmit: EmitEvent = (kind, data, nodeId) => deps.emit(kind, { ...data, branch: request.branchId }, nodeId);
+  const branchEmit: EmitEvent = (kind, data, nodeId) =>
+    deps.emit(kind, { ...data, branch: request.branchId }, nodeId);
   const execution = startExecution({
     graph: deps.graph,
     config: deps.config,
@@ -72,7 +73,12 @@ async function runBranch(
     runDir: join(deps.runDir, 'branches', request.branchId),
     registry: deps.registry,
     services: { ...parentServices, emit: branchEmit },
-    input: { startAt: request.startNodeId, values: structuredClone(request.context), maxSteps: deps.maxSteps, branch: true },
+    input: {
+      startAt: request.startNodeId,
+      values: structuredClone(request.context),
+      maxSteps: deps.maxSteps,
+      branch: true,
+    },
     hardAbort: AbortSignal.any([deps.hardAbort, request.signal]),
     onEmitted: forward(deps.emit, { branch: request.branchId }),
     ...(deps.scenario ? { scenario: deps.scenario } : {}),
@@ -83,7 +89,8 @@ async function runBranch(
     const { status, context } = await execution.done;
     const updates: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(context.values)) {
-      if (request.context[k] !== v && k !== 'current_node' && k !== 'outcome' && k !== 'preferred_label') updates[k] = v;
+      if (request.context[k] !== v && k !== 'current_node' && k !== 'outcome' && k !== 'preferred_label')
+        updates[k] = v;
     }
     const outcome: Outcome =
       status === 'failed' || status === 'cancelled'
@@ -115,7 +122,11 @@ function startChildPipeline(
   }
   const child = compile(source, { file: request.dotFile });
   const start = findStartNodes(child.graph)[0];
-  if (!start) throw new AttractorError('CHILD_PIPELINE_INVALID', `child pipeline ${request.dotFile} has no start node.`);
+  if (!start)
+    throw new AttractorError(
+      'CHILD_PIPELINE_INVALID',
+      `child pipeline ${request.dotFile} has no start node.`,
+    );
   const parent = 'child';
   const childEmit: EmitEvent = (kind, data, nodeId) => deps.emit(kind, { ...data, parent }, nodeId);
   const { lookup: _parentLookup, ...inherited } = deps;
@@ -150,7 +161,12 @@ function startChildPipeline(
     };
   };
   const done = execution.done.then(({ status: s, context }) => ({
-    state: s === 'completed' || s === 'branch_done' ? ('completed' as const) : s === 'cancelled' ? ('cancelled' as const) : ('failed' as const),
+    state:
+      s === 'completed' || s === 'branch_done'
+        ? ('completed' as const)
+        : s === 'cancelled'
+          ? ('cancelled' as const)
+          : ('failed' as const),
     ...(context.stoppedAt ? { currentNode: context.stoppedAt } : {}),
     completedNodes: context.completedNodes,
     context: context.values,

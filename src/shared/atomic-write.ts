@@ -1,5 +1,5 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
-import { dirname, join, basename } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 let counter = 0;
 
@@ -13,7 +13,11 @@ export interface AtomicWriteOptions {
  * temp file in the same directory, (fsync), rename over the target, (fsync the directory).
  * Synchronous on purpose: it is about 2x faster than the promise API for small files.
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {
+export function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): void {
   const durable = options.durable ?? true;
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });

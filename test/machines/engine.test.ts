@@ -81,7 +81,9 @@ describe('routing driven by a scenario', () => {
 
   it('a FAIL with no fail edge and no retry target fails the run (quality failed)', async () => {
     const dot = `digraph f { start [shape=Mdiamond]; work [prompt="w"]; exit [shape=Msquare]; start -> work -> exit }`;
-    const run = await runDot(dot, { scenarioJson: { nodes: { work: [{ outcome: 'fail', failure_reason: 'compiler exploded' }] } } });
+    const run = await runDot(dot, {
+      scenarioJson: { nodes: { work: [{ outcome: 'fail', failure_reason: 'compiler exploded' }] } },
+    });
     expect(run.result.status).toBe('failed');
     expect(run.result.quality).toBe('failed');
     expect(run.result.failure?.reason).toContain('compiler exploded');
@@ -90,7 +92,9 @@ describe('routing driven by a scenario', () => {
 
   it('a FAIL jumps to the node retry_target, and the run ends degraded', async () => {
     const dot = `digraph f { start [shape=Mdiamond]; prep [prompt="p"]; work [prompt="w", retry_target="prep"]; exit [shape=Msquare]; start -> prep -> work -> exit }`;
-    const run = await runDot(dot, { scenarioJson: { nodes: { work: [{ outcome: 'fail' }, { outcome: 'success' }] } } });
+    const run = await runDot(dot, {
+      scenarioJson: { nodes: { work: [{ outcome: 'fail' }, { outcome: 'success' }] } },
+    });
     expect(run.visited).toEqual(['start', 'prep', 'work', 'prep', 'work', 'exit']);
     expect(run.result.status).toBe('completed');
     expect(run.result.quality).toBe('degraded');
@@ -99,9 +103,13 @@ describe('routing driven by a scenario', () => {
   it('preferred_label picks the labelled edge and next_node overrides routing', async () => {
     const dot = `digraph p { start [shape=Mdiamond]; review [prompt="r"]; a [prompt="a"]; b [prompt="b"]; exit [shape=Msquare]
       start -> review; review -> a [label="[A] Approve"]; review -> b [label="[R] Revise"]; a -> exit; b -> exit }`;
-    const byLabel = await runDot(dot, { scenarioJson: { nodes: { review: [{ outcome: 'success', preferred_label: 'revise' }] } } });
+    const byLabel = await runDot(dot, {
+      scenarioJson: { nodes: { review: [{ outcome: 'success', preferred_label: 'revise' }] } },
+    });
     expect(byLabel.visited).toEqual(['start', 'review', 'b', 'exit']);
-    const byOverride = await runDot(dot, { scenarioJson: { nodes: { review: [{ outcome: 'success', next_node: 'exit' }] } } });
+    const byOverride = await runDot(dot, {
+      scenarioJson: { nodes: { review: [{ outcome: 'success', next_node: 'exit' }] } },
+    });
     expect(byOverride.visited).toEqual(['start', 'review', 'exit']);
   });
 
@@ -118,12 +126,29 @@ describe('retries', () => {
     `digraph r { start [shape=Mdiamond]; work [prompt="w", ${attrs}]; exit [shape=Msquare]; start -> work -> exit; work -> exit [condition="outcome=fail"] }`;
 
   it.each([
-    { attrs: 'max_retries=2, retry_policy=none', outcomes: ['retry', 'retry', 'success'], status: 'success', visits: 3 },
-    { attrs: 'max_retries=1, retry_policy=none', outcomes: ['retry', 'retry', 'success'], status: 'fail', visits: 2 },
-    { attrs: 'max_retries=1, retry_policy=none, allow_partial=true', outcomes: ['retry'], status: 'partial_success', visits: 2 },
+    {
+      attrs: 'max_retries=2, retry_policy=none',
+      outcomes: ['retry', 'retry', 'success'],
+      status: 'success',
+      visits: 3,
+    },
+    {
+      attrs: 'max_retries=1, retry_policy=none',
+      outcomes: ['retry', 'retry', 'success'],
+      status: 'fail',
+      visits: 2,
+    },
+    {
+      attrs: 'max_retries=1, retry_policy=none, allow_partial=true',
+      outcomes: ['retry'],
+      status: 'partial_success',
+      visits: 2,
+    },
     { attrs: 'retry_policy=none', outcomes: ['retry', 'success'], status: 'fail', visits: 1 },
   ])('$attrs with $outcomes → $status after $visits visits', async ({ attrs, outcomes, status, visits }) => {
-    const run = await runDot(dot(attrs), { scenarioJson: { nodes: { work: outcomes.map((outcome) => ({ outcome })) } } });
+    const run = await runDot(dot(attrs), {
+      scenarioJson: { nodes: { work: outcomes.map((outcome) => ({ outcome })) } },
+    });
     expect(run.visited.filter((v) => v === 'work')).toHaveLength(visits);
     expect(run.events.filter((e) => e.kind === 'node.retry')).toHaveLength(visits - 1);
     const complete = run.events.filter((e) => e.kind === 'node.complete' && e.node_id === 'work');
@@ -132,7 +157,9 @@ describe('retries', () => {
 
   it('graph default_max_retries applies to nodes without max_retries', async () => {
     const d = `digraph r { graph [default_max_retries=2]; start [shape=Mdiamond]; work [prompt="w", retry_policy=none]; exit [shape=Msquare]; start -> work -> exit }`;
-    const run = await runDot(d, { scenarioJson: { nodes: { work: [{ outcome: 'retry' }, { outcome: 'retry' }, { outcome: 'success' }] } } });
+    const run = await runDot(d, {
+      scenarioJson: { nodes: { work: [{ outcome: 'retry' }, { outcome: 'retry' }, { outcome: 'success' }] } },
+    });
     expect(run.visited.filter((v) => v === 'work')).toHaveLength(3);
     expect(run.result.status).toBe('completed');
   });
@@ -150,7 +177,9 @@ describe('goal gates', () => {
   }`;
 
   it('an unsatisfied gate at exit jumps to its retry_target, then passes', async () => {
-    const run = await runDot(dot(''), { scenarioJson: { nodes: { implement: [{ outcome: 'fail' }, { outcome: 'success' }] } } });
+    const run = await runDot(dot(''), {
+      scenarioJson: { nodes: { implement: [{ outcome: 'fail' }, { outcome: 'success' }] } },
+    });
     expect(run.visited).toEqual(['start', 'plan', 'implement', 'exit', 'plan', 'implement', 'exit']);
     expect(run.events.find((e) => e.kind === 'goal_gate.retry')?.data['target']).toBe('plan');
     expect(run.result.status).toBe('completed');
@@ -179,7 +208,9 @@ describe('loops and limits', () => {
       start -> work -> check
       check -> exit [condition="outcome=success"]
       check -> work [condition="outcome=fail", loop_restart=true] }`;
-    const run = await runDot(d, { scenarioJson: { nodes: { check: [{ outcome: 'fail' }, { outcome: 'success' }] } } });
+    const run = await runDot(d, {
+      scenarioJson: { nodes: { check: [{ outcome: 'fail' }, { outcome: 'success' }] } },
+    });
     expect(run.kinds).toContain('loop.restart');
     expect(run.visited).toEqual(['start', 'work', 'check', 'work', 'check', 'exit']);
     expect(existsSync(join(run.result.runDir, 'restart-1', 'work', 'prompt.md'))).toBe(true);
@@ -296,6 +327,8 @@ describe('pause, cancel and resume', () => {
     writeFileSync(join(run.result.runDir, 'pipeline.dot'), dot.replace('c -> exit', 'c -> exit [weight=1]'));
     expect(() => resumePipeline({ from: run.result.runDir })).toThrow(/different pipeline/);
     writeFileSync(path, '{"truncated": ');
-    expect(() => resumePipeline({ from: run.result.runDir })).toThrow(new RegExp(`checkpoint ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON`));
+    expect(() => resumePipeline({ from: run.result.runDir })).toThrow(
+      new RegExp(`checkpoint ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON`),
+    );
   });
 });

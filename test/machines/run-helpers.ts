@@ -50,7 +50,9 @@ export async function runDot(
     result,
     events,
     kinds: events.map((e) => e.kind),
-    visited: events.filter((e) => e.kind === 'node.start' && !e.data['branch'] && !e.data['parent']).map((e) => e.node_id ?? ''),
+    visited: events
+      .filter((e) => e.kind === 'node.start' && !e.data['branch'] && !e.data['parent'])
+      .map((e) => e.node_id ?? ''),
     logsDir,
   };
 }

@@ -39,12 +39,7 @@ export function addRunFlags(command: Command): Command {
 }
 
 export function registerRunCommand(program: Command, ctx: CliContext): void {
-  addRunFlags(
-    program
-      .command('run')
-      .description('run a pipeline')
-      .argument('<file>', 'the pipeline (.dot)'),
-  )
+  addRunFlags(program.command('run').description('run a pipeline').argument('<file>', 'the pipeline (.dot)'))
     .addHelpText('after', EXAMPLES)
     .action(async (file: string, flags: RunFlags) => {
       const { runRun } = await import('../run-run.js');

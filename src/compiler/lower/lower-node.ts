@@ -44,7 +44,9 @@ function edgeTransition(n: PipelineNode, edge: PipelineEdge): TransitionConfig {
 
 /** After the handler: retry, follow an edge (guards delegate to routing.ts), jump, end or fail. */
 function routeState(n: PipelineNode, outgoing: readonly PipelineEdge[]): StateConfig {
-  const always: TransitionConfig[] = [{ guard: { type: 'shouldRetry', params: node(n.id) }, target: 'backoff' }];
+  const always: TransitionConfig[] = [
+    { guard: { type: 'shouldRetry', params: node(n.id) }, target: 'backoff' },
+  ];
   if (n.handler === 'exit') {
     always.push(
       {

@@ -1,7 +1,7 @@
 import type { PipelineEdge, PipelineGraph } from '../ir.js';
 import { lowerNode } from './lower-node.js';
 import type { MachineConfig, StateConfig, TransitionConfig } from './machine-config.js';
-import { CONTROL_STATES, MACHINE_ID, controlTarget, stateKey, stateTarget } from './state-keys.js';
+import { CONTROL_STATES, controlTarget, MACHINE_ID, stateKey, stateTarget } from './state-keys.js';
 
 /**
  * Lower a validated graph to the XState machine config that runs it.
