@@ -164,6 +164,32 @@ export class LLMClient {
     let current = this.canonicalModel(request);
     for (const mw of this.middleware) if (mw.beforeRequest) current = await mw.beforeRequest(current);
     const link = linkSignals(options.signal, options.timeoutMs, `${current.model} stream`);
+    if (!this.middleware.some((mw) => mw.aroundStream || mw.wrapStream)) {
+      // Without stream middleware, retry inline: one generator between consumer and adapter, because each
+      // async-generator layer costs a promise per event (bench/llm-stream.mjs).
+      const adapter = this.detectProvider(current.model, current.provider);
+      try {
+        for (let attempt = 0; ; attempt++) {
+          let yielded = false;
+          try {
+            for await (const event of adapter.stream(current, { signal: link.signal })) {
+              yielded = true;
+              yield event.type === 'finish'
+                ? { ...event, response: this.withWarnings(event.response) }
+                : event;
+            }
+            return;
+          } catch (caught) {
+            await this.beforeStreamRetry(caught, attempt, yielded, link, adapter.name);
+          }
+        }
+      } catch (error) {
+        if (LLMError.isLLMError(error)) yield { type: 'error', error };
+        throw error;
+      } finally {
+        link.dispose();
+      }
+    }
     const core: StreamNext = (req) => this.retryingStream(req, link);
     let next = core;
     for (const mw of [...this.middleware].reverse()) {
@@ -232,14 +258,25 @@ export class LLMClient {
         }
         return;
       } catch (caught) {
-        const error = this.abortReason(caught, link.timedOut(), adapter.name);
-        // Once the consumer has seen part of a stream, a retry would duplicate it.
-        const delay = yielded ? undefined : nextRetryDelay(this.retryPolicy, error, attempt);
-        if (delay === undefined || link.signal.aborted) throw error;
-        this.onRetry?.(attempt + 1, error as LLMError, delay);
-        await sleep(delay, link.signal);
+        await this.beforeStreamRetry(caught, attempt, yielded, link, adapter.name);
       }
     }
+  }
+
+  /** Waits before retrying a failed stream, or throws the (typed) error when it must not be retried. */
+  private async beforeStreamRetry(
+    caught: unknown,
+    attempt: number,
+    yielded: boolean,
+    link: ReturnType<typeof linkSignals>,
+    provider: string,
+  ): Promise<void> {
+    const error = this.abortReason(caught, link.timedOut(), provider);
+    // Once the consumer has seen part of a stream, a retry would duplicate it.
+    const delay = yielded ? undefined : nextRetryDelay(this.retryPolicy, error, attempt);
+    if (delay === undefined || link.signal.aborted) throw error;
+    this.onRetry?.(attempt + 1, error as LLMError, delay);
+    await sleep(delay, link.signal);
   }
 
   /** Our own timeout surfaces as RequestTimeoutError whatever the SDK reported for the abort. */

@@ -55,23 +55,15 @@ export class AnthropicAdapter implements ProviderAdapter {
     }
   }
 
-  async *stream(request: Request, options: CallOptions = {}): AsyncGenerator<StreamEvent, void, undefined> {
+  stream(request: Request, options: CallOptions = {}): AsyncIterable<StreamEvent> {
     const { params, headers } = buildAnthropicRequest(request);
-    const client = await this.client();
-    const started = Date.now();
-    let streamStarted = false;
-    try {
-      const raw = await client.messages.create(
+    return mapAnthropicStream(async () => {
+      const client = await this.client();
+      return client.messages.create(
         { ...params, stream: true },
         { headers, ...(options.signal ? { signal: options.signal } : {}) },
       );
-      for await (const event of mapAnthropicStream(raw, started)) {
-        streamStarted = true;
-        yield event;
-      }
-    } catch (error) {
-      throw mapAnthropicError(error, options.signal, streamStarted);
-    }
+    }, options.signal);
   }
 
   async close(): Promise<void> {
