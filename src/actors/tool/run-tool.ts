@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { TailBuffer } from './tail-buffer.js';
@@ -66,8 +66,9 @@ export async function runTool(options: RunToolOptions): Promise<ToolRunResult> {
   const grace = options.killGraceMs ?? 2000;
   mkdirSync(dirname(options.stdoutPath), { recursive: true });
   mkdirSync(dirname(options.stderrPath), { recursive: true });
-  const stdoutFile = createWriteStream(options.stdoutPath);
-  const stderrFile = createWriteStream(options.stderrPath);
+  // Opened synchronously so a bad path fails here, not later as an unhandled stream error.
+  const stdoutFile = createWriteStream(options.stdoutPath, { fd: openSync(options.stdoutPath, 'w') });
+  const stderrFile = createWriteStream(options.stderrPath, { fd: openSync(options.stderrPath, 'w') });
   const stdoutTail = new TailBuffer(tailBytes);
   const stderrTail = new TailBuffer(tailBytes);
 
@@ -80,6 +81,8 @@ export async function runTool(options: RunToolOptions): Promise<ToolRunResult> {
   const wire = (stream: NodeJS.ReadableStream, file: WriteStream, tail: TailBuffer) => {
     stream.on('data', (chunk: Buffer) => tail.push(chunk));
     stream.pipe(file);
+    // A log that cannot be written (disk full) must not kill the run: the tail still has the output.
+    file.on('error', () => stream.unpipe(file));
   };
   wire(child.stdout, stdoutFile, stdoutTail);
   wire(child.stderr, stderrFile, stderrTail);
@@ -126,7 +129,7 @@ export async function runTool(options: RunToolOptions): Promise<ToolRunResult> {
       killTimer?.unref();
       killTimer = undefined;
     }
-    await Promise.all([finished(stdoutFile), finished(stderrFile)]);
+    await Promise.all([finished(stdoutFile).catch(() => {}), finished(stderrFile).catch(() => {})]);
     return {
       pid: child.pid,
       exitCode,

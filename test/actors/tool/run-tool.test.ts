@@ -105,6 +105,10 @@ describe('runTool', () => {
     expect(result.cancelled).toBe(true);
   });
 
+  it('rejects, without hanging, when the working directory does not exist', async () => {
+    await expect(run('true', { cwd: join(dir, 'missing') })).rejects.toThrow(/ENOENT/);
+  });
+
   it('leaves no background process running after the shell exits', async () => {
     const started = Date.now();
     const result = await run('sleep 30 >/dev/null 2>&1 & echo $!', { killGraceMs: 500 });
