@@ -80,3 +80,6 @@ export { loadScenario, parseScenario, Scenario, ScenarioSchema } from './machine
 // Errors and shared contracts
 export { AttractorError, type SourceSpan } from './shared/errors.js';
 export type { PipelineEvent } from './shared/pipeline-event.js';
+
+// The unified LLM client (also `attractor/llm`)
+export * from './llm/index.js';

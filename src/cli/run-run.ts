@@ -1,3 +1,4 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import { createDefaultRegistry } from '../actors/registry.js';
@@ -5,6 +6,7 @@ import { withDryRunHandlers } from '../machines/dry-run.js';
 import type { PipelineRun, RunOptions, RunResult } from '../machines/engine.js';
 import { resumePipeline, startPipeline } from '../machines/engine.js';
 import { loadScenario } from '../machines/scenario.js';
+import { createSimulatedRouter } from '../machines/simulated-router.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { CliContext } from './cli-context.js';
@@ -48,7 +50,13 @@ function buildOptions(flags: RunFlags, ctx: CliContext, onEvent: (e: PipelineEve
     ...(flags.checkpointDir ? { checkpointDir: path.resolve(ctx.io.cwd, flags.checkpointDir) } : {}),
     ...(maxSteps ? { maxSteps } : {}),
     ...(flags.scenario ? { scenario: loadScenario(path.resolve(ctx.io.cwd, flags.scenario)) } : {}),
+    manifestOptions: {
+      dry_run: flags.dryRun === true,
+      ...(flags.scenario ? { scenario: path.resolve(ctx.io.cwd, flags.scenario) } : {}),
+    },
     interviewer: chooseInterviewer(flags, ctx),
+    llmRank: createSimulatedRouter(),
+    workingDir: ctx.io.cwd,
     registry: flags.dryRun ? withDryRunHandlers(registry) : registry,
     onEvent,
   };
@@ -89,13 +97,20 @@ function handleInterrupts(
   };
 }
 
-async function finish(run: PipelineRun, flags: RunFlags, ctx: CliContext): Promise<number> {
+async function finish(
+  run: PipelineRun,
+  interviewer: Interviewer | undefined,
+  flags: RunFlags,
+  ctx: CliContext,
+): Promise<number> {
   const interrupts = handleInterrupts(run, ctx);
   let result: RunResult;
   try {
     result = await run.result;
   } finally {
     interrupts.dispose();
+    // A console interviewer holds stdin open; release it so the process can exit.
+    (interviewer as { close?: () => void } | undefined)?.close?.();
   }
   const say = flags.json ? ctx.io.stderr : ctx.io.stdout;
   const rel = path.relative(ctx.io.cwd, result.runDir) || '.';
@@ -127,7 +142,24 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
   const source = readPipelineSource(file, ctx.io.cwd);
   const options = buildOptions(flags, ctx, eventPrinter(flags, ctx));
   const run = startPipeline({ ...options, source: source.text, file: source.absolutePath });
-  return finish(run, flags, ctx);
+  return finish(run, options.interviewer, flags, ctx);
+}
+
+/** Without --dry-run or --scenario, a resume runs the way the run started (recorded in manifest.json). */
+function withRecordedMode(flags: RunFlags, from: string): RunFlags {
+  if (flags.dryRun || flags.scenario || !existsSync(from)) return flags;
+  const manifestPath = path.join(statSync(from).isDirectory() ? from : path.dirname(from), 'manifest.json');
+  if (!existsSync(manifestPath)) return flags;
+  try {
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { options?: { dry_run?: boolean; scenario?: string } };
+    return {
+      ...flags,
+      ...(manifest.options?.dry_run ? { dryRun: true } : {}),
+      ...(manifest.options?.scenario ? { scenario: manifest.options.scenario } : {}),
+    };
+  } catch {
+    return flags;
+  }
 }
 
 export async function runResume(
@@ -146,5 +178,5 @@ export async function runResume(
     from: path.resolve(ctx.io.cwd, from),
     ...(dotFile ? { dotFile: path.resolve(ctx.io.cwd, dotFile) } : {}),
   });
-  return finish(run, flags, ctx);
+  return finish(run, options.interviewer, flags, ctx);
 }

@@ -3,6 +3,7 @@ import type { ProviderAdapter } from './provider-adapter.js';
 import { AnthropicAdapter } from './providers/anthropic/anthropic-adapter.js';
 import { GeminiAdapter } from './providers/gemini/gemini-adapter.js';
 import { OpenAIAdapter } from './providers/openai/openai-adapter.js';
+import { OpenAICompatibleAdapter } from './providers/openai-compatible/openai-compatible-adapter.js';
 
 export interface EnvAdapterOptions {
   /** Defaults to process.env. */
@@ -45,6 +46,18 @@ export function adaptersFromEnv(options: EnvAdapterOptions = {}): ProviderAdapte
       hasKey: config.gemini.apiKey !== undefined,
     },
   ];
+  // Registered only when a server is configured: it claims no model prefix, so requests reach it
+  // with `provider: 'openai-compatible'`.
+  if (config.openaiCompatible) {
+    entries.push({
+      adapter: new OpenAICompatibleAdapter({
+        ...keyed(config.openaiCompatible.apiKey),
+        ...url(config.openaiCompatible.baseURL),
+        env,
+      }),
+      hasKey: false,
+    });
+  }
   return [...entries.filter((entry) => entry.hasKey), ...entries.filter((entry) => !entry.hasKey)].map(
     (entry) => entry.adapter,
   );

@@ -62,6 +62,10 @@ export type { ProviderAdapter } from './provider-adapter.js';
 export { AnthropicAdapter, type AnthropicAdapterOptions } from './providers/anthropic/anthropic-adapter.js';
 export { GeminiAdapter, type GeminiAdapterOptions } from './providers/gemini/gemini-adapter.js';
 export { OpenAIAdapter, type OpenAIAdapterOptions } from './providers/openai/openai-adapter.js';
+export {
+  OpenAICompatibleAdapter,
+  type OpenAICompatibleAdapterOptions,
+} from './providers/openai-compatible/openai-compatible-adapter.js';
 export { createResponse, type ResponseFields } from './response.js';
 export {
   createRetryPolicy,

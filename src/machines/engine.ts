@@ -59,6 +59,10 @@ export interface RunOptions {
   llmRank?: HandlerServices['llmRank'];
   onEvent?: (event: PipelineEvent) => void;
   inspect?: (event: InspectionEvent) => void;
+  /** Recorded in `manifest.json` under `options` (the CLI keeps `dry_run` and `scenario` there for resume). */
+  manifestOptions?: Record<string, unknown>;
+  /** Where tool commands run (default: the process's working directory). */
+  workingDir?: string;
   /** fsync checkpoints (default true). */
   durable?: boolean;
   random?: () => number;
@@ -264,7 +268,12 @@ function execute(prepared: Prepared, options: RunOptions): PipelineRun {
       source_sha256: prepared.sha,
       started_at: new Date().toISOString(),
       attractor_version: '0.1.0',
-      options: { maxSteps: prepared.input.maxSteps, model: options.model, provider: options.provider },
+      options: {
+        max_steps: prepared.input.maxSteps,
+        ...(options.model ? { model: options.model } : {}),
+        ...(options.provider ? { provider: options.provider } : {}),
+        ...options.manifestOptions,
+      },
     });
   }
   const log = openEventLog(join(runDir, 'events.jsonl'));
@@ -328,6 +337,7 @@ function execute(prepared: Prepared, options: RunOptions): PipelineRun {
     ...(options.scenario ? { scenario: options.scenario } : {}),
     hardAbort: hard.signal,
     maxSteps: prepared.input.maxSteps,
+    ...(options.workingDir ? { workingDir: options.workingDir } : {}),
     ...(options.llmRank ? { llmRank: options.llmRank } : {}),
     emit: emitEvent,
   });
@@ -352,6 +362,7 @@ function execute(prepared: Prepared, options: RunOptions): PipelineRun {
     input: prepared.input,
     hardAbort: hard.signal,
     onEmitted,
+    ...(options.workingDir ? { workingDir: options.workingDir } : {}),
     ...(options.scenario ? { scenario: options.scenario } : {}),
     ...(options.inspect ? { inspect: options.inspect } : {}),
     ...(options.random ? { random: options.random } : {}),

@@ -16,6 +16,8 @@ import { stageDirFor } from './run-directory.js';
 import type { Scenario } from './scenario.js';
 
 const ROUTING_ONLY = new Set(['start', 'exit', 'conditional']);
+/** Handlers that apply the node `timeout` themselves (a human gate's default choice must win over it). */
+const SELF_TIMED = new Set(['wait.human', 'tool']);
 
 /** The systemId of a pipeline actor: handler actors read its context through the actor system. */
 export const PIPELINE_SYSTEM_ID = 'attractor.pipeline';
@@ -28,6 +30,8 @@ export interface InvocationRuntime {
   scenario?: Scenario;
   /** Aborts every running handler at once (second Ctrl-C). */
   hardAbort: AbortSignal;
+  /** Where tool commands run. */
+  workingDir?: string;
 }
 
 /**
@@ -99,11 +103,13 @@ async function runHandler(
     fidelity,
     ...(threadId ? { threadId } : {}),
     attempt: (context.nodeRetries[node.id] ?? 0) + 1,
+    completedNodes: context.completedNodes.map((id) => ({ id, status: context.nodeOutcomes[id] ?? 'success' })),
+    ...(runtime.workingDir ? { workingDir: runtime.workingDir } : {}),
     signal,
     services: runtime.services,
   });
   const ms = node.attrs.timeout;
-  if (!ms || ms <= 0) return run;
+  if (!ms || ms <= 0 || SELF_TIMED.has(node.handler)) return run;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<Outcome>((resolve) => {
     timer = setTimeout(() => {

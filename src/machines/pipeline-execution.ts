@@ -24,6 +24,7 @@ export interface ExecutionOptions {
   inspect?: (event: InspectionEvent) => void;
   random?: () => number;
   lookup?: GraphLookup;
+  workingDir?: string;
 }
 
 export interface Execution {
@@ -51,6 +52,7 @@ export function startExecution(options: ExecutionOptions): Execution {
     runDir: options.runDir,
     services: options.services,
     hardAbort: options.hardAbort,
+    ...(options.workingDir ? { workingDir: options.workingDir } : {}),
     ...(options.scenario ? { scenario: options.scenario } : {}),
   });
   const machine = createPipelineMachine(options.config, {

@@ -33,6 +33,7 @@ export interface ServiceDeps {
   hardAbort: AbortSignal;
   maxSteps: number;
   llmRank?: HandlerServices['llmRank'];
+  workingDir?: string;
   /** Where events of this pipeline (and its branches and children) go. */
   emit: EmitEvent;
 }
@@ -80,6 +81,7 @@ async function runBranch(
       branch: true,
     },
     hardAbort: AbortSignal.any([deps.hardAbort, request.signal]),
+    ...(deps.workingDir ? { workingDir: deps.workingDir } : {}),
     onEmitted: forward(deps.emit, { branch: request.branchId }),
     ...(deps.scenario ? { scenario: deps.scenario } : {}),
   });
@@ -145,6 +147,7 @@ function startChildPipeline(
     services: childServices,
     input: { startAt: start.id, values: structuredClone(request.context), maxSteps: deps.maxSteps },
     hardAbort: AbortSignal.any([deps.hardAbort, request.signal]),
+    ...(deps.workingDir ? { workingDir: deps.workingDir } : {}),
     onEmitted: forward(deps.emit, { parent }),
     ...(deps.scenario ? { scenario: deps.scenario } : {}),
   });

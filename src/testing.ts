@@ -1,0 +1,14 @@
+/**
+ * `attractor/testing`: fakes for testing code built on Attractor — a scripted LLM adapter, record /
+ * replay middleware for LLM sessions, scripted interviewers and scenario files for pipelines.
+ *
+ * @example
+ * import { ScriptedAdapter } from 'attractor/testing';
+ * const client = new LLMClient({ adapters: [new ScriptedAdapter({ turns: [{ text: 'hi' }] })] });
+ */
+export * from './llm/testing/index.js';
+export { QueueInterviewer } from './actors/interviewers/queue.js';
+export { CallbackInterviewer } from './actors/interviewers/callback.js';
+export { RecordingInterviewer } from './actors/interviewers/recording.js';
+export { createSimulatedBackend } from './actors/simulated-backend.js';
+export { loadScenario, parseScenario, Scenario } from './machines/scenario.js';

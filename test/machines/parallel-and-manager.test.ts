@@ -1,0 +1,90 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { QueueInterviewer } from '../../src/actors/interviewers/queue.js';
+import { runDot, tempDir } from './run-helpers.js';
+
+describe('parallel fan-out and fan-in', () => {
+  it('runs branches really concurrently: three 1.5 s tool sleeps finish well under 4.5 s', async () => {
+    const dot = `digraph par {
+      start [shape=Mdiamond]
+      fan [shape=component, max_parallel=3]
+      a [shape=parallelogram, tool_command="sleep 1.5"]
+      b [shape=parallelogram, tool_command="sleep 1.5"]
+      c [shape=parallelogram, tool_command="sleep 1.5"]
+      join [shape=tripleoctagon]
+      exit [shape=Msquare]
+      start -> fan
+      fan -> a -> join
+      fan -> b -> join
+      fan -> c -> join
+      join -> exit
+    }`;
+    const began = Date.now();
+    const run = await runDot(dot);
+    const wall = Date.now() - began;
+    expect(run.result.status).toBe('completed');
+    expect(wall).toBeLessThan(3500);
+    // Branch nodes are visible on the one event stream, tagged with their branch.
+    const branchStarts = run.events.filter((e) => e.kind === 'node.start' && e.data['branch']);
+    expect(branchStarts.map((e) => e.node_id).sort()).toEqual(['a', 'b', 'c']);
+    expect(run.kinds).toEqual(expect.arrayContaining(['parallel.start', 'parallel.branch.start', 'parallel.complete']));
+    // The main run continues at the fan-in, not inside a branch.
+    expect(run.visited).toEqual(['start', 'fan', 'join', 'exit']);
+    expect(run.result.context['parallel.fan_in.best_id']).toBeDefined();
+    expect(Array.isArray(run.result.context['parallel.results'])).toBe(true);
+  });
+
+  it('merges branch context updates under the branch id and honours wait_all with a failure', async () => {
+    const dot = `digraph par {
+      start [shape=Mdiamond]
+      fan [shape=component]
+      good [shape=parallelogram, tool_command="echo fine"]
+      bad [shape=parallelogram, tool_command="exit 4"]
+      join [shape=tripleoctagon]
+      exit [shape=Msquare]
+      start -> fan
+      fan -> good -> join
+      fan -> bad -> join
+      join -> exit
+    }`;
+    const run = await runDot(dot);
+    const fan = run.events.find((e) => e.kind === 'node.complete' && e.node_id === 'fan');
+    expect(fan?.data['status']).toBe('partial_success');
+    expect(String(run.result.context['good.tool.output'])).toContain('fine');
+    expect(run.result.context['parallel.fan_in.best_id']).toBe('good');
+    expect(run.result.status).toBe('completed');
+  });
+});
+
+describe('manager loop', () => {
+  it('supervises a child pipeline whose human gate reaches the parent interviewer', async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'child.dot'),
+      `digraph child {
+        start [shape=Mdiamond]
+        work [prompt="child work"]
+        gate [shape=hexagon, label="Keep going?"]
+        exit [shape=Msquare]
+        start -> work -> gate
+        gate -> exit [label="[Y] Yes"]
+        gate -> work [label="[N] No"]
+      }`,
+    );
+    const parent = `digraph parent {
+      start [shape=Mdiamond]
+      boss [shape=house, stack.child_dotfile="child.dot", manager.poll_interval="20ms", manager.max_cycles=200]
+      exit [shape=Msquare]
+      start -> boss -> exit
+    }`;
+    const file = join(dir, 'parent.dot');
+    writeFileSync(file, parent);
+    const interviewer = new QueueInterviewer(['N', 'Y']);
+    const run = await runDot(parent, { file, interviewer });
+    expect(run.result.status).toBe('completed');
+    const childStarts = run.events.filter((e) => e.kind === 'node.start' && e.data['parent']);
+    expect(childStarts.map((e) => e.node_id)).toEqual(['start', 'work', 'gate', 'work', 'gate', 'exit']);
+    expect(run.visited).toEqual(['start', 'boss', 'exit']);
+  });
+});
