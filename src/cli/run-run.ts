@@ -147,11 +147,13 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
 
 /** Without --dry-run or --scenario, a resume runs the way the run started (recorded in manifest.json). */
 function withRecordedMode(flags: RunFlags, from: string): RunFlags {
-  if (flags.dryRun || flags.scenario || !existsSync(from)) return flags;
+  if (flags.dryRun || flags.scenario) return flags;
   const manifestPath = path.join(statSync(from).isDirectory() ? from : path.dirname(from), 'manifest.json');
   if (!existsSync(manifestPath)) return flags;
   try {
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { options?: { dry_run?: boolean; scenario?: string } };
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+      options?: { dry_run?: boolean; scenario?: string };
+    };
     return {
       ...flags,
       ...(manifest.options?.dry_run ? { dryRun: true } : {}),
@@ -168,11 +170,11 @@ export async function runResume(
   flags: RunFlags,
   ctx: CliContext,
 ): Promise<number> {
-  const options = buildOptions(
-    { ...flags, dryRun: flags.dryRun ?? (flags.scenario === undefined ? true : undefined) },
-    ctx,
-    eventPrinter(flags, ctx),
-  );
+  const target = path.resolve(ctx.io.cwd, from);
+  if (!existsSync(target)) {
+    throw new AttractorError('RESUME_NOT_FOUND', `nothing to resume at ${from}: no such file or directory.`);
+  }
+  const options = buildOptions(withRecordedMode(flags, target), ctx, eventPrinter(flags, ctx));
   const run = resumePipeline({
     ...options,
     from: path.resolve(ctx.io.cwd, from),

@@ -103,7 +103,10 @@ async function runHandler(
     fidelity,
     ...(threadId ? { threadId } : {}),
     attempt: (context.nodeRetries[node.id] ?? 0) + 1,
-    completedNodes: context.completedNodes.map((id) => ({ id, status: context.nodeOutcomes[id] ?? 'success' })),
+    completedNodes: context.completedNodes.map((id) => ({
+      id,
+      status: context.nodeOutcomes[id] ?? 'success',
+    })),
     ...(runtime.workingDir ? { workingDir: runtime.workingDir } : {}),
     signal,
     services: runtime.services,

@@ -28,7 +28,9 @@ describe('parallel fan-out and fan-in', () => {
     // Branch nodes are visible on the one event stream, tagged with their branch.
     const branchStarts = run.events.filter((e) => e.kind === 'node.start' && e.data['branch']);
     expect(branchStarts.map((e) => e.node_id).sort()).toEqual(['a', 'b', 'c']);
-    expect(run.kinds).toEqual(expect.arrayContaining(['parallel.start', 'parallel.branch.start', 'parallel.complete']));
+    expect(run.kinds).toEqual(
+      expect.arrayContaining(['parallel.start', 'parallel.branch.start', 'parallel.complete']),
+    );
     // The main run continues at the fan-in, not inside a branch.
     expect(run.visited).toEqual(['start', 'fan', 'join', 'exit']);
     expect(run.result.context['parallel.fan_in.best_id']).toBeDefined();

@@ -16,12 +16,16 @@ const errors = (source: string) => loadPipeline(source).diagnostics.filter((d) =
 
 describe('parity matrix: parse and validate (cells 1–6)', () => {
   it('1. parses a linear pipeline', () => {
-    const { graph } = loadPipeline('digraph p { start [shape=Mdiamond]; a; b; done [shape=Msquare]; start -> a -> b -> done }');
+    const { graph } = loadPipeline(
+      'digraph p { start [shape=Mdiamond]; a; b; done [shape=Msquare]; start -> a -> b -> done }',
+    );
     expect(graph.nodes.map((n) => n.id)).toEqual(['start', 'a', 'b', 'done']);
     expect(graph.edges.map((e) => `${e.source}->${e.target}`)).toEqual(['start->a', 'a->b', 'b->done']);
   });
   it('2. parses graph attributes', () => {
-    const { graph } = loadPipeline('digraph p { graph [goal="Tidy the docs", label="Docs"]; start [shape=Mdiamond]; done [shape=Msquare]; start -> done }');
+    const { graph } = loadPipeline(
+      'digraph p { graph [goal="Tidy the docs", label="Docs"]; start [shape=Mdiamond]; done [shape=Msquare]; start -> done }',
+    );
     expect(graph.attrs.goal).toBe('Tidy the docs');
     expect(graph.attrs.label).toBe('Docs');
   });
@@ -40,7 +44,11 @@ describe('parity matrix: parse and validate (cells 1–6)', () => {
   it.each([
     ['4. missing start', 'digraph p { a [prompt="x"]; done [shape=Msquare]; a -> done }', 'start_node'],
     ['5. missing exit', 'digraph p { start [shape=Mdiamond]; a [prompt="x"]; start -> a }', 'terminal_node'],
-    ['6. orphan node (an ERROR here: DECISIONS §13)', 'digraph p { start [shape=Mdiamond]; lost [prompt="x"]; done [shape=Msquare]; start -> done }', 'reachability'],
+    [
+      '6. orphan node (an ERROR here: DECISIONS §13)',
+      'digraph p { start [shape=Mdiamond]; lost [prompt="x"]; done [shape=Msquare]; start -> done }',
+      'reachability',
+    ],
   ])('%s is reported', (_name, source, rule) => {
     expect(errors(source).map((d) => d.rule)).toContain(rule);
   });
@@ -48,7 +56,9 @@ describe('parity matrix: parse and validate (cells 1–6)', () => {
 
 describe('parity matrix: execution (cells 7–22)', () => {
   it('7. runs a linear 3-node pipeline end to end', async () => {
-    const run = await runDot('digraph p { start [shape=Mdiamond]; a [prompt="a"]; done [shape=Msquare]; start -> a -> done }');
+    const run = await runDot(
+      'digraph p { start [shape=Mdiamond]; a [prompt="a"]; done [shape=Msquare]; start -> a -> done }',
+    );
     expect(run.visited).toEqual(['start', 'a', 'done']);
     expect(run.result.status).toBe('completed');
   });
@@ -68,7 +78,11 @@ describe('parity matrix: execution (cells 7–22)', () => {
   it('9. retries with max_retries=2', async () => {
     const run = await runDot(
       'digraph p { start [shape=Mdiamond]; flaky [prompt="f", max_retries=2, retry_policy=none]; done [shape=Msquare]; start -> flaky -> done }',
-      { scenarioJson: { nodes: { flaky: [{ outcome: 'retry' }, { outcome: 'retry' }, { outcome: 'success' }] } } },
+      {
+        scenarioJson: {
+          nodes: { flaky: [{ outcome: 'retry' }, { outcome: 'retry' }, { outcome: 'success' }] },
+        },
+      },
     );
     expect(run.visited.filter((v) => v === 'flaky')).toHaveLength(3);
     expect(run.result.status).toBe('completed');
@@ -77,7 +91,9 @@ describe('parity matrix: execution (cells 7–22)', () => {
   const gate = `digraph p { start [shape=Mdiamond]; build [prompt="b", goal_gate=true, retry_target=build]; done [shape=Msquare]
     start -> build -> done; build -> done [condition="outcome=fail"] }`;
   it('10. a goal gate blocks exit when unsatisfied', async () => {
-    const run = await runDot(gate, { scenarioJson: { nodes: { build: [{ outcome: 'fail' }, { outcome: 'success' }] } } });
+    const run = await runDot(gate, {
+      scenarioJson: { nodes: { build: [{ outcome: 'fail' }, { outcome: 'success' }] } },
+    });
     expect(run.visited).toEqual(['start', 'build', 'done', 'build', 'done']);
   });
   it('11. a goal gate allows exit when satisfied', async () => {
@@ -98,8 +114,18 @@ describe('parity matrix: execution (cells 7–22)', () => {
   });
 
   it.each([
-    ['13. a condition match beats weight', 'x -> heavy [weight=10]; x -> cond [condition="outcome=success"]', ['heavy', 'cond'], 'cond'],
-    ['14. weight breaks ties among unconditional edges', 'x -> light [weight=1]; x -> heavy [weight=5]', ['light', 'heavy'], 'heavy'],
+    [
+      '13. a condition match beats weight',
+      'x -> heavy [weight=10]; x -> cond [condition="outcome=success"]',
+      ['heavy', 'cond'],
+      'cond',
+    ],
+    [
+      '14. weight breaks ties among unconditional edges',
+      'x -> light [weight=1]; x -> heavy [weight=5]',
+      ['light', 'heavy'],
+      'heavy',
+    ],
     ['15. lexical order is the final tiebreak', 'x -> zed; x -> alpha', ['zed', 'alpha'], 'alpha'],
   ])('%s', async (_name, edges, targets, chosen) => {
     const run = await runDot(`digraph p { start [shape=Mdiamond]; x [prompt="x"]; done [shape=Msquare]
@@ -119,7 +145,12 @@ describe('parity matrix: execution (cells 7–22)', () => {
     };
     const run = await runDot(
       'digraph p { start [shape=Mdiamond]; decide [prompt="d"]; use [prompt="Build a {architecture}"]; done [shape=Msquare]; start -> decide -> use -> done }',
-      { backend, scenarioJson: { nodes: { decide: [{ outcome: 'success', context_updates: { architecture: 'monolith' } }] } } },
+      {
+        backend,
+        scenarioJson: {
+          nodes: { decide: [{ outcome: 'success', context_updates: { architecture: 'monolith' } }] },
+        },
+      },
     );
     expect(prompts).toContain('Build a monolith');
     expect(run.result.context['architecture']).toBe('monolith');
@@ -153,13 +184,16 @@ describe('parity matrix: execution (cells 7–22)', () => {
   });
 
   it('19. $goal expands in prompts', async () => {
-    const run = await runDot('digraph p { graph [goal="ship v2"]; start [shape=Mdiamond]; a [prompt="Do: $goal"]; done [shape=Msquare]; start -> a -> done }');
+    const run = await runDot(
+      'digraph p { graph [goal="ship v2"]; start [shape=Mdiamond]; a [prompt="Do: $goal"]; done [shape=Msquare]; start -> a -> done }',
+    );
     const { readFileSync } = await import('node:fs');
     expect(readFileSync(join(run.result.runDir, 'a', 'prompt.md'), 'utf8')).toContain('Do: ship v2');
   });
 
   it('20. parallel fan-out and fan-in complete', async () => {
-    const run = await runDot(`digraph p { start [shape=Mdiamond]; fan [shape=component]; x [prompt="x"]; y [prompt="y"]
+    const run =
+      await runDot(`digraph p { start [shape=Mdiamond]; fan [shape=component]; x [prompt="x"]; y [prompt="y"]
       join [shape=tripleoctagon]; done [shape=Msquare]; start -> fan; fan -> x -> join; fan -> y -> join; join -> done }`);
     expect(run.visited).toEqual(['start', 'fan', 'join', 'done']);
     expect(run.result.status).toBe('completed');
@@ -170,7 +204,10 @@ describe('parity matrix: execution (cells 7–22)', () => {
       status: 'success',
       context_updates: { stamped: node.id },
     }));
-    const run = await runDot('digraph p { start [shape=Mdiamond]; s [type="stamp"]; done [shape=Msquare]; start -> s -> done }', { registry });
+    const run = await runDot(
+      'digraph p { start [shape=Mdiamond]; s [type="stamp"]; done [shape=Msquare]; start -> s -> done }',
+      { registry },
+    );
     expect(run.result.context['stamped']).toBe('s');
   });
 

@@ -1,0 +1,263 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ensureDist } from '../helpers/ensure-dist.js';
+import { runCli, STACK_LINE } from './run-cli.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+function workspace(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'attractor-cli-run-'));
+  dirs.push(dir);
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+  return dir;
+}
+
+const PIPELINE = `digraph demo {
+  graph [goal="Say hello"]
+  start [shape=Mdiamond]
+  write [prompt="Write hello for $goal"]
+  gate [shape=hexagon, label="Ship?"]
+  fix [prompt="Fix it"]
+  exit [shape=Msquare]
+  start -> write -> gate
+  gate -> exit [label="[S] Ship"]
+  gate -> fix [label="[F] Fix"]
+  fix -> gate
+}`;
+
+function runDirOf(logs: string): string {
+  const graphDir = path.join(logs, 'demo');
+  const [run] = readdirSync(graphDir);
+  return path.join(graphDir, run ?? '');
+}
+
+describe('attractor run (in process)', () => {
+  it('--json prints only JSON events on stdout, one per line', async () => {
+    const dir = workspace({ 'p.dot': PIPELINE });
+    const r = await runCli(['run', 'p.dot', '--dry-run', '--json', '--logs-dir', 'runs'], { cwd: dir });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    const events = lines.map((l) => JSON.parse(l) as { kind: string });
+    expect(events[0]?.kind).toBe('pipeline.start');
+    expect(events.at(-1)?.kind).toBe('pipeline.finalize');
+    expect(r.stderr).toMatch(/Completed at exit/);
+  });
+
+  it('plain lines show progress and the run directory', async () => {
+    const dir = workspace({ 'p.dot': PIPELINE });
+    const r = await runCli(['run', 'p.dot', '--dry-run', '--logs-dir', 'runs'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/→ write/);
+    expect(r.stdout).toMatch(/Completed at exit \(quality: clean\)/);
+    expect(r.stdout).not.toMatch(/\u001b\[/);
+  });
+
+  it('a scenario scripts outcomes and gate answers; the manifest records the mode', async () => {
+    const scenario = {
+      nodes: { write: [{ outcome: 'success', notes: 'scripted' }] },
+      answers: { gate: ['F', 'S'] },
+    };
+    const dir = workspace({ 'p.dot': PIPELINE, 's.json': JSON.stringify(scenario) });
+    const r = await runCli(['run', 'p.dot', '--scenario', 's.json', '--json', '--logs-dir', 'runs'], {
+      cwd: dir,
+    });
+    expect(r.code).toBe(0);
+    const started = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { kind: string; node_id?: string })
+      .filter((e) => e.kind === 'node.start')
+      .map((e) => e.node_id);
+    expect(started).toEqual(['start', 'write', 'gate', 'fix', 'gate', 'exit']);
+    const manifest = JSON.parse(
+      readFileSync(path.join(runDirOf(path.join(dir, 'runs')), 'manifest.json'), 'utf8'),
+    );
+    expect(manifest.options.scenario).toBe(path.join(dir, 's.json'));
+  });
+
+  it.each([
+    {
+      name: 'malformed scenario JSON',
+      files: { 's.json': '{"nodes": ' },
+      args: ['--scenario', 's.json'],
+      message: /not valid JSON/,
+    },
+    {
+      name: 'scenario with a wrong shape',
+      files: { 's.json': '{"nodes": {"write": "success"}}' },
+      args: ['--scenario', 's.json'],
+      message: /invalid scenario at nodes\.write/,
+    },
+    { name: 'no backend without --dry-run', files: {}, args: [], message: /--dry-run or --scenario/ },
+    {
+      name: 'a bad --max-steps',
+      files: {},
+      args: ['--dry-run', '--max-steps', 'lots'],
+      message: /--max-steps must be a positive whole number/,
+    },
+  ])('$name is one clear error, exit 1', async ({ files, args, message }) => {
+    const dir = workspace({ 'p.dot': PIPELINE, ...files });
+    const r = await runCli(['run', 'p.dot', ...args, '--logs-dir', 'runs'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(STACK_LINE);
+  });
+
+  it('a human gate without a terminal, --auto-approve or an answer fails the run and says how to answer', async () => {
+    const dir = workspace({ 'p.dot': PIPELINE, 's.json': '{}' });
+    const r = await runCli(['run', 'p.dot', '--scenario', 's.json', '--logs-dir', 'runs'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/--auto-approve/);
+  });
+
+  it('an unknown flag is a usage error (exit 2)', async () => {
+    const dir = workspace({ 'p.dot': PIPELINE });
+    const r = await runCli(['run', 'p.dot', '--dry-run', '--frobnicate'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown option '--frobnicate'/);
+  });
+
+  it('--checkpoint-dir keeps a timestamped history; resuming a finished run says so and exits 0', async () => {
+    const dir = workspace({ 'p.dot': PIPELINE });
+    const r = await runCli(['run', 'p.dot', '--dry-run', '--logs-dir', 'runs', '--checkpoint-dir', 'ckpts'], {
+      cwd: dir,
+    });
+    expect(r.code).toBe(0);
+    const history = readdirSync(path.join(dir, 'ckpts'));
+    expect(history.length).toBeGreaterThan(3);
+    expect(history.every((f) => /^checkpoint_\d+\.json$/.test(f))).toBe(true);
+    const again = await runCli(['resume', runDirOf(path.join(dir, 'runs'))], { cwd: dir });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/already finished/);
+  });
+
+  it('resume of a missing run directory is a clear error', async () => {
+    const dir = workspace({});
+    const r = await runCli(['resume', 'nowhere'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/nothing to resume at/);
+  });
+});
+
+describe('attractor run (real process)', () => {
+  beforeAll(() => ensureDist(), 180_000);
+
+  const SLOW = `digraph demo {
+    start [shape=Mdiamond]
+    first [shape=parallelogram, tool_command="echo first"]
+    slow [shape=parallelogram, tool_command="sleep 2 && echo slow-done"]
+    last [shape=parallelogram, tool_command="echo last"]
+    exit [shape=Msquare]
+    start -> first -> slow -> last -> exit
+  }`;
+
+  function readEvents(
+    runDir: string,
+  ): Array<{ kind: string; node_id?: string; data: Record<string, unknown> }> {
+    return readFileSync(path.join(runDir, 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+  }
+
+  async function startUntil(dir: string, predicate: (line: string) => boolean) {
+    const child = spawn(
+      process.execPath,
+      [BIN, 'run', 'p.dot', '--scenario', 's.json', '--json', '--logs-dir', 'runs'],
+      {
+        cwd: dir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d) => {
+      err += String(d);
+    });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`never saw the line; stdout: ${out}`)), 20_000);
+      child.stdout.on('data', (d) => {
+        out += String(d);
+        if (out.split('\n').some(predicate)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    return { child, exited, output: () => ({ out, err }) };
+  }
+
+  it('survives SIGKILL in the middle of a node: resume finishes and no completed node runs twice', async () => {
+    const dir = workspace({ 'p.dot': SLOW, 's.json': '{}' });
+    const { child, exited } = await startUntil(
+      dir,
+      (l) => l.includes('"node.start"') && l.includes('"slow"'),
+    );
+    child.kill('SIGKILL');
+    await exited;
+    const runDir = runDirOf(path.join(dir, 'runs'));
+    const checkpoint = JSON.parse(readFileSync(path.join(runDir, 'checkpoint.json'), 'utf8'));
+    expect(checkpoint.current_node).toBe('slow');
+
+    const resumed = spawnSync(process.execPath, [BIN, 'resume', runDir], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(resumed.status).toBe(0);
+    const completes = readEvents(runDir).filter((e) => e.kind === 'node.complete');
+    const counts = new Map<string, number>();
+    for (const e of completes) counts.set(e.node_id ?? '', (counts.get(e.node_id ?? '') ?? 0) + 1);
+    expect(Object.fromEntries(counts)).toEqual({ start: 1, first: 1, slow: 1, last: 1, exit: 1 });
+    expect(readFileSync(path.join(runDir, 'slow', 'stdout.log'), 'utf8')).toContain('slow-done');
+  }, 60_000);
+
+  it('SIGINT once finishes the node, checkpoints and exits 130 with the resume command; resume completes', async () => {
+    const dir = workspace({ 'p.dot': SLOW, 's.json': '{}' });
+    const { child, exited, output } = await startUntil(
+      dir,
+      (l) => l.includes('"node.start"') && l.includes('"slow"'),
+    );
+    child.kill('SIGINT');
+    const code = await exited;
+    expect(code).toBe(130);
+    expect(output().err).toMatch(/Resume with: attractor resume/);
+    const runDir = runDirOf(path.join(dir, 'runs'));
+    const events = readEvents(runDir);
+    expect(events.some((e) => e.kind === 'node.complete' && e.node_id === 'slow')).toBe(true);
+    expect(events.some((e) => e.kind === 'node.start' && e.node_id === 'last')).toBe(false);
+    const resumed = spawnSync(process.execPath, [BIN, 'resume', runDir], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(resumed.status).toBe(0);
+    expect(existsSync(path.join(runDir, 'last', 'stdout.log'))).toBe(true);
+  }, 60_000);
+
+  it('SIGINT twice aborts the running node at once and checkpoints it as the resume point', async () => {
+    const dir = workspace({ 'p.dot': SLOW.replace('sleep 2', 'sleep 30'), 's.json': '{}' });
+    const { child, exited } = await startUntil(
+      dir,
+      (l) => l.includes('"node.start"') && l.includes('"slow"'),
+    );
+    const began = Date.now();
+    child.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 200));
+    child.kill('SIGINT');
+    const code = await exited;
+    expect(code).toBe(130);
+    expect(Date.now() - began).toBeLessThan(10_000);
+    const checkpoint = JSON.parse(
+      readFileSync(path.join(runDirOf(path.join(dir, 'runs')), 'checkpoint.json'), 'utf8'),
+    );
+    expect(checkpoint.current_node).toBe('slow');
+    expect(checkpoint.status).toBe('cancelled');
+  }, 60_000);
+});

@@ -1,0 +1,52 @@
+/**
+ * End-to-end tests run the real `bin/attractor.js`, which loads dist/. CI builds dist/ in `npm ci`
+ * (the `prepare` script); locally this rebuilds it once when any file under src/ is newer.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const BIN = path.join(ROOT, 'bin', 'attractor.js');
+
+function newest(dir: string): number {
+  let n = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) n = Math.max(n, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return n;
+}
+
+export function ensureDist(): void {
+  const marker = path.join(ROOT, 'dist', 'index.js');
+  const fresh = (): boolean => {
+    try {
+      return statSync(marker).mtimeMs >= newest(path.join(ROOT, 'src'));
+    } catch {
+      return false;
+    }
+  };
+  if (fresh()) return;
+  // Test files run in parallel workers: one builds, the others wait for its lock to go.
+  const lock = path.join(ROOT, '.dist-build.lock');
+  try {
+    mkdirSync(lock);
+  } catch {
+    const until = Date.now() + 120_000;
+    while (Date.now() < until) {
+      try {
+        statSync(lock);
+      } catch {
+        return;
+      }
+      execFileSync('sleep', ['0.2']);
+    }
+    return;
+  }
+  try {
+    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
