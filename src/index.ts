@@ -60,6 +60,8 @@ export { registerLintRule, unregisterLintRule } from './compiler/validate/lint-r
 export type { LintRule } from './compiler/validate/lint-rule.js';
 export { PipelineValidationError } from './compiler/validate/pipeline-validation-error.js';
 export { hasErrors, validate, validateOrRaise } from './compiler/validate/validate.js';
+// The unified LLM client (also `attractor/llm`)
+export * from './llm/index.js';
 export { type Checkpoint, CheckpointSchema, readCheckpoint } from './machines/checkpoint.js';
 // Engine: run compiled machines as actors
 export {
@@ -80,6 +82,3 @@ export { loadScenario, parseScenario, Scenario, ScenarioSchema } from './machine
 // Errors and shared contracts
 export { AttractorError, type SourceSpan } from './shared/errors.js';
 export type { PipelineEvent } from './shared/pipeline-event.js';
-
-// The unified LLM client (also `attractor/llm`)
-export * from './llm/index.js';

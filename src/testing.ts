@@ -6,9 +6,10 @@
  * import { ScriptedAdapter } from 'attractor/testing';
  * const client = new LLMClient({ adapters: [new ScriptedAdapter({ turns: [{ text: 'hi' }] })] });
  */
-export * from './llm/testing/index.js';
-export { QueueInterviewer } from './actors/interviewers/queue.js';
+
 export { CallbackInterviewer } from './actors/interviewers/callback.js';
+export { QueueInterviewer } from './actors/interviewers/queue.js';
 export { RecordingInterviewer } from './actors/interviewers/recording.js';
 export { createSimulatedBackend } from './actors/simulated-backend.js';
+export * from './llm/testing/index.js';
 export { loadScenario, parseScenario, Scenario } from './machines/scenario.js';

@@ -59,16 +59,21 @@ export function applyOutcome(
     values._failed_node = node.id;
   }
   const { [node.id]: _finished, ...nodeRetries } = context.nodeRetries;
-  const completedNodes = context.completedNodes.includes(node.id)
-    ? context.completedNodes
-    : [...context.completedNodes, node.id];
+  // completedNodes and nodeOutcomes grow with the graph, not the run: copying them at every step would
+  // make a step O(graph). They are append-only and owned by one actor, so they are updated in place
+  // (every checkpoint serialises them synchronously, before the next step can touch them).
+  const completedNodes = appendOnce(context.completedNodes, node.id);
+  // Sparse: only goal gates and non-success outcomes are kept; a completed node absent here succeeded.
+  const nodeOutcomes = context.nodeOutcomes;
+  if (outcome.status === 'success' && !node.attrs.goal_gate) delete nodeOutcomes[node.id];
+  else nodeOutcomes[node.id] = outcome.status;
   let failedNodes = context.failedNodes;
   if (outcome.status === 'fail' && !failedNodes.includes(node.id)) failedNodes = [...failedNodes, node.id];
   return {
     context: {
       values,
       completedNodes,
-      nodeOutcomes: { ...context.nodeOutcomes, [node.id]: outcome.status },
+      nodeOutcomes,
       nodeRetries,
       lastOutcome: outcome,
       lastNode: node.id,
@@ -79,4 +84,20 @@ export function applyOutcome(
     retrying: false,
     attempt,
   };
+}
+
+const members = new WeakMap<string[], Set<string>>();
+
+/** Append `id` unless present, in O(1): a Set shadows each list. */
+function appendOnce(list: string[], id: string): string[] {
+  let set = members.get(list);
+  if (!set) {
+    set = new Set(list);
+    members.set(list, set);
+  }
+  if (!set.has(id)) {
+    set.add(id);
+    list.push(id);
+  }
+  return list;
 }

@@ -20,6 +20,7 @@ export const CheckpointSchema = z.object({
   pipeline: z.string(),
   run_id: z.string(),
   status: z.enum(['running', 'completed', 'failed', 'paused', 'cancelled']),
+  /** Goal gates' and non-success outcomes; a completed node absent here succeeded. */
   node_outcomes: z.record(z.string(), StageStatusSchema).default({}),
   steps: z.number().int().nonnegative().default(0),
   restarts: z.number().int().nonnegative().default(0),

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AnyActorLogic, type AnyActorRef, fromPromise } from 'xstate';
-import type { HandlerServices } from '../actors/handler-types.js';
+import type { HandlerInput, HandlerServices } from '../actors/handler-types.js';
 import type { HandlerRegistry } from '../actors/registry.js';
 import { outcomeToStatusFile } from '../actors/status-file.js';
 import { resolveFidelity, resolveThreadId } from '../compiler/fidelity.js';
@@ -91,10 +91,14 @@ async function runHandler(
     ...(edge ? { previousNodeId: edge.source } : {}),
   });
 
-  const timeout = new AbortController();
-  const signal = AbortSignal.any([actorSignal, timeout.signal, runtime.hardAbort]);
+  const ms = node.attrs.timeout;
+  const timed = ms !== undefined && ms > 0 && !SELF_TIMED.has(node.handler);
+  const timeout = timed ? new AbortController() : undefined;
+  const signal = AbortSignal.any(
+    timeout ? [actorSignal, timeout.signal, runtime.hardAbort] : [actorSignal, runtime.hardAbort],
+  );
   const handler = runtime.registry.get(node.handler);
-  const run = handler({
+  const input: HandlerInput = {
     node,
     graph: lookup.graph,
     context: context.values,
@@ -103,16 +107,17 @@ async function runHandler(
     fidelity,
     ...(threadId ? { threadId } : {}),
     attempt: (context.nodeRetries[node.id] ?? 0) + 1,
-    completedNodes: context.completedNodes.map((id) => ({
-      id,
-      status: context.nodeOutcomes[id] ?? 'success',
-    })),
     ...(runtime.workingDir ? { workingDir: runtime.workingDir } : {}),
     signal,
     services: runtime.services,
+  };
+  // Only fidelity summaries read the completed stages; build the list when asked (it is O(graph)).
+  Object.defineProperty(input, 'completedNodes', {
+    enumerable: true,
+    get: () => context.completedNodes.map((id) => ({ id, status: context.nodeOutcomes[id] ?? 'success' })),
   });
-  const ms = node.attrs.timeout;
-  if (!ms || ms <= 0 || SELF_TIMED.has(node.handler)) return run;
+  const run = handler(input);
+  if (!timeout || !ms) return run;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<Outcome>((resolve) => {
     timer = setTimeout(() => {

@@ -9,7 +9,7 @@ export interface PipelineMachineContext {
   values: Record<string, unknown>;
   /** Distinct nodes that completed, in first-completion order. */
   completedNodes: string[];
-  /** Last status of every visited node (goal gates read it at exit). */
+  /** Last status of visited goal gates and of nodes that did not succeed (goal gates read it at exit); a completed node absent from it succeeded. */
   nodeOutcomes: Record<string, StageStatus>;
   /** Retries used by each node's current (or last unfinished) visit. */
   nodeRetries: Record<string, number>;

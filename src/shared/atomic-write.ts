@@ -2,6 +2,8 @@ import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from
 import { basename, dirname, join } from 'node:path';
 
 let counter = 0;
+/** Directories already made by this process: a checkpoint rewritten at every step needs no mkdir each time. */
+const madeDirs = new Set<string>();
 
 export interface AtomicWriteOptions {
   /** fsync the file and its directory, so the write survives a power loss (default true). */
@@ -20,11 +22,15 @@ export function writeFileAtomic(
 ): void {
   const durable = options.durable ?? true;
   const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
+  if (!madeDirs.has(dir)) {
+    mkdirSync(dir, { recursive: true });
+    madeDirs.add(dir);
+  }
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${++counter}.tmp`);
   const fd = openSync(tmp, 'w');
   try {
-    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+    if (typeof data === 'string') writeSync(fd, data);
+    else writeSync(fd, data);
     if (durable) fsyncSync(fd);
   } finally {
     closeSync(fd);
