@@ -100,13 +100,16 @@ describe('attractor run (in process)', () => {
       args: ['--dry-run', '--max-steps', 'lots'],
       message: /--max-steps must be a positive whole number/,
     },
-  ])('$name is one clear error, exit 1', async ({ files, args, message }) => {
-    const dir = workspace({ 'p.dot': PIPELINE, ...files });
-    const r = await runCli(['run', 'p.dot', ...args, '--logs-dir', 'runs'], { cwd: dir });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(message);
-    expect(r.stderr).not.toMatch(STACK_LINE);
-  });
+  ] as Array<{ name: string; files: Record<string, string>; args: string[]; message: RegExp }>)(
+    '$name is one clear error, exit 1',
+    async ({ files, args, message }) => {
+      const dir = workspace({ 'p.dot': PIPELINE, ...files });
+      const r = await runCli(['run', 'p.dot', ...args, '--logs-dir', 'runs'], { cwd: dir });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(STACK_LINE);
+    },
+  );
 
   it('a human gate without a terminal, --auto-approve or an answer fails the run and says how to answer', async () => {
     const dir = workspace({ 'p.dot': PIPELINE, 's.json': '{}' });
