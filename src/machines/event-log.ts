@@ -13,7 +13,6 @@ export function openEventLog(path: string) {
   let pending = '';
   let scheduled = false;
   const flush = (): void => {
-    scheduled = false;
     if (!open || pending === '') return;
     const text = pending;
     pending = '';
@@ -23,9 +22,14 @@ export function openEventLog(path: string) {
     append(event: PipelineEvent): void {
       if (!open) return;
       pending += `${JSON.stringify(event)}\n`;
+      // One pending immediate at most: explicit flushes leave it in place, so a long run of steps
+      // that never yields to the event loop does not queue one per event.
       if (!scheduled) {
         scheduled = true;
-        setImmediate(flush);
+        setImmediate(() => {
+          scheduled = false;
+          flush();
+        });
       }
     },
     flush,

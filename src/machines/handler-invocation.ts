@@ -8,6 +8,7 @@ import { resolveFidelity, resolveThreadId } from '../compiler/fidelity.js';
 import type { FidelityMode, PipelineEdge, PipelineNode } from '../compiler/ir.js';
 import type { Outcome } from '../compiler/outcome.js';
 import { routerCandidates } from '../compiler/routing.js';
+import { anySignal } from '../shared/any-signal.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
 import type { HandlerActorOutput } from './pipeline-machine.js';
@@ -32,22 +33,40 @@ export interface InvocationRuntime {
   hardAbort: AbortSignal;
   /** Where tool commands run. */
   workingDir?: string;
+  /** Handler invocations so far (for yielding to the event loop). */
+  steps: number;
 }
+
+const YIELD_EVERY = 64;
 
 /**
  * `handler.<type>` actor logic for each handler type the graph uses. The compiled config passes only
  * `{ node }` as input (it is plain data); the actor reads the pipeline's current context from the
  * actor system, so it sees the context as of entering the node.
  */
-export function createHandlerActors(runtime: InvocationRuntime): Record<string, AnyActorLogic> {
+export function createHandlerActors(lookup: GraphLookup): Record<string, AnyActorLogic> {
   const actors: Record<string, AnyActorLogic> = {};
-  const types = new Set(runtime.lookup.graph.nodes.map((n) => n.handler));
-  for (const type of types) actors[`handler.${type}`] = createInvocation(runtime);
+  const logic = invocationLogic();
+  for (const n of lookup.graph.nodes) actors[`handler.${n.handler}`] = logic;
   return actors;
 }
 
-function createInvocation(runtime: InvocationRuntime): AnyActorLogic {
+/**
+ * One machine serves every actor of a graph (the run, each parallel branch); what differs per actor
+ * (run directory, services, scenario) is registered against its actor system.
+ */
+const runtimes = new WeakMap<object, InvocationRuntime>();
+
+export function bindRuntime(system: object, runtime: InvocationRuntime): void {
+  runtimes.set(system, runtime);
+}
+
+function invocationLogic(): AnyActorLogic {
   return fromPromise<HandlerActorOutput, { node: string }>(async ({ input, system, signal }) => {
+    const runtime = runtimes.get(system);
+    if (!runtime) throw new Error('no runtime bound to this pipeline actor system');
+    // Steps of no-op handlers chain through microtasks only; let signals and timers in now and then.
+    if (++runtime.steps % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     const pipeline = system.get(PIPELINE_SYSTEM_ID) as AnyActorRef | undefined;
     const context = pipeline?.getSnapshot().context as PipelineMachineContext;
     const node = runtime.lookup.node(input.node);
@@ -94,9 +113,10 @@ async function runHandler(
   const ms = node.attrs.timeout;
   const timed = ms !== undefined && ms > 0 && !SELF_TIMED.has(node.handler);
   const timeout = timed ? new AbortController() : undefined;
-  const signal = AbortSignal.any(
+  const combined = anySignal(
     timeout ? [actorSignal, timeout.signal, runtime.hardAbort] : [actorSignal, runtime.hardAbort],
   );
+  const { signal } = combined;
   const handler = runtime.registry.get(node.handler);
   const input: HandlerInput = {
     node,
@@ -116,7 +136,7 @@ async function runHandler(
     enumerable: true,
     get: () => context.completedNodes.map((id) => ({ id, status: context.nodeOutcomes[id] ?? 'success' })),
   });
-  const run = handler(input);
+  const run = handler(input).finally(() => combined.dispose());
   if (!timeout || !ms) return run;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<Outcome>((resolve) => {

@@ -4,10 +4,10 @@ import type { HandlerRegistry } from '../actors/registry.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import { CONTROL_STATES } from '../compiler/lower/state-keys.js';
-import { createHandlerActors, PIPELINE_SYSTEM_ID } from './handler-invocation.js';
+import { bindRuntime, createHandlerActors, PIPELINE_SYSTEM_ID } from './handler-invocation.js';
 import type { MachineEmitted, RunStatus } from './machine-events.js';
 import type { PipelineMachineContext, PipelineMachineInput } from './pipeline-context.js';
-import { createPipelineMachine } from './pipeline-machine.js';
+import { createPipelineMachine, type PipelineMachine } from './pipeline-machine.js';
 import { createGraphLookup, type GraphLookup } from './pipeline-runtime.js';
 import type { Scenario } from './scenario.js';
 
@@ -43,10 +43,31 @@ const FINAL: Record<string, Exclude<RunStatus, 'running'> | 'branch_done'> = {
   [CONTROL_STATES.branchDone]: 'branch_done',
 };
 
+const machines = new WeakMap<GraphLookup, PipelineMachine>();
+
+/** Building a machine walks the whole config: parallel branches of one run share it. */
+function machineFor(config: MachineConfig, lookup: GraphLookup, random?: () => number): PipelineMachine {
+  if (random)
+    return createPipelineMachine(config, { lookup, handlerActors: createHandlerActors(lookup), random });
+  let machine = machines.get(lookup);
+  if (!machine) {
+    machine = createPipelineMachine(config, { lookup, handlerActors: createHandlerActors(lookup) });
+    machines.set(lookup, machine);
+  }
+  return machine;
+}
+
 /** Start one pipeline actor (a whole run, a parallel branch or a child pipeline) and watch it end. */
 export function startExecution(options: ExecutionOptions): Execution {
   const lookup = options.lookup ?? createGraphLookup(options.graph);
-  const handlerActors: Record<string, AnyActorLogic> = createHandlerActors({
+  const machine = machineFor(options.config, lookup, options.random);
+  const actor = createActor(machine, {
+    input: options.input,
+    systemId: PIPELINE_SYSTEM_ID,
+    ...(options.inspect ? { inspect: options.inspect } : {}),
+  });
+  bindRuntime(actor.system, {
+    steps: 0,
     lookup,
     registry: options.registry,
     runDir: options.runDir,
@@ -54,16 +75,6 @@ export function startExecution(options: ExecutionOptions): Execution {
     hardAbort: options.hardAbort,
     ...(options.workingDir ? { workingDir: options.workingDir } : {}),
     ...(options.scenario ? { scenario: options.scenario } : {}),
-  });
-  const machine = createPipelineMachine(options.config, {
-    lookup,
-    handlerActors,
-    ...(options.random ? { random: options.random } : {}),
-  });
-  const actor = createActor(machine, {
-    input: options.input,
-    systemId: PIPELINE_SYSTEM_ID,
-    ...(options.inspect ? { inspect: options.inspect } : {}),
   });
   actor.on('*', (emitted) => options.onEmitted(emitted as MachineEmitted));
 

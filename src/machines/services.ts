@@ -14,6 +14,7 @@ import type { PipelineGraph } from '../compiler/ir.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import type { Outcome } from '../compiler/outcome.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
+import { anySignal } from '../shared/any-signal.js';
 import { AttractorError } from '../shared/errors.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
 import type { MachineEmitted } from './machine-events.js';
@@ -65,6 +66,7 @@ async function runBranch(
   parentServices: HandlerServices,
   request: Parameters<HandlerServices['runBranch']>[0],
 ): Promise<BranchResult> {
+  const abort = anySignal([deps.hardAbort, request.signal]);
   const branchEmit: EmitEvent = (kind, data, nodeId) =>
     deps.emit(kind, { ...data, branch: request.branchId }, nodeId);
   const execution = startExecution({
@@ -80,7 +82,7 @@ async function runBranch(
       maxSteps: deps.maxSteps,
       branch: true,
     },
-    hardAbort: AbortSignal.any([deps.hardAbort, request.signal]),
+    hardAbort: abort.signal,
     ...(deps.workingDir ? { workingDir: deps.workingDir } : {}),
     onEmitted: forward(deps.emit, { branch: request.branchId }),
     ...(deps.scenario ? { scenario: deps.scenario } : {}),
@@ -109,6 +111,7 @@ async function runBranch(
     };
   } finally {
     request.signal.removeEventListener('abort', onAbort);
+    abort.dispose();
   }
 }
 
@@ -139,6 +142,7 @@ function startChildPipeline(
     runDir: join(deps.runDir, 'child'),
     emit: childEmit,
   });
+  const childAbort = anySignal([deps.hardAbort, request.signal]);
   const execution = startExecution({
     graph: child.graph,
     config: child.config,
@@ -146,7 +150,7 @@ function startChildPipeline(
     registry: deps.registry,
     services: childServices,
     input: { startAt: start.id, values: structuredClone(request.context), maxSteps: deps.maxSteps },
-    hardAbort: AbortSignal.any([deps.hardAbort, request.signal]),
+    hardAbort: childAbort.signal,
     ...(deps.workingDir ? { workingDir: deps.workingDir } : {}),
     onEmitted: forward(deps.emit, { parent }),
     ...(deps.scenario ? { scenario: deps.scenario } : {}),
@@ -163,6 +167,7 @@ function startChildPipeline(
       ...(ctx.lastOutcome ? { outcome: ctx.lastOutcome } : {}),
     };
   };
+  execution.done.then(childAbort.dispose, childAbort.dispose);
   const done = execution.done.then(({ status: s, context }) => ({
     state:
       s === 'completed' || s === 'branch_done'
