@@ -1,4 +1,4 @@
-import { type AnyActorLogic, createActor, type InspectionEvent } from 'xstate';
+import { createActor, type InspectionEvent } from 'xstate';
 import type { HandlerServices } from '../actors/handler-types.js';
 import type { HandlerRegistry } from '../actors/registry.js';
 import type { PipelineGraph } from '../compiler/ir.js';
