@@ -5,6 +5,7 @@
  */
 import type { FidelityMode, PipelineGraph, PipelineNode } from '../compiler/ir.js';
 import type { Outcome, StageStatus } from '../compiler/outcome.js';
+import type { ArtifactStore } from '../shared/artifact-store.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
 import type { CodergenBackend } from './codergen-backend.js';
 import type { Interviewer } from './interviewers/interviewer.js';
@@ -45,6 +46,8 @@ export interface ChildPipelineHandle {
 
 export interface HandlerServices {
   emit: EmitEvent;
+  /** The run's artifact store (large outputs by reference; over 100 KB they live in `artifacts/`). */
+  artifacts?: ArtifactStore;
   interviewer: Interviewer;
   backend: CodergenBackend;
   /** Run one parallel branch from `startNodeId` on an isolated context until a fan-in node or a dead end. */

@@ -12,6 +12,7 @@ import { compile } from '../compiler/compile.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
+import { ArtifactStore } from '../shared/artifact-store.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { type Checkpoint, createCheckpointWriter, readCheckpoint } from './checkpoint.js';
@@ -327,6 +328,7 @@ function execute(prepared: Prepared, options: RunOptions): PipelineRun {
   const registry = options.registry ?? createDefaultRegistry();
   const { config } = prepared;
   const services = createServices({
+    artifacts: new ArtifactStore(runDir),
     graph,
     config,
     lookup,

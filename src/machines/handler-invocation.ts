@@ -4,7 +4,7 @@ import { type AnyActorLogic, type AnyActorRef, fromPromise } from 'xstate';
 import type { HandlerInput, HandlerServices } from '../actors/handler-types.js';
 import type { HandlerRegistry } from '../actors/registry.js';
 import { outcomeToStatusFile } from '../actors/status-file.js';
-import { resolveFidelity, resolveThreadId } from '../compiler/fidelity.js';
+import { resolveThreadId } from '../compiler/fidelity.js';
 import type { FidelityMode, PipelineEdge, PipelineNode } from '../compiler/ir.js';
 import type { Outcome } from '../compiler/outcome.js';
 import { routerCandidates } from '../compiler/routing.js';
@@ -101,8 +101,7 @@ async function runHandler(
   const { lookup } = runtime;
   const edge: PipelineEdge | undefined =
     context.arrivedBy !== undefined ? lookup.edge(context.arrivedBy) : undefined;
-  let fidelity: FidelityMode = resolveFidelity({ ...(edge ? { edge } : {}), node, graph: lookup.graph });
-  if (fidelity === 'full' && context.degradeFullFidelity) fidelity = 'summary:high';
+  const fidelity: FidelityMode = context.fidelity;
   const threadId = resolveThreadId({
     ...(edge ? { edge } : {}),
     node,

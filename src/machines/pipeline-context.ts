@@ -1,3 +1,4 @@
+import type { FidelityMode } from '../compiler/ir.js';
 import type { Outcome, StageStatus } from '../compiler/outcome.js';
 
 /**
@@ -35,6 +36,8 @@ export interface PipelineMachineContext {
   stoppedAt?: string;
   /** After a resume, the first `full`-fidelity node degrades to `summary:high` once. */
   degradeFullFidelity: boolean;
+  /** Fidelity resolved for the node being run (edge, node, graph default, `compact`). */
+  fidelity: FidelityMode;
 }
 
 export interface PipelineMachineInput {
@@ -66,5 +69,6 @@ export function initialContext(input: PipelineMachineInput): PipelineMachineCont
     restarts: input.restarts ?? 0,
     branch: input.branch ?? false,
     degradeFullFidelity: input.resumed ?? false,
+    fidelity: 'compact',
   };
 }

@@ -1,4 +1,5 @@
 import { type AnyActorLogic, assign, enqueueActions, setup } from 'xstate';
+import { resolveFidelity } from '../compiler/fidelity.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import type { Outcome } from '../compiler/outcome.js';
 import { retryDelayMs } from '../compiler/routing.js';
@@ -78,7 +79,13 @@ export function createPipelineMachine(config: MachineConfig, options: PipelineMa
     actions: {
       startNode: enqueueActions(({ context, enqueue }, p: NodeParams) => {
         const attempt = (context.nodeRetries[p.node] ?? 0) + 1;
+        const edge = context.arrivedBy !== undefined ? lookup.edge(context.arrivedBy) : undefined;
+        const resolved = resolveFidelity({ ...(edge ? { edge } : {}), node: node(p), graph: lookup.graph });
+        // DECISIONS §6: the first `full` node after a resume sees `summary:high` once (its thread is gone).
+        const degrade = resolved === 'full' && context.degradeFullFidelity;
         enqueue.assign({
+          fidelity: degrade ? 'summary:high' : resolved,
+          ...(degrade ? { degradeFullFidelity: false } : {}),
           steps: context.steps + 1,
           lastNode: p.node,
           jumpTo: undefined,

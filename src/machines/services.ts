@@ -15,6 +15,7 @@ import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import type { Outcome } from '../compiler/outcome.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
 import { anySignal } from '../shared/any-signal.js';
+import type { ArtifactStore } from '../shared/artifact-store.js';
 import { AttractorError } from '../shared/errors.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
 import type { MachineEmitted } from './machine-events.js';
@@ -35,6 +36,7 @@ export interface ServiceDeps {
   maxSteps: number;
   llmRank?: HandlerServices['llmRank'];
   workingDir?: string;
+  artifacts?: ArtifactStore;
   /** Where events of this pipeline (and its branches and children) go. */
   emit: EmitEvent;
 }
@@ -46,6 +48,7 @@ export interface ServiceDeps {
 export function createServices(deps: ServiceDeps): HandlerServices {
   const services: HandlerServices = {
     emit: deps.emit,
+    ...(deps.artifacts ? { artifacts: deps.artifacts } : {}),
     interviewer: deps.interviewer,
     backend: deps.backend,
     ...(deps.llmRank ? { llmRank: deps.llmRank } : {}),

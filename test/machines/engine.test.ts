@@ -332,3 +332,26 @@ describe('pause, cancel and resume', () => {
     );
   });
 });
+
+describe('the artifact store', () => {
+  it('hands a large output from one node to the next by reference, file-backed under artifacts/', async () => {
+    const { createDefaultRegistry } = await import('../../src/actors/registry.js');
+    let seen = 0;
+    const registry = createDefaultRegistry()
+      .register('produce', async ({ services }) => {
+        const info = services.artifacts?.store('report', 'r'.repeat(150_000));
+        return { status: 'success', context_updates: { 'report.id': info?.id } };
+      })
+      .register('consume', async ({ services, context }) => {
+        seen = String(services.artifacts?.retrieve(String(context['report.id']))).length;
+        return { status: 'success' };
+      });
+    const run = await runDot(
+      'digraph a { start [shape=Mdiamond]; p [type="produce"]; c [type="consume"]; exit [shape=Msquare]; start -> p -> c -> exit }',
+      { registry },
+    );
+    expect(seen).toBe(150_000);
+    const id = String(run.result.context['report.id']);
+    expect(existsSync(join(run.result.runDir, 'artifacts', `${id}.json`))).toBe(true);
+  });
+});

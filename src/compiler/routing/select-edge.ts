@@ -70,6 +70,7 @@ export function routerCandidates(input: Omit<EdgeSelectionInput, 'llmChoice'>): 
  * Picks the next edge (concepts §3, DECISIONS §2 and §11):
  * 1. the best conditional edge whose condition is true;
  * 1b. the `llm_decide` edge to the router model's `llmChoice`;
+ * (steps 2–5 skip `llm_decide` edges when any other unconditional edge exists: that is the fallback)
  * 2. the unconditional edge whose label matches `preferred_label` (case-insensitive, accelerator stripped);
  * 3. the first unconditional edge to each of `suggested_next_ids`, in order;
  * 4–5. the unconditional edge with the highest weight, then the smallest target id.
@@ -88,7 +89,12 @@ export function selectEdge(input: EdgeSelectionInput): PipelineEdge | undefined 
     if (choice) return choice;
   }
 
-  const unconditional = edges.filter((edge) => !isConditional(edge)).sort((a, b) => a.index - b.index);
+  // `llm_decide` edges are the router's to choose; when it did not (no router, an unknown answer, a
+  // failure) a declared fallback edge fires (graph-state-machine seed). With no other edge, they stay
+  // eligible so the run does not end early.
+  const plain = edges.filter((edge) => !isConditional(edge));
+  const fallbacks = plain.filter((edge) => edge.attrs.llm_decide !== true);
+  const unconditional = (fallbacks.length > 0 ? fallbacks : plain).sort((a, b) => a.index - b.index);
   if (unconditional.length === 0) return undefined;
 
   const preferred = outcome.preferred_label?.trim();
