@@ -1,5 +1,6 @@
 import { getModelInfo } from './catalog.js';
 import { detectProvider as detectProviderName } from './detect-provider.js';
+import { DirectStream } from './direct-stream.js';
 import { adaptersFromEnv, type EnvAdapterOptions } from './env-adapters.js';
 import { AbortError } from './errors/abort-error.js';
 import { ConfigurationError } from './errors/configuration-error.js';
@@ -156,40 +157,39 @@ export class LLMClient {
    * A streaming call. Retries only while nothing has been yielded yet. On failure an `error` event is yielded,
    * then the iterator throws the same typed error.
    */
-  async *stream(
+  stream(request: Request, options: RequestOptions = {}): AsyncIterableIterator<StreamEvent> {
+    if (this.middleware.some((mw) => mw.aroundStream || mw.wrapStream)) {
+      return this.streamThroughMiddleware(request, options);
+    }
+    let current = request;
+    let adapter: ProviderAdapter | undefined;
+    let link: ReturnType<typeof linkSignals> | undefined;
+    return new DirectStream({
+      begin: async () => {
+        this.ensureOpen();
+        current = this.canonicalModel(request);
+        for (const mw of this.middleware) if (mw.beforeRequest) current = await mw.beforeRequest(current);
+        link = linkSignals(options.signal, options.timeoutMs, `${current.model} stream`);
+        adapter = this.detectProvider(current.model, current.provider);
+      },
+      open: () => adapter!.stream(current, { signal: link!.signal })[Symbol.asyncIterator](),
+      map: (event) =>
+        event.type === 'finish' ? { ...event, response: this.withWarnings(event.response) } : event,
+      onFailure: (caught, attempt, yielded) =>
+        this.beforeStreamRetry(caught, attempt, yielded, link!, adapter?.name ?? current.provider ?? ''),
+      dispose: () => link?.dispose(),
+    });
+  }
+
+  /** The stream path when middleware wraps streams (record, replay, custom `wrapStream`). */
+  private async *streamThroughMiddleware(
     request: Request,
-    options: RequestOptions = {},
+    options: RequestOptions,
   ): AsyncGenerator<StreamEvent, void, undefined> {
     this.ensureOpen();
     let current = this.canonicalModel(request);
     for (const mw of this.middleware) if (mw.beforeRequest) current = await mw.beforeRequest(current);
     const link = linkSignals(options.signal, options.timeoutMs, `${current.model} stream`);
-    if (!this.middleware.some((mw) => mw.aroundStream || mw.wrapStream)) {
-      // Without stream middleware, retry inline: one generator between consumer and adapter, because each
-      // async-generator layer costs a promise per event (bench/llm-stream.mjs).
-      const adapter = this.detectProvider(current.model, current.provider);
-      try {
-        for (let attempt = 0; ; attempt++) {
-          let yielded = false;
-          try {
-            for await (const event of adapter.stream(current, { signal: link.signal })) {
-              yielded = true;
-              yield event.type === 'finish'
-                ? { ...event, response: this.withWarnings(event.response) }
-                : event;
-            }
-            return;
-          } catch (caught) {
-            await this.beforeStreamRetry(caught, attempt, yielded, link, adapter.name);
-          }
-        }
-      } catch (error) {
-        if (LLMError.isLLMError(error)) yield { type: 'error', error };
-        throw error;
-      } finally {
-        link.dispose();
-      }
-    }
     const core: StreamNext = (req) => this.retryingStream(req, link);
     let next = core;
     for (const mw of [...this.middleware].reverse()) {

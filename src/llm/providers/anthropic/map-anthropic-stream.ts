@@ -1,5 +1,6 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
 import { StreamError } from '../../errors/stream-error.js';
+import { MappedStream } from '../../mapped-stream.js';
 import { toolCallPart } from '../../message.js';
 import { createResponse } from '../../response.js';
 import type { ContentPart, StreamEvent } from '../../types.js';
@@ -47,85 +48,81 @@ function close(block: OpenBlock): { part?: ContentPart; event?: StreamEvent } {
  * ping) to unified events. The `finish` event carries the assembled message, signatures included. A stream
  * that ends before message_stop is a StreamError.
  */
-export async function* mapAnthropicStream(
+export function mapAnthropicStream(
   open: () => Promise<AsyncIterable<Anthropic.RawMessageStreamEvent>>,
   signal?: AbortSignal,
-): AsyncGenerator<StreamEvent, void, undefined> {
+): AsyncIterableIterator<StreamEvent> {
   const started = Date.now();
-  let events: AsyncIterable<Anthropic.RawMessageStreamEvent>;
-  try {
-    events = await open();
-  } catch (error) {
-    throw mapAnthropicError(error, signal, false);
-  }
-  // One generator does both the mapping and the error translation: every extra async-generator layer costs
-  // a promise per event (bench/llm-stream.mjs).
   let streamStarted = false;
-  try {
-    const blocks = new Map<number, OpenBlock>();
-    const parts: Array<{ index: number; part: ContentPart }> = [];
-    let id = '';
-    let model = '';
-    let stopReason: string | null = null;
-    let usage: AnthropicUsageFields = {};
-    for await (const event of events) {
+  const blocks = new Map<number, OpenBlock>();
+  const parts: Array<{ index: number; part: ContentPart }> = [];
+  let id = '';
+  let model = '';
+  let stopReason: string | null = null;
+  let usage: AnthropicUsageFields = {};
+  return new MappedStream<Anthropic.RawMessageStreamEvent, StreamEvent>(open, {
+    mapError: (error) => mapAnthropicError(error, signal, streamStarted),
+    endedEarly: () => {
+      throw new StreamError('anthropic stream ended before message_stop', { provider: 'anthropic' });
+    },
+    map(event, push) {
       switch (event.type) {
         case 'message_start':
           id = event.message.id;
           model = event.message.model;
           usage = { ...event.message.usage };
           streamStarted = true;
-          yield { type: 'stream_start', id, model };
-          break;
+          push({ type: 'stream_start', id, model });
+          return false;
         case 'content_block_start': {
           const block = event.content_block;
           const key = `${event.index}`;
           if (block.type === 'text') {
             blocks.set(event.index, { kind: 'text', id: key, text: block.text ?? '' });
-            yield { type: 'text_start', textId: key };
-            if (block.text) yield { type: 'text_delta', textId: key, delta: block.text };
+            push({ type: 'text_start', textId: key });
+            if (block.text) push({ type: 'text_delta', textId: key, delta: block.text });
           } else if (block.type === 'thinking') {
             blocks.set(event.index, { kind: 'thinking', id: key, text: block.thinking ?? '' });
-            yield { type: 'reasoning_start', reasoningId: key };
+            push({ type: 'reasoning_start', reasoningId: key });
           } else if (block.type === 'redacted_thinking') {
             blocks.set(event.index, { kind: 'redacted_thinking', id: key, data: block.data });
-            yield { type: 'reasoning_start', reasoningId: key, redacted: true };
+            push({ type: 'reasoning_start', reasoningId: key, redacted: true });
           } else if (block.type === 'tool_use') {
             blocks.set(event.index, { kind: 'tool_call', id: block.id, name: block.name, json: '' });
-            yield { type: 'tool_call_start', toolCallId: block.id, toolName: block.name };
+            push({ type: 'tool_call_start', toolCallId: block.id, toolName: block.name });
           } else {
             blocks.set(event.index, { kind: 'other' });
-            yield { type: 'provider_event', raw: event };
+            push({ type: 'provider_event', raw: event });
           }
-          break;
+          return false;
         }
         case 'content_block_delta': {
           const block = blocks.get(event.index);
           const delta = event.delta;
           if (delta.type === 'text_delta' && block?.kind === 'text') {
             block.text += delta.text;
-            yield { type: 'text_delta', textId: block.id, delta: delta.text };
+            push({ type: 'text_delta', textId: block.id, delta: delta.text });
           } else if (delta.type === 'thinking_delta' && block?.kind === 'thinking') {
             block.text += delta.thinking;
-            yield { type: 'reasoning_delta', reasoningId: block.id, delta: delta.thinking };
+            push({ type: 'reasoning_delta', reasoningId: block.id, delta: delta.thinking });
           } else if (delta.type === 'signature_delta' && block?.kind === 'thinking') {
             block.signature = (block.signature ?? '') + delta.signature;
           } else if (delta.type === 'input_json_delta' && block?.kind === 'tool_call') {
             block.json += delta.partial_json;
             if (delta.partial_json !== '') {
-              yield { type: 'tool_call_delta', toolCallId: block.id, argumentsDelta: delta.partial_json };
+              push({ type: 'tool_call_delta', toolCallId: block.id, argumentsDelta: delta.partial_json });
             }
           }
-          break;
+          return false;
         }
         case 'content_block_stop': {
           const block = blocks.get(event.index);
-          if (!block) break;
+          if (!block) return false;
           blocks.delete(event.index);
           const closed = close(block);
           if (closed.part) parts.push({ index: event.index, part: closed.part });
-          if (closed.event) yield closed.event;
-          break;
+          if (closed.event) push(closed.event);
+          return false;
         }
         case 'message_delta':
           stopReason = event.delta.stop_reason ?? stopReason;
@@ -133,7 +130,7 @@ export async function* mapAnthropicStream(
           for (const [key, value] of Object.entries(event.usage)) {
             if (value !== null && value !== undefined) (usage as Record<string, unknown>)[key] = value;
           }
-          break;
+          return false;
         case 'message_stop': {
           parts.sort((a, b) => a.index - b.index);
           const finishReason = mapAnthropicFinishReason(stopReason);
@@ -147,15 +144,12 @@ export async function* mapAnthropicStream(
             usage: mappedUsage,
             latencyMs: Date.now() - started,
           });
-          yield { type: 'finish', finishReason, usage: mappedUsage, response };
-          return;
+          push({ type: 'finish', finishReason, usage: mappedUsage, response });
+          return true;
         }
         default:
-          break;
+          return false;
       }
-    }
-    throw new StreamError('anthropic stream ended before message_stop', { provider: 'anthropic' });
-  } catch (error) {
-    throw mapAnthropicError(error, signal, streamStarted);
-  }
+    },
+  });
 }

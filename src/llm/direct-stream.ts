@@ -1,0 +1,103 @@
+import { LLMError } from './errors/llm-error.js';
+import type { StreamEvent } from './types.js';
+
+export interface DirectStreamHooks {
+  /** Runs once before the first event is pulled (middleware `beforeRequest`, adapter choice). */
+  begin(): Promise<void>;
+  /** Opens (or, after a retryable failure, re-opens) the adapter's stream. */
+  open(): AsyncIterator<StreamEvent>;
+  map(event: StreamEvent): StreamEvent;
+  /** Resolves to retry; throws the typed error to give up. */
+  onFailure(caught: unknown, attempt: number, yielded: boolean): Promise<void>;
+  dispose(): void;
+}
+
+/**
+ * The client's stream when no middleware wraps streams: a hand-written iterator over the adapter's,
+ * so each event costs one `then` instead of another async-generator layer (the client's overhead over
+ * the raw SDK stream is what bench/llm-stream.mjs measures). Same contract as the generator path:
+ * retries only before anything was yielded; on failure an `error` event, then the iterator throws.
+ */
+export class DirectStream implements AsyncIterableIterator<StreamEvent> {
+  readonly #hooks: DirectStreamHooks;
+  #inner: AsyncIterator<StreamEvent> | undefined;
+  #attempt = 0;
+  #yielded = false;
+  #finished = false;
+  #pendingError: unknown;
+  #hasPendingError = false;
+
+  constructor(hooks: DirectStreamHooks) {
+    this.#hooks = hooks;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<StreamEvent, undefined>> {
+    if (this.#finished) return this.#drain();
+    const inner = this.#inner;
+    if (!inner) return this.#start();
+    return inner.next().then(this.#onResult, this.#onError);
+  }
+
+  async return(): Promise<IteratorResult<StreamEvent, undefined>> {
+    if (!this.#finished) {
+      this.#finish();
+      await this.#inner?.return?.();
+    }
+    return { done: true, value: undefined };
+  }
+
+  async #start(): Promise<IteratorResult<StreamEvent, undefined>> {
+    try {
+      await this.#hooks.begin();
+      this.#inner = this.#hooks.open();
+    } catch (error) {
+      return this.#fail(error);
+    }
+    return this.next();
+  }
+
+  readonly #onResult = (result: IteratorResult<StreamEvent>): IteratorResult<StreamEvent, undefined> => {
+    if (result.done) {
+      this.#finish();
+      return { done: true, value: undefined };
+    }
+    this.#yielded = true;
+    return { done: false, value: this.#hooks.map(result.value) };
+  };
+
+  readonly #onError = async (caught: unknown): Promise<IteratorResult<StreamEvent, undefined>> => {
+    try {
+      await this.#hooks.onFailure(caught, this.#attempt++, this.#yielded);
+    } catch (error) {
+      return this.#fail(error);
+    }
+    this.#inner = this.#hooks.open();
+    return this.next();
+  };
+
+  #fail(error: unknown): IteratorResult<StreamEvent, undefined> {
+    this.#finish();
+    if (!LLMError.isLLMError(error)) throw error;
+    this.#pendingError = error;
+    this.#hasPendingError = true;
+    return { done: false, value: { type: 'error', error } };
+  }
+
+  #drain(): Promise<IteratorResult<StreamEvent, undefined>> {
+    if (this.#hasPendingError) {
+      this.#hasPendingError = false;
+      return Promise.reject(this.#pendingError);
+    }
+    return Promise.resolve({ done: true, value: undefined });
+  }
+
+  #finish(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#hooks.dispose();
+  }
+}
