@@ -63,6 +63,7 @@ export { hasErrors, validate, validateOrRaise } from './compiler/validate/valida
 // The unified LLM client (also `attractor/llm`)
 export * from './llm/index.js';
 export { type Checkpoint, CheckpointSchema, readCheckpoint } from './machines/checkpoint.js';
+export { type CompiledMachine, compileMachine } from './machines/compile-machine.js';
 // Engine: run compiled machines as actors
 export {
   DEFAULT_MAX_STEPS,

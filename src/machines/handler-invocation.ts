@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AnyActorLogic, type AnyActorRef, fromPromise } from 'xstate';
 import type { HandlerInput, HandlerServices } from '../actors/handler-types.js';
@@ -75,20 +75,29 @@ function invocationLogic(): AnyActorLogic {
     if (!ROUTING_ONLY.has(node.handler)) mkdirSync(stageDir, { recursive: true });
 
     const scripted = runtime.scenario?.nextOutcome(node.id);
+    const began = Date.now();
     const outcome = scripted ?? (await runHandler(runtime, node, context, stageDir, signal));
-    if (scripted) {
-      mkdirSync(stageDir, { recursive: true });
-      writeFileAtomic(
-        join(stageDir, 'status.json'),
-        `${JSON.stringify(outcomeToStatusFile(scripted), null, 2)}\n`,
-        {
-          durable: false,
-        },
-      );
-    }
+    if (scripted || !ROUTING_ONLY.has(node.handler)) recordStatus(stageDir, outcome, scripted ? 0 : began);
     const llmChoice = await askRouter(runtime, node, outcome, context, signal);
     return llmChoice ? { outcome, llmChoice } : { outcome };
   });
+}
+
+/**
+ * `<stage>/status.json` holds every node's outcome (spec ATR-E4). A handler (or an external agent, the
+ * status-file contract) that wrote it during this visit keeps its file; otherwise the engine writes the
+ * outcome. Routing-only nodes (start, exit, conditional) have no stage directory: their outcomes are in
+ * events.jsonl and the checkpoint.
+ */
+function recordStatus(stageDir: string, outcome: Outcome, visitStarted: number): void {
+  const path = join(stageDir, 'status.json');
+  try {
+    if (visitStarted > 0 && statSync(path).mtimeMs >= visitStarted - 1) return;
+  } catch {
+    // no file yet
+  }
+  mkdirSync(stageDir, { recursive: true });
+  writeFileAtomic(path, `${JSON.stringify(outcomeToStatusFile(outcome), null, 2)}\n`, { durable: false });
 }
 
 async function runHandler(

@@ -355,3 +355,47 @@ describe('the artifact store', () => {
     expect(existsSync(join(run.result.runDir, 'artifacts', `${id}.json`))).toBe(true);
   });
 });
+
+describe('status.json for every node that does work', () => {
+  it('is written by the engine for handlers that do not write it, and kept when the handler wrote it', async () => {
+    const { createDefaultRegistry } = await import('../../src/actors/registry.js');
+    const registry = createDefaultRegistry()
+      .register('quiet', async () => ({ status: 'success', notes: 'from the handler', preferred_label: 'x' }))
+      .register('writer', async ({ stageDir }) => {
+        writeFileSync(
+          join(stageDir, 'status.json'),
+          JSON.stringify({ outcome: 'success', notes: 'written by hand' }),
+        );
+        return { status: 'success' };
+      });
+    const run = await runDot(
+      'digraph s { start [shape=Mdiamond]; q [type="quiet"]; w [type="writer"]; exit [shape=Msquare]; start -> q -> w -> exit }',
+      { registry },
+    );
+    expect(readJson(join(run.result.runDir, 'q', 'status.json'))).toMatchObject({
+      outcome: 'success',
+      notes: 'from the handler',
+      preferred_label: 'x',
+    });
+    expect(readJson(join(run.result.runDir, 'w', 'status.json'))['notes']).toBe('written by hand');
+    expect(existsSync(join(run.result.runDir, 'start'))).toBe(false);
+  });
+});
+
+describe('retry backoff', () => {
+  it('waits the preset delay between attempts (standard: 200 ms x jitter)', async () => {
+    const d = `digraph r { start [shape=Mdiamond]; work [prompt="w", max_retries=1, retry_policy=standard]; exit [shape=Msquare]; start -> work -> exit }`;
+    const starts: number[] = [];
+    await runDot(d, {
+      random: () => 0.5, // jitter factor 1.0
+      scenarioJson: { nodes: { work: [{ outcome: 'retry' }, { outcome: 'success' }] } },
+      onEvent: (e) => {
+        if (e.kind === 'node.start' && e.node_id === 'work') starts.push(Date.now());
+      },
+    });
+    expect(starts).toHaveLength(2);
+    const gap = (starts[1] ?? 0) - (starts[0] ?? 0);
+    expect(gap).toBeGreaterThanOrEqual(190);
+    expect(gap).toBeLessThan(1000);
+  });
+});

@@ -3,13 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { compile } from '../../../src/compiler/compile.js';
 import { lowerToMachineConfig } from '../../../src/compiler/lower/lower-to-machine-config.js';
 import { stateKey } from '../../../src/compiler/lower/state-keys.js';
 import { parseDot } from '../../../src/compiler/parse/parse-dot.js';
-import { createHandlerActors } from '../../../src/machines/handler-invocation.js';
-import { createPipelineMachine } from '../../../src/machines/pipeline-machine.js';
-import { createGraphLookup } from '../../../src/machines/pipeline-runtime.js';
+import { compileMachine } from '../../../src/machines/compile-machine.js';
 
 const config = (source: string) => lowerToMachineConfig(parseDot(source).graph);
 
@@ -107,13 +104,9 @@ const examples = readdirSync(examplesDir)
 describe('every example compiles to a machine that starts', () => {
   it.each(examples)('%s', (name) => {
     const file = path.join(examplesDir, name);
-    const compiled = compile(readFileSync(file, 'utf8'), { file });
+    const compiled = compileMachine(readFileSync(file, 'utf8'), { file });
     expect(compiled.config).toMatchSnapshot();
-    const lookup = createGraphLookup(compiled.graph);
-    const machine = createPipelineMachine(compiled.config, {
-      lookup,
-      handlerActors: createHandlerActors(lookup),
-    });
+    const { machine } = compiled;
     const start = compiled.graph.nodes.find((n) => n.handler === 'start')?.id ?? 'start';
     const actor = createActor(machine, { input: { startAt: start, values: {}, maxSteps: 10 } });
     expect(() => actor.start()).not.toThrow();
