@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Message } from '../../../../src/llm/message.js';
 import { GeminiAdapter } from '../../../../src/llm/providers/gemini/gemini-adapter.js';
-import type { StreamEvent, ToolDefinition } from '../../../../src/llm/types.js';
 import {
   FAKE_GEMINI_KEY,
   geminiSseReply,
   parseGeminiPath,
   startFakeGeminiServer,
 } from '../../../helpers/fake-gemini-server.js';
+import { collectEvents, weatherTool } from '../../../helpers/llm-fixtures.js';
 import type { ScriptedServer } from '../../../helpers/sse.js';
 
 let server: ScriptedServer;
@@ -23,21 +23,13 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-const weather: ToolDefinition = {
-  name: 'get_weather',
-  description: 'Current weather for a city',
-  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-};
+const weather = weatherTool;
 
 function _lastBody(): Record<string, unknown> {
   return server.requests.at(-1)?.body as Record<string, unknown>;
 }
 
-async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
+const collect = collectEvents;
 
 describe('GeminiAdapter.stream', () => {
   it('posts streamGenerateContent?alt=sse and maps chunks to text events and a finish', async () => {

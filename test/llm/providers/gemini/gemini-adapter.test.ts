@@ -2,12 +2,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { adaptersFromEnv } from '../../../../src/llm/env-adapters.js';
 import { Message } from '../../../../src/llm/message.js';
 import { GeminiAdapter } from '../../../../src/llm/providers/gemini/gemini-adapter.js';
-import type { Request, StreamEvent, ToolDefinition } from '../../../../src/llm/types.js';
+import type { Request } from '../../../../src/llm/types.js';
 import {
   FAKE_GEMINI_KEY,
   geminiJsonReply,
   startFakeGeminiServer,
 } from '../../../helpers/fake-gemini-server.js';
+import { collectEvents, lastRequestBody, weatherTool } from '../../../helpers/llm-fixtures.js';
 import type { ScriptedServer } from '../../../helpers/sse.js';
 
 let server: ScriptedServer;
@@ -23,21 +24,11 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-const weather: ToolDefinition = {
-  name: 'get_weather',
-  description: 'Current weather for a city',
-  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-};
+const weather = weatherTool;
 
-function lastBody(): Record<string, unknown> {
-  return server.requests.at(-1)?.body as Record<string, unknown>;
-}
+const lastBody = (): Record<string, unknown> => lastRequestBody(server);
 
-async function _collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
+const _collect = collectEvents;
 
 describe('GeminiAdapter.complete', () => {
   it('posts generateContent with systemInstruction and user contents, and maps text and usage', async () => {

@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Message } from '../../../../src/llm/message.js';
 import { OpenAICompatibleAdapter } from '../../../../src/llm/providers/openai-compatible/openai-compatible-adapter.js';
-import type { StreamEvent, ToolDefinition } from '../../../../src/llm/types.js';
 import {
   chatChunk,
   chatSseReply,
@@ -9,6 +8,7 @@ import {
   type FakeOpenAIServer,
   startFakeOpenAIServer,
 } from '../../../helpers/fake-openai-server.js';
+import { collectEvents, lastRequestBody, weatherTool } from '../../../helpers/llm-fixtures.js';
 
 let server: FakeOpenAIServer;
 let adapter: OpenAICompatibleAdapter;
@@ -22,21 +22,11 @@ afterEach(() => {
   server.requests.length = 0;
 });
 
-const weather: ToolDefinition = {
-  name: 'get_weather',
-  description: 'Current weather for a city',
-  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-};
+const weather = weatherTool;
 
-function lastBody(): Record<string, unknown> {
-  return server.requests.at(-1)?.body as Record<string, unknown>;
-}
+const lastBody = (): Record<string, unknown> => lastRequestBody(server);
 
-async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
+const collect = collectEvents;
 
 describe('OpenAICompatibleAdapter.stream', () => {
   it('asks for usage in the stream and maps content deltas, finish and the trailing usage chunk', async () => {

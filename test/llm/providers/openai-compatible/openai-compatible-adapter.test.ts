@@ -2,13 +2,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readLLMEnvConfig } from '../../../../src/llm/env-config.js';
 import { Message } from '../../../../src/llm/message.js';
 import { OpenAICompatibleAdapter } from '../../../../src/llm/providers/openai-compatible/openai-compatible-adapter.js';
-import type { Request, StreamEvent, ToolDefinition } from '../../../../src/llm/types.js';
+import type { Request } from '../../../../src/llm/types.js';
 import {
   chatCompletionReply,
   FAKE_OPENAI_KEY,
   type FakeOpenAIServer,
   startFakeOpenAIServer,
 } from '../../../helpers/fake-openai-server.js';
+import { collectEvents, lastRequestBody, weatherTool } from '../../../helpers/llm-fixtures.js';
 
 let server: FakeOpenAIServer;
 let adapter: OpenAICompatibleAdapter;
@@ -22,21 +23,11 @@ afterEach(() => {
   server.requests.length = 0;
 });
 
-const weather: ToolDefinition = {
-  name: 'get_weather',
-  description: 'Current weather for a city',
-  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-};
+const weather = weatherTool;
 
-function lastBody(): Record<string, unknown> {
-  return server.requests.at(-1)?.body as Record<string, unknown>;
-}
+const lastBody = (): Record<string, unknown> => lastRequestBody(server);
 
-async function _collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
+const _collect = collectEvents;
 
 describe('OpenAICompatibleAdapter.complete', () => {
   it('posts /v1/chat/completions and maps text, usage and the finish reason', async () => {

@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Message } from '../../../../src/llm/message.js';
 import { OpenAIAdapter } from '../../../../src/llm/providers/openai/openai-adapter.js';
-import type { StreamEvent, ToolDefinition } from '../../../../src/llm/types.js';
 import {
   FAKE_OPENAI_KEY,
   type FakeOpenAIServer,
@@ -15,6 +14,7 @@ import {
   streamedMessageEvents,
   streamedReasoningEvents,
 } from '../../../helpers/fake-openai-server.js';
+import { collectEvents, lastRequestBody, weatherTool } from '../../../helpers/llm-fixtures.js';
 
 let server: FakeOpenAIServer;
 let adapter: OpenAIAdapter;
@@ -29,21 +29,11 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-const weather: ToolDefinition = {
-  name: 'get_weather',
-  description: 'Current weather for a city',
-  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-};
+const weather = weatherTool;
 
-function lastBody(): Record<string, unknown> {
-  return server.requests.at(-1)?.body as Record<string, unknown>;
-}
+const lastBody = (): Record<string, unknown> => lastRequestBody(server);
 
-async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
+const collect = collectEvents;
 
 describe('OpenAIAdapter.stream', () => {
   it('maps a streamed text response to start/delta/end events and a finish with the full response', async () => {

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { adaptersFromEnv } from '../../../../src/llm/env-adapters.js';
 import { Message } from '../../../../src/llm/message.js';
 import { OpenAIAdapter } from '../../../../src/llm/providers/openai/openai-adapter.js';
-import type { Request, StreamEvent, ToolDefinition } from '../../../../src/llm/types.js';
+import type { Request } from '../../../../src/llm/types.js';
 import {
   FAKE_OPENAI_KEY,
   type FakeOpenAIServer,
@@ -16,6 +16,7 @@ import {
   responsesJsonReply,
   startFakeOpenAIServer,
 } from '../../../helpers/fake-openai-server.js';
+import { collectEvents, lastRequestBody, weatherTool } from '../../../helpers/llm-fixtures.js';
 
 let server: FakeOpenAIServer;
 let adapter: OpenAIAdapter;
@@ -30,21 +31,11 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-const weather: ToolDefinition = {
-  name: 'get_weather',
-  description: 'Current weather for a city',
-  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-};
+const weather = weatherTool;
 
-function lastBody(): Record<string, unknown> {
-  return server.requests.at(-1)?.body as Record<string, unknown>;
-}
+const lastBody = (): Record<string, unknown> => lastRequestBody(server);
 
-async function _collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
+const _collect = collectEvents;
 
 describe('OpenAIAdapter.complete', () => {
   it('sends a Responses request and maps plain text, usage and rate limits', async () => {
