@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { type Outcome, StageStatusSchema } from '../compiler/outcome.js';
+import { type Outcome, OutcomeSchema, StageStatusSchema } from '../compiler/outcome.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import { StatusFileError } from './status-file-error.js';
 
@@ -9,19 +9,12 @@ import { StatusFileError } from './status-file-error.js';
  * Only `outcome` is required. Agents write it by hand, so we accept upper-case statuses and the
  * pre-March field name `preferred_next_label`.
  */
-export const StatusFileSchema = z.object({
+export const StatusFileSchema = OutcomeSchema.omit({ status: true }).extend({
   outcome: z.preprocess(
     (value) => (typeof value === 'string' ? value.toLowerCase() : value),
     StageStatusSchema,
   ),
-  preferred_label: z.string().optional(),
   preferred_next_label: z.string().optional(),
-  suggested_next_ids: z.array(z.string()).optional(),
-  context_updates: z.record(z.string(), z.unknown()).optional(),
-  notes: z.string().optional(),
-  failure_reason: z.string().optional(),
-  next_node: z.string().optional(),
-  score: z.number().optional(),
 });
 export type StatusFile = z.infer<typeof StatusFileSchema>;
 
