@@ -278,12 +278,26 @@ function execute(prepared: Prepared, options: RunOptions): PipelineRun {
     });
   }
   const log = openEventLog(join(runDir, 'events.jsonl'));
+  // Durations are measured here, at the edge, so the machine's actions stay free of clocks.
+  const runStarted = Date.now();
+  const nodeStarted = new Map<string, number>();
   const emitEvent = (kind: string, data: Record<string, unknown> = {}, nodeId?: string): void => {
+    const now = Date.now();
+    let timed = data;
+    if (nodeId && !data['branch'] && !data['parent']) {
+      if (kind === 'node.start') nodeStarted.set(nodeId, now);
+      else if (kind === 'node.complete') {
+        const began = nodeStarted.get(nodeId);
+        nodeStarted.delete(nodeId);
+        if (began !== undefined) timed = { ...data, duration_ms: now - began };
+      }
+    }
+    if (kind === 'pipeline.finalize') timed = { ...data, duration_ms: now - runStarted };
     const event: PipelineEvent = {
       kind,
       ...(nodeId ? { node_id: nodeId } : {}),
-      data,
-      timestamp: new Date().toISOString(),
+      data: timed,
+      timestamp: new Date(now).toISOString(),
     };
     log.append(event);
     options.onEvent?.(event);

@@ -45,6 +45,8 @@ describe('a linear run', () => {
     const complete = run.events.find((e) => e.kind === 'node.complete' && e.node_id === 'build');
     expect(complete?.data['status']).toBe('success');
     expect(run.events.find((e) => e.kind === 'pipeline.complete')?.node_id).toBe('exit');
+    expect(typeof complete?.data['duration_ms']).toBe('number');
+    expect(typeof run.events.at(-1)?.data['duration_ms']).toBe('number');
     for (const e of run.events) expect(typeof e.timestamp).toBe('string');
   });
 });
