@@ -26,6 +26,8 @@ export const CheckpointSchema = z.object({
   restarts: z.number().int().nonnegative().default(0),
   failed_nodes: z.array(z.string()).default([]),
   failure: z.object({ node: z.string().optional(), reason: z.string() }).optional(),
+  /** The run directory, so a copy in the `--checkpoint-dir` history can find its run. */
+  run_dir: z.string().optional(),
   /** sha256 of the DOT source the run started from; resume refuses another pipeline. */
   source_sha256: z.string(),
 });

@@ -169,7 +169,7 @@ export interface ResumeOptions extends RunOptions {
   dotFile?: string;
 }
 
-/** Locate the checkpoint and the DOT source for a resume. */
+/** Locate the checkpoint, its run directory and the DOT source for a resume. */
 function locate(
   from: string,
   dotFile?: string,
@@ -179,10 +179,12 @@ function locate(
     throw new AttractorError('RESUME_NOT_FOUND', `nothing to resume at ${from}: no such file or directory.`);
   const isDir = statSync(path).isDirectory();
   const checkpointPath = isDir ? join(path, 'checkpoint.json') : path;
-  const runDir = isDir ? path : dirname(path);
   if (!existsSync(checkpointPath)) {
     throw new AttractorError('RESUME_NOT_FOUND', `${from} has no checkpoint.json: is it a run directory?`);
   }
+  // A timestamped copy from --checkpoint-dir names its run directory; checkpoint.json lives in it.
+  const recorded = isDir || basename(path) === 'checkpoint.json' ? undefined : readCheckpoint(path).run_dir;
+  const runDir = isDir ? path : recorded && existsSync(recorded) ? recorded : dirname(path);
   const file = dotFile ? resolve(dotFile) : join(runDir, 'pipeline.dot');
   if (!existsSync(file)) {
     throw new AttractorError(
@@ -322,6 +324,7 @@ function execute(prepared: Prepared, options: RunOptions): PipelineRun {
       logs: [],
       pipeline: graph.name,
       run_id: runId,
+      run_dir: runDir,
       status,
       node_outcomes: context.nodeOutcomes,
       steps: context.steps,

@@ -27,7 +27,15 @@ export function writeFileAtomic(
     madeDirs.add(dir);
   }
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${++counter}.tmp`);
-  const fd = openSync(tmp, 'w');
+  let fd: number;
+  try {
+    fd = openSync(tmp, 'w');
+  } catch (error) {
+    // Someone removed the directory since we made it: make it again, once.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(dir, { recursive: true });
+    fd = openSync(tmp, 'w');
+  }
   try {
     if (typeof data === 'string') writeSync(fd, data);
     else writeSync(fd, data);

@@ -401,3 +401,27 @@ describe('retry backoff', () => {
     expect(gap).toBeLessThan(1000);
   });
 });
+
+describe('resume from the --checkpoint-dir history', () => {
+  it('finds the run directory recorded in a timestamped checkpoint', async () => {
+    const { startPipeline, resumePipeline } = await import('../../src/machines/engine.js');
+    const { readdirSync } = await import('node:fs');
+    const history = tempDir('attractor-history-');
+    const source = `digraph h { start [shape=Mdiamond]; a [prompt="a"]; b [prompt="b"]; exit [shape=Msquare]; start -> a -> b -> exit }`;
+    const run = startPipeline({
+      source,
+      logsDir: tempDir(),
+      checkpointDir: history,
+      durable: false,
+      onEvent: (e) => {
+        if (e.kind === 'node.start' && e.node_id === 'a') run.pause();
+      },
+    });
+    const paused = await run.result;
+    const latest = readdirSync(history).sort().at(-1) ?? '';
+    expect(latest).toMatch(/^checkpoint_\d+\.json$/);
+    const resumed = await resumePipeline({ from: join(history, latest), durable: false }).result;
+    expect(resumed.status).toBe('completed');
+    expect(resumed.runDir).toBe(paused.runDir);
+  });
+});
