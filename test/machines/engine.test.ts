@@ -425,3 +425,31 @@ describe('resume from the --checkpoint-dir history', () => {
     expect(resumed.runDir).toBe(paused.runDir);
   });
 });
+
+describe('handlers that throw', () => {
+  it.each([
+    { name: 'a retryable error is retried', retryable: true, throws: 2, status: 'completed', visits: 3 },
+    {
+      name: 'any other error is a FAIL with its message',
+      retryable: false,
+      throws: 1,
+      status: 'failed',
+      visits: 1,
+    },
+  ])('$name', async ({ retryable, throws, status, visits }) => {
+    const { createDefaultRegistry } = await import('../../src/actors/registry.js');
+    let calls = 0;
+    const registry = createDefaultRegistry().register('flaky', async () => {
+      calls += 1;
+      if (calls <= throws) throw Object.assign(new Error(`boom ${calls}`), { isRetryable: retryable });
+      return { status: 'success' };
+    });
+    const run = await runDot(
+      'digraph t { start [shape=Mdiamond]; f [type="flaky", max_retries=2, retry_policy=none]; exit [shape=Msquare]; start -> f -> exit }',
+      { registry },
+    );
+    expect(run.result.status).toBe(status);
+    expect(calls).toBe(visits);
+    if (status === 'failed') expect(run.result.failure?.reason).toContain('boom 1');
+  });
+});
