@@ -12,6 +12,7 @@ import type { HandlerRegistry } from '../actors/registry.js';
 import { compile } from '../compiler/compile.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
+import { CONTROL_STATES } from '../compiler/lower/state-keys.js';
 import type { Outcome } from '../compiler/outcome.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
 import { anySignal } from '../shared/any-signal.js';
@@ -118,6 +119,18 @@ async function runBranch(
   }
 }
 
+/** A finished child's state from its final state: only completing counts as `completed`. */
+function childState(finalStatus: string): ChildPipelineStatus['state'] {
+  if (finalStatus === 'completed' || finalStatus === 'branch_done') return 'completed';
+  return finalStatus === 'cancelled' ? 'cancelled' : 'failed';
+}
+
+const FINAL_STATUS: Record<string, string> = {
+  [CONTROL_STATES.completed]: 'completed',
+  [CONTROL_STATES.branchDone]: 'branch_done',
+  [CONTROL_STATES.cancelled]: 'cancelled',
+};
+
 function startChildPipeline(
   deps: ServiceDeps,
   request: Parameters<HandlerServices['startChildPipeline']>[0],
@@ -163,7 +176,8 @@ function startChildPipeline(
     const snap = execution.snapshot();
     const ctx = snap.context;
     return {
-      state: snap.status === 'active' ? 'running' : 'completed',
+      // A child that ended in __failed is done too: it must not read as completed.
+      state: snap.status === 'active' ? 'running' : childState(FINAL_STATUS[String(snap.value)] ?? 'failed'),
       ...(ctx.lastNode ? { currentNode: ctx.lastNode } : {}),
       completedNodes: ctx.completedNodes,
       context: ctx.values,
@@ -172,12 +186,7 @@ function startChildPipeline(
   };
   execution.done.then(childAbort.dispose, childAbort.dispose);
   const done = execution.done.then(({ status: s, context }) => ({
-    state:
-      s === 'completed' || s === 'branch_done'
-        ? ('completed' as const)
-        : s === 'cancelled'
-          ? ('cancelled' as const)
-          : ('failed' as const),
+    state: childState(s),
     ...(context.stoppedAt ? { currentNode: context.stoppedAt } : {}),
     completedNodes: context.completedNodes,
     context: context.values,
