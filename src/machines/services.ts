@@ -73,6 +73,9 @@ async function runBranch(
   const abort = anySignal([deps.hardAbort, request.signal]);
   const branchEmit: EmitEvent = (kind, data, nodeId) =>
     deps.emit(kind, { ...data, branch: request.branchId }, nodeId);
+  // Updates are found by identity against this clone: the machine copies values shallowly, so a value
+  // the branch left alone keeps its reference (comparing with `request.context` would flag every object).
+  const startValues = structuredClone(request.context);
   const execution = startExecution({
     graph: deps.graph,
     config: deps.config,
@@ -82,7 +85,7 @@ async function runBranch(
     services: { ...parentServices, emit: branchEmit },
     input: {
       startAt: request.startNodeId,
-      values: structuredClone(request.context),
+      values: startValues,
       maxSteps: deps.maxSteps,
       branch: true,
     },
@@ -97,7 +100,7 @@ async function runBranch(
     const { status, context } = await execution.done;
     const updates: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(context.values)) {
-      if (request.context[k] !== v && k !== 'current_node' && k !== 'outcome' && k !== 'preferred_label')
+      if (startValues[k] !== v && k !== 'current_node' && k !== 'outcome' && k !== 'preferred_label')
         updates[k] = v;
     }
     const outcome: Outcome =
