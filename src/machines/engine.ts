@@ -279,7 +279,27 @@ function execute(prepared: Prepared, options: RunOptions): PipelineRun {
       },
     });
   }
-  const log = openEventLog(join(runDir, 'events.jsonl'));
+  // A listener that throws (a checkpoint that cannot be written, an onEvent callback whose stdout is
+  // gone) must not surface as an uncaught exception from inside XState while the run goes on without
+  // its record: the first such failure stops the run, and `result` rejects with it.
+  let outputFailure: AttractorError | undefined;
+  let stopRun: (() => void) | undefined;
+  const failOutput = (what: string, error: unknown): void => {
+    if (outputFailure) return;
+    const detail = error instanceof Error ? error.message : String(error);
+    outputFailure = new AttractorError(
+      'RUN_OUTPUT_FAILED',
+      `${what} failed: ${detail}; the run was stopped.`,
+      {
+        cause: error,
+      },
+    );
+    // Not from inside the listener: the actor is in the middle of a transition.
+    queueMicrotask(() => stopRun?.());
+  };
+  const log = openEventLog(join(runDir, 'events.jsonl'), (error) =>
+    failOutput(`writing ${join(runDir, 'events.jsonl')}`, error),
+  );
   // Durations are measured here, at the edge, so the machine's actions stay free of clocks.
   const runStarted = Date.now();
   const nodeStarted = new Map<string, number>();
@@ -301,8 +321,16 @@ function execute(prepared: Prepared, options: RunOptions): PipelineRun {
       data: timed,
       timestamp: new Date(now).toISOString(),
     };
-    log.append(event);
-    options.onEvent?.(event);
+    try {
+      log.append(event);
+    } catch (error) {
+      failOutput(`writing ${join(runDir, 'events.jsonl')}`, error);
+    }
+    try {
+      options.onEvent?.(event);
+    } catch (error) {
+      failOutput('the onEvent callback', error);
+    }
   };
   const checkpoints = createCheckpointWriter({
     runDir,
@@ -314,25 +342,34 @@ function execute(prepared: Prepared, options: RunOptions): PipelineRun {
     currentNode: string,
     status: Checkpoint['status'],
   ) => {
-    log.flush();
-    checkpoints.write({
-      timestamp: Date.now(),
-      current_node: currentNode,
-      completed_nodes: context.completedNodes,
-      node_retries: context.nodeRetries,
-      context: context.values,
-      logs: [],
-      pipeline: graph.name,
-      run_id: runId,
-      run_dir: runDir,
-      status,
-      node_outcomes: context.nodeOutcomes,
-      steps: context.steps,
-      restarts: context.restarts,
-      failed_nodes: context.failedNodes,
-      ...(context.failure ? { failure: context.failure } : {}),
-      source_sha256: prepared.sha,
-    });
+    try {
+      log.flush();
+    } catch (error) {
+      failOutput(`writing ${join(runDir, 'events.jsonl')}`, error);
+    }
+    try {
+      checkpoints.write({
+        timestamp: Date.now(),
+        current_node: currentNode,
+        completed_nodes: context.completedNodes,
+        node_retries: context.nodeRetries,
+        context: context.values,
+        logs: [],
+        pipeline: graph.name,
+        run_id: runId,
+        run_dir: runDir,
+        status,
+        node_outcomes: context.nodeOutcomes,
+        steps: context.steps,
+        restarts: context.restarts,
+        failed_nodes: context.failedNodes,
+        ...(context.failure ? { failure: context.failure } : {}),
+        source_sha256: prepared.sha,
+      });
+    } catch (error) {
+      failOutput(`writing the checkpoint ${checkpoints.path}`, error);
+      return;
+    }
     emitEvent('checkpoint.saved', { current_node: currentNode, status });
   };
 
@@ -387,8 +424,14 @@ function execute(prepared: Prepared, options: RunOptions): PipelineRun {
     ...(options.random ? { random: options.random } : {}),
   });
 
+  stopRun = () => {
+    hard.abort(new AttractorError('CANCELLED', 'run stopped'));
+    execution.cancel();
+  };
+
   const result = execution.done
     .then(({ status, context }): RunResult => {
+      if (outputFailure) throw outputFailure;
       const final = status === 'branch_done' ? 'completed' : status;
       const q = quality(final, context.failedNodes);
       emitEvent('pipeline.finalize', {

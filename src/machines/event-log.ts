@@ -7,7 +7,7 @@ import type { PipelineEvent } from '../shared/pipeline-event.js';
  * checkpoint is written and otherwise on the next turn of the event loop, so a reader tailing the file
  * sees each event within a tick and the file is never behind the checkpoint.
  */
-export function openEventLog(path: string) {
+export function openEventLog(path: string, onDeferredError?: (error: unknown) => void) {
   const fd = openSync(path, 'a');
   let open = true;
   let pending = '';
@@ -28,7 +28,13 @@ export function openEventLog(path: string) {
         scheduled = true;
         setImmediate(() => {
           scheduled = false;
-          flush();
+          // Nobody awaits this turn: a failed write would otherwise be an uncaught exception.
+          try {
+            flush();
+          } catch (error) {
+            if (!onDeferredError) throw error;
+            onDeferredError(error);
+          }
         });
       }
     },
