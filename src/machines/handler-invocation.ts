@@ -1,4 +1,4 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AnyActorLogic, type AnyActorRef, fromPromise } from 'xstate';
 import type { HandlerInput, HandlerServices } from '../actors/handler-types.js';
@@ -75,9 +75,12 @@ function invocationLogic(): AnyActorLogic {
     if (!ROUTING_ONLY.has(node.handler)) mkdirSync(stageDir, { recursive: true });
 
     const scripted = runtime.scenario?.nextOutcome(node.id);
-    const began = Date.now();
+    const writesStatus = !ROUTING_ONLY.has(node.handler);
+    // A status.json from an earlier visit must not pass for this one's. Removing it (rather than
+    // comparing mtimes) is exact: kernels stamp mtimes from a coarse clock that lags Date.now().
+    if (!scripted && writesStatus) rmSync(join(stageDir, 'status.json'), { force: true });
     const outcome = scripted ?? (await runHandler(runtime, node, context, stageDir, signal));
-    if (scripted || !ROUTING_ONLY.has(node.handler)) recordStatus(stageDir, outcome, scripted ? 0 : began);
+    if (scripted || writesStatus) recordStatus(stageDir, outcome, !scripted);
     const llmChoice = await askRouter(runtime, node, outcome, context, signal);
     return llmChoice ? { outcome, llmChoice } : { outcome };
   });
@@ -89,13 +92,9 @@ function invocationLogic(): AnyActorLogic {
  * outcome. Routing-only nodes (start, exit, conditional) have no stage directory: their outcomes are in
  * events.jsonl and the checkpoint.
  */
-function recordStatus(stageDir: string, outcome: Outcome, visitStarted: number): void {
+function recordStatus(stageDir: string, outcome: Outcome, keepWritten: boolean): void {
   const path = join(stageDir, 'status.json');
-  try {
-    if (visitStarted > 0 && statSync(path).mtimeMs >= visitStarted - 1) return;
-  } catch {
-    // no file yet
-  }
+  if (keepWritten && existsSync(path)) return;
   mkdirSync(stageDir, { recursive: true });
   writeFileAtomic(path, `${JSON.stringify(outcomeToStatusFile(outcome), null, 2)}\n`, { durable: false });
 }
