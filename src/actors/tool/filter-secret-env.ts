@@ -1,6 +1,6 @@
 /**
  * Names that look like credentials (api-reference `LocalExecutionEnvironment`): `*_API_KEY`, `*_SECRET`,
- * `*_TOKEN`, `*_PASSWORD`, `AWS_*KEY*`, `DATABASE_URL`, `*_DATABASE_URL`, `GITHUB_TOKEN`, `GH_TOKEN`,
+ * `*_TOKEN`, `*_PASSWORD`, `*_CREDENTIAL(S)`, `AWS_*KEY*`, `DATABASE_URL`, `*_DATABASE_URL`, `GITHUB_TOKEN`, `GH_TOKEN`,
  * `NPM_TOKEN`, `DOCKER_*`. Matched case-insensitively, and the bare names (`API_KEY`, `TOKEN`, …) count
  * too: a leaked secret costs more than a missing variable, which `env_passthrough` restores.
  */
@@ -9,6 +9,8 @@ const SECRET_PATTERNS: readonly RegExp[] = [
   /^(.*_)?SECRET$/i,
   /^(.*_)?TOKEN$/i,
   /^(.*_)?PASSWORD$/i,
+  // CONFORMANCE (ExecutionEnvironment filter) adds `*_CREDENTIAL`; the plural holds secrets just as often.
+  /^(.*_)?CREDENTIALS?$/i,
   /^AWS_.*KEY/i,
   /^(.*_)?DATABASE_URL$/i,
   /^DOCKER_/i,
