@@ -28,7 +28,9 @@ export function createToolHandler(options: ToolHandlerOptions = {}): NodeHandler
       ...parseEnvPassthrough(node.attrs.env_passthrough),
       ...parseEnvPassthrough(graph.attrs.env_passthrough),
     ];
-    const timeoutMs = node.attrs.timeout;
+    // Like the engine's node timeout: 0 means none (not "kill at once").
+    const timeoutMs =
+      node.attrs.timeout !== undefined && node.attrs.timeout > 0 ? node.attrs.timeout : undefined;
     const result = await runTool({
       command,
       cwd: workingDir ?? options.cwd ?? process.cwd(),

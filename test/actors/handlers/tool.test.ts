@@ -46,6 +46,11 @@ describe('tool handler', () => {
     expect(outcome.context_updates).toMatchObject({ 'tool.exit_code': exitCode, 'tool.output': output });
   });
 
+  it('timeout=0 means no timeout, as for every other node type', async () => {
+    const { outcome } = await runNode({ tool_command: 'sleep 0.2; echo done', timeout: 0 });
+    expect(outcome).toMatchObject({ status: 'success', context_updates: { 'tool.output': 'done' } });
+  });
+
   it('reports success with the command in the notes and the last line', async () => {
     const { outcome } = await runNode({ tool_command: 'echo one; echo two' });
     expect(outcome).toMatchObject({
