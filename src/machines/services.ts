@@ -70,6 +70,17 @@ async function runBranch(
   parentServices: HandlerServices,
   request: Parameters<HandlerServices['runBranch']>[0],
 ): Promise<BranchResult> {
+  // An abort that already happened fires no event: without this check the branch would run in full.
+  if (request.signal.aborted || deps.hardAbort.aborted) {
+    return {
+      branchId: request.branchId,
+      startNodeId: request.startNodeId,
+      outcome: { status: 'fail', failure_reason: 'cancelled before the branch started' },
+      context: request.context,
+      updates: {},
+      completedNodes: [],
+    };
+  }
   const abort = anySignal([deps.hardAbort, request.signal]);
   const branchEmit: EmitEvent = (kind, data, nodeId) =>
     deps.emit(kind, { ...data, branch: request.branchId }, nodeId);
