@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NodeHandler } from '../handler-types.js';
 import { filterSecretEnv, parseEnvPassthrough } from '../tool/filter-secret-env.js';
@@ -31,9 +32,14 @@ export function createToolHandler(options: ToolHandlerOptions = {}): NodeHandler
     // Like the engine's node timeout: 0 means none (not "kill at once").
     const timeoutMs =
       node.attrs.timeout !== undefined && node.attrs.timeout > 0 ? node.attrs.timeout : undefined;
+    const cwd = workingDir ?? options.cwd ?? process.cwd();
+    // spawn reports a missing cwd as "spawn /bin/sh ENOENT", which points at the wrong thing.
+    if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) {
+      return { status: 'fail', failure_reason: `working directory ${cwd} does not exist` };
+    }
     const result = await runTool({
       command,
-      cwd: workingDir ?? options.cwd ?? process.cwd(),
+      cwd,
       env: filterSecretEnv(options.env ?? process.env, passthrough),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       signal,

@@ -82,6 +82,25 @@ describe('tool handler', () => {
     expect(outcome).toMatchObject({ status: 'fail', failure_reason: 'cancelled' });
   });
 
+  it('fails naming the working directory when it does not exist (not "spawn /bin/sh ENOENT")', async () => {
+    const { runDir, cleanup } = makeRunDir();
+    cleanups.push(cleanup);
+    const node = makeNode('check', { shape: 'parallelogram', tool_command: 'echo hi' });
+    const missing = join(runDir, 'no-such-dir');
+    const input = makeInput({
+      node,
+      graph: makeGraph({ nodes: [node] }),
+      runDir,
+      services: createFakeServices(),
+      extra: { workingDir: missing },
+    });
+    const outcome = await createToolHandler({ env })(input);
+    expect(outcome).toMatchObject({
+      status: 'fail',
+      failure_reason: `working directory ${missing} does not exist`,
+    });
+  });
+
   it('writes stdout.log and stderr.log to the stage directory and runs in the working directory', async () => {
     const { stageDir, runDir } = await runNode({ tool_command: 'pwd; echo err >&2' });
     expect(readFileSync(join(stageDir, 'stdout.log'), 'utf8')).toBe(`${runDir}\n`);
