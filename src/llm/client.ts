@@ -126,12 +126,17 @@ export class LLMClient {
             try {
               return await adapter.complete(req, { signal: link.signal });
             } catch (error) {
-              throw this.abortReason(error, link.timedOut(), adapter.name);
+              throw this.abortReason(error, link, adapter.name);
             }
           },
           {
             policy: this.retryPolicy,
             signal: link.signal,
+            // An abort during the backoff rejects with the signal's raw reason; callers expect our AbortError.
+            wait: (ms, signal) =>
+              sleep(ms, signal).catch((error: unknown) => {
+                throw this.abortReason(error, link, adapter.name);
+              }),
             ...(this.onRetry ? { onRetry: this.onRetry } : {}),
           },
         );
@@ -271,23 +276,33 @@ export class LLMClient {
     link: ReturnType<typeof linkSignals>,
     provider: string,
   ): Promise<void> {
-    const error = this.abortReason(caught, link.timedOut(), provider);
+    const error = this.abortReason(caught, link, provider);
     // Once the consumer has seen part of a stream, a retry would duplicate it.
     const delay = yielded ? undefined : nextRetryDelay(this.retryPolicy, error, attempt);
     if (delay === undefined || link.signal.aborted) throw error;
     this.onRetry?.(attempt + 1, error as LLMError, delay);
-    await sleep(delay, link.signal);
+    try {
+      await sleep(delay, link.signal);
+    } catch (interrupted) {
+      throw this.abortReason(interrupted, link, provider);
+    }
   }
 
-  /** Our own timeout surfaces as RequestTimeoutError whatever the SDK reported for the abort. */
-  private abortReason(error: unknown, timedOut: boolean, provider: string): unknown {
+  /**
+   * Our own timeout surfaces as RequestTimeoutError whatever the SDK reported for the abort; the caller's abort
+   * as AbortError when what was thrown is the signal's raw reason (retry backoff, adapters that rethrow it).
+   */
+  private abortReason(error: unknown, link: ReturnType<typeof linkSignals>, provider: string): unknown {
     if (
-      timedOut &&
+      link.timedOut() &&
       (error instanceof AbortError || !LLMError.isLLMError(error) || error.code === 'llm.timeout')
     ) {
       return error instanceof RequestTimeoutError
         ? error
         : new RequestTimeoutError(`${provider}: request timed out`, { provider, cause: error });
+    }
+    if (link.signal.aborted && !LLMError.isLLMError(error)) {
+      return new AbortError(`${provider}: request aborted`, { provider, cause: error });
     }
     return error;
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LLMClient } from '../../src/llm/client.js';
+import { AbortError } from '../../src/llm/errors/abort-error.js';
 import { ConfigurationError } from '../../src/llm/errors/configuration-error.js';
 import { RequestTimeoutError } from '../../src/llm/errors/request-timeout-error.js';
 import { ServerError } from '../../src/llm/errors/server-error.js';
@@ -152,6 +153,34 @@ describe('LLMClient retries, timeouts and streams', () => {
     expect(events.map((event) => event.type)).toEqual(['stream_start', 'text_start', 'error']);
     expect(calls).toBe(1);
   });
+
+  it.each([
+    ['complete', false],
+    ['stream', true],
+  ])(
+    'an abort during the retry backoff of %s is an AbortError (stream: after an error event)',
+    async (_kind, streaming) => {
+      const adapter = new ScriptedAdapter({ turns: () => ({ error: new ServerError('down') }) });
+      const client = new LLMClient({
+        adapters: [adapter],
+        retryPolicy: { baseDelayMs: 10_000, jitter: false },
+      });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 20);
+      const events: StreamEvent[] = [];
+      const started = Date.now();
+      const error = await (streaming
+        ? (async () => {
+            for await (const event of client.stream(ask('m'), { signal: controller.signal }))
+              events.push(event);
+          })()
+        : client.complete(ask('m'), { signal: controller.signal })
+      ).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AbortError);
+      expect(Date.now() - started).toBeLessThan(5000);
+      if (streaming) expect(events).toEqual([{ type: 'error', error }]);
+    },
+  );
 
   it('turns a per-request timeout into RequestTimeoutError', async () => {
     const adapter = new ScriptedAdapter({ turns: [{ text: 'late', delayMs: 5000 }] });
