@@ -38,11 +38,13 @@ export function adaptersFromEnv(options: EnvAdapterOptions = {}): ProviderAdapte
         ...url(config.openai.baseURL),
         ...(config.openai.organization ? { organization: config.openai.organization } : {}),
         ...(config.openai.project ? { project: config.openai.project } : {}),
+        // Without it the adapter falls back to process.env, leaking keys into a caller's isolated env.
+        env,
       }),
       hasKey: config.openai.apiKey !== undefined,
     },
     {
-      adapter: new GeminiAdapter({ ...keyed(config.gemini.apiKey), ...url(config.gemini.baseURL) }),
+      adapter: new GeminiAdapter({ ...keyed(config.gemini.apiKey), ...url(config.gemini.baseURL), env }),
       hasKey: config.gemini.apiKey !== undefined,
     },
   ];
