@@ -36,14 +36,16 @@ function imageBlock(part: ImagePart): Block {
   if (isLocalPath(url)) {
     const file = url.startsWith('~') ? homedir() + url.slice(1) : url;
     const mediaType = part.mediaType ?? IMAGE_TYPES[extname(file).toLowerCase()] ?? 'image/png';
-    return {
-      type: 'image',
-      source: {
-        type: 'base64',
-        media_type: mediaType as 'image/png',
-        data: readFileSync(file).toString('base64'),
-      },
-    };
+    let data: string;
+    try {
+      data = readFileSync(file).toString('base64');
+    } catch (cause) {
+      throw new InvalidRequestError(`anthropic: cannot read image file ${url}`, {
+        provider: 'anthropic',
+        cause,
+      });
+    }
+    return { type: 'image', source: { type: 'base64', media_type: mediaType as 'image/png', data } };
   }
   if (url === '')
     throw new InvalidRequestError('An image part needs `url` or `data`.', { provider: 'anthropic' });
