@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { StageStatusSchema } from '../compiler/outcome.js';
@@ -26,6 +26,8 @@ export const CheckpointSchema = z.object({
   restarts: z.number().int().nonnegative().default(0),
   failed_nodes: z.array(z.string()).default([]),
   failure: z.object({ node: z.string().optional(), reason: z.string() }).optional(),
+  /** Declaration index of the edge that led to `current_node` (its fidelity and thread id apply on resume). */
+  arrived_by: z.number().int().nonnegative().optional(),
   /** The run directory, so a copy in the `--checkpoint-dir` history can find its run. */
   run_dir: z.string().optional(),
   /** sha256 of the DOT source the run started from; resume refuses another pipeline. */
@@ -54,7 +56,8 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
         // Same-millisecond checkpoints would collide: keep names unique and ordered.
         const stamp = Math.max(checkpoint.timestamp, lastStamp + 1);
         lastStamp = stamp;
-        writeFileSync(join(options.historyDir, `checkpoint_${stamp}.json`), text);
+        // Resume can start from a history copy too: never leave one half-written.
+        writeFileAtomic(join(options.historyDir, `checkpoint_${stamp}.json`), text, { durable: false });
       }
     },
   };

@@ -52,6 +52,7 @@ export interface PipelineMachineInput {
   failedNodes?: string[];
   branch?: boolean;
   resumed?: boolean;
+  arrivedBy?: number;
 }
 
 export function initialContext(input: PipelineMachineInput): PipelineMachineContext {
@@ -69,6 +70,7 @@ export function initialContext(input: PipelineMachineInput): PipelineMachineCont
     restarts: input.restarts ?? 0,
     branch: input.branch ?? false,
     degradeFullFidelity: input.resumed ?? false,
+    ...(input.arrivedBy !== undefined ? { arrivedBy: input.arrivedBy } : {}),
     fidelity: 'compact',
   };
 }

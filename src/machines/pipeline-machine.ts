@@ -137,14 +137,24 @@ export function createPipelineMachine(config: MachineConfig, options: PipelineMa
         if (d.kind !== 'jump') return;
         enqueue.assign({ jumpTo: d.target, arrivedBy: undefined });
         enqueue.emit(evt('node.jump', { target: d.target, reason: d.reason }, p.node));
-        enqueue.emit({ type: 'checkpoint', context, currentNode: d.target, status: 'running' });
+        enqueue.emit({
+          type: 'checkpoint',
+          context: { ...context, arrivedBy: undefined },
+          currentNode: d.target,
+          status: 'running',
+        });
       }),
       jumpForGoalGate: enqueueActions(({ context, enqueue }) => {
         const d = decideGoalGates(lookup, context);
         if (d.kind !== 'jump') return;
         enqueue.assign({ jumpTo: d.target, arrivedBy: undefined });
         enqueue.emit(evt('goal_gate.retry', { target: d.target }, d.gate));
-        enqueue.emit({ type: 'checkpoint', context, currentNode: d.target, status: 'running' });
+        enqueue.emit({
+          type: 'checkpoint',
+          context: { ...context, arrivedBy: undefined },
+          currentNode: d.target,
+          status: 'running',
+        });
       }),
       failGoalGate: enqueueActions(({ context, enqueue }, p: NodeParams) => {
         const d = decideGoalGates(lookup, context);

@@ -99,3 +99,28 @@ describe('llm_decide edges', () => {
     expect(run.visited[2]).toBe(next);
   });
 });
+
+describe('resume keeps the incoming edge', () => {
+  it("the resumed node still sees its incoming edge's fidelity and thread id", async () => {
+    const source = `digraph f { start [shape=Mdiamond]
+      a [prompt="a"]
+      b [prompt="b"]
+      exit [shape=Msquare]
+      start -> a
+      a -> b [fidelity="truncate", thread_id="edge-thread"]
+      b -> exit }`;
+    const run = startPipeline({
+      source,
+      logsDir: tempDir(),
+      durable: false,
+      onEvent: (e) => {
+        if (e.kind === 'node.start' && e.node_id === 'a') run.pause();
+      },
+    });
+    const paused = await run.result;
+    expect(paused.stoppedAt).toBe('b');
+    const seen: Array<{ id: string; fidelity: string; thread?: string }> = [];
+    await resumePipeline({ from: paused.runDir, durable: false, backend: recordingBackend(seen) }).result;
+    expect(seen[0]).toEqual({ id: 'b', fidelity: 'truncate', thread: 'edge-thread' });
+  });
+});
