@@ -4,7 +4,10 @@ import { ConfigurationError } from './configuration-error.js';
 import { ContentFilterError } from './content-filter-error.js';
 import { ContextLengthError } from './context-length-error.js';
 import { InvalidRequestError } from './invalid-request-error.js';
+import { InvalidToolCallError } from './invalid-tool-call-error.js';
 import { LLMError, type LLMErrorOptions } from './llm-error.js';
+import { NetworkError } from './network-error.js';
+import { NoObjectGeneratedError } from './no-object-generated-error.js';
 import { NotFoundError } from './not-found-error.js';
 import { PermissionDeniedError } from './permission-denied-error.js';
 import { ProviderError } from './provider-error.js';
@@ -24,6 +27,7 @@ const BY_CODE: Record<string, Simple> = {
   'llm.content_filter': ContentFilterError,
   'llm.context_length': ContextLengthError,
   'llm.invalid_request': InvalidRequestError,
+  'llm.network': NetworkError,
   'llm.not_found': NotFoundError,
   'llm.permission_denied': PermissionDeniedError,
   'llm.provider': ProviderError,
@@ -46,6 +50,11 @@ export function reviveLLMError(json: Record<string, unknown>): LLMError {
   if (typeof json['retryAfterMs'] === 'number') options.retryAfterMs = json['retryAfterMs'];
   if (typeof json['isRetryable'] === 'boolean') options.isRetryable = json['isRetryable'];
   if (json['raw'] !== undefined) options.raw = json['raw'];
+  // The two classes with a field of their own.
+  if (code === 'llm.invalid_tool_call')
+    return new InvalidToolCallError(message, String(json['toolName'] ?? ''), options);
+  if (code === 'llm.no_object_generated')
+    return new NoObjectGeneratedError(message, String(json['text'] ?? ''), options);
   const ErrorClass = BY_CODE[code];
   return ErrorClass ? new ErrorClass(message, options) : new LLMError(code, message, options);
 }
