@@ -56,11 +56,20 @@ function isResponse(turn: ScriptedTurn): turn is Response {
 
 function abortable(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
+    if (signal?.aborted) {
       reject(signal.reason);
-    });
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    // Callers may pass one long-lived signal for many calls: leave no listener behind.
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 
