@@ -22,6 +22,7 @@ import type { PipelineMachineContext, PipelineMachineInput } from './pipeline-co
 import { startExecution } from './pipeline-execution.js';
 import { createGraphLookup } from './pipeline-runtime.js';
 import { createRunDirectory, newRunId, runDirectoryFor } from './run-directory.js';
+import { acquireRunLock } from './run-lock.js';
 import type { Scenario } from './scenario.js';
 import { createScenarioInterviewer } from './scenario-interviewer.js';
 import { createServices } from './services.js';
@@ -227,6 +228,7 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
   const compiled = compile(found.source, {
     file: found.file,
     ...(options.goal !== undefined ? { goal: options.goal } : {}),
+    ...(options.registry ? { customHandlerTypes: options.registry.types() } : {}),
   });
   const graph = applyModelDefaults(compiled.graph, options);
   return execute(
@@ -298,6 +300,7 @@ function execute(prepared: Prepared, options: RunOptions): PipelineRun {
     // Not from inside the listener: the actor is in the middle of a transition.
     queueMicrotask(() => stopRun?.());
   };
+  const releaseLock = acquireRunLock(runDir);
   const log = openEventLog(join(runDir, 'events.jsonl'), (error) =>
     failOutput(`writing ${join(runDir, 'events.jsonl')}`, error),
   );
@@ -452,7 +455,10 @@ function execute(prepared: Prepared, options: RunOptions): PipelineRun {
         completedNodes: context.completedNodes,
       };
     })
-    .finally(() => log.close());
+    .finally(() => {
+      log.close();
+      releaseLock();
+    });
 
   return {
     runId,

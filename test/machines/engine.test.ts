@@ -453,3 +453,33 @@ describe('handlers that throw', () => {
     if (status === 'failed') expect(run.result.failure?.reason).toContain('boom 1');
   });
 });
+
+describe('the run lock', () => {
+  it('refuses to resume a run another live process holds, and ignores a stale lock', async () => {
+    const { spawn } = await import('node:child_process');
+    const { resumePipeline, startPipeline } = await import('../../src/machines/engine.js');
+    const source = `digraph l { start [shape=Mdiamond]; a [prompt="a"]; b [prompt="b"]; exit [shape=Msquare]; start -> a -> b -> exit }`;
+    const run = startPipeline({
+      source,
+      logsDir: tempDir(),
+      durable: false,
+      onEvent: (e) => {
+        if (e.kind === 'node.start' && e.node_id === 'a') run.pause();
+      },
+    });
+    const paused = await run.result;
+    expect(existsSync(join(paused.runDir, 'run.lock'))).toBe(false);
+    const other = spawn('sleep', ['10']);
+    try {
+      writeFileSync(join(paused.runDir, 'run.lock'), `${other.pid}\n`);
+      expect(() => resumePipeline({ from: paused.runDir, durable: false })).toThrow(
+        /still running in process/,
+      );
+    } finally {
+      other.kill('SIGKILL');
+      await new Promise((r) => other.on('exit', r));
+    }
+    const resumed = await resumePipeline({ from: paused.runDir, durable: false }).result;
+    expect(resumed.status).toBe('completed');
+  });
+});
