@@ -119,6 +119,29 @@ describe('applyTransforms — @file prompts', () => {
     expect(reads).toEqual([path.resolve('/virtual/dir/x/y.md')]);
   });
 
+  // A device or FIFO never ends (`@/dev/zero` used to hang validate until memory ran out) and a huge
+  // file is not a prompt: both are refused like a missing file.
+  it.each([
+    ['a device that never ends', '@/dev/zero'],
+    ['a directory', '@prompts'],
+  ])('%s is a prompt_file_missing warning, not a hang', (_what, prompt) => {
+    const file = tempPipeline();
+    const graph = buildGraph({ file, nodes: { review: { prompt } } });
+    const { graph: out, diagnostics } = applyTransforms(graph);
+    expect(nodeOf(out, 'review').attrs.prompt).toBe(prompt);
+    expect(diagnostics.map((d) => d.rule)).toEqual(['prompt_file_missing']);
+  });
+
+  it('a prompt file over 10 MB is a prompt_file_missing warning naming the size limit', () => {
+    const file = tempPipeline();
+    fs.writeFileSync(path.join(path.dirname(file), 'prompts', 'huge.md'), Buffer.alloc(10 * 1024 * 1024 + 1, 97));
+    const graph = buildGraph({ file, nodes: { review: { prompt: '@prompts/huge.md' } } });
+    const { graph: out, diagnostics } = applyTransforms(graph);
+    expect(nodeOf(out, 'review').attrs.prompt).toBe('@prompts/huge.md');
+    expect(diagnostics.map((d) => d.rule)).toEqual(['prompt_file_missing']);
+    expect(diagnostics[0]?.message).toMatch(/10 MB/);
+  });
+
   it('resolvePromptInclude throws a PromptIncludeError naming the file', () => {
     expect(resolvePromptInclude('plain prompt', '/x/p.dot')).toBeUndefined();
     try {
