@@ -11,12 +11,13 @@ export class PromptIncludeError extends AttractorError {
   constructor(
     includePath: string,
     resolvedPath: string,
-    options: { cause?: unknown; location?: SourceSpan; nodeId?: string } = {},
+    options: { cause?: unknown; location?: SourceSpan; nodeId?: string; reason?: string } = {},
   ) {
     const subject = options.nodeId ? `the prompt of node "${options.nodeId}"` : 'a prompt';
+    const reason = options.reason ? ` (${options.reason})` : '';
     super(
       'PROMPT_FILE_MISSING',
-      `${subject} includes "@${includePath}", but ${resolvedPath} cannot be read; paths are relative to the DOT file`,
+      `${subject} includes "@${includePath}", but ${resolvedPath} cannot be read${reason}; paths are relative to the DOT file`,
       options,
     );
     this.name = 'PromptIncludeError';

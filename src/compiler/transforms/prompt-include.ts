@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PipelineGraph } from '../ir.js';
 import { PromptIncludeError } from './prompt-include-error.js';
@@ -12,7 +12,30 @@ export function promptIncludePath(prompt: string): string | undefined {
   return INCLUDE.exec(prompt.trim())?.[1];
 }
 
-const readUtf8 = (absPath: string): string => readFileSync(absPath, 'utf8');
+/** Same cap as the DOT parser's input: a prompt larger than a whole pipeline is a mistake. */
+export const MAX_PROMPT_FILE_BYTES = 10 * 1024 * 1024;
+
+/** Thrown by the default reader for what is readable but is not a prompt file; its message is the reason. */
+class NotAPromptFile extends Error {}
+
+/**
+ * Reads a regular file only: a device or FIFO (`@/dev/zero`, `@/dev/stdin`) would block or never end,
+ * and checking the size on the open descriptor leaves no window between the check and the read.
+ */
+function readUtf8(absPath: string): string {
+  const fd = openSync(absPath, 'r');
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile())
+      throw new NotAPromptFile(stat.isDirectory() ? 'it is a directory' : 'it is not a regular file');
+    if (stat.size > MAX_PROMPT_FILE_BYTES) {
+      throw new NotAPromptFile(`it is ${stat.size} bytes, over the 10 MB limit for a prompt file`);
+    }
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /**
  * Loads a `@path` prompt relative to the DOT file's directory (the working directory when the graph
@@ -38,6 +61,7 @@ export function resolvePromptInclude(
     throw new PromptIncludeError(include, resolved, {
       cause,
       ...(options.nodeId ? { nodeId: options.nodeId } : {}),
+      ...(cause instanceof NotAPromptFile ? { reason: cause.message } : {}),
     });
   }
 }

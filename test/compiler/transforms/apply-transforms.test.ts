@@ -134,7 +134,10 @@ describe('applyTransforms — @file prompts', () => {
 
   it('a prompt file over 10 MB is a prompt_file_missing warning naming the size limit', () => {
     const file = tempPipeline();
-    fs.writeFileSync(path.join(path.dirname(file), 'prompts', 'huge.md'), Buffer.alloc(10 * 1024 * 1024 + 1, 97));
+    fs.writeFileSync(
+      path.join(path.dirname(file), 'prompts', 'huge.md'),
+      Buffer.alloc(10 * 1024 * 1024 + 1, 97),
+    );
     const graph = buildGraph({ file, nodes: { review: { prompt: '@prompts/huge.md' } } });
     const { graph: out, diagnostics } = applyTransforms(graph);
     expect(nodeOf(out, 'review').attrs.prompt).toBe('@prompts/huge.md');
