@@ -72,3 +72,25 @@ describe('bad input: one clear message, no stack trace', () => {
     expect(result.stderr).toMatch(STACK_LINE);
   });
 });
+
+describe('bad run directories: one clear line, exit 1, not an internal error', () => {
+  const pipeline = tmp.write(
+    'ok.dot',
+    'digraph ok {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  start -> exit\n}\n',
+  );
+  const aFile = tmp.write('not-a-dir', 'x');
+
+  it.each([
+    ['--logs-dir', /not a directory/],
+    ['--checkpoint-dir', /already exists|not a directory/],
+  ])('%s naming a file', async (flag, message) => {
+    const result = await runCli(['run', pipeline, '--dry-run', flag, aFile], { cwd: tmp.dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toMatch(STACK_LINE);
+    expect(result.stderr).not.toMatch(/internal error|bug/);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^attractor: cannot \w+ .*not-a-dir/);
+    expect(lines[0]).toMatch(message);
+  });
+});

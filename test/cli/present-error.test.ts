@@ -36,6 +36,22 @@ describe('presentError', () => {
     expect(stderr).toMatch(STACK_LINE);
   });
 
+  // A file where --logs-dir wants a directory, a full disk, a read-only folder: the environment, not
+  // a bug. They used to print "internal error ... this is a bug" and exit 70.
+  it('a file-system error from the environment is one line naming the path, exit 1, no bug hint', () => {
+    const error = Object.assign(new Error("ENOTDIR: not a directory, mkdir '/tmp/x/runs/a'"), {
+      code: 'ENOTDIR',
+      errno: -20,
+      syscall: 'mkdir',
+      path: '/tmp/x/runs/a',
+    });
+    expect(capture(error, false)).toEqual({
+      code: 1,
+      stderr: 'attractor: cannot mkdir /tmp/x/runs/a: not a directory (ENOTDIR)\n',
+    });
+    expect(capture(error, true).stderr).toMatch(STACK_LINE);
+  });
+
   it('a thrown non-Error value is still one line', () => {
     expect(capture('boom', false).stderr.split('\n')[0]).toBe('attractor: internal error: boom');
   });
