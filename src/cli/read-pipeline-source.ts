@@ -12,6 +12,10 @@ export interface PipelineSource {
 
 /** Reads a pipeline file, refusing with one clear message what cannot be a DOT file. */
 export function readPipelineSource(file: string, cwd: string): PipelineSource {
+  // An empty argument (often an unset shell variable) would otherwise resolve to the working directory.
+  if (file.trim() === '') {
+    throw new AttractorError('FILE_UNREADABLE', 'no pipeline file given: the file argument is empty');
+  }
   const absolutePath = path.resolve(cwd, file);
   let bytes: Buffer;
   try {

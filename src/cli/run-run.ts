@@ -170,9 +170,16 @@ export async function runResume(
   flags: RunFlags,
   ctx: CliContext,
 ): Promise<number> {
+  if (from.trim() === '') {
+    throw new AttractorError('RESUME_NOT_FOUND', 'nothing to resume: the run directory argument is empty.');
+  }
   const target = path.resolve(ctx.io.cwd, from);
   if (!existsSync(target)) {
     throw new AttractorError('RESUME_NOT_FOUND', `nothing to resume at ${from}: no such file or directory.`);
+  }
+  // Checked before the run flags, so a stray directory is not reported as a missing LLM backend.
+  if (statSync(target).isDirectory() && !existsSync(path.join(target, 'checkpoint.json'))) {
+    throw new AttractorError('RESUME_NOT_FOUND', `${from} has no checkpoint.json: is it a run directory?`);
   }
   const options = buildOptions(withRecordedMode(flags, target), ctx, eventPrinter(flags, ctx));
   const run = resumePipeline({

@@ -24,6 +24,8 @@ const garbage = tmp.write('garbage.dot', 'this is not a graph at all\n');
 const CASES: Array<[string, string, boolean, RegExp]> = [
   ['a missing file', missing, false, /does-not-exist\.dot: no such file/],
   ['a directory', tmp.dir, false, /is a directory/],
+  // `attractor validate ""` (an unset shell variable) used to read the working directory.
+  ['an empty file name', '', false, /no pipeline file given/],
   ['an empty file', empty, true, /empty/],
   ['a whitespace-only file', blank, true, /empty/],
   ['unbalanced braces', unbalanced, true, /./],
@@ -92,5 +94,21 @@ describe('bad run directories: one clear line, exit 1, not an internal error', (
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^attractor: cannot \w+ .*not-a-dir/);
     expect(lines[0]).toMatch(message);
+  });
+});
+
+describe('resume of something that is not a run: says so, whatever the flags', () => {
+  // Without --dry-run the missing LLM backend used to be reported instead of the missing checkpoint.
+  it.each([
+    ['a directory without checkpoint.json', () => tmp.dir, /no checkpoint\.json/],
+    ['an empty argument', () => '', /nothing to resume/],
+  ])('%s', async (_name, from, message) => {
+    const result = await runCli(['resume', from()], { cwd: tmp.dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toMatch(STACK_LINE);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(message);
+    expect(lines[0]).not.toMatch(/backend/);
   });
 });
