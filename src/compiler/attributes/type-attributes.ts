@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Diagnostic } from '../diagnostic.js';
+import { excerpt } from '../excerpt.js';
 import type { EdgeAttrs, GraphAttrs, NodeAttrs, SourceLocation } from '../ir.js';
 import type { AttributeOwner } from './attribute-aliases.js';
 import { edgeAttrShape } from './edge-attrs-schema.js';
@@ -72,7 +73,7 @@ export function typeAttributes<K extends AttributeOwner>(
       rule: 'attribute_type',
       severity: 'warning',
       message:
-        `${subject.describe}: ${attr.key}=${JSON.stringify(attr.value)} is not ${expected}; ` +
+        `${subject.describe}: ${attr.key}=${JSON.stringify(excerpt(attr.value))} is not ${expected}; ` +
         'the attribute is ignored.',
       ...(subject.node_id !== undefined ? { node_id: subject.node_id } : {}),
       ...(subject.edge !== undefined ? { edge: subject.edge } : {}),

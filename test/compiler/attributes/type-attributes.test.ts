@@ -83,6 +83,15 @@ describe('typeAttributes: converting DOT strings', () => {
     else expect(diagnostic!.node_id).toBe('a');
   });
 
+  // A hostile 100 KB value used to be echoed whole, making one 100 KB warning line.
+  it('quotes only the start of a huge wrong value', () => {
+    const value = '9'.repeat(50_000) + 'x';
+    const typed = typeAttributes('node', [raw('timeout', value)], { describe: 'Node a', node_id: 'a' });
+    expect(typed.diagnostics).toHaveLength(1);
+    expect(typed.diagnostics[0]!.message.length).toBeLessThan(400);
+    expect(typed.diagnostics[0]!.message).toContain('(50001 characters)');
+  });
+
   it('treats an empty value of a typed attribute as unset, without a warning', () => {
     const typed = typeAttributes('node', [raw('max_retries', ''), raw('timeout', ' ')], {
       describe: 'Node a',

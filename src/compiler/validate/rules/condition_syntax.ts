@@ -1,12 +1,13 @@
 import { checkConditionSyntax } from '../../conditions/index.js';
 import type { Diagnostic } from '../../diagnostic.js';
+import { excerpt } from '../../excerpt.js';
 import type { LintRule } from '../lint-rule.js';
 import { asSentence, describeEdge, edgeRef } from './describe.js';
 
 const RULE = 'condition_syntax';
 
 function explain(problem: { message: string; column: number; hint?: string }, text: string): string {
-  return `\`${text}\` is not a valid condition at column ${problem.column}: ${problem.message}`;
+  return `\`${excerpt(text)}\` is not a valid condition at column ${problem.column}: ${problem.message}`;
 }
 
 const FIX = 'Write conditions like `outcome=success`, `context.key!=value` or `a=1 && b=2` (reference §6).';
