@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_PARSE_LIMITS } from '../compiler/parse/parse-limits.js';
 import { AttractorError } from '../shared/errors.js';
 
 export interface PipelineSource {
@@ -19,8 +20,9 @@ export function readPipelineSource(file: string, cwd: string): PipelineSource {
   const absolutePath = path.resolve(cwd, file);
   let bytes: Buffer;
   try {
-    bytes = readFileSync(absolutePath);
+    bytes = readAtMost(absolutePath, DEFAULT_PARSE_LIMITS.maxInputBytes, file);
   } catch (error) {
+    if (AttractorError.isInstance(error)) throw error;
     throw new AttractorError('FILE_UNREADABLE', `${file}: ${describeFsError(error)}`, { cause: error });
   }
 
@@ -44,6 +46,34 @@ export function readPipelineSource(file: string, cwd: string): PipelineSource {
     );
   }
   return { file, absolutePath, text };
+}
+
+/**
+ * The file's bytes, refusing more than `limit`: a device such as /dev/zero never ends, so the cap is
+ * enforced while reading rather than after. Pipes (`/dev/stdin`) still work.
+ */
+function readAtMost(absolutePath: string, limit: number, shown: string): Buffer {
+  const fd = openSync(absolutePath, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(64 * 1024);
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      total += n;
+      if (total > limit) {
+        throw new AttractorError(
+          'FILE_TOO_LARGE',
+          `${shown}: larger than ${limit / (1024 * 1024)} MB, the most a pipeline file may be`,
+        );
+      }
+      chunks.push(chunk.subarray(0, n));
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function describeFsError(error: unknown): string {

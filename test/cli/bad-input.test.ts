@@ -26,6 +26,8 @@ const CASES: Array<[string, string, boolean, RegExp]> = [
   ['a directory', tmp.dir, false, /is a directory/],
   // `attractor validate ""` (an unset shell variable) used to read the working directory.
   ['an empty file name', '', false, /no pipeline file given/],
+  // A device that never ends used to be read until memory ran out.
+  ['a device that never ends', '/dev/zero', false, /larger than 10 MB/],
   ['an empty file', empty, true, /empty/],
   ['a whitespace-only file', blank, true, /empty/],
   ['unbalanced braces', unbalanced, true, /./],
