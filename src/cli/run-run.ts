@@ -11,6 +11,7 @@ import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { CliContext } from './cli-context.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
+import { formatDiagnostic } from './format-diagnostic.js';
 import { formatEventLine } from './format-event-line.js';
 import { readPipelineSource } from './read-pipeline-source.js';
 import type { RunFlags } from './run-flags.js';
@@ -103,6 +104,9 @@ async function finish(
   flags: RunFlags,
   ctx: CliContext,
 ): Promise<number> {
+  // Lint warnings go to stderr before the run's own output, so --json stdout stays events only.
+  for (const warning of run.warnings)
+    ctx.io.stderr(`${formatDiagnostic(warning, warning.loc?.file ?? '', ctx.colors)}\n`);
   const interrupts = handleInterrupts(run, ctx);
   let result: RunResult;
   try {

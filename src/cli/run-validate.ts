@@ -32,7 +32,8 @@ export function runValidate(file: string, options: ValidateOptions, ctx: CliCont
   }
 
   for (const d of diagnostics) io.stdout(`${formatDiagnostic(d, file, colors)}\n`);
-  const size = `${graph.nodes.length} nodes, ${graph.edges.length} edges`;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const size = `${plural(graph.nodes.length, 'node')}, ${plural(graph.edges.length, 'edge')}`;
   const found = describeCounts(counts);
   if (valid) {
     const note = found === '' ? '' : ` with ${found}`;

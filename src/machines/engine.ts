@@ -9,6 +9,7 @@ import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import { createDefaultRegistry, type HandlerRegistry } from '../actors/registry.js';
 import { createSimulatedBackend } from '../actors/simulated-backend.js';
 import { compile } from '../compiler/compile.js';
+import type { Diagnostic } from '../compiler/diagnostic.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
@@ -80,6 +81,8 @@ export interface StartOptions extends RunOptions {
 export interface PipelineRun {
   runId: string;
   runDir: string;
+  /** Lint warnings of the pipeline that runs (errors stop it before it starts). */
+  warnings: Diagnostic[];
   result: Promise<RunResult>;
   pause(): void;
   cancel(): void;
@@ -96,6 +99,7 @@ interface Prepared {
   runDir: string;
   input: PipelineMachineInput;
   fresh: boolean;
+  warnings: Diagnostic[];
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -148,6 +152,7 @@ export function startPipeline(options: StartOptions): PipelineRun {
     {
       graph,
       config: compiled.config,
+      warnings: compiled.diagnostics.filter((d) => d.severity !== 'error'),
       source: options.source,
       sha: sha256(options.source),
       runId,
@@ -223,7 +228,14 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
       completedNodes: checkpoint.completed_nodes,
       alreadyFinished: true,
     };
-    return { runId: checkpoint.run_id, runDir, result: Promise.resolve(result), pause() {}, cancel() {} };
+    return {
+      runId: checkpoint.run_id,
+      runDir,
+      warnings: [],
+      result: Promise.resolve(result),
+      pause() {},
+      cancel() {},
+    };
   }
   const compiled = compile(found.source, {
     file: found.file,
@@ -235,6 +247,7 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
     {
       graph,
       config: compiled.config,
+      warnings: compiled.diagnostics.filter((d) => d.severity !== 'error'),
       source: found.source,
       sha,
       runId: checkpoint.run_id,
@@ -463,6 +476,7 @@ function execute(prepared: Prepared, options: RunOptions): PipelineRun {
   return {
     runId,
     runDir,
+    warnings: prepared.warnings,
     result,
     pause: () => execution.pause(),
     cancel: () => {

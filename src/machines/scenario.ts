@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { StatusFileSchema, statusFileToOutcome } from '../actors/status-file.js';
 import type { Outcome } from '../compiler/outcome.js';
@@ -72,6 +72,8 @@ export function parseScenario(text: string, file = '<scenario>'): Scenario {
 export function loadScenario(path: string): Scenario {
   let text: string;
   try {
+    // Only regular files: a device such as /dev/zero would be read for ever.
+    if (!statSync(path).isFile()) throw new Error('not a file');
     text = readFileSync(path, 'utf8');
   } catch {
     throw new AttractorError('SCENARIO_NOT_FOUND', `cannot read scenario file ${path}.`);

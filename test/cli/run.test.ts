@@ -118,6 +118,18 @@ describe('attractor run (in process)', () => {
     expect(r.stdout).toMatch(/--auto-approve/);
   });
 
+  it('prints lint warnings on stderr before running, keeping --json stdout to events', async () => {
+    const warned = PIPELINE.replace(
+      'write [prompt="Write hello for $goal"]',
+      'write [prompt="Write hello for $goal", goal_gate=true]',
+    );
+    const dir = workspace({ 'p.dot': warned });
+    const r = await runCli(['run', 'p.dot', '--dry-run', '--json', '--logs-dir', 'runs'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning goal_gate_has_retry/);
+    expect(r.stdout).not.toMatch(/goal_gate_has_retry/);
+  });
+
   it('an unknown flag is a usage error (exit 2)', async () => {
     const dir = workspace({ 'p.dot': PIPELINE });
     const r = await runCli(['run', 'p.dot', '--dry-run', '--frobnicate'], { cwd: dir });
