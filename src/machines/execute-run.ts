@@ -1,0 +1,233 @@
+import { join } from 'node:path';
+import { AutoApproveInterviewer } from '../actors/interviewers/auto-approve.js';
+import { createDefaultRegistry } from '../actors/registry.js';
+import { createSimulatedBackend } from '../actors/simulated-backend.js';
+import { ArtifactStore } from '../shared/artifact-store.js';
+import { AttractorError } from '../shared/errors.js';
+import type { PipelineEvent } from '../shared/pipeline-event.js';
+import { type Checkpoint, createCheckpointWriter } from './checkpoint.js';
+import { openEventLog } from './event-log.js';
+import type { MachineEmitted } from './machine-events.js';
+import type { PipelineMachineContext } from './pipeline-context.js';
+import { startExecution } from './pipeline-execution.js';
+import { createGraphLookup } from './pipeline-runtime.js';
+import { createRunDirectory } from './run-directory.js';
+import { acquireRunLock } from './run-lock.js';
+import { type PipelineRun, type Prepared, type RunOptions, type RunResult, runQuality } from './run-types.js';
+import { createScenarioInterviewer } from './scenario-interviewer.js';
+import { createServices } from './services.js';
+
+/**
+ * Run a prepared pipeline: create or reopen its run directory, wire the machine's emitted events to the
+ * event log, the checkpoint writer and `onEvent`, build the services handlers get, start the actor and
+ * turn its end into a RunResult.
+ */
+export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun {
+  const { graph, runDir, runId } = prepared;
+  if (prepared.fresh) {
+    createRunDirectory(runDir, prepared.source, {
+      run_id: runId,
+      pipeline: graph.name,
+      goal: graph.attrs.goal ?? '',
+      ...(graph.file ? { source_file: graph.file } : {}),
+      source_sha256: prepared.sha,
+      started_at: new Date().toISOString(),
+      attractor_version: '0.1.0',
+      options: {
+        max_steps: prepared.input.maxSteps,
+        ...(options.model ? { model: options.model } : {}),
+        ...(options.provider ? { provider: options.provider } : {}),
+        ...options.manifestOptions,
+      },
+    });
+  }
+  // A listener that throws (a checkpoint that cannot be written, an onEvent callback whose stdout is
+  // gone) must not surface as an uncaught exception from inside XState while the run goes on without
+  // its record: the first such failure stops the run, and `result` rejects with it.
+  let outputFailure: AttractorError | undefined;
+  let stopRun: (() => void) | undefined;
+  const failOutput = (what: string, error: unknown): void => {
+    if (outputFailure) return;
+    const detail = error instanceof Error ? error.message : String(error);
+    outputFailure = new AttractorError(
+      'RUN_OUTPUT_FAILED',
+      `${what} failed: ${detail}; the run was stopped.`,
+      {
+        cause: error,
+      },
+    );
+    // Not from inside the listener: the actor is in the middle of a transition.
+    queueMicrotask(() => stopRun?.());
+  };
+  const releaseLock = acquireRunLock(runDir);
+  const log = openEventLog(join(runDir, 'events.jsonl'), (error) =>
+    failOutput(`writing ${join(runDir, 'events.jsonl')}`, error),
+  );
+  // Durations are measured here, at the edge, so the machine's actions stay free of clocks.
+  const runStarted = Date.now();
+  const nodeStarted = new Map<string, number>();
+  const emitEvent = (kind: string, data: Record<string, unknown> = {}, nodeId?: string): void => {
+    const now = Date.now();
+    let timed = data;
+    if (nodeId && !data['branch'] && !data['parent']) {
+      if (kind === 'node.start') nodeStarted.set(nodeId, now);
+      else if (kind === 'node.complete') {
+        const began = nodeStarted.get(nodeId);
+        nodeStarted.delete(nodeId);
+        if (began !== undefined) timed = { ...data, duration_ms: now - began };
+      }
+    }
+    if (kind === 'pipeline.finalize') timed = { ...data, duration_ms: now - runStarted };
+    const event: PipelineEvent = {
+      kind,
+      ...(nodeId ? { node_id: nodeId } : {}),
+      data: timed,
+      timestamp: new Date(now).toISOString(),
+    };
+    try {
+      log.append(event);
+    } catch (error) {
+      failOutput(`writing ${join(runDir, 'events.jsonl')}`, error);
+    }
+    try {
+      options.onEvent?.(event);
+    } catch (error) {
+      failOutput('the onEvent callback', error);
+    }
+  };
+  const checkpoints = createCheckpointWriter({
+    runDir,
+    ...(options.checkpointDir ? { historyDir: options.checkpointDir } : {}),
+    ...(options.durable !== undefined ? { durable: options.durable } : {}),
+  });
+  const writeCheckpoint = (
+    context: PipelineMachineContext,
+    currentNode: string,
+    status: Checkpoint['status'],
+  ) => {
+    try {
+      log.flush();
+    } catch (error) {
+      failOutput(`writing ${join(runDir, 'events.jsonl')}`, error);
+    }
+    try {
+      checkpoints.write({
+        timestamp: Date.now(),
+        current_node: currentNode,
+        completed_nodes: context.completedNodes,
+        node_retries: context.nodeRetries,
+        context: context.values,
+        logs: [],
+        pipeline: graph.name,
+        run_id: runId,
+        run_dir: runDir,
+        ...(context.arrivedBy !== undefined ? { arrived_by: context.arrivedBy } : {}),
+        status,
+        node_outcomes: context.nodeOutcomes,
+        steps: context.steps,
+        restarts: context.restarts,
+        failed_nodes: context.failedNodes,
+        ...(context.failure ? { failure: context.failure } : {}),
+        source_sha256: prepared.sha,
+      });
+    } catch (error) {
+      failOutput(`writing the checkpoint ${checkpoints.path}`, error);
+      return;
+    }
+    emitEvent('checkpoint.saved', { current_node: currentNode, status });
+  };
+
+  const hard = new AbortController();
+  const fallbackInterviewer = options.interviewer ?? new AutoApproveInterviewer();
+  const interviewer = options.scenario
+    ? createScenarioInterviewer(options.scenario, fallbackInterviewer)
+    : fallbackInterviewer;
+  const lookup = createGraphLookup(graph);
+  const registry = options.registry ?? createDefaultRegistry();
+  const { config } = prepared;
+  const services = createServices({
+    artifacts: new ArtifactStore(runDir),
+    graph,
+    config,
+    lookup,
+    runDir,
+    registry,
+    interviewer,
+    backend: options.backend ?? createSimulatedBackend(),
+    ...(options.scenario ? { scenario: options.scenario } : {}),
+    hardAbort: hard.signal,
+    maxSteps: prepared.input.maxSteps,
+    ...(options.workingDir ? { workingDir: options.workingDir } : {}),
+    ...(options.llmRank ? { llmRank: options.llmRank } : {}),
+    emit: emitEvent,
+  });
+
+  emitEvent(prepared.fresh ? 'pipeline.start' : 'pipeline.resume', {
+    name: graph.name,
+    goal: graph.attrs.goal ?? '',
+    run_id: runId,
+    ...(prepared.fresh ? {} : { resume_at: prepared.input.startAt }),
+  });
+  const onEmitted = (e: MachineEmitted) => {
+    if (e.type === 'pipeline.event') emitEvent(e.kind, e.data, e.nodeId);
+    else writeCheckpoint(e.context, e.currentNode, e.status);
+  };
+  const execution = startExecution({
+    graph,
+    config,
+    lookup,
+    runDir,
+    registry,
+    services,
+    input: prepared.input,
+    hardAbort: hard.signal,
+    onEmitted,
+    ...(options.workingDir ? { workingDir: options.workingDir } : {}),
+    ...(options.scenario ? { scenario: options.scenario } : {}),
+    ...(options.inspect ? { inspect: options.inspect } : {}),
+    ...(options.random ? { random: options.random } : {}),
+  });
+
+  stopRun = () => {
+    hard.abort(new AttractorError('CANCELLED', 'run stopped'));
+    execution.cancel();
+  };
+
+  const result = execution.done
+    .then(({ status, context }): RunResult => {
+      if (outputFailure) throw outputFailure;
+      const final = status === 'branch_done' ? 'completed' : status;
+      const q = runQuality(final, context.failedNodes);
+      emitEvent('pipeline.finalize', {
+        status: final,
+        quality: q,
+        ...(context.failure ? { reason: context.failure.reason } : {}),
+      });
+      return {
+        status: final,
+        quality: q,
+        runId,
+        runDir,
+        ...(context.stoppedAt ? { stoppedAt: context.stoppedAt } : {}),
+        ...(context.failure ? { failure: context.failure } : {}),
+        context: context.values,
+        completedNodes: context.completedNodes,
+      };
+    })
+    .finally(() => {
+      log.close();
+      releaseLock();
+    });
+
+  return {
+    runId,
+    runDir,
+    warnings: prepared.warnings,
+    result,
+    pause: () => execution.pause(),
+    cancel: () => {
+      hard.abort(new AttractorError('CANCELLED', 'run cancelled'));
+      execution.cancel();
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import type { InspectionEvent } from 'xstate';
+import type { CodergenBackend } from '../actors/codergen-backend.js';
+import type { HandlerServices } from '../actors/handler-types.js';
+import type { Interviewer } from '../actors/interviewers/interviewer.js';
+import type { HandlerRegistry } from '../actors/registry.js';
+import type { Diagnostic } from '../compiler/diagnostic.js';
+import type { PipelineGraph } from '../compiler/ir.js';
+import type { MachineConfig } from '../compiler/lower/machine-config.js';
+import type { PipelineEvent } from '../shared/pipeline-event.js';
+import type { PipelineMachineInput } from './pipeline-context.js';
+import type { Scenario } from './scenario.js';
+
+/** The engine's option and result types, shared by start, resume and the executor. */
+export type RunQuality = 'clean' | 'degraded' | 'failed';
+
+export interface RunResult {
+  status: 'completed' | 'failed' | 'paused' | 'cancelled';
+  quality: RunQuality;
+  runId: string;
+  runDir: string;
+  /** Where the run stopped: the exit node, the failing node, or the node a resume runs next. */
+  stoppedAt?: string;
+  failure?: { node?: string; reason: string };
+  context: Record<string, unknown>;
+  completedNodes: string[];
+  /** True when `resume` found the run already finished and did nothing. */
+  alreadyFinished?: boolean;
+}
+
+export interface RunOptions {
+  /** Overrides the graph goal (`--goal`). */
+  goal?: string;
+  /** Default model for codergen nodes that set none (`--model`); provider likewise. */
+  model?: string;
+  provider?: string;
+  /** Root of run directories (default `.attractor-runs`); a run lands in `<root>/<graph>/<run id>/`. */
+  logsDir?: string;
+  /** `--checkpoint-dir`: keep a timestamped checkpoint history there too. */
+  checkpointDir?: string;
+  maxSteps?: number;
+  scenario?: Scenario;
+  interviewer?: Interviewer;
+  backend?: CodergenBackend;
+  registry?: HandlerRegistry;
+  llmRank?: HandlerServices['llmRank'];
+  onEvent?: (event: PipelineEvent) => void;
+  inspect?: (event: InspectionEvent) => void;
+  /** Recorded in `manifest.json` under `options` (the CLI keeps `dry_run` and `scenario` there for resume). */
+  manifestOptions?: Record<string, unknown>;
+  /** Where tool commands run (default: the process's working directory). */
+  workingDir?: string;
+  /** fsync checkpoints (default true). */
+  durable?: boolean;
+  random?: () => number;
+}
+
+export interface StartOptions extends RunOptions {
+  /** DOT source; `file` is its path (locations, `@file` prompts, child dotfiles). */
+  source: string;
+  file?: string;
+}
+
+/** A run in progress: pause (finish the node, checkpoint, stop) or cancel (abort now). */
+export interface PipelineRun {
+  runId: string;
+  runDir: string;
+  /** Lint warnings of the pipeline that runs (errors stop it before it starts). */
+  warnings: Diagnostic[];
+  result: Promise<RunResult>;
+  pause(): void;
+  cancel(): void;
+}
+
+export const DEFAULT_MAX_STEPS = 1000;
+
+/** A run ready to execute (fresh or resumed). */
+export interface Prepared {
+  graph: PipelineGraph;
+  config: MachineConfig;
+  source: string;
+  sha: string;
+  runId: string;
+  runDir: string;
+  input: PipelineMachineInput;
+  fresh: boolean;
+  warnings: Diagnostic[];
+}
+
+export interface ResumeOptions extends RunOptions {
+  /** A run directory, or a checkpoint file. */
+  from: string;
+  /** The DOT file, when the run directory's copy should not be used (it must be the same pipeline). */
+  dotFile?: string;
+}
+
+export function runQuality(status: string, failedNodes: readonly string[]): RunQuality {
+  if (status !== 'completed') return 'failed';
+  return failedNodes.length > 0 ? 'degraded' : 'clean';
+}
