@@ -77,8 +77,8 @@ describe('runTool', () => {
     expect(Date.now() - started).toBeLessThan(5000);
     const background = Number(result.stdoutTail.trim());
     expect(background).toBeGreaterThan(0);
-    expect(alive(background)).toBe(false);
-    expect(alive(result.pid!)).toBe(false);
+    expect(await eventuallyGone(background)).toBe(true);
+    expect(await eventuallyGone(result.pid!)).toBe(true);
   });
 
   it('escalates to SIGKILL when the group ignores SIGTERM', async () => {
@@ -87,7 +87,7 @@ describe('runTool', () => {
     expect(result.timedOut).toBe(true);
     expect(result.exitSignal).toBe('SIGKILL');
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(alive(Number(result.stdoutTail.trim()))).toBe(false);
+    expect(await eventuallyGone(Number(result.stdoutTail.trim()))).toBe(true);
   });
 
   it('stops on abort and reports it as cancelled', async () => {
