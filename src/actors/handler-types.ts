@@ -53,6 +53,8 @@ export interface HandlerServices {
   /** Run one parallel branch from `startNodeId` on an isolated context until a fan-in node or a dead end. */
   runBranch(request: {
     branchId: string;
+    /** The parallel node fanning out: branch folders live under its stage folder. */
+    parallelNodeId?: string;
     startNodeId: string;
     context: ContextValues;
     signal: AbortSignal;
@@ -60,6 +62,8 @@ export interface HandlerServices {
   /** Start a child pipeline from a DOT file (absolute path), sharing the interviewer. */
   startChildPipeline(request: {
     dotFile: string;
+    /** The manager node supervising it: the child's folder and its events' `data.parent`. */
+    managerNodeId?: string;
     context: ContextValues;
     signal: AbortSignal;
   }): ChildPipelineHandle;

@@ -22,6 +22,7 @@ import type { EmitEvent } from '../shared/pipeline-event.js';
 import type { MachineEmitted } from './machine-events.js';
 import { startExecution } from './pipeline-execution.js';
 import type { GraphLookup } from './pipeline-runtime.js';
+import { safeSegment } from './run-directory.js';
 import type { Scenario } from './scenario.js';
 
 export interface ServiceDeps {
@@ -91,7 +92,13 @@ async function runBranch(
     graph: deps.graph,
     config: deps.config,
     ...(deps.lookup ? { lookup: deps.lookup } : {}),
-    runDir: join(deps.runDir, 'branches', request.branchId),
+    // Under the parallel node's folder, so nested or separate parallels cannot share branch folders.
+    runDir: join(
+      deps.runDir,
+      ...(request.parallelNodeId ? [safeSegment(request.parallelNodeId)] : []),
+      'branches',
+      safeSegment(request.branchId),
+    ),
     registry: deps.registry,
     services: { ...parentServices, emit: branchEmit },
     input: {
@@ -162,21 +169,24 @@ function startChildPipeline(
       'CHILD_PIPELINE_INVALID',
       `child pipeline ${request.dotFile} has no start node.`,
     );
-  const parent = 'child';
+  const parent = request.managerNodeId ?? 'child';
+  const childDir = request.managerNodeId
+    ? join(deps.runDir, safeSegment(request.managerNodeId), 'child')
+    : join(deps.runDir, 'child');
   const childEmit: EmitEvent = (kind, data, nodeId) => deps.emit(kind, { ...data, parent }, nodeId);
   const { lookup: _parentLookup, ...inherited } = deps;
   const childServices = createServices({
     ...inherited,
     graph: child.graph,
     config: child.config,
-    runDir: join(deps.runDir, 'child'),
+    runDir: childDir,
     emit: childEmit,
   });
   const childAbort = anySignal([deps.hardAbort, request.signal]);
   const execution = startExecution({
     graph: child.graph,
     config: child.config,
-    runDir: join(deps.runDir, 'child'),
+    runDir: childDir,
     registry: deps.registry,
     services: childServices,
     input: { startAt: start.id, values: structuredClone(request.context), maxSteps: deps.maxSteps },

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { QueueInterviewer } from '../../src/actors/interviewers/queue.js';
@@ -34,6 +34,7 @@ describe('parallel fan-out and fan-in', () => {
     // The main run continues at the fan-in, not inside a branch.
     expect(run.visited).toEqual(['start', 'fan', 'join', 'exit']);
     expect(run.result.context['parallel.fan_in.best_id']).toBeDefined();
+    expect(existsSync(join(run.result.runDir, 'fan', 'branches', 'a', 'a', 'stdout.log'))).toBe(true);
     expect(Array.isArray(run.result.context['parallel.results'])).toBe(true);
   });
 
@@ -87,6 +88,9 @@ describe('manager loop', () => {
     expect(run.result.status).toBe('completed');
     const childStarts = run.events.filter((e) => e.kind === 'node.start' && e.data['parent']);
     expect(childStarts.map((e) => e.node_id)).toEqual(['start', 'work', 'gate', 'work', 'gate', 'exit']);
+    // The child's events name their manager node, and its stage folders live under it.
+    expect(new Set(childStarts.map((e) => e.data['parent']))).toEqual(new Set(['boss']));
+    expect(existsSync(join(run.result.runDir, 'boss', 'child', 'work', 'prompt.md'))).toBe(true);
     expect(run.visited).toEqual(['start', 'boss', 'exit']);
   });
 });

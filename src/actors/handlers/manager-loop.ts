@@ -67,6 +67,7 @@ export const managerLoopHandler: NodeHandler = async ({ node, graph, context, si
   const childAbort = new AbortController();
   const child = services.startChildPipeline({
     dotFile,
+    managerNodeId: node.id,
     context: structuredClone(context) as ContextValues,
     signal: AbortSignal.any([signal, childAbort.signal]),
   });

@@ -113,6 +113,7 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
     try {
       const result = await services.runBranch({
         branchId: branch.id,
+        parallelNodeId: node.id,
         startNodeId: branch.startNodeId,
         context: cloneContext(context),
         signal: branchSignal,
