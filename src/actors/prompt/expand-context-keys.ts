@@ -1,6 +1,6 @@
 import type { ContextValues } from '../handler-types.js';
 
-const PLACEHOLDER = /\{([A-Za-z_][\w.-]*)\}/g;
+const CONTEXT_KEY_REFERENCE = /\{([A-Za-z_][\w.-]*)\}/g;
 
 /** Strings as written; anything else as JSON so objects and arrays stay readable in a prompt. */
 export function formatContextValue(value: unknown): string {
@@ -17,7 +17,7 @@ export function formatContextValue(value: unknown): string {
  * expandContextKeys('Fix {bug} in {file}', { bug: 'NPE' }) // 'Fix NPE in {file}'
  */
 export function expandContextKeys(text: string, context: Readonly<ContextValues>): string {
-  return text.replace(PLACEHOLDER, (whole, key: string) =>
+  return text.replace(CONTEXT_KEY_REFERENCE, (whole, key: string) =>
     Object.hasOwn(context, key) ? formatContextValue(context[key]) : whole,
   );
 }

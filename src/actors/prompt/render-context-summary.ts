@@ -9,7 +9,7 @@ export interface ContextSummaryInput {
   completedNodes: readonly CompletedStage[];
 }
 
-/** Values longer than this become a byte-count placeholder in `compact` (api-reference "Fidelity Values"). */
+/** Values longer than this become a byte-count note in `compact` (api-reference "Fidelity Values"). */
 const COMPACT_VALUE_LIMIT = 500;
 /** `summary:high` cuts values here so 30 keys stay inside its ~3000-token budget. */
 const SUMMARY_VALUE_LIMIT = 200;
@@ -26,7 +26,7 @@ interface Shape {
 }
 
 const whole = (value: string): string => value;
-const placeholder = (value: string): string =>
+const sizeNote = (value: string): string =>
   value.length > COMPACT_VALUE_LIMIT ? `<${Buffer.byteLength(value)} bytes>` : value;
 const cut = (value: string): string =>
   value.length > SUMMARY_VALUE_LIMIT ? `${value.slice(0, SUMMARY_VALUE_LIMIT)}… [truncated]` : value;
@@ -34,7 +34,7 @@ const cut = (value: string): string =>
 /** concepts §6: what each fidelity mode lets the model see. */
 const SHAPES: Record<FidelityMode, Shape> = {
   full: { name: true, stages: Infinity, stageCount: false, keys: Infinity, render: whole },
-  compact: { name: true, stages: Infinity, stageCount: false, keys: Infinity, render: placeholder },
+  compact: { name: true, stages: Infinity, stageCount: false, keys: Infinity, render: sizeNote },
   truncate: { name: true, stages: 0, stageCount: false, keys: 0, render: whole },
   'summary:high': { name: false, stages: 10, stageCount: false, keys: 30, render: cut },
   'summary:medium': { name: false, stages: 5, stageCount: false, keys: 0, render: whole },

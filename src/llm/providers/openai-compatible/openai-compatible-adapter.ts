@@ -17,7 +17,7 @@ import { mapOpenAICompatibleStream } from './map-openai-compatible-stream.js';
 export interface OpenAICompatibleAdapterOptions {
   /** The provider name requests route by and errors carry; defaults to `openai-compatible`. */
   name?: string;
-  /** Defaults to `OPENAI_COMPATIBLE_API_KEY`. Servers that need no key still need a placeholder. */
+  /** Defaults to `OPENAI_COMPATIBLE_API_KEY`. Servers that need no key still need some value here. */
   apiKey?: string;
   /** The server's OpenAI-style root, usually ending in `/v1`. Defaults to `OPENAI_COMPATIBLE_BASE_URL`. */
   baseURL?: string;
