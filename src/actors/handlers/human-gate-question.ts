@@ -29,7 +29,8 @@ export function humanGateQuestion(node: PipelineNode, graph: Pick<PipelineGraph,
     type: yesNo ? 'yes_no' : 'multiple_choice',
     options,
     stage: node.id,
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    // 0 means no timeout, as for node `timeout` everywhere else.
+    ...(timeoutMs === undefined || timeoutMs <= 0 ? {} : { timeoutMs }),
     ...(defaultChoice === undefined ? {} : { defaultChoice }),
   };
 }

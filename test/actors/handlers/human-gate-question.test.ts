@@ -57,4 +57,9 @@ describe('humanGateQuestion', () => {
       defaultChoice: 'R',
     });
   });
+
+  it('treats human.timeout=0 as no timeout, like node timeouts', () => {
+    const { node, graph } = gate({ 'human.timeout': 0 });
+    expect(humanGateQuestion(node, graph)).not.toHaveProperty('timeoutMs');
+  });
 });
