@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { compile } from '../compiler/compile.js';
+import type { Diagnostic } from '../compiler/diagnostic.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
 import { AttractorError } from '../shared/errors.js';
@@ -77,7 +78,10 @@ export function startPipeline(options: StartOptions): PipelineRun {
     {
       graph,
       config: compiled.config,
-      warnings: compiled.diagnostics.filter((d) => d.severity !== 'error'),
+      warnings: [
+        ...compiled.diagnostics.filter((d) => d.severity !== 'error'),
+        ...scenarioWarnings(options, graph),
+      ],
       source: options.source,
       sha: sha256(options.source),
       runId,
@@ -161,4 +165,20 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
     },
     options,
   );
+}
+
+/** A scenario naming a node the graph does not have is almost always a typo: say so before running. */
+function scenarioWarnings(options: RunOptions, graph: PipelineGraph): Diagnostic[] {
+  if (!options.scenario) return [];
+  const ids = new Set(graph.nodes.map((n) => n.id));
+  return options.scenario
+    .scriptedNodeIds()
+    .filter((id) => !ids.has(id))
+    .map((id) => ({
+      rule: 'scenario_unknown_node',
+      severity: 'warning' as const,
+      message: `the scenario scripts node "${id}", which this pipeline does not have`,
+      node_id: id,
+      fix: `check the node id against: ${[...ids].slice(0, 12).join(', ')}${ids.size > 12 ? ', …' : ''}`,
+    }));
 }

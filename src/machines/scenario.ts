@@ -45,6 +45,11 @@ export class Scenario {
     return list[Math.min(visit, list.length - 1)];
   }
 
+  /** Node ids the scenario scripts (outcomes and answers), to check them against the graph. */
+  scriptedNodeIds(): string[] {
+    return [...new Set([...Object.keys(this.#file.nodes), ...Object.keys(this.#file.answers)])];
+  }
+
   hasAnswers(nodeId: string): boolean {
     return this.#file.answers[nodeId] !== undefined;
   }

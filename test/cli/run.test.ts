@@ -130,6 +130,16 @@ describe('attractor run (in process)', () => {
     expect(r.stdout).not.toMatch(/goal_gate_has_retry/);
   });
 
+  it('warns when the scenario scripts a node the pipeline does not have', async () => {
+    const dir = workspace({
+      'p.dot': PIPELINE,
+      's.json': '{"nodes": {"wirte": [{"outcome": "success"}]}, "answers": {"gate": ["S"]}}',
+    });
+    const r = await runCli(['run', 'p.dot', '--scenario', 's.json', '--logs-dir', 'runs'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning scenario_unknown_node: the scenario scripts node "wirte"/);
+  });
+
   it('an unknown flag is a usage error (exit 2)', async () => {
     const dir = workspace({ 'p.dot': PIPELINE });
     const r = await runCli(['run', 'p.dot', '--dry-run', '--frobnicate'], { cwd: dir });
