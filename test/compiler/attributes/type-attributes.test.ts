@@ -85,7 +85,7 @@ describe('typeAttributes: converting DOT strings', () => {
 
   // A hostile 100 KB value used to be echoed whole, making one 100 KB warning line.
   it('quotes only the start of a huge wrong value', () => {
-    const value = '9'.repeat(50_000) + 'x';
+    const value = `${'9'.repeat(50_000)}x`;
     const typed = typeAttributes('node', [raw('timeout', value)], { describe: 'Node a', node_id: 'a' });
     expect(typed.diagnostics).toHaveLength(1);
     expect(typed.diagnostics[0]!.message.length).toBeLessThan(400);
