@@ -7,14 +7,14 @@ import type { GraphIndex } from './graph-index.js';
  * never throw for a bad pipeline (a throw means a bug in the rule).
  *
  * @example
- * const noTodo: LintRule = {
- *   id: 'no_todo',
+ * const noDraftPrompts: LintRule = {
+ *   id: 'no_draft_prompts',
  *   severity: 'warning',
- *   description: 'Prompts should not contain TODO',
+ *   description: 'Prompts should not be marked [draft]',
  *   check: (graph) =>
  *     graph.nodes
- *       .filter((node) => node.attrs.prompt?.includes('TODO'))
- *       .map((node) => ({ rule: 'no_todo', severity: 'warning', message: `Node "${node.id}" has a TODO.`, node_id: node.id, loc: node.loc })),
+ *       .filter((node) => node.attrs.prompt?.includes('[draft]'))
+ *       .map((node) => ({ rule: 'no_draft_prompts', severity: 'warning', message: `Node "${node.id}" has a draft prompt.`, node_id: node.id, loc: node.loc })),
  * };
  */
 export interface LintRule {
