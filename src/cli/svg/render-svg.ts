@@ -1,6 +1,6 @@
 import type { PipelineGraph } from '../../compiler/ir.js';
 import { AttractorError } from '../../shared/errors.js';
-import { graphToDotSource } from './graph-to-dot-source.js';
+import { renderGraphDot } from './render-graph-dot.js';
 
 /** Draws the pipeline as SVG with the bundled WebAssembly Graphviz (no system `dot` needed). */
 export async function renderSvg(graph: PipelineGraph): Promise<string> {
@@ -8,7 +8,7 @@ export async function renderSvg(graph: PipelineGraph): Promise<string> {
   const { Graphviz } = await import('@hpcc-js/wasm-graphviz');
   const graphviz = await Graphviz.load();
   try {
-    return graphviz.dot(graphToDotSource(graph), 'svg');
+    return graphviz.dot(renderGraphDot(graph), 'svg');
   } catch (error) {
     throw new AttractorError('SVG_RENDER', `Graphviz could not draw this pipeline: ${String(error)}`, {
       cause: error,

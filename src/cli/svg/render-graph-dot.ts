@@ -6,7 +6,7 @@ import { SHAPE_HANDLERS } from '../../compiler/ir.js';
  * when only `type` was given) and its label, every edge with its label or condition. Pipeline-only
  * attributes are left out, so what Graphviz reads is plain, well-formed DOT whatever the source looked like.
  */
-export function graphToDotSource(graph: PipelineGraph): string {
+export function renderGraphDot(graph: PipelineGraph): string {
   const lines = [`digraph ${quote(graph.name || 'pipeline')} {`];
   lines.push('  graph [rankdir=TB, fontname="Helvetica"];');
   lines.push('  node [fontname="Helvetica", fontsize=11];');
