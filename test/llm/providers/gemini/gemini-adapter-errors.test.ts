@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LLMError } from '../../../../src/llm/errors/llm-error.js';
 import { Message } from '../../../../src/llm/message.js';
 import { GeminiAdapter } from '../../../../src/llm/providers/gemini/gemini-adapter.js';
 import type { Request, StreamEvent } from '../../../../src/llm/types.js';
@@ -9,6 +8,7 @@ import {
   geminiSseReply,
   startFakeGeminiServer,
 } from '../../../helpers/fake-gemini-server.js';
+import { collectEvents, rejectionOf } from '../../../helpers/llm-fixtures.js';
 import type { ScriptedReply, ScriptedServer } from '../../../helpers/sse.js';
 
 let server: ScriptedServer;
@@ -28,19 +28,9 @@ afterEach(() => {
 
 const request: Request = { model: 'gemini-2.5-pro', messages: [Message.user('Hello')] };
 
-async function failure(promise: Promise<unknown>): Promise<LLMError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!LLMError.isLLMError(error)) throw new Error(`expected an LLMError, got ${String(error)}`);
-  return error;
-}
+const failure = rejectionOf;
 
-async function drain(events: AsyncIterable<StreamEvent>, seen: StreamEvent[] = []): Promise<StreamEvent[]> {
-  for await (const event of events) seen.push(event);
-  return seen;
-}
+const drain = collectEvents;
 
 const retryInfo = (delay: string) => [
   { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: delay },

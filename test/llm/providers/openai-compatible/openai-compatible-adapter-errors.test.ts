@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LLMError } from '../../../../src/llm/errors/llm-error.js';
 import { Message } from '../../../../src/llm/message.js';
 import { OpenAICompatibleAdapter } from '../../../../src/llm/providers/openai-compatible/openai-compatible-adapter.js';
 import type { Request, StreamEvent } from '../../../../src/llm/types.js';
@@ -11,6 +10,7 @@ import {
   openAIErrorReply,
   startFakeOpenAIServer,
 } from '../../../helpers/fake-openai-server.js';
+import { collectEvents, rejectionOf } from '../../../helpers/llm-fixtures.js';
 import type { ScriptedReply } from '../../../helpers/sse.js';
 
 let server: FakeOpenAIServer;
@@ -34,19 +34,9 @@ afterEach(() => {
 
 const request: Request = { model: 'local', messages: [Message.user('Hello')] };
 
-async function failure(promise: Promise<unknown>): Promise<LLMError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!LLMError.isLLMError(error)) throw new Error(`expected an LLMError, got ${String(error)}`);
-  return error;
-}
+const failure = rejectionOf;
 
-async function drain(events: AsyncIterable<StreamEvent>, seen: StreamEvent[] = []): Promise<StreamEvent[]> {
-  for await (const event of events) seen.push(event);
-  return seen;
-}
+const drain = collectEvents;
 
 const textChunks = [
   chatChunk({ role: 'assistant', content: 'He' }),

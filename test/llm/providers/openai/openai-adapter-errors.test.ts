@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LLMError } from '../../../../src/llm/errors/llm-error.js';
 import { Message } from '../../../../src/llm/message.js';
 import { OpenAIAdapter } from '../../../../src/llm/providers/openai/openai-adapter.js';
 import type { Request, StreamEvent } from '../../../../src/llm/types.js';
@@ -13,6 +12,7 @@ import {
   startFakeOpenAIServer,
   streamedMessageEvents,
 } from '../../../helpers/fake-openai-server.js';
+import { collectEvents, rejectionOf } from '../../../helpers/llm-fixtures.js';
 import type { ScriptedReply } from '../../../helpers/sse.js';
 
 let server: FakeOpenAIServer;
@@ -32,19 +32,9 @@ afterEach(() => {
 
 const request: Request = { model: 'gpt-5.2', messages: [Message.user('Hello')] };
 
-async function failure(promise: Promise<unknown>): Promise<LLMError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!LLMError.isLLMError(error)) throw new Error(`expected an LLMError, got ${String(error)}`);
-  return error;
-}
+const failure = rejectionOf;
 
-async function drain(events: AsyncIterable<StreamEvent>, seen: StreamEvent[] = []): Promise<StreamEvent[]> {
-  for await (const event of events) seen.push(event);
-  return seen;
-}
+const drain = collectEvents;
 
 describe('OpenAIAdapter HTTP errors', () => {
   it.each<
