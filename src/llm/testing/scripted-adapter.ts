@@ -4,6 +4,7 @@ import { toolCallPart } from '../message.js';
 import type { ProviderAdapter } from '../provider-adapter.js';
 import { createResponse } from '../response.js';
 import { responseToStreamEvents } from '../response-to-stream-events.js';
+import { sleep } from '../retry.js';
 import type {
   CallOptions,
   ContentPart,
@@ -54,25 +55,6 @@ function isResponse(turn: ScriptedTurn): turn is Response {
   return typeof turn === 'object' && 'message' in turn && 'finishReason' in turn;
 }
 
-function abortable(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    // Callers may pass one long-lived signal for many calls: leave no listener behind.
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /**
  * A fake provider that answers from a script (a list of turns, or a function of the request) and records every
  * call. It drives every test above the LLM layer, and ships in `attractor/testing` for users' own tests.
@@ -120,7 +102,7 @@ export class ScriptedAdapter implements ProviderAdapter {
     if (typeof turn === 'object' && 'error' in turn) throw turn.error;
     if (isResponse(turn)) return turn;
     const spec = typeof turn === 'string' ? { text: turn } : turn;
-    if (spec.delayMs) await abortable(spec.delayMs, options.signal);
+    if (spec.delayMs) await sleep(spec.delayMs, options.signal);
     if (options.signal?.aborted) throw options.signal.reason;
     const content: ContentPart[] = [];
     if (spec.reasoning !== undefined)

@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { extname } from 'node:path';
 import type { Anthropic } from '@anthropic-ai/sdk';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import type { ContentPart, ImagePart, Message } from '../../types.js';
+import { resolveImageSource } from '../shared/resolve-image-source.js';
 
 type Block = Anthropic.ContentBlockParam;
 type Role = 'user' | 'assistant';
@@ -13,43 +11,14 @@ export interface AnthropicConversation {
   messages: Anthropic.MessageParam[];
 }
 
-const IMAGE_TYPES: Record<string, string> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-};
-
-function isLocalPath(url: string): boolean {
-  return url.startsWith('/') || url.startsWith('./') || url.startsWith('../') || url.startsWith('~');
-}
-
 function imageBlock(part: ImagePart): Block {
-  if (part.data !== undefined) {
-    return {
-      type: 'image',
-      source: { type: 'base64', media_type: (part.mediaType ?? 'image/png') as 'image/png', data: part.data },
-    };
-  }
-  const url = part.url ?? '';
-  if (isLocalPath(url)) {
-    const file = url.startsWith('~') ? homedir() + url.slice(1) : url;
-    const mediaType = part.mediaType ?? IMAGE_TYPES[extname(file).toLowerCase()] ?? 'image/png';
-    let data: string;
-    try {
-      data = readFileSync(file).toString('base64');
-    } catch (cause) {
-      throw new InvalidRequestError(`anthropic: cannot read image file ${url}`, {
-        provider: 'anthropic',
-        cause,
-      });
-    }
-    return { type: 'image', source: { type: 'base64', media_type: mediaType as 'image/png', data } };
-  }
-  if (url === '')
-    throw new InvalidRequestError('An image part needs `url` or `data`.', { provider: 'anthropic' });
-  return { type: 'image', source: { type: 'url', url } };
+  const source = resolveImageSource(part, 'anthropic');
+  return source.kind === 'url'
+    ? { type: 'image', source: { type: 'url', url: source.url } }
+    : {
+        type: 'image',
+        source: { type: 'base64', media_type: source.mediaType as 'image/png', data: source.data },
+      };
 }
 
 /** One unified part as Anthropic blocks; parts Anthropic cannot take back are dropped or rejected. */

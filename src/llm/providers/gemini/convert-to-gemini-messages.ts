@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Content, Part } from '@google/genai';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import type { ContentPart, Message } from '../../types.js';
-import { resolveImageSource } from '../openai/resolve-image-source.js';
+import { resolveImageSource } from '../shared/resolve-image-source.js';
 
 export interface GeminiInput {
   systemInstruction?: Content;

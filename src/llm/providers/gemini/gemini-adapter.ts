@@ -18,7 +18,7 @@ import type {
   ToolChoice,
   ToolChoiceMode,
 } from '../../types.js';
-import { startRequestDeadline } from '../openai/request-deadline.js';
+import { startRequestDeadline } from '../shared/request-deadline.js';
 import { convertToGeminiMessages } from './convert-to-gemini-messages.js';
 import { mapGeminiError } from './map-gemini-error.js';
 import { mapGeminiResponse } from './map-gemini-response.js';

@@ -5,7 +5,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import type { ContentPart, Message } from '../../types.js';
-import { resolveImageSource } from '../openai/resolve-image-source.js';
+import { resolveImageSource } from '../shared/resolve-image-source.js';
 
 const AUDIO_FORMATS: Record<string, 'wav' | 'mp3'> = {
   'audio/wav': 'wav',

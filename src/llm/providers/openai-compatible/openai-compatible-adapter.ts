@@ -8,7 +8,7 @@ import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import type { ProviderAdapter } from '../../provider-adapter.js';
 import type { CallOptions, Request, Response, StreamEvent, ToolChoice, ToolChoiceMode } from '../../types.js';
 import { rateLimitFromHeaders } from '../openai/map-openai-response.js';
-import { startRequestDeadline } from '../openai/request-deadline.js';
+import { startRequestDeadline } from '../shared/request-deadline.js';
 import { convertToOpenAICompatibleMessages } from './convert-to-openai-compatible-messages.js';
 import { mapOpenAICompatibleError } from './map-openai-compatible-error.js';
 import { mapOpenAICompatibleResponse } from './map-openai-compatible-response.js';

@@ -5,7 +5,7 @@ import type {
 } from 'openai/resources/responses/responses';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import type { ContentPart, Message, ThinkingPart } from '../../types.js';
-import { resolveImageSource } from './resolve-image-source.js';
+import { resolveImageSource } from '../shared/resolve-image-source.js';
 
 export interface OpenAIInput {
   /** System messages (and the request's systemPrompt), joined; undefined when there are none. */

@@ -4,11 +4,11 @@ import { ConfigurationError } from '../../errors/configuration-error.js';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import type { ProviderAdapter } from '../../provider-adapter.js';
 import type { CallOptions, Request, Response, StreamEvent, ToolChoice, ToolChoiceMode } from '../../types.js';
+import { startRequestDeadline } from '../shared/request-deadline.js';
 import { convertToOpenAIMessages } from './convert-to-openai-messages.js';
 import { mapOpenAIError } from './map-openai-error.js';
 import { mapOpenAIResponse, rateLimitFromHeaders } from './map-openai-response.js';
 import { mapOpenAIStream } from './map-openai-stream.js';
-import { startRequestDeadline } from './request-deadline.js';
 
 export interface OpenAIAdapterOptions {
   /** Defaults to `OPENAI_API_KEY`; a missing key fails at the first call, not at construction. */

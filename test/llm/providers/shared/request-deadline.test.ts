@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startRequestDeadline } from '../../../../src/llm/providers/openai/request-deadline.js';
+import { startRequestDeadline } from '../../../../src/llm/providers/shared/request-deadline.js';
 
 beforeEach(() => {
   vi.useFakeTimers();

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { extname, join } from 'node:path';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
@@ -22,9 +22,9 @@ function isLocalPath(url: string): boolean {
 /**
  * Resolves an ImagePart: inline data stays inline (media type defaulting to image/png), a URL that is a local
  * path (`/`, `./`, `~`) is read from disk and inlined, since no provider can fetch the caller's files.
- * Shared by the OpenAI, OpenAI-compatible and Gemini adapters.
+ * Shared by every adapter. Synchronous: Anthropic's message conversion is, and images are small.
  */
-export async function resolveImageSource(part: ImagePart, provider: string): Promise<ImageSource> {
+export function resolveImageSource(part: ImagePart, provider: string): ImageSource {
   if (part.data !== undefined)
     return { kind: 'data', data: part.data, mediaType: part.mediaType ?? 'image/png' };
   if (part.url === undefined) {
@@ -34,7 +34,7 @@ export async function resolveImageSource(part: ImagePart, provider: string): Pro
   const path = part.url.startsWith('~') ? join(homedir(), part.url.slice(1)) : part.url;
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = readFileSync(path);
   } catch (cause) {
     throw new InvalidRequestError(`${provider}: cannot read image file ${part.url}`, { provider, cause });
   }
