@@ -110,6 +110,13 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
     branch.started = true;
     services.emit('parallel.branch.start', { branch: branch.id, start_node: branch.startNodeId }, node.id);
     const branchSignal = AbortSignal.any([signal, branch.controller.signal]);
+    // A branch stopped by cancellation (first_success satisfied, fail_fast, abort) counts as skipped.
+    const cancelled = () => ({
+      branch_id: branch.id,
+      status: 'skipped' as const,
+      cancelled: true,
+      failure_reason: cancelReason ?? 'cancelled',
+    });
     try {
       const result = await services.runBranch({
         branchId: branch.id,
@@ -123,12 +130,7 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
       finishBranch(
         branch,
         branchSignal.aborted
-          ? {
-              branch_id: branch.id,
-              status: 'skipped',
-              cancelled: true,
-              failure_reason: cancelReason ?? 'cancelled',
-            }
+          ? cancelled()
           : {
               branch_id: branch.id,
               status: outcome.status,
@@ -142,12 +144,7 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
       finishBranch(
         branch,
         branchSignal.aborted
-          ? {
-              branch_id: branch.id,
-              status: 'skipped',
-              cancelled: true,
-              failure_reason: cancelReason ?? 'cancelled',
-            }
+          ? cancelled()
           : {
               branch_id: branch.id,
               status: 'fail',
