@@ -65,6 +65,9 @@ export * from './llm/index.js';
 export { type Checkpoint, CheckpointSchema, readCheckpoint } from './machines/checkpoint.js';
 export { type CompiledMachine, compileMachine } from './machines/compile-machine.js';
 // Engine: run compiled machines as actors
+export { resumePipeline, runPipeline, startPipeline } from './machines/engine.js';
+export { createPipelineMachine, type PipelineMachine } from './machines/pipeline-machine.js';
+export { createGraphLookup } from './machines/pipeline-runtime.js';
 export {
   DEFAULT_MAX_STEPS,
   type PipelineRun,
@@ -72,13 +75,8 @@ export {
   type RunOptions,
   type RunQuality,
   type RunResult,
-  resumePipeline,
-  runPipeline,
   type StartOptions,
-  startPipeline,
-} from './machines/engine.js';
-export { createPipelineMachine, type PipelineMachine } from './machines/pipeline-machine.js';
-export { createGraphLookup } from './machines/pipeline-runtime.js';
+} from './machines/run-types.js';
 export { loadScenario, parseScenario, Scenario, ScenarioSchema } from './machines/scenario.js';
 // Errors and shared contracts
 export { AttractorError, type SourceSpan } from './shared/errors.js';

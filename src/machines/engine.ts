@@ -18,16 +18,6 @@ import {
   type StartOptions,
 } from './run-types.js';
 
-export {
-  DEFAULT_MAX_STEPS,
-  type PipelineRun,
-  type ResumeOptions,
-  type RunOptions,
-  type RunQuality,
-  type RunResult,
-  type StartOptions,
-} from './run-types.js';
-
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 function applyModelDefaults(graph: PipelineGraph, options: RunOptions): PipelineGraph {

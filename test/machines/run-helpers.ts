@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import type { RunOptions, RunResult } from '../../src/machines/engine.js';
 import { startPipeline } from '../../src/machines/engine.js';
+import type { RunOptions, RunResult } from '../../src/machines/run-types.js';
 import { parseScenario } from '../../src/machines/scenario.js';
 import type { PipelineEvent } from '../../src/shared/pipeline-event.js';
 
