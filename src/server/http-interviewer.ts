@@ -21,6 +21,15 @@ export class HttpInterviewer implements Interviewer {
   readonly #waiting = new Map<string, Waiting>();
   readonly #onChange: () => void;
 
+  /** Questions waiting for an answer in this process. */
+  get waiting(): number {
+    return this.#waiting.size;
+  }
+
+  isWaiting(questionId: string): boolean {
+    return this.#waiting.has(questionId);
+  }
+
   constructor(runId: string, store: RunStore, onChange: () => void = () => {}) {
     this.#runId = runId;
     this.#store = store;
@@ -64,8 +73,10 @@ export class HttpInterviewer implements Interviewer {
         );
         this.#onChange();
       };
+      // An aborted wait (timeout, cancel, drain) leaves the stored question: a resumed gate asks it
+      // again under the same id; a run that really ended clears its questions.
       const onAbort = (): void => {
-        finish();
+        this.#waiting.delete(id);
         reject(signal.reason ?? new Error('aborted'));
       };
       if (signal.aborted) return onAbort();

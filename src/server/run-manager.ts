@@ -46,6 +46,8 @@ export interface Submission {
 interface LiveRun {
   run?: PipelineRun;
   settled?: Promise<void>;
+  /** Stopped by a drain while waiting at a gate: recorded as interrupted, not cancelled. */
+  interrupting?: boolean;
   hub: RunEventHub;
   interviewer: HttpInterviewer;
   statuses: Map<string, NodeStatus>;
@@ -145,9 +147,13 @@ export class RunManager {
     return Object.fromEntries(statuses);
   }
 
+  /** Pending questions: those a live gate waits on, or those a crashed run left (answerable ahead of resume). */
   questions(id: string): StoredQuestion[] {
     this.get(id);
-    return this.#store.questions(id).filter((q) => q.status === 'pending');
+    const live = this.#live.get(id);
+    return this.#store
+      .questions(id)
+      .filter((q) => q.status === 'pending' && (!live || live.interviewer.isWaiting(q.id)));
   }
 
   answer(id: string, questionId: string, text: string): void {
@@ -214,11 +220,24 @@ export class RunManager {
     return ids;
   }
 
-  /** SIGTERM: take no new runs, pause the running ones at their next node (checkpointed), wait for them. */
-  async drain(): Promise<void> {
+  /**
+   * SIGTERM: take no new runs; running ones pause at their next node (checkpointed). A run waiting at
+   * a human gate has nothing to finish: it stops at once and is left `interrupted` with its question
+   * still pending, exactly as after a crash, so a restarted server asks it again. Runs still going
+   * after `graceMs` are left to the restart's recovery.
+   */
+  async drain(graceMs = 30_000): Promise<void> {
     this.#draining = true;
-    for (const live of this.#live.values()) live.run?.pause();
-    while (this.#settled.size > 0) await Promise.allSettled([...this.#settled]);
+    for (const live of this.#live.values()) {
+      if (live.interviewer.waiting > 0) {
+        live.interrupting = true;
+        live.run?.cancel();
+      } else {
+        live.run?.pause();
+      }
+    }
+    const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+    await Promise.race([Promise.allSettled([...this.#settled]), grace]);
   }
 
   #check(submission: Submission): PipelineGraph {
@@ -311,7 +330,7 @@ export class RunManager {
   #finish(id: string, result: RunResult | undefined, error?: unknown): void {
     const live = this.#live.get(id);
     this.#live.delete(id);
-    const status = result?.status ?? 'failed';
+    const status = live?.interrupting ? 'interrupted' : (result?.status ?? 'failed');
     this.#store.update(id, {
       status,
       ...(result ? { quality: result.quality } : {}),
