@@ -98,6 +98,28 @@ describe('attractor serve: runs', () => {
     expect((await server.json('POST', `/pipelines/${body.id}/cancel`)).status).toBe(409);
   });
 
+  it('cancel kills the running tool process group', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-cancel-'));
+    const pidFile = path.join(dir, 'pid');
+    try {
+      const dot = `digraph t { start [shape=Mdiamond]; run [shape=parallelogram, tool_command="echo $$ > ${pidFile}; exec sleep 30"]; exit [shape=Msquare]; start -> run -> exit }`;
+      const server = await testServer({ allowTools: true });
+      const { body } = await server.json('POST', '/pipelines', { dot_source: dot, scenario: {} });
+      const pid = await waitFor(() => (fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) || undefined : undefined), 'the tool to start');
+      expect((await server.json('POST', `/pipelines/${body.id}/cancel`)).body.status).toBe('cancelled');
+      await waitFor(() => {
+        try {
+          process.kill(pid, 0);
+          return undefined;
+        } catch {
+          return true;
+        }
+      }, 'the tool process to be gone');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('queues runs beyond --max-concurrent-runs and starts them as others end', async () => {
     const server = await testServer({ maxConcurrentRuns: 1 });
     const first = (await server.json('POST', '/pipelines', { dot_source: GATE_PIPELINE, dry_run: true }))

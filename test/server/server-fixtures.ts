@@ -92,6 +92,7 @@ export interface TestServer extends RunningServer {
     route: string,
     body?: unknown,
     headers?: Record<string, string>,
+    // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies field by field
   ): Promise<{ status: number; body: any }>;
 }
 
