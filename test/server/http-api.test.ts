@@ -105,7 +105,10 @@ describe('attractor serve: runs', () => {
       const dot = `digraph t { start [shape=Mdiamond]; run [shape=parallelogram, tool_command="echo $$ > ${pidFile}; exec sleep 30"]; exit [shape=Msquare]; start -> run -> exit }`;
       const server = await testServer({ allowTools: true });
       const { body } = await server.json('POST', '/pipelines', { dot_source: dot, scenario: {} });
-      const pid = await waitFor(() => (fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) || undefined : undefined), 'the tool to start');
+      const pid = await waitFor(
+        () => (fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) || undefined : undefined),
+        'the tool to start',
+      );
       expect((await server.json('POST', `/pipelines/${body.id}/cancel`)).body.status).toBe('cancelled');
       await waitFor(() => {
         try {

@@ -16,7 +16,10 @@ afterEach(() => {
 });
 
 /** Starts `attractor serve --port 0` as a real process; resolves with its URL once it listens. */
-async function serve(dataDir: string, ...flags: string[]): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
+async function serve(
+  dataDir: string,
+  ...flags: string[]
+): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, ...flags], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1' },
@@ -55,7 +58,10 @@ describe('attractor serve as a process', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-kill-'));
     dirs.push(dataDir);
     const first = await serve(dataDir);
-    const { body } = await call(`${first.url}/pipelines`, 'POST', { dot_source: GATE_PIPELINE, dry_run: true });
+    const { body } = await call(`${first.url}/pipelines`, 'POST', {
+      dot_source: GATE_PIPELINE,
+      dry_run: true,
+    });
     const question = await pending(first.url, body.id);
     first.child.kill('SIGKILL');
     await first.exited;
@@ -87,7 +93,11 @@ describe('attractor serve as a process', () => {
     const slow = `digraph slow { start [shape=Mdiamond]; wait [shape=parallelogram, tool_command="sleep 1"]; after [shape=parallelogram, tool_command="true"]; exit [shape=Msquare]; start -> wait -> after -> exit }`;
     const server = await serve(dataDir, '--allow-tools');
     const { body } = await call(`${server.url}/pipelines`, 'POST', { dot_source: slow, scenario: {} });
-    await waitFor(async () => ((await call(`${server.url}/pipelines/${body.id}`)).body.status === 'running' ? true : undefined), 'running');
+    await waitFor(
+      async () =>
+        (await call(`${server.url}/pipelines/${body.id}`)).body.status === 'running' ? true : undefined,
+      'running',
+    );
     await new Promise((r) => setTimeout(r, 200));
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
