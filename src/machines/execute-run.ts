@@ -166,6 +166,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     name: graph.name,
     goal: graph.attrs.goal ?? '',
     run_id: runId,
+    run_dir: runDir,
     ...(prepared.fresh ? {} : { resume_at: prepared.input.startAt }),
   });
   const onEmitted = (e: MachineEmitted) => {

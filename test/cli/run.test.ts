@@ -30,10 +30,12 @@ const PIPELINE = `digraph demo {
   fix -> gate
 }`;
 
-function runDirOf(logs: string): string {
-  const graphDir = path.join(logs, 'demo');
-  const [run] = readdirSync(graphDir);
-  return path.join(graphDir, run ?? '');
+/** The one run under the default layout `<root>/demo/<run id>/`. */
+function defaultRunDir(root: string): string {
+  const graphDir = path.join(root, 'demo');
+  const runs = readdirSync(graphDir);
+  expect(runs).toHaveLength(1);
+  return path.join(graphDir, runs[0] ?? '');
 }
 
 describe('attractor run (in process)', () => {
@@ -74,9 +76,7 @@ describe('attractor run (in process)', () => {
       .filter((e) => e.kind === 'node.start')
       .map((e) => e.node_id);
     expect(started).toEqual(['start', 'write', 'gate', 'fix', 'gate', 'exit']);
-    const manifest = JSON.parse(
-      readFileSync(path.join(runDirOf(path.join(dir, 'runs')), 'manifest.json'), 'utf8'),
-    );
+    const manifest = JSON.parse(readFileSync(path.join(path.join(dir, 'runs'), 'manifest.json'), 'utf8'));
     expect(manifest.options.scenario).toBe(path.join(dir, 's.json'));
   });
 
@@ -156,9 +156,59 @@ describe('attractor run (in process)', () => {
     const history = readdirSync(path.join(dir, 'ckpts'));
     expect(history.length).toBeGreaterThan(3);
     expect(history.every((f) => /^checkpoint_\d+\.json$/.test(f))).toBe(true);
-    const again = await runCli(['resume', runDirOf(path.join(dir, 'runs'))], { cwd: dir });
+    const again = await runCli(['resume', path.join(dir, 'runs')], { cwd: dir });
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/already finished/);
+  });
+
+  it('--logs-dir DIR is the run directory: its files go directly there, and the first lines say so', async () => {
+    const dir = workspace({ 'p.dot': PIPELINE });
+    const r = await runCli(['run', 'p.dot', '--dry-run', '--logs-dir', 'out/run-1'], { cwd: dir });
+    expect(r.code).toBe(0);
+    const runDir = path.join(dir, 'out', 'run-1');
+    for (const file of ['manifest.json', 'checkpoint.json', 'events.jsonl', 'pipeline.dot'])
+      expect(existsSync(path.join(runDir, file))).toBe(true);
+    expect(existsSync(path.join(runDir, 'write', 'status.json'))).toBe(true);
+    const [first, second] = r.stdout.split('\n');
+    expect(first).toMatch(/^▶ demo/);
+    expect(second).toBe(`  run directory: ${path.join('out', 'run-1')}`);
+  });
+
+  it('--json: pipeline.start carries the absolute run directory', async () => {
+    const dir = workspace({ 'p.dot': PIPELINE });
+    const r = await runCli(['run', 'p.dot', '--dry-run', '--json', '--logs-dir', 'runs'], { cwd: dir });
+    const start = JSON.parse(r.stdout.split('\n')[0] ?? '') as { kind: string; data: { run_dir: string } };
+    expect(start.kind).toBe('pipeline.start');
+    expect(start.data.run_dir).toBe(path.join(dir, 'runs'));
+  });
+
+  it('a --logs-dir that already holds a run is refused, naming resume and leaving that run alone', async () => {
+    const dir = workspace({ 'p.dot': PIPELINE });
+    expect((await runCli(['run', 'p.dot', '--dry-run', '--logs-dir', 'runs'], { cwd: dir })).code).toBe(0);
+    const before = readFileSync(path.join(dir, 'runs', 'checkpoint.json'), 'utf8');
+    const r = await runCli(['run', 'p.dot', '--dry-run', '--logs-dir', 'runs'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^attractor: runs already holds a run \(.+\): continue it with `attractor resume runs`, or give a fresh directory/,
+    );
+    expect(r.stdout).toBe('');
+    expect(readFileSync(path.join(dir, 'runs', 'checkpoint.json'), 'utf8')).toBe(before);
+  });
+
+  it('without --logs-dir each run gets .attractor-runs/<graph>/<run id>/', async () => {
+    const dir = workspace({ 'p.dot': PIPELINE });
+    const r = await runCli(['run', 'p.dot', '--dry-run'], { cwd: dir });
+    expect(r.code).toBe(0);
+    const runDir = defaultRunDir(path.join(dir, '.attractor-runs'));
+    expect(existsSync(path.join(runDir, 'checkpoint.json'))).toBe(true);
+    expect(r.stdout.split('\n')[1]).toBe(`  run directory: ${path.relative(dir, runDir)}`);
+  });
+
+  it("resume continues in the run's own directory, so it takes no --logs-dir (exit 2)", async () => {
+    const dir = workspace({});
+    const r = await runCli(['resume', 'runs', '--logs-dir', 'other'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown option '--logs-dir'/);
   });
 
   it('resume of a missing run directory is a clear error', async () => {
@@ -226,7 +276,7 @@ describe('attractor run (real process)', () => {
     );
     child.kill('SIGKILL');
     await exited;
-    const runDir = runDirOf(path.join(dir, 'runs'));
+    const runDir = path.join(dir, 'runs');
     const checkpoint = JSON.parse(readFileSync(path.join(runDir, 'checkpoint.json'), 'utf8'));
     expect(checkpoint.current_node).toBe('slow');
 
@@ -253,7 +303,7 @@ describe('attractor run (real process)', () => {
     const code = await exited;
     expect(code).toBe(130);
     expect(output().err).toMatch(/Resume with: attractor resume/);
-    const runDir = runDirOf(path.join(dir, 'runs'));
+    const runDir = path.join(dir, 'runs');
     const events = readEvents(runDir);
     expect(events.some((e) => e.kind === 'node.complete' && e.node_id === 'slow')).toBe(true);
     expect(events.some((e) => e.kind === 'node.start' && e.node_id === 'last')).toBe(false);
@@ -279,9 +329,7 @@ describe('attractor run (real process)', () => {
     const code = await exited;
     expect(code).toBe(130);
     expect(Date.now() - began).toBeLessThan(10_000);
-    const checkpoint = JSON.parse(
-      readFileSync(path.join(runDirOf(path.join(dir, 'runs')), 'checkpoint.json'), 'utf8'),
-    );
+    const checkpoint = JSON.parse(readFileSync(path.join(path.join(dir, 'runs'), 'checkpoint.json'), 'utf8'));
     expect(checkpoint.current_node).toBe('slow');
     expect(checkpoint.status).toBe('cancelled');
   }, 60_000);
