@@ -129,7 +129,7 @@ try {
     const l = performance.now();
     await startPipeline({
       source: DOT,
-      logsDir: path.join(dataDir, 'library'),
+      runsRoot: path.join(dataDir, 'library'),
       registry: withDryRunHandlers(createDefaultRegistry()),
       backend: createSimulatedBackend(),
       interviewer: new AutoApproveInterviewer(),

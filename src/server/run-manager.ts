@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { AutoApproveInterviewer } from '../actors/interviewers/auto-approve.js';
 import { createDefaultRegistry } from '../actors/registry.js';
@@ -304,11 +304,15 @@ export class RunManager {
     let run: PipelineRun;
     try {
       const options = this.#runOptions(record, interviewer, onEvent);
-      const resumable =
-        record.run_dir !== undefined && existsSync(path.join(record.run_dir, 'checkpoint.json'));
-      run = resumable
-        ? resumePipeline({ ...options, from: record.run_dir as string })
-        : startPipeline({ ...options, source: this.#store.source(id), file: record.source_file });
+      const runDir = this.#store.runDirFor(id);
+      if (existsSync(path.join(runDir, 'checkpoint.json'))) {
+        const { runDir: _fresh, ...resumeOptions } = options;
+        run = resumePipeline({ ...resumeOptions, from: runDir });
+      } else {
+        // Killed before its first checkpoint: nothing ran that a resume could keep; start over beside it.
+        if (existsSync(runDir)) renameSync(runDir, `${runDir}.abandoned-${Date.now()}`);
+        run = startPipeline({ ...options, source: this.#store.source(id), file: record.source_file });
+      }
     } catch (error) {
       this.#live.delete(id);
       const reason = AttractorError.isInstance(error) ? error.describe() : String(error);
@@ -356,7 +360,7 @@ export class RunManager {
     const simulated = options.dry_run || scenario !== undefined;
     const registry = createDefaultRegistry();
     const base: RunOptions = {
-      logsDir: this.#store.runDirFor(record.id),
+      runDir: this.#store.runDirFor(record.id),
       ...(options.goal !== undefined ? { goal: options.goal } : {}),
       ...(options.model !== undefined ? { model: options.model } : {}),
       interviewer: options.auto_approve ? new AutoApproveInterviewer() : interviewer,

@@ -38,7 +38,8 @@ async function serve(
   return { child, url, exited };
 }
 
-const call = async (url: string, method = 'GET', body?: unknown) => {
+// biome-ignore lint/suspicious/noExplicitAny: tests read response bodies field by field
+const call = async (url: string, method = 'GET', body?: unknown): Promise<{ status: number; body: any }> => {
   const response = await fetch(url, {
     method,
     headers: { 'content-type': 'application/json' },
@@ -115,11 +116,5 @@ describe('attractor serve as a process', () => {
   }, 60_000);
 });
 
-function findRunDir(dataDir: string, id: string): string {
-  const root = path.join(dataDir, 'runs', id, 'run');
-  const hit = fs
-    .readdirSync(root, { recursive: true, withFileTypes: true })
-    .find((e) => e.isFile() && e.name === 'events.jsonl');
-  if (!hit) throw new Error('no events.jsonl');
-  return hit.parentPath;
-}
+/** The store keeps each run's directory at `<data dir>/runs/<id>/run/`. */
+const findRunDir = (dataDir: string, id: string): string => path.join(dataDir, 'runs', id, 'run');
