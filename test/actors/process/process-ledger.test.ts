@@ -26,7 +26,11 @@ afterEach(() => {
 
 /** A process group left behind as a dead engine would leave it: detached, unreferenced, with children. */
 function orphanGroup(env: Record<string, string>, script = 'sleep 30 & sleep 30; wait'): number {
-  const child = spawn('/bin/sh', ['-c', script], { detached: true, stdio: 'ignore', env: { ...process.env, ...env } });
+  const child = spawn('/bin/sh', ['-c', script], {
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, ...env },
+  });
   child.unref();
   const pid = child.pid as number;
   pids.push(pid);
@@ -74,7 +78,11 @@ describe('ProcessLedger with runTool', () => {
     expect(result.exitCode).toBe(0);
     const during = JSON.parse(fs.readFileSync(seen, 'utf8'));
     expect(during.processes).toEqual([
-      expect.objectContaining({ pgid: result.pid, node: 'build', token: fs.readFileSync(`${seen}.token`, 'utf8').trim() }),
+      expect.objectContaining({
+        pgid: result.pid,
+        node: 'build',
+        token: fs.readFileSync(`${seen}.token`, 'utf8').trim(),
+      }),
     ]);
     expect(new ProcessLedger(ledger.file).entries()).toEqual([]);
   });
