@@ -42,6 +42,8 @@ export function formatEventLine(event: PipelineEvent, colors: Colors, cwd?: stri
       return `  ! ${node}: ${String(d['answer'] ?? d['label'] ?? 'answered')}`;
     case 'parallel.start':
       return `  ⇉ ${node}${at}: ${String(d['branch_count'] ?? '')} branches`;
+    case 'process.stopped':
+      return `  ⏹ stopped a process group left by the interrupted run: ${node || 'unknown node'} (${String(d['command'])})${d['killed'] ? ', killed' : ''}`;
     case 'pipeline.error':
       return colors.red(`✗ ${node ? `${node}: ` : ''}${String(d['error'])}`);
     default:

@@ -293,6 +293,41 @@ describe('attractor run (real process)', () => {
     expect(readFileSync(path.join(runDir, 'slow', 'stdout.log'), 'utf8')).toContain('slow-done');
   }, 60_000);
 
+  it('after SIGKILL, resume stops the tool the dead run left running before re-running its node', async () => {
+    const marked = `digraph marked {
+    start [shape=Mdiamond]
+    slow [shape=parallelogram, tool_command="echo start >> marks; sleep 3; echo end >> marks"]
+    exit [shape=Msquare]
+    start -> slow -> exit
+  }`;
+    const dir = workspace({ 'p.dot': marked, 's.json': '{}' });
+    const { child, exited } = await startUntil(
+      dir,
+      (l) => l.includes('"node.start"') && l.includes('"slow"'),
+    );
+    const marks = path.join(dir, 'marks');
+    const until = Date.now() + 10_000;
+    while (!existsSync(marks) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGKILL');
+    await exited;
+    const runDir = path.join(dir, 'runs');
+    const ledger = JSON.parse(readFileSync(path.join(runDir, 'processes.json'), 'utf8'));
+    expect(ledger.processes).toEqual([expect.objectContaining({ node: 'slow' })]);
+    const resumed = spawnSync(process.execPath, [BIN, 'resume', runDir], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(resumed.status).toBe(0);
+    expect(resumed.stdout).toMatch(/stopped a process group left by the interrupted run: slow/);
+    // The orphan was stopped before the node ran again: it never wrote "end", and the runs never overlapped.
+    await new Promise((r) => setTimeout(r, 3500));
+    expect(readFileSync(marks, 'utf8').trim().split('\n')).toEqual(['start', 'start', 'end']);
+    const stopped = readEvents(runDir).filter((e) => e.kind === 'process.stopped');
+    expect(stopped).toEqual([expect.objectContaining({ node_id: 'slow' })]);
+    expect(JSON.parse(readFileSync(path.join(runDir, 'processes.json'), 'utf8')).processes).toEqual([]);
+  }, 60_000);
+
   it('SIGINT once finishes the node, checkpoints and exits 130 with the resume command; resume completes', async () => {
     const dir = workspace({ 'p.dot': SLOW, 's.json': '{}' });
     const { child, exited, output } = await startUntil(

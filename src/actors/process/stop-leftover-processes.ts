@@ -18,15 +18,20 @@ const signal = (pid: number, sig: NodeJS.Signals | 0): boolean => {
   }
 };
 
+// Resume calls this once, before anything of the run starts again: blocking keeps resume synchronous.
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+const sleepSync = (ms: number): void => void Atomics.wait(sleeper, 0, 0, ms);
+
 /**
  * Stop every process group a dead run left running: SIGTERM to each of its processes that carries the
  * group's token, then SIGKILL to those still alive after `graceMs`. Processes without the token (a
- * reused pid) are left alone. Every ledger entry is cleared, whatever was found.
+ * reused pid) are left alone. Every ledger entry is cleared, whatever was found. Synchronous: it runs
+ * once, at resume, before the interrupted node may start again.
  */
-export async function stopLeftoverProcesses(
+export function stopLeftoverProcesses(
   ledger: ProcessLedger,
   options: { graceMs?: number; onStopped?: (group: StoppedGroup) => void } = {},
-): Promise<StoppedGroup[]> {
+): StoppedGroup[] {
   const grace = options.graceMs ?? 2000;
   const stopped: StoppedGroup[] = [];
   for (const entry of ledger.entries()) {
@@ -34,7 +39,7 @@ export async function stopLeftoverProcesses(
     if (pids.length > 0) {
       for (const pid of pids) signal(pid, 'SIGTERM');
       const until = Date.now() + grace;
-      while (Date.now() < until && pids.some(isRunning)) await new Promise((r) => setTimeout(r, 25));
+      while (Date.now() < until && pids.some(isRunning)) sleepSync(25);
       const survivors = pids.filter(isRunning);
       for (const pid of survivors) signal(pid, 'SIGKILL');
       const group = { entry, pids, killed: survivors.length > 0 };

@@ -121,7 +121,7 @@ describe('stopLeftoverProcesses', () => {
     const ledger = ProcessLedger.forRunDir(dir);
     ledger.add({ pgid, token, node: 'test', command: 'sleep', started_at: 'now' });
     const seen: string[] = [];
-    const stopped = await stopLeftoverProcesses(ProcessLedger.forRunDir(dir), {
+    const stopped = stopLeftoverProcesses(ProcessLedger.forRunDir(dir), {
       graceMs: 2000,
       onStopped: (g) => seen.push(g.entry.node),
     });
@@ -138,7 +138,7 @@ describe('stopLeftoverProcesses', () => {
     await waitUntil(() => groupMembers(pgid).length >= 1);
     const ledger = ProcessLedger.forRunDir(dir);
     ledger.add({ pgid, token: 'ours', node: 'test', command: 'sleep', started_at: 'now' });
-    expect(await stopLeftoverProcesses(ledger, { graceMs: 200 })).toEqual([]);
+    expect(stopLeftoverProcesses(ledger, { graceMs: 200 })).toEqual([]);
     expect(isRunning(pgid)).toBe(true);
     expect(ledger.entries()).toEqual([]);
   });
@@ -150,7 +150,7 @@ describe('stopLeftoverProcesses', () => {
     await waitUntil(() => groupMembers(pgid).length >= 1);
     const ledger = ProcessLedger.forRunDir(dir);
     ledger.add({ pgid, token, node: 'stubborn', command: 'loop', started_at: 'now' });
-    const [group] = await stopLeftoverProcesses(ledger, { graceMs: 300 });
+    const [group] = stopLeftoverProcesses(ledger, { graceMs: 300 });
     expect(group?.killed).toBe(true);
     await waitUntil(() => !isRunning(pgid));
   });
