@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { AutoApproveInterviewer } from '../actors/interviewers/auto-approve.js';
 import { ProcessLedger } from '../actors/process/process-ledger.js';
 import { stopLeftoverProcesses } from '../actors/process/stop-leftover-processes.js';
@@ -31,7 +31,8 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
       run_id: runId,
       pipeline: graph.name,
       goal: graph.attrs.goal ?? '',
-      ...(graph.file ? { source_file: graph.file } : {}),
+      // Absolute: a resume from another directory resolves the pipeline's relative paths against it.
+      ...(graph.file ? { source_file: resolve(graph.file) } : {}),
       source_sha256: prepared.sha,
       started_at: new Date().toISOString(),
       attractor_version: '0.1.0',

@@ -328,6 +328,36 @@ describe('attractor run (real process)', () => {
     expect(JSON.parse(readFileSync(path.join(runDir, 'processes.json'), 'utf8')).processes).toEqual([]);
   }, 60_000);
 
+  it('resume from another directory finds files the pipeline names relative to itself (a child pipeline)', async () => {
+    const parent = `digraph parent {
+    start [shape=Mdiamond]
+    slow [shape=parallelogram, tool_command="sleep 2"]
+    manage [shape=house, stack.child_dotfile="kid.dot", manager.poll_interval="50ms", manager.actions="observe"]
+    exit [shape=Msquare]
+    start -> slow -> manage -> exit
+  }`;
+    const kid = `digraph kid { start [shape=Mdiamond]; work [shape=parallelogram, tool_command="echo kid-ran"]; exit [shape=Msquare]; start -> work -> exit }`;
+    const dir = workspace({ 'p.dot': parent, 'kid.dot': kid, 's.json': '{}' });
+    const { child, exited } = await startUntil(
+      dir,
+      (l) => l.includes('"node.start"') && l.includes('"slow"'),
+    );
+    child.kill('SIGKILL');
+    await exited;
+    const resumed = spawnSync(process.execPath, [BIN, 'resume', path.join(dir, 'runs')], {
+      cwd: tmpdir(),
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(resumed.stderr).toBe('');
+    expect(resumed.status).toBe(0);
+    expect(
+      readEvents(path.join(dir, 'runs')).some(
+        (e) => e.kind === 'node.complete' && e.node_id === 'manage' && e.data['status'] === 'success',
+      ),
+    ).toBe(true);
+  }, 60_000);
+
   it('SIGINT once finishes the node, checkpoints and exits 130 with the resume command; resume completes', async () => {
     const dir = workspace({ 'p.dot': SLOW, 's.json': '{}' });
     const { child, exited, output } = await startUntil(
