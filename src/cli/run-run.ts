@@ -111,10 +111,16 @@ async function finish(
   for (const warning of run.warnings)
     ctx.io.stderr(`${formatDiagnostic(warning, warning.loc?.file ?? '', ctx.colors)}\n`);
   const interrupts = handleInterrupts(run, ctx);
+  // Nobody reads the output any more (`| head -1`): an interruption, not a reason to die mid-node.
+  const unsubscribe = ctx.io.onStdoutClosed?.(() => {
+    ctx.io.stderr('attractor: stdout was closed; stopping the run\n');
+    run.cancel();
+  });
   let result: RunResult;
   try {
     result = await run.result;
   } finally {
+    unsubscribe?.();
     interrupts.dispose();
     // A console interviewer holds stdin open; release it so the process can exit.
     (interviewer as { close?: () => void } | undefined)?.close?.();
