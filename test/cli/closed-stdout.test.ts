@@ -37,7 +37,10 @@ const PIPELINE = `digraph piped {
 describe('attractor run | head -1 (a real shell pipeline)', () => {
   beforeAll(() => ensureDist(), 180_000);
 
-  it.each([['plain', []], ['--json', ['--json']]])(
+  it.each([
+    ['plain', []],
+    ['--json', ['--json']],
+  ])(
     '%s: a closed stdout cancels the node (its process dies), checkpoints, releases the lock and exits 130',
     (_name, extra) => {
       const dir = mkdtempSync(path.join(tmpdir(), 'attractor-pipe-'));
