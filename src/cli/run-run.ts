@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import { createDefaultRegistry } from '../actors/registry.js';
+import type { Diagnostic } from '../compiler/diagnostic.js';
 import { withDryRunHandlers } from '../machines/dry-run.js';
 import { resumePipeline, startPipeline } from '../machines/engine.js';
 import { assertRunDirFree, DEFAULT_RUNS_ROOT } from '../machines/resolve-run-dir.js';
@@ -14,9 +15,11 @@ import type { CliContext } from './cli-context.js';
 import { createEventPrinter, type EventPrinter } from './event-printer.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import { formatDiagnostic } from './format-diagnostic.js';
+import { presentValidationFailure, validationFindings } from './present-validation-failure.js';
 import { readPipelineSource } from './read-pipeline-source.js';
 import type { RunFlags } from './run-flags.js';
 import { formatRunSummary } from './run-summary.js';
+import { errorWithShownFile, withShownFile } from './shown-locations.js';
 import { createNonInteractiveInterviewer, createTerminalInterviewer } from './terminal-interviewer.js';
 
 function chooseInterviewer(flags: RunFlags, ctx: CliContext): Interviewer {
@@ -89,12 +92,13 @@ async function finish(
   run: PipelineRun,
   interviewer: Interviewer | undefined,
   printer: EventPrinter,
+  show: (d: Diagnostic) => Diagnostic,
   flags: RunFlags,
   ctx: CliContext,
 ): Promise<number> {
   // Lint warnings go to stderr before the run's own output, so --json stdout stays events only.
   for (const warning of run.warnings)
-    ctx.io.stderr(`${formatDiagnostic(warning, warning.loc?.file ?? '', ctx.colors)}\n`);
+    ctx.io.stderr(`${formatDiagnostic(show(warning), warning.loc?.file ?? '', ctx.colors)}\n`);
   const interrupts = handleInterrupts(run, ctx);
   // Nobody reads the output any more (`| head -1`): an interruption, not a reason to die mid-node.
   const unsubscribe = ctx.io.onStdoutClosed?.(() => {
@@ -145,8 +149,18 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
   if (runDir !== undefined) assertRunDirFree(path.resolve(ctx.io.cwd, runDir), runDir);
   const printer = createEventPrinter(flags.json === true, ctx);
   const options = buildOptions(flags, ctx, printer.print);
-  const run = startPipeline({ ...options, source: source.text, file: source.absolutePath });
-  return finish(run, options.interviewer, printer, flags, ctx);
+  let run: PipelineRun;
+  try {
+    run = startPipeline({ ...options, source: source.text, file: source.absolutePath });
+  } catch (error) {
+    const findings = validationFindings(error);
+    if (findings) {
+      const shown = findings.map((d) => withShownFile(d, source));
+      return presentValidationFailure(shown, source.file, ctx);
+    }
+    throw errorWithShownFile(error, source);
+  }
+  return finish(run, options.interviewer, printer, (d) => withShownFile(d, source), flags, ctx);
 }
 
 /** Without --dry-run or --scenario, a resume runs the way the run started (recorded in manifest.json). */
@@ -209,5 +223,5 @@ export async function runResume(
     from: path.resolve(ctx.io.cwd, from),
     ...(dotFile ? { dotFile: path.resolve(ctx.io.cwd, dotFile) } : {}),
   });
-  return finish(run, options.interviewer, printer, flags, ctx);
+  return finish(run, options.interviewer, printer, (d) => d, flags, ctx);
 }

@@ -246,6 +246,30 @@ describe('attractor run (in process)', () => {
     expect(r.stderr).toMatch(/unknown option '--logs-dir'/);
   });
 
+  it('a run refused by validation prints the findings as validate does: each location once, the path as typed', async () => {
+    const unreachable = PIPELINE.replace('fix -> gate', 'fix -> gate\n  lost [prompt="x"]');
+    const dir = workspace({ 'p.dot': unreachable });
+    const validated = await runCli(['validate', 'p.dot'], { cwd: dir });
+    const r = await runCli(['run', 'p.dot', '--dry-run', '--logs-dir', 'runs'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const finding = validated.stdout.split('\n')[0] ?? '';
+    expect(finding).toMatch(/^p\.dot:12:3: error reachability: /);
+    expect(r.stderr.split('\n')[0]).toBe(finding);
+    expect(r.stderr).toMatch(/^✗ p\.dot: invalid, 1 error; the run did not start\.$/m);
+    expect(r.stderr).not.toContain(dir);
+    expect(r.stderr.match(/p\.dot:12:3/g)).toHaveLength(1);
+    expect(existsSync(path.join(dir, 'runs'))).toBe(false);
+  });
+
+  it('a syntax error found by run is located in the path as typed, like validate', async () => {
+    const dir = workspace({ 'p.dot': 'digraph p {\n  start [shape=Mdiamond\n  exit [shape=Msquare]\n}' });
+    const r = await runCli(['run', 'p.dot', '--dry-run'], { cwd: dir });
+    const v = await runCli(['validate', 'p.dot'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^attractor: p\.dot:2:9: The "\[" opened here is never closed/);
+    expect(v.stderr).toBe(r.stderr);
+  });
+
   it('resume of a DOT file says it is not a run and how to start one', async () => {
     const dir = workspace({ 'p.dot': PIPELINE });
     const r = await runCli(['resume', 'p.dot'], { cwd: dir });
