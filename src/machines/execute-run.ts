@@ -15,7 +15,14 @@ import { startExecution } from './pipeline-execution.js';
 import { createGraphLookup } from './pipeline-runtime.js';
 import { createRunDirectory } from './run-directory.js';
 import { acquireRunLock } from './run-lock.js';
-import { type PipelineRun, type Prepared, type RunOptions, type RunResult, runQuality } from './run-types.js';
+import {
+  type PipelineRun,
+  type Prepared,
+  partialNodesOf,
+  type RunOptions,
+  type RunResult,
+  runQuality,
+} from './run-types.js';
 import { createScenarioInterviewer } from './scenario-interviewer.js';
 import { createServices } from './services.js';
 
@@ -216,10 +223,13 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
       if (outputFailure) throw outputFailure;
       const final = status === 'branch_done' ? 'completed' : status;
       const q = runQuality(final, context.failedNodes);
+      const partialNodes = partialNodesOf(context.nodeOutcomes);
       emitEvent('pipeline.finalize', {
         status: final,
         quality: q,
         ...(context.failure ? { reason: context.failure.reason } : {}),
+        failed_nodes: [...context.failedNodes],
+        partial_nodes: partialNodes,
       });
       return {
         status: final,
@@ -230,6 +240,8 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
         ...(context.failure ? { failure: context.failure } : {}),
         context: context.values,
         completedNodes: context.completedNodes,
+        failedNodes: [...context.failedNodes],
+        partialNodes,
       };
     })
     .finally(() => {

@@ -94,12 +94,6 @@ describe('attractor run (in process)', () => {
       message: /invalid scenario at nodes\.write/,
     },
     { name: 'no backend without --dry-run', files: {}, args: [], message: /--dry-run or --scenario/ },
-    {
-      name: 'a bad --max-steps',
-      files: {},
-      args: ['--dry-run', '--max-steps', 'lots'],
-      message: /--max-steps must be a positive whole number/,
-    },
   ] as Array<{ name: string; files: Record<string, string>; args: string[]; message: RegExp }>)(
     '$name is one clear error, exit 1',
     async ({ files, args, message }) => {
@@ -116,6 +110,47 @@ describe('attractor run (in process)', () => {
     const r = await runCli(['run', 'p.dot', '--scenario', 's.json', '--logs-dir', 'runs'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/--auto-approve/);
+    // Once, on the gate's own line; the summary names where it failed without repeating it.
+    expect(r.stdout.match(/needs an answer/g)).toHaveLength(1);
+    expect(r.stdout).toMatch(/✗ gate fail: human gate gate needs an answer/);
+    expect(r.stdout).toMatch(/^Failed at gate \(quality: failed — failed: gate\)\. Run directory: runs$/m);
+  });
+
+  it('a degraded run says which nodes failed, were partial or retried, in the summary line', async () => {
+    const dot = `digraph demo {
+      start [shape=Mdiamond]
+      flaky [prompt="Try", max_retries=2]
+      test [shape=parallelogram, tool_command="false"]
+      review [prompt="Review", allow_partial=true]
+      fix [prompt="Fix"]
+      exit [shape=Msquare]
+      start -> flaky -> test
+      test -> review [condition="outcome=success"]
+      test -> fix [condition="outcome=fail"]
+      fix -> review -> exit
+    }`;
+    const scenario = {
+      nodes: {
+        flaky: [{ outcome: 'retry' }, { outcome: 'success' }],
+        test: [{ outcome: 'fail', failure_reason: 'tests red' }],
+        review: [{ outcome: 'partial_success' }],
+      },
+    };
+    const dir = workspace({ 'p.dot': dot, 's.json': JSON.stringify(scenario) });
+    const r = await runCli(['run', 'p.dot', '--scenario', 's.json', '--logs-dir', 'runs'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /^Completed at exit \(quality: degraded — failed: test; partial: review; retried: flaky\)\. Run directory: runs$/m,
+    );
+    const json = await runCli(['run', 'p.dot', '--scenario', 's.json', '--json', '--logs-dir', 'runs-2'], {
+      cwd: dir,
+    });
+    const finalize = JSON.parse(json.stdout.trim().split('\n').at(-1) ?? '');
+    expect(finalize.data).toMatchObject({
+      quality: 'degraded',
+      failed_nodes: ['test'],
+      partial_nodes: ['review'],
+    });
   });
 
   it('prints lint warnings on stderr before running, keeping --json stdout to events', async () => {
@@ -209,6 +244,39 @@ describe('attractor run (in process)', () => {
     const r = await runCli(['resume', 'runs', '--logs-dir', 'other'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/unknown option '--logs-dir'/);
+  });
+
+  it('a run refused by validation prints the findings as validate does: each location once, the path as typed', async () => {
+    const unreachable = PIPELINE.replace('fix -> gate', 'fix -> gate\n  lost [prompt="x"]');
+    const dir = workspace({ 'p.dot': unreachable });
+    const validated = await runCli(['validate', 'p.dot'], { cwd: dir });
+    const r = await runCli(['run', 'p.dot', '--dry-run', '--logs-dir', 'runs'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const finding = validated.stdout.split('\n')[0] ?? '';
+    expect(finding).toMatch(/^p\.dot:12:3: error reachability: /);
+    expect(r.stderr.split('\n')[0]).toBe(finding);
+    expect(r.stderr).toMatch(/^✗ p\.dot: invalid, 1 error; the run did not start\.$/m);
+    expect(r.stderr).not.toContain(dir);
+    expect(r.stderr.match(/p\.dot:12:3/g)).toHaveLength(1);
+    expect(existsSync(path.join(dir, 'runs'))).toBe(false);
+  });
+
+  it('a syntax error found by run is located in the path as typed, like validate', async () => {
+    const dir = workspace({ 'p.dot': 'digraph p {\n  start [shape=Mdiamond\n  exit [shape=Msquare]\n}' });
+    const r = await runCli(['run', 'p.dot', '--dry-run'], { cwd: dir });
+    const v = await runCli(['validate', 'p.dot'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^attractor: p\.dot:2:9: The "\[" opened here is never closed/);
+    expect(v.stderr).toBe(r.stderr);
+  });
+
+  it('resume of a DOT file says it is not a run and how to start one', async () => {
+    const dir = workspace({ 'p.dot': PIPELINE });
+    const r = await runCli(['resume', 'p.dot'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'attractor: p.dot is not a run directory or a checkpoint file, so there is nothing to resume; to start a run of a pipeline: attractor run p.dot\n',
+    );
   });
 
   it('resume of a missing run directory is a clear error', async () => {
