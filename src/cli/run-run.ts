@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import { createDefaultRegistry } from '../actors/registry.js';
 import type { Diagnostic } from '../compiler/diagnostic.js';
+import { confirmInterruptedRerun } from '../machines/confirm-interrupted-rerun.js';
 import { withDryRunHandlers } from '../machines/dry-run.js';
 import { resumePipeline, startPipeline } from '../machines/engine.js';
 import { assertRunDirFree, DEFAULT_RUNS_ROOT } from '../machines/resolve-run-dir.js';
@@ -218,6 +219,17 @@ export async function runResume(
   const printer = createEventPrinter(flags.json === true, ctx);
   const options = buildOptions(withRecordedMode(flags, target), ctx, printer.print);
   const { runDir: _runDir, runsRoot: _runsRoot, ...resumeOptions } = options;
+  const decision = await confirmInterruptedRerun({
+    from: target,
+    ...(dotFile ? { dotFile: path.resolve(ctx.io.cwd, dotFile) } : {}),
+    interviewer: options.interviewer ?? createNonInteractiveInterviewer({ autoApprove: false }),
+  });
+  if (decision.needed && !decision.rerun) {
+    ctx.io.stderr(
+      `Not resumed: "${decision.node}" was not run again. The run is unchanged; resume it when it is safe.\n`,
+    );
+    return EXIT_FAILURE;
+  }
   const run = resumePipeline({
     ...resumeOptions,
     from: path.resolve(ctx.io.cwd, from),

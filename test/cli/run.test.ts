@@ -426,6 +426,43 @@ describe('attractor run (real process)', () => {
     ).toBe(true);
   }, 60_000);
 
+  it('an interrupted idempotent=false node is run again only after confirmation (--auto-approve), recorded in the events', async () => {
+    const deploy = `digraph deploy {
+    start [shape=Mdiamond]
+    ship [shape=parallelogram, tool_command="echo shipped >> shipments; sleep 3", idempotent=false]
+    exit [shape=Msquare]
+    start -> ship -> exit
+  }`;
+    const dir = workspace({ 'p.dot': deploy, 's.json': '{}' });
+    const { child, exited } = await startUntil(
+      dir,
+      (l) => l.includes('"node.start"') && l.includes('"ship"'),
+    );
+    child.kill('SIGKILL');
+    await exited;
+    const runDir = path.join(dir, 'runs');
+    const refused = spawnSync(process.execPath, [BIN, 'resume', runDir], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/"ship" is marked idempotent=false.*--auto-approve/s);
+    expect(STACK_LINE.test(refused.stderr)).toBe(false);
+    expect(readEvents(runDir).some((e) => e.kind.startsWith('resume.rerun'))).toBe(false);
+    const confirmed = spawnSync(process.execPath, [BIN, 'resume', runDir, '--auto-approve'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(confirmed.status).toBe(0);
+    expect(
+      readEvents(runDir)
+        .filter((e) => e.kind === 'resume.rerun_confirmed')
+        .map((e) => e.node_id),
+    ).toEqual(['ship']);
+  }, 60_000);
+
   it('SIGINT once finishes the node, checkpoints and exits 130 with the resume command; resume completes', async () => {
     const dir = workspace({ 'p.dot': SLOW, 's.json': '{}' });
     const { child, exited, output } = await startUntil(
