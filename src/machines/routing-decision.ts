@@ -45,7 +45,7 @@ function computeDecision(
       : { kind: 'jump', target: override, reason: `next_node from ${nodeId}` };
   }
   if (outcome.status === 'fail') {
-    const route = routeFailure({ node, edges, outcome, context: context.values });
+    const route = routeFailure({ node, edges, outcome, context: context.values, graph: lookup.graph });
     if (route.kind === 'edge') return { kind: 'edge', edge: route.edge.index };
     if (route.kind === 'retry_target')
       return { kind: 'jump', target: route.target, reason: `retry target of ${nodeId}` };
