@@ -164,7 +164,9 @@ export function createPipelineMachine(config: MachineConfig, options: PipelineMa
       failGoalGate: enqueueActions(({ context, enqueue }, p: NodeParams) => {
         const d = decideGoalGates(lookup, context);
         const gate = d.kind === 'fail' ? d.gate : p.node;
-        const reason = `goal gate ${gate} did not succeed and no retry target is set`;
+        const reason =
+          (d.kind === 'fail' ? d.reason : undefined) ??
+          `goal gate ${gate} did not succeed and no retry target is set`;
         endRun(enqueue, context, p.node, 'failed', { node: gate, reason });
       }),
       completeRun: enqueueActions(({ context, enqueue }, p: NodeParams) => {

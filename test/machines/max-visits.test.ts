@@ -136,4 +136,28 @@ describe('max_visits bounds a loop through a conditional edge', () => {
     expect(resumed.failure?.reason).toMatch(/visit limit \(max_visits=3\) and was not run a 4th time/);
     expect(ranAfter).toBe(1);
   });
+
+  it("the README's example with a test that always fails: 5 implement runs, then the gate fails the run", async () => {
+    const source = `digraph ship_feature {
+      graph [goal="Add a /health endpoint"]
+      start     [shape=Mdiamond]
+      implement [prompt="Implement: $goal", goal_gate=true, retry_target=implement, max_retries=2,
+                 max_visits=5, fallback_retry_target=review]
+      test      [shape=parallelogram, tool_command="npm test", timeout="10m"]
+      review    [shape=hexagon, label="Ship it?"]
+      exit      [shape=Msquare]
+      start -> implement -> test
+      test -> review      [condition="outcome=success"]
+      test -> implement   [condition="outcome=fail", label="fix"]
+      review -> exit      [label="[A] Approve"]
+      review -> implement [label="[R] Revise"]
+    }`;
+    const run = await runDot(source, { scenarioJson: { ...ALWAYS_RED, answers: { review: ['A'] } } });
+    expect(run.result.status).toBe('failed');
+    expect(ranImplement(run.events)).toBe(5);
+    expect(run.result.failure?.reason).toBe(
+      'goal gate implement did not succeed and has used all its visits (max_visits=5)',
+    );
+    expect(run.visited.length).toBeLessThan(20);
+  });
 });
