@@ -20,6 +20,7 @@ import {
   withRetry,
 } from './retry.js';
 import { streamGenerate, streamGenerateWithTools } from './stream-generate.js';
+import { checkToolDefinitions } from './tools/check-tool-definitions.js';
 import type { GenerateResult, Request, Response, StreamEvent } from './types.js';
 
 export interface LLMClientOptions {
@@ -308,6 +309,8 @@ export class LLMClient {
   }
 
   private canonicalModel(request: Request): Request {
+    // A tool name the spec forbids is a programming error; no provider should see it.
+    checkToolDefinitions(request.tools ?? []);
     const info = getModelInfo(request.model);
     if (!info || info.id === request.model) return request;
     if (request.provider !== undefined && request.provider !== info.provider) return request;
