@@ -21,7 +21,7 @@ import {
 } from './retry.js';
 import { streamGenerate, streamGenerateWithTools } from './stream-generate.js';
 import { checkToolDefinitions } from './tools/check-tool-definitions.js';
-import type { GenerateResult, Request, Response, StreamEvent } from './types.js';
+import type { CallOptions, GenerateResult, Request, Response, StreamEvent, TimeoutConfig } from './types.js';
 
 export interface LLMClientOptions {
   adapters?: ProviderAdapter[];
@@ -30,12 +30,16 @@ export interface LLMClientOptions {
   onRetry?: OnRetry;
   /** Used when a model string matches no adapter; defaults to the first adapter. */
   defaultProvider?: string;
+  /** Adapter limits for every call (connect / request / stream read; see TimeoutConfig); calls may override. */
+  timeouts?: Partial<TimeoutConfig>;
 }
 
 export interface RequestOptions {
   signal?: AbortSignal;
   /** Per call (all retries of one call included); exceeding it throws RequestTimeoutError. */
   timeoutMs?: number;
+  /** Adapter limits for this call, over the client's (see TimeoutConfig). */
+  timeouts?: Partial<TimeoutConfig>;
 }
 
 /**
@@ -51,6 +55,7 @@ export class LLMClient {
   readonly middleware: readonly Middleware[];
   readonly retryPolicy: RetryPolicy;
   readonly defaultProvider?: string;
+  readonly timeouts?: Partial<TimeoutConfig>;
   private readonly onRetry?: OnRetry;
   private closed = false;
 
@@ -61,6 +66,7 @@ export class LLMClient {
     const fallback = options.defaultProvider ?? this.adapters[0]?.name;
     if (fallback !== undefined) this.defaultProvider = fallback;
     if (options.onRetry) this.onRetry = options.onRetry;
+    if (options.timeouts) this.timeouts = { ...options.timeouts };
   }
 
   /**
@@ -125,7 +131,7 @@ export class LLMClient {
         return withRetry(
           async () => {
             try {
-              return await adapter.complete(req, { signal: link.signal });
+              return await adapter.complete(req, this.callOptions(link, options));
             } catch (error) {
               throw this.abortReason(error, link, adapter.name);
             }
@@ -178,7 +184,7 @@ export class LLMClient {
         link = linkSignals(options.signal, options.timeoutMs, `${current.model} stream`);
         adapter = this.detectProvider(current.model, current.provider);
       },
-      open: () => adapter!.stream(current, { signal: link!.signal })[Symbol.asyncIterator](),
+      open: () => adapter!.stream(current, this.callOptions(link!, options))[Symbol.asyncIterator](),
       map: (event) =>
         event.type === 'finish' ? { ...event, response: this.withWarnings(event.response) } : event,
       onFailure: (caught, attempt, yielded) =>
@@ -196,7 +202,7 @@ export class LLMClient {
     let current = this.canonicalModel(request);
     for (const mw of this.middleware) if (mw.beforeRequest) current = await mw.beforeRequest(current);
     const link = linkSignals(options.signal, options.timeoutMs, `${current.model} stream`);
-    const core: StreamNext = (req) => this.retryingStream(req, link);
+    const core: StreamNext = (req) => this.retryingStream(req, link, options);
     let next = core;
     for (const mw of [...this.middleware].reverse()) {
       if (!mw.aroundStream) continue;
@@ -250,15 +256,23 @@ export class LLMClient {
     await Promise.all(this.adapters.map((adapter) => adapter.close?.()));
   }
 
+  /** What an adapter gets: the linked signal, and the client's timeouts under the call's. */
+  private callOptions(link: ReturnType<typeof linkSignals>, options: RequestOptions): CallOptions {
+    const timeouts =
+      this.timeouts || options.timeouts ? { ...this.timeouts, ...options.timeouts } : undefined;
+    return { signal: link.signal, ...(timeouts ? { timeouts } : {}) };
+  }
+
   private async *retryingStream(
     request: Request,
     link: ReturnType<typeof linkSignals>,
+    options: RequestOptions,
   ): AsyncGenerator<StreamEvent, void, undefined> {
     const adapter = this.detectProvider(request.model, request.provider);
     for (let attempt = 0; ; attempt++) {
       let yielded = false;
       try {
-        for await (const event of adapter.stream(request, { signal: link.signal })) {
+        for await (const event of adapter.stream(request, this.callOptions(link, options))) {
           yielded = true;
           yield event;
         }

@@ -209,8 +209,9 @@ export type StreamEventType = StreamEvent['type'];
 
 /**
  * How long an adapter waits (spec defaults: connect 10 s, request 120 s, stream read 30 s). `requestMs` bounds a
- * whole non-streaming call and a stream's wait for its first event; `streamReadMs` each later wait between
- * events; `connectMs` the wait for the server to accept the connection.
+ * whole non-streaming call; `connectMs` a stream's wait for the server to answer (its response headers);
+ * `streamReadMs` each wait for the next stream event, the first included, so a server that stops sending
+ * mid-stream fails within it. Exceeding any of them throws RequestTimeoutError.
  */
 export interface TimeoutConfig {
   connectMs: number;
@@ -221,8 +222,8 @@ export interface TimeoutConfig {
 /** What an adapter (and the client) receives alongside a request. */
 export interface CallOptions {
   signal?: AbortSignal;
-  /** Resolved by the client (its defaults, then the call's); an adapter used alone falls back to its own. */
-  timeouts?: TimeoutConfig;
+  /** The client's and the call's overrides; the adapter lays them over its own settings and the defaults. */
+  timeouts?: Partial<TimeoutConfig>;
 }
 
 /** Runs one tool call for the generate loop. A thrown error becomes an error result for the model. */
