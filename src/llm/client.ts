@@ -9,6 +9,7 @@ import { RequestTimeoutError } from './errors/request-timeout-error.js';
 import { type GenerateOptions, generate } from './generate.js';
 import { type GenerateObjectOptions, generateObject, streamObject } from './generate-object.js';
 import { linkSignals } from './link-signals.js';
+import { llmEnvStatus, noProviderMessage } from './llm-env-status.js';
 import type { CompleteNext, Middleware, StreamNext } from './middleware/middleware.js';
 import type { ProviderAdapter } from './provider-adapter.js';
 import {
@@ -70,19 +71,24 @@ export class LLMClient {
   }
 
   /**
-   * The recommended factory: every built-in provider configured from the environment and `.env`
-   * (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY / GOOGLE_API_KEY and their *_BASE_URL). Keys are checked
-   * at each provider's first call, never here. `extraAdapters` (e.g. an OpenAI-compatible server) go first.
+   * The recommended factory: the built-in providers the environment and `.env` configure (ANTHROPIC_API_KEY,
+   * OPENAI_API_KEY, GEMINI_API_KEY / GOOGLE_API_KEY, OPENAI_COMPATIBLE_BASE_URL, and their *_BASE_URL), and only
+   * those; the first becomes the default provider. `extraAdapters` go first. With no provider at all it throws
+   * ConfigurationError naming the variables (see llmEnvStatus).
    */
   static fromEnv(
     options: Omit<LLMClientOptions, 'adapters'> &
       EnvAdapterOptions & { extraAdapters?: ProviderAdapter[] } = {},
   ): LLMClient {
     const { env, dotenv, extraAdapters, ...rest } = options;
+    const envOptions = { ...(env ? { env } : {}), ...(dotenv !== undefined ? { dotenv } : {}) };
+    const statuses = llmEnvStatus(envOptions);
+    const configured = new Set(statuses.filter((s) => s.configured).map((s) => s.provider as string));
     const adapters = [
       ...(extraAdapters ?? []),
-      ...adaptersFromEnv({ ...(env ? { env } : {}), ...(dotenv !== undefined ? { dotenv } : {}) }),
+      ...adaptersFromEnv(envOptions).filter((adapter) => configured.has(adapter.name)),
     ];
+    if (adapters.length === 0) throw new ConfigurationError(noProviderMessage(statuses));
     return new LLMClient({ ...rest, adapters });
   }
 
