@@ -80,9 +80,10 @@ function judge(marks, crashAt, completed) {
   for (const [node, list] of byNode) {
     const ends = list.filter((m) => m.kind === 'end');
     const starts = list.filter((m) => m.kind === 'start');
-    const endedBeforeCrash = ends.some((m) => m.at <= crashAt);
-    if (endedBeforeCrash && starts.some((m) => m.at > crashAt))
+    if (completed.has(node) && starts.some((m) => m.at > crashAt)) {
       problems.push(`${node} completed before the crash and ran again`);
+    }
+    if (ends.length === 0) problems.push(`${node} never finished`);
     // Overlap: a start while an earlier start of the same node has not ended yet.
     let open = 0;
     for (const m of list.sort((a, b) => a.at - b.at)) {

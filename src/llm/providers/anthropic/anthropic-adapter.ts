@@ -1,5 +1,4 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
-import { ConfigurationError } from '../../errors/configuration-error.js';
 import { RequestTimeoutError } from '../../errors/request-timeout-error.js';
 import type { ProviderAdapter } from '../../provider-adapter.js';
 import { resolveTimeouts } from '../../timeout-config.js';
