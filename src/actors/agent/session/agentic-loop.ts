@@ -60,7 +60,7 @@ async function processInput(rt: SessionRuntime, text: string, signal: AbortSigna
       const overflow = LLMError.isLLMError(error) && error.code === 'llm.context_length';
       if (overflow && rt.config.enableCompaction && !compactedForOverflow) {
         compactedForOverflow = true;
-        if (await compactHistory(rt, signal).catch(() => false)) continue;
+        if (await compactHistory(rt, signal, { afterOverflow: true }).catch(() => false)) continue;
       }
       reportError(rt, error, phase);
       return isClosing(error) ? 'close' : 'done';

@@ -6,6 +6,8 @@ import { type Turn, Turns } from './turn.js';
 
 /** Share of the context window the kept recent turns may use; the summary and the next answer need the rest. */
 const KEEP_FRACTION = 0.3;
+/** Share of the current history kept when the provider reported a context overflow anyway. */
+const AFTER_OVERFLOW_KEEP_FRACTION = 0.25;
 /** Each tool result is cut to this in the transcript the summariser reads. */
 const RESULT_CHARS = 2_000;
 export const COMPACTION_SUMMARY_HEADER =
@@ -64,8 +66,16 @@ export function renderTranscript(turns: readonly Turn[]): string {
  * Replaces the older turns with one model-written summary, keeping the recent ones verbatim. Returns false when
  * there is nothing older to summarise (the caller then lets the request fail or warns).
  */
-export async function compactHistory(rt: SessionRuntime, signal: AbortSignal): Promise<boolean> {
-  const split = compactionSplit(rt.history, Math.floor(rt.contextWindow.size * KEEP_FRACTION));
+export async function compactHistory(
+  rt: SessionRuntime,
+  signal: AbortSignal,
+  options: { afterOverflow?: boolean } = {},
+): Promise<boolean> {
+  // After the provider refused the request, our estimate of the window was wrong: keep much less.
+  const keep = options.afterOverflow
+    ? Math.floor(historyTokens(rt.history) * AFTER_OVERFLOW_KEEP_FRACTION)
+    : Math.floor(rt.contextWindow.size * KEEP_FRACTION);
+  const split = compactionSplit(rt.history, keep);
   if (split === 0) return false;
   const older = rt.history.slice(0, split);
   const tokensBefore = historyTokens(rt.history);
