@@ -110,11 +110,13 @@ describe('Session lifecycle actor', () => {
       parent.subscribe({ complete: () => resolve(parent.getSnapshot().output) }),
     );
     expect(done).toBe('closed');
-    const created = inspected.find((e) => e.type === '@xstate.actor' && e.actorRef.id === sessionActorId);
+    const created = inspected.find(
+      (e) => e.type === '@xstate.actor' && (e.actorRef as { id?: string }).id === sessionActorId,
+    );
     expect(created).toBeDefined();
     expect((created!.actorRef as unknown as { _parent?: unknown })._parent).toBe(parent);
     const states = inspected
-      .filter((e) => e.type === '@xstate.snapshot' && e.actorRef.id === sessionActorId)
+      .filter((e) => e.type === '@xstate.snapshot' && (e.actorRef as { id?: string }).id === sessionActorId)
       .map((e) => (e as { snapshot: { value?: unknown } }).snapshot.value);
     expect(states).toEqual(expect.arrayContaining(['processing', 'idle', 'closed']));
   });
