@@ -90,7 +90,7 @@ async function processInput(rt: SessionRuntime, text: string, signal: AbortSigna
 
 /** Whether the next request would not fit under the compaction threshold of the context window. */
 function wouldOverflow(rt: SessionRuntime): boolean {
-  const fixedChars = rt.systemPrompt.length + JSON.stringify(toolDefinitions(rt)).length;
+  const fixedChars = () => rt.systemPrompt.length + JSON.stringify(toolDefinitions(rt)).length;
   return (
     rt.contextWindow.estimateNext(rt.history, fixedChars) >
     rt.contextWindow.size * rt.config.compactionThreshold

@@ -54,9 +54,10 @@ export class ContextWindowTracker {
   }
 
   /** Tokens the next request will carry: measured, plus an estimate for what was appended after. */
-  estimateNext(history: readonly Turn[], fixedChars: number): number {
+  estimateNext(history: readonly Turn[], fixedChars: () => number): number {
     if (this.lastTokens === undefined || this.measuredTurns > history.length) {
-      return estimateTokens(fixedChars) + historyTokens(history);
+      // Only without a measurement: the system prompt and tool schemas are otherwise inside lastTokens.
+      return estimateTokens(fixedChars()) + historyTokens(history);
     }
     return this.lastTokens + historyTokens(history.slice(this.measuredTurns));
   }

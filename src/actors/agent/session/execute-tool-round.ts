@@ -14,6 +14,7 @@ export async function executeToolRound(
   calls: readonly ToolCallPart[],
   signal: AbortSignal,
 ): Promise<ToolResult[]> {
+  if (calls.length === 1) return [await executeToolCall(rt, calls[0]!, signal)];
   if (rt.profile.supportsParallelToolCalls) {
     return Promise.all(calls.map((call) => executeToolCall(rt, call, signal)));
   }

@@ -13,8 +13,13 @@ export interface LoopDetection {
   window: number;
 }
 
+/** Short argument texts are their own fingerprint; longer ones are hashed so the window stays small. */
+const HASH_ABOVE_CHARS = 128;
+
 export function fingerprintToolCall(toolName: string, args: unknown): ToolCallFingerprint {
-  const digest = createHash('sha256').update(canonicalJson(args)).digest('hex').slice(0, 16);
+  const text = canonicalJson(args);
+  const digest =
+    text.length <= HASH_ABOVE_CHARS ? text : createHash('sha256').update(text).digest('hex').slice(0, 32);
   return { toolName, key: `${toolName}:${digest}` };
 }
 

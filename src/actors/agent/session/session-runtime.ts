@@ -2,6 +2,7 @@ import type { LLMClient, ReasoningEffort, Response } from '../../../llm/index.js
 import type { ProviderProfile } from '../profiles/provider-profile.js';
 import type { AgentEventKind } from './agent-event.js';
 import type { ContextWindowTracker } from './context-window-tracker.js';
+import type { HistoryMessages } from './history-messages.js';
 import type { LoopDetector } from './loop-detector.js';
 import type { SessionConfig } from './session-config.js';
 import type { AgentTool, ExecutionEnvironment } from './tool-seam.js';
@@ -28,6 +29,8 @@ export interface SessionRuntime {
   readonly toolHooks: ToolHooks | undefined;
   readonly loopDetector: LoopDetector;
   readonly contextWindow: ContextWindowTracker;
+  /** Provider messages of `history`, converted as turns are appended. */
+  readonly messages: HistoryMessages;
   history: Turn[];
   /** Model round-trips so far, the whole session (max_turns). */
   turnCount: number;

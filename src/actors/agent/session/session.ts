@@ -15,6 +15,7 @@ import { type AgentEvent, AgentEventKind, agentEvent } from './agent-event.js';
 import { processInputs } from './agentic-loop.js';
 import { ContextWindowTracker } from './context-window-tracker.js';
 import { EventQueue } from './event-queue.js';
+import { HistoryMessages } from './history-messages.js';
 import { LoopDetector } from './loop-detector.js';
 import { resolveSessionConfig, type SessionConfig } from './session-config.js';
 import {
@@ -96,6 +97,7 @@ class AgentSession implements Session {
         options.profile.contextWindow,
         this.config.contextWindowWarningThreshold,
       ),
+      messages: new HistoryMessages(),
       history: [...(options.history ?? [])],
       turnCount: 0,
       reasoningEffort: this.config.reasoningEffort,

@@ -2,15 +2,21 @@ import type { Request, Response, ToolDefinition } from '../../../llm/index.js';
 import { AttractorError } from '../../../shared/errors.js';
 import { AgentEventKind } from './agent-event.js';
 import type { SessionRuntime } from './session-runtime.js';
-import { turnsToMessages } from './turns-to-messages.js';
 
-/** The tool definitions the model sees, in registration order. */
+const definitionsCache = new WeakMap<ReadonlyMap<string, unknown>, ToolDefinition[]>();
+
+/** The tool definitions the model sees, in registration order (computed once per tool set). */
 export function toolDefinitions(rt: Pick<SessionRuntime, 'tools'>): ToolDefinition[] {
-  return [...rt.tools.values()].map((tool) => ({
-    name: tool.name,
-    description: tool.description,
-    parameters: tool.jsonSchema,
-  }));
+  let definitions = definitionsCache.get(rt.tools);
+  if (!definitions) {
+    definitions = [...rt.tools.values()].map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.jsonSchema,
+    }));
+    definitionsCache.set(rt.tools, definitions);
+  }
+  return definitions;
 }
 
 /** One model request for the current history (public specification §2.5 step 3). */
@@ -19,7 +25,7 @@ export function buildRequest(rt: SessionRuntime): Request {
     model: rt.model,
     provider: rt.profile.providerName,
     systemPrompt: rt.systemPrompt,
-    messages: turnsToMessages(rt.history),
+    messages: rt.messages.for(rt.history),
     toolChoice: { mode: 'auto' },
   };
   const tools = toolDefinitions(rt);
