@@ -59,6 +59,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'attractor-bench-agent-'));
 const env = {
   workingDirectory: dir,
   platform: process.platform,
+  cleanup: async () => {},
   execCommand: async () => ({ stdout: '', stderr: '', exitCode: 0, timedOut: false }),
 };
 

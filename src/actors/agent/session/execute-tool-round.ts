@@ -61,6 +61,8 @@ async function runCall(
       env: rt.env,
       signal,
       callId: call.toolCallId,
+      defaultCommandTimeoutMs: rt.config.defaultCommandTimeoutMs ?? rt.profile.defaultCommandTimeoutMs,
+      maxCommandTimeoutMs: rt.config.maxCommandTimeoutMs,
       onOutputDelta: (text) =>
         rt.emit(AgentEventKind.TOOL_CALL_OUTPUT_DELTA, { text, tool_call_id: call.toolCallId }),
     });

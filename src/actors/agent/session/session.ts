@@ -191,9 +191,11 @@ class AgentSession implements Session {
     }
   }
 
+  /** abort(), wait for CLOSED, then (top-level sessions only: subagents share it) clean the environment up. */
   async shutdown(): Promise<void> {
     this.abort();
     await waitFor(this.actor, (snapshot) => snapshot.status === 'done');
+    if (this.depth === 0) await this.options.env.cleanup();
   }
 
   private async process(text: string, invokeSignal: AbortSignal): Promise<ProcessInputResult> {

@@ -14,6 +14,7 @@ export interface ExecResult {
 export interface ExecutionEnvironment {
   readonly workingDirectory: string;
   readonly platform: string;
+  cleanup(): Promise<void>;
   execCommand(
     command: string,
     options: { timeoutMs?: number; signal?: AbortSignal; onOutput?: (chunk: string) => void },
@@ -25,6 +26,8 @@ export interface ToolContext {
   signal: AbortSignal;
   callId: string;
   onOutputDelta?: (chunk: string) => void;
+  defaultCommandTimeoutMs?: number;
+  maxCommandTimeoutMs?: number;
 }
 
 export interface AgentToolResult {

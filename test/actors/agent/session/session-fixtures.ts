@@ -35,6 +35,7 @@ export function testEnv(dir = tempDir()): ExecutionEnvironment {
   return {
     workingDirectory: dir,
     platform: process.platform,
+    cleanup: async () => {},
     execCommand: async () => ({ stdout: '', stderr: '', exitCode: 0, timedOut: false }),
   };
 }

@@ -150,6 +150,25 @@ describe('Session loop', () => {
     expect(adapter.calls[1]!.request.messages.map(messageText)).toEqual(['one', 'first', 'two']);
   });
 
+  it('gives tools the shell timeout default (config, else profile) and the hard ceiling', async () => {
+    const seen: unknown[] = [];
+    const probe = defineTestTool('probe', z.object({}), async (_, ctx) => {
+      seen.push([ctx.defaultCommandTimeoutMs, ctx.maxCommandTimeoutMs]);
+      return 'ok';
+    });
+    const run = async (config: Record<string, number>) => {
+      const { client } = scripted([{ toolCalls: [{ name: 'probe' }] }, 'done']);
+      const profile = testProfile({ toolList: [probe], defaultCommandTimeoutMs: 120_000 });
+      await collect(createSession({ client, profile, env: testEnv(), config }).submit('go'));
+    };
+    await run({});
+    await run({ defaultCommandTimeoutMs: 5_000, maxCommandTimeoutMs: 60_000 });
+    expect(seen).toEqual([
+      [120_000, 600_000],
+      [5_000, 60_000],
+    ]);
+  });
+
   it('passes the reasoning effort set for the next call', async () => {
     const { adapter, client } = scripted(['a', 'b']);
     const session = createSession({
