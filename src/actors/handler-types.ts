@@ -69,6 +69,8 @@ export interface HandlerServices {
   }): ChildPipelineHandle;
   /** Ask a fast model to choose among labels/ids; undefined when no router is configured (dry-run: simulated). */
   llmRank?(request: {
+    /** The node asking (for usage accounting and replay diagnostics). */
+    nodeId?: string;
     prompt: string;
     candidates: string[];
     signal: AbortSignal;

@@ -42,6 +42,7 @@ export const fanInHandler: NodeHandler = async ({ node, context, signal, service
   if (node.attrs.prompt && services.llmRank) {
     const candidates = ranked.map((r) => r.branch_id);
     const choice = await services.llmRank({
+      nodeId: node.id,
       prompt: `${expandContextKeys(node.attrs.prompt, context)}\n\nCandidates:\n${describeCandidates(ranked)}`,
       candidates,
       signal,
