@@ -26,8 +26,10 @@ export function turnChars(turn: Turn): number {
   }
 }
 
-export function historyTokens(turns: readonly Turn[]): number {
-  return estimateTokens(turns.reduce((sum, turn) => sum + turnChars(turn), 0));
+export function historyTokens(turns: readonly Turn[], from = 0): number {
+  let chars = 0;
+  for (let i = from; i < turns.length; i++) chars += turnChars(turns[i]!);
+  return estimateTokens(chars);
 }
 
 /**
@@ -59,7 +61,7 @@ export class ContextWindowTracker {
       // Only without a measurement: the system prompt and tool schemas are otherwise inside lastTokens.
       return estimateTokens(fixedChars()) + historyTokens(history);
     }
-    return this.lastTokens + historyTokens(history.slice(this.measuredTurns));
+    return this.lastTokens + historyTokens(history, this.measuredTurns);
   }
 
   /** The fraction used by the last measured call, 0 before any. */

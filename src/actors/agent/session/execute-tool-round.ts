@@ -52,7 +52,7 @@ async function runCall(
   const fail = (output: string) => ({ output, truncated: output, isError: true });
   const tool = rt.tools.get(call.toolName);
   if (!tool) return fail(`Unknown tool: ${call.toolName}`);
-  if (!argumentsAreJson(call.argumentsJson)) {
+  if (!argumentsAreJson(call)) {
     return fail(`Invalid arguments for tool: ${call.toolName}: the arguments are not a JSON object.`);
   }
   if (signal.aborted) return fail(`Tool ${call.toolName} was not run: the session was aborted.`);
@@ -71,8 +71,11 @@ async function runCall(
   }
 }
 
-function argumentsAreJson(text: string): boolean {
-  if (text.trim() === '') return true;
+/** toolCallPart turned anything but a JSON object into `{}`; only an empty result needs a second look. */
+function argumentsAreJson(call: ToolCallPart): boolean {
+  for (const _ in call.arguments) return true;
+  const text = call.argumentsJson.trim();
+  if (text === '' || text === '{}') return true;
   try {
     const value: unknown = JSON.parse(text);
     return typeof value === 'object' && value !== null && !Array.isArray(value);

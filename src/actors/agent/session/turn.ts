@@ -9,7 +9,8 @@ export type Turn = UserTurn | AssistantTurn | ToolResultsTurn | SystemTurn | Ste
 export interface UserTurn {
   kind: 'user';
   text: string;
-  timestamp: string;
+  /** Milliseconds since the epoch. */
+  timestamp: number;
 }
 
 export interface AssistantTurn {
@@ -18,7 +19,8 @@ export interface AssistantTurn {
   message: Message;
   usage: TokenUsage;
   responseId: string;
-  timestamp: string;
+  /** Milliseconds since the epoch. */
+  timestamp: number;
 }
 
 export interface ToolResult {
@@ -32,24 +34,27 @@ export interface ToolResult {
 export interface ToolResultsTurn {
   kind: 'tool_results';
   results: ToolResult[];
-  timestamp: string;
+  /** Milliseconds since the epoch. */
+  timestamp: number;
 }
 
 /** Text the session itself adds for the model, e.g. the summary that replaces compacted turns. */
 export interface SystemTurn {
   kind: 'system';
   text: string;
-  timestamp: string;
+  /** Milliseconds since the epoch. */
+  timestamp: number;
 }
 
 /** A steer() message or a loop-detection warning: sent to the model as a user message. */
 export interface SteeringTurn {
   kind: 'steering';
   text: string;
-  timestamp: string;
+  /** Milliseconds since the epoch. */
+  timestamp: number;
 }
 
-const now = (): string => new Date().toISOString();
+const now = (): number => Date.now();
 
 export const Turns = {
   user: (text: string): UserTurn => ({ kind: 'user', text, timestamp: now() }),
