@@ -1,5 +1,5 @@
 import { AttractorError } from '../../../shared/errors.js';
-import type { AgentTool } from '../session/tool-seam.js';
+import type { AgentTool } from '../tools/define-tool.js';
 
 /**
  * PROVISIONAL until the tools helper's files land in src/actors/agent/tools/: then this maps each name to

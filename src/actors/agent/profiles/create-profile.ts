@@ -1,5 +1,5 @@
 import { getLatestModel, getModelInfo } from '../../../llm/index.js';
-import type { AgentTool } from '../session/tool-seam.js';
+import type { AgentTool } from '../tools/define-tool.js';
 import { builtinTools } from './builtin-tools.js';
 import type { ProfileId, ProviderProfile } from './provider-profile.js';
 import { composeSystemPrompt } from './system-prompt.js';

@@ -1,4 +1,4 @@
-import type { AgentTool } from '../session/tool-seam.js';
+import type { AgentTool } from '../tools/define-tool.js';
 import type { SystemPromptContext } from './system-prompt.js';
 
 export type ProfileId = 'anthropic' | 'openai' | 'gemini' | 'openai-compatible';

@@ -1,7 +1,7 @@
 import type { ToolCallPart } from '../../../llm/index.js';
+import { runAgentTool } from '../tools/run-agent-tool.js';
 import { AgentEventKind } from './agent-event.js';
 import type { SessionRuntime } from './session-runtime.js';
-import { runAgentTool } from './tool-seam.js';
 import type { ToolResult } from './turn.js';
 
 /**
@@ -57,15 +57,20 @@ async function runCall(
   }
   if (signal.aborted) return fail(`Tool ${call.toolName} was not run: the session was aborted.`);
   try {
-    return await runAgentTool(tool, call.arguments, {
-      env: rt.env,
-      signal,
-      callId: call.toolCallId,
-      defaultCommandTimeoutMs: rt.config.defaultCommandTimeoutMs ?? rt.profile.defaultCommandTimeoutMs,
-      maxCommandTimeoutMs: rt.config.maxCommandTimeoutMs,
-      onOutputDelta: (text) =>
-        rt.emit(AgentEventKind.TOOL_CALL_OUTPUT_DELTA, { text, tool_call_id: call.toolCallId }),
-    });
+    return await runAgentTool(
+      tool,
+      call.arguments,
+      {
+        env: rt.env,
+        signal,
+        callId: call.toolCallId,
+        defaultCommandTimeoutMs: rt.config.defaultCommandTimeoutMs ?? rt.profile.defaultCommandTimeoutMs,
+        maxCommandTimeoutMs: rt.config.maxCommandTimeoutMs,
+        onOutputDelta: (text) =>
+          rt.emit(AgentEventKind.TOOL_CALL_OUTPUT_DELTA, { text, tool_call_id: call.toolCallId }),
+      },
+      rt.config.truncationConfig,
+    );
   } catch (error) {
     return fail(`Tool error (${call.toolName}): ${error instanceof Error ? error.message : String(error)}`);
   }

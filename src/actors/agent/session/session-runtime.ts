@@ -1,11 +1,12 @@
 import type { LLMClient, ReasoningEffort, Response } from '../../../llm/index.js';
+import type { ExecutionEnvironment } from '../environment/execution-environment.js';
 import type { ProviderProfile } from '../profiles/provider-profile.js';
+import type { AgentTool } from '../tools/define-tool.js';
 import type { AgentEventKind } from './agent-event.js';
 import type { ContextWindowTracker } from './context-window-tracker.js';
 import type { HistoryMessages } from './history-messages.js';
 import type { LoopDetector } from './loop-detector.js';
 import type { SessionConfig } from './session-config.js';
-import type { AgentTool, ExecutionEnvironment } from './tool-seam.js';
 import type { Turn } from './turn.js';
 
 export interface ToolHooks {

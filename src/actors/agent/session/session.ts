@@ -11,6 +11,7 @@ import {
 import { AttractorError } from '../../../shared/errors.js';
 import { gatherEnvironmentInfo } from '../profiles/environment-context.js';
 import { discoverInstructionFiles } from '../profiles/instruction-files.js';
+import type { AgentTool } from '../tools/define-tool.js';
 import { type AgentEvent, AgentEventKind, agentEvent } from './agent-event.js';
 import { processInputs } from './agentic-loop.js';
 import { ContextWindowTracker } from './context-window-tracker.js';
@@ -27,7 +28,6 @@ import type { SessionRuntime } from './session-runtime.js';
 import type { CreateSessionOptions, Session } from './session-types.js';
 import { type SpawnRequest, SubagentManager } from './subagent-manager.js';
 import { createSubagentTools } from './subagent-tools.js';
-import type { AgentTool } from './tool-seam.js';
 import type { Turn } from './turn.js';
 
 export type { CreateSessionOptions, Session } from './session-types.js';

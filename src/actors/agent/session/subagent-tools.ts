@@ -1,20 +1,13 @@
 import { z } from 'zod';
+import { type AgentTool, type AgentToolResult, defineTool } from '../tools/define-tool.js';
 import type { SubagentManager, SubagentReply } from './subagent-manager.js';
-import type { AgentTool, AgentToolResult } from './tool-seam.js';
 
 const result = (reply: SubagentReply): AgentToolResult => ({ output: reply.text, isError: !reply.ok });
-
-function tool<P>(spec: Omit<AgentTool<P>, 'jsonSchema'> & { parameters: z.ZodType<P> }): AgentTool {
-  return {
-    ...spec,
-    jsonSchema: z.toJSONSchema(spec.parameters) as Record<string, unknown>,
-  } as AgentTool;
-}
 
 /** spawn_agent, send_input, wait and close_agent (api-reference §7) over one session's subagents. */
 export function createSubagentTools(manager: SubagentManager): AgentTool[] {
   return [
-    tool({
+    defineTool({
       name: 'spawn_agent',
       description:
         'Start a subagent on a delegated task. It shares your working directory but has its own conversation. Returns its agent_id; call wait to get its answer.',
@@ -43,7 +36,7 @@ export function createSubagentTools(manager: SubagentManager): AgentTool[] {
         );
       },
     }),
-    tool({
+    defineTool({
       name: 'send_input',
       description: 'Send a message to a subagent: queued after its current work, or started if it is idle.',
       parameters: z.object({
@@ -52,17 +45,17 @@ export function createSubagentTools(manager: SubagentManager): AgentTool[] {
       }),
       execute: async (args) => result(manager.send(args.agent_id, args.message)),
     }),
-    tool({
+    defineTool({
       name: 'wait',
       description: 'Wait until a subagent finishes and return its answer (its text output).',
       parameters: z.object({ agent_id: z.string().describe('The id spawn_agent returned.') }),
       execute: async (args, ctx) => result(await manager.wait(args.agent_id, ctx.signal)),
     }),
-    tool({
+    defineTool({
       name: 'close_agent',
       description: 'Stop a subagent and free its resources.',
       parameters: z.object({ agent_id: z.string().describe('The id spawn_agent returned.') }),
       execute: async (args) => result(await manager.close(args.agent_id)),
     }),
-  ];
+  ] as AgentTool[];
 }

@@ -75,14 +75,16 @@ describe('Session abort', () => {
     expect(session.state).toBe('closed');
 
     const ended: string[] = [];
+    const env = testEnv();
     const idle = createSession({
       client: scripted(['x']).client,
       profile: testProfile(),
-      env: testEnv(),
+      env,
       onEvent: (e) => ended.push(e.kind),
     });
     await idle.shutdown();
     expect(idle.state).toBe('closed');
     expect(ended).toEqual(['session_end']);
+    expect(env.cleanups).toBe(1);
   });
 });

@@ -3,14 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { z } from 'zod';
+import type { ExecutionEnvironment } from '../../../../src/actors/agent/environment/execution-environment.js';
 import type { ProviderProfile } from '../../../../src/actors/agent/profiles/provider-profile.js';
 import { composeSystemPrompt } from '../../../../src/actors/agent/profiles/system-prompt.js';
 import type { AgentEvent } from '../../../../src/actors/agent/session/agent-event.js';
-import type {
-  AgentTool,
-  ExecutionEnvironment,
-  ToolContext,
-} from '../../../../src/actors/agent/session/tool-seam.js';
+import type { AgentTool, ToolContext } from '../../../../src/actors/agent/tools/define-tool.js';
 import { LLMClient } from '../../../../src/llm/index.js';
 import { ScriptedAdapter, type ScriptedTurnSource } from '../../../../src/llm/testing/index.js';
 
@@ -31,13 +28,27 @@ export function scripted(turns: ScriptedTurnSource): { adapter: ScriptedAdapter;
   return { adapter, client: new LLMClient({ adapters: [adapter], retryPolicy: { maxRetries: 0 } }) };
 }
 
-export function testEnv(dir = tempDir()): ExecutionEnvironment {
-  return {
+/**
+ * The part of an environment the session itself touches (the test tools do their own work): anything else
+ * throws, so a test relying on it fails loudly.
+ */
+export function testEnv(dir = tempDir()): ExecutionEnvironment & { cleanups: number } {
+  const env = {
     workingDirectory: dir,
     platform: process.platform,
-    cleanup: async () => {},
-    execCommand: async () => ({ stdout: '', stderr: '', exitCode: 0, timedOut: false }),
+    osVersion: 'test',
+    cleanups: 0,
+    async cleanup() {
+      env.cleanups += 1;
+    },
   };
+  return new Proxy(env, {
+    get(target, key) {
+      if (key in target) return target[key as keyof typeof target];
+      if (key === 'then') return undefined;
+      throw new Error(`testEnv: ${String(key)} is not implemented`);
+    },
+  }) as unknown as ExecutionEnvironment & { cleanups: number };
 }
 
 export function defineTestTool<P>(
