@@ -71,6 +71,8 @@ export interface HandlerServices {
   llmRank?(request: {
     /** The node asking (for usage accounting and replay diagnostics). */
     nodeId?: string;
+    /** Where the router reports its calls (usage, errors) as pipeline events. */
+    emit?: EmitEvent;
     prompt: string;
     candidates: string[];
     signal: AbortSignal;
