@@ -4,6 +4,7 @@ import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import { createDefaultRegistry } from '../actors/registry.js';
 import { withDryRunHandlers } from '../machines/dry-run.js';
 import { resumePipeline, startPipeline } from '../machines/engine.js';
+import { assertRunDirFree, DEFAULT_RUNS_ROOT } from '../machines/resolve-run-dir.js';
 import type { PipelineRun, RunOptions, RunResult } from '../machines/run-types.js';
 import { loadScenario } from '../machines/scenario.js';
 import { createSimulatedRouter } from '../machines/simulated-router.js';
@@ -42,12 +43,14 @@ function buildOptions(flags: RunFlags, ctx: CliContext, onEvent: (e: PipelineEve
   }
   const registry = createDefaultRegistry();
   const maxSteps = parseMaxSteps(flags.maxSteps);
-  const logsDir = flags.logsDir ?? flags.logDir;
+  const runDir = flags.logsDir ?? flags.logDir;
   return {
     ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.provider ? { provider: flags.provider } : {}),
-    logsDir: path.resolve(ctx.io.cwd, logsDir ?? '.attractor-runs'),
+    ...(runDir !== undefined
+      ? { runDir: path.resolve(ctx.io.cwd, runDir) }
+      : { runsRoot: path.resolve(ctx.io.cwd, DEFAULT_RUNS_ROOT) }),
     ...(flags.checkpointDir ? { checkpointDir: path.resolve(ctx.io.cwd, flags.checkpointDir) } : {}),
     ...(maxSteps ? { maxSteps } : {}),
     ...(flags.scenario ? { scenario: loadScenario(path.resolve(ctx.io.cwd, flags.scenario)) } : {}),
@@ -66,7 +69,7 @@ function buildOptions(flags: RunFlags, ctx: CliContext, onEvent: (e: PipelineEve
 function eventPrinter(flags: RunFlags, ctx: CliContext): (e: PipelineEvent) => void {
   if (flags.json) return (e) => ctx.io.stdout(`${JSON.stringify(e)}\n`);
   return (e) => {
-    const line = formatEventLine(e, ctx.colors);
+    const line = formatEventLine(e, ctx.colors, ctx.io.cwd);
     if (line !== undefined) ctx.io.stdout(`${line}\n`);
   };
 }
@@ -144,6 +147,9 @@ async function finish(
 
 export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Promise<number> {
   const source = readPipelineSource(file, ctx.io.cwd);
+  const runDir = flags.logsDir ?? flags.logDir;
+  // Checked here too, so the message names the directory as the user typed it.
+  if (runDir !== undefined) assertRunDirFree(path.resolve(ctx.io.cwd, runDir), runDir);
   const options = buildOptions(flags, ctx, eventPrinter(flags, ctx));
   const run = startPipeline({ ...options, source: source.text, file: source.absolutePath });
   return finish(run, options.interviewer, flags, ctx);
@@ -186,8 +192,9 @@ export async function runResume(
     throw new AttractorError('RESUME_NOT_FOUND', `${from} has no checkpoint.json: is it a run directory?`);
   }
   const options = buildOptions(withRecordedMode(flags, target), ctx, eventPrinter(flags, ctx));
+  const { runDir: _runDir, runsRoot: _runsRoot, ...resumeOptions } = options;
   const run = resumePipeline({
-    ...options,
+    ...resumeOptions,
     from: path.resolve(ctx.io.cwd, from),
     ...(dotFile ? { dotFile: path.resolve(ctx.io.cwd, dotFile) } : {}),
   });

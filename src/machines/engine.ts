@@ -7,7 +7,8 @@ import { AttractorError } from '../shared/errors.js';
 import { type Checkpoint, readCheckpoint } from './checkpoint.js';
 import { executeRun } from './execute-run.js';
 import { locateRun } from './locate-run.js';
-import { newRunId, runDirectoryFor } from './run-directory.js';
+import { resolveRunDir } from './resolve-run-dir.js';
+import { newRunId } from './run-directory.js';
 import {
   DEFAULT_MAX_STEPS,
   type PipelineRun,
@@ -56,7 +57,7 @@ export function startPipeline(options: StartOptions): PipelineRun {
   const start = findStartNodes(graph)[0];
   if (!start) throw new AttractorError('NO_START_NODE', 'the pipeline has no start node.');
   const runId = newRunId();
-  const runDir = runDirectoryFor(options.logsDir ?? '.attractor-runs', graph.name, runId);
+  const runDir = resolveRunDir(options, graph.name, runId);
   const goal = graph.attrs.goal ?? '';
   const values: Record<string, unknown> = {
     'pipeline.name': graph.name,

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { AutoApproveInterviewer } from '../actors/interviewers/auto-approve.js';
+import { ProcessLedger } from '../actors/process/process-ledger.js';
+import { stopLeftoverProcesses } from '../actors/process/stop-leftover-processes.js';
 import { createDefaultRegistry } from '../actors/registry.js';
 import { createSimulatedBackend } from '../actors/simulated-backend.js';
 import { ArtifactStore } from '../shared/artifact-store.js';
@@ -159,8 +161,10 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
   const lookup = createGraphLookup(graph);
   const registry = options.registry ?? createDefaultRegistry();
   const { config } = prepared;
+  const processes = ProcessLedger.forRunDir(runDir);
   const services = createServices({
     artifacts: new ArtifactStore(runDir),
+    processes,
     graph,
     config,
     lookup,
@@ -180,8 +184,21 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     name: graph.name,
     goal: graph.attrs.goal ?? '',
     run_id: runId,
+    run_dir: runDir,
     ...(prepared.fresh ? {} : { resume_at: prepared.input.startAt }),
   });
+  // The run lock is ours, so whoever ran this before is dead: stop what it left running before the
+  // interrupted node runs again beside it.
+  if (!prepared.fresh) {
+    stopLeftoverProcesses(processes, {
+      onStopped: ({ entry, pids, killed }) =>
+        emitEvent(
+          'process.stopped',
+          { pgid: entry.pgid, command: entry.command, processes: pids.length, killed },
+          entry.node || undefined,
+        ),
+    });
+  }
   const onEmitted = (e: MachineEmitted) => {
     if (e.type === 'pipeline.event') emitEvent(e.kind, e.data, e.nodeId);
     else writeCheckpoint(e.context, e.currentNode, e.status);

@@ -15,7 +15,7 @@ const DOT = `digraph g {
 
 describe('engine: a failing event or checkpoint listener', () => {
   it('a checkpoint that cannot be written stops the run and rejects its result with a clear error', async () => {
-    const run = startPipeline({ source: DOT, logsDir: tempDir(), durable: false });
+    const run = startPipeline({ source: DOT, runsRoot: tempDir(), durable: false });
     // The first checkpoint is written after the start node's handler settles, which is asynchronous.
     mkdirSync(join(run.runDir, 'checkpoint.json'));
     const error = await run.result.then(
@@ -31,7 +31,7 @@ describe('engine: a failing event or checkpoint listener', () => {
     const seen: string[] = [];
     const run = startPipeline({
       source: DOT,
-      logsDir: tempDir(),
+      runsRoot: tempDir(),
       durable: false,
       onEvent: (e) => {
         seen.push(`${e.kind}:${e.node_id ?? ''}`);

@@ -264,11 +264,11 @@ describe('pause, cancel and resume', () => {
 
   it('pause finishes the current node, checkpoints, and resume runs only what is left', async () => {
     const { startPipeline, resumePipeline } = await import('../../src/machines/engine.js');
-    const logsDir = tempDir();
+    const runsRoot = tempDir();
     const seen: string[] = [];
     const run = startPipeline({
       source: dot,
-      logsDir,
+      runsRoot,
       durable: false,
       onEvent: (e) => {
         if (e.kind === 'node.start') {
@@ -307,7 +307,7 @@ describe('pause, cancel and resume', () => {
     const d = `digraph c { start [shape=Mdiamond]; slow [shape=parallelogram, tool_command="sleep 20"]; exit [shape=Msquare]; start -> slow -> exit }`;
     const run = startPipeline({
       source: d,
-      logsDir: tempDir(),
+      runsRoot: tempDir(),
       durable: false,
       onEvent: (e) => {
         if (e.kind === 'node.start' && e.node_id === 'slow') setTimeout(() => run.cancel(), 100);
@@ -410,7 +410,7 @@ describe('resume from the --checkpoint-dir history', () => {
     const source = `digraph h { start [shape=Mdiamond]; a [prompt="a"]; b [prompt="b"]; exit [shape=Msquare]; start -> a -> b -> exit }`;
     const run = startPipeline({
       source,
-      logsDir: tempDir(),
+      runsRoot: tempDir(),
       checkpointDir: history,
       durable: false,
       onEvent: (e) => {
@@ -461,7 +461,7 @@ describe('the run lock', () => {
     const source = `digraph l { start [shape=Mdiamond]; a [prompt="a"]; b [prompt="b"]; exit [shape=Msquare]; start -> a -> b -> exit }`;
     const run = startPipeline({
       source,
-      logsDir: tempDir(),
+      runsRoot: tempDir(),
       durable: false,
       onEvent: (e) => {
         if (e.kind === 'node.start' && e.node_id === 'a') run.pause();

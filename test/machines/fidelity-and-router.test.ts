@@ -50,7 +50,7 @@ describe('fidelity and threads reach the codergen backend', () => {
     const first: Array<{ id: string; fidelity: string }> = [];
     const run = startPipeline({
       source,
-      logsDir: tempDir(),
+      runsRoot: tempDir(),
       durable: false,
       backend: recordingBackend(first),
       onEvent: (e) => {
@@ -111,7 +111,7 @@ describe('resume keeps the incoming edge', () => {
       b -> exit }`;
     const run = startPipeline({
       source,
-      logsDir: tempDir(),
+      runsRoot: tempDir(),
       durable: false,
       onEvent: (e) => {
         if (e.kind === 'node.start' && e.node_id === 'a') run.pause();
