@@ -66,6 +66,8 @@ export interface ExecOptions {
   workingDir?: string;
   /** Added to the filtered environment (they win over inherited names). */
   envVars?: Record<string, string>;
+  /** Written to the command's stdin, which is then closed; without it stdin is empty (`/dev/null`). */
+  input?: string;
 }
 
 export interface ExecResult {

@@ -128,6 +128,7 @@ export class LocalExecutionEnvironment implements ExecutionEnvironment {
       outputCapChars: this.#outputCapChars,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onOutput ? { onOutput: options.onOutput } : {}),
+      ...(options.input !== undefined ? { input: options.input } : {}),
       track: (pid, running) => (running ? this.#running.add(pid) : this.#running.delete(pid)),
     });
   }

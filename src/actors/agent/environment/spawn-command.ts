@@ -44,8 +44,13 @@ export function spawnCommand(command: string, options: SpawnCommandOptions): Pro
     cwd: options.cwd,
     env: options.env,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (options.input !== undefined && child.stdin) {
+    // A command that does not read its stdin closes the pipe early: EPIPE is its choice, not our failure.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.input);
+  }
   const pid = child.pid;
   if (pid !== undefined) options.track?.(pid, true);
 
@@ -65,8 +70,8 @@ export function spawnCommand(command: string, options: SpawnCommandOptions): Pro
       }
     });
   };
-  wire(child.stdout, stdout, 'stdout');
-  wire(child.stderr, stderr, 'stderr');
+  wire(child.stdout!, stdout, 'stdout');
+  wire(child.stderr!, stderr, 'stderr');
 
   let timedOut = false;
   let aborted = false;
