@@ -43,10 +43,23 @@ export interface AgentEvent {
   data: Record<string, unknown>;
 }
 
+let lastMs = 0;
+let lastIso = new Date(0).toISOString();
+
+/** ISO time of now; a busy loop emits many events per millisecond, so the string is reused within one. */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
 export function agentEvent(
   sessionId: string,
   kind: AgentEventKind,
   data: Record<string, unknown> = {},
 ): AgentEvent {
-  return { kind, timestamp: new Date().toISOString(), sessionId, data };
+  return { kind, timestamp: isoNow(), sessionId, data };
 }
