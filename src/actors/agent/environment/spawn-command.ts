@@ -17,7 +17,13 @@ export interface SpawnCommandOptions extends Omit<ExecOptions, 'workingDir' | 'e
   track?: (pid: number, running: boolean) => void;
 }
 
-const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
+/**
+ * bash with `--norc`: given a socket as stdin (how Node passes `input`), Debian's bash thinks it was started
+ * by a remote shell daemon and reads ~/.bashrc, which would make a command's behaviour depend on the host.
+ */
+const SHELL: readonly [string, ...string[]] = existsSync('/bin/bash')
+  ? ['/bin/bash', '--norc', '--noprofile']
+  : ['/bin/sh'];
 
 /** Signal every process of the group; ESRCH (all gone already) is the normal case. */
 export function killGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
@@ -40,7 +46,8 @@ export function spawnCommand(command: string, options: SpawnCommandOptions): Pro
   const half = Math.floor(options.outputCapChars / 2);
   const stdout = new HeadTailText(half, options.outputCapChars - half);
   const stderr = new HeadTailText(half, options.outputCapChars - half);
-  const child = spawn(SHELL, ['-c', command], {
+  const [shell, ...shellArgs] = SHELL;
+  const child = spawn(shell, [...shellArgs, '-c', command], {
     cwd: options.cwd,
     env: options.env,
     detached: true,

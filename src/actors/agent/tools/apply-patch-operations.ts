@@ -73,7 +73,6 @@ export function applyHunks(text: string, hunks: readonly Hunk[], path: string): 
   let cursor = 0;
   hunks.forEach((hunk, index) => {
     const before = hunk.lines.filter((l) => l.kind !== '+').map((l) => l.text);
-    const after = hunk.lines.filter((l) => l.kind !== '-').map((l) => l.text);
     let from = cursor;
     if (hunk.hint !== '') {
       const hinted = findHunkLines(lines, [hunk.hint], cursor);
@@ -94,9 +93,45 @@ export function applyHunks(text: string, hunks: readonly Hunk[], path: string): 
         );
       }
     }
-    edits.push({ at, remove: before.length, insert: after });
+    edits.push({ at, remove: before.length, insert: replacement(hunk, lines.slice(at, at + before.length)) });
     cursor = at + before.length;
   });
   for (const edit of edits.reverse()) lines.splice(edit.at, edit.remove, ...edit.insert);
   return lines.length === 0 ? '' : lines.join(eol) + (endsWithNewline ? eol : '');
+}
+
+/**
+ * The lines a matched hunk becomes: context lines keep the file's own text (a fuzzy match must not rewrite
+ * them), added lines are the patch's, shifted by the indentation the file consistently has in addition to
+ * the patch's (a model that got the nesting level wrong still produces code at the right level).
+ */
+function replacement(hunk: Hunk, matched: readonly string[]): string[] {
+  const extra = extraIndent(
+    hunk.lines.filter((l) => l.kind !== '+').map((l) => l.text),
+    matched,
+  );
+  const out: string[] = [];
+  let k = 0;
+  for (const line of hunk.lines) {
+    if (line.kind === ' ') out.push(matched[k++] ?? line.text);
+    else if (line.kind === '-') k++;
+    else out.push(line.text.trim() === '' ? line.text : extra + line.text);
+  }
+  return out;
+}
+
+const leading = (line: string) => /^[ \t]*/.exec(line)![0];
+
+/** The indentation every non-blank matched line has on top of its patch line, or '' when they disagree. */
+function extraIndent(patchLines: readonly string[], fileLines: readonly string[]): string {
+  let extra: string | undefined;
+  patchLines.forEach((patchLine, k) => {
+    const fileLine = fileLines[k] ?? '';
+    if (patchLine.trim() === '' || extra === '') return;
+    const want = leading(patchLine);
+    const have = leading(fileLine);
+    const delta = have.endsWith(want) ? have.slice(0, have.length - want.length) : '';
+    extra = extra === undefined || extra === delta ? delta : '';
+  });
+  return extra ?? '';
 }

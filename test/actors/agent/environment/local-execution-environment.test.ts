@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -28,7 +36,9 @@ describe('LocalExecutionEnvironment: path confinement', () => {
     ['an absolute path elsewhere', () => '/etc/passwd'],
   ])('refuses %s', async (_label, target) => {
     await expect(ws.env.readFile(target())).rejects.toMatchObject({ code: 'agent.path_outside_workdir' });
-    await expect(ws.env.writeFile(target(), 'x')).rejects.toMatchObject({ code: 'agent.path_outside_workdir' });
+    await expect(ws.env.writeFile(target(), 'x')).rejects.toMatchObject({
+      code: 'agent.path_outside_workdir',
+    });
   });
 
   it('refuses a symlink that leads out, for reading and for writing', async () => {
@@ -41,13 +51,17 @@ describe('LocalExecutionEnvironment: path confinement', () => {
     await expect(ws.env.writeFile('linkdir/new.txt', 'pwned')).rejects.toMatchObject({
       code: 'agent.path_outside_workdir',
     });
-    await expect(ws.env.listDirectory('linkdir')).rejects.toMatchObject({ code: 'agent.path_outside_workdir' });
+    await expect(ws.env.listDirectory('linkdir')).rejects.toMatchObject({
+      code: 'agent.path_outside_workdir',
+    });
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('top secret');
   });
 
   it('refuses a dangling symlink whose target is outside (a write would create it there)', async () => {
     symlinkSync(join(outside, 'not-yet.txt'), join(ws.dir, 'dangling'));
-    await expect(ws.env.writeFile('dangling', 'x')).rejects.toMatchObject({ code: 'agent.path_outside_workdir' });
+    await expect(ws.env.writeFile('dangling', 'x')).rejects.toMatchObject({
+      code: 'agent.path_outside_workdir',
+    });
   });
 
   it('allows a symlink that stays inside', async () => {
@@ -123,7 +137,12 @@ describe('LocalExecutionEnvironment: files and searches', () => {
 
   it('globs newest first with absolute paths', async () => {
     mkdirSync(join(ws.dir, 'src/x'), { recursive: true });
-    for (const [name, age] of [['src/old.ts', 300], ['src/x/new.ts', 0], ['src/mid.ts', 100], ['src/no.js', 0]] as const) {
+    for (const [name, age] of [
+      ['src/old.ts', 300],
+      ['src/x/new.ts', 0],
+      ['src/mid.ts', 100],
+      ['src/no.js', 0],
+    ] as const) {
       writeFileSync(join(ws.dir, name), name);
       const t = Date.now() / 1000 - age;
       utimesSync(join(ws.dir, name), t, t);
@@ -131,7 +150,9 @@ describe('LocalExecutionEnvironment: files and searches', () => {
     expect(await ws.env.glob('**/*.ts')).toEqual(
       ['src/x/new.ts', 'src/mid.ts', 'src/old.ts'].map((p) => join(ws.dir, p)),
     );
-    expect(await ws.env.glob('*.ts', 'src')).toEqual(['src/mid.ts', 'src/old.ts'].map((p) => join(ws.dir, p)));
+    expect(await ws.env.glob('*.ts', 'src')).toEqual(
+      ['src/mid.ts', 'src/old.ts'].map((p) => join(ws.dir, p)),
+    );
   });
 });
 
@@ -184,10 +205,7 @@ describe('LocalExecutionEnvironment: commands', () => {
 
   it('a timeout kills the whole process group (SIGTERM, then SIGKILL for one that ignores it)', async () => {
     const started = Date.now();
-    const result = await ws.env.execCommand(
-      `trap '' TERM; sleep 30 & echo $!; wait`,
-      { timeoutMs: 300 },
-    );
+    const result = await ws.env.execCommand(`trap '' TERM; sleep 30 & echo $!; wait`, { timeoutMs: 300 });
     const pid = Number(result.stdout.trim());
     expect(result.timedOut).toBe(true);
     expect(result.exitCode).not.toBe(0);
@@ -236,11 +254,14 @@ describe('LocalExecutionEnvironment: commands', () => {
   it('keeps only a bounded head and tail of huge output, counting what it dropped', async () => {
     const env = new LocalExecutionEnvironment({ workingDir: ws.dir, outputCapChars: 1000 });
     let streamed = 0;
-    const result = await env.execCommand(`printf 'HEAD'; head -c 200000 /dev/zero | tr '\\0' x; printf 'TAIL'`, {
-      onOutput: (chunk) => {
-        streamed += chunk.length;
+    const result = await env.execCommand(
+      `printf 'HEAD'; head -c 200000 /dev/zero | tr '\\0' x; printf 'TAIL'`,
+      {
+        onOutput: (chunk) => {
+          streamed += chunk.length;
+        },
       },
-    });
+    );
     expect(streamed).toBe(200_008);
     expect(result.stdout.startsWith('HEAD')).toBe(true);
     expect(result.stdout.endsWith('TAIL')).toBe(true);

@@ -20,14 +20,22 @@ describe('grep, glob, list_dir', () => {
 
   it('grep: path:line: text, include filter, case-insensitive', async () => {
     setup();
-    expect((await runAgentTool(grepTool, { pattern: 'TODO' }, ws.ctx())).output).toBe('src/main.ts:2: TODO: fix');
-    const all = await runAgentTool(grepTool, { pattern: 'todo', case_insensitive: true, include: '*.ts' }, ws.ctx());
+    expect((await runAgentTool(grepTool, { pattern: 'TODO' }, ws.ctx())).output).toBe(
+      'src/main.ts:2: TODO: fix',
+    );
+    const all = await runAgentTool(
+      grepTool,
+      { pattern: 'todo', case_insensitive: true, include: '*.ts' },
+      ws.ctx(),
+    );
     expect(all.output).toBe('src/main.ts:2: TODO: fix\nsrc/util/index.ts:1: export const todo = 1;');
   });
 
   it('grep: no matches, result cap, invalid regex, missing path', async () => {
     setup();
-    expect((await runAgentTool(grepTool, { pattern: 'nothing-here' }, ws.ctx())).output).toBe('No matches found.');
+    expect((await runAgentTool(grepTool, { pattern: 'nothing-here' }, ws.ctx())).output).toBe(
+      'No matches found.',
+    );
     const capped = await runAgentTool(grepTool, { pattern: 'o', max_results: 1 }, ws.ctx());
     expect(capped.output).toBe('README.md:1: # todo list\n[Results limited to 1 matches]');
     expect(await runAgentTool(grepTool, { pattern: '(' }, ws.ctx())).toMatchObject({
@@ -54,10 +62,14 @@ describe('grep, glob, list_dir', () => {
     setup();
     const result = await runAgentTool(listDirTool, { path: '.', depth: 3 }, ws.ctx());
     expect(result.output).toBe(
-      ['src/', '  util/', '    index.ts (23 bytes)', '  main.ts (34 bytes)', 'README.md (12 bytes)'].join('\n'),
+      ['src/', '  util/', '    index.ts (23 bytes)', '  main.ts (34 bytes)', 'README.md (12 bytes)'].join(
+        '\n',
+      ),
     );
     mkdirSync(join(ws.dir, 'empty'));
-    expect((await runAgentTool(listDirTool, { path: 'empty' }, ws.ctx())).output).toBe('empty: (empty directory)');
+    expect((await runAgentTool(listDirTool, { path: 'empty' }, ws.ctx())).output).toBe(
+      'empty: (empty directory)',
+    );
     expect(await runAgentTool(listDirTool, { path: 'README.md' }, ws.ctx())).toMatchObject({
       isError: true,
       output: 'Error: not a directory: README.md',

@@ -40,7 +40,10 @@ describe('shell', () => {
 
   it('streams output deltas while running', async () => {
     const deltas: string[] = [];
-    await shell({ command: 'echo one; sleep 0.1; echo two' }, { onOutputDelta: (c: string) => deltas.push(c) });
+    await shell(
+      { command: 'echo one; sleep 0.1; echo two' },
+      { onOutputDelta: (c: string) => deltas.push(c) },
+    );
     expect(deltas.join('')).toBe('one\ntwo\n');
     expect(deltas.length).toBeGreaterThanOrEqual(2);
   });

@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import type { ToolContext } from '../../../../src/actors/agent/tools/define-tool.js';
 import {
   LocalExecutionEnvironment,
   type LocalExecutionEnvironmentOptions,
 } from '../../../../src/actors/agent/environment/local-execution-environment.js';
+import type { ToolContext } from '../../../../src/actors/agent/tools/define-tool.js';
 
 export interface Workspace {
   /** The working directory (real path). */
@@ -21,7 +21,12 @@ export function useWorkspace(options: LocalExecutionEnvironmentOptions = {}): Wo
   beforeEach(() => {
     ws.dir = realpathSync(mkdtempSync(join(tmpdir(), 'attractor-agent-tools-')));
     ws.env = new LocalExecutionEnvironment({ workingDir: ws.dir, ...options });
-    ws.ctx = (extra = {}) => ({ env: ws.env, signal: new AbortController().signal, callId: 'call-1', ...extra });
+    ws.ctx = (extra = {}) => ({
+      env: ws.env,
+      signal: new AbortController().signal,
+      callId: 'call-1',
+      ...extra,
+    });
   });
   afterEach(async () => {
     await ws.env.cleanup();
