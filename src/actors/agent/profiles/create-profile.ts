@@ -1,6 +1,6 @@
 import { getLatestModel, getModelInfo } from '../../../llm/index.js';
 import type { AgentTool } from '../tools/define-tool.js';
-import { builtinTools } from './builtin-tools.js';
+import { createDefaultTools } from '../tools/tool-registry.js';
 import type { ProfileId, ProviderProfile } from './provider-profile.js';
 import { composeSystemPrompt } from './system-prompt.js';
 
@@ -51,9 +51,9 @@ export function createProfile(spec: ProfileSpec, options: ProfileOptions = {}): 
     instructionFiles: spec.instructionFiles,
     systemPromptTemplate: spec.systemPromptTemplate,
     tools() {
-      const byName = new Map<string, AgentTool>();
-      for (const tool of [...builtinTools(spec.toolNames), ...extra]) byName.set(tool.name, tool);
-      return [...byName.values()];
+      const registry = createDefaultTools(spec.toolNames);
+      for (const tool of extra) registry.register(tool);
+      return registry.tools();
     },
     buildSystemPrompt(context) {
       return composeSystemPrompt(spec.systemPromptTemplate, context);

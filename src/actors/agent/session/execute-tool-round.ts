@@ -1,4 +1,5 @@
 import type { ToolCallPart } from '../../../llm/index.js';
+import { runToolHooks } from '../hooks/run-tool-hooks.js';
 import { runAgentTool } from '../tools/run-agent-tool.js';
 import { AgentEventKind } from './agent-event.js';
 import type { SessionRuntime } from './session-runtime.js';
@@ -56,8 +57,8 @@ async function runCall(
     return fail(`Invalid arguments for tool: ${call.toolName}: the arguments are not a JSON object.`);
   }
   if (signal.aborted) return fail(`Tool ${call.toolName} was not run: the session was aborted.`);
-  try {
-    return await runAgentTool(
+  const execute = () =>
+    runAgentTool(
       tool,
       call.arguments,
       {
@@ -71,6 +72,28 @@ async function runCall(
       },
       rt.config.truncationConfig,
     );
+  try {
+    const hooks = rt.toolHooks;
+    if (!hooks?.pre?.trim() && !hooks?.post?.trim()) return await execute();
+    const meta = {
+      toolName: call.toolName,
+      callId: call.toolCallId,
+      arguments: call.arguments,
+      sessionId: rt.id,
+    };
+    const hooked = await runToolHooks(hooks, meta, execute, { env: rt.env, signal });
+    for (const run of hooked.hooks) {
+      if (run.phase === 'post' && (run.exitCode !== 0 || run.timedOut)) {
+        rt.emit(AgentEventKind.WARNING, {
+          message: `The post-tool hook (${run.command}) ${run.timedOut ? 'timed out' : `exited with code ${run.exitCode}`} after ${call.toolName}.`,
+          tool_call_id: call.toolCallId,
+          hook_output: run.output,
+        });
+      }
+    }
+    return hooked.skipped
+      ? fail(hooked.result.output)
+      : (hooked.result as Awaited<ReturnType<typeof execute>>);
   } catch (error) {
     return fail(`Tool error (${call.toolName}): ${error instanceof Error ? error.message : String(error)}`);
   }

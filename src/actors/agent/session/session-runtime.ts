@@ -1,5 +1,6 @@
 import type { LLMClient, ReasoningEffort, Response } from '../../../llm/index.js';
 import type { ExecutionEnvironment } from '../environment/execution-environment.js';
+import type { ToolHooks } from '../hooks/run-tool-hooks.js';
 import type { ProviderProfile } from '../profiles/provider-profile.js';
 import type { AgentTool } from '../tools/define-tool.js';
 import type { AgentEventKind } from './agent-event.js';
@@ -8,11 +9,6 @@ import type { HistoryMessages } from './history-messages.js';
 import type { LoopDetector } from './loop-detector.js';
 import type { SessionConfig } from './session-config.js';
 import type { Turn } from './turn.js';
-
-export interface ToolHooks {
-  pre?: string;
-  post?: string;
-}
 
 /**
  * The state the agentic loop works on, owned by the Session and handed to the loop's pieces (model call,

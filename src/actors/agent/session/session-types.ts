@@ -1,12 +1,12 @@
 import type { AnyActorRef } from 'xstate';
 import type { LLMClient, ReasoningEffort, TokenUsage } from '../../../llm/index.js';
 import type { ExecutionEnvironment } from '../environment/execution-environment.js';
+import type { ToolHooks } from '../hooks/run-tool-hooks.js';
 import type { ProviderProfile } from '../profiles/provider-profile.js';
 import type { AgentTool } from '../tools/define-tool.js';
 import type { AgentEvent } from './agent-event.js';
 import type { SessionConfigInput } from './session-config.js';
 import type { SessionState } from './session-lifecycle-machine.js';
-import type { ToolHooks } from './session-runtime.js';
 import type { Turn } from './turn.js';
 
 export interface CreateSessionOptions {

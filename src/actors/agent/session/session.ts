@@ -223,6 +223,7 @@ class AgentSession implements Session {
     const environment = await gatherEnvironmentInfo({
       workingDirectory: env.workingDirectory,
       platform: env.platform,
+      osVersion: env.osVersion,
       model: this.model,
     });
     const instructions = await discoverInstructionFiles({

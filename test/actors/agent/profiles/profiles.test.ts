@@ -33,6 +33,35 @@ describe('provider profiles', () => {
     },
   );
 
+  it.each([
+    ['anthropic', ['read_file', 'write_file', 'edit_file', 'shell', 'grep', 'glob']],
+    ['openai', ['read_file', 'apply_patch', 'write_file', 'shell', 'grep', 'glob']],
+    ['gemini', ['read_file', 'write_file', 'edit_file', 'shell', 'grep', 'glob', 'list_dir']],
+    ['openai-compatible', ['read_file', 'write_file', 'edit_file', 'shell', 'grep', 'glob']],
+  ])('%s exposes its tool set', (id, names) => {
+    expect(
+      getProfile(id)
+        .tools()
+        .map((tool) => tool.name),
+    ).toEqual(names);
+  });
+
+  it('adds custom tools, a later registration replacing a built-in of the same name', () => {
+    const custom = { ...getProfile('anthropic').tools()[0]!, description: 'my read_file' };
+    const extra = { ...custom, name: 'deploy', description: 'deploy it' };
+    const tools = getProfile('anthropic', { tools: [custom, extra] }).tools();
+    expect(tools.map((t) => t.name)).toEqual([
+      'read_file',
+      'write_file',
+      'edit_file',
+      'shell',
+      'grep',
+      'glob',
+      'deploy',
+    ]);
+    expect(tools[0]!.description).toBe('my read_file');
+  });
+
   it('takes the default model and the context window from the catalog', () => {
     expect(getProfile('anthropic')).toMatchObject({
       model: 'claude-opus-4-6',

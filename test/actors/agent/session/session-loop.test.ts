@@ -70,7 +70,15 @@ describe('Session loop', () => {
     const second = adapter.calls[1]!.request;
     expect(second.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
     expect(second.messages[2]!.content[0]).toMatchObject({ kind: 'tool_result', content: 'echo: one' });
-    expect(second.tools?.map((t) => t.name)).toContain('echo');
+    // The profile's tools, then the subagent tools every session adds.
+    expect(second.tools?.map((t) => t.name)).toEqual([
+      'echo',
+      'spawn_agent',
+      'send_input',
+      'wait',
+      'close_agent',
+    ]);
+    expect(second.tools?.[1]?.parameters).toMatchObject({ type: 'object', required: ['task'] });
     expect(second.toolChoice).toEqual({ mode: 'auto' });
     expect(second.systemPrompt).toContain('Test agent in');
   });
