@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { writeFileAtomic } from '../../../shared/atomic-write.js';
 import { AttractorError } from '../../../shared/errors.js';
 import { filterSecretEnv } from '../../tool/filter-secret-env.js';
@@ -56,9 +57,12 @@ export class LocalExecutionEnvironment implements ExecutionEnvironment {
   readonly #killGraceMs: number;
   readonly #outputCapChars: number;
   readonly #running = new Set<number>();
+  /** The working directory as given, before symlinks were resolved. */
+  readonly #alias: string;
 
   constructor(options: LocalExecutionEnvironmentOptions = {}) {
-    this.workingDirectory = realpathSync(options.workingDir ?? process.cwd());
+    this.#alias = path.resolve(options.workingDir ?? process.cwd());
+    this.workingDirectory = realpathSync(this.#alias);
     this.#passthrough = options.envPassthrough ?? [];
     this.#baseEnv = options.baseEnv ?? process.env;
     this.#defaultTimeoutMs = options.defaultTimeoutMs ?? 10_000;
@@ -76,7 +80,7 @@ export class LocalExecutionEnvironment implements ExecutionEnvironment {
   }
 
   resolvePath(target: string): Promise<string> {
-    return resolveInside(this.workingDirectory, target);
+    return resolveInside(this.workingDirectory, target, this.#alias);
   }
 
   async readFile(target: string): Promise<string> {

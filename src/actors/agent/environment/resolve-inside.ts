@@ -18,9 +18,14 @@ export function isInside(root: string, child: string): boolean {
  * `/etc/passwd`, and a link inside the working directory pointing out of it.
  *
  * @param root the working directory, already a real path
+ * @param alias the working directory as the user named it, when that differs from `root` (a symlinked
+ *   `/tmp`): absolute paths under it are read as paths under `root`
  */
-export async function resolveInside(root: string, target: string): Promise<string> {
-  const absolute = path.resolve(root, target);
+export async function resolveInside(root: string, target: string, alias?: string): Promise<string> {
+  let absolute = path.resolve(root, target);
+  if (alias !== undefined && alias !== root && !isInside(root, absolute) && isInside(alias, absolute)) {
+    absolute = path.join(root, path.relative(alias, absolute));
+  }
   // Cheap refusal first, so `../../etc/shadow` never touches the file system.
   if (!isInside(root, absolute)) throw new PathOutsideWorkdirError(target, root);
   const real = await realpathAllowMissing(absolute, 0);

@@ -2,6 +2,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  realpathSync,
   rmSync,
   symlinkSync,
   utimesSync,
@@ -267,5 +268,25 @@ describe('LocalExecutionEnvironment: commands', () => {
     expect(result.stdout.endsWith('TAIL')).toBe(true);
     expect(result.omittedChars).toBe(200_008 - 1000);
     expect(result.stdout).toContain(`[... ${200_008 - 1000} characters omitted`);
+  });
+});
+
+describe('LocalExecutionEnvironment: a working directory reached through a symlink', () => {
+  let base: string;
+  beforeEach(() => {
+    base = realpathSync(mkdtempSync(join(tmpdir(), 'attractor-alias-')));
+    mkdirSync(join(base, 'real'));
+    symlinkSync(join(base, 'real'), join(base, 'alias'));
+  });
+  afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+  it('accepts absolute paths written with the symlinked name, still refuses the parent', async () => {
+    const env = new LocalExecutionEnvironment({ workingDir: join(base, 'alias') });
+    expect(env.workingDirectory).toBe(join(base, 'real'));
+    await env.writeFile(join(base, 'alias', 'f.txt'), 'via alias');
+    expect(readFileSync(join(base, 'real', 'f.txt'), 'utf8')).toBe('via alias');
+    await expect(env.writeFile(join(base, 'alias', '..', 'x.txt'), 'x')).rejects.toMatchObject({
+      code: 'agent.path_outside_workdir',
+    });
   });
 });
