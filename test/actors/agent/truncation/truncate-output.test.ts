@@ -25,7 +25,11 @@ describe('default limits (api-reference §5 TruncationConfig)', () => {
   });
 
   it('config overrides win per tool; others keep their defaults', () => {
-    const config = { charLimits: { shell: 100 }, truncationModes: { shell: 'tail' as const }, lineLimits: { grep: 5 } };
+    const config = {
+      charLimits: { shell: 100 },
+      truncationModes: { shell: 'tail' as const },
+      lineLimits: { grep: 5 },
+    };
     expect(resolveLimits('shell', config)).toEqual({ charLimit: 100, mode: 'tail', lineLimit: 256 });
     expect(resolveLimits('grep', config)).toEqual({ charLimit: 20_000, mode: 'tail', lineLimit: 5 });
   });
