@@ -62,6 +62,7 @@ class AgentSession implements Session {
   private totalCost = 0;
   private started = false;
   private ended = false;
+  private detachSignal: (() => void) | undefined;
 
   constructor(options: CreateSessionOptions) {
     this.options = options;
@@ -126,7 +127,12 @@ class AgentSession implements Session {
     this.actor.start();
     const signal = options.signal;
     if (signal?.aborted) this.abort();
-    else signal?.addEventListener('abort', () => this.abort(), { once: true });
+    else if (signal) {
+      const onAbort = () => this.abort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      // A run-long signal outlives many sessions: do not keep each closed one reachable from it.
+      this.detachSignal = () => signal.removeEventListener('abort', onAbort);
+    }
   }
 
   get state(): SessionState {
@@ -243,6 +249,7 @@ class AgentSession implements Session {
   private closeDown(): void {
     if (this.ended) return;
     this.ended = true;
+    this.detachSignal?.();
     this.subagents.abortAll();
     this.emit(AgentEventKind.SESSION_END, { state: 'closed' });
   }
