@@ -4,6 +4,7 @@ import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import { createDefaultRegistry } from '../actors/registry.js';
 import { withDryRunHandlers } from '../machines/dry-run.js';
 import { resumePipeline, startPipeline } from '../machines/engine.js';
+import { locateRun } from '../machines/locate-run.js';
 import { assertRunDirFree, DEFAULT_RUNS_ROOT } from '../machines/resolve-run-dir.js';
 import type { PipelineRun, RunOptions, RunResult } from '../machines/run-types.js';
 import { loadScenario } from '../machines/scenario.js';
@@ -15,6 +16,7 @@ import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import { formatDiagnostic } from './format-diagnostic.js';
 import { formatEventLine } from './format-event-line.js';
 import { readPipelineSource } from './read-pipeline-source.js';
+import { type RealRunInput, type RealRunServices, realRunServices } from './real-run-services.js';
 import type { RunFlags } from './run-flags.js';
 import { createNonInteractiveInterviewer, createTerminalInterviewer } from './terminal-interviewer.js';
 
@@ -33,12 +35,17 @@ function chooseInterviewer(flags: RunFlags, ctx: CliContext): Interviewer {
   return createNonInteractiveInterviewer({ autoApprove: false });
 }
 
-function buildOptions(flags: RunFlags, ctx: CliContext, onEvent: (e: PipelineEvent) => void): RunOptions {
+function buildOptions(
+  flags: RunFlags,
+  ctx: CliContext,
+  onEvent: (e: PipelineEvent) => void,
+  pipeline: RealRunInput,
+): RunOptions & { real?: RealRunServices } {
   const simulated = flags.dryRun || flags.scenario !== undefined;
-  if (!simulated) {
-    throw new AttractorError(
-      'NO_BACKEND',
-      'no LLM backend is configured for codergen nodes yet: run with --dry-run or --scenario FILE (the agent session backend is on the roadmap).',
+  const real = simulated ? undefined : realRunServices(flags, ctx, pipeline);
+  if (simulated && (flags.model || flags.provider)) {
+    ctx.io.stderr(
+      'attractor: note: --model and --provider apply to real runs; this run simulates its models\n',
     );
   }
   const registry = createDefaultRegistry();
@@ -59,8 +66,10 @@ function buildOptions(flags: RunFlags, ctx: CliContext, onEvent: (e: PipelineEve
       ...(flags.scenario ? { scenario: path.resolve(ctx.io.cwd, flags.scenario) } : {}),
     },
     interviewer: chooseInterviewer(flags, ctx),
-    llmRank: createSimulatedRouter(),
-    workingDir: ctx.io.cwd,
+    ...(real
+      ? { real, backend: real.backend, llmRank: real.llmRank, accounting: real.accounting }
+      : { llmRank: createSimulatedRouter() }),
+    workingDir: real?.workingDir ?? ctx.io.cwd,
     registry: flags.dryRun ? withDryRunHandlers(registry) : registry,
     onEvent,
   };
@@ -137,6 +146,16 @@ async function finish(
       );
       return EXIT_FAILURE;
     case 'paused':
+      if (result.budgetExceeded) {
+        ctx.io.stderr(
+          `${ctx.colors.yellow('Paused')} at ${result.stoppedAt ?? '?'}: ${result.budgetExceeded}. Resume with a higher budget: attractor resume ${JSON.stringify(rel)} --max-cost USD\n`,
+        );
+        return EXIT_FAILURE;
+      }
+      ctx.io.stderr(
+        `Interrupted at ${result.stoppedAt ?? '?'}. Resume with: attractor resume ${JSON.stringify(rel)}\n`,
+      );
+      return EXIT_INTERRUPTED;
     case 'cancelled':
       ctx.io.stderr(
         `Interrupted at ${result.stoppedAt ?? '?'}. Resume with: attractor resume ${JSON.stringify(rel)}\n`,
@@ -150,8 +169,13 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
   const runDir = flags.logsDir ?? flags.logDir;
   // Checked here too, so the message names the directory as the user typed it.
   if (runDir !== undefined) assertRunDirFree(path.resolve(ctx.io.cwd, runDir), runDir);
-  const options = buildOptions(flags, ctx, eventPrinter(flags, ctx));
-  const run = startPipeline({ ...options, source: source.text, file: source.absolutePath });
+  const options = buildOptions(flags, ctx, eventPrinter(flags, ctx), {
+    source: source.text,
+    file: source.absolutePath,
+  });
+  const { real, ...runOptions } = options;
+  const run = startPipeline({ ...runOptions, source: source.text, file: source.absolutePath });
+  real?.setRunDir(run.runDir);
   return finish(run, options.interviewer, flags, ctx);
 }
 
@@ -191,12 +215,18 @@ export async function runResume(
   if (statSync(target).isDirectory() && !existsSync(path.join(target, 'checkpoint.json'))) {
     throw new AttractorError('RESUME_NOT_FOUND', `${from} has no checkpoint.json: is it a run directory?`);
   }
-  const options = buildOptions(withRecordedMode(flags, target), ctx, eventPrinter(flags, ctx));
-  const { runDir: _runDir, runsRoot: _runsRoot, ...resumeOptions } = options;
+  const found = locateRun(target, dotFile ? path.resolve(ctx.io.cwd, dotFile) : undefined);
+  const options = buildOptions(withRecordedMode(flags, target), ctx, eventPrinter(flags, ctx), {
+    source: found.source,
+    file: found.file,
+    checkpointPath: found.checkpointPath,
+  });
+  const { runDir: _runDir, runsRoot: _runsRoot, real, ...resumeOptions } = options;
   const run = resumePipeline({
     ...resumeOptions,
     from: path.resolve(ctx.io.cwd, from),
     ...(dotFile ? { dotFile: path.resolve(ctx.io.cwd, dotFile) } : {}),
   });
+  real?.setRunDir(run.runDir);
   return finish(run, options.interviewer, flags, ctx);
 }

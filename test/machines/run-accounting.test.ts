@@ -5,7 +5,7 @@ import { UsageLedger } from '../../src/actors/agent/backend/usage-ledger.js';
 import type { CodergenBackend } from '../../src/actors/codergen-backend.js';
 import { resumePipeline } from '../../src/machines/engine.js';
 import type { PipelineEvent } from '../../src/shared/pipeline-event.js';
-import { runDot, tempDir } from './run-helpers.js';
+import { runDot } from './run-helpers.js';
 
 const DOT = `digraph budget { start [shape=Mdiamond]; exit [shape=Msquare];
   a [prompt="first"]; b [prompt="second"]; start -> a -> b -> exit; }`;
@@ -48,9 +48,7 @@ describe('run accounting', () => {
 
   it('a spent budget aborts the running node, checkpoints it and pauses; a resume with more budget finishes', async () => {
     const ledger = new UsageLedger({ maxCostUsd: 5 });
-    const logsDir = tempDir();
     const run = await runDot(DOT, {
-      logsDir,
       backend: spendingBackend(ledger, new Set(['b'])),
       accounting: ledger,
     });

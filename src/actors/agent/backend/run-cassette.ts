@@ -74,7 +74,10 @@ export function createRunRecorder(file: string, paths: RunPaths): RecordMiddlewa
  * `attractor run --replay FILE`: answers every model call from the cassette, with no key and no network. A call
  * that differs from the recording fails naming its node and the first differing field.
  */
-export function createRunReplayer(file: string, paths: RunPaths): ReplayMiddleware {
+export function createRunReplayer(
+  file: string,
+  paths: RunPaths,
+): ReplayMiddleware & { recordedProviders(): Set<string> } {
   let entries: CassetteEntry[];
   try {
     entries = parseCassette(readFileSync(file, 'utf8'), file);
@@ -82,10 +85,12 @@ export function createRunReplayer(file: string, paths: RunPaths): ReplayMiddlewa
     const detail = error instanceof Error ? error.message : String(error);
     throw new AttractorError('CASSETTE_INVALID', `cannot replay ${file}: ${detail}`, { cause: error });
   }
-  return new ReplayMiddleware({
+  const replayer = new ReplayMiddleware({
     entries,
     caller: currentNode,
     matchKey: matchKey(paths),
     transform: (entry) => mapStrings(entry, fromPlaceholders(paths)) as CassetteEntry,
   });
+  const providers = new Set(entries.map((entry) => entry.request.provider).filter((p) => p !== undefined));
+  return Object.assign(replayer, { recordedProviders: () => providers });
 }
