@@ -1,5 +1,5 @@
 import type { FileChange } from '../environment/execution-environment.js';
-import { findHunkLines } from './find-hunk-lines.js';
+import { extraIndent, findHunkLines } from './find-hunk-lines.js';
 import type { Hunk, PatchOperation } from './parse-patch.js';
 
 /** A hunk or file that cannot be applied; the whole patch is then refused and nothing is written. */
@@ -118,20 +118,4 @@ function replacement(hunk: Hunk, matched: readonly string[]): string[] {
     else out.push(line.text.trim() === '' ? line.text : extra + line.text);
   }
   return out;
-}
-
-const leading = (line: string) => /^[ \t]*/.exec(line)![0];
-
-/** The indentation every non-blank matched line has on top of its patch line, or '' when they disagree. */
-function extraIndent(patchLines: readonly string[], fileLines: readonly string[]): string {
-  let extra: string | undefined;
-  patchLines.forEach((patchLine, k) => {
-    const fileLine = fileLines[k] ?? '';
-    if (patchLine.trim() === '' || extra === '') return;
-    const want = leading(patchLine);
-    const have = leading(fileLine);
-    const delta = have.endsWith(want) ? have.slice(0, have.length - want.length) : '';
-    extra = extra === undefined || extra === delta ? delta : '';
-  });
-  return extra ?? '';
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { describeFailure, failure, success } from './describe-failure.js';
+import { fuzzyLineReplace } from './fuzzy-line-replace.js';
 
 /** Occurrences of `needle` in `haystack`, not overlapping. */
 export function countOccurrences(haystack: string, needle: string): number {
@@ -13,7 +14,7 @@ export function countOccurrences(haystack: string, needle: string): number {
 export const editFileTool = defineTool({
   name: 'edit_file',
   description:
-    'Replace exact text in a file. old_string must match the file exactly (whitespace included) and be unique, unless replace_all is true. Include enough surrounding lines to make it unique.',
+    'Replace text in a file. old_string must match the file (whitespace included; whole lines that differ only in whitespace are accepted when unambiguous) and be unique, unless replace_all is true. Include enough surrounding lines to make it unique.',
   parameters: z.object({
     path: z.string().min(1).describe('Path to the file to edit.'),
     old_string: z.string().min(1).describe('Exact text to find. Must be unique unless replace_all=true.'),
@@ -28,14 +29,21 @@ export const editFileTool = defineTool({
       return describeFailure(error);
     }
     const count = countOccurrences(text, old_string);
-    if (count === 0) return failure(`Error: old_string not found in ${path}`);
-    if (count > 1 && !replace_all) {
-      return failure(
-        `Error: old_string found ${count} times in ${path}. Provide more context to make it unique.`,
-      );
+    const ambiguous = (n: number) =>
+      failure(`Error: old_string found ${n} times in ${path}. Provide more context to make it unique.`);
+    let edited: string;
+    if (count === 0) {
+      const fuzzy = replace_all
+        ? ({ kind: 'not_found' } as const)
+        : fuzzyLineReplace(text, old_string, new_string);
+      if (fuzzy.kind === 'not_found') return failure(`Error: old_string not found in ${path}`);
+      if (fuzzy.kind === 'ambiguous') return ambiguous(fuzzy.count);
+      edited = fuzzy.text;
+    } else {
+      if (count > 1 && !replace_all) return ambiguous(count);
+      // split/join, not String.replace: `$&` and friends in new_string must stay literal.
+      edited = text.split(old_string).join(new_string);
     }
-    // split/join, not String.replace: `$&` and friends in new_string must stay literal.
-    const edited = text.split(old_string).join(new_string);
     try {
       await env.writeFile(path, edited);
     } catch (error) {

@@ -4,7 +4,7 @@
  * typographic punctuation (curly quotes, long dashes, non-breaking spaces that models emit for ASCII) do
  * not make an otherwise exact hunk fail, while an exact match always wins over a fuzzy one.
  */
-const NORMALISERS: readonly ((line: string) => string)[] = [
+export const NORMALISERS: readonly ((line: string) => string)[] = [
   (line) => line,
   (line) => line.trimEnd(),
   (line) => line.trim(),
@@ -42,4 +42,37 @@ export function findHunkLines(
     }
   }
   return -1;
+}
+
+const leading = (line: string) => /^[ \t]*/.exec(line)![0];
+
+/** The indentation every non-blank matched line has on top of its patch line, or '' when they disagree. */
+export function extraIndent(patchLines: readonly string[], fileLines: readonly string[]): string {
+  let extra: string | undefined;
+  patchLines.forEach((patchLine, k) => {
+    const fileLine = fileLines[k] ?? '';
+    if (patchLine.trim() === '' || extra === '') return;
+    const want = leading(patchLine);
+    const have = leading(fileLine);
+    const delta = have.endsWith(want) ? have.slice(0, have.length - want.length) : '';
+    extra = extra === undefined || extra === delta ? delta : '';
+  });
+  return extra ?? '';
+}
+
+/** Start indices of every non-overlapping occurrence of `needle` in `fileLines` under one comparison. */
+export function findAllLineMatches(
+  fileLines: readonly string[],
+  needle: readonly string[],
+  normalise: (line: string) => string,
+): number[] {
+  const wanted = needle.map(normalise);
+  const found: number[] = [];
+  for (let start = 0; start + wanted.length <= fileLines.length; start++) {
+    if (wanted.every((line, k) => normalise(fileLines[start + k]!) === line)) {
+      found.push(start);
+      start += wanted.length - 1;
+    }
+  }
+  return found;
 }

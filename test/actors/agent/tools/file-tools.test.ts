@@ -89,6 +89,42 @@ describe('edit_file', () => {
   });
 
   it.each([
+    [
+      'trailing whitespace',
+      'if (a) {  \n  go();\n}\n',
+      'if (a) {\n  go();\n}',
+      'if (a) {\n  stop();\n}',
+      'if (a) {\n  stop();\n}\n',
+    ],
+    [
+      'a different indentation level',
+      'class A {\n    run() {\n        go();\n    }\n}\n',
+      'run() {\n    go();\n}\n',
+      'run() {\n    stop();\n}\n',
+      'class A {\n    run() {\n        stop();\n    }\n}\n',
+    ],
+    ['typographic quotes', 'say("hi");\n', 'say(\u201Chi\u201D);', 'say("yo");', 'say("yo");\n'],
+  ])(
+    'falls back to whole-line matching tolerant of %s',
+    async (_label, before, oldString, newString, after) => {
+      writeFileSync(join(ws.dir, 'f.ts'), before);
+      expect(await edit({ path: 'f.ts', old_string: oldString, new_string: newString })).toMatchObject({
+        output: 'Successfully edited f.ts',
+        isError: false,
+      });
+      expect(content()).toBe(after);
+    },
+  );
+
+  it('a fuzzy match found twice is ambiguous', async () => {
+    writeFileSync(join(ws.dir, 'f.ts'), '  x();\n    x();\n');
+    expect(await edit({ path: 'f.ts', old_string: '\tx();', new_string: 'y();' })).toMatchObject({
+      output: 'Error: old_string found 2 times in f.ts. Provide more context to make it unique.',
+      isError: true,
+    });
+  });
+
+  it.each([
     [{ path: 'none.ts', old_string: 'a', new_string: 'b' }, 'Error: file not found: none.ts'],
     [{ path: 'f.ts', old_string: 'zzz', new_string: 'b' }, 'Error: old_string not found in f.ts'],
     [
