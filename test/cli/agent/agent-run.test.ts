@@ -90,3 +90,54 @@ describe('attractor run with the agent backend (Anthropic Messages fake)', () =>
     expect(existsSync(path.join(dir, '.attractor-runs'))).toBe(false);
   });
 });
+
+describe('cost budget', () => {
+  it('pauses when --max-cost is spent, and attractor resume --max-cost finishes the run', async () => {
+    const dir = workspace();
+    writeFileSync(
+      path.join(dir, 'two.dot'),
+      `digraph two { start [shape=Mdiamond]; exit [shape=Msquare];
+        a [prompt="first", llm_model="claude-sonnet-4-6"]; b [prompt="second", llm_model="claude-sonnet-4-6"];
+        start -> a -> b -> exit; }`,
+    );
+    const server = await anthropic();
+    // 100k input tokens of claude-sonnet-4-6 cost $0.30: the budget of $0.50 is spent by b's first call.
+    const costly = { input_tokens: 100_000, output_tokens: 0 };
+    server.enqueue(
+      anthropicStreamReply({ content: [{ type: 'text', text: 'a done' }], usage: costly }),
+      anthropicStreamReply({
+        content: [{ type: 'tool_use', id: 'toolu_1', name: 'write_file', input: { path: 'b.txt', content: 'b\n' } }],
+        stop_reason: 'tool_use',
+        usage: costly,
+      }),
+    );
+    const env = { ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY, ANTHROPIC_BASE_URL: server.origin };
+    const paused = await runCli(['run', 'two.dot', '--logs-dir', 'run', '--max-cost', '0.5'], { cwd: dir, env });
+    expect(paused.code).toBe(1);
+    expect(paused.stderr).toContain('over its budget of $0.5000');
+    expect(paused.stderr).toContain('attractor resume "run" --max-cost');
+    const checkpoint = JSON.parse(readFileSync(path.join(dir, 'run', 'checkpoint.json'), 'utf8'));
+    expect(checkpoint).toMatchObject({ status: 'paused', current_node: 'b', completed_nodes: ['start', 'a'] });
+    expect(checkpoint.usage.cost_usd).toBeCloseTo(0.6);
+
+    // Without more budget, a resume refuses to start rather than spend again.
+    const refused = await runCli(['resume', 'run', '--max-cost', '0.5'], { cwd: dir, env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('has already cost $0.6000');
+
+    server.enqueue(
+      anthropicStreamReply({
+        content: [{ type: 'tool_use', id: 'toolu_2', name: 'write_file', input: { path: 'b.txt', content: 'b\n' } }],
+        stop_reason: 'tool_use',
+        usage,
+      }),
+      anthropicStreamReply({ content: [{ type: 'text', text: 'b done' }], usage }),
+    );
+    const resumed = await runCli(['resume', 'run', '--json', '--max-cost', '5'], { cwd: dir, env });
+    expect(resumed.stderr).toContain('Completed at exit');
+    expect(resumed.code).toBe(0);
+    expect(readFileSync(path.join(dir, 'b.txt'), 'utf8')).toBe('b\n');
+    const finalize = events(resumed.stdout).find((e) => e.kind === 'pipeline.finalize');
+    expect(finalize?.data['usage']).toMatchObject({ calls: 4 });
+  });
+});
