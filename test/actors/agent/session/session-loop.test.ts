@@ -116,6 +116,43 @@ describe('Session loop', () => {
     ]);
   });
 
+  it('runs the calls one after another when the profile does not support parallel calls', async () => {
+    const log: string[] = [];
+    const step = defineTestTool('step', z.object({ n: z.number() }), async ({ n }) => {
+      log.push(`start ${n}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      log.push(`end ${n}`);
+      return `step ${n}`;
+    });
+    const { client } = scripted([
+      { toolCalls: [1, 2, 3].map((n) => ({ name: 'step', arguments: { n } })) },
+      'ok',
+    ]);
+    const profile = testProfile({ toolList: [step], supportsParallelToolCalls: false });
+    await collect(createSession({ client, profile, env: testEnv() }).submit('go'));
+    expect(log).toEqual(['start 1', 'end 1', 'start 2', 'end 2', 'start 3', 'end 3']);
+  });
+
+  it('continues from a given history (a thread reused across nodes)', async () => {
+    const first = scripted(['first answer']);
+    const a = createSession({ client: first.client, profile: testProfile(), env: testEnv() });
+    await collect(a.submit('remember 7'));
+    const second = scripted(['7']);
+    const b = createSession({
+      client: second.client,
+      profile: testProfile(),
+      env: testEnv(),
+      history: a.history,
+    });
+    await collect(b.submit('what number?'));
+    expect(second.adapter.calls[0]!.request.messages.map(messageText)).toEqual([
+      'remember 7',
+      'first answer',
+      'what number?',
+    ]);
+    expect(a.history).toHaveLength(2);
+  });
+
   it('turns an unknown tool, bad arguments and a throwing tool into error results for the model', async () => {
     const broken = defineTestTool('broken', z.object({}), async () => {
       throw new Error('disk on fire');
