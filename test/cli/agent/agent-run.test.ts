@@ -106,18 +106,27 @@ describe('cost budget', () => {
     server.enqueue(
       anthropicStreamReply({ content: [{ type: 'text', text: 'a done' }], usage: costly }),
       anthropicStreamReply({
-        content: [{ type: 'tool_use', id: 'toolu_1', name: 'write_file', input: { path: 'b.txt', content: 'b\n' } }],
+        content: [
+          { type: 'tool_use', id: 'toolu_1', name: 'write_file', input: { path: 'b.txt', content: 'b\n' } },
+        ],
         stop_reason: 'tool_use',
         usage: costly,
       }),
     );
     const env = { ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY, ANTHROPIC_BASE_URL: server.origin };
-    const paused = await runCli(['run', 'two.dot', '--logs-dir', 'run', '--max-cost', '0.5'], { cwd: dir, env });
+    const paused = await runCli(['run', 'two.dot', '--logs-dir', 'run', '--max-cost', '0.5'], {
+      cwd: dir,
+      env,
+    });
     expect(paused.code).toBe(1);
     expect(paused.stderr).toContain('over its budget of $0.5000');
     expect(paused.stderr).toContain('attractor resume "run" --max-cost');
     const checkpoint = JSON.parse(readFileSync(path.join(dir, 'run', 'checkpoint.json'), 'utf8'));
-    expect(checkpoint).toMatchObject({ status: 'paused', current_node: 'b', completed_nodes: ['start', 'a'] });
+    expect(checkpoint).toMatchObject({
+      status: 'paused',
+      current_node: 'b',
+      completed_nodes: ['start', 'a'],
+    });
     expect(checkpoint.usage.cost_usd).toBeCloseTo(0.6);
 
     // Without more budget, a resume refuses to start rather than spend again.
@@ -127,7 +136,9 @@ describe('cost budget', () => {
 
     server.enqueue(
       anthropicStreamReply({
-        content: [{ type: 'tool_use', id: 'toolu_2', name: 'write_file', input: { path: 'b.txt', content: 'b\n' } }],
+        content: [
+          { type: 'tool_use', id: 'toolu_2', name: 'write_file', input: { path: 'b.txt', content: 'b\n' } },
+        ],
         stop_reason: 'tool_use',
         usage,
       }),

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ensureDist } from '../../helpers/ensure-dist.js';
 import {
   anthropicStreamReply,
   FAKE_ANTHROPIC_KEY,
   startFakeAnthropicServer,
 } from '../../helpers/fake-anthropic-server.js';
-import { BIN, ensureDist } from '../../helpers/ensure-dist.js';
 
 const run = promisify(execFile);
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -55,7 +55,9 @@ function story(stdout: string): string[] {
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as { kind: string; node_id?: string; data: Record<string, unknown> })
-    .filter((e) => ['node.start', 'node.complete', 'agent.tool_call_start', 'agent.tool_call_end'].includes(e.kind))
+    .filter((e) =>
+      ['node.start', 'node.complete', 'agent.tool_call_start', 'agent.tool_call_end'].includes(e.kind),
+    )
     .map((e) =>
       e.kind === 'agent.tool_call_start'
         ? `${e.node_id} call ${String(e.data['tool_name'])} ${JSON.stringify(e.data['arguments'])}`
@@ -72,13 +74,27 @@ describe('attractor run --record / --replay (real CLI process)', () => {
     const server = await startFakeAnthropicServer();
     server.enqueue(
       anthropicStreamReply({
-        content: [{ type: 'tool_use', id: 'toolu_a', name: 'write_file', input: { path: 'greeting.txt', content: 'hello\n' } }],
+        content: [
+          {
+            type: 'tool_use',
+            id: 'toolu_a',
+            name: 'write_file',
+            input: { path: 'greeting.txt', content: 'hello\n' },
+          },
+        ],
         stop_reason: 'tool_use',
         usage,
       }),
       anthropicStreamReply({ content: [{ type: 'text', text: 'Created greeting.txt.' }], usage }),
       anthropicStreamReply({
-        content: [{ type: 'tool_use', id: 'toolu_b', name: 'shell', input: { command: 'echo world >> greeting.txt' } }],
+        content: [
+          {
+            type: 'tool_use',
+            id: 'toolu_b',
+            name: 'shell',
+            input: { command: 'echo world >> greeting.txt' },
+          },
+        ],
         stop_reason: 'tool_use',
         usage,
       }),
@@ -120,10 +136,15 @@ describe('attractor run --record / --replay (real CLI process)', () => {
 
     // A pipeline that asks something else fails, naming the node and the first differing field.
     const changedDir = workspace();
-    writeFileSync(path.join(changedDir, 'greet.dot'), PIPELINE.replace('Create greeting.txt', 'Create farewell.txt'));
+    writeFileSync(
+      path.join(changedDir, 'greet.dot'),
+      PIPELINE.replace('Create greeting.txt', 'Create farewell.txt'),
+    );
     copyFileSync(path.join(recordDir, 'greet.cassette.jsonl'), path.join(changedDir, 'greet.cassette.jsonl'));
     const changed = await attractor(['run', 'greet.dot', '--replay', 'greet.cassette.jsonl'], changedDir, {});
     expect(changed.code).toBe(1);
-    expect(changed.stdout + changed.stderr).toMatch(/call #1 of write .*does not match the cassette.*messages\[0\]/);
+    expect(changed.stdout + changed.stderr).toMatch(
+      /call #1 of write .*does not match the cassette.*messages\[0\]/,
+    );
   }, 120_000);
 });

@@ -25,6 +25,20 @@ function mapStrings(value: unknown, map: (text: string) => string): unknown {
   return value;
 }
 
+/** Keys whose values describe one machine's moment, not the exchange: replays must not depend on them. */
+const VOLATILE_KEYS = new Set(['latencyMs']);
+
+function withoutVolatile(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutVolatile);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value))
+      if (!VOLATILE_KEYS.has(key)) out[key] = withoutVolatile(inner);
+    return out;
+  }
+  return value;
+}
+
 /** This machine's paths → placeholders (the run directory first: it usually lies inside the working directory). */
 function toPlaceholders(paths: RunPaths) {
   return (text: string) => {
@@ -61,7 +75,7 @@ function matchKey(paths: RunPaths) {
 export function createRunRecorder(file: string, paths: RunPaths): RecordMiddleware {
   const recorder: RecordMiddleware = new RecordMiddleware({
     caller: currentNode,
-    transform: (entry) => mapStrings(entry, toPlaceholders(paths)) as CassetteEntry,
+    transform: (entry) => mapStrings(withoutVolatile(entry), toPlaceholders(paths)) as CassetteEntry,
     write: () => {
       const text = recorder.entries.map((entry) => JSON.stringify(entry)).join('\n');
       writeFileAtomic(file, `${text}\n`, { durable: false });
