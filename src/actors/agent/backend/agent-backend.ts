@@ -81,7 +81,7 @@ async function runVisit(
   const pre = node.extra['tool_hooks.pre'] ?? options.graphExtra?.['tool_hooks.pre'];
   const post = node.extra['tool_hooks.post'] ?? options.graphExtra?.['tool_hooks.post'];
   const effort = request.reasoningEffort?.toLowerCase();
-  const session = createSession({
+  const sessionOptions = {
     client: options.client,
     profile: getProfile(resolved.provider, { model: resolved.model }),
     env,
@@ -94,7 +94,7 @@ async function runVisit(
     ...(pre || post ? { toolHooks: { ...(pre ? { pre } : {}), ...(post ? { post } : {}) } } : {}),
     signal: request.signal,
     ...(history ? { history } : {}),
-  });
+  };
   // A continued thread already holds the run so far; a fresh session gets what the fidelity allows.
   const input = history
     ? request.prompt
@@ -102,22 +102,27 @@ async function runVisit(
   let finalText = '';
   let error: AgentEvent | undefined;
   let turnLimit: AgentEvent | undefined;
+  // Every event, SESSION_END at shutdown included, goes to the pipeline stream.
+  const onEvent = (event: AgentEvent) => {
+    let extra: Record<string, unknown> = {};
+    if (event.kind === AgentEventKind.USAGE) {
+      const cost = ledger.record({
+        nodeId: node.id,
+        model: String(event.data['model'] ?? resolved.model),
+        usage: event.data['usage'] as TokenUsage,
+      });
+      extra = { cost_usd: cost, node_totals: ledger.nodeTotals(node.id) };
+    } else if (event.kind === AgentEventKind.ASSISTANT_TEXT_END) {
+      finalText = String(event.data['text'] ?? '');
+      error = undefined;
+    } else if (event.kind === AgentEventKind.ERROR) error = event;
+    else if (event.kind === AgentEventKind.TURN_LIMIT) turnLimit = event;
+    request.emit(`agent.${event.kind}`, { ...toPipelineEventData(event), ...extra }, node.id);
+  };
+  const session = createSession({ ...sessionOptions, onEvent });
   try {
-    for await (const event of session.submit(input)) {
-      let extra: Record<string, unknown> = {};
-      if (event.kind === AgentEventKind.USAGE) {
-        const cost = ledger.record({
-          nodeId: node.id,
-          model: String(event.data['model'] ?? resolved.model),
-          usage: event.data['usage'] as TokenUsage,
-        });
-        extra = { cost_usd: cost, node_totals: ledger.nodeTotals(node.id) };
-      } else if (event.kind === AgentEventKind.ASSISTANT_TEXT_END) {
-        finalText = String(event.data['text'] ?? '');
-        error = undefined;
-      } else if (event.kind === AgentEventKind.ERROR) error = event;
-      else if (event.kind === AgentEventKind.TURN_LIMIT) turnLimit = event;
-      request.emit(`agent.${event.kind}`, { ...toPipelineEventData(event), ...extra }, node.id);
+    for await (const _event of session.submit(input)) {
+      // Drained only to wait for the end: onEvent has seen each event.
     }
   } finally {
     if (thread) threads.set(thread, session.history);
