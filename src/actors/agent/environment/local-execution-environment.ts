@@ -19,8 +19,10 @@ import { FileNotFoundError } from './file-not-found-error.js';
 import { globFiles } from './glob-files.js';
 import { grepFiles } from './grep-files.js';
 import { listDirectory } from './list-directory.js';
-import { resolveInside } from './resolve-inside.js';
+import { PathOutsideWorkdirError } from './path-outside-workdir-error.js';
+import { isInside, resolveInside } from './resolve-inside.js';
 import { killGroup, spawnCommand } from './spawn-command.js';
+import { toPosix } from './walk-files.js';
 
 export interface LocalExecutionEnvironmentOptions {
   /** Default: `process.cwd()`. Must exist. */
@@ -153,7 +155,18 @@ export class LocalExecutionEnvironment implements ExecutionEnvironment {
     } catch (error) {
       throw notFound(error, target);
     }
-    return globFiles(real, pattern);
+    return globFiles(real, this.#relativePattern(pattern, real));
+  }
+
+  /** Models often glob with absolute patterns: `/work/src/**\/*.ts` means `src/**\/*.ts` under the root. */
+  #relativePattern(pattern: string, base: string): string {
+    if (!path.isAbsolute(pattern)) return pattern;
+    const viaAlias = isInside(this.#alias, pattern) && !isInside(this.workingDirectory, pattern);
+    const absolute = viaAlias
+      ? path.join(this.workingDirectory, path.relative(this.#alias, pattern))
+      : pattern;
+    if (!isInside(base, absolute)) throw new PathOutsideWorkdirError(pattern, this.workingDirectory);
+    return toPosix(path.relative(base, absolute));
   }
 }
 

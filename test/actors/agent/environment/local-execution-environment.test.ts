@@ -154,6 +154,10 @@ describe('LocalExecutionEnvironment: files and searches', () => {
     expect(await ws.env.glob('*.ts', 'src')).toEqual(
       ['src/mid.ts', 'src/old.ts'].map((p) => join(ws.dir, p)),
     );
+    expect(await ws.env.glob(join(ws.dir, 'src/*.ts'))).toEqual(
+      ['src/mid.ts', 'src/old.ts'].map((p) => join(ws.dir, p)),
+    );
+    await expect(ws.env.glob('/etc/*.conf')).rejects.toMatchObject({ code: 'agent.path_outside_workdir' });
   });
 });
 
