@@ -9,8 +9,6 @@ import {
   type TokenUsage,
 } from '../../../llm/index.js';
 import { AttractorError } from '../../../shared/errors.js';
-import { gatherEnvironmentInfo } from '../profiles/environment-context.js';
-import { discoverInstructionFiles } from '../profiles/instruction-files.js';
 import type { AgentTool } from '../tools/define-tool.js';
 import { type AgentEvent, AgentEventKind, agentEvent } from './agent-event.js';
 import { processInputs } from './agentic-loop.js';
@@ -25,6 +23,7 @@ import {
   sessionLifecycleMachine,
 } from './session-lifecycle-machine.js';
 import type { SessionRuntime } from './session-runtime.js';
+import { buildSessionSystemPrompt } from './session-system-prompt.js';
 import type { CreateSessionOptions, Session } from './session-types.js';
 import { type SpawnRequest, SubagentManager } from './subagent-manager.js';
 import { createSubagentTools } from './subagent-tools.js';
@@ -208,7 +207,15 @@ class AgentSession implements Session {
     const signal = AbortSignal.any([this.controller.signal, invokeSignal]);
     let result: ProcessInputResult = { close: false };
     try {
-      if (this.rt.systemPrompt === '') this.rt.systemPrompt = await this.buildSystemPrompt();
+      if (this.rt.systemPrompt === '') {
+        this.rt.systemPrompt = await buildSessionSystemPrompt({
+          env: this.options.env,
+          profile: this.options.profile,
+          model: this.model,
+          tools: [...this.rt.tools.values()],
+          userInstructions: this.config.userInstructions,
+        });
+      }
       result = await processInputs(this.rt, text, signal);
     } catch (error) {
       // processInputs reports expected failures itself; this is a fault in the session or a tool seam.
@@ -222,27 +229,6 @@ class AgentSession implements Session {
       return { close: true };
     }
     return result;
-  }
-
-  private async buildSystemPrompt(): Promise<string> {
-    const { env, profile } = this.options;
-    const environment = await gatherEnvironmentInfo({
-      workingDirectory: env.workingDirectory,
-      platform: env.platform,
-      osVersion: env.osVersion,
-      model: this.model,
-    });
-    const instructions = await discoverInstructionFiles({
-      workingDirectory: env.workingDirectory,
-      names: profile.instructionFiles,
-      ...(environment.gitRoot ? { gitRoot: environment.gitRoot } : {}),
-    });
-    return profile.buildSystemPrompt({
-      environment,
-      instructions,
-      tools: [...this.rt.tools.values()],
-      userInstructions: this.config.userInstructions,
-    });
   }
 
   /** Subagents first, then SESSION_END (public specification's shutdown order); the machine closes after. */
