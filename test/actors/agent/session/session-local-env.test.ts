@@ -63,6 +63,30 @@ describe('Session with the local environment and the built-in tools', () => {
     expect(session.state).toBe('closed');
   });
 
+  it('sends the layered system prompt: environment, tools, AGENTS.md and CLAUDE.md (not GEMINI.md), user instructions last', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'AGENTS.md'), 'Agents: run npm test.');
+    writeFileSync(join(dir, 'CLAUDE.md'), 'Claude: prefer small diffs.');
+    writeFileSync(join(dir, 'GEMINI.md'), 'Gemini: never read this.');
+    const env = new LocalExecutionEnvironment({ workingDir: dir });
+    const { adapter, client } = scripted(['ok']);
+    const session = createSession({
+      client,
+      profile: getProfile('anthropic', { model: 'claude-sonnet-4-6' }),
+      env,
+      config: { userInstructions: 'Write status.json at the end.' },
+    });
+    await collect(session.submit('hi'));
+    const prompt = adapter.calls[0]!.request.systemPrompt!;
+    expect(prompt).toContain(`Working directory: ${env.workingDirectory}`);
+    expect(prompt).toContain('Model: claude-sonnet-4-6');
+    expect(prompt).toContain('- edit_file:');
+    expect(prompt).toContain('Agents: run npm test.');
+    expect(prompt).toContain('Claude: prefer small diffs.');
+    expect(prompt).not.toContain('Gemini: never read this.');
+    expect(prompt.trimEnd().endsWith('Write status.json at the end.')).toBe(true);
+  });
+
   it('writes and edits files in the working directory and answers', async () => {
     const { dir, session } = realSession([
       { toolCalls: [{ name: 'write_file', arguments: { path: 'hello.py', content: 'print("Hello")\n' } }] },
