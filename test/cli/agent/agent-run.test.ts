@@ -152,3 +152,33 @@ describe('cost budget', () => {
     expect(finalize?.data['usage']).toMatchObject({ calls: 4 });
   });
 });
+
+describe('model plan and defaults', () => {
+  it('--verbose prints which model each node will use before running', async () => {
+    const dir = workspace();
+    writeFileSync(
+      path.join(dir, 'p.dot'),
+      `digraph p { start [shape=Mdiamond]; exit [shape=Msquare]; a [prompt="x"]; b [prompt="y", llm_model="gpt-5.2"];
+        start -> a -> b -> exit; }`,
+    );
+    // No OpenAI key: the run is refused, but the plan is printed first.
+    const result = await runCli(['run', 'p.dot', '--verbose'], { cwd: dir, env: { GEMINI_API_KEY: 'g' } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'a: agent model gemini-3-pro-preview via gemini (first configured provider’s default)',
+    );
+    expect(result.stderr).toContain('b: agent model gpt-5.2 via openai');
+    expect(result.stderr).toContain('OPENAI_API_KEY (needed by node b)');
+  });
+
+  it('a dry run notes once that --model and --provider apply to real runs', async () => {
+    const dir = workspace();
+    writeFileSync(path.join(dir, 'hello.dot'), ONE_NODE);
+    const result = await runCli(['run', 'hello.dot', '--dry-run', '--model', 'gpt-5.2'], {
+      cwd: dir,
+      env: {},
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr.match(/--model and --provider apply to real runs/g)).toHaveLength(1);
+  });
+});
