@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  anthropicJsonReply,
   anthropicStreamReply,
   FAKE_ANTHROPIC_KEY,
   startFakeAnthropicServer,
@@ -180,5 +181,41 @@ describe('model plan and defaults', () => {
     });
     expect(result.code).toBe(0);
     expect(result.stderr.match(/--model and --provider apply to real runs/g)).toHaveLength(1);
+  });
+});
+
+describe('llm_decide routing in a real run', () => {
+  it('asks the graph router_model through the client and follows its choice', async () => {
+    const dir = workspace();
+    writeFileSync(
+      path.join(dir, 'route.dot'),
+      `digraph route { router_model="claude-haiku-4-5"; goal="pick the careful path"
+        start [shape=Mdiamond]; exit [shape=Msquare];
+        triage [shape=parallelogram, tool_command="echo triaged"];
+        quick [shape=parallelogram, tool_command="echo quick > path.txt"];
+        careful [shape=parallelogram, tool_command="echo careful > path.txt"];
+        start -> triage; triage -> quick [llm_decide=true]; triage -> careful [llm_decide=true];
+        quick -> exit; careful -> exit; }`,
+    );
+    const server = await anthropic();
+    server.enqueue(
+      anthropicJsonReply({
+        content: [{ type: 'text', text: 'careful' }],
+        usage: { input_tokens: 200, output_tokens: 2 },
+      }),
+    );
+    const env = {
+      ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
+      ANTHROPIC_BASE_URL: server.origin,
+      PATH: process.env['PATH'] ?? '',
+    };
+    const result = await runCli(['run', 'route.dot', '--json', '--logs-dir', 'run'], { cwd: dir, env });
+    expect(result.code).toBe(0);
+    expect(readFileSync(path.join(dir, 'path.txt'), 'utf8')).toBe('careful\n');
+    expect((server.requests[0]?.body as { model?: string }).model).toBe('claude-haiku-4-5');
+    const decision = events(result.stdout).find((e) => e.kind === 'router.decision');
+    expect(decision).toMatchObject({ node_id: 'triage', data: { choice: 'careful' } });
+    const finalize = events(result.stdout).find((e) => e.kind === 'pipeline.finalize');
+    expect(finalize?.data['usage']).toMatchObject({ calls: 1, input_tokens: 200 });
   });
 });
