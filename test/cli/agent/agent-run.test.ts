@@ -212,7 +212,7 @@ describe('llm_decide routing in a real run', () => {
     const result = await runCli(['run', 'route.dot', '--json', '--logs-dir', 'run'], { cwd: dir, env });
     expect(result.code).toBe(0);
     expect(readFileSync(path.join(dir, 'path.txt'), 'utf8')).toBe('careful\n');
-    expect((server.requests[0]?.body as { model?: string }).model).toBe('claude-haiku-4-5');
+    expect(server.requests[0]?.body).toMatchObject({ model: 'claude-haiku-4-5' });
     const decision = events(result.stdout).find((e) => e.kind === 'router.decision');
     expect(decision).toMatchObject({ node_id: 'triage', data: { choice: 'careful' } });
     const finalize = events(result.stdout).find((e) => e.kind === 'pipeline.finalize');
