@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { AutoApproveInterviewer } from '../actors/interviewers/auto-approve.js';
 import { ProcessLedger } from '../actors/process/process-ledger.js';
 import { stopLeftoverProcesses } from '../actors/process/stop-leftover-processes.js';
@@ -15,7 +15,14 @@ import { startExecution } from './pipeline-execution.js';
 import { createGraphLookup } from './pipeline-runtime.js';
 import { createRunDirectory } from './run-directory.js';
 import { acquireRunLock } from './run-lock.js';
-import { type PipelineRun, type Prepared, type RunOptions, type RunResult, runQuality } from './run-types.js';
+import {
+  type PipelineRun,
+  type Prepared,
+  partialNodesOf,
+  type RunOptions,
+  type RunResult,
+  runQuality,
+} from './run-types.js';
 import { createScenarioInterviewer } from './scenario-interviewer.js';
 import { createServices } from './services.js';
 
@@ -31,7 +38,8 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
       run_id: runId,
       pipeline: graph.name,
       goal: graph.attrs.goal ?? '',
-      ...(graph.file ? { source_file: graph.file } : {}),
+      // Absolute: a resume from another directory resolves the pipeline's relative paths against it.
+      ...(graph.file ? { source_file: resolve(graph.file) } : {}),
       source_sha256: prepared.sha,
       started_at: new Date().toISOString(),
       attractor_version: '0.1.0',
@@ -239,11 +247,14 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
       const final = status === 'branch_done' ? 'completed' : budgetPaused ? 'paused' : status;
       const failure = budgetPaused ? undefined : context.failure;
       const q = runQuality(final, context.failedNodes);
+      const partialNodes = partialNodesOf(context.nodeOutcomes);
       emitEvent('pipeline.finalize', {
         status: final,
         quality: q,
         ...(failure ? { reason: failure.reason } : {}),
         ...(budgetPaused ? { reason: budgetStop } : {}),
+        failed_nodes: [...context.failedNodes],
+        partial_nodes: partialNodes,
       });
       return {
         status: final,
@@ -256,6 +267,8 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
         ...(accounting ? { usage: accounting.runTotals() } : {}),
         context: context.values,
         completedNodes: context.completedNodes,
+        failedNodes: [...context.failedNodes],
+        partialNodes,
       };
     })
     .finally(() => {

@@ -23,6 +23,8 @@ export const nodeAttrShape = {
   reasoning_effort: stringAttr,
   auto_status: booleanAttr,
   allow_partial: booleanAttr,
+  /** false: a resume asks before running this node again after it was interrupted (default true). */
+  idempotent: booleanAttr,
   retry_policy: stringAttr,
   temperature: floatAttr,
   max_tokens: integerAttr,
