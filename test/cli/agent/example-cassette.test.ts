@@ -141,12 +141,13 @@ describe('examples/10-agent-tdd.dot and its cassette', () => {
     expect(comparable(readFileSync(CASSETTE, 'utf8'))).toEqual(comparable(fresh));
   }, 60_000);
 
-  it('replays with no key and no server: the test fails once, the fix loop repairs the code', async () => {
+  it('replays with no key and no server in --workdir: the test fails once, the fix loop repairs the code', async () => {
     const dir = workspace();
-    const result = await runCli(['run', DOT, '--json', '--logs-dir', 'run', '--replay', CASSETTE], {
-      cwd: dir,
-      env: { PATH: process.env['PATH'] },
-    });
+    const elsewhere = workspace();
+    const result = await runCli(
+      ['run', DOT, '--json', '--logs-dir', 'run', '--replay', CASSETTE, '--workdir', dir],
+      { cwd: elsewhere, env: { PATH: process.env['PATH'] } },
+    );
     expect(result.stderr).toContain('Completed at exit');
     expect(result.code).toBe(0);
     const visited = result.stdout
@@ -155,5 +156,6 @@ describe('examples/10-agent-tdd.dot and its cassette', () => {
       .map((line) => JSON.parse(line).node_id);
     expect(visited).toEqual(['start', 'implement', 'run_tests', 'fix', 'run_tests', 'exit']);
     expect(readFileSync(path.join(dir, 'slugify.mjs'), 'utf8')).toContain('.toLowerCase()');
+    expect(existsSync(path.join(elsewhere, 'slugify.mjs'))).toBe(false);
   }, 60_000);
 });
