@@ -60,6 +60,9 @@ function buildOptions(
     manifestOptions: {
       dry_run: flags.dryRun === true,
       ...(flags.scenario ? { scenario: path.resolve(ctx.io.cwd, flags.scenario) } : {}),
+      // A resume works where the run worked, and a replayed run keeps replaying.
+      ...(real ? { workdir: real.workingDir } : {}),
+      ...(real && flags.replay ? { replay: path.resolve(ctx.io.cwd, flags.replay) } : {}),
     },
     interviewer: chooseInterviewer(flags, ctx),
     ...(real
@@ -194,12 +197,15 @@ function withRecordedMode(flags: RunFlags, from: string): RunFlags {
   if (!existsSync(manifestPath)) return flags;
   try {
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
-      options?: { dry_run?: boolean; scenario?: string };
+      options?: { dry_run?: boolean; scenario?: string; workdir?: string; replay?: string };
     };
+    const o = manifest.options;
     return {
       ...flags,
-      ...(manifest.options?.dry_run ? { dryRun: true } : {}),
-      ...(manifest.options?.scenario ? { scenario: manifest.options.scenario } : {}),
+      ...(o?.dry_run ? { dryRun: true } : {}),
+      ...(o?.scenario ? { scenario: o.scenario } : {}),
+      ...(o?.workdir && !flags.workdir ? { workdir: o.workdir } : {}),
+      ...(o?.replay && !flags.replay && !flags.record ? { replay: o.replay } : {}),
     };
   } catch {
     return flags;

@@ -145,7 +145,11 @@ describe('cost budget', () => {
       }),
       anthropicStreamReply({ content: [{ type: 'text', text: 'b done' }], usage }),
     );
-    const resumed = await runCli(['resume', 'run', '--json', '--max-cost', '5'], { cwd: dir, env });
+    // From another directory: the resume works where the run worked (manifest.json keeps the workdir).
+    const resumed = await runCli(['resume', path.join(dir, 'run'), '--json', '--max-cost', '5'], {
+      cwd: workspace(),
+      env,
+    });
     expect(resumed.stderr).toContain('Completed at exit');
     expect(resumed.code).toBe(0);
     expect(readFileSync(path.join(dir, 'b.txt'), 'utf8')).toBe('b\n');
