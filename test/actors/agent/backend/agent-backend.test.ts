@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -99,6 +99,44 @@ describe('createAgentBackend', () => {
     const visit = t.backend.run(t.request('a', { signal: controller.signal }));
     setTimeout(() => controller.abort(new Error('node timed out')), 50);
     await expect(visit).rejects.toThrow('node timed out');
+  });
+});
+
+describe('tool hooks from the pipeline', () => {
+  it('a node tool_hooks.pre that fails keeps the tool from running', async () => {
+    const workingDir = realpathSync(mkdtempSync(path.join(tmpdir(), 'attractor-hooks-')));
+    dirs.push(workingDir);
+    const adapter = new ScriptedAdapter({
+      name: 'anthropic',
+      turns: [
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'blocked.txt', content: 'x' } }] },
+        'gave up',
+      ],
+    });
+    const backend = createAgentBackend({
+      client: new LLMClient({ adapters: [adapter] }),
+      workingDir,
+      providers: configuredProviders({ ANTHROPIC_API_KEY: 'k' }),
+      ledger: new UsageLedger(),
+      graphExtra: { 'tool_hooks.pre': 'exit 3' },
+    });
+    const node = compile(`digraph g { start [shape=Mdiamond]; exit [shape=Msquare];
+      a [prompt="x", llm_model="claude-sonnet-4-6"]; start -> a -> exit; }`).graph.nodes.find(
+      (n) => n.id === 'a',
+    )!;
+    const stageDir = path.join(workingDir, 'run', 'a');
+    mkdirSync(stageDir, { recursive: true });
+    const result = await backend.run({
+      node,
+      prompt: 'write it',
+      contextSummary: '',
+      fidelity: 'compact',
+      stageDir,
+      signal: new AbortController().signal,
+      emit: () => {},
+    });
+    expect(result.response).toBe('gave up');
+    expect(existsSync(path.join(workingDir, 'blocked.txt'))).toBe(false);
   });
 });
 
