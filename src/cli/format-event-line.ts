@@ -1,6 +1,6 @@
-import { relative } from 'node:path';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { Colors } from './colors.js';
+import { displayPath } from './display-path.js';
 
 /** A node's outcome at a glance: only SUCCESS gets a tick. */
 const STATUS_MARKS: Readonly<Record<string, string>> = {
@@ -82,5 +82,5 @@ function firstArgument(args: unknown): string {
 function runDirLine(data: Record<string, unknown>, cwd: string | undefined): string {
   const dir = data['run_dir'];
   if (typeof dir !== 'string') return '';
-  return `\n  run directory: ${cwd ? relative(cwd, dir) || '.' : dir}`;
+  return `\n  run directory: ${cwd ? displayPath(cwd, dir) : dir}`;
 }

@@ -14,6 +14,7 @@ import { createSimulatedRouter } from '../machines/simulated-router.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { CliContext } from './cli-context.js';
+import { displayPath } from './display-path.js';
 import { createEventPrinter, type EventPrinter } from './event-printer.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import { formatDiagnostic } from './format-diagnostic.js';
@@ -42,6 +43,15 @@ function buildOptions(
   if (simulated && (flags.model || flags.provider)) {
     ctx.io.stderr(
       'attractor: note: --model and --provider apply to real runs; this run simulates its models\n',
+    );
+  }
+  // Accepted (a resume or script may pass them), but nothing here calls a model: say so once.
+  if (flags.model || flags.provider) {
+    const which = [flags.model ? '--model' : '', flags.provider ? '--provider' : '']
+      .filter(Boolean)
+      .join(' and ');
+    ctx.io.stderr(
+      `attractor: ${which} ${flags.model && flags.provider ? 'apply' : 'applies'} to real runs; this ${flags.dryRun ? 'dry run' : 'scenario run'} simulates every model call.\n`,
     );
   }
   const registry = createDefaultRegistry();
@@ -128,7 +138,7 @@ async function finish(
     (interviewer as { close?: () => void } | undefined)?.close?.();
   }
   const say = flags.json ? ctx.io.stderr : ctx.io.stdout;
-  const rel = path.relative(ctx.io.cwd, result.runDir) || '.';
+  const rel = displayPath(ctx.io.cwd, result.runDir);
   if (result.alreadyFinished) {
     say(`Run ${result.runId} already finished (${result.status}); nothing to resume.\n`);
     return result.status === 'completed' ? EXIT_OK : EXIT_FAILURE;

@@ -276,6 +276,24 @@ describe('attractor run (in process)', () => {
     expect(v.stderr).toBe(r.stderr);
   });
 
+  it.each([
+    [
+      ['--model', 'gpt-5'],
+      'attractor: --model applies to real runs; this dry run simulates every model call.',
+    ],
+    [
+      ['--model', 'gpt-5', '--provider', 'openai'],
+      'attractor: --model and --provider apply to real runs; this dry run simulates every model call.',
+    ],
+  ])('a dry run with %j says once that they apply to real runs', async (extra, note) => {
+    const dir = workspace({ 'p.dot': PIPELINE });
+    const r = await runCli(['run', 'p.dot', '--dry-run', '--logs-dir', 'runs', ...extra], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n').filter((l) => l === note)).toHaveLength(1);
+    const quiet = await runCli(['run', 'p.dot', '--dry-run', '--logs-dir', 'runs-2'], { cwd: dir });
+    expect(quiet.stderr).not.toMatch(/real runs/);
+  });
+
   it('resume of a DOT file says it is not a run and how to start one', async () => {
     const dir = workspace({ 'p.dot': PIPELINE });
     const r = await runCli(['resume', 'p.dot'], { cwd: dir });

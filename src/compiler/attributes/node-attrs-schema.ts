@@ -12,6 +12,8 @@ export const nodeAttrShape = {
   prompt: stringAttr,
   class: stringAttr,
   max_retries: integerAttr,
+  /** Entering the node more often routes as its FAIL (DECISIONS: bounded fix loops). */
+  max_visits: integerAttr,
   goal_gate: booleanAttr,
   retry_target: stringAttr,
   fallback_retry_target: stringAttr,
