@@ -57,11 +57,26 @@ export function formatEventLine(event: PipelineEvent, colors: Colors, cwd?: stri
     }
     case 'process.stopped':
       return `  ⏹ stopped a process group left by the interrupted run: ${node || 'unknown node'} (${String(d['command'])})${d['killed'] ? ', killed' : ''}`;
+    case 'agent.tool_call_start':
+      return `    · ${node}${at} ${String(d['tool_name'])} ${firstArgument(d['arguments'])}`;
+    case 'agent.error':
+      return colors.red(`    ✗ ${node}${at} agent error: ${String(d['error'])}`);
+    case 'router.error':
+      return colors.yellow(`    ? ${node}${at} router failed, routing by edges: ${String(d['error'])}`);
     case 'pipeline.error':
       return colors.red(`✗ ${node ? `${node}: ` : ''}${String(d['error'])}`);
     default:
       return undefined;
   }
+}
+
+/** The argument a person recognises a tool call by (its path or command), cut to one short line. */
+function firstArgument(args: unknown): string {
+  if (typeof args !== 'object' || args === null) return '';
+  const value = Object.values(args).find((v) => typeof v === 'string') as string | undefined;
+  if (value === undefined) return '';
+  const line = value.split('\n', 1)[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
 
 function runDirLine(data: Record<string, unknown>, cwd: string | undefined): string {

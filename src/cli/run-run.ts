@@ -6,6 +6,7 @@ import type { Diagnostic } from '../compiler/diagnostic.js';
 import { confirmInterruptedRerun } from '../machines/confirm-interrupted-rerun.js';
 import { withDryRunHandlers } from '../machines/dry-run.js';
 import { resumePipeline, startPipeline } from '../machines/engine.js';
+import { locateRun } from '../machines/locate-run.js';
 import { assertRunDirFree, DEFAULT_RUNS_ROOT } from '../machines/resolve-run-dir.js';
 import type { PipelineRun, RunOptions, RunResult } from '../machines/run-types.js';
 import { loadScenario } from '../machines/scenario.js';
@@ -19,6 +20,7 @@ import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import { formatDiagnostic } from './format-diagnostic.js';
 import { presentValidationFailure, validationFindings } from './present-validation-failure.js';
 import { readPipelineSource } from './read-pipeline-source.js';
+import { type RealRunInput, type RealRunServices, realRunServices } from './real-run-services.js';
 import type { RunFlags } from './run-flags.js';
 import { formatRunSummary } from './run-summary.js';
 import { errorWithShownFile, withShownFile } from './shown-locations.js';
@@ -30,12 +32,17 @@ function chooseInterviewer(flags: RunFlags, ctx: CliContext): Interviewer {
   return createNonInteractiveInterviewer({ autoApprove: false });
 }
 
-function buildOptions(flags: RunFlags, ctx: CliContext, onEvent: (e: PipelineEvent) => void): RunOptions {
+function buildOptions(
+  flags: RunFlags,
+  ctx: CliContext,
+  onEvent: (e: PipelineEvent) => void,
+  pipeline: RealRunInput,
+): RunOptions & { real?: RealRunServices } {
   const simulated = flags.dryRun || flags.scenario !== undefined;
-  if (!simulated) {
-    throw new AttractorError(
-      'NO_BACKEND',
-      'no LLM backend is configured for codergen nodes yet: run with --dry-run or --scenario FILE (the agent session backend is on the roadmap).',
+  const real = simulated ? undefined : realRunServices(flags, ctx, pipeline);
+  if (simulated && (flags.model || flags.provider)) {
+    ctx.io.stderr(
+      'attractor: note: --model and --provider apply to real runs; this run simulates its models\n',
     );
   }
   // Accepted (a resume or script may pass them), but nothing here calls a model: say so once.
@@ -63,10 +70,15 @@ function buildOptions(flags: RunFlags, ctx: CliContext, onEvent: (e: PipelineEve
     manifestOptions: {
       dry_run: flags.dryRun === true,
       ...(flags.scenario ? { scenario: path.resolve(ctx.io.cwd, flags.scenario) } : {}),
+      // A resume works where the run worked, and a replayed run keeps replaying.
+      ...(real ? { workdir: real.workingDir } : {}),
+      ...(real && flags.replay ? { replay: path.resolve(ctx.io.cwd, flags.replay) } : {}),
     },
     interviewer: chooseInterviewer(flags, ctx),
-    llmRank: createSimulatedRouter(),
-    workingDir: ctx.io.cwd,
+    ...(real
+      ? { real, backend: real.backend, llmRank: real.llmRank, accounting: real.accounting }
+      : { llmRank: createSimulatedRouter() }),
+    workingDir: real?.workingDir ?? ctx.io.cwd,
     registry: flags.dryRun ? withDryRunHandlers(registry) : registry,
     onEvent,
   };
@@ -145,6 +157,16 @@ async function finish(
       return result.status === 'completed' ? EXIT_OK : EXIT_FAILURE;
     }
     case 'paused':
+      if (result.budgetExceeded) {
+        ctx.io.stderr(
+          `${ctx.colors.yellow('Paused')} at ${result.stoppedAt ?? '?'}: ${result.budgetExceeded}. Resume with a higher budget: attractor resume ${JSON.stringify(rel)} --max-cost USD\n`,
+        );
+        return EXIT_FAILURE;
+      }
+      ctx.io.stderr(
+        `Interrupted at ${result.stoppedAt ?? '?'}. Resume with: attractor resume ${JSON.stringify(rel)}\n`,
+      );
+      return EXIT_INTERRUPTED;
     case 'cancelled':
       ctx.io.stderr(
         `Interrupted at ${result.stoppedAt ?? '?'}. Resume with: attractor resume ${JSON.stringify(rel)}\n`,
@@ -159,10 +181,13 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
   // Checked here too, so the message names the directory as the user typed it.
   if (runDir !== undefined) assertRunDirFree(path.resolve(ctx.io.cwd, runDir), runDir);
   const printer = createEventPrinter(flags.json === true, ctx);
-  const options = buildOptions(flags, ctx, printer.print);
+  let options: ReturnType<typeof buildOptions>;
   let run: PipelineRun;
   try {
-    run = startPipeline({ ...options, source: source.text, file: source.absolutePath });
+    // Real runs compile the pipeline for their preflight: its validation failures read the same either way.
+    options = buildOptions(flags, ctx, printer.print, { source: source.text, file: source.absolutePath });
+    const { real: _real, ...runOptions } = options;
+    run = startPipeline({ ...runOptions, source: source.text, file: source.absolutePath });
   } catch (error) {
     const findings = validationFindings(error);
     if (findings) {
@@ -171,6 +196,7 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
     }
     throw errorWithShownFile(error, source);
   }
+  options.real?.setRunDir(run.runDir);
   return finish(run, options.interviewer, printer, (d) => withShownFile(d, source), flags, ctx);
 }
 
@@ -181,12 +207,15 @@ function withRecordedMode(flags: RunFlags, from: string): RunFlags {
   if (!existsSync(manifestPath)) return flags;
   try {
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
-      options?: { dry_run?: boolean; scenario?: string };
+      options?: { dry_run?: boolean; scenario?: string; workdir?: string; replay?: string };
     };
+    const o = manifest.options;
     return {
       ...flags,
-      ...(manifest.options?.dry_run ? { dryRun: true } : {}),
-      ...(manifest.options?.scenario ? { scenario: manifest.options.scenario } : {}),
+      ...(o?.dry_run ? { dryRun: true } : {}),
+      ...(o?.scenario ? { scenario: o.scenario } : {}),
+      ...(o?.workdir && !flags.workdir ? { workdir: o.workdir } : {}),
+      ...(o?.replay && !flags.replay && !flags.record ? { replay: o.replay } : {}),
     };
   } catch {
     return flags;
@@ -227,8 +256,13 @@ export async function runResume(
     );
   }
   const printer = createEventPrinter(flags.json === true, ctx);
-  const options = buildOptions(withRecordedMode(flags, target), ctx, printer.print);
-  const { runDir: _runDir, runsRoot: _runsRoot, ...resumeOptions } = options;
+  const found = locateRun(target, dotFile ? path.resolve(ctx.io.cwd, dotFile) : undefined);
+  const options = buildOptions(withRecordedMode(flags, target), ctx, printer.print, {
+    source: found.source,
+    file: found.file,
+    checkpointPath: found.checkpointPath,
+  });
+  const { runDir: _runDir, runsRoot: _runsRoot, real, ...resumeOptions } = options;
   const decision = await confirmInterruptedRerun({
     from: target,
     ...(dotFile ? { dotFile: path.resolve(ctx.io.cwd, dotFile) } : {}),
@@ -245,5 +279,6 @@ export async function runResume(
     from: path.resolve(ctx.io.cwd, from),
     ...(dotFile ? { dotFile: path.resolve(ctx.io.cwd, dotFile) } : {}),
   });
+  real?.setRunDir(run.runDir);
   return finish(run, options.interviewer, printer, (d) => d, flags, ctx);
 }

@@ -189,7 +189,13 @@ async function askRouter(
     .filter(Boolean)
     .join('\n');
   try {
-    return await rank({ prompt, candidates: candidates.map((e) => e.target), signal });
+    return await rank({
+      nodeId: node.id,
+      emit: runtime.services.emit,
+      prompt,
+      candidates: candidates.map((e) => e.target),
+      signal,
+    });
   } catch {
     // DECISIONS §11: a router failure falls through to steps 2–5.
     return undefined;

@@ -93,7 +93,13 @@ describe('attractor run (in process)', () => {
       args: ['--scenario', 's.json'],
       message: /invalid scenario at nodes\.write/,
     },
-    { name: 'no backend without --dry-run', files: {}, args: [], message: /--dry-run or --scenario/ },
+    {
+      name: 'a real run with no provider key',
+      files: {},
+      args: [],
+      message:
+        /set one of ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY.*--dry-run, --scenario FILE or --replay FILE/,
+    },
   ] as Array<{ name: string; files: Record<string, string>; args: string[]; message: RegExp }>)(
     '$name is one clear error, exit 1',
     async ({ files, args, message }) => {
