@@ -11,7 +11,7 @@ import { formatUsd, UsageTotalsSchema } from '../actors/agent/backend/usage-tota
 import type { CodergenBackend } from '../actors/codergen-backend.js';
 import type { HandlerServices } from '../actors/handler-types.js';
 import { compile } from '../compiler/compile.js';
-import { LLMClient, loadDotEnv, type Middleware } from '../llm/index.js';
+import { adaptersFromEnv, LLMClient, loadDotEnv, type Middleware } from '../llm/index.js';
 import { readCheckpoint } from '../machines/checkpoint.js';
 import { AttractorError } from '../shared/errors.js';
 import type { CliContext } from './cli-context.js';
@@ -99,7 +99,11 @@ export function realRunServices(flags: RunFlags, ctx: CliContext, input: RealRun
     );
   }
   // Keys come from the environment and the working directory's .env, never from the process's own cwd.
-  const client = LLMClient.fromEnv({ env, dotenv: false, middleware });
+  // A replay needs the recorded providers' adapters but no keys: no call reaches them (an adapter asks
+  // for its key only when called), so they are registered directly instead of only the configured ones.
+  const client = flags.replay
+    ? new LLMClient({ adapters: adaptersFromEnv({ env, dotenv: false }), middleware })
+    : LLMClient.fromEnv({ env, dotenv: false, middleware });
   return {
     backend: createAgentBackend({
       client,
