@@ -1,7 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import type { PreparedAgents } from '../actors/acp/prepare-agent-backend.js';
 import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import { createDefaultRegistry } from '../actors/registry.js';
+import { createSimulatedBackend } from '../actors/simulated-backend.js';
 import { withDryRunHandlers } from '../machines/dry-run.js';
 import { resumePipeline, startPipeline } from '../machines/engine.js';
 import { assertRunDirFree, DEFAULT_RUNS_ROOT } from '../machines/resolve-run-dir.js';
@@ -33,9 +35,15 @@ function chooseInterviewer(flags: RunFlags, ctx: CliContext): Interviewer {
   return createNonInteractiveInterviewer({ autoApprove: false });
 }
 
-function buildOptions(flags: RunFlags, ctx: CliContext, onEvent: (e: PipelineEvent) => void): RunOptions {
+function buildOptions(
+  flags: RunFlags,
+  ctx: CliContext,
+  onEvent: (e: PipelineEvent) => void,
+  agents?: PreparedAgents,
+): RunOptions {
   const simulated = flags.dryRun || flags.scenario !== undefined;
-  if (!simulated) {
+  // Nodes driven by external ACP agents need no LLM backend of ours (a dry run starts no agent).
+  if (!simulated && !agents?.coversAllCodergen) {
     throw new AttractorError(
       'NO_BACKEND',
       'no LLM backend is configured for codergen nodes yet: run with --dry-run or --scenario FILE (the agent session backend is on the roadmap).',
@@ -59,6 +67,7 @@ function buildOptions(flags: RunFlags, ctx: CliContext, onEvent: (e: PipelineEve
       ...(flags.scenario ? { scenario: path.resolve(ctx.io.cwd, flags.scenario) } : {}),
     },
     interviewer: chooseInterviewer(flags, ctx),
+    ...(agents && !flags.dryRun ? { backend: agents.backend } : {}),
     llmRank: createSimulatedRouter(),
     workingDir: ctx.io.cwd,
     registry: flags.dryRun ? withDryRunHandlers(registry) : registry,
@@ -72,6 +81,25 @@ function eventPrinter(flags: RunFlags, ctx: CliContext): (e: PipelineEvent) => v
     const line = formatEventLine(e, ctx.colors, ctx.io.cwd);
     if (line !== undefined) ctx.io.stdout(`${line}\n`);
   };
+}
+
+/** Nodes with `agent` run through external ACP agents: checked (binaries on PATH) before the run starts. */
+async function prepareAgents(
+  source: string,
+  file: string,
+  flags: RunFlags,
+  ctx: CliContext,
+): Promise<PreparedAgents | undefined> {
+  if (flags.dryRun) return undefined;
+  const { prepareAgentBackend } = await import('../actors/acp/prepare-agent-backend.js');
+  return prepareAgentBackend({
+    source,
+    file,
+    workingDir: ctx.io.cwd,
+    env: ctx.io.env,
+    autoApprove: flags.autoApprove === true,
+    fallback: createSimulatedBackend(),
+  });
 }
 
 /** Ctrl-C once pauses after the current node; twice cancels at once. */
@@ -150,7 +178,8 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
   const runDir = flags.logsDir ?? flags.logDir;
   // Checked here too, so the message names the directory as the user typed it.
   if (runDir !== undefined) assertRunDirFree(path.resolve(ctx.io.cwd, runDir), runDir);
-  const options = buildOptions(flags, ctx, eventPrinter(flags, ctx));
+  const agents = await prepareAgents(source.text, source.absolutePath, flags, ctx);
+  const options = buildOptions(flags, ctx, eventPrinter(flags, ctx), agents);
   const run = startPipeline({ ...options, source: source.text, file: source.absolutePath });
   return finish(run, options.interviewer, flags, ctx);
 }
@@ -191,7 +220,14 @@ export async function runResume(
   if (statSync(target).isDirectory() && !existsSync(path.join(target, 'checkpoint.json'))) {
     throw new AttractorError('RESUME_NOT_FOUND', `${from} has no checkpoint.json: is it a run directory?`);
   }
-  const options = buildOptions(withRecordedMode(flags, target), ctx, eventPrinter(flags, ctx));
+  const recorded = withRecordedMode(flags, target);
+  const dot = dotFile
+    ? path.resolve(ctx.io.cwd, dotFile)
+    : path.join(statSync(target).isDirectory() ? target : path.dirname(target), 'pipeline.dot');
+  const agents = existsSync(dot)
+    ? await prepareAgents(readFileSync(dot, 'utf8'), dot, recorded, ctx)
+    : undefined;
+  const options = buildOptions(recorded, ctx, eventPrinter(flags, ctx), agents);
   const { runDir: _runDir, runsRoot: _runsRoot, ...resumeOptions } = options;
   const run = resumePipeline({
     ...resumeOptions,
