@@ -3,6 +3,19 @@ import { Readable, Writable } from 'node:stream';
 import { TailBuffer } from '../tool/tail-buffer.js';
 import { signalProcessGroup, terminateProcessGroup } from './kill-process-group.js';
 
+/** Groups of agents still running: killed if this process exits first, so no agent outlives a run. */
+const live = new Set<number>();
+let exitHookInstalled = false;
+
+function trackGroup(pid: number): void {
+  live.add(pid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const group of live) signalProcessGroup(group, 'SIGKILL');
+  });
+}
+
 export interface AgentExit {
   code: number | null;
   signal: string | null;
@@ -27,6 +40,8 @@ export class AgentProcess {
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    const pid = this.child.pid;
+    if (pid !== undefined) trackGroup(pid);
     this.child.stderr.on('data', (chunk: Buffer) => this.#stderr.push(chunk));
     // A write to an agent that already died must surface as its exit, not as an unhandled EPIPE.
     this.child.stdin.on('error', () => {});
@@ -65,7 +80,9 @@ export class AgentProcess {
   async kill(graceMs: number): Promise<AgentExit> {
     const pid = this.child.pid;
     if (pid !== undefined) await terminateProcessGroup(pid, graceMs);
-    return this.exited;
+    const exit = await this.exited;
+    if (pid !== undefined) live.delete(pid);
+    return exit;
   }
 
   /** True while any process of the agent's group is alive. */

@@ -49,6 +49,8 @@ export interface AgentSessionResult {
 class AgentExited extends Error {}
 
 const MAX_STDERR_IN_MESSAGE = 1500;
+/** How long a failed request waits to learn whether the agent died (its pipes close first). */
+const EXIT_WAIT_MS = 1000;
 
 /**
  * One node visit through an external ACP agent: spawn it (own process group), `initialize` advertising
@@ -175,18 +177,19 @@ export async function runAgentSession(options: AgentSessionOptions): Promise<Age
     } finally {
       options.signal.removeEventListener('abort', onAbort);
     }
-  } catch (error) {
-    if (error instanceof AgentExited) {
-      result.failure = describe(`${error.message} during ${phase}`);
-    } else if (options.signal.aborted) {
+  } catch (caught) {
+    if (options.signal.aborted) {
       result.cancelled = true;
       result.failure = `agent "${options.agentName}" was cancelled during ${phase}`;
-    } else if (error instanceof Error && error.message === 'init-timeout') {
+    } else if (caught instanceof Error && caught.message === 'init-timeout') {
       result.failure = describe(`did not answer initialize within ${options.initTimeoutMs} ms`);
     } else {
-      result.failure = describe(
-        `failed during ${phase}: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      // A dying agent closes its pipes a moment before its exit is reported: name the exit, not the pipe.
+      const error = caught instanceof AgentExited ? caught : await exitedSoon(agent, caught);
+      result.failure =
+        error instanceof AgentExited
+          ? describe(`${error.message} during ${phase}`)
+          : describe(`failed during ${phase}: ${error instanceof Error ? error.message : String(error)}`);
     }
   } finally {
     result.message = updates.message;
@@ -198,6 +201,12 @@ export async function runAgentSession(options: AgentSessionOptions): Promise<Age
     await agent.kill(options.cancelGraceMs);
   }
   return result;
+}
+
+async function exitedSoon(agent: AgentProcess, error: unknown): Promise<unknown> {
+  const exit = await Promise.race([agent.exited, sleep(EXIT_WAIT_MS)]);
+  if (!exit || agent.exit === undefined) return error;
+  return new AgentExited(exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`);
 }
 
 function sleep(ms: number): Promise<undefined> {
