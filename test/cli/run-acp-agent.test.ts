@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureDist, ROOT } from '../helpers/ensure-dist.js';
+import { processAlive as alive } from '../helpers/process-alive.js';
 
 const FAKE_AGENT = path.join(ROOT, 'test', 'fixtures', 'acp', 'fake-agent.mjs');
 const AGENT_COMMAND = `${process.execPath} ${FAKE_AGENT}`;
@@ -90,20 +91,6 @@ async function run(
 ): Promise<Run> {
   const dir = workspace({ 'p.dot': dot, ...files });
   return collect(start(dir, args, env), dir);
-}
-
-/** Alive and not a zombie (an unreaped zombie has already let go of everything). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
 }
 
 const kinds = (r: Run) => r.events.filter((e) => e.node_id === 'work').map((e) => e.kind);
