@@ -131,7 +131,10 @@ describe('attractor run with an external ACP agent', () => {
     });
     const usage = r.events.filter((e) => e.kind === 'agent.usage').map((e) => e.data);
     expect(usage).toContainEqual(expect.objectContaining({ cost_usd: 0.0123, context_used: 1200 }));
-    expect(usage).toContainEqual({ usage: { inputTokens: 100, outputTokens: 50, totalTokens: 150 } });
+    expect(usage).toContainEqual({
+      provider: 'acp:acp',
+      usage: { inputTokens: 100, outputTokens: 50, totalTokens: 150 },
+    });
     // The agent side saw: fs + terminal capabilities, the run's cwd, the prompt with the fidelity summary.
     const init = r.log.find((l) => l.method === 'initialize') as { params: Record<string, unknown> };
     expect(init.params.clientCapabilities).toMatchObject({
@@ -253,6 +256,16 @@ describe('attractor run with an external ACP agent', () => {
     expect(r.stderr).toMatch(/npm install -g @agentclientprotocol\/claude-agent-acp/);
     expect(r.stdout).toBe('');
     expect(existsSync(path.join(r.dir, 'runs'))).toBe(false);
+  }, 60_000);
+
+  it('--dry-run starts no agent and needs no agent binary', async () => {
+    const dot = pipeline('')
+      .replace(`agent_command="${AGENT_COMMAND}"`, 'agent="claude"')
+      .replace('agent="acp", ', '');
+    const r = await run(dot, ['--dry-run'], { PATH: path.dirname(process.execPath) });
+    expect(r.code).toBe(0);
+    expect(r.log).toEqual([]);
+    expect(readFileSync(path.join(r.dir, 'runs', 'work', 'response.md'), 'utf8')).toMatch(/^\[simulated\]/);
   }, 60_000);
 
   it('full fidelity on one thread continues the agent session with session/load (history not replayed as output)', async () => {

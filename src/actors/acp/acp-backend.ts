@@ -72,7 +72,13 @@ export function createAcpBackend(options: AcpBackendOptions): CodergenBackend {
       const threadKey =
         request.fidelity === 'full' && request.threadId ? `${agent.command}\0${request.threadId}` : undefined;
       const resumeSessionId = threadKey ? threads.get(threadKey) : undefined;
-      const emit = (kind: string, data: Record<string, unknown>) => request.emit(kind, data, node.id);
+      const emit = (kind: string, data: Record<string, unknown>) =>
+        // Usage is labelled like the built-in session's (`provider`), so one consumer reads both.
+        request.emit(
+          kind,
+          kind === 'agent.usage' ? { provider: `acp:${agent.name}`, ...data } : data,
+          node.id,
+        );
       const cwd = request.workingDir ?? options.workingDir ?? process.cwd();
       emit('agent.session_start', {
         agent: agent.name,

@@ -1,6 +1,7 @@
 import type { PipelineGraph } from '../../compiler/ir.js';
 import { AttractorError } from '../../shared/errors.js';
 import type { AgentConfig } from './agent-config.js';
+import { parsePermissionPolicy } from './answer-permission.js';
 import { commandProgram, findExecutable } from './find-executable.js';
 import { type ResolvedAgent, resolveAgentCommand } from './resolve-agent-command.js';
 
@@ -15,7 +16,14 @@ export function agentNodes(graph: PipelineGraph, config: Pick<AgentConfig, 'comm
   for (const node of graph.nodes) {
     if (node.handler !== 'codergen') continue;
     const agent = resolveAgentCommand(node.attrs, config);
-    if (agent) found.push({ nodeId: node.id, agent });
+    if (!agent) continue;
+    if (!parsePermissionPolicy(node.attrs.agent_permissions)) {
+      throw new AttractorError(
+        'AGENT_PERMISSIONS_INVALID',
+        `node ${node.id}: agent_permissions="${node.attrs.agent_permissions}" must be allow, deny or ask.`,
+      );
+    }
+    found.push({ nodeId: node.id, agent });
   }
   return found;
 }

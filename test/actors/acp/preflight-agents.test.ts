@@ -34,6 +34,21 @@ describe('preflightAgents', () => {
     );
   });
 
+  it('refuses an unknown agent name or permission policy before the run', () => {
+    const env = { PATH: nodeDir };
+    expect(() => preflightAgents(graph('agent="cursor"'), { commands: {} }, env, '/')).toThrow(
+      /unknown agent "cursor"/,
+    );
+    expect(() =>
+      preflightAgents(
+        graph('agent="acp", agent_command="node", agent_permissions="maybe"'),
+        { commands: {} },
+        env,
+        '/',
+      ),
+    ).toThrow(/node a: agent_permissions="maybe" must be allow, deny or ask/);
+  });
+
   it('uses the configured command', () => {
     expect(() =>
       preflightAgents(
