@@ -2,6 +2,15 @@ import { relative } from 'node:path';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { Colors } from './colors.js';
 
+/** A node's outcome at a glance: only SUCCESS gets a tick. */
+const STATUS_MARKS: Readonly<Record<string, string>> = {
+  success: '✓',
+  partial_success: '◐',
+  retry: '↻',
+  fail: '✗',
+  skipped: '–',
+};
+
 /**
  * One human-readable progress line per event (plain output; the TUI replaces this on a terminal).
  * The start of a run takes two lines: its name, then where its run directory is (relative to `cwd`).
@@ -23,12 +32,13 @@ export function formatEventLine(event: PipelineEvent, colors: Colors, cwd?: stri
     case 'node.complete': {
       const status = String(d['status']);
       const paint = status === 'fail' ? colors.red : status === 'success' ? colors.green : colors.yellow;
+      const mark = STATUS_MARKS[status] ?? '•';
       const why = d['failure_reason']
         ? `: ${String(d['failure_reason'])}`
         : d['notes']
           ? `: ${String(d['notes'])}`
           : '';
-      return `  ${paint('✓')} ${node}${at} ${paint(status)}${why}`;
+      return `  ${paint(mark)} ${node}${at} ${paint(status)}${why}`;
     }
     case 'node.retry':
       return `  ↻ ${node}${at} retry ${String(d['attempt'])}: ${String(d['reason'])}`;
@@ -40,8 +50,13 @@ export function formatEventLine(event: PipelineEvent, colors: Colors, cwd?: stri
       return `  ? ${node}: ${String(d['question'] ?? 'waiting for an answer')}`;
     case 'interview.complete':
       return `  ! ${node}: ${String(d['answer'] ?? d['label'] ?? 'answered')}`;
-    case 'parallel.start':
-      return `  ⇉ ${node}${at}: ${String(d['branch_count'] ?? '')} branches`;
+    case 'parallel.start': {
+      const branches = Array.isArray(d['branches']) ? d['branches'].map(String) : [];
+      const count = `${branches.length} branch${branches.length === 1 ? '' : 'es'}`;
+      return `  ⇉ ${node}${at}: ${count}${branches.length > 0 ? ` (${branches.join(', ')})` : ''}`;
+    }
+    case 'process.stopped':
+      return `  ⏹ stopped a process group left by the interrupted run: ${node || 'unknown node'} (${String(d['command'])})${d['killed'] ? ', killed' : ''}`;
     case 'pipeline.error':
       return colors.red(`✗ ${node ? `${node}: ` : ''}${String(d['error'])}`);
     default:

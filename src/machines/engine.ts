@@ -12,6 +12,7 @@ import { newRunId } from './run-directory.js';
 import {
   DEFAULT_MAX_STEPS,
   type PipelineRun,
+  partialNodesOf,
   type ResumeOptions,
   type RunOptions,
   type RunResult,
@@ -113,6 +114,8 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
       ...(checkpoint.failure ? { failure: checkpoint.failure } : {}),
       context: checkpoint.context,
       completedNodes: checkpoint.completed_nodes,
+      failedNodes: checkpoint.failed_nodes,
+      partialNodes: partialNodesOf(checkpoint.node_outcomes),
       alreadyFinished: true,
     };
     return {

@@ -1,5 +1,7 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { AutoApproveInterviewer } from '../actors/interviewers/auto-approve.js';
+import { ProcessLedger } from '../actors/process/process-ledger.js';
+import { stopLeftoverProcesses } from '../actors/process/stop-leftover-processes.js';
 import { createDefaultRegistry } from '../actors/registry.js';
 import { createSimulatedBackend } from '../actors/simulated-backend.js';
 import { ArtifactStore } from '../shared/artifact-store.js';
@@ -13,7 +15,14 @@ import { startExecution } from './pipeline-execution.js';
 import { createGraphLookup } from './pipeline-runtime.js';
 import { createRunDirectory } from './run-directory.js';
 import { acquireRunLock } from './run-lock.js';
-import { type PipelineRun, type Prepared, type RunOptions, type RunResult, runQuality } from './run-types.js';
+import {
+  type PipelineRun,
+  type Prepared,
+  partialNodesOf,
+  type RunOptions,
+  type RunResult,
+  runQuality,
+} from './run-types.js';
 import { createScenarioInterviewer } from './scenario-interviewer.js';
 import { createServices } from './services.js';
 
@@ -29,7 +38,8 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
       run_id: runId,
       pipeline: graph.name,
       goal: graph.attrs.goal ?? '',
-      ...(graph.file ? { source_file: graph.file } : {}),
+      // Absolute: a resume from another directory resolves the pipeline's relative paths against it.
+      ...(graph.file ? { source_file: resolve(graph.file) } : {}),
       source_sha256: prepared.sha,
       started_at: new Date().toISOString(),
       attractor_version: '0.1.0',
@@ -145,8 +155,10 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
   const lookup = createGraphLookup(graph);
   const registry = options.registry ?? createDefaultRegistry();
   const { config } = prepared;
+  const processes = ProcessLedger.forRunDir(runDir);
   const services = createServices({
     artifacts: new ArtifactStore(runDir),
+    processes,
     graph,
     config,
     lookup,
@@ -169,6 +181,18 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     run_dir: runDir,
     ...(prepared.fresh ? {} : { resume_at: prepared.input.startAt }),
   });
+  // The run lock is ours, so whoever ran this before is dead: stop what it left running before the
+  // interrupted node runs again beside it.
+  if (!prepared.fresh) {
+    stopLeftoverProcesses(processes, {
+      onStopped: ({ entry, pids, killed }) =>
+        emitEvent(
+          'process.stopped',
+          { pgid: entry.pgid, command: entry.command, processes: pids.length, killed },
+          entry.node || undefined,
+        ),
+    });
+  }
   const onEmitted = (e: MachineEmitted) => {
     if (e.type === 'pipeline.event') emitEvent(e.kind, e.data, e.nodeId);
     else writeCheckpoint(e.context, e.currentNode, e.status);
@@ -199,10 +223,13 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
       if (outputFailure) throw outputFailure;
       const final = status === 'branch_done' ? 'completed' : status;
       const q = runQuality(final, context.failedNodes);
+      const partialNodes = partialNodesOf(context.nodeOutcomes);
       emitEvent('pipeline.finalize', {
         status: final,
         quality: q,
         ...(context.failure ? { reason: context.failure.reason } : {}),
+        failed_nodes: [...context.failedNodes],
+        partial_nodes: partialNodes,
       });
       return {
         status: final,
@@ -213,6 +240,8 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
         ...(context.failure ? { failure: context.failure } : {}),
         context: context.values,
         completedNodes: context.completedNodes,
+        failedNodes: [...context.failedNodes],
+        partialNodes,
       };
     })
     .finally(() => {

@@ -23,6 +23,10 @@ export interface RunResult {
   failure?: { node?: string; reason: string };
   context: Record<string, unknown>;
   completedNodes: string[];
+  /** Nodes whose outcome was FAIL at some point (a `degraded` run went on past them). */
+  failedNodes: string[];
+  /** Nodes whose last outcome was PARTIAL_SUCCESS. */
+  partialNodes: string[];
   /** True when `resume` found the run already finished and did nothing. */
   alreadyFinished?: boolean;
 }
@@ -99,6 +103,11 @@ export interface ResumeOptions extends Omit<RunOptions, 'runDir' | 'runsRoot'> {
   dotFile?: string;
 }
 
+export function partialNodesOf(nodeOutcomes: Readonly<Record<string, string>>): string[] {
+  return Object.keys(nodeOutcomes).filter((id) => nodeOutcomes[id] === 'partial_success');
+}
+
+/** `clean`: completed, no node failed; `degraded`: completed, but some node failed on the way; `failed`. */
 export function runQuality(status: string, failedNodes: readonly string[]): RunQuality {
   if (status !== 'completed') return 'failed';
   return failedNodes.length > 0 ? 'degraded' : 'clean';

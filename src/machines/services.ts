@@ -39,6 +39,7 @@ export interface ServiceDeps {
   llmRank?: HandlerServices['llmRank'];
   workingDir?: string;
   artifacts?: ArtifactStore;
+  processes?: HandlerServices['processes'];
   /** Where events of this pipeline (and its branches and children) go. */
   emit: EmitEvent;
 }
@@ -51,6 +52,7 @@ export function createServices(deps: ServiceDeps): HandlerServices {
   const services: HandlerServices = {
     emit: deps.emit,
     ...(deps.artifacts ? { artifacts: deps.artifacts } : {}),
+    ...(deps.processes ? { processes: deps.processes } : {}),
     interviewer: deps.interviewer,
     backend: deps.backend,
     ...(deps.llmRank ? { llmRank: deps.llmRank } : {}),

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
+import { parsePositiveInt } from '../parse-positive-int.js';
 import type { RunFlags } from '../run-flags.js';
 
 const EXAMPLES = `
@@ -37,7 +38,11 @@ export function addRunFlags(command: Command, options: { runDir: boolean } = { r
     : withModel;
   return withDir
     .option('--checkpoint-dir <dir>', 'also keep a timestamped checkpoint history in this directory')
-    .option('--max-steps <n>', 'stop with a failure after this many node visits (default 1000)')
+    .option(
+      '--max-steps <n>',
+      'stop with a failure after this many node visits (default 1000)',
+      parsePositiveInt,
+    )
     .option('--dry-run', 'simulate: no LLM calls, no tool commands')
     .option('--scenario <file>', 'scripted node outcomes and human answers (JSON)')
     .option('--auto-approve', 'answer every human gate with its first option')
