@@ -2,6 +2,7 @@ import type { FidelityMode, PipelineNode } from '../compiler/ir.js';
 import type { Outcome } from '../compiler/outcome.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
 import type { Interviewer } from './interviewers/interviewer.js';
+import type { ProcessLedger } from './process/process-ledger.js';
 
 export interface CodergenRequest {
   node: PipelineNode;
@@ -21,6 +22,8 @@ export interface CodergenRequest {
   interviewer?: Interviewer;
   /** Secret environment variables the node and graph let through (`env_passthrough`). */
   envPassthrough?: string[];
+  /** The run's process ledger, for backends that start processes (external agents). */
+  processes?: Pick<ProcessLedger, 'add' | 'remove'>;
   signal: AbortSignal;
   emit: EmitEvent;
 }

@@ -153,6 +153,8 @@ describe('attractor run with an external ACP agent', () => {
     expect(pgid).toBeGreaterThan(0);
     expect(pgid).not.toBe(terminal.agentPid);
     expect(alive(terminal.agentPid)).toBe(false);
+    // Every group the node started (agent, terminal) has left the process ledger.
+    expect(JSON.parse(readFileSync(path.join(r.dir, 'runs', 'processes.json'), 'utf8')).processes).toEqual([]);
   }, 60_000);
 
   it('agent_permissions="deny" rejects the tool call: no file, the agent says so', async () => {
@@ -214,14 +216,18 @@ describe('attractor run with an external ACP agent', () => {
     const dir = workspace({ 'p.dot': pipeline('') });
     const child = start(dir, [], { FAKE_ACP_MODE: 'endless' });
     let sent = false;
+    let ledger: Array<{ node: string; command: string; pgid: number }> = [];
     const r = await collect(child, dir, (out) => {
       if (!sent && out.includes('tick 3')) {
         sent = true;
+        // While it runs, the agent's process group is in the run's process ledger (crash safety).
+        ledger = JSON.parse(readFileSync(path.join(dir, 'runs', 'processes.json'), 'utf8')).processes;
         child.kill('SIGINT');
         setTimeout(() => child.kill('SIGINT'), 100);
       }
     });
     expect(sent).toBe(true);
+    expect(ledger).toContainEqual(expect.objectContaining({ node: 'work', command: AGENT_COMMAND }));
     expect(r.code).toBe(130);
     expect(r.log.some((l) => l.method === 'session/cancel')).toBe(true);
     const pids = r.log.find((l) => 'grandchild' in l) as { grandchild: number; agentPid: number };

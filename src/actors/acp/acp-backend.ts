@@ -101,6 +101,7 @@ export function createAcpBackend(options: AcpBackendOptions): CodergenBackend {
         ...(resumeSessionId ? { resumeSessionId } : {}),
         initTimeoutMs: options.config.initTimeoutMs,
         cancelGraceMs: options.config.cancelGraceMs,
+        ...(request.processes ? { processes: request.processes } : {}),
         signal: request.signal,
         emit,
       });

@@ -2,6 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import { TailBuffer } from '../tool/tail-buffer.js';
 import { signalProcessGroup, terminateProcessGroup } from './kill-process-group.js';
+import { type ProcessRecorder, processToken, recordProcessGroup } from './record-process-group.js';
 
 /** Groups of agents still running: killed if this process exits first, so no agent outlives a run. */
 const live = new Set<number>();
@@ -31,17 +32,31 @@ export class AgentProcess {
   readonly exited: Promise<AgentExit>;
   readonly #stderr = new TailBuffer(4096);
   #exit: AgentExit | undefined;
+  readonly #forget: () => void;
 
-  constructor(options: { command: string; cwd: string; env: Record<string, string> }) {
+  constructor(options: {
+    command: string;
+    cwd: string;
+    env: Record<string, string>;
+    ledger?: ProcessRecorder;
+    node?: string;
+  }) {
+    const { token, env } = processToken(options.env);
     // `exec` so the agent itself leads the group and receives our signals directly.
     this.child = spawn('/bin/sh', ['-c', `exec ${options.command}`], {
       cwd: options.cwd,
-      env: options.env,
+      env,
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const pid = this.child.pid;
     if (pid !== undefined) trackGroup(pid);
+    this.#forget = recordProcessGroup(options.ledger, {
+      pgid: pid,
+      token,
+      node: options.node ?? '',
+      command: options.command,
+    });
     this.child.stderr.on('data', (chunk: Buffer) => this.#stderr.push(chunk));
     // A write to an agent that already died must surface as its exit, not as an unhandled EPIPE.
     this.child.stdin.on('error', () => {});
@@ -82,6 +97,7 @@ export class AgentProcess {
     if (pid !== undefined) await terminateProcessGroup(pid, graceMs);
     const exit = await this.exited;
     if (pid !== undefined) live.delete(pid);
+    this.#forget();
     return exit;
   }
 

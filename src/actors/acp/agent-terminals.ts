@@ -8,6 +8,7 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import { TailBuffer } from '../tool/tail-buffer.js';
 import { confineToWorkspace } from './confine-to-workspace.js';
 import { signalProcessGroup, terminateProcessGroup } from './kill-process-group.js';
+import { type ProcessRecorder, processToken, recordProcessGroup } from './record-process-group.js';
 
 /** Output kept per terminal when the agent sets no `outputByteLimit`. */
 const DEFAULT_OUTPUT_BYTES = 1024 * 1024;
@@ -25,6 +26,9 @@ export interface AgentTerminalsOptions {
   /** The filtered environment of tool nodes (secrets removed, `env_passthrough` kept). */
   env: Record<string, string>;
   killGraceMs: number;
+  /** The run's process ledger and the node recorded with each terminal's group. */
+  ledger?: ProcessRecorder;
+  node?: string;
 }
 
 /**
@@ -47,8 +51,9 @@ export class AgentTerminals {
     if (cwd === undefined) {
       throw RequestError.invalidParams(undefined, `cwd ${request.cwd} is outside the working directory`);
     }
-    const env = { ...this.#options.env };
-    for (const variable of request.env ?? []) env[variable.name] = variable.value;
+    const requested = { ...this.#options.env };
+    for (const variable of request.env ?? []) requested[variable.name] = variable.value;
+    const { token, env } = processToken(requested);
     const args = request.args ?? [];
     // A bare command line (no args) is what most agents send; the shell gives it pipes and globs.
     const [file, argv] = args.length === 0 ? ['/bin/sh', ['-c', request.command]] : [request.command, args];
@@ -56,6 +61,12 @@ export class AgentTerminals {
     const output = new TailBuffer(request.outputByteLimit ?? DEFAULT_OUTPUT_BYTES);
     child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
+    const forget = recordProcessGroup(this.#options.ledger, {
+      pgid: child.pid,
+      token,
+      node: this.#options.node ?? '',
+      command: request.command,
+    });
     const id = `term-${this.#next++}`;
     const terminal: Terminal = {
       child,
@@ -69,7 +80,9 @@ export class AgentTerminals {
         child.once('close', (code, signal) => {
           // Background processes the command left behind must not outlive it.
           if (child.pid !== undefined && signalProcessGroup(child.pid, 0)) {
-            void terminateProcessGroup(child.pid, this.#options.killGraceMs);
+            void terminateProcessGroup(child.pid, this.#options.killGraceMs).then(forget);
+          } else {
+            forget();
           }
           terminal.status ??= { exitCode: code, signal };
           resolve(terminal.status);

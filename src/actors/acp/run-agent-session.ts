@@ -6,6 +6,7 @@ import { AgentTerminals } from './agent-terminals.js';
 import type { PermissionPolicy } from './answer-permission.js';
 import { createClientApp } from './create-client-app.js';
 import { promptUsageEvent } from './prompt-usage-event.js';
+import type { ProcessRecorder } from './record-process-group.js';
 import { SessionUpdateEvents } from './session-update-events.js';
 
 export interface AgentSessionOptions {
@@ -29,6 +30,8 @@ export interface AgentSessionOptions {
   resumeSessionId?: string;
   initTimeoutMs: number;
   cancelGraceMs: number;
+  /** The run's process ledger: the agent's group and its terminals' are recorded there. */
+  processes?: ProcessRecorder;
   signal: AbortSignal;
   emit(kind: string, data: Record<string, unknown>): void;
 }
@@ -61,11 +64,18 @@ const EXIT_WAIT_MS = 1000;
  */
 export async function runAgentSession(options: AgentSessionOptions): Promise<AgentSessionResult> {
   const roots = [options.cwd, options.stageDir];
-  const agent = new AgentProcess({ command: options.command, cwd: options.cwd, env: options.agentEnv });
+  const ledger = options.processes ? { ledger: options.processes, node: options.nodeId } : {};
+  const agent = new AgentProcess({
+    command: options.command,
+    cwd: options.cwd,
+    env: options.agentEnv,
+    ...ledger,
+  });
   const terminals = new AgentTerminals({
     roots,
     env: options.terminalEnv,
     killGraceMs: options.cancelGraceMs,
+    ...ledger,
   });
   const updates = new SessionUpdateEvents();
   let sessionId: string | undefined;

@@ -51,6 +51,7 @@ export const codergenHandler: NodeHandler = async (input) => {
     stageDir,
     ...(input.workingDir ? { workingDir: input.workingDir } : {}),
     interviewer: services.interviewer,
+    ...(services.processes ? { processes: services.processes } : {}),
     envPassthrough: [
       ...parseEnvPassthrough(node.attrs.env_passthrough),
       ...parseEnvPassthrough(graph.attrs.env_passthrough),
