@@ -154,7 +154,9 @@ describe('attractor run with an external ACP agent', () => {
     expect(pgid).not.toBe(terminal.agentPid);
     expect(alive(terminal.agentPid)).toBe(false);
     // Every group the node started (agent, terminal) has left the process ledger.
-    expect(JSON.parse(readFileSync(path.join(r.dir, 'runs', 'processes.json'), 'utf8')).processes).toEqual([]);
+    expect(JSON.parse(readFileSync(path.join(r.dir, 'runs', 'processes.json'), 'utf8')).processes).toEqual(
+      [],
+    );
   }, 60_000);
 
   it('agent_permissions="deny" rejects the tool call: no file, the agent says so', async () => {
@@ -289,6 +291,24 @@ describe('attractor run with an external ACP agent', () => {
     expect(r.log.find((l) => l.method === 'session/load')?.sessionId).toBe(created);
     const prompts = r.log.filter((l) => l.method === 'session/prompt').map((l) => String(l.prompt));
     expect(prompts[1]?.startsWith('Second')).toBe(true);
+    expect(readFileSync(path.join(r.dir, 'runs', 'two', 'response.md'), 'utf8')).toBe('xx');
+  }, 60_000);
+
+  it('full fidelity on an agent without session/load: a new session that gets the summary', async () => {
+    const dot = `digraph acp {
+  graph [goal="Say hello", agent="acp", agent_command="${AGENT_COMMAND}", agent_permissions="allow"]
+  start [shape=Mdiamond]
+  exit [shape=Msquare]
+  one [prompt="First", fidelity="full", thread_id="t"]
+  two [prompt="Second", fidelity="full", thread_id="t"]
+  start -> one -> two -> exit
+}`;
+    const r = await run(dot, [], { FAKE_ACP_MODE: 'stream', FAKE_ACP_CHUNKS: '2', FAKE_ACP_NO_LOAD: '1' });
+    expect(r.code).toBe(0);
+    expect(r.log.filter((l) => l.method === 'session/new')).toHaveLength(2);
+    expect(r.log.some((l) => l.method === 'session/load')).toBe(false);
+    const prompts = r.log.filter((l) => l.method === 'session/prompt').map((l) => String(l.prompt));
+    expect(prompts[1]).toMatch(/Completed stages[\s\S]*- one: success[\s\S]*Second/);
     expect(readFileSync(path.join(r.dir, 'runs', 'two', 'response.md'), 'utf8')).toBe('xx');
   }, 60_000);
 });
