@@ -55,6 +55,9 @@ export function formatEventLine(event: PipelineEvent, colors: Colors, cwd?: stri
       const count = `${branches.length} branch${branches.length === 1 ? '' : 'es'}`;
       return `  ⇉ ${node}${at}: ${count}${branches.length > 0 ? ` (${branches.join(', ')})` : ''}`;
     }
+    case 'agent.tool_call_start':
+      // An agent at work: one line per tool call, so a long node shows progress without the TUI.
+      return `    · ${node}${at}: ${String(d['tool_name'] ?? d['title'] ?? 'tool')}`;
     case 'process.stopped':
       return `  ⏹ stopped a process group left by the interrupted run: ${node || 'unknown node'} (${String(d['command'])})${d['killed'] ? ', killed' : ''}`;
     case 'pipeline.error':
