@@ -41,7 +41,7 @@ function buildOptions(
   if (!simulated && !agents?.coversAllCodergen) {
     throw new AttractorError(
       'NO_BACKEND',
-      'no LLM backend is configured for codergen nodes yet: run with --dry-run or --scenario FILE (the agent session backend is on the roadmap).',
+      'no LLM backend is configured for codergen nodes yet: run with --dry-run or --scenario FILE, or give every LLM node an external coding agent (agent="claude", "gemini", "codex" or "acp"; see README).',
     );
   }
   const registry = createDefaultRegistry();

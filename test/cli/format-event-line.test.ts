@@ -35,7 +35,9 @@ describe('formatEventLine', () => {
   it('an agent tool call gets a line of its own (agent text does not)', () => {
     const call = event('agent.tool_call_start', { tool_name: 'Write hello.txt', call_id: 'c' }, 'work');
     expect(formatEventLine(call, plain)).toBe('    · work: Write hello.txt');
-    expect(formatEventLine(event('agent.assistant_text_delta', { delta: 'Hi' }, 'work'), plain)).toBeUndefined();
+    expect(
+      formatEventLine(event('agent.assistant_text_delta', { delta: 'Hi' }, 'work'), plain),
+    ).toBeUndefined();
   });
 
   it('the start of a run names its run directory, relative to the working directory', () => {
