@@ -185,6 +185,12 @@ describe('attractor run with an external ACP agent', () => {
     60_000,
   );
 
+  it('"ask" without a terminal, a scripted answer or --auto-approve fails the node saying how to answer', async () => {
+    const r = await run(pipeline(''));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/needs an answer but there is no terminal.*--auto-approve/);
+  }, 60_000);
+
   it('--auto-approve answers "ask" with allow', async () => {
     const r = await run(pipeline(''), ['--auto-approve']);
     expect(r.code).toBe(0);

@@ -15,6 +15,8 @@ export interface ClientAppOptions {
   /** Aborted when the node visit is. */
   signal: AbortSignal;
   onUpdate(sessionId: string, update: SessionUpdate): void;
+  /** A client-side failure the agent only sees as a JSON-RPC error (no interviewer, say): for the node's message. */
+  onHandlerError?(error: unknown): void;
   /** A file the agent wrote through the client (absolute, real path). */
   onFileWritten?(file: string): void;
 }
@@ -37,14 +39,19 @@ export function createClientApp(options: ClientAppOptions): ClientApp {
       options.onFileWritten?.(file);
       return {};
     })
-    .onRequest(methods.client.session.requestPermission, ({ params, signal }) =>
-      answerPermission(params, {
-        policy: options.policy,
-        ...(options.interviewer ? { interviewer: options.interviewer } : {}),
-        stage: options.nodeId,
-        signal: AbortSignal.any([signal, options.signal]),
-      }),
-    )
+    .onRequest(methods.client.session.requestPermission, async ({ params, signal }) => {
+      try {
+        return await answerPermission(params, {
+          policy: options.policy,
+          ...(options.interviewer ? { interviewer: options.interviewer } : {}),
+          stage: options.nodeId,
+          signal: AbortSignal.any([signal, options.signal]),
+        });
+      } catch (error) {
+        options.onHandlerError?.(error);
+        throw error;
+      }
+    })
     .onRequest(methods.client.terminal.create, ({ params }) => ({ terminalId: terminals.create(params) }))
     .onRequest(methods.client.terminal.output, ({ params }) => terminals.output(params.terminalId))
     .onRequest(methods.client.terminal.waitForExit, async ({ params }) => {

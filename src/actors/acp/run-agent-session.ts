@@ -81,6 +81,7 @@ export async function runAgentSession(options: AgentSessionOptions): Promise<Age
   let sessionId: string | undefined;
   // While `session/load` replays history, its updates belong to earlier visits: not this node's events.
   let replaying = false;
+  let handlerError: string | undefined;
   const app = createClientApp({
     roots,
     terminals,
@@ -88,6 +89,9 @@ export async function runAgentSession(options: AgentSessionOptions): Promise<Age
     ...(options.interviewer ? { interviewer: options.interviewer } : {}),
     nodeId: options.nodeId,
     signal: options.signal,
+    onHandlerError(error) {
+      handlerError ??= error instanceof Error ? error.message : String(error);
+    },
     onUpdate(id, update) {
       if (replaying || (sessionId !== undefined && id !== sessionId)) return;
       for (const event of updates.map(update)) options.emit(event.kind, event.data);
@@ -202,6 +206,8 @@ export async function runAgentSession(options: AgentSessionOptions): Promise<Age
           : describe(`failed during ${phase}: ${error instanceof Error ? error.message : String(error)}`);
     }
   } finally {
+    // Why the agent gave up is often ours (no one to ask): say so with its failure.
+    if (result.failure && handlerError) result.failure += ` (${handlerError})`;
     result.message = updates.message;
     await terminals.releaseAll();
     connection.close();
