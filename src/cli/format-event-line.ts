@@ -1,6 +1,6 @@
-import { relative } from 'node:path';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { Colors } from './colors.js';
+import { displayPath } from './display-path.js';
 
 /** A node's outcome at a glance: only SUCCESS gets a tick. */
 const STATUS_MARKS: Readonly<Record<string, string>> = {
@@ -70,5 +70,5 @@ export function formatEventLine(event: PipelineEvent, colors: Colors, cwd?: stri
 function runDirLine(data: Record<string, unknown>, cwd: string | undefined): string {
   const dir = data['run_dir'];
   if (typeof dir !== 'string') return '';
-  return `\n  run directory: ${cwd ? relative(cwd, dir) || '.' : dir}`;
+  return `\n  run directory: ${cwd ? displayPath(cwd, dir) : dir}`;
 }

@@ -5,6 +5,7 @@ import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import { createDefaultRegistry } from '../actors/registry.js';
 import { createSimulatedBackend } from '../actors/simulated-backend.js';
 import type { Diagnostic } from '../compiler/diagnostic.js';
+import { confirmInterruptedRerun } from '../machines/confirm-interrupted-rerun.js';
 import { withDryRunHandlers } from '../machines/dry-run.js';
 import { resumePipeline, startPipeline } from '../machines/engine.js';
 import { assertRunDirFree, DEFAULT_RUNS_ROOT } from '../machines/resolve-run-dir.js';
@@ -14,6 +15,7 @@ import { createSimulatedRouter } from '../machines/simulated-router.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { CliContext } from './cli-context.js';
+import { displayPath } from './display-path.js';
 import { createEventPrinter, type EventPrinter } from './event-printer.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import { formatDiagnostic } from './format-diagnostic.js';
@@ -42,6 +44,15 @@ function buildOptions(
     throw new AttractorError(
       'NO_BACKEND',
       'no LLM backend is configured for codergen nodes yet: run with --dry-run or --scenario FILE, or give every LLM node an external coding agent (agent="claude", "gemini", "codex" or "acp"; see README).',
+    );
+  }
+  // Accepted (a resume or script may pass them), but nothing here calls a model: say so once.
+  if (flags.model || flags.provider) {
+    const which = [flags.model ? '--model' : '', flags.provider ? '--provider' : '']
+      .filter(Boolean)
+      .join(' and ');
+    ctx.io.stderr(
+      `attractor: ${which} ${flags.model && flags.provider ? 'apply' : 'applies'} to real runs; this ${flags.dryRun ? 'dry run' : 'scenario run'} simulates every model call.\n`,
     );
   }
   const registry = createDefaultRegistry();
@@ -143,7 +154,7 @@ async function finish(
     (interviewer as { close?: () => void } | undefined)?.close?.();
   }
   const say = flags.json ? ctx.io.stderr : ctx.io.stdout;
-  const rel = path.relative(ctx.io.cwd, result.runDir) || '.';
+  const rel = displayPath(ctx.io.cwd, result.runDir);
   if (result.alreadyFinished) {
     say(`Run ${result.runId} already finished (${result.status}); nothing to resume.\n`);
     return result.status === 'completed' ? EXIT_OK : EXIT_FAILURE;
@@ -254,6 +265,17 @@ export async function runResume(
   const printer = createEventPrinter(flags.json === true, ctx);
   const options = buildOptions(recorded, ctx, printer.print, agents);
   const { runDir: _runDir, runsRoot: _runsRoot, ...resumeOptions } = options;
+  const decision = await confirmInterruptedRerun({
+    from: target,
+    ...(dotFile ? { dotFile: path.resolve(ctx.io.cwd, dotFile) } : {}),
+    interviewer: options.interviewer ?? createNonInteractiveInterviewer({ autoApprove: false }),
+  });
+  if (decision.needed && !decision.rerun) {
+    ctx.io.stderr(
+      `Not resumed: "${decision.node}" was not run again. The run is unchanged; resume it when it is safe.\n`,
+    );
+    return EXIT_FAILURE;
+  }
   const run = resumePipeline({
     ...resumeOptions,
     from: path.resolve(ctx.io.cwd, from),

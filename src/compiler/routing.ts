@@ -29,3 +29,4 @@ export {
   routerCandidates,
   selectEdge,
 } from './routing/select-edge.js';
+export { maxVisitsFor, visitCount, visitCountKey, visitLimitFailure } from './routing/visit-limit.js';

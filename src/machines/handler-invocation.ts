@@ -7,7 +7,7 @@ import { outcomeToStatusFile } from '../actors/status-file.js';
 import { resolveThreadId } from '../compiler/fidelity.js';
 import type { FidelityMode, PipelineEdge, PipelineNode } from '../compiler/ir.js';
 import type { Outcome } from '../compiler/outcome.js';
-import { routerCandidates } from '../compiler/routing.js';
+import { routerCandidates, visitLimitFailure } from '../compiler/routing.js';
 import { anySignal } from '../shared/any-signal.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
@@ -70,6 +70,10 @@ function invocationLogic(): AnyActorLogic {
     const pipeline = system.get(PIPELINE_SYSTEM_ID) as AnyActorRef | undefined;
     const context = pipeline?.getSnapshot().context as PipelineMachineContext;
     const node = runtime.lookup.node(input.node);
+    // Over its max_visits the node does not run (nor consume a scripted outcome): it fails, and routing
+    // lets a fail edge or fallback_retry_target take over.
+    const overLimit = visitLimitFailure(node, runtime.lookup.graph, context.values);
+    if (overLimit) return { outcome: { status: 'fail', failure_reason: overLimit } };
     const stageDir = stageDirFor(runtime.runDir, node.id, context.restarts);
     // Routing-only nodes write nothing; skipping their folder keeps a no-op step to one fsync'd write.
     if (!ROUTING_ONLY.has(node.handler)) mkdirSync(stageDir, { recursive: true });

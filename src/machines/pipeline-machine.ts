@@ -2,7 +2,7 @@ import { type AnyActorLogic, assign, enqueueActions, setup } from 'xstate';
 import { resolveFidelity } from '../compiler/fidelity.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import type { Outcome } from '../compiler/outcome.js';
-import { retryDelayMs } from '../compiler/routing.js';
+import { retryDelayMs, visitCount, visitCountKey } from '../compiler/routing.js';
 import { applyOutcome } from './apply-outcome.js';
 import type { MachineEmitted } from './machine-events.js';
 import {
@@ -90,7 +90,12 @@ export function createPipelineMachine(config: MachineConfig, options: PipelineMa
           lastNode: p.node,
           jumpTo: undefined,
           llmChoice: undefined,
-          values: { ...context.values, current_node: p.node },
+          values: {
+            ...context.values,
+            current_node: p.node,
+            // A new visit (not a retry of this one) counts toward max_visits.
+            ...(attempt === 1 ? { [visitCountKey(p.node)]: visitCount(context.values, p.node) + 1 } : {}),
+          },
         });
         enqueue.emit(
           evt('node.start', { attempt, handler: node(p).handler, step: context.steps + 1 }, p.node),
@@ -159,7 +164,9 @@ export function createPipelineMachine(config: MachineConfig, options: PipelineMa
       failGoalGate: enqueueActions(({ context, enqueue }, p: NodeParams) => {
         const d = decideGoalGates(lookup, context);
         const gate = d.kind === 'fail' ? d.gate : p.node;
-        const reason = `goal gate ${gate} did not succeed and no retry target is set`;
+        const reason =
+          (d.kind === 'fail' ? d.reason : undefined) ??
+          `goal gate ${gate} did not succeed and no retry target is set`;
         endRun(enqueue, context, p.node, 'failed', { node: gate, reason });
       }),
       completeRun: enqueueActions(({ context, enqueue }, p: NodeParams) => {

@@ -45,7 +45,7 @@ function computeDecision(
       : { kind: 'jump', target: override, reason: `next_node from ${nodeId}` };
   }
   if (outcome.status === 'fail') {
-    const route = routeFailure({ node, edges, outcome, context: context.values });
+    const route = routeFailure({ node, edges, outcome, context: context.values, graph: lookup.graph });
     if (route.kind === 'edge') return { kind: 'edge', edge: route.edge.index };
     if (route.kind === 'retry_target')
       return { kind: 'jump', target: route.target, reason: `retry target of ${nodeId}` };
@@ -63,19 +63,23 @@ function computeDecision(
 export type GoalGateDecision =
   | { kind: 'ok' }
   | { kind: 'jump'; gate: string; target: string }
-  | { kind: 'fail'; gate: string };
+  | { kind: 'fail'; gate: string; reason?: string };
 
 const gateMemo = new WeakMap<PipelineMachineContext, GoalGateDecision>();
 
 export function decideGoalGates(lookup: GraphLookup, context: PipelineMachineContext): GoalGateDecision {
   const cached = gateMemo.get(context);
   if (cached) return cached;
-  const result = checkGoalGates({ graph: lookup.graph, nodeOutcomes: context.nodeOutcomes });
+  const result = checkGoalGates({
+    graph: lookup.graph,
+    nodeOutcomes: context.nodeOutcomes,
+    context: context.values,
+  });
   const decision: GoalGateDecision = result.ok
     ? { kind: 'ok' }
     : result.target
       ? { kind: 'jump', gate: result.gate, target: result.target }
-      : { kind: 'fail', gate: result.gate };
+      : { kind: 'fail', gate: result.gate, ...(result.reason ? { reason: result.reason } : {}) };
   gateMemo.set(context, decision);
   return decision;
 }

@@ -1,7 +1,7 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
-import { ConfigurationError } from '../../errors/configuration-error.js';
 import type { ProviderAdapter } from '../../provider-adapter.js';
 import type { CallOptions, Request, Response, StreamEvent, ToolChoiceMode } from '../../types.js';
+import { missingApiKeyError } from '../shared/missing-api-key-error.js';
 import { buildAnthropicRequest } from './build-anthropic-request.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
 import { mapAnthropicResponse } from './map-anthropic-response.js';
@@ -80,10 +80,7 @@ export class AnthropicAdapter implements ProviderAdapter {
     const apiKey = this.options.apiKey ?? env['ANTHROPIC_API_KEY'];
     if (!apiKey) {
       this.sdk = undefined;
-      throw new ConfigurationError(
-        'Anthropic API key missing: set ANTHROPIC_API_KEY (or pass apiKey to AnthropicAdapter).',
-        { provider: 'anthropic' },
-      );
+      throw missingApiKeyError('Anthropic', 'anthropic', ['ANTHROPIC_API_KEY']);
     }
     const baseURL = this.options.baseURL ?? env['ANTHROPIC_BASE_URL'];
     const { Anthropic: AnthropicSDK } = await import('@anthropic-ai/sdk');

@@ -6,7 +6,6 @@ import type {
   ThinkingConfig,
   ThinkingLevel,
 } from '@google/genai';
-import { ConfigurationError } from '../../errors/configuration-error.js';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import type { ProviderAdapter } from '../../provider-adapter.js';
 import type {
@@ -18,6 +17,7 @@ import type {
   ToolChoice,
   ToolChoiceMode,
 } from '../../types.js';
+import { missingApiKeyError } from '../shared/missing-api-key-error.js';
 import { startRequestDeadline } from '../shared/request-deadline.js';
 import { convertToGeminiMessages } from './convert-to-gemini-messages.js';
 import { mapGeminiError } from './map-gemini-error.js';
@@ -137,12 +137,7 @@ export class GeminiAdapter implements ProviderAdapter {
       const env = options.env ?? process.env;
       const apiKey = options.apiKey ?? (env.GEMINI_API_KEY || env.GOOGLE_API_KEY);
       if (!apiKey) {
-        throw new ConfigurationError(
-          'gemini: no API key; set GEMINI_API_KEY (or GOOGLE_API_KEY) or pass apiKey',
-          {
-            provider: PROVIDER,
-          },
-        );
+        throw missingApiKeyError('Gemini', PROVIDER, ['GEMINI_API_KEY', 'GOOGLE_API_KEY']);
       }
       const baseUrl = options.baseURL ?? (env.GEMINI_BASE_URL || env.GOOGLE_GEMINI_BASE_URL);
       const { GoogleGenAI } = await import('@google/genai');

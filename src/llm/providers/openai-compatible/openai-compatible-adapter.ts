@@ -8,6 +8,7 @@ import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import type { ProviderAdapter } from '../../provider-adapter.js';
 import type { CallOptions, Request, Response, StreamEvent, ToolChoice, ToolChoiceMode } from '../../types.js';
 import { rateLimitFromHeaders } from '../openai/map-openai-response.js';
+import { missingApiKeyError } from '../shared/missing-api-key-error.js';
 import { startRequestDeadline } from '../shared/request-deadline.js';
 import { convertToOpenAICompatibleMessages } from './convert-to-openai-compatible-messages.js';
 import { mapOpenAICompatibleError } from './map-openai-compatible-error.js';
@@ -129,12 +130,9 @@ export class OpenAICompatibleAdapter implements ProviderAdapter {
         );
       }
       if (!apiKey) {
-        throw new ConfigurationError(
-          `${provider}: no API key; set OPENAI_COMPATIBLE_API_KEY or pass apiKey`,
-          {
-            provider,
-          },
-        );
+        const label =
+          provider === 'openai-compatible' ? 'OpenAI-compatible' : `${provider} (OpenAI-compatible)`;
+        throw missingApiKeyError(label, provider, ['OPENAI_COMPATIBLE_API_KEY']);
       }
       const { OpenAI } = await import('openai');
       return new OpenAI({

@@ -1,9 +1,9 @@
 import type { OpenAI } from 'openai';
 import type { ResponseCreateParamsBase, Tool } from 'openai/resources/responses/responses';
-import { ConfigurationError } from '../../errors/configuration-error.js';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import type { ProviderAdapter } from '../../provider-adapter.js';
 import type { CallOptions, Request, Response, StreamEvent, ToolChoice, ToolChoiceMode } from '../../types.js';
+import { missingApiKeyError } from '../shared/missing-api-key-error.js';
 import { startRequestDeadline } from '../shared/request-deadline.js';
 import { convertToOpenAIMessages } from './convert-to-openai-messages.js';
 import { mapOpenAIError } from './map-openai-error.js';
@@ -117,9 +117,7 @@ export class OpenAIAdapter implements ProviderAdapter {
       const env = options.env ?? process.env;
       const apiKey = options.apiKey ?? env.OPENAI_API_KEY;
       if (!apiKey) {
-        throw new ConfigurationError('openai: no API key; set OPENAI_API_KEY or pass apiKey', {
-          provider: PROVIDER,
-        });
+        throw missingApiKeyError('OpenAI', PROVIDER, ['OPENAI_API_KEY']);
       }
       const { OpenAI } = await import('openai');
       return new OpenAI({
