@@ -57,7 +57,8 @@ try {
     console.log(
       `${label}: peak RSS ${mb(peak)} MB (RSS before ${mb(rssBefore)} MB; target < 200 MB) ${peak < 200 * 1024 * 1024 ? 'OK' : 'MISSED'}`,
     );
-    if (streamed !== BYTES) console.log(`${label}: streamed ${streamed} characters, expected ${BYTES} MISSED`);
+    if (streamed !== BYTES)
+      console.log(`${label}: streamed ${streamed} characters, expected ${BYTES} MISSED`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

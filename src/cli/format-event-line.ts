@@ -58,7 +58,8 @@ export function formatEventLine(event: PipelineEvent, colors: Colors, cwd?: stri
     case 'process.stopped':
       return `  ⏹ stopped a process group left by the interrupted run: ${node || 'unknown node'} (${String(d['command'])})${d['killed'] ? ', killed' : ''}`;
     case 'agent.tool_call_start':
-      return `    · ${node}${at} ${String(d['tool_name'])} ${firstArgument(d['arguments'])}`;
+      // An agent at work: one line per tool call, so a long node shows progress without the TUI.
+      return `    · ${node}${at} ${String(d['tool_name'] ?? d['title'] ?? 'tool')} ${firstArgument(d['arguments'])}`.trimEnd();
     case 'agent.error':
       return colors.red(`    ✗ ${node}${at} agent error: ${String(d['error'])}`);
     case 'router.error':

@@ -1,7 +1,10 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import type { PreparedAgents } from '../actors/acp/prepare-agent-backend.js';
+import { withAgentBackends } from '../actors/acp/with-agent-backends.js';
 import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import { createDefaultRegistry } from '../actors/registry.js';
+import { createSimulatedBackend } from '../actors/simulated-backend.js';
 import type { Diagnostic } from '../compiler/diagnostic.js';
 import { confirmInterruptedRerun } from '../machines/confirm-interrupted-rerun.js';
 import { withDryRunHandlers } from '../machines/dry-run.js';
@@ -37,9 +40,12 @@ function buildOptions(
   ctx: CliContext,
   onEvent: (e: PipelineEvent) => void,
   pipeline: RealRunInput,
+  agents?: PreparedAgents,
 ): RunOptions & { real?: RealRunServices } {
   const simulated = flags.dryRun || flags.scenario !== undefined;
-  const real = simulated ? undefined : realRunServices(flags, ctx, pipeline);
+  // Nodes driven by external ACP agents need no model of ours: a run whose every LLM node has an agent
+  // needs no keys (a dry run starts no agent).
+  const real = simulated || agents?.coversAllCodergen ? undefined : realRunServices(flags, ctx, pipeline);
   if (simulated && (flags.model || flags.provider)) {
     ctx.io.stderr(
       'attractor: note: --model and --provider apply to real runs; this run simulates its models\n',
@@ -78,10 +84,32 @@ function buildOptions(
     ...(real
       ? { real, backend: real.backend, llmRank: real.llmRank, accounting: real.accounting }
       : { llmRank: createSimulatedRouter() }),
+    ...(agents && !flags.dryRun
+      ? { backend: withAgentBackends(real?.backend ?? createSimulatedBackend(), agents.acp) }
+      : {}),
     workingDir: real?.workingDir ?? ctx.io.cwd,
     registry: flags.dryRun ? withDryRunHandlers(registry) : registry,
     onEvent,
   };
+}
+
+/** Nodes with `agent` run through external ACP agents: checked (binaries on PATH) before the run starts. */
+async function prepareAgents(
+  source: string,
+  file: string,
+  flags: RunFlags,
+  ctx: CliContext,
+): Promise<PreparedAgents | undefined> {
+  if (flags.dryRun) return undefined;
+  const { prepareAgentBackend } = await import('../actors/acp/prepare-agent-backend.js');
+  return prepareAgentBackend({
+    source,
+    file,
+    workingDir: ctx.io.cwd,
+    env: ctx.io.env,
+    autoApprove: flags.autoApprove === true,
+    fallback: createSimulatedBackend(),
+  });
 }
 
 /** Ctrl-C once pauses after the current node; twice cancels at once. */
@@ -180,12 +208,19 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
   const runDir = flags.logsDir ?? flags.logDir;
   // Checked here too, so the message names the directory as the user typed it.
   if (runDir !== undefined) assertRunDirFree(path.resolve(ctx.io.cwd, runDir), runDir);
+  const agents = await prepareAgents(source.text, source.absolutePath, flags, ctx);
   const printer = createEventPrinter(flags.json === true, ctx);
   let options: ReturnType<typeof buildOptions>;
   let run: PipelineRun;
   try {
     // Real runs compile the pipeline for their preflight: its validation failures read the same either way.
-    options = buildOptions(flags, ctx, printer.print, { source: source.text, file: source.absolutePath });
+    options = buildOptions(
+      flags,
+      ctx,
+      printer.print,
+      { source: source.text, file: source.absolutePath },
+      agents,
+    );
     const { real: _real, ...runOptions } = options;
     run = startPipeline({ ...runOptions, source: source.text, file: source.absolutePath });
   } catch (error) {
@@ -255,13 +290,22 @@ export async function runResume(
       `${from} is not a run directory or a checkpoint file, so there is nothing to resume; to start a run of a pipeline: attractor run ${from}`,
     );
   }
+  const recorded = withRecordedMode(flags, target);
+  const dot = dotFile
+    ? path.resolve(ctx.io.cwd, dotFile)
+    : path.join(statSync(target).isDirectory() ? target : path.dirname(target), 'pipeline.dot');
+  const agents = existsSync(dot)
+    ? await prepareAgents(readFileSync(dot, 'utf8'), dot, recorded, ctx)
+    : undefined;
   const printer = createEventPrinter(flags.json === true, ctx);
   const found = locateRun(target, dotFile ? path.resolve(ctx.io.cwd, dotFile) : undefined);
-  const options = buildOptions(withRecordedMode(flags, target), ctx, printer.print, {
-    source: found.source,
-    file: found.file,
-    checkpointPath: found.checkpointPath,
-  });
+  const options = buildOptions(
+    recorded,
+    ctx,
+    printer.print,
+    { source: found.source, file: found.file, checkpointPath: found.checkpointPath },
+    agents,
+  );
   const { runDir: _runDir, runsRoot: _runsRoot, real, ...resumeOptions } = options;
   const decision = await confirmInterruptedRerun({
     from: target,

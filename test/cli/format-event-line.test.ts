@@ -32,6 +32,14 @@ describe('formatEventLine', () => {
     );
   });
 
+  it('an agent tool call gets a line of its own (agent text does not)', () => {
+    const call = event('agent.tool_call_start', { tool_name: 'Write hello.txt', call_id: 'c' }, 'work');
+    expect(formatEventLine(call, plain)).toBe('    · work Write hello.txt');
+    expect(
+      formatEventLine(event('agent.assistant_text_delta', { delta: 'Hi' }, 'work'), plain),
+    ).toBeUndefined();
+  });
+
   it('the start of a run names its run directory, relative to the working directory', () => {
     const start = event('pipeline.start', { name: 'demo', goal: 'g', run_dir: '/w/runs/x' });
     expect(formatEventLine(start, plain, '/w')).toBe('▶ demo — g\n  run directory: runs/x');

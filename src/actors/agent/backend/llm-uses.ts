@@ -24,7 +24,8 @@ export function llmUses(graph: PipelineGraph, defaults: ModelChoice = {}): LlmUs
   const router = routerChoice(graph, defaults);
   const decides = new Set(graph.edges.filter((e) => e.attrs.llm_decide).map((e) => e.source));
   for (const node of graph.nodes) {
-    if (node.handler === 'codergen') {
+    // A node driven by an external coding agent (ACP, `agent=...`) calls no model of ours.
+    if (node.handler === 'codergen' && !node.attrs.agent?.trim()) {
       uses.push({
         nodeId: node.id,
         kind: 'agent',
