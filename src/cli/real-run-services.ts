@@ -99,7 +99,10 @@ export function realRunServices(flags: RunFlags, ctx: CliContext, input: RealRun
     );
   }
   // Keys come from the environment and the working directory's .env, never from the process's own cwd.
-  const client = LLMClient.fromEnv({ env, dotenv: false, middleware });
+  // A replay answers every call inside the middleware chain: it needs no adapter, hence no key.
+  const client = flags.replay
+    ? new LLMClient({ middleware })
+    : LLMClient.fromEnv({ env, dotenv: false, middleware });
   return {
     backend: createAgentBackend({
       client,
