@@ -99,10 +99,9 @@ export function realRunServices(flags: RunFlags, ctx: CliContext, input: RealRun
     );
   }
   // Keys come from the environment and the working directory's .env, never from the process's own cwd.
-  // A replay needs the recorded providers' adapters but no keys: no call reaches them (an adapter asks
-  // for its key only when called), so they are registered directly instead of only the configured ones.
+  // A replay answers every call inside the middleware chain: it needs no adapter, hence no key.
   const client = flags.replay
-    ? new LLMClient({ adapters: adaptersFromEnv({ env, dotenv: false }), middleware })
+    ? new LLMClient({ middleware })
     : LLMClient.fromEnv({ env, dotenv: false, middleware });
   return {
     backend: createAgentBackend({
