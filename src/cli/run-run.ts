@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import { createDefaultRegistry } from '../actors/registry.js';
+import { createSimulatedBackend } from '../actors/simulated-backend.js';
 import { withDryRunHandlers } from '../machines/dry-run.js';
 import { resumePipeline, startPipeline } from '../machines/engine.js';
 import type { PipelineRun, RunOptions, RunResult } from '../machines/run-types.js';
@@ -56,6 +57,8 @@ function buildOptions(flags: RunFlags, ctx: CliContext, onEvent: (e: PipelineEve
       ...(flags.scenario ? { scenario: path.resolve(ctx.io.cwd, flags.scenario) } : {}),
     },
     interviewer: chooseInterviewer(flags, ctx),
+    // --dry-run and --scenario simulate the LLM on purpose; the library never does so on its own.
+    backend: createSimulatedBackend(),
     llmRank: createSimulatedRouter(),
     workingDir: ctx.io.cwd,
     registry: flags.dryRun ? withDryRunHandlers(registry) : registry,

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { compile } from '../compiler/compile.js';
 import type { Diagnostic } from '../compiler/diagnostic.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
 import { AttractorError } from '../shared/errors.js';
 import { type Checkpoint, readCheckpoint } from './checkpoint.js';
+import { type CompileMachineOptions, compileMachine } from './compile-machine.js';
 import { executeRun } from './execute-run.js';
 import { locateRun } from './locate-run.js';
 import { newRunId, runDirectoryFor } from './run-directory.js';
@@ -20,22 +20,12 @@ import {
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-function applyModelDefaults(graph: PipelineGraph, options: RunOptions): PipelineGraph {
-  if (!options.model && !options.provider) return graph;
+function compileOptions(options: RunOptions): CompileMachineOptions {
   return {
-    ...graph,
-    nodes: graph.nodes.map((n) =>
-      n.handler !== 'codergen'
-        ? n
-        : {
-            ...n,
-            attrs: {
-              ...n.attrs,
-              ...(options.model && !n.attrs.llm_model ? { llm_model: options.model } : {}),
-              ...(options.provider && !n.attrs.llm_provider ? { llm_provider: options.provider } : {}),
-            },
-          },
-    ),
+    ...(options.goal !== undefined ? { goal: options.goal } : {}),
+    ...(options.registry ? { customHandlerTypes: options.registry.types() } : {}),
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.provider ? { provider: options.provider } : {}),
   };
 }
 
@@ -47,12 +37,11 @@ function applyModelDefaults(graph: PipelineGraph, options: RunOptions): Pipeline
  * const { status, quality } = await run.result;
  */
 export function startPipeline(options: StartOptions): PipelineRun {
-  const compiled = compile(options.source, {
+  const compiled = compileMachine(options.source, {
     ...(options.file ? { file: options.file } : {}),
-    ...(options.goal !== undefined ? { goal: options.goal } : {}),
-    ...(options.registry ? { customHandlerTypes: options.registry.types() } : {}),
+    ...compileOptions(options),
   });
-  const graph = applyModelDefaults(compiled.graph, options);
+  const { graph } = compiled;
   const start = findStartNodes(graph)[0];
   if (!start) throw new AttractorError('NO_START_NODE', 'the pipeline has no start node.');
   const runId = newRunId();
@@ -66,8 +55,7 @@ export function startPipeline(options: StartOptions): PipelineRun {
   };
   return executeRun(
     {
-      graph,
-      config: compiled.config,
+      compiled,
       warnings: [
         ...compiled.diagnostics.filter((d) => d.severity !== 'error'),
         ...scenarioWarnings(options, graph),
@@ -76,7 +64,7 @@ export function startPipeline(options: StartOptions): PipelineRun {
       sha: sha256(options.source),
       runId,
       runDir,
-      input: { startAt: start.id, values, maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS },
+      input: { startAt: start.id, runDir, values, maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS },
       fresh: true,
     },
     options,
@@ -123,16 +111,10 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
       cancel() {},
     };
   }
-  const compiled = compile(found.source, {
-    file: found.file,
-    ...(options.goal !== undefined ? { goal: options.goal } : {}),
-    ...(options.registry ? { customHandlerTypes: options.registry.types() } : {}),
-  });
-  const graph = applyModelDefaults(compiled.graph, options);
+  const compiled = compileMachine(found.source, { file: found.file, ...compileOptions(options) });
   return executeRun(
     {
-      graph,
-      config: compiled.config,
+      compiled,
       warnings: compiled.diagnostics.filter((d) => d.severity !== 'error'),
       source: found.source,
       sha,
@@ -140,6 +122,7 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
       runDir,
       input: {
         startAt: checkpoint.current_node,
+        runDir,
         values: checkpoint.context,
         maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
         completedNodes: checkpoint.completed_nodes,

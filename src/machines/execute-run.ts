@@ -1,21 +1,20 @@
 import { join } from 'node:path';
-import { AutoApproveInterviewer } from '../actors/interviewers/auto-approve.js';
-import { createDefaultRegistry } from '../actors/registry.js';
-import { createSimulatedBackend } from '../actors/simulated-backend.js';
+import { createActor } from 'xstate';
 import { ArtifactStore } from '../shared/artifact-store.js';
 import { AttractorError } from '../shared/errors.js';
+import { packageVersion } from '../shared/package-version.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { type Checkpoint, createCheckpointWriter } from './checkpoint.js';
+import { providePipeline } from './compile-machine.js';
 import { openEventLog } from './event-log.js';
 import type { MachineEmitted } from './machine-events.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
-import { startExecution } from './pipeline-execution.js';
-import { createGraphLookup } from './pipeline-runtime.js';
+import { missingInterviewer } from './pipeline-services.js';
 import { createRunDirectory } from './run-directory.js';
 import { acquireRunLock } from './run-lock.js';
 import { type PipelineRun, type Prepared, type RunOptions, type RunResult, runQuality } from './run-types.js';
 import { createScenarioInterviewer } from './scenario-interviewer.js';
-import { createServices } from './services.js';
+import { whenPipelineDone } from './watch-pipeline-actor.js';
 
 /**
  * Run a prepared pipeline: create or reopen its run directory, wire the machine's emitted events to the
@@ -23,7 +22,8 @@ import { createServices } from './services.js';
  * turn its end into a RunResult.
  */
 export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun {
-  const { graph, runDir, runId } = prepared;
+  const { compiled, runDir, runId } = prepared;
+  const { graph } = compiled;
   if (prepared.fresh) {
     createRunDirectory(runDir, prepared.source, {
       run_id: runId,
@@ -32,7 +32,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
       ...(graph.file ? { source_file: graph.file } : {}),
       source_sha256: prepared.sha,
       started_at: new Date().toISOString(),
-      attractor_version: '0.1.0',
+      attractor_version: packageVersion(),
       options: {
         max_steps: prepared.input.maxSteps,
         ...(options.model ? { model: options.model } : {}),
@@ -138,28 +138,21 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
   };
 
   const hard = new AbortController();
-  const fallbackInterviewer = options.interviewer ?? new AutoApproveInterviewer();
+  // The library simulates nothing on its own: no interviewer or backend → the node needing one fails.
   const interviewer = options.scenario
-    ? createScenarioInterviewer(options.scenario, fallbackInterviewer)
-    : fallbackInterviewer;
-  const lookup = createGraphLookup(graph);
-  const registry = options.registry ?? createDefaultRegistry();
-  const { config } = prepared;
-  const services = createServices({
+    ? createScenarioInterviewer(options.scenario, options.interviewer ?? missingInterviewer())
+    : options.interviewer;
+  const machine = providePipeline(compiled, {
     artifacts: new ArtifactStore(runDir),
-    graph,
-    config,
-    lookup,
-    runDir,
-    registry,
-    interviewer,
-    backend: options.backend ?? createSimulatedBackend(),
+    ...(options.registry ? { registry: options.registry } : {}),
+    ...(interviewer ? { interviewer } : {}),
+    ...(options.backend ? { backend: options.backend } : {}),
     ...(options.scenario ? { scenario: options.scenario } : {}),
-    hardAbort: hard.signal,
-    maxSteps: prepared.input.maxSteps,
     ...(options.workingDir ? { workingDir: options.workingDir } : {}),
     ...(options.llmRank ? { llmRank: options.llmRank } : {}),
     emit: emitEvent,
+    signal: hard.signal,
+    ...(options.random ? { random: options.random } : {}),
   });
 
   emitEvent(prepared.fresh ? 'pipeline.start' : 'pipeline.resume', {
@@ -168,32 +161,27 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     run_id: runId,
     ...(prepared.fresh ? {} : { resume_at: prepared.input.startAt }),
   });
-  const onEmitted = (e: MachineEmitted) => {
+  const actor = createActor(machine, {
+    input: prepared.input,
+    ...(options.inspect ? { inspect: options.inspect } : {}),
+  });
+  actor.on('*', (e: MachineEmitted) => {
     if (e.type === 'pipeline.event') emitEvent(e.kind, e.data, e.nodeId);
     else writeCheckpoint(e.context, e.currentNode, e.status);
-  };
-  const execution = startExecution({
-    graph,
-    config,
-    lookup,
-    runDir,
-    registry,
-    services,
-    input: prepared.input,
-    hardAbort: hard.signal,
-    onEmitted,
-    ...(options.workingDir ? { workingDir: options.workingDir } : {}),
-    ...(options.scenario ? { scenario: options.scenario } : {}),
-    ...(options.inspect ? { inspect: options.inspect } : {}),
-    ...(options.random ? { random: options.random } : {}),
   });
+  const done = whenPipelineDone(actor);
+  actor.start();
+  const execution = {
+    cancel: () => actor.send({ type: 'CANCEL' }),
+    pause: () => actor.send({ type: 'PAUSE' }),
+  };
 
   stopRun = () => {
     hard.abort(new AttractorError('CANCELLED', 'run stopped'));
     execution.cancel();
   };
 
-  const result = execution.done
+  const result = done
     .then(({ status, context }): RunResult => {
       if (outputFailure) throw outputFailure;
       const final = status === 'branch_done' ? 'completed' : status;
