@@ -63,10 +63,15 @@ export { hasErrors, validate, validateOrRaise } from './compiler/validate/valida
 // The unified LLM client (also `attractor/llm`)
 export * from './llm/index.js';
 export { type Checkpoint, CheckpointSchema, readCheckpoint } from './machines/checkpoint.js';
-export { type CompiledMachine, compileMachine } from './machines/compile-machine.js';
+export {
+  type CompiledMachine,
+  compileMachine,
+  createPipelineMachine,
+  providePipeline,
+} from './machines/compile-machine.js';
 // Engine: run compiled machines as actors
 export { resumePipeline, runPipeline, startPipeline } from './machines/engine.js';
-export { createPipelineMachine, type PipelineMachine } from './machines/pipeline-machine.js';
+export type { PipelineMachine } from './machines/pipeline-machine.js';
 export { createGraphLookup } from './machines/pipeline-runtime.js';
 export {
   DEFAULT_MAX_STEPS,

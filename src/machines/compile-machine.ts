@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { type CompiledPipeline, compile, type LoadOptions } from '../compiler/compile.js';
 import type { PipelineGraph } from '../compiler/ir.js';
+import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
 import { AttractorError } from '../shared/errors.js';
 import { createHandlerActors } from './handler-invocation.js';
 import type { InvocationRuntime } from './invocation-runtime.js';
-import { createPipelineMachine, type PipelineMachine, retryBackoffDelay } from './pipeline-machine.js';
+import { type PipelineMachine, retryBackoffDelay, setupPipelineMachine } from './pipeline-machine.js';
 import { createGraphLookup, type GraphLookup } from './pipeline-runtime.js';
 import type { PipelineServices } from './pipeline-services.js';
 
@@ -48,17 +49,40 @@ export function compileMachine(
   const compiled = compile(input, load);
   const graph = applyModelDefaults(compiled.graph, model, provider);
   const lookup = createGraphLookup(graph);
-  let machine: PipelineMachine | undefined;
-  machine = createPipelineMachine(compiled.config, {
-    lookup,
-    handlerActors: createHandlerActors(runtimeFor(lookup, {}, () => machine as PipelineMachine)),
-  });
+  const machine = machineFor(compiled.config, lookup, {});
   const result: CompiledMachine = { ...compiled, graph, lookup, machine };
   if (key) {
     if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
     cache.set(key, result);
   }
   return result;
+}
+
+/**
+ * The published implementations (guards, actions, delays, handler actors) attached to a plain config,
+ * such as the JSON `attractor compile --format xstate` prints; `graph` is the pipeline it was lowered
+ * from (routing reads its edges).
+ *
+ * @example
+ * const { graph } = loadPipeline(source);
+ * const machine = createPipelineMachine(JSON.parse(printedConfig), graph, { backend, interviewer });
+ */
+export function createPipelineMachine(
+  config: MachineConfig,
+  graph: PipelineGraph,
+  services: PipelineServices = {},
+): PipelineMachine {
+  return machineFor(config, createGraphLookup(graph), services);
+}
+
+function machineFor(config: MachineConfig, lookup: GraphLookup, services: PipelineServices): PipelineMachine {
+  let machine: PipelineMachine | undefined;
+  machine = setupPipelineMachine(config, {
+    lookup,
+    handlerActors: createHandlerActors(runtimeFor(lookup, services, () => machine as PipelineMachine)),
+    ...(services.random ? { random: services.random } : {}),
+  });
+  return machine;
 }
 
 /**

@@ -54,7 +54,7 @@ const evt = (kind: string, data: Record<string, unknown> = {}, nodeId?: string):
  * Guards and actions are pure functions of (graph, context, event); all I/O happens in handler actors
  * and in the engine's listeners for the emitted events.
  */
-export function createPipelineMachine(config: MachineConfig, options: PipelineMachineOptions) {
+export function setupPipelineMachine(config: MachineConfig, options: PipelineMachineOptions) {
   const { lookup } = options;
   const random = options.random ?? Math.random;
   const node = (p: NodeParams) => lookup.node(p.node);
@@ -298,7 +298,7 @@ function isRetryableError(error: unknown): boolean {
   return e.isRetryable === true || e.retryable === true;
 }
 
-export type PipelineMachine = ReturnType<typeof createPipelineMachine>;
+export type PipelineMachine = ReturnType<typeof setupPipelineMachine>;
 
 /** The delay before a retry: from the node's `retry_policy` and the attempt, with jitter from `random`. */
 export function retryBackoffDelay(lookup: GraphLookup, random: () => number) {

@@ -32,7 +32,7 @@ function enterState(n: PipelineNode): StateConfig {
 
 /** What a drawing of the chart should show on an edge: its condition, label, weight and target. */
 function edgeParams(n: PipelineNode, edge: PipelineEdge): Record<string, unknown> {
-  const { condition, label, weight, loop_restart } = edge.attrs;
+  const { condition, label, weight, loop_restart, llm_decide } = edge.attrs;
   return {
     node: n.id,
     edge: edge.index,
@@ -41,6 +41,7 @@ function edgeParams(n: PipelineNode, edge: PipelineEdge): Record<string, unknown
     ...(label ? { label } : {}),
     ...(weight !== undefined ? { weight } : {}),
     ...(loop_restart ? { loop_restart: true } : {}),
+    ...(llm_decide ? { llm_decide: true } : {}),
   };
 }
 
