@@ -12,4 +12,7 @@ export interface RunFlags {
   autoApprove?: boolean;
   json?: boolean;
   tui?: boolean;
+  /** `--inspect [PORT]`: true without a port. */
+  inspect?: boolean | string;
+  inspectLog?: string;
 }

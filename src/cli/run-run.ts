@@ -14,6 +14,8 @@ import type { CliContext } from './cli-context.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import { formatDiagnostic } from './format-diagnostic.js';
 import { formatEventLine } from './format-event-line.js';
+import type { InspectStream } from './inspect-stream.js';
+import { DEFAULT_INSPECT_PORT } from './inspect-stream.js';
 import { readPipelineSource } from './read-pipeline-source.js';
 import type { RunFlags } from './run-flags.js';
 import { createNonInteractiveInterviewer, createTerminalInterviewer } from './terminal-interviewer.js';
@@ -106,6 +108,7 @@ async function finish(
   interviewer: Interviewer | undefined,
   flags: RunFlags,
   ctx: CliContext,
+  inspection?: InspectStream,
 ): Promise<number> {
   // Lint warnings go to stderr before the run's own output, so --json stdout stays events only.
   for (const warning of run.warnings)
@@ -116,6 +119,7 @@ async function finish(
     result = await run.result;
   } finally {
     interrupts.dispose();
+    await inspection?.close();
     // A console interviewer holds stdin open; release it so the process can exit.
     (interviewer as { close?: () => void } | undefined)?.close?.();
   }
@@ -145,11 +149,54 @@ async function finish(
   }
 }
 
+/** `--inspect [PORT]` and `--inspect-log FILE`: opened before the run, closed when it ends. */
+async function openInspection(flags: RunFlags, ctx: CliContext): Promise<InspectStream | undefined> {
+  if (flags.inspect === undefined && flags.inspectLog === undefined) return undefined;
+  const port = flags.inspect === undefined ? undefined : parsePort(flags.inspect);
+  const { openInspectStream } = await import('./inspect-stream.js');
+  const stream = await openInspectStream({
+    ...(port !== undefined ? { port } : {}),
+    ...(flags.inspectLog ? { logFile: path.resolve(ctx.io.cwd, flags.inspectLog) } : {}),
+  });
+  if (stream.url) ctx.io.stderr(`attractor: inspector at ${stream.url} (open it in a browser)\n`);
+  return stream;
+}
+
+function parsePort(value: boolean | string): number {
+  if (value === true) return DEFAULT_INSPECT_PORT;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    throw new AttractorError('BAD_FLAG', `--inspect takes a port number (0-65535), got "${String(value)}".`);
+  }
+  return n;
+}
+
+/** Starts the run; if that throws, the inspection server must not keep the process alive. */
+async function startWith(
+  inspection: InspectStream | undefined,
+  start: (inspect?: RunOptions['inspect']) => PipelineRun,
+): Promise<PipelineRun> {
+  try {
+    return start(inspection ? (e) => inspection.inspect(e) : undefined);
+  } catch (error) {
+    await inspection?.close();
+    throw error;
+  }
+}
+
 export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Promise<number> {
   const source = readPipelineSource(file, ctx.io.cwd);
   const options = buildOptions(flags, ctx, eventPrinter(flags, ctx));
-  const run = startPipeline({ ...options, source: source.text, file: source.absolutePath });
-  return finish(run, options.interviewer, flags, ctx);
+  const inspection = await openInspection(flags, ctx);
+  const run = await startWith(inspection, (inspect) =>
+    startPipeline({
+      ...options,
+      ...(inspect ? { inspect } : {}),
+      source: source.text,
+      file: source.absolutePath,
+    }),
+  );
+  return finish(run, options.interviewer, flags, ctx, inspection);
 }
 
 /** Without --dry-run or --scenario, a resume runs the way the run started (recorded in manifest.json). */
@@ -189,10 +236,14 @@ export async function runResume(
     throw new AttractorError('RESUME_NOT_FOUND', `${from} has no checkpoint.json: is it a run directory?`);
   }
   const options = buildOptions(withRecordedMode(flags, target), ctx, eventPrinter(flags, ctx));
-  const run = resumePipeline({
-    ...options,
-    from: path.resolve(ctx.io.cwd, from),
-    ...(dotFile ? { dotFile: path.resolve(ctx.io.cwd, dotFile) } : {}),
-  });
-  return finish(run, options.interviewer, flags, ctx);
+  const inspection = await openInspection(flags, ctx);
+  const run = await startWith(inspection, (inspect) =>
+    resumePipeline({
+      ...options,
+      ...(inspect ? { inspect } : {}),
+      from: path.resolve(ctx.io.cwd, from),
+      ...(dotFile ? { dotFile: path.resolve(ctx.io.cwd, dotFile) } : {}),
+    }),
+  );
+  return finish(run, options.interviewer, flags, ctx, inspection);
 }
