@@ -78,7 +78,7 @@ async function engine(source) {
   let began = 0;
   const result = await runPipeline({
     source,
-    logsDir: dir,
+    runsRoot: dir,
     maxSteps: N + 10,
     durable: true,
     onEvent: (e) => {

@@ -9,6 +9,7 @@ import type { ArtifactStore } from '../shared/artifact-store.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
 import type { CodergenBackend } from './codergen-backend.js';
 import type { Interviewer } from './interviewers/interviewer.js';
+import type { ProcessLedger } from './process/process-ledger.js';
 
 export type ContextValues = Record<string, unknown>;
 
@@ -50,6 +51,8 @@ export interface HandlerServices {
   artifacts?: ArtifactStore;
   interviewer: Interviewer;
   backend: CodergenBackend;
+  /** The run's process ledger: process groups a handler starts are recorded there (crash safety). */
+  processes?: Pick<ProcessLedger, 'add' | 'remove'>;
   /** Run one parallel branch from `startNodeId` on an isolated context until a fan-in node or a dead end. */
   runBranch(request: {
     branchId: string;

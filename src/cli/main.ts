@@ -10,6 +10,7 @@ import { colorsFor } from './colors.js';
 import { registerCompileCommand } from './commands/compile.js';
 import { registerResumeCommand } from './commands/resume.js';
 import { registerRunCommand } from './commands/run.js';
+import { registerServeCommand } from './commands/serve.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 import { presentError } from './present-error.js';
@@ -23,6 +24,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerResumeCommand,
   registerValidateCommand,
   registerCompileCommand,
+  registerServeCommand,
 ];
 
 const PROGRAM_HELP = `

@@ -6,7 +6,8 @@ export interface RunFlags {
   logsDir?: string;
   logDir?: string;
   checkpointDir?: string;
-  maxSteps?: string;
+  /** Already checked by commander (a bad value is a usage error, exit 2). */
+  maxSteps?: number;
   dryRun?: boolean;
   scenario?: string;
   autoApprove?: boolean;

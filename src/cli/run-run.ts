@@ -3,31 +3,26 @@ import path from 'node:path';
 import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import { createDefaultRegistry } from '../actors/registry.js';
 import { createSimulatedBackend } from '../actors/simulated-backend.js';
+import type { Diagnostic } from '../compiler/diagnostic.js';
 import { withDryRunHandlers } from '../machines/dry-run.js';
 import { resumePipeline, startPipeline } from '../machines/engine.js';
+import { assertRunDirFree, DEFAULT_RUNS_ROOT } from '../machines/resolve-run-dir.js';
 import type { PipelineRun, RunOptions, RunResult } from '../machines/run-types.js';
 import { loadScenario } from '../machines/scenario.js';
 import { createSimulatedRouter } from '../machines/simulated-router.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { CliContext } from './cli-context.js';
+import { createEventPrinter, type EventPrinter } from './event-printer.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import { formatDiagnostic } from './format-diagnostic.js';
-import { formatEventLine } from './format-event-line.js';
-import type { InspectStream } from './inspect-stream.js';
-import { DEFAULT_INSPECT_PORT } from './inspect-stream.js';
+import { DEFAULT_INSPECT_PORT, type InspectStream } from './inspect-stream.js';
+import { presentValidationFailure, validationFindings } from './present-validation-failure.js';
 import { readPipelineSource } from './read-pipeline-source.js';
 import type { RunFlags } from './run-flags.js';
+import { formatRunSummary } from './run-summary.js';
+import { errorWithShownFile, withShownFile } from './shown-locations.js';
 import { createNonInteractiveInterviewer, createTerminalInterviewer } from './terminal-interviewer.js';
-
-function parseMaxSteps(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) {
-    throw new AttractorError('BAD_FLAG', `--max-steps must be a positive whole number, got "${value}".`);
-  }
-  return n;
-}
 
 function chooseInterviewer(flags: RunFlags, ctx: CliContext): Interviewer {
   if (flags.autoApprove || flags.dryRun) return createNonInteractiveInterviewer({ autoApprove: true });
@@ -44,13 +39,15 @@ function buildOptions(flags: RunFlags, ctx: CliContext, onEvent: (e: PipelineEve
     );
   }
   const registry = createDefaultRegistry();
-  const maxSteps = parseMaxSteps(flags.maxSteps);
-  const logsDir = flags.logsDir ?? flags.logDir;
+  const { maxSteps } = flags;
+  const runDir = flags.logsDir ?? flags.logDir;
   return {
     ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.provider ? { provider: flags.provider } : {}),
-    logsDir: path.resolve(ctx.io.cwd, logsDir ?? '.attractor-runs'),
+    ...(runDir !== undefined
+      ? { runDir: path.resolve(ctx.io.cwd, runDir) }
+      : { runsRoot: path.resolve(ctx.io.cwd, DEFAULT_RUNS_ROOT) }),
     ...(flags.checkpointDir ? { checkpointDir: path.resolve(ctx.io.cwd, flags.checkpointDir) } : {}),
     ...(maxSteps ? { maxSteps } : {}),
     ...(flags.scenario ? { scenario: loadScenario(path.resolve(ctx.io.cwd, flags.scenario)) } : {}),
@@ -65,14 +62,6 @@ function buildOptions(flags: RunFlags, ctx: CliContext, onEvent: (e: PipelineEve
     workingDir: ctx.io.cwd,
     registry: flags.dryRun ? withDryRunHandlers(registry) : registry,
     onEvent,
-  };
-}
-
-function eventPrinter(flags: RunFlags, ctx: CliContext): (e: PipelineEvent) => void {
-  if (flags.json) return (e) => ctx.io.stdout(`${JSON.stringify(e)}\n`);
-  return (e) => {
-    const line = formatEventLine(e, ctx.colors);
-    if (line !== undefined) ctx.io.stdout(`${line}\n`);
   };
 }
 
@@ -106,18 +95,26 @@ function handleInterrupts(
 async function finish(
   run: PipelineRun,
   interviewer: Interviewer | undefined,
+  printer: EventPrinter,
+  show: (d: Diagnostic) => Diagnostic,
   flags: RunFlags,
   ctx: CliContext,
   inspection?: InspectStream,
 ): Promise<number> {
   // Lint warnings go to stderr before the run's own output, so --json stdout stays events only.
   for (const warning of run.warnings)
-    ctx.io.stderr(`${formatDiagnostic(warning, warning.loc?.file ?? '', ctx.colors)}\n`);
+    ctx.io.stderr(`${formatDiagnostic(show(warning), warning.loc?.file ?? '', ctx.colors)}\n`);
   const interrupts = handleInterrupts(run, ctx);
+  // Nobody reads the output any more (`| head -1`): an interruption, not a reason to die mid-node.
+  const unsubscribe = ctx.io.onStdoutClosed?.(() => {
+    ctx.io.stderr('attractor: stdout was closed; stopping the run\n');
+    run.cancel();
+  });
   let result: RunResult;
   try {
     result = await run.result;
   } finally {
+    unsubscribe?.();
     interrupts.dispose();
     await inspection?.close();
     // A console interviewer holds stdin open; release it so the process can exit.
@@ -131,15 +128,17 @@ async function finish(
   }
   switch (result.status) {
     case 'completed':
-      say(
-        `${ctx.colors.green('Completed')} at ${result.stoppedAt ?? '?'} (quality: ${result.quality}). Run directory: ${rel}\n`,
-      );
-      return EXIT_OK;
-    case 'failed':
-      say(
-        `${ctx.colors.red('Failed')}: ${result.failure?.reason ?? 'unknown reason'} (quality: failed). Run directory: ${rel}\n`,
-      );
-      return EXIT_FAILURE;
+    case 'failed': {
+      const reason = result.failure?.reason;
+      const line = formatRunSummary(result, {
+        retried: printer.retried(),
+        reasonShown: !flags.json && reason !== undefined && printer.shown(reason),
+        runDir: rel,
+        colors: ctx.colors,
+      });
+      say(`${line}\n`);
+      return result.status === 'completed' ? EXIT_OK : EXIT_FAILURE;
+    }
     case 'paused':
     case 'cancelled':
       ctx.io.stderr(
@@ -186,17 +185,31 @@ async function startWith(
 
 export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Promise<number> {
   const source = readPipelineSource(file, ctx.io.cwd);
-  const options = buildOptions(flags, ctx, eventPrinter(flags, ctx));
+  const runDir = flags.logsDir ?? flags.logDir;
+  // Checked here too, so the message names the directory as the user typed it.
+  if (runDir !== undefined) assertRunDirFree(path.resolve(ctx.io.cwd, runDir), runDir);
+  const printer = createEventPrinter(flags.json === true, ctx);
+  const options = buildOptions(flags, ctx, printer.print);
   const inspection = await openInspection(flags, ctx);
-  const run = await startWith(inspection, (inspect) =>
-    startPipeline({
-      ...options,
-      ...(inspect ? { inspect } : {}),
-      source: source.text,
-      file: source.absolutePath,
-    }),
-  );
-  return finish(run, options.interviewer, flags, ctx, inspection);
+  let run: PipelineRun;
+  try {
+    run = await startWith(inspection, (inspect) =>
+      startPipeline({
+        ...options,
+        ...(inspect ? { inspect } : {}),
+        source: source.text,
+        file: source.absolutePath,
+      }),
+    );
+  } catch (error) {
+    const findings = validationFindings(error);
+    if (findings) {
+      const shown = findings.map((d) => withShownFile(d, source));
+      return presentValidationFailure(shown, source.file, ctx);
+    }
+    throw errorWithShownFile(error, source);
+  }
+  return finish(run, options.interviewer, printer, (d) => withShownFile(d, source), flags, ctx, inspection);
 }
 
 /** Without --dry-run or --scenario, a resume runs the way the run started (recorded in manifest.json). */
@@ -218,6 +231,16 @@ function withRecordedMode(flags: RunFlags, from: string): RunFlags {
   }
 }
 
+/** A checkpoint is a JSON object with a `current_node`; anything else (a DOT file, say) is not. */
+function looksLikeCheckpoint(file: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return typeof parsed === 'object' && parsed !== null && 'current_node' in parsed;
+  } catch {
+    return false;
+  }
+}
+
 export async function runResume(
   from: string,
   dotFile: string | undefined,
@@ -231,19 +254,27 @@ export async function runResume(
   if (!existsSync(target)) {
     throw new AttractorError('RESUME_NOT_FOUND', `nothing to resume at ${from}: no such file or directory.`);
   }
-  // Checked before the run flags, so a stray directory is not reported as a missing LLM backend.
-  if (statSync(target).isDirectory() && !existsSync(path.join(target, 'checkpoint.json'))) {
-    throw new AttractorError('RESUME_NOT_FOUND', `${from} has no checkpoint.json: is it a run directory?`);
+  // Checked before the run flags, so a stray directory or a DOT file is not reported as a missing LLM backend.
+  if (statSync(target).isDirectory()) {
+    if (!existsSync(path.join(target, 'checkpoint.json')))
+      throw new AttractorError('RESUME_NOT_FOUND', `${from} has no checkpoint.json: is it a run directory?`);
+  } else if (!looksLikeCheckpoint(target)) {
+    throw new AttractorError(
+      'RESUME_NOT_A_RUN',
+      `${from} is not a run directory or a checkpoint file, so there is nothing to resume; to start a run of a pipeline: attractor run ${from}`,
+    );
   }
-  const options = buildOptions(withRecordedMode(flags, target), ctx, eventPrinter(flags, ctx));
+  const printer = createEventPrinter(flags.json === true, ctx);
+  const options = buildOptions(withRecordedMode(flags, target), ctx, printer.print);
+  const { runDir: _runDir, runsRoot: _runsRoot, ...resumeOptions } = options;
   const inspection = await openInspection(flags, ctx);
   const run = await startWith(inspection, (inspect) =>
     resumePipeline({
-      ...options,
+      ...resumeOptions,
       ...(inspect ? { inspect } : {}),
       from: path.resolve(ctx.io.cwd, from),
       ...(dotFile ? { dotFile: path.resolve(ctx.io.cwd, dotFile) } : {}),
     }),
   );
-  return finish(run, options.interviewer, flags, ctx, inspection);
+  return finish(run, options.interviewer, printer, (d) => d, flags, ctx, inspection);
 }

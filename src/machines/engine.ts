@@ -7,10 +7,12 @@ import { type Checkpoint, readCheckpoint } from './checkpoint.js';
 import { type CompileMachineOptions, compileMachine } from './compile-machine.js';
 import { executeRun } from './execute-run.js';
 import { locateRun } from './locate-run.js';
-import { newRunId, runDirectoryFor } from './run-directory.js';
+import { resolveRunDir } from './resolve-run-dir.js';
+import { newRunId } from './run-directory.js';
 import {
   DEFAULT_MAX_STEPS,
   type PipelineRun,
+  partialNodesOf,
   type ResumeOptions,
   type RunOptions,
   type RunResult,
@@ -45,7 +47,7 @@ export function startPipeline(options: StartOptions): PipelineRun {
   const start = findStartNodes(graph)[0];
   if (!start) throw new AttractorError('NO_START_NODE', 'the pipeline has no start node.');
   const runId = newRunId();
-  const runDir = runDirectoryFor(options.logsDir ?? '.attractor-runs', graph.name, runId);
+  const runDir = resolveRunDir(options, graph.name, runId);
   const goal = graph.attrs.goal ?? '';
   const values: Record<string, unknown> = {
     'pipeline.name': graph.name,
@@ -100,6 +102,8 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
       ...(checkpoint.failure ? { failure: checkpoint.failure } : {}),
       context: checkpoint.context,
       completedNodes: checkpoint.completed_nodes,
+      failedNodes: checkpoint.failed_nodes,
+      partialNodes: partialNodesOf(checkpoint.node_outcomes),
       alreadyFinished: true,
     };
     return {

@@ -1,5 +1,7 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createActor } from 'xstate';
+import { ProcessLedger } from '../actors/process/process-ledger.js';
+import { stopLeftoverProcesses } from '../actors/process/stop-leftover-processes.js';
 import { ArtifactStore } from '../shared/artifact-store.js';
 import { AttractorError } from '../shared/errors.js';
 import { packageVersion } from '../shared/package-version.js';
@@ -12,7 +14,14 @@ import type { PipelineMachineContext } from './pipeline-context.js';
 import { missingInterviewer } from './pipeline-services.js';
 import { createRunDirectory } from './run-directory.js';
 import { acquireRunLock } from './run-lock.js';
-import { type PipelineRun, type Prepared, type RunOptions, type RunResult, runQuality } from './run-types.js';
+import {
+  type PipelineRun,
+  type Prepared,
+  partialNodesOf,
+  type RunOptions,
+  type RunResult,
+  runQuality,
+} from './run-types.js';
 import { createScenarioInterviewer } from './scenario-interviewer.js';
 import { whenPipelineDone } from './watch-pipeline-actor.js';
 
@@ -29,7 +38,8 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
       run_id: runId,
       pipeline: graph.name,
       goal: graph.attrs.goal ?? '',
-      ...(graph.file ? { source_file: graph.file } : {}),
+      // Absolute: a resume from another directory resolves the pipeline's relative paths against it.
+      ...(graph.file ? { source_file: resolve(graph.file) } : {}),
       source_sha256: prepared.sha,
       started_at: new Date().toISOString(),
       attractor_version: packageVersion(),
@@ -142,8 +152,10 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
   const interviewer = options.scenario
     ? createScenarioInterviewer(options.scenario, options.interviewer ?? missingInterviewer())
     : options.interviewer;
+  const processes = ProcessLedger.forRunDir(runDir);
   const machine = providePipeline(compiled, {
     artifacts: new ArtifactStore(runDir),
+    processes,
     ...(options.registry ? { registry: options.registry } : {}),
     ...(interviewer ? { interviewer } : {}),
     ...(options.backend ? { backend: options.backend } : {}),
@@ -159,8 +171,21 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     name: graph.name,
     goal: graph.attrs.goal ?? '',
     run_id: runId,
+    run_dir: runDir,
     ...(prepared.fresh ? {} : { resume_at: prepared.input.startAt }),
   });
+  // The run lock is ours, so whoever ran this before is dead: stop what it left running before the
+  // interrupted node runs again beside it.
+  if (!prepared.fresh) {
+    stopLeftoverProcesses(processes, {
+      onStopped: ({ entry, pids, killed }) =>
+        emitEvent(
+          'process.stopped',
+          { pgid: entry.pgid, command: entry.command, processes: pids.length, killed },
+          entry.node || undefined,
+        ),
+    });
+  }
   const actor = createActor(machine, {
     input: prepared.input,
     ...(options.inspect ? { inspect: options.inspect } : {}),
@@ -186,10 +211,13 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
       if (outputFailure) throw outputFailure;
       const final = status === 'branch_done' ? 'completed' : status;
       const q = runQuality(final, context.failedNodes);
+      const partialNodes = partialNodesOf(context.nodeOutcomes);
       emitEvent('pipeline.finalize', {
         status: final,
         quality: q,
         ...(context.failure ? { reason: context.failure.reason } : {}),
+        failed_nodes: [...context.failedNodes],
+        partial_nodes: partialNodes,
       });
       return {
         status: final,
@@ -200,6 +228,8 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
         ...(context.failure ? { failure: context.failure } : {}),
         context: context.values,
         completedNodes: context.completedNodes,
+        failedNodes: [...context.failedNodes],
+        partialNodes,
       };
     })
     .finally(() => {

@@ -47,6 +47,7 @@ function handlerServices(
   return {
     emit,
     ...(services.artifacts ? { artifacts: services.artifacts } : {}),
+    ...(services.processes ? { processes: services.processes } : {}),
     interviewer: services.interviewer ?? missingInterviewer(),
     backend: services.backend ?? missingBackend(),
     ...(services.llmRank ? { llmRank: services.llmRank } : {}),

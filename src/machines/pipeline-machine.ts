@@ -229,7 +229,7 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
     },
   }).createMachine({
     // The compiled config names guards, actions and actors by string (it is plain data); that every name
-    // it uses is implemented here is checked by test/machines/pipeline-machine.test.ts.
+    // it uses is implemented here is checked by test/compiler/lower/lower-to-machine-config.test.ts.
     ...(decorateConfig(config) as unknown as Record<string, never>),
     context: ({ input }) => initialContext(input),
   });

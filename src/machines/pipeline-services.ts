@@ -27,6 +27,8 @@ export interface PipelineServices {
   /** Where tool commands run (default: the process's working directory). */
   workingDir?: string;
   artifacts?: ArtifactStore;
+  /** Where process groups handlers start are recorded (so a resume can stop what a crash left). */
+  processes?: HandlerServices['processes'];
   /**
    * Receives the events handlers emit, and every event of parallel branches and child pipelines (tagged
    * `data.branch` / `data.parent`). The pipeline actor's own events are `actor.on('pipeline.event')`.

@@ -22,6 +22,10 @@ export interface RunResult {
   failure?: { node?: string; reason: string };
   context: Record<string, unknown>;
   completedNodes: string[];
+  /** Nodes whose outcome was FAIL at some point (a `degraded` run went on past them). */
+  failedNodes: string[];
+  /** Nodes whose last outcome was PARTIAL_SUCCESS. */
+  partialNodes: string[];
   /** True when `resume` found the run already finished and did nothing. */
   alreadyFinished?: boolean;
 }
@@ -32,8 +36,13 @@ export interface RunOptions {
   /** Default model for codergen nodes that set none (`--model`); provider likewise. */
   model?: string;
   provider?: string;
-  /** Root of run directories (default `.attractor-runs`); a run lands in `<root>/<graph>/<run id>/`. */
-  logsDir?: string;
+  /**
+   * The run directory itself (`--logs-dir`): the run's files go directly there. Created if missing; a
+   * directory already holding another run (a `manifest.json`) is refused. Excludes `runsRoot`.
+   */
+  runDir?: string;
+  /** Root of the default layout when `runDir` is not given: `<runsRoot>/<graph>/<run id>/` (default `.attractor-runs`). */
+  runsRoot?: string;
   /** `--checkpoint-dir`: keep a timestamped checkpoint history there too. */
   checkpointDir?: string;
   maxSteps?: number;
@@ -84,13 +93,19 @@ export interface Prepared {
   warnings: Diagnostic[];
 }
 
-export interface ResumeOptions extends RunOptions {
+/** A resume continues in the run's own directory, so it takes neither `runDir` nor `runsRoot`. */
+export interface ResumeOptions extends Omit<RunOptions, 'runDir' | 'runsRoot'> {
   /** A run directory, or a checkpoint file. */
   from: string;
   /** The DOT file, when the run directory's copy should not be used (it must be the same pipeline). */
   dotFile?: string;
 }
 
+export function partialNodesOf(nodeOutcomes: Readonly<Record<string, string>>): string[] {
+  return Object.keys(nodeOutcomes).filter((id) => nodeOutcomes[id] === 'partial_success');
+}
+
+/** `clean`: completed, no node failed; `degraded`: completed, but some node failed on the way; `failed`. */
 export function runQuality(status: string, failedNodes: readonly string[]): RunQuality {
   if (status !== 'completed') return 'failed';
   return failedNodes.length > 0 ? 'degraded' : 'clean';

@@ -55,7 +55,7 @@ const run = (port: number, extra: string[] = []) =>
       '--scenario',
       scenario,
       '--logs-dir',
-      path.join(tmp.dir, 'runs'),
+      path.join(tmp.dir, `run-${port}`),
       '--inspect',
       String(port),
       ...extra,

@@ -19,7 +19,7 @@ describe('engine: a failing event or checkpoint listener', () => {
     const run = startPipeline({
       backend: createSimulatedBackend(),
       source: DOT,
-      logsDir: tempDir(),
+      runsRoot: tempDir(),
       durable: false,
     });
     // The first checkpoint is written after the start node's handler settles, which is asynchronous.
@@ -38,7 +38,7 @@ describe('engine: a failing event or checkpoint listener', () => {
     const run = startPipeline({
       backend: createSimulatedBackend(),
       source: DOT,
-      logsDir: tempDir(),
+      runsRoot: tempDir(),
       durable: false,
       onEvent: (e) => {
         seen.push(`${e.kind}:${e.node_id ?? ''}`);

@@ -265,12 +265,12 @@ describe('pause, cancel and resume', () => {
 
   it('pause finishes the current node, checkpoints, and resume runs only what is left', async () => {
     const { startPipeline, resumePipeline } = await import('../../src/machines/engine.js');
-    const logsDir = tempDir();
+    const runsRoot = tempDir();
     const seen: string[] = [];
     const run = startPipeline({
       backend: createSimulatedBackend(),
       source: dot,
-      logsDir,
+      runsRoot,
       durable: false,
       onEvent: (e) => {
         if (e.kind === 'node.start') {
@@ -315,7 +315,7 @@ describe('pause, cancel and resume', () => {
     const run = startPipeline({
       backend: createSimulatedBackend(),
       source: d,
-      logsDir: tempDir(),
+      runsRoot: tempDir(),
       durable: false,
       onEvent: (e) => {
         if (e.kind === 'node.start' && e.node_id === 'slow') setTimeout(() => run.cancel(), 100);
@@ -421,7 +421,7 @@ describe('resume from the --checkpoint-dir history', () => {
     const run = startPipeline({
       backend: createSimulatedBackend(),
       source,
-      logsDir: tempDir(),
+      runsRoot: tempDir(),
       checkpointDir: history,
       durable: false,
       onEvent: (e) => {
@@ -477,7 +477,7 @@ describe('the run lock', () => {
     const run = startPipeline({
       backend: createSimulatedBackend(),
       source,
-      logsDir: tempDir(),
+      runsRoot: tempDir(),
       durable: false,
       onEvent: (e) => {
         if (e.kind === 'node.start' && e.node_id === 'a') run.pause();

@@ -51,7 +51,7 @@ describe('fidelity and threads reach the codergen backend', () => {
     const first: Array<{ id: string; fidelity: string }> = [];
     const run = startPipeline({
       source,
-      logsDir: tempDir(),
+      runsRoot: tempDir(),
       durable: false,
       backend: recordingBackend(first),
       onEvent: (e) => {
@@ -113,7 +113,7 @@ describe('resume keeps the incoming edge', () => {
     const run = startPipeline({
       backend: createSimulatedBackend(),
       source,
-      logsDir: tempDir(),
+      runsRoot: tempDir(),
       durable: false,
       onEvent: (e) => {
         if (e.kind === 'node.start' && e.node_id === 'a') run.pause();

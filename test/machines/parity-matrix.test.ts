@@ -161,11 +161,11 @@ describe('parity matrix: execution (cells 7–22)', () => {
     const source = `digraph p { start [shape=Mdiamond]; a [prompt="a"]; b [prompt="b"]; c [prompt="c"]; done [shape=Msquare]
       start -> a -> b -> c -> done }`;
     const straight = await runDot(source);
-    const logsDir = tempDir();
+    const runsRoot = tempDir();
     const run = startPipeline({
       backend: createSimulatedBackend(),
       source,
-      logsDir,
+      runsRoot,
       durable: false,
       onEvent: (e) => {
         if (e.kind === 'node.complete' && e.node_id === 'b') run.pause();

@@ -32,5 +32,7 @@ export function humanGateQuestion(node: PipelineNode, graph: Pick<PipelineGraph,
     // 0 means no timeout, as for node `timeout` everywhere else.
     ...(timeoutMs === undefined || timeoutMs <= 0 ? {} : { timeoutMs }),
     ...(defaultChoice === undefined ? {} : { defaultChoice }),
+    // The gate's own extra attributes (e.g. `ui.hint="..."`) reach every interviewer untouched.
+    ...(Object.keys(node.extra).length > 0 ? { metadata: { ...node.extra } } : {}),
   };
 }

@@ -1,16 +1,19 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
+import { parsePositiveInt } from '../parse-positive-int.js';
 import type { RunFlags } from '../run-flags.js';
 
 const EXAMPLES = `
-Runs the pipeline from its start node. Every run gets a directory
-(.attractor-runs/<graph>/<run id>/ by default) holding manifest.json, a copy of the
-DOT source, events.jsonl, checkpoint.json and one folder per node.
+Runs the pipeline from its start node. Every run gets a run directory holding
+manifest.json, a copy of the DOT source, events.jsonl, checkpoint.json and one folder
+per node: --logs-dir DIR is that directory itself (created if missing; a DIR that
+already holds a run is refused, resume it instead); without it each run gets
+.attractor-runs/<graph>/<run id>/. The first lines of a run say where it is.
 
 Examples:
   $ attractor run examples/tour.dot --dry-run
   $ attractor run pipeline.dot --scenario scenario.json --json
-  $ attractor run pipeline.dot --goal "Add a health endpoint" --logs-dir /tmp/runs
+  $ attractor run pipeline.dot --goal "Add a health endpoint" --logs-dir /tmp/run-1
 
 --dry-run     codergen nodes use the simulated backend (no LLM), tool nodes do not run
               their command, human gates are auto-approved unless --scenario answers them.
@@ -26,15 +29,24 @@ Ctrl-C twice: abort now (child processes are killed), checkpoint, exit 130.
 Exit codes: 0 success, 1 failure (or invalid pipeline), 2 bad command line, 130 interrupted.
 `;
 
-export function addRunFlags(command: Command): Command {
-  return command
+/** Flags of `run` and `resume`; only `run` chooses a run directory (a resume continues in its own). */
+export function addRunFlags(command: Command, options: { runDir: boolean } = { runDir: true }): Command {
+  const withModel = command
     .option('--goal <goal>', 'override the graph goal ($goal)')
     .option('--model <model>', 'default model for codergen nodes that set none')
-    .option('--provider <provider>', 'default provider for codergen nodes that set none')
-    .option('--logs-dir <dir>', 'root of run directories (default .attractor-runs)')
-    .option('--log-dir <dir>', 'alias of --logs-dir')
+    .option('--provider <provider>', 'default provider for codergen nodes that set none');
+  const withDir = options.runDir
+    ? withModel
+        .option('--logs-dir <dir>', 'the run directory itself (default .attractor-runs/<graph>/<run id>/)')
+        .option('--log-dir <dir>', 'alias of --logs-dir')
+    : withModel;
+  return withDir
     .option('--checkpoint-dir <dir>', 'also keep a timestamped checkpoint history in this directory')
-    .option('--max-steps <n>', 'stop with a failure after this many node visits (default 1000)')
+    .option(
+      '--max-steps <n>',
+      'stop with a failure after this many node visits (default 1000)',
+      parsePositiveInt,
+    )
     .option('--dry-run', 'simulate: no LLM calls, no tool commands')
     .option('--scenario <file>', 'scripted node outcomes and human answers (JSON)')
     .option('--auto-approve', 'answer every human gate with its first option')

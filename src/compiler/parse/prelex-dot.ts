@@ -147,8 +147,11 @@ export function prelexDot(source: string, options: { file?: string; maxNestingDe
     } else if (c === '}') {
       check.close(i);
       i++;
+    } else if (c === '[') {
+      check.bracketOpen(i);
+      i++;
     } else if (c === ']') {
-      check.token(i, ']');
+      check.bracketClose(i);
       const next = skipTrivia(i + 1);
       if (source[next] === '[') {
         replace(i, i + 1, ' ');

@@ -181,6 +181,8 @@ describe('hasErrors and validateOrRaise', () => {
       ['goal_gate_has_retry', 'reachability', 'terminal_node'].sort(),
     );
     expect(error.location).toEqual({ file: 'test.dot', line: 1, column: 1 });
+    // Each line carries its location; describe() does not repeat the first one in front.
+    expect(error.describe()).toBe(error.message);
     expect(error.toJSON()).toMatchObject({ code: 'VALIDATION_FAILED', diagnostics: error.diagnostics });
   });
 
