@@ -7,6 +7,7 @@ import { type Checkpoint, readCheckpoint } from './checkpoint.js';
 import { type CompileMachineOptions, compileMachine } from './compile-machine.js';
 import { executeRun } from './execute-run.js';
 import { locateRun } from './locate-run.js';
+import { pipelineInput } from './pipeline-input.js';
 import { resolveRunDir } from './resolve-run-dir.js';
 import { newRunId } from './run-directory.js';
 import {
@@ -44,17 +45,9 @@ export function startPipeline(options: StartOptions): PipelineRun {
     ...compileOptions(options),
   });
   const { graph } = compiled;
-  const start = findStartNodes(graph)[0];
-  if (!start) throw new AttractorError('NO_START_NODE', 'the pipeline has no start node.');
+  if (!findStartNodes(graph)[0]) throw new AttractorError('NO_START_NODE', 'the pipeline has no start node.');
   const runId = newRunId();
   const runDir = resolveRunDir(options, graph.name, runId);
-  const goal = graph.attrs.goal ?? '';
-  const values: Record<string, unknown> = {
-    'pipeline.name': graph.name,
-    'pipeline.goal': goal,
-    'graph.goal': goal,
-    ...(goal ? { goal } : {}),
-  };
   return executeRun(
     {
       compiled,
@@ -66,7 +59,7 @@ export function startPipeline(options: StartOptions): PipelineRun {
       sha: sha256(options.source),
       runId,
       runDir,
-      input: { startAt: start.id, runDir, values, maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS },
+      input: pipelineInput(compiled, { runDir, maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS }),
       fresh: true,
     },
     options,
