@@ -32,7 +32,7 @@ export function outgoingEdges(graph: PipelineGraph, nodeId: string): PipelineEdg
 }
 
 /**
- * What the engine does after a node's outcome (DECISIONS §2–§3):
+ * What the engine does after a node's outcome (docs/decisions.md–§3):
  * - `outcome.next_node` naming a real node overrides routing: its outgoing edge to that node when one
  *   exists (so edge attributes apply), else a `jump`;
  * - FAIL goes through failure routing (`routeFailure`);
