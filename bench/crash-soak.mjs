@@ -3,7 +3,7 @@
 // branch that completed before the crash runs again, and no re-run overlaps a process the dead run left.
 // Every tool appends "start <node> <ms>" / "end <node> <ms>" to marks.log. SOAK_ROUNDS=N (default 20).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,8 +52,25 @@ function parseMarks(file) {
     });
 }
 
-/** Problems in one round's marks: a node that ended, then started again; two runs of a node overlapping. */
-function judge(marks, crashAt) {
+/**
+ * What the run had durably finished when it died: top-level nodes in the checkpoint, parallel branches
+ * with a saved result, and the child pipeline's completed nodes (from its own checkpoint, if it has one).
+ * A node that finished its work but was not yet recorded is the interrupted node: running it again is allowed.
+ */
+function completedAtCrash(runDir) {
+  const done = new Set();
+  const read = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined);
+  for (const n of read(path.join(runDir, 'checkpoint.json'))?.completed_nodes ?? []) done.add(n);
+  const branches = path.join(runDir, 'fan', 'branch-results');
+  if (existsSync(branches))
+    for (const f of readdirSync(branches)) done.add(decodeURIComponent(f.replace(/\.json$/, '')));
+  for (const n of read(path.join(runDir, 'manage', 'child', 'checkpoint.json'))?.completed_nodes ?? [])
+    done.add(n);
+  return done;
+}
+
+/** Problems in one round's marks: a node durably finished before the crash that ran again; overlapping runs. */
+function judge(marks, crashAt, completed) {
   const problems = [];
   const byNode = new Map();
   for (const m of marks) {
@@ -63,9 +80,10 @@ function judge(marks, crashAt) {
   for (const [node, list] of byNode) {
     const ends = list.filter((m) => m.kind === 'end');
     const starts = list.filter((m) => m.kind === 'start');
-    const endedBeforeCrash = ends.some((m) => m.at <= crashAt);
-    if (endedBeforeCrash && starts.some((m) => m.at > crashAt))
+    if (completed.has(node) && starts.some((m) => m.at > crashAt)) {
       problems.push(`${node} completed before the crash and ran again`);
+    }
+    if (ends.length === 0) problems.push(`${node} never finished`);
     // Overlap: a start while an earlier start of the same node has not ended yet.
     let open = 0;
     for (const m of list.sort((a, b) => a.at - b.at)) {
@@ -103,6 +121,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   const crashAt = Date.now();
   child.kill('SIGKILL');
   await exited;
+  const completed = completedAtCrash(path.join(dir, 'run'));
   const resumed = spawnSync(process.execPath, [BIN, 'resume', path.join(dir, 'run')], {
     cwd: dir,
     env,
@@ -110,7 +129,7 @@ for (let round = 1; round <= ROUNDS; round++) {
     timeout: 60_000,
   });
   await new Promise((r) => setTimeout(r, 800)); // let any leftover that was not stopped write its end mark
-  const problems = judge(parseMarks(marks), crashAt);
+  const problems = judge(parseMarks(marks), crashAt, completed);
   if (resumed.status !== 0)
     problems.push(`resume exited ${resumed.status}: ${resumed.stderr.trim().split('\n').at(-1)}`);
   if (problems.length === 0) clean++;

@@ -12,6 +12,34 @@
  * }).start();
  */
 
+// The coding agent's tools and execution environment: custom tools, other environments, hooks
+export type {
+  DirEntry,
+  ExecOptions,
+  ExecResult,
+  ExecutionEnvironment,
+  FileChange,
+  GrepMatch,
+  GrepOptions,
+  GrepResult,
+} from './actors/agent/environment/execution-environment.js';
+export { FileNotFoundError } from './actors/agent/environment/file-not-found-error.js';
+export {
+  LocalExecutionEnvironment,
+  type LocalExecutionEnvironmentOptions,
+} from './actors/agent/environment/local-execution-environment.js';
+export { PathOutsideWorkdirError } from './actors/agent/environment/path-outside-workdir-error.js';
+export { runToolHooks, type ToolCallMeta, type ToolHooks } from './actors/agent/hooks/run-tool-hooks.js';
+export {
+  type AgentTool,
+  type AgentToolResult,
+  defineTool,
+  type ToolContext,
+} from './actors/agent/tools/define-tool.js';
+export { type RunAgentToolResult, runAgentTool } from './actors/agent/tools/run-agent-tool.js';
+export { BUILTIN_TOOLS, createDefaultTools, ToolRegistry } from './actors/agent/tools/tool-registry.js';
+export { truncateOutput } from './actors/agent/truncation/truncate-output.js';
+export type { TruncationLimits } from './actors/agent/truncation/truncation-limits.js';
 // Handlers, interviewers, backends
 export type { CodergenBackend, CodergenRequest, CodergenResult } from './actors/codergen-backend.js';
 export type { HandlerInput, HandlerServices, NodeHandler } from './actors/handler-types.js';

@@ -23,6 +23,8 @@ export interface CodergenResult {
   response: string;
   /** When the backend decides the outcome itself (else the handler infers SUCCESS). */
   outcome?: Outcome;
+  /** The visit's model usage and cost, written into `status.json` as `usage`. */
+  usage?: Record<string, unknown>;
 }
 
 /** Where codergen nodes get their work done: the simulated backend now, an agent session actor later. */

@@ -72,6 +72,10 @@ export interface HandlerServices {
   }): ChildPipelineHandle;
   /** Ask a fast model to choose among labels/ids; undefined when no router is configured (dry-run: simulated). */
   llmRank?(request: {
+    /** The node asking (for usage accounting and replay diagnostics). */
+    nodeId?: string;
+    /** Where the router reports its calls (usage, errors) as pipeline events. */
+    emit?: EmitEvent;
     prompt: string;
     candidates: string[];
     signal: AbortSignal;

@@ -55,6 +55,7 @@ export function readStatusFile(path: string): Outcome | undefined {
   return statusFileToOutcome(parsed.data);
 }
 
-export function writeStatusFile(path: string, outcome: Outcome): void {
-  writeFileAtomic(path, `${JSON.stringify(outcomeToStatusFile(outcome), null, 2)}\n`);
+/** `extra` adds fields a reader of the outcome ignores (the agent backend's `usage`). */
+export function writeStatusFile(path: string, outcome: Outcome, extra?: Record<string, unknown>): void {
+  writeFileAtomic(path, `${JSON.stringify({ ...outcomeToStatusFile(outcome), ...extra }, null, 2)}\n`);
 }

@@ -1,6 +1,6 @@
-import { relative } from 'node:path';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { Colors } from './colors.js';
+import { displayPath } from './display-path.js';
 
 /** A node's outcome at a glance: only SUCCESS gets a tick. */
 const STATUS_MARKS: Readonly<Record<string, string>> = {
@@ -57,6 +57,12 @@ export function formatEventLine(event: PipelineEvent, colors: Colors, cwd?: stri
     }
     case 'process.stopped':
       return `  ⏹ stopped a process group left by the interrupted run: ${node || 'unknown node'} (${String(d['command'])})${d['killed'] ? ', killed' : ''}`;
+    case 'agent.tool_call_start':
+      return `    · ${node}${at} ${String(d['tool_name'])} ${firstArgument(d['arguments'])}`;
+    case 'agent.error':
+      return colors.red(`    ✗ ${node}${at} agent error: ${String(d['error'])}`);
+    case 'router.error':
+      return colors.yellow(`    ? ${node}${at} router failed, routing by edges: ${String(d['error'])}`);
     case 'pipeline.error':
       return colors.red(`✗ ${node ? `${node}: ` : ''}${String(d['error'])}`);
     default:
@@ -64,8 +70,17 @@ export function formatEventLine(event: PipelineEvent, colors: Colors, cwd?: stri
   }
 }
 
+/** The argument a person recognises a tool call by (its path or command), cut to one short line. */
+function firstArgument(args: unknown): string {
+  if (typeof args !== 'object' || args === null) return '';
+  const value = Object.values(args).find((v) => typeof v === 'string') as string | undefined;
+  if (value === undefined) return '';
+  const line = value.split('\n', 1)[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
+
 function runDirLine(data: Record<string, unknown>, cwd: string | undefined): string {
   const dir = data['run_dir'];
   if (typeof dir !== 'string') return '';
-  return `\n  run directory: ${cwd ? relative(cwd, dir) || '.' : dir}`;
+  return `\n  run directory: ${cwd ? displayPath(cwd, dir) : dir}`;
 }

@@ -16,4 +16,11 @@ export interface RunFlags {
   /** `--inspect [PORT]`: true without a port. */
   inspect?: boolean | string;
   inspectLog?: string;
+  /** Real runs: keep every model exchange in this cassette / answer every call from it. */
+  record?: string;
+  replay?: string;
+  /** USD budget of the run (overrides the graph's max_cost_usd). */
+  maxCost?: string;
+  /** Where the agents work (default: the current directory). */
+  workdir?: string;
 }

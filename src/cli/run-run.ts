@@ -4,8 +4,10 @@ import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import { createDefaultRegistry } from '../actors/registry.js';
 import { createSimulatedBackend } from '../actors/simulated-backend.js';
 import type { Diagnostic } from '../compiler/diagnostic.js';
+import { confirmInterruptedRerun } from '../machines/confirm-interrupted-rerun.js';
 import { withDryRunHandlers } from '../machines/dry-run.js';
 import { resumePipeline, startPipeline } from '../machines/engine.js';
+import { locateRun } from '../machines/locate-run.js';
 import { assertRunDirFree, DEFAULT_RUNS_ROOT } from '../machines/resolve-run-dir.js';
 import type { PipelineRun, RunOptions, RunResult } from '../machines/run-types.js';
 import { loadScenario } from '../machines/scenario.js';
@@ -13,12 +15,14 @@ import { createSimulatedRouter } from '../machines/simulated-router.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { CliContext } from './cli-context.js';
+import { displayPath } from './display-path.js';
 import { createEventPrinter, type EventPrinter } from './event-printer.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import { formatDiagnostic } from './format-diagnostic.js';
 import { DEFAULT_INSPECT_PORT, type InspectStream } from './inspect-stream.js';
 import { presentValidationFailure, validationFindings } from './present-validation-failure.js';
 import { readPipelineSource } from './read-pipeline-source.js';
+import { type RealRunInput, type RealRunServices, realRunServices } from './real-run-services.js';
 import type { RunFlags } from './run-flags.js';
 import { formatRunSummary } from './run-summary.js';
 import { errorWithShownFile, withShownFile } from './shown-locations.js';
@@ -30,12 +34,26 @@ function chooseInterviewer(flags: RunFlags, ctx: CliContext): Interviewer {
   return createNonInteractiveInterviewer({ autoApprove: false });
 }
 
-function buildOptions(flags: RunFlags, ctx: CliContext, onEvent: (e: PipelineEvent) => void): RunOptions {
+function buildOptions(
+  flags: RunFlags,
+  ctx: CliContext,
+  onEvent: (e: PipelineEvent) => void,
+  pipeline: RealRunInput,
+): RunOptions & { real?: RealRunServices } {
   const simulated = flags.dryRun || flags.scenario !== undefined;
-  if (!simulated) {
-    throw new AttractorError(
-      'NO_BACKEND',
-      'no LLM backend is configured for codergen nodes yet: run with --dry-run or --scenario FILE (the agent session backend is on the roadmap).',
+  const real = simulated ? undefined : realRunServices(flags, ctx, pipeline);
+  if (simulated && (flags.model || flags.provider)) {
+    ctx.io.stderr(
+      'attractor: note: --model and --provider apply to real runs; this run simulates its models\n',
+    );
+  }
+  // Accepted (a resume or script may pass them), but nothing here calls a model: say so once.
+  if (flags.model || flags.provider) {
+    const which = [flags.model ? '--model' : '', flags.provider ? '--provider' : '']
+      .filter(Boolean)
+      .join(' and ');
+    ctx.io.stderr(
+      `attractor: ${which} ${flags.model && flags.provider ? 'apply' : 'applies'} to real runs; this ${flags.dryRun ? 'dry run' : 'scenario run'} simulates every model call.\n`,
     );
   }
   const registry = createDefaultRegistry();
@@ -54,12 +72,16 @@ function buildOptions(flags: RunFlags, ctx: CliContext, onEvent: (e: PipelineEve
     manifestOptions: {
       dry_run: flags.dryRun === true,
       ...(flags.scenario ? { scenario: path.resolve(ctx.io.cwd, flags.scenario) } : {}),
+      // A resume works where the run worked, and a replayed run keeps replaying.
+      ...(real ? { workdir: real.workingDir } : {}),
+      ...(real && flags.replay ? { replay: path.resolve(ctx.io.cwd, flags.replay) } : {}),
     },
     interviewer: chooseInterviewer(flags, ctx),
-    // --dry-run and --scenario simulate the LLM on purpose; the library never does so on its own.
-    backend: createSimulatedBackend(),
-    llmRank: createSimulatedRouter(),
-    workingDir: ctx.io.cwd,
+    ...(real
+      ? { real, backend: real.backend, llmRank: real.llmRank, accounting: real.accounting }
+      : // --dry-run and --scenario simulate the LLM on purpose; the library never does so on its own.
+        { backend: createSimulatedBackend(), llmRank: createSimulatedRouter() }),
+    workingDir: real?.workingDir ?? ctx.io.cwd,
     registry: flags.dryRun ? withDryRunHandlers(registry) : registry,
     onEvent,
   };
@@ -121,7 +143,7 @@ async function finish(
     (interviewer as { close?: () => void } | undefined)?.close?.();
   }
   const say = flags.json ? ctx.io.stderr : ctx.io.stdout;
-  const rel = path.relative(ctx.io.cwd, result.runDir) || '.';
+  const rel = displayPath(ctx.io.cwd, result.runDir);
   if (result.alreadyFinished) {
     say(`Run ${result.runId} already finished (${result.status}); nothing to resume.\n`);
     return result.status === 'completed' ? EXIT_OK : EXIT_FAILURE;
@@ -140,6 +162,16 @@ async function finish(
       return result.status === 'completed' ? EXIT_OK : EXIT_FAILURE;
     }
     case 'paused':
+      if (result.budgetExceeded) {
+        ctx.io.stderr(
+          `${ctx.colors.yellow('Paused')} at ${result.stoppedAt ?? '?'}: ${result.budgetExceeded}. Resume with a higher budget: attractor resume ${JSON.stringify(rel)} --max-cost USD\n`,
+        );
+        return EXIT_FAILURE;
+      }
+      ctx.io.stderr(
+        `Interrupted at ${result.stoppedAt ?? '?'}. Resume with: attractor resume ${JSON.stringify(rel)}\n`,
+      );
+      return EXIT_INTERRUPTED;
     case 'cancelled':
       ctx.io.stderr(
         `Interrupted at ${result.stoppedAt ?? '?'}. Resume with: attractor resume ${JSON.stringify(rel)}\n`,
@@ -189,13 +221,17 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
   // Checked here too, so the message names the directory as the user typed it.
   if (runDir !== undefined) assertRunDirFree(path.resolve(ctx.io.cwd, runDir), runDir);
   const printer = createEventPrinter(flags.json === true, ctx);
-  const options = buildOptions(flags, ctx, printer.print);
-  const inspection = await openInspection(flags, ctx);
+  let options: ReturnType<typeof buildOptions>;
   let run: PipelineRun;
+  let inspection: InspectStream | undefined;
   try {
+    // Real runs compile the pipeline for their preflight: its validation failures read the same either way.
+    options = buildOptions(flags, ctx, printer.print, { source: source.text, file: source.absolutePath });
+    const { real: _real, ...runOptions } = options;
+    inspection = await openInspection(flags, ctx);
     run = await startWith(inspection, (inspect) =>
       startPipeline({
-        ...options,
+        ...runOptions,
         ...(inspect ? { inspect } : {}),
         source: source.text,
         file: source.absolutePath,
@@ -209,6 +245,7 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
     }
     throw errorWithShownFile(error, source);
   }
+  options.real?.setRunDir(run.runDir);
   return finish(run, options.interviewer, printer, (d) => withShownFile(d, source), flags, ctx, inspection);
 }
 
@@ -219,12 +256,15 @@ function withRecordedMode(flags: RunFlags, from: string): RunFlags {
   if (!existsSync(manifestPath)) return flags;
   try {
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
-      options?: { dry_run?: boolean; scenario?: string };
+      options?: { dry_run?: boolean; scenario?: string; workdir?: string; replay?: string };
     };
+    const o = manifest.options;
     return {
       ...flags,
-      ...(manifest.options?.dry_run ? { dryRun: true } : {}),
-      ...(manifest.options?.scenario ? { scenario: manifest.options.scenario } : {}),
+      ...(o?.dry_run ? { dryRun: true } : {}),
+      ...(o?.scenario ? { scenario: o.scenario } : {}),
+      ...(o?.workdir && !flags.workdir ? { workdir: o.workdir } : {}),
+      ...(o?.replay && !flags.replay && !flags.record ? { replay: o.replay } : {}),
     };
   } catch {
     return flags;
@@ -265,8 +305,24 @@ export async function runResume(
     );
   }
   const printer = createEventPrinter(flags.json === true, ctx);
-  const options = buildOptions(withRecordedMode(flags, target), ctx, printer.print);
-  const { runDir: _runDir, runsRoot: _runsRoot, ...resumeOptions } = options;
+  const found = locateRun(target, dotFile ? path.resolve(ctx.io.cwd, dotFile) : undefined);
+  const options = buildOptions(withRecordedMode(flags, target), ctx, printer.print, {
+    source: found.source,
+    file: found.file,
+    checkpointPath: found.checkpointPath,
+  });
+  const { runDir: _runDir, runsRoot: _runsRoot, real, ...resumeOptions } = options;
+  const decision = await confirmInterruptedRerun({
+    from: target,
+    ...(dotFile ? { dotFile: path.resolve(ctx.io.cwd, dotFile) } : {}),
+    interviewer: options.interviewer ?? createNonInteractiveInterviewer({ autoApprove: false }),
+  });
+  if (decision.needed && !decision.rerun) {
+    ctx.io.stderr(
+      `Not resumed: "${decision.node}" was not run again. The run is unchanged; resume it when it is safe.\n`,
+    );
+    return EXIT_FAILURE;
+  }
   const inspection = await openInspection(flags, ctx);
   const run = await startWith(inspection, (inspect) =>
     resumePipeline({
@@ -276,5 +332,6 @@ export async function runResume(
       ...(dotFile ? { dotFile: path.resolve(ctx.io.cwd, dotFile) } : {}),
     }),
   );
+  real?.setRunDir(run.runDir);
   return finish(run, options.interviewer, printer, (d) => d, flags, ctx, inspection);
 }

@@ -17,3 +17,4 @@ export {
   routerCandidates,
   selectEdge,
 } from './routing/select-edge.js';
+export { maxVisitsFor, visitCount, visitCountKey, visitLimitFailure } from './routing/visit-limit.js';

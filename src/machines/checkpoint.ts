@@ -32,6 +32,8 @@ export const CheckpointSchema = z.object({
   run_dir: z.string().optional(),
   /** sha256 of the DOT source the run started from; resume refuses another pipeline. */
   source_sha256: z.string(),
+  /** Model usage and cost of the run so far (a resume continues counting from here). */
+  usage: z.record(z.string(), z.unknown()).optional(),
 });
 export type Checkpoint = z.infer<typeof CheckpointSchema>;
 

@@ -75,6 +75,9 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
   );
   // Durations are measured here, at the edge, so the machine's actions stay free of clocks.
   const runStarted = Date.now();
+  const accounting = options.accounting;
+  // A spent budget stops the run like a cancellation, but it ends `paused`: resuming with more budget is normal.
+  let budgetStop: string | undefined;
   const nodeStarted = new Map<string, number>();
   const emitEvent = (kind: string, data: Record<string, unknown> = {}, nodeId?: string): void => {
     const now = Date.now();
@@ -88,8 +91,18 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
       }
     }
     if (kind === 'pipeline.finalize') timed = { ...data, duration_ms: now - runStarted };
+    if (accounting && nodeId && kind === 'node.complete') {
+      const usage = accounting.nodeTotals(nodeId);
+      if (usage) timed = { ...timed, usage };
+    }
+    if (accounting && kind === 'pipeline.finalize') timed = { ...timed, usage: accounting.runTotals() };
+    let eventKind = kind;
+    if (budgetStop !== undefined && kind === 'pipeline.cancelled') {
+      eventKind = 'pipeline.paused';
+      timed = { ...timed, reason: 'budget', message: budgetStop };
+    }
     const event: PipelineEvent = {
-      kind,
+      kind: eventKind,
       ...(nodeId ? { node_id: nodeId } : {}),
       data: timed,
       timestamp: new Date(now).toISOString(),
@@ -132,13 +145,14 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
         run_id: runId,
         run_dir: runDir,
         ...(context.arrivedBy !== undefined ? { arrived_by: context.arrivedBy } : {}),
-        status,
+        status: budgetStop !== undefined && status === 'cancelled' ? 'paused' : status,
         node_outcomes: context.nodeOutcomes,
         steps: context.steps,
         restarts: context.restarts,
         failed_nodes: context.failedNodes,
-        ...(context.failure ? { failure: context.failure } : {}),
+        ...(context.failure && budgetStop === undefined ? { failure: context.failure } : {}),
         source_sha256: prepared.sha,
+        ...(accounting ? { usage: accounting.runTotals() } : {}),
       });
     } catch (error) {
       failOutput(`writing the checkpoint ${checkpoints.path}`, error);
@@ -205,17 +219,28 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     hard.abort(new AttractorError('CANCELLED', 'run stopped'));
     execution.cancel();
   };
+  const budgetSignal = accounting?.budgetSignal;
+  const onBudget = () => {
+    const reason = budgetSignal?.reason;
+    budgetStop = reason instanceof Error ? reason.message : 'the run spent its cost budget';
+    hard.abort(new AttractorError('BUDGET_EXCEEDED', budgetStop));
+    execution.cancel();
+  };
+  budgetSignal?.addEventListener('abort', onBudget, { once: true });
 
   const result = done
     .then(({ status, context }): RunResult => {
       if (outputFailure) throw outputFailure;
-      const final = status === 'branch_done' ? 'completed' : status;
+      const budgetPaused = budgetStop !== undefined && status === 'cancelled';
+      const final = status === 'branch_done' ? 'completed' : budgetPaused ? 'paused' : status;
+      const failure = budgetPaused ? undefined : context.failure;
       const q = runQuality(final, context.failedNodes);
       const partialNodes = partialNodesOf(context.nodeOutcomes);
       emitEvent('pipeline.finalize', {
         status: final,
         quality: q,
-        ...(context.failure ? { reason: context.failure.reason } : {}),
+        ...(failure ? { reason: failure.reason } : {}),
+        ...(budgetPaused ? { reason: budgetStop } : {}),
         failed_nodes: [...context.failedNodes],
         partial_nodes: partialNodes,
       });
@@ -225,7 +250,9 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
         runId,
         runDir,
         ...(context.stoppedAt ? { stoppedAt: context.stoppedAt } : {}),
-        ...(context.failure ? { failure: context.failure } : {}),
+        ...(failure ? { failure } : {}),
+        ...(budgetPaused ? { budgetExceeded: budgetStop } : {}),
+        ...(accounting ? { usage: accounting.runTotals() } : {}),
         context: context.values,
         completedNodes: context.completedNodes,
         failedNodes: [...context.failedNodes],
@@ -233,6 +260,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
       };
     })
     .finally(() => {
+      budgetSignal?.removeEventListener('abort', onBudget);
       log.close();
       releaseLock();
     });

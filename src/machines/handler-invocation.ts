@@ -7,7 +7,7 @@ import { outcomeToStatusFile } from '../actors/status-file.js';
 import { resolveThreadId } from '../compiler/fidelity.js';
 import type { FidelityMode, PipelineEdge, PipelineNode } from '../compiler/ir.js';
 import type { Outcome } from '../compiler/outcome.js';
-import { routerCandidates } from '../compiler/routing.js';
+import { routerCandidates, visitLimitFailure } from '../compiler/routing.js';
 import { anySignal } from '../shared/any-signal.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import { runBranch, startChildPipeline } from './child-actors.js';
@@ -80,6 +80,10 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
     if (++runtime.steps % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     const { context } = input;
     const node = runtime.lookup.node(input.node);
+    // Over its max_visits the node does not run (nor consume a scripted outcome): it fails, and routing
+    // lets a fail edge or fallback_retry_target take over.
+    const overLimit = visitLimitFailure(node, runtime.lookup.graph, context.values);
+    if (overLimit) return { outcome: { status: 'fail', failure_reason: overLimit } };
     const stageDir = stageDirFor(context.runDir, node.id, context.restarts);
     // Routing-only nodes write nothing; skipping their folder keeps a no-op step to one fsync'd write.
     if (!ROUTING_ONLY.has(node.handler)) mkdirSync(stageDir, { recursive: true });
@@ -92,7 +96,7 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
     const services = handlerServices(runtime, self, context);
     const outcome = scripted ?? (await runHandler(runtime, services, node, context, stageDir, signal));
     if (scripted || writesStatus) recordStatus(stageDir, outcome, !scripted);
-    const llmChoice = await askRouter(runtime, node, outcome, context, signal);
+    const llmChoice = await askRouter(runtime, services.emit, node, outcome, context, signal);
     return llmChoice ? { outcome, llmChoice } : { outcome };
   });
 }
@@ -173,6 +177,7 @@ async function runHandler(
 /** docs/decisions.md (router model): when no condition matched, a router model may pick among `llm_decide` edges. */
 async function askRouter(
   runtime: InvocationRuntime,
+  emit: HandlerServices['emit'],
   node: PipelineNode,
   outcome: Outcome,
   context: PipelineMachineContext,
@@ -196,7 +201,13 @@ async function askRouter(
     .filter(Boolean)
     .join('\n');
   try {
-    return await rank({ prompt, candidates: candidates.map((e) => e.target), signal });
+    return await rank({
+      nodeId: node.id,
+      emit,
+      prompt,
+      candidates: candidates.map((e) => e.target),
+      signal,
+    });
   } catch {
     // docs/decisions.md (router model): a router failure falls through to steps 2–5.
     return undefined;

@@ -2,7 +2,7 @@ import { assign, type EventObject, enqueueActions, setup } from 'xstate';
 import { resolveFidelity } from '../compiler/fidelity.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import type { Outcome } from '../compiler/outcome.js';
-import { retryDelayMs } from '../compiler/routing.js';
+import { retryDelayMs, visitCount, visitCountKey } from '../compiler/routing.js';
 import { applyOutcome } from './apply-outcome.js';
 import { decorateConfig } from './decorate-config.js';
 import type { HandlerActorLogic, HandlerActorOutput } from './invocation-runtime.js';
@@ -110,7 +110,12 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
           lastNode: p.node,
           jumpTo: undefined,
           llmChoice: undefined,
-          values: { ...context.values, current_node: p.node },
+          values: {
+            ...context.values,
+            current_node: p.node,
+            // A new visit (not a retry of this one) counts toward max_visits.
+            ...(attempt === 1 ? { [visitCountKey(p.node)]: visitCount(context.values, p.node) + 1 } : {}),
+          },
         });
         enqueue.emit(
           evt('node.start', { attempt, handler: node(p).handler, step: context.steps + 1 }, p.node),
@@ -189,7 +194,9 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
       failGoalGate: enqueueActions(({ context, enqueue }, p: NodeParams) => {
         const gates = goalGatesAt(lookup, context);
         const gate = gates.ok ? p.node : gates.gate;
-        const reason = `goal gate ${gate} did not succeed and no retry target is set`;
+        const reason =
+          (gates.ok ? undefined : gates.reason) ??
+          `goal gate ${gate} did not succeed and no retry target is set`;
         endRun(enqueue, context, p.node, 'failed', { node: gate, reason });
       }),
       completeRun: enqueueActions(({ context, enqueue }, p: NodeParams) => {

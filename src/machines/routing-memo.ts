@@ -30,7 +30,11 @@ export function stepAfter(lookup: GraphLookup, context: PipelineMachineContext, 
 export function goalGatesAt(lookup: GraphLookup, context: PipelineMachineContext): GoalGateResult {
   let result = gates.get(context);
   if (!result) {
-    result = checkGoalGates({ graph: lookup.graph, nodeOutcomes: context.nodeOutcomes });
+    result = checkGoalGates({
+      graph: lookup.graph,
+      nodeOutcomes: context.nodeOutcomes,
+      context: context.values,
+    });
     gates.set(context, result);
   }
   return result;

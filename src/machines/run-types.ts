@@ -28,6 +28,22 @@ export interface RunResult {
   partialNodes: string[];
   /** True when `resume` found the run already finished and did nothing. */
   alreadyFinished?: boolean;
+  /** Set when the run paused because its cost budget was spent (the reason, for the message). */
+  budgetExceeded?: string;
+  /** Model usage and cost of the whole run, when the run kept accounts. */
+  usage?: Record<string, unknown>;
+}
+
+/**
+ * Model usage the engine reports and the budget it obeys (the agent backend keeps the books). When
+ * `budgetSignal` aborts, the running node is stopped, the checkpoint written and the run ends `paused`.
+ */
+export interface RunAccounting {
+  readonly budgetSignal?: AbortSignal;
+  /** Run totals so far: written into every checkpoint (`usage`) and `pipeline.finalize`. */
+  runTotals(): Record<string, unknown>;
+  /** A node's latest visit totals (merged into its `node.complete`); undefined when it called no model. */
+  nodeTotals(nodeId: string): Record<string, unknown> | undefined;
 }
 
 export interface RunOptions {
@@ -51,6 +67,7 @@ export interface RunOptions {
   backend?: CodergenBackend;
   registry?: HandlerRegistry;
   llmRank?: HandlerServices['llmRank'];
+  accounting?: RunAccounting;
   onEvent?: (event: PipelineEvent) => void;
   inspect?: (event: InspectionEvent) => void;
   /** Recorded in `manifest.json` under `options` (the CLI keeps `dry_run` and `scenario` there for resume). */

@@ -93,7 +93,13 @@ describe('attractor run (in process)', () => {
       args: ['--scenario', 's.json'],
       message: /invalid scenario at nodes\.write/,
     },
-    { name: 'no backend without --dry-run', files: {}, args: [], message: /--dry-run or --scenario/ },
+    {
+      name: 'a real run with no provider key',
+      files: {},
+      args: [],
+      message:
+        /set one of ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY.*--dry-run, --scenario FILE or --replay FILE/,
+    },
   ] as Array<{ name: string; files: Record<string, string>; args: string[]; message: RegExp }>)(
     '$name is one clear error, exit 1',
     async ({ files, args, message }) => {
@@ -270,6 +276,24 @@ describe('attractor run (in process)', () => {
     expect(v.stderr).toBe(r.stderr);
   });
 
+  it.each([
+    [
+      ['--model', 'gpt-5'],
+      'attractor: --model applies to real runs; this dry run simulates every model call.',
+    ],
+    [
+      ['--model', 'gpt-5', '--provider', 'openai'],
+      'attractor: --model and --provider apply to real runs; this dry run simulates every model call.',
+    ],
+  ])('a dry run with %j says once that they apply to real runs', async (extra, note) => {
+    const dir = workspace({ 'p.dot': PIPELINE });
+    const r = await runCli(['run', 'p.dot', '--dry-run', '--logs-dir', 'runs', ...extra], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n').filter((l) => l === note)).toHaveLength(1);
+    const quiet = await runCli(['run', 'p.dot', '--dry-run', '--logs-dir', 'runs-2'], { cwd: dir });
+    expect(quiet.stderr).not.toMatch(/real runs/);
+  });
+
   it('resume of a DOT file says it is not a run and how to start one', async () => {
     const dir = workspace({ 'p.dot': PIPELINE });
     const r = await runCli(['resume', 'p.dot'], { cwd: dir });
@@ -424,6 +448,43 @@ describe('attractor run (real process)', () => {
         (e) => e.kind === 'node.complete' && e.node_id === 'manage' && e.data['status'] === 'success',
       ),
     ).toBe(true);
+  }, 60_000);
+
+  it('an interrupted idempotent=false node is run again only after confirmation (--auto-approve), recorded in the events', async () => {
+    const deploy = `digraph deploy {
+    start [shape=Mdiamond]
+    ship [shape=parallelogram, tool_command="echo shipped >> shipments; sleep 3", idempotent=false]
+    exit [shape=Msquare]
+    start -> ship -> exit
+  }`;
+    const dir = workspace({ 'p.dot': deploy, 's.json': '{}' });
+    const { child, exited } = await startUntil(
+      dir,
+      (l) => l.includes('"node.start"') && l.includes('"ship"'),
+    );
+    child.kill('SIGKILL');
+    await exited;
+    const runDir = path.join(dir, 'runs');
+    const refused = spawnSync(process.execPath, [BIN, 'resume', runDir], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/"ship" is marked idempotent=false.*--auto-approve/s);
+    expect(STACK_LINE.test(refused.stderr)).toBe(false);
+    expect(readEvents(runDir).some((e) => e.kind.startsWith('resume.rerun'))).toBe(false);
+    const confirmed = spawnSync(process.execPath, [BIN, 'resume', runDir, '--auto-approve'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(confirmed.status).toBe(0);
+    expect(
+      readEvents(runDir)
+        .filter((e) => e.kind === 'resume.rerun_confirmed')
+        .map((e) => e.node_id),
+    ).toEqual(['ship']);
   }, 60_000);
 
   it('SIGINT once finishes the node, checkpoints and exits 130 with the resume command; resume completes', async () => {

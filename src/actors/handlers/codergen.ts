@@ -68,6 +68,6 @@ export const codergenHandler: NodeHandler = async (input) => {
       last_response: result.response.slice(0, LAST_RESPONSE_LENGTH),
     },
   };
-  writeStatusFile(statusPath, outcome);
+  writeStatusFile(statusPath, outcome, result.usage ? { usage: result.usage } : undefined);
   return outcome;
 };

@@ -15,8 +15,10 @@ Examples:
   $ attractor run pipeline.dot --scenario scenario.json --json
   $ attractor run pipeline.dot --goal "Add a health endpoint" --logs-dir /tmp/run-1
 
---dry-run     codergen nodes use the simulated backend (no LLM), tool nodes do not run
-              their command, human gates are auto-approved unless --scenario answers them.
+--dry-run     nothing external runs: no model calls (LLM steps are simulated), no tool
+              commands (each is recorded in <node>/command.sh and counts as exit code 0
+              with empty output), and human gates take their first option unless
+              --scenario answers them. --model and --provider apply to real runs only.
 --scenario F  scripted outcomes per node and answers per gate (see README); implies the
               simulated backend for codergen nodes.
 
@@ -47,9 +49,16 @@ export function addRunFlags(command: Command, options: { runDir: boolean } = { r
       'stop with a failure after this many node visits (default 1000)',
       parsePositiveInt,
     )
-    .option('--dry-run', 'simulate: no LLM calls, no tool commands')
+    .option(
+      '--dry-run',
+      'nothing external runs: no model calls, no tool commands; gates take their first option',
+    )
     .option('--scenario <file>', 'scripted node outcomes and human answers (JSON)')
     .option('--auto-approve', 'answer every human gate with its first option')
+    .option('--record <file>', 'keep every model exchange of the run in this cassette (JSONL)')
+    .option('--replay <file>', 'answer every model call from a recorded cassette: no keys, no network')
+    .option('--max-cost <usd>', 'pause the run once its models cost more than this (US dollars)')
+    .option('--workdir <dir>', 'where the agents and tool commands work (default: the current directory)')
     .option('--json', 'print one JSON event per line on stdout, nothing else')
     .option('--no-tui', 'plain progress lines even on a terminal')
     .option('--inspect [port]', 'serve live XState inspection events on 127.0.0.1 (default port 8080)')

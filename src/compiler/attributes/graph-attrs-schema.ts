@@ -7,6 +7,8 @@ export const graphAttrShape = {
   label: stringAttr,
   model_stylesheet: stringAttr,
   default_max_retries: integerAttr,
+  /** `max_visits` of nodes that set none; unset = unlimited. */
+  default_max_visits: integerAttr,
   retry_target: stringAttr,
   fallback_retry_target: stringAttr,
   default_fidelity: stringAttr,

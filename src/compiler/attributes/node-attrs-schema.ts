@@ -12,6 +12,8 @@ export const nodeAttrShape = {
   prompt: stringAttr,
   class: stringAttr,
   max_retries: integerAttr,
+  /** Entering the node more often routes as its FAIL (DECISIONS: bounded fix loops). */
+  max_visits: integerAttr,
   goal_gate: booleanAttr,
   retry_target: stringAttr,
   fallback_retry_target: stringAttr,
@@ -23,6 +25,8 @@ export const nodeAttrShape = {
   reasoning_effort: stringAttr,
   auto_status: booleanAttr,
   allow_partial: booleanAttr,
+  /** false: a resume asks before running this node again after it was interrupted (default true). */
+  idempotent: booleanAttr,
   retry_policy: stringAttr,
   temperature: floatAttr,
   max_tokens: integerAttr,

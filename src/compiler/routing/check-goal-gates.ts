@@ -1,13 +1,16 @@
 import type { PipelineGraph, PipelineNode } from '../ir.js';
 import { isSuccessStatus, type StageStatus } from '../outcome.js';
+import { maxVisitsFor, visitCount } from './visit-limit.js';
 
 export interface GoalGateInput {
   graph: PipelineGraph;
   /** Last outcome status of every visited node. */
   nodeOutcomes: Record<string, StageStatus>;
+  /** The run's context: a gate that has used up its `max_visits` can never succeed, so the run fails. */
+  context?: Readonly<Record<string, unknown>>;
 }
 
-export type GoalGateResult = { ok: true } | { ok: false; gate: string; target?: string };
+export type GoalGateResult = { ok: true } | { ok: false; gate: string; target?: string; reason?: string };
 
 /**
  * Checks the goal gates when the run reaches an exit (docs/decisions.md): every visited `goal_gate=true`
@@ -25,6 +28,14 @@ export function checkGoalGates(input: GoalGateInput): GoalGateResult {
     if (node.attrs.goal_gate !== true) continue;
     const status = Object.hasOwn(nodeOutcomes, node.id) ? nodeOutcomes[node.id] : undefined;
     if (status === undefined || isSuccessStatus(status)) continue;
+    const max = input.context ? maxVisitsFor(node, graph) : undefined;
+    if (max && input.context && visitCount(input.context, node.id) >= max.limit) {
+      return {
+        ok: false,
+        gate: node.id,
+        reason: `goal gate ${node.id} did not succeed and has used all its visits (${max.attribute}=${max.limit})`,
+      };
+    }
     const target = goalGateRetryTarget(graph, node, (id) => ids.has(id));
     return target ? { ok: false, gate: node.id, target } : { ok: false, gate: node.id };
   }

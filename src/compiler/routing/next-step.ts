@@ -51,7 +51,7 @@ export function nextStep(input: NextStepInput): NextStep {
     const edge = edges.find((candidate) => candidate.target === override);
     return edge ? { kind: 'edge', edge } : { kind: 'jump', target: override };
   }
-  if (outcome.status === 'fail') return routeFailure({ node, edges, outcome, context });
+  if (outcome.status === 'fail') return routeFailure({ node, edges, outcome, context, graph });
   const edge = selectEdge({
     edges,
     outcome,
