@@ -13,6 +13,9 @@ export interface RunFlags {
   autoApprove?: boolean;
   json?: boolean;
   tui?: boolean;
+  /** `--inspect [PORT]`: true without a port. */
+  inspect?: boolean | string;
+  inspectLog?: string;
   /** Real runs: keep every model exchange in this cassette / answer every call from it. */
   record?: string;
   replay?: string;

@@ -21,6 +21,7 @@ import { displayPath } from './display-path.js';
 import { createEventPrinter, type EventPrinter } from './event-printer.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import { formatDiagnostic } from './format-diagnostic.js';
+import { DEFAULT_INSPECT_PORT, type InspectStream } from './inspect-stream.js';
 import { presentValidationFailure, validationFindings } from './present-validation-failure.js';
 import { readPipelineSource } from './read-pipeline-source.js';
 import { type RealRunInput, type RealRunServices, realRunServices } from './real-run-services.js';
@@ -83,7 +84,8 @@ function buildOptions(
     interviewer: chooseInterviewer(flags, ctx),
     ...(real
       ? { real, backend: real.backend, llmRank: real.llmRank, accounting: real.accounting }
-      : { llmRank: createSimulatedRouter() }),
+      : // --dry-run and --scenario simulate the LLM on purpose; the library never does so on its own.
+        { backend: createSimulatedBackend(), llmRank: createSimulatedRouter() }),
     ...(agents && !flags.dryRun
       ? { backend: withAgentBackends(real?.backend ?? createSimulatedBackend(), agents.acp) }
       : {}),
@@ -146,6 +148,7 @@ async function finish(
   show: (d: Diagnostic) => Diagnostic,
   flags: RunFlags,
   ctx: CliContext,
+  inspection?: InspectStream,
 ): Promise<number> {
   // Lint warnings go to stderr before the run's own output, so --json stdout stays events only.
   for (const warning of run.warnings)
@@ -162,6 +165,7 @@ async function finish(
   } finally {
     unsubscribe?.();
     interrupts.dispose();
+    await inspection?.close();
     // A console interviewer holds stdin open; release it so the process can exit.
     (interviewer as { close?: () => void } | undefined)?.close?.();
   }
@@ -203,6 +207,41 @@ async function finish(
   }
 }
 
+/** `--inspect [PORT]` and `--inspect-log FILE`: opened before the run, closed when it ends. */
+async function openInspection(flags: RunFlags, ctx: CliContext): Promise<InspectStream | undefined> {
+  if (flags.inspect === undefined && flags.inspectLog === undefined) return undefined;
+  const port = flags.inspect === undefined ? undefined : parsePort(flags.inspect);
+  const { openInspectStream } = await import('./inspect-stream.js');
+  const stream = await openInspectStream({
+    ...(port !== undefined ? { port } : {}),
+    ...(flags.inspectLog ? { logFile: path.resolve(ctx.io.cwd, flags.inspectLog) } : {}),
+  });
+  if (stream.url) ctx.io.stderr(`attractor: inspector at ${stream.url} (open it in a browser)\n`);
+  return stream;
+}
+
+function parsePort(value: boolean | string): number {
+  if (value === true) return DEFAULT_INSPECT_PORT;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    throw new AttractorError('BAD_FLAG', `--inspect takes a port number (0-65535), got "${String(value)}".`);
+  }
+  return n;
+}
+
+/** Starts the run; if that throws, the inspection server must not keep the process alive. */
+async function startWith(
+  inspection: InspectStream | undefined,
+  start: (inspect?: RunOptions['inspect']) => PipelineRun,
+): Promise<PipelineRun> {
+  try {
+    return start(inspection ? (e) => inspection.inspect(e) : undefined);
+  } catch (error) {
+    await inspection?.close();
+    throw error;
+  }
+}
+
 export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Promise<number> {
   const source = readPipelineSource(file, ctx.io.cwd);
   const runDir = flags.logsDir ?? flags.logDir;
@@ -212,6 +251,7 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
   const printer = createEventPrinter(flags.json === true, ctx);
   let options: ReturnType<typeof buildOptions>;
   let run: PipelineRun;
+  let inspection: InspectStream | undefined;
   try {
     // Real runs compile the pipeline for their preflight: its validation failures read the same either way.
     options = buildOptions(
@@ -222,7 +262,15 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
       agents,
     );
     const { real: _real, ...runOptions } = options;
-    run = startPipeline({ ...runOptions, source: source.text, file: source.absolutePath });
+    inspection = await openInspection(flags, ctx);
+    run = await startWith(inspection, (inspect) =>
+      startPipeline({
+        ...runOptions,
+        ...(inspect ? { inspect } : {}),
+        source: source.text,
+        file: source.absolutePath,
+      }),
+    );
   } catch (error) {
     const findings = validationFindings(error);
     if (findings) {
@@ -232,7 +280,7 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
     throw errorWithShownFile(error, source);
   }
   options.real?.setRunDir(run.runDir);
-  return finish(run, options.interviewer, printer, (d) => withShownFile(d, source), flags, ctx);
+  return finish(run, options.interviewer, printer, (d) => withShownFile(d, source), flags, ctx, inspection);
 }
 
 /** Without --dry-run or --scenario, a resume runs the way the run started (recorded in manifest.json). */
@@ -318,11 +366,15 @@ export async function runResume(
     );
     return EXIT_FAILURE;
   }
-  const run = resumePipeline({
-    ...resumeOptions,
-    from: path.resolve(ctx.io.cwd, from),
-    ...(dotFile ? { dotFile: path.resolve(ctx.io.cwd, dotFile) } : {}),
-  });
+  const inspection = await openInspection(flags, ctx);
+  const run = await startWith(inspection, (inspect) =>
+    resumePipeline({
+      ...resumeOptions,
+      ...(inspect ? { inspect } : {}),
+      from: path.resolve(ctx.io.cwd, from),
+      ...(dotFile ? { dotFile: path.resolve(ctx.io.cwd, dotFile) } : {}),
+    }),
+  );
   real?.setRunDir(run.runDir);
-  return finish(run, options.interviewer, printer, (d) => d, flags, ctx);
+  return finish(run, options.interviewer, printer, (d) => d, flags, ctx, inspection);
 }

@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../shared/atomic-write.js';
 import { AttractorError } from '../shared/errors.js';
 
 /**
- * `checkpoint.json` (DECISIONS "Contracts"): the seeds' fields, plus what our resume needs. Its size
+ * `checkpoint.json` (docs/decisions.md): the seeds' fields, plus what our resume needs. Its size
  * depends on the context, never on the run's length.
  */
 export const CheckpointSchema = z.object({

@@ -1,18 +1,17 @@
 import { join, resolve } from 'node:path';
-import { AutoApproveInterviewer } from '../actors/interviewers/auto-approve.js';
+import { createActor } from 'xstate';
 import { ProcessLedger } from '../actors/process/process-ledger.js';
 import { stopLeftoverProcesses } from '../actors/process/stop-leftover-processes.js';
-import { createDefaultRegistry } from '../actors/registry.js';
-import { createSimulatedBackend } from '../actors/simulated-backend.js';
 import { ArtifactStore } from '../shared/artifact-store.js';
 import { AttractorError } from '../shared/errors.js';
+import { packageVersion } from '../shared/package-version.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { type Checkpoint, createCheckpointWriter } from './checkpoint.js';
+import { providePipeline } from './compile-machine.js';
 import { openEventLog } from './event-log.js';
 import type { MachineEmitted } from './machine-events.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
-import { startExecution } from './pipeline-execution.js';
-import { createGraphLookup } from './pipeline-runtime.js';
+import { missingInterviewer } from './pipeline-services.js';
 import { createRunDirectory } from './run-directory.js';
 import { acquireRunLock } from './run-lock.js';
 import {
@@ -24,7 +23,7 @@ import {
   runQuality,
 } from './run-types.js';
 import { createScenarioInterviewer } from './scenario-interviewer.js';
-import { createServices } from './services.js';
+import { whenPipelineDone } from './watch-pipeline-actor.js';
 
 /**
  * Run a prepared pipeline: create or reopen its run directory, wire the machine's emitted events to the
@@ -32,7 +31,8 @@ import { createServices } from './services.js';
  * turn its end into a RunResult.
  */
 export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun {
-  const { graph, runDir, runId } = prepared;
+  const { compiled, runDir, runId } = prepared;
+  const { graph } = compiled;
   if (prepared.fresh) {
     createRunDirectory(runDir, prepared.source, {
       run_id: runId,
@@ -42,7 +42,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
       ...(graph.file ? { source_file: resolve(graph.file) } : {}),
       source_sha256: prepared.sha,
       started_at: new Date().toISOString(),
-      attractor_version: '0.1.0',
+      attractor_version: packageVersion(),
       options: {
         max_steps: prepared.input.maxSteps,
         ...(options.model ? { model: options.model } : {}),
@@ -162,30 +162,23 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
   };
 
   const hard = new AbortController();
-  const fallbackInterviewer = options.interviewer ?? new AutoApproveInterviewer();
+  // The library simulates nothing on its own: no interviewer or backend → the node needing one fails.
   const interviewer = options.scenario
-    ? createScenarioInterviewer(options.scenario, fallbackInterviewer)
-    : fallbackInterviewer;
-  const lookup = createGraphLookup(graph);
-  const registry = options.registry ?? createDefaultRegistry();
-  const { config } = prepared;
+    ? createScenarioInterviewer(options.scenario, options.interviewer ?? missingInterviewer())
+    : options.interviewer;
   const processes = ProcessLedger.forRunDir(runDir);
-  const services = createServices({
+  const machine = providePipeline(compiled, {
     artifacts: new ArtifactStore(runDir),
     processes,
-    graph,
-    config,
-    lookup,
-    runDir,
-    registry,
-    interviewer,
-    backend: options.backend ?? createSimulatedBackend(),
+    ...(options.registry ? { registry: options.registry } : {}),
+    ...(interviewer ? { interviewer } : {}),
+    ...(options.backend ? { backend: options.backend } : {}),
     ...(options.scenario ? { scenario: options.scenario } : {}),
-    hardAbort: hard.signal,
-    maxSteps: prepared.input.maxSteps,
     ...(options.workingDir ? { workingDir: options.workingDir } : {}),
     ...(options.llmRank ? { llmRank: options.llmRank } : {}),
     emit: emitEvent,
+    signal: hard.signal,
+    ...(options.random ? { random: options.random } : {}),
   });
 
   emitEvent(prepared.fresh ? 'pipeline.start' : 'pipeline.resume', {
@@ -207,25 +200,20 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
         ),
     });
   }
-  const onEmitted = (e: MachineEmitted) => {
+  const actor = createActor(machine, {
+    input: prepared.input,
+    ...(options.inspect ? { inspect: options.inspect } : {}),
+  });
+  actor.on('*', (e: MachineEmitted) => {
     if (e.type === 'pipeline.event') emitEvent(e.kind, e.data, e.nodeId);
     else writeCheckpoint(e.context, e.currentNode, e.status);
-  };
-  const execution = startExecution({
-    graph,
-    config,
-    lookup,
-    runDir,
-    registry,
-    services,
-    input: prepared.input,
-    hardAbort: hard.signal,
-    onEmitted,
-    ...(options.workingDir ? { workingDir: options.workingDir } : {}),
-    ...(options.scenario ? { scenario: options.scenario } : {}),
-    ...(options.inspect ? { inspect: options.inspect } : {}),
-    ...(options.random ? { random: options.random } : {}),
   });
+  const done = whenPipelineDone(actor);
+  actor.start();
+  const execution = {
+    cancel: () => actor.send({ type: 'CANCEL' }),
+    pause: () => actor.send({ type: 'PAUSE' }),
+  };
 
   stopRun = () => {
     hard.abort(new AttractorError('CANCELLED', 'run stopped'));
@@ -240,7 +228,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
   };
   budgetSignal?.addEventListener('abort', onBudget, { once: true });
 
-  const result = execution.done
+  const result = done
     .then(({ status, context }): RunResult => {
       if (outputFailure) throw outputFailure;
       const budgetPaused = budgetStop !== undefined && status === 'cancelled';

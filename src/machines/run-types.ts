@@ -4,9 +4,8 @@ import type { HandlerServices } from '../actors/handler-types.js';
 import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import type { HandlerRegistry } from '../actors/registry.js';
 import type { Diagnostic } from '../compiler/diagnostic.js';
-import type { PipelineGraph } from '../compiler/ir.js';
-import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
+import type { CompiledMachine } from './compile-machine.js';
 import type { PipelineMachineInput } from './pipeline-context.js';
 import type { Scenario } from './scenario.js';
 
@@ -101,8 +100,7 @@ export const DEFAULT_MAX_STEPS = 1000;
 
 /** A run ready to execute (fresh or resumed). */
 export interface Prepared {
-  graph: PipelineGraph;
-  config: MachineConfig;
+  compiled: CompiledMachine;
   source: string;
   sha: string;
   runId: string;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CodergenBackend } from '../../src/actors/codergen-backend.js';
+import { createSimulatedBackend } from '../../src/actors/simulated-backend.js';
 import { resumePipeline, startPipeline } from '../../src/machines/engine.js';
 import { runDot, tempDir } from './run-helpers.js';
 
@@ -110,6 +111,7 @@ describe('resume keeps the incoming edge', () => {
       a -> b [fidelity="truncate", thread_id="edge-thread"]
       b -> exit }`;
     const run = startPipeline({
+      backend: createSimulatedBackend(),
       source,
       runsRoot: tempDir(),
       durable: false,

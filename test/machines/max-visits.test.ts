@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createSimulatedBackend } from '../../src/actors/simulated-backend.js';
 import { resumePipeline, startPipeline } from '../../src/machines/engine.js';
 import { parseScenario } from '../../src/machines/scenario.js';
 import { runDot, tempDir } from './run-helpers.js';
@@ -112,6 +113,7 @@ describe('max_visits bounds a loop through a conditional edge', () => {
     const scenario = parseScenario(JSON.stringify(ALWAYS_RED));
     let implementStarts = 0;
     const run = startPipeline({
+      backend: createSimulatedBackend(),
       source,
       runsRoot,
       durable: false,
@@ -124,6 +126,7 @@ describe('max_visits bounds a loop through a conditional edge', () => {
     expect(paused.status).toBe('paused');
     let ranAfter = 0;
     const resumed = await resumePipeline({
+      backend: createSimulatedBackend(),
       from: paused.runDir,
       durable: false,
       scenario,

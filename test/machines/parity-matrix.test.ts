@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { CodergenBackend, CodergenRequest } from '../../src/actors/codergen-backend.js';
 import { QueueInterviewer } from '../../src/actors/interviewers/queue.js';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
+import { createSimulatedBackend } from '../../src/actors/simulated-backend.js';
 import { loadPipeline } from '../../src/compiler/compile.js';
 import { resumePipeline, startPipeline } from '../../src/machines/engine.js';
 import { readJson, runDot, tempDir } from './run-helpers.js';
@@ -162,6 +163,7 @@ describe('parity matrix: execution (cells 7–22)', () => {
     const straight = await runDot(source);
     const runsRoot = tempDir();
     const run = startPipeline({
+      backend: createSimulatedBackend(),
       source,
       runsRoot,
       durable: false,
@@ -171,7 +173,11 @@ describe('parity matrix: execution (cells 7–22)', () => {
     });
     const paused = await run.result;
     expect(paused.status).toBe('paused');
-    const resumed = await resumePipeline({ from: paused.runDir, durable: false }).result;
+    const resumed = await resumePipeline({
+      backend: createSimulatedBackend(),
+      from: paused.runDir,
+      durable: false,
+    }).result;
     expect(resumed.status).toBe(straight.result.status);
     expect(resumed.completedNodes).toEqual(straight.result.completedNodes);
     expect(resumed.stoppedAt).toBe(straight.result.stoppedAt);

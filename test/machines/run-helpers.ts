@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
+import { AutoApproveInterviewer } from '../../src/actors/interviewers/auto-approve.js';
+import { createSimulatedBackend } from '../../src/actors/simulated-backend.js';
 import { startPipeline } from '../../src/machines/engine.js';
 import type { RunOptions, RunResult } from '../../src/machines/run-types.js';
 import { parseScenario } from '../../src/machines/scenario.js';
@@ -35,8 +37,11 @@ export async function runDot(
   const where = options.runDir !== undefined ? {} : { runsRoot: options.runsRoot ?? tempDir() };
   const events: PipelineEvent[] = [];
   const { scenarioJson, ...rest } = options;
+  // Tests simulate the LLM and approve gates on purpose; the engine itself never defaults to either.
   const run = startPipeline({
     durable: false,
+    backend: createSimulatedBackend(),
+    interviewer: new AutoApproveInterviewer(),
     ...rest,
     source,
     ...where,

@@ -22,6 +22,10 @@ Examples:
 --scenario F  scripted outcomes per node and answers per gate (see README); implies the
               simulated backend for codergen nodes.
 
+--inspect     open http://127.0.0.1:8080 in a browser to watch the run in the Stately
+              inspector (needs the optional package @statelyai/inspect and internet for
+              the viewer itself); the server stops when the run ends.
+
 Ctrl-C once: finish the current node, checkpoint, print how to resume, exit 130.
 Ctrl-C twice: abort now (child processes are killed), checkpoint, exit 130.
 Exit codes: 0 success, 1 failure (or invalid pipeline), 2 bad command line, 130 interrupted.
@@ -56,7 +60,9 @@ export function addRunFlags(command: Command, options: { runDir: boolean } = { r
     .option('--max-cost <usd>', 'pause the run once its models cost more than this (US dollars)')
     .option('--workdir <dir>', 'where the agents and tool commands work (default: the current directory)')
     .option('--json', 'print one JSON event per line on stdout, nothing else')
-    .option('--no-tui', 'plain progress lines even on a terminal');
+    .option('--no-tui', 'plain progress lines even on a terminal')
+    .option('--inspect [port]', 'serve live XState inspection events on 127.0.0.1 (default port 8080)')
+    .option('--inspect-log <file>', 'write every XState inspection event to FILE as JSON Lines');
 }
 
 export function registerRunCommand(program: Command, ctx: CliContext): void {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { durationAttr, integerAttr, stringAttr } from './attribute-value-schemas.js';
 
-/** Graph attributes (reference §5, CONFORMANCE A.2, DECISIONS §4/§11/§13). */
+/** Graph attributes (reference §5, docs/decisions.md A.2, docs/decisions.md/§11/§13). */
 export const graphAttrShape = {
   goal: stringAttr,
   label: stringAttr,

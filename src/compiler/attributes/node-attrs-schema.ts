@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { booleanAttr, durationAttr, floatAttr, integerAttr, stringAttr } from './attribute-value-schemas.js';
 
 /**
- * Node attributes (reference §3, api-reference §2, DECISIONS §8/§13), keyed by canonical DOT name.
+ * Node attributes (reference §3, api-reference §2, docs/decisions.md/§13), keyed by canonical DOT name.
  * Input: the DOT strings; output: typed values, durations in milliseconds.
  */
 export const nodeAttrShape = {
