@@ -1,9 +1,12 @@
 import path from 'node:path';
+import type { RunOptions } from '../machines/run-types.js';
+import type { RunRecord } from '../server/run-record.js';
 import { startServer } from '../server/start-server.js';
 import { AttractorError } from '../shared/errors.js';
 import type { CliContext } from './cli-context.js';
 import type { ServeFlags } from './commands/serve.js';
 import { EXIT_OK } from './exit-codes.js';
+import { realRunServices } from './real-run-services.js';
 
 function wholeNumber(flag: string, value: string, min: number): number {
   const n = Number(value);
@@ -15,17 +18,44 @@ function wholeNumber(flag: string, value: string, min: number): number {
 
 /** `attractor serve`: runs until SIGTERM or Ctrl-C, which drain the running pipelines first. */
 export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<number> {
-  const server = await startServer({
-    host: flags.host,
-    port: wholeNumber('--port', flags.port, 0),
-    dataDir: path.resolve(ctx.io.cwd, flags.dataDir),
-    maxConcurrentRuns: wholeNumber('--max-concurrent-runs', flags.maxConcurrentRuns, 1),
-    allowTools: flags.allowTools === true,
-    allowDirs: (flags.allowDir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
-    resumeInterrupted: flags.resumeInterrupted === true,
-    ...(flags.token ? { token: flags.token } : {}),
-    ...(flags.corsOrigin ? { corsOrigin: flags.corsOrigin } : {}),
-  });
+  // Runs that call models get the same agent backend, router and budget as `attractor run`: keys come
+  // from the server's environment (and the working directory's .env); a missing key fails that run.
+  const realRunOptions = (record: RunRecord, source: string): Partial<RunOptions> => {
+    const real = realRunServices(
+      {
+        ...(record.options.model ? { model: record.options.model } : {}),
+        ...(record.options.goal !== undefined ? { goal: record.options.goal } : {}),
+        ...(record.options.max_cost_usd !== undefined
+          ? { maxCost: String(record.options.max_cost_usd) }
+          : {}),
+      },
+      ctx,
+      {
+        source,
+        file: record.source_file === '<inline>' ? path.join(ctx.io.cwd, 'pipeline.dot') : record.source_file,
+      },
+    );
+    return {
+      backend: real.backend,
+      llmRank: real.llmRank,
+      accounting: real.accounting,
+      workingDir: real.workingDir,
+    };
+  };
+  const server = await startServer(
+    {
+      host: flags.host,
+      port: wholeNumber('--port', flags.port, 0),
+      dataDir: path.resolve(ctx.io.cwd, flags.dataDir),
+      maxConcurrentRuns: wholeNumber('--max-concurrent-runs', flags.maxConcurrentRuns, 1),
+      allowTools: flags.allowTools === true,
+      allowDirs: (flags.allowDir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
+      resumeInterrupted: flags.resumeInterrupted === true,
+      ...(flags.token ? { token: flags.token } : {}),
+      ...(flags.corsOrigin ? { corsOrigin: flags.corsOrigin } : {}),
+    },
+    { realRunOptions },
+  );
   ctx.io.stderr(`attractor serve: listening on ${server.url} (data in ${flags.dataDir})\n`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {

@@ -33,7 +33,7 @@ export interface RunManagerOptions {
   /** Tool commands (and manager loops' children) run only when the server was started with `--allow-tools`. */
   allowTools: boolean;
   /** Options for runs that call real models (the codergen backend, router); absent: only simulated runs. */
-  realRunOptions?: (record: RunRecord) => Partial<RunOptions>;
+  realRunOptions?: (record: RunRecord, source: string) => Partial<RunOptions>;
 }
 
 export interface Submission {
@@ -376,7 +376,7 @@ export class RunManager {
         ...(scenario ? { scenario } : {}),
       };
     }
-    return { ...base, ...this.#options.realRunOptions?.(record) };
+    return { ...base, ...this.#options.realRunOptions?.(record, this.#store.source(record.id)) };
   }
 }
 

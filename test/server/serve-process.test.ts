@@ -4,6 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureDist } from '../helpers/ensure-dist.js';
+import {
+  anthropicStreamReply,
+  FAKE_ANTHROPIC_KEY,
+  startFakeAnthropicServer,
+} from '../helpers/fake-anthropic-server.js';
 import { GATE_PIPELINE, waitFor } from './server-fixtures.js';
 
 beforeAll(ensureDist, 120_000);
@@ -20,9 +25,18 @@ async function serve(
   dataDir: string,
   ...flags: string[]
 ): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
+  return serveWith({}, dataDir, ...flags);
+}
+
+async function serveWith(
+  env: Record<string, string>,
+  dataDir: string,
+  ...flags: string[]
+): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, ...flags], {
+    cwd: dataDir,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', ...env },
   });
   children.push(child);
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -55,6 +69,48 @@ const pending = (url: string, id: string) =>
   }, 'a pending question');
 
 describe('attractor serve as a process', () => {
+  it('runs a real-model pipeline with the agent backend (keys from the server environment)', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-agent-'));
+    dirs.push(dataDir);
+    const fake = await startFakeAnthropicServer();
+    try {
+      fake.enqueue(
+        anthropicStreamReply({
+          content: [
+            {
+              type: 'tool_use',
+              id: 'toolu_1',
+              name: 'write_file',
+              input: { path: 'hello.txt', content: 'hi\n' },
+            },
+          ],
+          stop_reason: 'tool_use',
+          usage: { input_tokens: 10, output_tokens: 5 },
+        }),
+        anthropicStreamReply({
+          content: [{ type: 'text', text: 'Wrote hello.txt.' }],
+          usage: { input_tokens: 10, output_tokens: 5 },
+        }),
+      );
+      const server = await serveWith(
+        { ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY, ANTHROPIC_BASE_URL: fake.origin },
+        dataDir,
+      );
+      const dot = `digraph hello { start [shape=Mdiamond]; exit [shape=Msquare]; write [prompt="Create hello.txt", llm_model="claude-sonnet-4-6"]; start -> write -> exit }`;
+      const { body } = await call(`${server.url}/pipelines`, 'POST', { dot_source: dot });
+      const done = await waitFor(async () => {
+        const r = (await call(`${server.url}/pipelines/${body.id}`)).body;
+        return ['completed', 'failed'].includes(r.status) ? r : undefined;
+      }, 'the agent run to end');
+      expect(done).toMatchObject({ status: 'completed' });
+      expect(fs.readFileSync(path.join(dataDir, 'hello.txt'), 'utf8')).toBe('hi\n');
+      const node = (await call(`${server.url}/pipelines/${body.id}/nodes/write`)).body;
+      expect(node.response).toBe('Wrote hello.txt.');
+    } finally {
+      await fake.close();
+    }
+  }, 60_000);
+
   it('after SIGKILL, a restarted server lists the run as interrupted with its question; resume finishes it', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-kill-'));
     dirs.push(dataDir);
