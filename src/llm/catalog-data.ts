@@ -5,9 +5,16 @@ type Entry = Pick<ModelInfo, 'id' | 'provider' | 'displayName' | 'contextWindow'
 
 const K = 1000;
 
+/**
+ * When the prices below were entered from the providers' price pages. Nobody has re-checked them since; bump
+ * this only after comparing every price again.
+ */
+export const PRICES_AS_OF = '2026-11-22';
+
 /** Anthropic prices cache reads at 0.1× and 5-minute cache writes at 1.25× the input price. */
 function anthropicPrices(input: number, output: number): Partial<ModelInfo> {
   return {
+    pricesAsOf: PRICES_AS_OF,
     inputCostPerMillion: input,
     outputCostPerMillion: output,
     cacheReadCostPerMillion: input * 0.1,
@@ -17,6 +24,7 @@ function anthropicPrices(input: number, output: number): Partial<ModelInfo> {
 
 function prices(input: number, output: number, cacheRead?: number): Partial<ModelInfo> {
   return {
+    pricesAsOf: PRICES_AS_OF,
     inputCostPerMillion: input,
     outputCostPerMillion: output,
     ...(cacheRead !== undefined ? { cacheReadCostPerMillion: cacheRead } : {}),
@@ -36,6 +44,8 @@ const gpt5 = {
   supportsVision: true,
   supportsReasoning: true,
 };
+/** The March revision of the spec lists the GPT-5.2 family at 1,047,576 tokens of context. */
+const gpt52 = { ...gpt5, contextWindow: 1_047_576 };
 const gemini = {
   provider: 'gemini',
   contextWindow: 1_048_576,
@@ -92,14 +102,14 @@ const ENTRIES: Entry[] = [
     aliases: ['haiku', 'claude-haiku', 'claude-haiku-4-5-20251001'],
   },
   {
-    ...gpt5,
+    ...gpt52,
     id: 'gpt-5.2',
     displayName: 'GPT-5.2',
     ...prices(1.75, 14, 0.175),
     aliases: ['gpt5', 'gpt-5.2-2025-12-11'],
   },
-  { ...gpt5, id: 'gpt-5.2-mini', displayName: 'GPT-5.2 mini', aliases: ['gpt5-mini'] },
-  { ...gpt5, id: 'gpt-5.2-codex', displayName: 'GPT-5.2 Codex', aliases: ['gpt-codex'] },
+  { ...gpt52, id: 'gpt-5.2-mini', displayName: 'GPT-5.2 mini', aliases: ['gpt5-mini'] },
+  { ...gpt52, id: 'gpt-5.2-codex', displayName: 'GPT-5.2 Codex', aliases: ['gpt-codex'] },
   {
     provider: 'openai',
     id: 'codex-mini-latest',
@@ -141,6 +151,12 @@ const ENTRIES: Entry[] = [
     supportsReasoning: true,
     ...prices(1.1, 4.4, 0.275),
     aliases: ['openai-o4-mini', 'o4-mini-2025-04-16'],
+  },
+  {
+    ...gemini,
+    id: 'gemini-3.1-pro-preview',
+    displayName: 'Gemini 3.1 Pro (preview)',
+    aliases: ['gemini-3.1-pro'],
   },
   {
     ...gemini,

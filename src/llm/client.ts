@@ -21,6 +21,7 @@ import {
   withRetry,
 } from './retry.js';
 import { streamGenerate, streamGenerateWithTools } from './stream-generate.js';
+import { StreamResult } from './stream-result.js';
 import { checkToolDefinitions } from './tools/check-tool-definitions.js';
 import type { CallOptions, GenerateResult, Request, Response, StreamEvent, TimeoutConfig } from './types.js';
 
@@ -173,9 +174,14 @@ export class LLMClient {
 
   /**
    * A streaming call. Retries only while nothing has been yielded yet. On failure an `error` event is yielded,
-   * then the iterator throws the same typed error.
+   * then the iterator throws the same typed error. The result is the event stream, with the spec's
+   * StreamResult view (`response()`, `textStream`, `partialResponse`) on top.
    */
-  stream(request: Request, options: RequestOptions = {}): AsyncIterableIterator<StreamEvent> {
+  stream(request: Request, options: RequestOptions = {}): StreamResult {
+    return new StreamResult(this.rawStream(request, options));
+  }
+
+  private rawStream(request: Request, options: RequestOptions): AsyncIterator<StreamEvent> {
     if (this.middleware.some((mw) => mw.aroundStream || mw.wrapStream)) {
       return this.streamThroughMiddleware(request, options);
     }
@@ -236,13 +242,13 @@ export class LLMClient {
   }
 
   /** A single streamed round, no tool execution. */
-  streamGenerate(options: GenerateOptions): AsyncIterable<StreamEvent> {
-    return streamGenerate(this, options);
+  streamGenerate(options: GenerateOptions): StreamResult {
+    return new StreamResult(streamGenerate(this, options));
   }
 
   /** Streamed rounds with tool execution in between, separated by `step_finish` events. */
-  streamGenerateWithTools(options: GenerateOptions): AsyncIterable<StreamEvent> {
-    return streamGenerateWithTools(this, options);
+  streamGenerateWithTools(options: GenerateOptions): StreamResult {
+    return new StreamResult(streamGenerateWithTools(this, options));
   }
 
   /** A JSON object matching a zod schema or a JSON Schema; throws NoObjectGeneratedError otherwise. */

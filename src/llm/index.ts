@@ -9,6 +9,7 @@
 export { getLatestModel, getModelInfo, listModels } from './catalog.js';
 export { LLMClient, type LLMClientOptions, type RequestOptions } from './client.js';
 export { estimateCost } from './cost.js';
+export { generate, generateObject, getDefaultClient, setDefaultClient, stream } from './default-client.js';
 export { detectProvider } from './detect-provider.js';
 export { adaptersFromEnv, type EnvAdapterOptions } from './env-adapters.js';
 export {
@@ -41,9 +42,16 @@ export { reviveLLMError } from './errors/revive-llm-error.js';
 export { ServerError } from './errors/server-error.js';
 export { StreamError } from './errors/stream-error.js';
 export { UnsupportedToolChoiceError } from './errors/unsupported-tool-choice-error.js';
-export { defineLLMTool, type ExecutableTool } from './executable-tool.js';
+export {
+  defineLLMTool,
+  type ExecutableTool,
+  type LLMToolSpec,
+  type ToolExecuteContext,
+  type ToolOutput,
+} from './executable-tool.js';
 export { DEFAULT_MAX_TOOL_ROUNDS, type GenerateOptions } from './generate.js';
 export type { GenerateObjectOptions } from './generate-object.js';
+export { llmEnvStatus, noProviderMessage, type ProviderEnvStatus } from './llm-env-status.js';
 export {
   hasToolCalls,
   Message,
@@ -75,6 +83,11 @@ export {
   retryDelayMs,
   withRetry,
 } from './retry.js';
+export { StreamAccumulator } from './stream-accumulator.js';
+export { StreamResult } from './stream-result.js';
+export { DEFAULT_TIMEOUTS, resolveTimeouts } from './timeout-config.js';
+export type { RepairToolCall } from './tools/execute-tool-call.js';
+export { TOOL_NAME_PATTERN } from './tools/tool-name.js';
 export type {
   AudioPart,
   CallOptions,
@@ -97,6 +110,7 @@ export type {
   StreamEventType,
   TextPart,
   ThinkingPart,
+  TimeoutConfig,
   TokenUsage,
   ToolCallPart,
   ToolChoice,

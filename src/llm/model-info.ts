@@ -13,6 +13,8 @@ export interface ModelInfo {
   outputCostPerMillion?: number;
   cacheReadCostPerMillion?: number;
   cacheWriteCostPerMillion?: number;
+  /** ISO date the prices were recorded; prices change, so treat older ones with suspicion. */
+  pricesAsOf?: string;
   aliases: string[];
   /** Set when the provider announced retirement; the client adds it to Response.warnings. */
   deprecated?: string;

@@ -35,6 +35,22 @@ describe('model catalog', () => {
     expect(getLatestModel('openai', 'reasoning')?.id).toBe('gpt-5.2');
   });
 
+  it('follows the March revision: gemini-3.1-pro-preview is the latest Gemini, GPT-5.2 has 1,047,576 tokens', () => {
+    expect(getModelInfo('gemini-3.1-pro-preview')).toMatchObject({
+      provider: 'gemini',
+      contextWindow: 1_048_576,
+    });
+    expect(getLatestModel('gemini')?.id).toBe('gemini-3.1-pro-preview');
+    for (const id of ['gpt-5.2', 'gpt-5.2-mini', 'gpt-5.2-codex'])
+      expect(getModelInfo(id)?.contextWindow).toBe(1_047_576);
+  });
+
+  it('dates every price', () => {
+    const priced = listModels().filter((m) => m.inputCostPerMillion !== undefined);
+    expect(priced.length).toBeGreaterThan(5);
+    for (const model of priced) expect(model.pricesAsOf).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
   it('has unique ids and aliases', () => {
     const names = listModels().flatMap((m) => [m.id, ...m.aliases]);
     expect(new Set(names).size).toBe(names.length);

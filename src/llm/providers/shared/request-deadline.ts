@@ -30,17 +30,39 @@ export function startRequestDeadline(
   const controller = new AbortController();
   let timedOut = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
-
+  let timerDueAt = 0;
+  let deadlineAt = 0;
+  let paused = true;
   let limit = timeoutMs;
+
+  // Streams touch the deadline on every event; re-arming a timer each time costs more than the event
+  // itself, so one timer runs and, when it fires early, sleeps again for what is left.
+  const schedule = (ms: number) => {
+    timerDueAt = Date.now() + ms;
+    timer = setTimeout(fire, ms);
+  };
+  const fire = () => {
+    timer = undefined;
+    if (paused || controller.signal.aborted) return;
+    const left = deadlineAt - Date.now();
+    if (left > 0) {
+      schedule(left);
+      return;
+    }
+    timedOut = true;
+    controller.abort(new DOMException(`request timed out after ${limit} ms`, 'TimeoutError'));
+  };
   const arm = (next?: number) => {
     if (next !== undefined) limit = next;
+    if (limit === undefined || limit <= 0 || controller.signal.aborted) {
+      paused = true;
+      return;
+    }
+    paused = false;
+    deadlineAt = Date.now() + limit;
+    if (timer !== undefined && timerDueAt <= deadlineAt) return;
     if (timer !== undefined) clearTimeout(timer);
-    if (limit === undefined || limit <= 0 || controller.signal.aborted) return;
-    const ms = limit;
-    timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new DOMException(`request timed out after ${ms} ms`, 'TimeoutError'));
-    }, ms);
+    schedule(limit);
   };
   const onCallerAbort = () => controller.abort(callerSignal?.reason);
 
@@ -58,10 +80,12 @@ export function startRequestDeadline(
     },
     touch: arm,
     pause: () => {
-      if (timer !== undefined) clearTimeout(timer);
+      paused = true;
     },
     dispose: () => {
+      paused = true;
       if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
       callerSignal?.removeEventListener('abort', onCallerAbort);
     },
   };
