@@ -1,3 +1,4 @@
+import type { AnyActorRef } from 'xstate';
 import type { FidelityMode, PipelineNode } from '../compiler/ir.js';
 import type { Outcome } from '../compiler/outcome.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
@@ -26,6 +27,8 @@ export interface CodergenRequest {
   processes?: Pick<ProcessLedger, 'add' | 'remove'>;
   signal: AbortSignal;
   emit: EmitEvent;
+  /** The codergen node's handler actor: a backend's own actors (agent sessions) are started as its children. */
+  parentActor?: AnyActorRef;
 }
 
 export interface CodergenResult {

@@ -3,6 +3,7 @@
  * engine: whatever they need from it (running a branch, a child pipeline, asking a human) is injected
  * through `HandlerServices`.
  */
+import type { AnyActorRef } from 'xstate';
 import type { FidelityMode, PipelineGraph, PipelineNode } from '../compiler/ir.js';
 import type { Outcome, StageStatus } from '../compiler/outcome.js';
 import type { ArtifactStore } from '../shared/artifact-store.js';
@@ -108,6 +109,8 @@ export interface HandlerInput {
   /** Aborted on node timeout, cancellation or a second Ctrl-C. */
   signal: AbortSignal;
   services: HandlerServices;
+  /** The handler's own actor: actors it starts (agent sessions) become its children, so an inspector shows them under the node. */
+  actor?: AnyActorRef;
 }
 
 /** A node handler. Throwing means FAIL with the error's message (retried when the error is retryable). */

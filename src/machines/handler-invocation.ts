@@ -94,7 +94,7 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
     // comparing mtimes) is exact: kernels stamp mtimes from a coarse clock that lags Date.now().
     if (!scripted && writesStatus) rmSync(join(stageDir, 'status.json'), { force: true });
     const services = handlerServices(runtime, self, context);
-    const outcome = scripted ?? (await runHandler(runtime, services, node, context, stageDir, signal));
+    const outcome = scripted ?? (await runHandler(runtime, services, node, context, stageDir, signal, self));
     if (scripted || writesStatus) recordStatus(stageDir, outcome, !scripted);
     const llmChoice = await askRouter(runtime, services.emit, node, outcome, context, signal);
     return llmChoice ? { outcome, llmChoice } : { outcome };
@@ -121,6 +121,7 @@ async function runHandler(
   context: PipelineMachineContext,
   stageDir: string,
   actorSignal: AbortSignal,
+  self: AnyActorRef,
 ): Promise<Outcome> {
   const { lookup } = runtime;
   const edge: PipelineEdge | undefined =
@@ -152,6 +153,7 @@ async function runHandler(
     ...(runtime.services.workingDir ? { workingDir: runtime.services.workingDir } : {}),
     signal,
     services,
+    actor: self,
   };
   // Only fidelity summaries read the completed stages; build the list when asked (it is O(graph)).
   Object.defineProperty(input, 'completedNodes', {

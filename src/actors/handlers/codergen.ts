@@ -58,6 +58,7 @@ export const codergenHandler: NodeHandler = async (input) => {
     ],
     signal,
     emit: services.emit,
+    ...(input.actor ? { parentActor: input.actor } : {}),
   });
   writeFileAtomic(join(stageDir, 'response.md'), result.response, { durable: false });
 

@@ -94,6 +94,8 @@ async function runVisit(
     ...(pre || post ? { toolHooks: { ...(pre ? { pre } : {}), ...(post ? { post } : {}) } } : {}),
     signal: request.signal,
     ...(history ? { history } : {}),
+    // Under the codergen node's handler actor: the inspector shows the session inside the node.
+    ...(request.parentActor ? { parent: request.parentActor } : {}),
   };
   // A continued thread already holds the run so far; a fresh session gets what the fidelity allows.
   const input = history
