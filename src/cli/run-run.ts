@@ -4,6 +4,7 @@ import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import { createDefaultRegistry } from '../actors/registry.js';
 import { withDryRunHandlers } from '../machines/dry-run.js';
 import { resumePipeline, startPipeline } from '../machines/engine.js';
+import { locateRun } from '../machines/locate-run.js';
 import type { PipelineRun, RunOptions, RunResult } from '../machines/run-types.js';
 import { loadScenario } from '../machines/scenario.js';
 import { createSimulatedRouter } from '../machines/simulated-router.js';
@@ -103,15 +104,16 @@ async function finish(
   interviewer: Interviewer | undefined,
   flags: RunFlags,
   ctx: CliContext,
+  closeTui?: () => Promise<void>,
 ): Promise<number> {
   // Lint warnings go to stderr before the run's own output, so --json stdout stays events only.
-  for (const warning of run.warnings)
-    ctx.io.stderr(`${formatDiagnostic(warning, warning.loc?.file ?? '', ctx.colors)}\n`);
+  if (!closeTui) printWarnings(run, ctx);
   const interrupts = handleInterrupts(run, ctx);
   let result: RunResult;
   try {
     result = await run.result;
   } finally {
+    await closeTui?.();
     interrupts.dispose();
     // A console interviewer holds stdin open; release it so the process can exit.
     (interviewer as { close?: () => void } | undefined)?.close?.();
@@ -142,8 +144,46 @@ async function finish(
   }
 }
 
+function printWarnings(run: PipelineRun, ctx: CliContext): void {
+  for (const warning of run.warnings)
+    ctx.io.stderr(`${formatDiagnostic(warning, warning.loc?.file ?? '', ctx.colors)}\n`);
+}
+
+/** A terminal gets the TUI unless `--no-tui`, `--json` or `CI` say otherwise (issue 9). */
+function wantsTui(flags: RunFlags, ctx: CliContext): boolean {
+  return (
+    flags.tui !== false && !flags.json && ctx.io.isTTY && process.stdin.isTTY === true && !ctx.io.env['CI']
+  );
+}
+
+/** Runs with the Ink TUI, loaded only now; gates are answered in it unless the run auto-approves. */
+async function runInTui(
+  flags: RunFlags,
+  ctx: CliContext,
+  pipeline: { source: string; file: string; replayFrom?: string },
+  start: (options: RunOptions) => PipelineRun,
+): Promise<number> {
+  const { startRunTui } = await import('../tui/start-run-tui.js');
+  const tui = startRunTui({
+    ...pipeline,
+    ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
+    env: ctx.io.env,
+  });
+  const options = buildOptions(flags, ctx, tui.onEvent);
+  const run = start(
+    flags.autoApprove || flags.dryRun ? options : { ...options, interviewer: tui.interviewer },
+  );
+  printWarnings(run, ctx);
+  tui.mount(run);
+  return finish(run, undefined, flags, ctx, tui.close);
+}
+
 export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Promise<number> {
   const source = readPipelineSource(file, ctx.io.cwd);
+  if (wantsTui(flags, ctx)) {
+    const pipeline = { source: source.text, file: source.absolutePath };
+    return runInTui(flags, ctx, pipeline, (options) => startPipeline({ ...options, ...pipeline }));
+  }
   const options = buildOptions(flags, ctx, eventPrinter(flags, ctx));
   const run = startPipeline({ ...options, source: source.text, file: source.absolutePath });
   return finish(run, options.interviewer, flags, ctx);
@@ -185,11 +225,18 @@ export async function runResume(
   if (statSync(target).isDirectory() && !existsSync(path.join(target, 'checkpoint.json'))) {
     throw new AttractorError('RESUME_NOT_FOUND', `${from} has no checkpoint.json: is it a run directory?`);
   }
-  const options = buildOptions(withRecordedMode(flags, target), ctx, eventPrinter(flags, ctx));
-  const run = resumePipeline({
-    ...options,
+  const resumeFrom = {
     from: path.resolve(ctx.io.cwd, from),
     ...(dotFile ? { dotFile: path.resolve(ctx.io.cwd, dotFile) } : {}),
-  });
+  };
+  if (wantsTui(flags, ctx)) {
+    const located = locateRun(resumeFrom.from, resumeFrom.dotFile);
+    const pipeline = { source: located.source, file: located.file, replayFrom: located.runDir };
+    return runInTui(withRecordedMode(flags, target), ctx, pipeline, (o) =>
+      resumePipeline({ ...o, ...resumeFrom }),
+    );
+  }
+  const options = buildOptions(withRecordedMode(flags, target), ctx, eventPrinter(flags, ctx));
+  const run = resumePipeline({ ...options, ...resumeFrom });
   return finish(run, options.interviewer, flags, ctx);
 }
