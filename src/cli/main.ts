@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import type { CliContext } from './cli-context.js';
 import { type CliIo, processIo } from './cli-io.js';
 import { colorsFor } from './colors.js';
+import { registerAttachCommand } from './commands/attach.js';
 import { registerCompileCommand } from './commands/compile.js';
 import { registerResumeCommand } from './commands/resume.js';
 import { registerRunCommand } from './commands/run.js';
@@ -21,6 +22,7 @@ export type RegisterCommand = (program: Command, ctx: CliContext) => void;
 export const COMMANDS: readonly RegisterCommand[] = [
   registerRunCommand,
   registerResumeCommand,
+  registerAttachCommand,
   registerValidateCommand,
   registerCompileCommand,
 ];

@@ -1,5 +1,5 @@
 import { closeSync, existsSync, type FSWatcher, fstatSync, openSync, readSync, watch } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { dirname } from 'node:path';
 
 export interface Follower {
   /** Read whatever was appended since the last read (also done on every change notification). */
@@ -10,7 +10,7 @@ export interface Follower {
 /**
  * Follows a file as another process appends to it: reads what is there, then reads each increment
  * when `fs.watch` reports a change, never polling. A file that does not exist yet is waited for by
- * watching its directory. Hands over complete lines only (a half-written line waits for its end).
+ * watching the nearest directory that exists. Hands over complete lines only (a half-written line waits for its end).
  */
 export function followLines(path: string, onLine: (line: string) => void): Follower {
   let fd: number | undefined;
@@ -51,11 +51,21 @@ export function followLines(path: string, onLine: (line: string) => void): Follo
     }
   };
 
-  if (!existsSync(path)) {
-    dirWatcher = watch(dirname(path), (_event, name) => {
-      if (name === null || name === basename(path)) drain();
+  // Until the file exists, watch its nearest existing ancestor; each change there re-arms one level deeper.
+  let watchedDir: string | undefined;
+  const waitForFile = () => {
+    if (closed || fd !== undefined || existsSync(path)) return;
+    let dir = dirname(path);
+    while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
+    if (dir === watchedDir) return;
+    dirWatcher?.close();
+    watchedDir = dir;
+    dirWatcher = watch(dir, () => {
+      drain();
+      waitForFile();
     });
-  }
+  };
+  waitForFile();
   drain();
   return {
     drain,

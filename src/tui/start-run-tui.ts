@@ -83,7 +83,7 @@ export function startRunTui(options: RunTuiOptions): RunTui {
     async close() {
       if (instance) {
         // One more frame so the last events are on screen, then the live region gives way to the summary.
-        await new Promise((resolve) => setTimeout(resolve, 1000 / MAX_FPS + 5));
+        await new Promise((resolve) => setTimeout(resolve, 3 * (1000 / MAX_FPS)));
         instance.clear();
         instance.unmount();
         await instance.waitUntilExit();
