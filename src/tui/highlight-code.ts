@@ -21,14 +21,18 @@ const TOKEN =
 export function highlightCode(line: string, language = ''): Array<{ text: string; token: CodeToken }> {
   const shellLike = /^(sh|bash|zsh|shell|console|py|python|rb|ruby|yaml|yml|toml)$/.test(language);
   const out: Array<{ text: string; token: CodeToken }> = [];
+  // Neighbouring plain text is one segment: fewer <Text> elements per line.
+  const push = (text: string, token: CodeToken) => {
+    const prev = out.at(-1);
+    if (prev && prev.token === token && token === 'plain') prev.text += text;
+    else out.push({ text, token });
+  };
   let last = 0;
   for (const match of line.matchAll(TOKEN)) {
     const [whole, comment, string, number, word] = match;
     const at = match.index;
-    if (comment !== undefined && comment.startsWith('#') && !shellLike) {
-      continue;
-    }
-    if (at > last) out.push({ text: line.slice(last, at), token: 'plain' });
+    if (comment?.startsWith('#') && !shellLike) continue;
+    if (at > last) push(line.slice(last, at), 'plain');
     const token: CodeToken =
       comment !== undefined
         ? 'comment'
@@ -39,9 +43,9 @@ export function highlightCode(line: string, language = ''): Array<{ text: string
             : word !== undefined && KEYWORDS.has(word)
               ? 'keyword'
               : 'plain';
-    out.push({ text: whole, token });
+    push(whole, token);
     last = at + whole.length;
   }
-  if (last < line.length) out.push({ text: line.slice(last), token: 'plain' });
+  if (last < line.length) push(line.slice(last), 'plain');
   return out;
 }

@@ -1,0 +1,21 @@
+import { render } from 'ink-testing-library';
+import type { ReactElement } from 'react';
+
+/**
+ * ink-testing-library's fake terminal is 100 columns; this renders at the width asked (80, 120) by
+ * changing it and sending the resize Ink listens for, and strips colour codes for text assertions.
+ */
+export function renderAt(tree: ReactElement, columns: number) {
+  const app = render(tree);
+  Object.defineProperty(app.stdout, 'columns', { get: () => columns, configurable: true });
+  app.stdout.emit('resize');
+  return {
+    ...app,
+    frame: (): string => (app.lastFrame() ?? '').replace(/\u001b\[[0-9;]*m/g, ''),
+  };
+}
+
+/** Lets Ink flush a render (and the run-state throttle, 33 ms). */
+export const settle = (ms = 60): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const lines = (frame: string): string[] => frame.split('\n');
