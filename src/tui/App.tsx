@@ -55,7 +55,13 @@ export function App({ store, gates, controls, onQuit, runDir, size, fps, clock =
   const [selected, setSelected] = useState<string | undefined>();
   const [expanded, setExpanded] = useState(false);
   const [help, setHelp] = useState(false);
-  const [input, setInput] = useState<GateInputState>({ cursor: 0, typed: '', typing: false });
+  const [input, setInputState] = useState<GateInputState>({ cursor: 0, typed: '', typing: false });
+  // Keys may arrive faster than renders: the handler reads the latest prompt state from a ref.
+  const inputRef = useRef(input);
+  const setInput = (next: GateInputState) => {
+    inputRef.current = next;
+    setInputState(next);
+  };
   const interrupts = useRef(0);
   const gateId = pending?.id;
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when another question comes
@@ -83,7 +89,7 @@ export function App({ store, gates, controls, onQuit, runDir, size, fps, clock =
       return;
     }
     if (pending) {
-      const result = gateInput(pending.question, input, { ...k, input: key });
+      const result = gateInput(pending.question, inputRef.current, { ...k, input: key });
       setInput(result.state);
       if (result.answer) pending.answer(result.answer);
       return;

@@ -14,9 +14,16 @@ export function tailLines(
   const cols = Math.max(1, width);
   while (end > 0 || (end === 0 && lines.length === 0 && text.length === 0)) {
     const start = text.lastIndexOf('\n', end - 1);
-    const line = text.slice(start + 1, end);
+    let line = text.slice(start + 1, end);
     const height = Math.max(1, Math.ceil(line.length / cols));
     if (used + height > rows && lines.length > 0) break;
+    if (used + height > rows) {
+      // One line longer than the pane (a paragraph streamed without newlines): keep its end only.
+      line = line.slice(line.length - Math.max(1, rows - used) * cols);
+      lines.unshift(line);
+      end = start + 1 + 1;
+      break;
+    }
     lines.unshift(line);
     used += height;
     if (start < 0) {

@@ -71,3 +71,12 @@ test.each([
 ])('diffLines %s', (name, args, expected) => {
   expect(diffLines(name, args)?.map((l) => `${l.sign}${l.text}`)).toEqual(expected);
 });
+
+test('tailLines cuts a single line longer than the pane to its end', () => {
+  const line = Array.from({ length: 500 }, (_, i) => `w${i}`).join(' ');
+  const tail = tailLines(line, 2, 40);
+  expect(tail.hidden).toBe(true);
+  expect(tail.lines).toHaveLength(1);
+  expect(tail.lines[0]).toHaveLength(80);
+  expect(line.endsWith(tail.lines[0] as string)).toBe(true);
+});
