@@ -12,23 +12,29 @@ const exitFor = (phase: string): number =>
 /** Plain lines for a pipe: replay, follow until pipeline.finalize. */
 async function followPlain(runDir: string, ctx: CliContext): Promise<number> {
   const { followLines } = await import('../tui/follow-file.js');
-  return new Promise<number>((resolve) => {
-    const follower = followLines(path.join(runDir, 'events.jsonl'), (line) => {
-      let event: PipelineEvent;
-      try {
-        event = JSON.parse(line) as PipelineEvent;
-      } catch {
-        return;
-      }
-      const text = formatEventLine(event, ctx.colors);
-      if (text !== undefined) ctx.io.stdout(`${text}\n`);
-      if (event.kind === 'pipeline.finalize') {
-        follower.close();
-        const status = String(event.data['status']);
-        resolve(status === 'completed' ? EXIT_OK : status === 'failed' ? EXIT_FAILURE : EXIT_INTERRUPTED);
-      }
-    });
+  let code: number | undefined;
+  let finish: (code: number) => void = () => {};
+  const done = new Promise<number>((resolve) => {
+    finish = resolve;
   });
+  const follower = followLines(path.join(runDir, 'events.jsonl'), (line) => {
+    let event: PipelineEvent;
+    try {
+      event = JSON.parse(line) as PipelineEvent;
+    } catch {
+      return;
+    }
+    const text = formatEventLine(event, ctx.colors);
+    if (text !== undefined) ctx.io.stdout(`${text}\n`);
+    if (event.kind === 'pipeline.finalize' && code === undefined) {
+      const status = String(event.data['status']);
+      code = status === 'completed' ? EXIT_OK : status === 'failed' ? EXIT_FAILURE : EXIT_INTERRUPTED;
+      finish(code);
+    }
+  });
+  const result = await done;
+  follower.close();
+  return result;
 }
 
 export async function runAttach(dir: string, flags: { tui?: boolean }, ctx: CliContext): Promise<number> {

@@ -46,6 +46,8 @@ export function followLines(path: string, onLine: (line: string) => void): Follo
         const line = partial.slice(0, newline);
         partial = partial.slice(newline + 1);
         if (line.trim() !== '') onLine(line);
+        // The callback may have closed the follower (it saw the last event it wanted).
+        if (closed) return;
         newline = partial.indexOf('\n');
       }
     }
@@ -70,6 +72,7 @@ export function followLines(path: string, onLine: (line: string) => void): Follo
   return {
     drain,
     close() {
+      if (closed) return;
       closed = true;
       fileWatcher?.close();
       dirWatcher?.close();

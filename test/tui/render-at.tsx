@@ -5,12 +5,21 @@ import type { ReactElement } from 'react';
  * ink-testing-library's fake terminal is 100 columns; this renders at the width asked (80, 120) by
  * changing it and sending the resize Ink listens for, and strips colour codes for text assertions.
  */
-export function renderAt(tree: ReactElement, columns: number) {
+export interface RenderedAt {
+  frame: () => string;
+  frames: string[];
+  stdin: { write: (data: string) => void };
+  unmount: () => void;
+}
+
+export function renderAt(tree: ReactElement, columns: number): RenderedAt {
   const app = render(tree);
   Object.defineProperty(app.stdout, 'columns', { get: () => columns, configurable: true });
   app.stdout.emit('resize');
   return {
-    ...app,
+    frames: app.frames,
+    stdin: app.stdin,
+    unmount: app.unmount,
     frame: (): string => (app.lastFrame() ?? '').replace(/\u001b\[[0-9;]*m/g, ''),
   };
 }
