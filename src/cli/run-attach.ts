@@ -47,6 +47,7 @@ export async function runAttach(dir: string, flags: { tui?: boolean }, ctx: CliC
   }
   const tty = flags.tui !== false && ctx.io.isTTY && process.stdin.isTTY === true && !ctx.io.env['CI'];
   if (!tty) return followPlain(runDir, ctx);
+  process.env['NODE_ENV'] ??= 'production';
   const { attachTui } = await import('../tui/start-attach-tui.js');
   const { phase, quit } = await attachTui({ runDir, env: ctx.io.env });
   return quit ? EXIT_OK : exitFor(phase);

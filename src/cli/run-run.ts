@@ -163,6 +163,8 @@ async function runInTui(
   pipeline: { source: string; file: string; replayFrom?: string },
   start: (options: RunOptions) => PipelineRun,
 ): Promise<number> {
+  // React's development build costs several times the CPU per frame; a user's terminal gets production.
+  process.env['NODE_ENV'] ??= 'production';
   const { startRunTui } = await import('../tui/start-run-tui.js');
   const tui = startRunTui({
     ...pipeline,
