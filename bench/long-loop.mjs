@@ -35,7 +35,7 @@ gc();
 const before = process.memoryUsage();
 const dir = mkdtempSync(join(tmpdir(), 'bench-loop-'));
 const began = performance.now();
-const result = await runPipeline({ source, logsDir: dir, scenario, maxSteps: STEPS + 10, durable: false });
+const result = await runPipeline({ source, runsRoot: dir, scenario, maxSteps: STEPS + 10, durable: false });
 const ms = performance.now() - began;
 gc();
 gc();

@@ -34,7 +34,7 @@ for (let r = 0; r < 6; r++) {
   let fanEnd = 0;
   const result = await runPipeline({
     source,
-    logsDir: dir,
+    runsRoot: dir,
     registry,
     durable: false,
     onEvent: (e) => {

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // Thin launcher: the compiled CLI lives in dist/ (built by `npm ci` through `prepare`).
+// A closed stdout (`attractor … | head`) is handled by the CLI's io (cli-io.ts): printing stops, and a
+// run in progress is interrupted cleanly (node cancelled, checkpoint written, lock released).
 import('../dist/cli/main.js')
   .then((m) => m.main(process.argv.slice(2)))
   .then(
@@ -11,8 +13,3 @@ import('../dist/cli/main.js')
       process.exitCode = 70;
     },
   );
-// A closed pipe (`attractor run ... --json | head`) is the reader saying "enough", not an error.
-process.stdout.on('error', (error) => {
-  if (error?.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw error;
-});

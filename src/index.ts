@@ -1,14 +1,47 @@
 /**
- * Attractor's public API. Explicit named exports only: what is not listed here is internal.
+ * Attractor's public API. Explicit named exports only: what is not listed here is internal. The LLM
+ * client is `attractor/llm`; test doubles (scripted adapter, record/replay, queue interviewer,
+ * scenarios) are `attractor/testing`.
  *
  * @example
- * import { compile, runPipeline } from 'attractor';
- * const { config } = compile(dotSource);            // the plain XState config that runs
- * const result = await runPipeline({ source: dotSource, file: 'pipeline.dot' });
+ * import { compileMachine, pipelineInput, providePipeline } from 'attractor';
+ * import { createActor } from 'xstate';
+ * const compiled = compileMachine(dotSource);
+ * const actor = createActor(providePipeline(compiled, { backend, interviewer }), {
+ *   input: pipelineInput(compiled, { runDir: '/tmp/run' }),
+ * }).start();
  */
 
-export type { CodergenBackend, CodergenRequest, CodergenResult } from './actors/codergen-backend.js';
+// The coding agent's tools and execution environment: custom tools, other environments, hooks
+export type {
+  DirEntry,
+  ExecOptions,
+  ExecResult,
+  ExecutionEnvironment,
+  FileChange,
+  GrepMatch,
+  GrepOptions,
+  GrepResult,
+} from './actors/agent/environment/execution-environment.js';
+export { FileNotFoundError } from './actors/agent/environment/file-not-found-error.js';
+export {
+  LocalExecutionEnvironment,
+  type LocalExecutionEnvironmentOptions,
+} from './actors/agent/environment/local-execution-environment.js';
+export { PathOutsideWorkdirError } from './actors/agent/environment/path-outside-workdir-error.js';
+export { runToolHooks, type ToolCallMeta, type ToolHooks } from './actors/agent/hooks/run-tool-hooks.js';
+export {
+  type AgentTool,
+  type AgentToolResult,
+  defineTool,
+  type ToolContext,
+} from './actors/agent/tools/define-tool.js';
+export { type RunAgentToolResult, runAgentTool } from './actors/agent/tools/run-agent-tool.js';
+export { BUILTIN_TOOLS, createDefaultTools, ToolRegistry } from './actors/agent/tools/tool-registry.js';
+export { truncateOutput } from './actors/agent/truncation/truncate-output.js';
+export type { TruncationLimits } from './actors/agent/truncation/truncation-limits.js';
 // Handlers, interviewers, backends
+export type { CodergenBackend, CodergenRequest, CodergenResult } from './actors/codergen-backend.js';
 export type { HandlerInput, HandlerServices, NodeHandler } from './actors/handler-types.js';
 export { AutoApproveInterviewer } from './actors/interviewers/auto-approve.js';
 export { CallbackInterviewer } from './actors/interviewers/callback.js';
@@ -32,9 +65,8 @@ export {
   type LoadOptions,
   loadPipeline,
 } from './compiler/compile.js';
-export { checkConditionSyntax, evaluateCondition, parseCondition } from './compiler/conditions/index.js';
+export { evaluateCondition } from './compiler/conditions/index.js';
 export type { Diagnostic, Severity } from './compiler/diagnostic.js';
-export { graphToJson } from './compiler/graph-to-json.js';
 export type {
   EdgeAttrs,
   GraphAttrs,
@@ -43,41 +75,40 @@ export type {
   PipelineGraph,
   PipelineNode,
 } from './compiler/ir.js';
-export { lowerToMachineConfig } from './compiler/lower/lower-to-machine-config.js';
 export type { MachineConfig } from './compiler/lower/machine-config.js';
 export { type Outcome, OutcomeSchema, type StageStatus } from './compiler/outcome.js';
 export { DotSyntaxError } from './compiler/parse/dot-syntax-error.js';
-export { type ParseDotOptions, type ParseResult, parseDot } from './compiler/parse/parse-dot.js';
 export { checkGoalGates, nextStep, routeFailure, selectEdge } from './compiler/routing.js';
-export { applyStylesheet, parseStylesheet } from './compiler/stylesheet/index.js';
-export {
-  applyTransforms,
-  registerTransform,
-  type Transform,
-  type TransformContext,
-} from './compiler/transforms/index.js';
+export { registerTransform, type Transform, type TransformContext } from './compiler/transforms/index.js';
 export { registerLintRule, unregisterLintRule } from './compiler/validate/lint-registry.js';
 export type { LintRule } from './compiler/validate/lint-rule.js';
 export { PipelineValidationError } from './compiler/validate/pipeline-validation-error.js';
-export { hasErrors, validate, validateOrRaise } from './compiler/validate/validate.js';
-// The unified LLM client (also `attractor/llm`)
-export * from './llm/index.js';
-export { type Checkpoint, CheckpointSchema, readCheckpoint } from './machines/checkpoint.js';
-export { type CompiledMachine, compileMachine } from './machines/compile-machine.js';
-// Engine: run compiled machines as actors
-export { resumePipeline, runPipeline, startPipeline } from './machines/engine.js';
-export { createPipelineMachine, type PipelineMachine } from './machines/pipeline-machine.js';
-export { createGraphLookup } from './machines/pipeline-runtime.js';
+export { validate } from './compiler/validate/validate.js';
+// The pipeline machine: compile, provide services, run as an XState actor
+export { type Checkpoint, readCheckpoint } from './machines/checkpoint.js';
 export {
-  DEFAULT_MAX_STEPS,
-  type PipelineRun,
-  type ResumeOptions,
-  type RunOptions,
-  type RunQuality,
-  type RunResult,
-  type StartOptions,
+  type CompiledMachine,
+  type CompileMachineOptions,
+  compileMachine,
+  createPipelineMachine,
+  providePipeline,
+} from './machines/compile-machine.js';
+// Engine: whole runs with a run directory, event log, checkpoints and resume
+export { resumePipeline, runPipeline, startPipeline } from './machines/engine.js';
+export type { MachineEmitted } from './machines/machine-events.js';
+export type { PipelineMachineContext, PipelineMachineInput } from './machines/pipeline-context.js';
+export { pipelineInput } from './machines/pipeline-input.js';
+export type { PipelineMachine, PipelineMachineEvent } from './machines/pipeline-machine.js';
+export type { PipelineServices } from './machines/pipeline-services.js';
+export type {
+  PipelineRun,
+  ResumeOptions,
+  RunOptions,
+  RunQuality,
+  RunResult,
+  StartOptions,
 } from './machines/run-types.js';
-export { loadScenario, parseScenario, Scenario, ScenarioSchema } from './machines/scenario.js';
+export { loadScenario, parseScenario, Scenario } from './machines/scenario.js';
 // Errors and shared contracts
 export { AttractorError, type SourceSpan } from './shared/errors.js';
 export type { PipelineEvent } from './shared/pipeline-event.js';

@@ -6,7 +6,18 @@ describe('package exports', () => {
   beforeAll(() => ensureDist(), 180_000);
 
   it.each([
-    ['attractor', ['compile', 'compileMachine', 'runPipeline', 'resumePipeline', 'validate', 'LLMClient']],
+    [
+      'attractor',
+      [
+        'compile',
+        'compileMachine',
+        'providePipeline',
+        'pipelineInput',
+        'runPipeline',
+        'resumePipeline',
+        'validate',
+      ],
+    ],
     [
       'attractor/llm',
       ['LLMClient', 'AnthropicAdapter', 'OpenAIAdapter', 'GeminiAdapter', 'OpenAICompatibleAdapter'],

@@ -1,6 +1,8 @@
 import type { FidelityMode, PipelineNode } from '../compiler/ir.js';
 import type { Outcome } from '../compiler/outcome.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
+import type { Interviewer } from './interviewers/interviewer.js';
+import type { ProcessLedger } from './process/process-ledger.js';
 
 export interface CodergenRequest {
   node: PipelineNode;
@@ -14,6 +16,14 @@ export interface CodergenRequest {
   provider?: string;
   reasoningEffort?: string;
   stageDir: string;
+  /** The run's working directory (where tools and external agents work); `process.cwd()` when absent. */
+  workingDir?: string;
+  /** The run's interviewer, for backends that must ask a human (an external agent's permission requests). */
+  interviewer?: Interviewer;
+  /** Secret environment variables the node and graph let through (`env_passthrough`). */
+  envPassthrough?: string[];
+  /** The run's process ledger, for backends that start processes (external agents). */
+  processes?: Pick<ProcessLedger, 'add' | 'remove'>;
   signal: AbortSignal;
   emit: EmitEvent;
 }
@@ -23,6 +33,8 @@ export interface CodergenResult {
   response: string;
   /** When the backend decides the outcome itself (else the handler infers SUCCESS). */
   outcome?: Outcome;
+  /** The visit's model usage and cost, written into `status.json` as `usage`. */
+  usage?: Record<string, unknown>;
 }
 
 /** Where codergen nodes get their work done: the simulated backend now, an agent session actor later. */

@@ -9,6 +9,7 @@ import type { ArtifactStore } from '../shared/artifact-store.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
 import type { CodergenBackend } from './codergen-backend.js';
 import type { Interviewer } from './interviewers/interviewer.js';
+import type { ProcessLedger } from './process/process-ledger.js';
 
 export type ContextValues = Record<string, unknown>;
 
@@ -50,6 +51,8 @@ export interface HandlerServices {
   artifacts?: ArtifactStore;
   interviewer: Interviewer;
   backend: CodergenBackend;
+  /** The run's process ledger: process groups a handler starts are recorded there (crash safety). */
+  processes?: Pick<ProcessLedger, 'add' | 'remove'>;
   /** Run one parallel branch from `startNodeId` on an isolated context until a fan-in node or a dead end. */
   runBranch(request: {
     branchId: string;
@@ -69,6 +72,10 @@ export interface HandlerServices {
   }): ChildPipelineHandle;
   /** Ask a fast model to choose among labels/ids; undefined when no router is configured (dry-run: simulated). */
   llmRank?(request: {
+    /** The node asking (for usage accounting and replay diagnostics). */
+    nodeId?: string;
+    /** Where the router reports its calls (usage, errors) as pipeline events. */
+    emit?: EmitEvent;
     prompt: string;
     candidates: string[];
     signal: AbortSignal;

@@ -5,7 +5,7 @@ import { writeFileAtomic } from '../shared/atomic-write.js';
 import { StatusFileError } from './status-file-error.js';
 
 /**
- * `<stageDir>/status.json` (DECISIONS "Contracts"): the outcome with `status` written as `outcome`.
+ * `<stageDir>/status.json` (docs/decisions.md): the outcome with `status` written as `outcome`.
  * Only `outcome` is required. Agents write it by hand, so we accept upper-case statuses and the
  * pre-March field name `preferred_next_label`.
  */
@@ -55,6 +55,7 @@ export function readStatusFile(path: string): Outcome | undefined {
   return statusFileToOutcome(parsed.data);
 }
 
-export function writeStatusFile(path: string, outcome: Outcome): void {
-  writeFileAtomic(path, `${JSON.stringify(outcomeToStatusFile(outcome), null, 2)}\n`);
+/** `extra` adds fields a reader of the outcome ignores (the agent backend's `usage`). */
+export function writeStatusFile(path: string, outcome: Outcome, extra?: Record<string, unknown>): void {
+  writeFileAtomic(path, `${JSON.stringify({ ...outcomeToStatusFile(outcome), ...extra }, null, 2)}\n`);
 }

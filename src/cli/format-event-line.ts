@@ -1,8 +1,21 @@
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { Colors } from './colors.js';
+import { displayPath } from './display-path.js';
 
-/** One human-readable progress line per event (plain output; the TUI replaces this on a terminal). */
-export function formatEventLine(event: PipelineEvent, colors: Colors): string | undefined {
+/** A node's outcome at a glance: only SUCCESS gets a tick. */
+const STATUS_MARKS: Readonly<Record<string, string>> = {
+  success: '✓',
+  partial_success: '◐',
+  retry: '↻',
+  fail: '✗',
+  skipped: '–',
+};
+
+/**
+ * One human-readable progress line per event (plain output; the TUI replaces this on a terminal).
+ * The start of a run takes two lines: its name, then where its run directory is (relative to `cwd`).
+ */
+export function formatEventLine(event: PipelineEvent, colors: Colors, cwd?: string): string | undefined {
   const d = event.data;
   const where = [d['parent'] ? `child` : '', d['branch'] ? `branch ${String(d['branch'])}` : '']
     .filter(Boolean)
@@ -11,20 +24,21 @@ export function formatEventLine(event: PipelineEvent, colors: Colors): string | 
   const node = event.node_id ?? '';
   switch (event.kind) {
     case 'pipeline.start':
-      return `▶ ${colors.bold(String(d['name']))}${d['goal'] ? ` — ${String(d['goal'])}` : ''}`;
+      return `▶ ${colors.bold(String(d['name']))}${d['goal'] ? ` — ${String(d['goal'])}` : ''}${runDirLine(d, cwd)}`;
     case 'pipeline.resume':
-      return `▶ resuming ${colors.bold(String(d['name']))} at ${String(d['resume_at'])}`;
+      return `▶ resuming ${colors.bold(String(d['name']))} at ${String(d['resume_at'])}${runDirLine(d, cwd)}`;
     case 'node.start':
       return `  → ${node}${at}${Number(d['attempt']) > 1 ? ` (attempt ${String(d['attempt'])})` : ''}`;
     case 'node.complete': {
       const status = String(d['status']);
       const paint = status === 'fail' ? colors.red : status === 'success' ? colors.green : colors.yellow;
+      const mark = STATUS_MARKS[status] ?? '•';
       const why = d['failure_reason']
         ? `: ${String(d['failure_reason'])}`
         : d['notes']
           ? `: ${String(d['notes'])}`
           : '';
-      return `  ${paint('✓')} ${node}${at} ${paint(status)}${why}`;
+      return `  ${paint(mark)} ${node}${at} ${paint(status)}${why}`;
     }
     case 'node.retry':
       return `  ↻ ${node}${at} retry ${String(d['attempt'])}: ${String(d['reason'])}`;
@@ -36,11 +50,38 @@ export function formatEventLine(event: PipelineEvent, colors: Colors): string | 
       return `  ? ${node}: ${String(d['question'] ?? 'waiting for an answer')}`;
     case 'interview.complete':
       return `  ! ${node}: ${String(d['answer'] ?? d['label'] ?? 'answered')}`;
-    case 'parallel.start':
-      return `  ⇉ ${node}${at}: ${String(d['branch_count'] ?? '')} branches`;
+    case 'parallel.start': {
+      const branches = Array.isArray(d['branches']) ? d['branches'].map(String) : [];
+      const count = `${branches.length} branch${branches.length === 1 ? '' : 'es'}`;
+      return `  ⇉ ${node}${at}: ${count}${branches.length > 0 ? ` (${branches.join(', ')})` : ''}`;
+    }
+    case 'process.stopped':
+      return `  ⏹ stopped a process group left by the interrupted run: ${node || 'unknown node'} (${String(d['command'])})${d['killed'] ? ', killed' : ''}`;
+    case 'agent.tool_call_start':
+      // An agent at work: one line per tool call, so a long node shows progress without the TUI.
+      return `    · ${node}${at} ${String(d['tool_name'] ?? d['title'] ?? 'tool')} ${firstArgument(d['arguments'])}`.trimEnd();
+    case 'agent.error':
+      return colors.red(`    ✗ ${node}${at} agent error: ${String(d['error'])}`);
+    case 'router.error':
+      return colors.yellow(`    ? ${node}${at} router failed, routing by edges: ${String(d['error'])}`);
     case 'pipeline.error':
       return colors.red(`✗ ${node ? `${node}: ` : ''}${String(d['error'])}`);
     default:
       return undefined;
   }
+}
+
+/** The argument a person recognises a tool call by (its path or command), cut to one short line. */
+function firstArgument(args: unknown): string {
+  if (typeof args !== 'object' || args === null) return '';
+  const value = Object.values(args).find((v) => typeof v === 'string') as string | undefined;
+  if (value === undefined) return '';
+  const line = value.split('\n', 1)[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
+
+function runDirLine(data: Record<string, unknown>, cwd: string | undefined): string {
+  const dir = data['run_dir'];
+  if (typeof dir !== 'string') return '';
+  return `\n  run directory: ${cwd ? displayPath(cwd, dir) : dir}`;
 }

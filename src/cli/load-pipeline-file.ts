@@ -1,9 +1,9 @@
-import path from 'node:path';
 import { loadPipeline } from '../compiler/compile.js';
 import type { Diagnostic } from '../compiler/diagnostic.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { CliIo } from './cli-io.js';
 import { type PipelineSource, readPipelineSource } from './read-pipeline-source.js';
+import { errorWithShownFile, withShownFile } from './shown-locations.js';
 
 export interface LoadedPipelineFile {
   source: PipelineSource;
@@ -17,10 +17,16 @@ export interface LoadedPipelineFile {
  */
 export function loadPipelineFile(file: string, io: Pick<CliIo, 'cwd'>): LoadedPipelineFile {
   const source = readPipelineSource(file, io.cwd);
-  // Messages show the path as typed; when the CLI runs against another directory than the
-  // process's (tests), the absolute path keeps `@file` prompts and child dotfiles resolvable.
-  const shown =
-    path.isAbsolute(file) || path.resolve(file) === source.absolutePath ? file : source.absolutePath;
-  const { graph, diagnostics } = loadPipeline(source.text, { file: shown });
-  return { source, graph, diagnostics };
+  // The absolute path keeps `@file` prompts and child dotfiles resolvable; messages show it as typed.
+  let loaded: ReturnType<typeof loadPipeline>;
+  try {
+    loaded = loadPipeline(source.text, { file: source.absolutePath });
+  } catch (error) {
+    throw errorWithShownFile(error, source);
+  }
+  return {
+    source,
+    graph: loaded.graph,
+    diagnostics: loaded.diagnostics.map((d) => withShownFile(d, source)),
+  };
 }

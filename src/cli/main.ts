@@ -3,6 +3,7 @@
  * imports the compiler (zod, ts-graphviz), XState or the WASM renderer inside its action.
  */
 import { Command, CommanderError } from 'commander';
+import { packageVersion } from '../shared/package-version.js';
 import type { CliContext } from './cli-context.js';
 import { type CliIo, processIo } from './cli-io.js';
 import { colorsFor } from './colors.js';
@@ -10,9 +11,9 @@ import { registerAttachCommand } from './commands/attach.js';
 import { registerCompileCommand } from './commands/compile.js';
 import { registerResumeCommand } from './commands/resume.js';
 import { registerRunCommand } from './commands/run.js';
+import { registerServeCommand } from './commands/serve.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
-import { packageVersion } from './package-version.js';
 import { presentError } from './present-error.js';
 
 /** Adds one subcommand (flags, help, lazy action) to the program. */
@@ -25,6 +26,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerAttachCommand,
   registerValidateCommand,
   registerCompileCommand,
+  registerServeCommand,
 ];
 
 const PROGRAM_HELP = `

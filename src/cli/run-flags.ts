@@ -6,10 +6,21 @@ export interface RunFlags {
   logsDir?: string;
   logDir?: string;
   checkpointDir?: string;
-  maxSteps?: string;
+  /** Already checked by commander (a bad value is a usage error, exit 2). */
+  maxSteps?: number;
   dryRun?: boolean;
   scenario?: string;
   autoApprove?: boolean;
   json?: boolean;
   tui?: boolean;
+  /** `--inspect [PORT]`: true without a port. */
+  inspect?: boolean | string;
+  inspectLog?: string;
+  /** Real runs: keep every model exchange in this cassette / answer every call from it. */
+  record?: string;
+  replay?: string;
+  /** USD budget of the run (overrides the graph's max_cost_usd). */
+  maxCost?: string;
+  /** Where the agents work (default: the current directory). */
+  workdir?: string;
 }

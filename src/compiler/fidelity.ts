@@ -1,5 +1,5 @@
 /**
- * What the LLM sees at a node (DECISIONS §6, concepts §6): the fidelity mode and, for `full`, which
+ * What the LLM sees at a node (docs/decisions.md, concepts §6): the fidelity mode and, for `full`, which
  * session thread it continues.
  */
 import {

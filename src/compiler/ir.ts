@@ -1,7 +1,7 @@
 /**
  * The intermediate representation every compiler pass reads and writes.
  * A graph is plain data (no classes, no Maps) so it can be snapshotted, serialised and handed to workers.
- * Attribute keys are the canonical DOT names (after aliases, DECISIONS §10); values are typed.
+ * Attribute keys are the canonical DOT names (after aliases, docs/decisions.md); values are typed.
  */
 import type { z } from 'zod';
 import type { SourceSpan } from '../shared/errors.js';

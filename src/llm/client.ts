@@ -9,6 +9,7 @@ import { RequestTimeoutError } from './errors/request-timeout-error.js';
 import { type GenerateOptions, generate } from './generate.js';
 import { type GenerateObjectOptions, generateObject, streamObject } from './generate-object.js';
 import { linkSignals } from './link-signals.js';
+import { llmEnvStatus, noProviderMessage } from './llm-env-status.js';
 import type { CompleteNext, Middleware, StreamNext } from './middleware/middleware.js';
 import type { ProviderAdapter } from './provider-adapter.js';
 import {
@@ -20,7 +21,8 @@ import {
   withRetry,
 } from './retry.js';
 import { streamGenerate, streamGenerateWithTools } from './stream-generate.js';
-import type { GenerateResult, Request, Response, StreamEvent } from './types.js';
+import { checkToolDefinitions } from './tools/check-tool-definitions.js';
+import type { CallOptions, GenerateResult, Request, Response, StreamEvent, TimeoutConfig } from './types.js';
 
 export interface LLMClientOptions {
   adapters?: ProviderAdapter[];
@@ -29,12 +31,16 @@ export interface LLMClientOptions {
   onRetry?: OnRetry;
   /** Used when a model string matches no adapter; defaults to the first adapter. */
   defaultProvider?: string;
+  /** Adapter limits for every call (connect / request / stream read; see TimeoutConfig); calls may override. */
+  timeouts?: Partial<TimeoutConfig>;
 }
 
 export interface RequestOptions {
   signal?: AbortSignal;
   /** Per call (all retries of one call included); exceeding it throws RequestTimeoutError. */
   timeoutMs?: number;
+  /** Adapter limits for this call, over the client's (see TimeoutConfig). */
+  timeouts?: Partial<TimeoutConfig>;
 }
 
 /**
@@ -50,6 +56,7 @@ export class LLMClient {
   readonly middleware: readonly Middleware[];
   readonly retryPolicy: RetryPolicy;
   readonly defaultProvider?: string;
+  readonly timeouts?: Partial<TimeoutConfig>;
   private readonly onRetry?: OnRetry;
   private closed = false;
 
@@ -60,22 +67,28 @@ export class LLMClient {
     const fallback = options.defaultProvider ?? this.adapters[0]?.name;
     if (fallback !== undefined) this.defaultProvider = fallback;
     if (options.onRetry) this.onRetry = options.onRetry;
+    if (options.timeouts) this.timeouts = { ...options.timeouts };
   }
 
   /**
-   * The recommended factory: every built-in provider configured from the environment and `.env`
-   * (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY / GOOGLE_API_KEY and their *_BASE_URL). Keys are checked
-   * at each provider's first call, never here. `extraAdapters` (e.g. an OpenAI-compatible server) go first.
+   * The recommended factory: the built-in providers the environment and `.env` configure (ANTHROPIC_API_KEY,
+   * OPENAI_API_KEY, GEMINI_API_KEY / GOOGLE_API_KEY, OPENAI_COMPATIBLE_BASE_URL, and their *_BASE_URL), and only
+   * those; the first becomes the default provider. `extraAdapters` go first. With no provider at all it throws
+   * ConfigurationError naming the variables (see llmEnvStatus).
    */
   static fromEnv(
     options: Omit<LLMClientOptions, 'adapters'> &
       EnvAdapterOptions & { extraAdapters?: ProviderAdapter[] } = {},
   ): LLMClient {
     const { env, dotenv, extraAdapters, ...rest } = options;
+    const envOptions = { ...(env ? { env } : {}), ...(dotenv !== undefined ? { dotenv } : {}) };
+    const statuses = llmEnvStatus(envOptions);
+    const configured = new Set(statuses.filter((s) => s.configured).map((s) => s.provider as string));
     const adapters = [
       ...(extraAdapters ?? []),
-      ...adaptersFromEnv({ ...(env ? { env } : {}), ...(dotenv !== undefined ? { dotenv } : {}) }),
+      ...adaptersFromEnv(envOptions).filter((adapter) => configured.has(adapter.name)),
     ];
+    if (adapters.length === 0) throw new ConfigurationError(noProviderMessage(statuses));
     return new LLMClient({ ...rest, adapters });
   }
 
@@ -124,7 +137,7 @@ export class LLMClient {
         return withRetry(
           async () => {
             try {
-              return await adapter.complete(req, { signal: link.signal });
+              return await adapter.complete(req, this.callOptions(link, options));
             } catch (error) {
               throw this.abortReason(error, link, adapter.name);
             }
@@ -177,7 +190,7 @@ export class LLMClient {
         link = linkSignals(options.signal, options.timeoutMs, `${current.model} stream`);
         adapter = this.detectProvider(current.model, current.provider);
       },
-      open: () => adapter!.stream(current, { signal: link!.signal })[Symbol.asyncIterator](),
+      open: () => adapter!.stream(current, this.callOptions(link!, options))[Symbol.asyncIterator](),
       map: (event) =>
         event.type === 'finish' ? { ...event, response: this.withWarnings(event.response) } : event,
       onFailure: (caught, attempt, yielded) =>
@@ -195,7 +208,7 @@ export class LLMClient {
     let current = this.canonicalModel(request);
     for (const mw of this.middleware) if (mw.beforeRequest) current = await mw.beforeRequest(current);
     const link = linkSignals(options.signal, options.timeoutMs, `${current.model} stream`);
-    const core: StreamNext = (req) => this.retryingStream(req, link);
+    const core: StreamNext = (req) => this.retryingStream(req, link, options);
     let next = core;
     for (const mw of [...this.middleware].reverse()) {
       if (!mw.aroundStream) continue;
@@ -249,15 +262,23 @@ export class LLMClient {
     await Promise.all(this.adapters.map((adapter) => adapter.close?.()));
   }
 
+  /** What an adapter gets: the linked signal, and the client's timeouts under the call's. */
+  private callOptions(link: ReturnType<typeof linkSignals>, options: RequestOptions): CallOptions {
+    const timeouts =
+      this.timeouts || options.timeouts ? { ...this.timeouts, ...options.timeouts } : undefined;
+    return { signal: link.signal, ...(timeouts ? { timeouts } : {}) };
+  }
+
   private async *retryingStream(
     request: Request,
     link: ReturnType<typeof linkSignals>,
+    options: RequestOptions,
   ): AsyncGenerator<StreamEvent, void, undefined> {
     const adapter = this.detectProvider(request.model, request.provider);
     for (let attempt = 0; ; attempt++) {
       let yielded = false;
       try {
-        for await (const event of adapter.stream(request, { signal: link.signal })) {
+        for await (const event of adapter.stream(request, this.callOptions(link, options))) {
           yielded = true;
           yield event;
         }
@@ -308,6 +329,8 @@ export class LLMClient {
   }
 
   private canonicalModel(request: Request): Request {
+    // A tool name the spec forbids is a programming error; no provider should see it.
+    checkToolDefinitions(request.tools ?? []);
     const info = getModelInfo(request.model);
     if (!info || info.id === request.model) return request;
     if (request.provider !== undefined && request.provider !== info.provider) return request;

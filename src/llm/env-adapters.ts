@@ -12,14 +12,19 @@ export interface EnvAdapterOptions {
   dotenv?: string | false;
 }
 
+/** The environment with `.env` underneath, as the options say. */
+export function environmentOf(options: EnvAdapterOptions = {}): Env {
+  const base = options.env ?? process.env;
+  return options.dotenv === false ? { ...base } : loadDotEnv(options.dotenv ?? process.cwd(), base);
+}
+
 /**
  * Every built-in adapter, configured from the environment (and .env). All are registered even without a key,
  * so a missing key fails at the first call with the variable's name; those with a key come first, so the
  * client's default provider is one that can actually answer.
  */
 export function adaptersFromEnv(options: EnvAdapterOptions = {}): ProviderAdapter[] {
-  const base = options.env ?? process.env;
-  const env = options.dotenv === false ? { ...base } : loadDotEnv(options.dotenv ?? process.cwd(), base);
+  const env = environmentOf(options);
   const config = readLLMEnvConfig(env);
   const keyed = (key: string | undefined) => (key ? { apiKey: key } : {});
   const url = (baseURL: string | undefined) => (baseURL ? { baseURL } : {});

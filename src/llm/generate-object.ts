@@ -9,13 +9,14 @@ import {
   stepOf,
 } from './generate.js';
 import type { Streamer } from './stream-generate.js';
+import { compileJsonSchema } from './tools/json-schema-validator.js';
 import type { GenerateResult, Request, Response } from './types.js';
 
 export type GenerateObjectOptions<T> = Omit<
   GenerateOptions,
-  'responseFormat' | 'toolExecutor' | 'maxToolRounds'
+  'responseFormat' | 'toolExecutor' | 'maxToolRounds' | 'repairToolCall'
 > & {
-  /** A zod schema (validated) or a JSON Schema object (sent to the provider; only JSON-parsed here). */
+  /** A zod schema or a JSON Schema object; the output is validated against either. */
   schema: z.ZodType<T> | Record<string, unknown>;
   schemaName?: string;
   /** Ask for strict schema adherence where the provider supports it. Default true. */
@@ -57,7 +58,16 @@ export function parseObject<T>(text: string, schema: GenerateObjectOptions<T>['s
   } catch (cause) {
     throw new NoObjectGeneratedError('The model output is not valid JSON.', text, { cause });
   }
-  if (!isZod(schema)) return parsed as T;
+  if (!isZod(schema)) {
+    const problems = compileJsonSchema(schema)(parsed);
+    if (problems.length > 0) {
+      throw new NoObjectGeneratedError(
+        `The model output does not match the schema: ${problems.join('; ')}.`,
+        text,
+      );
+    }
+    return parsed as T;
+  }
   const result = schema.safeParse(parsed);
   if (!result.success) {
     throw new NoObjectGeneratedError(

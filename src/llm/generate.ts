@@ -1,15 +1,18 @@
 import type { RequestOptions } from './client.js';
 import { InvalidRequestError } from './errors/invalid-request-error.js';
+import { RequestTimeoutError } from './errors/request-timeout-error.js';
 import { type ExecutableTool, toolDefinitionOf } from './executable-tool.js';
+import { type LinkedSignal, linkSignals } from './link-signals.js';
 import { Message as Msg } from './message.js';
+import { checkToolDefinitions } from './tools/check-tool-definitions.js';
+import { canExecute, executeToolCall, type ToolLoopSettings } from './tools/execute-tool-call.js';
 import type {
   GenerateResult,
   Message,
   Request,
   Response,
   StepResult,
-  ToolCallPart,
-  ToolExecutor,
+  TimeoutConfig,
   ToolResultPart,
 } from './types.js';
 import { addUsage } from './usage.js';
@@ -19,21 +22,24 @@ export interface Completer {
   complete(request: Request, options?: RequestOptions): Promise<Response>;
 }
 
-export type GenerateOptions = Omit<Request, 'messages' | 'tools'> & {
-  /** Either a prompt (becomes one user message) or messages, not both. */
-  prompt?: string;
-  messages?: Message[];
-  tools?: ExecutableTool[];
-  /** Runs calls to tools that have no `execute` of their own. */
-  toolExecutor?: ToolExecutor;
-  /** Rounds of tool execution; at most maxToolRounds + 1 model calls. 0 disables execution. Default 10. */
-  maxToolRounds?: number;
-  /** Per model call. */
-  timeoutMs?: number;
-  abortSignal?: AbortSignal;
-  /** Stops the loop early after a step when it returns true. */
-  stopWhen?: (steps: readonly StepResult[]) => boolean;
-};
+export type GenerateOptions = Omit<Request, 'messages' | 'tools'> &
+  ToolLoopSettings & {
+    /** Either a prompt (becomes one user message) or messages, not both. */
+    prompt?: string;
+    messages?: Message[];
+    tools?: ExecutableTool[];
+    /** Rounds of tool execution; at most maxToolRounds + 1 model calls. 0 disables execution. Default 10. */
+    maxToolRounds?: number;
+    /** Per model call (the spec's `per_step`), all retries of that call included. */
+    timeoutMs?: number;
+    /** The whole call, tool rounds included (the spec's `total`); exceeding it throws RequestTimeoutError. */
+    totalTimeoutMs?: number;
+    /** The adapters' connect / request / stream-read limits for these calls (see TimeoutConfig). */
+    timeouts?: Partial<TimeoutConfig>;
+    abortSignal?: AbortSignal;
+    /** Stops the loop early after a step when it returns true. */
+    stopWhen?: (steps: readonly StepResult[]) => boolean;
+  };
 
 export const DEFAULT_MAX_TOOL_ROUNDS = 10;
 
@@ -54,69 +60,15 @@ export function baseRequest(options: GenerateOptions): Omit<Request, 'messages'>
     tools,
     toolExecutor: _te,
     maxToolRounds: _mr,
+    repairToolCall: _rt,
     timeoutMs: _t,
+    totalTimeoutMs: _tt,
+    timeouts: _to,
     abortSignal: _a,
     stopWhen: _s,
     ...request
   } = options;
   return { ...request, ...(tools && tools.length > 0 ? { tools: tools.map(toolDefinitionOf) } : {}) };
-}
-
-export function canExecute(options: GenerateOptions, calls: readonly ToolCallPart[]): boolean {
-  if (calls.length === 0) return false;
-  if (options.toolExecutor) return true;
-  return calls.every((call) => options.tools?.some((tool) => tool.name === call.toolName && tool.execute));
-}
-
-function missingRequired(tool: ExecutableTool, args: Record<string, unknown>): string[] {
-  const required = tool.parameters['required'];
-  return Array.isArray(required)
-    ? required.filter((key): key is string => typeof key === 'string' && !(key in args))
-    : [];
-}
-
-/** Runs one call; every failure becomes an error result the model can read, never an exception. */
-export async function executeToolCall(
-  call: ToolCallPart,
-  options: GenerateOptions,
-  messages: readonly Message[],
-  signal: AbortSignal,
-): Promise<ToolResultPart> {
-  const result = (content: string, isError: boolean): ToolResultPart => ({
-    kind: 'tool_result',
-    toolCallId: call.toolCallId,
-    toolName: call.toolName,
-    content,
-    isError,
-  });
-  const tool = options.tools?.find((candidate) => candidate.name === call.toolName);
-  if (!tool) return result(`Unknown tool "${call.toolName}".`, true);
-  if (call.argumentsJson.trim() !== '') {
-    try {
-      const parsed: unknown = JSON.parse(call.argumentsJson);
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        return result(`Arguments for "${call.toolName}" must be a JSON object.`, true);
-      }
-    } catch {
-      return result(`Arguments for "${call.toolName}" are not valid JSON: ${call.argumentsJson}`, true);
-    }
-  }
-  const missing = missingRequired(tool, call.arguments);
-  if (missing.length > 0)
-    return result(`Missing required argument(s) for "${call.toolName}": ${missing.join(', ')}.`, true);
-  try {
-    const output = tool.execute
-      ? await tool.execute(call.arguments, { signal, toolCallId: call.toolCallId })
-      : await options.toolExecutor!(call, { signal, messages });
-    return typeof output === 'string'
-      ? result(output, false)
-      : result(output.content, output.isError ?? false);
-  } catch (error) {
-    return result(
-      `Tool "${call.toolName}" failed: ${error instanceof Error ? error.message : String(error)}`,
-      true,
-    );
-  }
 }
 
 export function stepOf(response: Response, toolResults: ToolResultPart[]): StepResult {
@@ -150,35 +102,71 @@ export function resultOf(steps: StepResult[], messages: Message[]): GenerateResu
 
 /** Tool results of one round go back as consecutive tool messages, in the order the model called them. */
 export function toolResultMessages(results: readonly ToolResultPart[]): Message[] {
-  return results.map((part) => Msg.toolResult(part.toolCallId, part.content, part.isError, part.toolName));
+  return results.map((part) => ({ role: 'tool', toolCallId: part.toolCallId, content: [part] }));
+}
+
+/** The per-call options of one model call inside a loop. */
+export function callOptions(options: GenerateOptions, signal: AbortSignal | undefined): RequestOptions {
+  return {
+    ...(signal ? { signal } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+  };
+}
+
+/** Checks the tools and starts the loop's total deadline (its signal also carries the caller's abort). */
+export function startLoop(options: GenerateOptions): LinkedSignal {
+  checkToolDefinitions(options.tools ?? []);
+  return linkSignals(options.abortSignal, options.totalTimeoutMs, `${options.model} generate`);
+}
+
+/** Our total deadline surfaces as RequestTimeoutError, whatever the call it interrupted reported. */
+export function loopError(error: unknown, total: LinkedSignal, options: GenerateOptions): unknown {
+  if (!total.timedOut() || error instanceof RequestTimeoutError) return error;
+  return new RequestTimeoutError(
+    `generate: the whole call (tool rounds included) exceeded ${options.totalTimeoutMs} ms`,
+    { cause: error },
+  );
 }
 
 /**
  * The high-level call with the tool loop: all calls of a round run concurrently and their results go back
- * together in the next request; the loop ends when the model stops calling tools, a call has no executor
- * (passive tools are returned in `toolCalls`), `maxToolRounds` is reached or `stopWhen` says so.
+ * together in the next request; the loop ends when the model stops calling tools, a call goes to a known tool
+ * nobody executes (passive tools are returned in `toolCalls`), `maxToolRounds` is reached or `stopWhen` says
+ * so. Calls to unknown tools and calls with invalid arguments are answered with error results and the loop
+ * goes on.
  */
 export async function generate(client: Completer, options: GenerateOptions): Promise<GenerateResult> {
   const messages = initialMessages(options);
   const request = baseRequest(options);
   const maxRounds = options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
-  const signal = options.abortSignal ?? new AbortController().signal;
+  const total = startLoop(options);
   const steps: StepResult[] = [];
-  for (let round = 0; ; round++) {
-    const response = await client.complete(
-      { ...request, messages: [...messages] },
-      { signal, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) },
-    );
-    messages.push(response.message);
-    const calls = response.toolCalls;
-    if (round >= maxRounds || !canExecute(options, calls)) {
-      steps.push(stepOf(response, []));
-      break;
+  try {
+    for (let round = 0; ; round++) {
+      const response = await client.complete(
+        { ...request, messages: [...messages] },
+        callOptions(options, total.signal),
+      );
+      messages.push(response.message);
+      const calls = response.toolCalls;
+      if (round >= maxRounds || !canExecute(options, calls)) {
+        steps.push(stepOf(response, []));
+        break;
+      }
+      // Every call of the round sees the same conversation, which later rounds do not change.
+      const snapshot = [...messages];
+      const results = await Promise.all(
+        calls.map((call) => executeToolCall(call, options, snapshot, total.signal)),
+      );
+      steps.push(stepOf(response, results));
+      messages.push(...toolResultMessages(results));
+      if (options.stopWhen?.(steps)) break;
     }
-    const results = await Promise.all(calls.map((call) => executeToolCall(call, options, messages, signal)));
-    steps.push(stepOf(response, results));
-    messages.push(...toolResultMessages(results));
-    if (options.stopWhen?.(steps)) break;
+  } catch (error) {
+    throw loopError(error, total, options);
+  } finally {
+    total.dispose();
   }
   return resultOf(steps, messages);
 }

@@ -8,6 +8,16 @@ export interface StreamMapper<In, Out> {
   mapError(error: unknown): unknown;
 }
 
+/** Times the waits on the raw stream (see providers/shared/request-deadline.ts). */
+export interface ReadTimer {
+  /** Called before each read of the raw stream. */
+  touch(): void;
+  /** Called when a read returns: the consumer's time is not the server's silence. */
+  pause(): void;
+  /** Called once the stream is over, however it ended. */
+  dispose(): void;
+}
+
 /**
  * A hand-written async iterator that maps a provider SDK's raw event stream to unified events. It
  * replaces an async generator because each generator layer costs extra promises per event and the
@@ -25,9 +35,12 @@ export class MappedStream<In, Out> implements AsyncIterableIterator<Out> {
     this.#queue.push(event);
   };
 
-  constructor(open: () => Promise<AsyncIterable<In>>, mapper: StreamMapper<In, Out>) {
+  readonly #timer: ReadTimer | undefined;
+
+  constructor(open: () => Promise<AsyncIterable<In>>, mapper: StreamMapper<In, Out>, timer?: ReadTimer) {
     this.#open = open;
     this.#mapper = mapper;
+    this.#timer = timer;
   }
 
   [Symbol.asyncIterator](): this {
@@ -36,15 +49,20 @@ export class MappedStream<In, Out> implements AsyncIterableIterator<Out> {
 
   next(): Promise<IteratorResult<Out, undefined>> {
     if (this.#head < this.#queue.length) return Promise.resolve(this.#take());
-    if (this.#complete || this.#closed) return Promise.resolve({ done: true, value: undefined });
+    if (this.#complete || this.#closed) {
+      this.#timer?.dispose();
+      return Promise.resolve({ done: true, value: undefined });
+    }
     const source = this.#source;
     if (!source) return this.#start();
+    this.#timer?.touch();
     return source.next().then(this.#onResult, this.#onError);
   }
 
   async return(): Promise<IteratorResult<Out, undefined>> {
     if (!this.#closed) {
       this.#closed = true;
+      this.#timer?.dispose();
       await this.#source?.return?.();
     }
     return { done: true, value: undefined };
@@ -55,7 +73,9 @@ export class MappedStream<In, Out> implements AsyncIterableIterator<Out> {
       this.#source = (await this.#open())[Symbol.asyncIterator]();
     } catch (error) {
       this.#closed = true;
-      throw this.#mapper.mapError(error);
+      const mapped = this.#mapper.mapError(error);
+      this.#timer?.dispose();
+      throw mapped;
     }
     return this.next();
   }
@@ -72,6 +92,7 @@ export class MappedStream<In, Out> implements AsyncIterableIterator<Out> {
   readonly #onResult = (
     result: IteratorResult<In>,
   ): IteratorResult<Out, undefined> | Promise<IteratorResult<Out, undefined>> => {
+    this.#timer?.pause();
     if (result.done) {
       if (this.#complete) return { done: true, value: undefined };
       this.#closed = true;
@@ -94,6 +115,8 @@ export class MappedStream<In, Out> implements AsyncIterableIterator<Out> {
 
   readonly #onError = (error: unknown): never => {
     this.#closed = true;
-    throw this.#mapper.mapError(error);
+    const mapped = this.#mapper.mapError(error);
+    this.#timer?.dispose();
+    throw mapped;
   };
 }

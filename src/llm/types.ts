@@ -52,6 +52,8 @@ export interface ToolResultPart {
   toolName?: string;
   content: string;
   isError: boolean;
+  /** Images the tool produced (a screenshot, a chart), sent to the model with the text where the provider allows. */
+  images?: ImagePart[];
 }
 
 export interface ThinkingPart {
@@ -205,16 +207,30 @@ export type StreamEvent =
 
 export type StreamEventType = StreamEvent['type'];
 
+/**
+ * How long an adapter waits (spec defaults: connect 10 s, request 120 s, stream read 30 s). `requestMs` bounds a
+ * whole non-streaming call; `connectMs` a stream's wait for the server to answer (its response headers);
+ * `streamReadMs` each wait for the next stream event, the first included, so a server that stops sending
+ * mid-stream fails within it. Exceeding any of them throws RequestTimeoutError.
+ */
+export interface TimeoutConfig {
+  connectMs: number;
+  requestMs: number;
+  streamReadMs: number;
+}
+
 /** What an adapter (and the client) receives alongside a request. */
 export interface CallOptions {
   signal?: AbortSignal;
+  /** The client's and the call's overrides; the adapter lays them over its own settings and the defaults. */
+  timeouts?: Partial<TimeoutConfig>;
 }
 
 /** Runs one tool call for the generate loop. A thrown error becomes an error result for the model. */
 export type ToolExecutor = (
   call: ToolCallPart,
   context: { signal: AbortSignal; messages: readonly Message[] },
-) => Promise<string | { content: string; isError?: boolean }>;
+) => Promise<string | { content: string; isError?: boolean; images?: ImagePart[] }>;
 
 export interface StepResult {
   response: Response;

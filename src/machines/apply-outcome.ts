@@ -1,5 +1,5 @@
 import type { PipelineGraph, PipelineNode } from '../compiler/ir.js';
-import type { Outcome } from '../compiler/outcome.js';
+import type { Outcome, StageStatus } from '../compiler/outcome.js';
 import { maxRetriesFor } from '../compiler/routing.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
 
@@ -59,14 +59,13 @@ export function applyOutcome(
     values._failed_node = node.id;
   }
   const { [node.id]: _finished, ...nodeRetries } = context.nodeRetries;
-  // completedNodes and nodeOutcomes grow with the graph, not the run: copying them at every step would
-  // make a step O(graph). They are append-only and owned by one actor, so they are updated in place
-  // (every checkpoint serialises them synchronously, before the next step can touch them).
-  const completedNodes = appendOnce(context.completedNodes, node.id);
+  // The context is replaced, never mutated: snapshots an inspector or subscriber kept must not change
+  // after the fact. Unchanged collections keep their identity (structural sharing).
+  const completedNodes = context.completedNodes.includes(node.id)
+    ? context.completedNodes
+    : [...context.completedNodes, node.id];
   // Sparse: only goal gates and non-success outcomes are kept; a completed node absent here succeeded.
-  const nodeOutcomes = context.nodeOutcomes;
-  if (outcome.status === 'success' && !node.attrs.goal_gate) delete nodeOutcomes[node.id];
-  else nodeOutcomes[node.id] = outcome.status;
+  const nodeOutcomes = sparseOutcomes(context.nodeOutcomes, node, outcome.status);
   let failedNodes = context.failedNodes;
   if (outcome.status === 'fail' && !failedNodes.includes(node.id)) failedNodes = [...failedNodes, node.id];
   return {
@@ -86,18 +85,15 @@ export function applyOutcome(
   };
 }
 
-const members = new WeakMap<string[], Set<string>>();
-
-/** Append `id` unless present, in O(1): a Set shadows each list. */
-function appendOnce(list: string[], id: string): string[] {
-  let set = members.get(list);
-  if (!set) {
-    set = new Set(list);
-    members.set(list, set);
+function sparseOutcomes(
+  outcomes: Record<string, StageStatus>,
+  node: PipelineNode,
+  status: StageStatus,
+): Record<string, StageStatus> {
+  if (status === 'success' && !node.attrs.goal_gate) {
+    if (!Object.hasOwn(outcomes, node.id)) return outcomes;
+    const { [node.id]: _dropped, ...rest } = outcomes;
+    return rest;
   }
-  if (!set.has(id)) {
-    set.add(id);
-    list.push(id);
-  }
-  return list;
+  return outcomes[node.id] === status ? outcomes : { ...outcomes, [node.id]: status };
 }

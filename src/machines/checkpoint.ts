@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../shared/atomic-write.js';
 import { AttractorError } from '../shared/errors.js';
 
 /**
- * `checkpoint.json` (DECISIONS "Contracts"): the seeds' fields, plus what our resume needs. Its size
+ * `checkpoint.json` (docs/decisions.md): the seeds' fields, plus what our resume needs. Its size
  * depends on the context, never on the run's length.
  */
 export const CheckpointSchema = z.object({
@@ -32,6 +32,8 @@ export const CheckpointSchema = z.object({
   run_dir: z.string().optional(),
   /** sha256 of the DOT source the run started from; resume refuses another pipeline. */
   source_sha256: z.string(),
+  /** Model usage and cost of the run so far (a resume continues counting from here). */
+  usage: z.record(z.string(), z.unknown()).optional(),
 });
 export type Checkpoint = z.infer<typeof CheckpointSchema>;
 

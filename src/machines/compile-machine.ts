@@ -1,28 +1,158 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { type CompiledPipeline, compile, type LoadOptions } from '../compiler/compile.js';
 import type { PipelineGraph } from '../compiler/ir.js';
+import type { MachineConfig } from '../compiler/lower/machine-config.js';
+import { findStartNodes } from '../compiler/validate/graph-index.js';
+import { AttractorError } from '../shared/errors.js';
 import { createHandlerActors } from './handler-invocation.js';
-import { createPipelineMachine, type PipelineMachine } from './pipeline-machine.js';
-import { createGraphLookup } from './pipeline-runtime.js';
+import type { InvocationRuntime } from './invocation-runtime.js';
+import { type PipelineMachine, retryBackoffDelay, setupPipelineMachine } from './pipeline-machine.js';
+import { createGraphLookup, type GraphLookup } from './pipeline-runtime.js';
+import type { PipelineServices } from './pipeline-services.js';
 
 export interface CompiledMachine extends CompiledPipeline {
   /** The XState v5 machine: the compiler's plain config with guards, actions and actors attached. */
   machine: PipelineMachine;
+  lookup: GraphLookup;
+}
+
+export interface CompileMachineOptions extends LoadOptions {
+  /** Default model (and provider) for codergen nodes that name none (`--model`, `--provider`). */
+  model?: string;
+  provider?: string;
+}
+
+const CACHE_SIZE = 32;
+const cache = new Map<string, CompiledMachine>();
+
+/**
+ * DOT source (or a loaded graph) to a real XState machine, for embedding and inspection. Its handler
+ * actors run with no services (built-in handlers; no interviewer, no LLM backend): give them with
+ * `providePipeline`. Compiling is cached per source hash and options (not when the source names
+ * `@file` prompts, whose files may change, nor with custom transforms or rules).
+ *
+ * @example
+ * const compiled = compileMachine(source);
+ * const actor = createActor(providePipeline(compiled, { backend, interviewer }), {
+ *   input: { startAt: 'start', runDir: '/tmp/run', values: {}, maxSteps: 100 },
+ * }).start();
+ */
+export function compileMachine(
+  input: string | PipelineGraph,
+  options: CompileMachineOptions = {},
+): CompiledMachine {
+  const key = cacheKey(input, options);
+  const cached = key ? cache.get(key) : undefined;
+  if (cached) return cached;
+  const { model, provider, ...load } = options;
+  const compiled = compile(input, load);
+  const graph = applyModelDefaults(compiled.graph, model, provider);
+  const lookup = createGraphLookup(graph);
+  const machine = machineFor(compiled.config, lookup, {});
+  const result: CompiledMachine = { ...compiled, graph, lookup, machine };
+  if (key) {
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    cache.set(key, result);
+  }
+  return result;
 }
 
 /**
- * DOT source (or a loaded graph) to a real XState machine, for embedding and inspection. Running it
- * needs the engine's per-run services: `startPipeline` does that; `createActor(machine)` alone starts
- * and routes, but its handler actors fail without a bound runtime.
+ * The published implementations (guards, actions, delays, handler actors) attached to a plain config,
+ * such as the JSON `attractor compile --format xstate` prints; `graph` is the pipeline it was lowered
+ * from (routing reads its edges).
  *
  * @example
- * const { machine } = compileMachine(source);
- * machine.config.states; // one state per node
+ * const { graph } = loadPipeline(source);
+ * const machine = createPipelineMachine(JSON.parse(printedConfig), graph, { backend, interviewer });
  */
-export function compileMachine(input: string | PipelineGraph, options: LoadOptions = {}): CompiledMachine {
-  const compiled = compile(input, options);
-  const lookup = createGraphLookup(compiled.graph);
+export function createPipelineMachine(
+  config: MachineConfig,
+  graph: PipelineGraph,
+  services: PipelineServices = {},
+): PipelineMachine {
+  return machineFor(config, createGraphLookup(graph), services);
+}
+
+function machineFor(config: MachineConfig, lookup: GraphLookup, services: PipelineServices): PipelineMachine {
+  let machine: PipelineMachine | undefined;
+  machine = setupPipelineMachine(config, {
+    lookup,
+    handlerActors: createHandlerActors(runtimeFor(lookup, services, () => machine as PipelineMachine)),
+    ...(services.random ? { random: services.random } : {}),
+  });
+  return machine;
+}
+
+/**
+ * The compiled machine with its handler actors bound to `services` (`machine.provide()`), so that
+ * `createActor(providePipeline(compiled, services), { input })` runs the pipeline, its parallel branches
+ * and child pipelines as actors of one actor system.
+ */
+export function providePipeline(compiled: CompiledMachine, services: PipelineServices = {}): PipelineMachine {
+  let provided: PipelineMachine | undefined;
+  const runtime = runtimeFor(compiled.lookup, services, () => provided as PipelineMachine);
+  provided = compiled.machine.provide({
+    actors: createHandlerActors(runtime),
+    ...(services.random
+      ? { delays: { retryBackoff: retryBackoffDelay(compiled.lookup, services.random) } }
+      : {}),
+  });
+  return provided;
+}
+
+function runtimeFor(
+  lookup: GraphLookup,
+  services: PipelineServices,
+  machine: () => PipelineMachine,
+): InvocationRuntime {
   return {
-    ...compiled,
-    machine: createPipelineMachine(compiled.config, { lookup, handlerActors: createHandlerActors(lookup) }),
+    lookup,
+    services,
+    steps: 0,
+    machine,
+    childMachine(dotFile) {
+      let source: string;
+      try {
+        source = readFileSync(dotFile, 'utf8');
+      } catch {
+        throw new AttractorError('CHILD_PIPELINE_NOT_FOUND', `cannot read child pipeline ${dotFile}.`);
+      }
+      const child = compileMachine(source, { file: dotFile });
+      const start = findStartNodes(child.graph)[0];
+      if (!start)
+        throw new AttractorError('CHILD_PIPELINE_INVALID', `child pipeline ${dotFile} has no start node.`);
+      return { machine: providePipeline(child, services), startAt: start.id };
+    },
+  };
+}
+
+function cacheKey(input: string | PipelineGraph, options: CompileMachineOptions): string | undefined {
+  if (typeof input !== 'string' || options.transforms || options.rules || input.includes('@'))
+    return undefined;
+  const { file, goal, customHandlerTypes, model, provider } = options;
+  return createHash('sha256')
+    .update(input)
+    .update(JSON.stringify([file, goal, customHandlerTypes, model, provider]))
+    .digest('hex');
+}
+
+function applyModelDefaults(graph: PipelineGraph, model?: string, provider?: string): PipelineGraph {
+  if (!model && !provider) return graph;
+  return {
+    ...graph,
+    nodes: graph.nodes.map((n) =>
+      n.handler !== 'codergen'
+        ? n
+        : {
+            ...n,
+            attrs: {
+              ...n.attrs,
+              ...(model && !n.attrs.llm_model ? { llm_model: model } : {}),
+              ...(provider && !n.attrs.llm_provider ? { llm_provider: provider } : {}),
+            },
+          },
+    ),
   };
 }

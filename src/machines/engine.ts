@@ -1,16 +1,19 @@
 import { createHash } from 'node:crypto';
-import { compile } from '../compiler/compile.js';
 import type { Diagnostic } from '../compiler/diagnostic.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
 import { AttractorError } from '../shared/errors.js';
 import { type Checkpoint, readCheckpoint } from './checkpoint.js';
+import { type CompileMachineOptions, compileMachine } from './compile-machine.js';
 import { executeRun } from './execute-run.js';
 import { locateRun } from './locate-run.js';
-import { newRunId, runDirectoryFor } from './run-directory.js';
+import { pipelineInput } from './pipeline-input.js';
+import { resolveRunDir } from './resolve-run-dir.js';
+import { newRunId } from './run-directory.js';
 import {
   DEFAULT_MAX_STEPS,
   type PipelineRun,
+  partialNodesOf,
   type ResumeOptions,
   type RunOptions,
   type RunResult,
@@ -20,22 +23,12 @@ import {
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-function applyModelDefaults(graph: PipelineGraph, options: RunOptions): PipelineGraph {
-  if (!options.model && !options.provider) return graph;
+function compileOptions(options: RunOptions): CompileMachineOptions {
   return {
-    ...graph,
-    nodes: graph.nodes.map((n) =>
-      n.handler !== 'codergen'
-        ? n
-        : {
-            ...n,
-            attrs: {
-              ...n.attrs,
-              ...(options.model && !n.attrs.llm_model ? { llm_model: options.model } : {}),
-              ...(options.provider && !n.attrs.llm_provider ? { llm_provider: options.provider } : {}),
-            },
-          },
-    ),
+    ...(options.goal !== undefined ? { goal: options.goal } : {}),
+    ...(options.registry ? { customHandlerTypes: options.registry.types() } : {}),
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.provider ? { provider: options.provider } : {}),
   };
 }
 
@@ -47,27 +40,17 @@ function applyModelDefaults(graph: PipelineGraph, options: RunOptions): Pipeline
  * const { status, quality } = await run.result;
  */
 export function startPipeline(options: StartOptions): PipelineRun {
-  const compiled = compile(options.source, {
+  const compiled = compileMachine(options.source, {
     ...(options.file ? { file: options.file } : {}),
-    ...(options.goal !== undefined ? { goal: options.goal } : {}),
-    ...(options.registry ? { customHandlerTypes: options.registry.types() } : {}),
+    ...compileOptions(options),
   });
-  const graph = applyModelDefaults(compiled.graph, options);
-  const start = findStartNodes(graph)[0];
-  if (!start) throw new AttractorError('NO_START_NODE', 'the pipeline has no start node.');
+  const { graph } = compiled;
+  if (!findStartNodes(graph)[0]) throw new AttractorError('NO_START_NODE', 'the pipeline has no start node.');
   const runId = newRunId();
-  const runDir = runDirectoryFor(options.logsDir ?? '.attractor-runs', graph.name, runId);
-  const goal = graph.attrs.goal ?? '';
-  const values: Record<string, unknown> = {
-    'pipeline.name': graph.name,
-    'pipeline.goal': goal,
-    'graph.goal': goal,
-    ...(goal ? { goal } : {}),
-  };
+  const runDir = resolveRunDir(options, graph.name, runId);
   return executeRun(
     {
-      graph,
-      config: compiled.config,
+      compiled,
       warnings: [
         ...compiled.diagnostics.filter((d) => d.severity !== 'error'),
         ...scenarioWarnings(options, graph),
@@ -76,7 +59,7 @@ export function startPipeline(options: StartOptions): PipelineRun {
       sha: sha256(options.source),
       runId,
       runDir,
-      input: { startAt: start.id, values, maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS },
+      input: pipelineInput(compiled, { runDir, maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS }),
       fresh: true,
     },
     options,
@@ -112,6 +95,8 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
       ...(checkpoint.failure ? { failure: checkpoint.failure } : {}),
       context: checkpoint.context,
       completedNodes: checkpoint.completed_nodes,
+      failedNodes: checkpoint.failed_nodes,
+      partialNodes: partialNodesOf(checkpoint.node_outcomes),
       alreadyFinished: true,
     };
     return {
@@ -123,16 +108,10 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
       cancel() {},
     };
   }
-  const compiled = compile(found.source, {
-    file: found.file,
-    ...(options.goal !== undefined ? { goal: options.goal } : {}),
-    ...(options.registry ? { customHandlerTypes: options.registry.types() } : {}),
-  });
-  const graph = applyModelDefaults(compiled.graph, options);
+  const compiled = compileMachine(found.source, { file: found.file, ...compileOptions(options) });
   return executeRun(
     {
-      graph,
-      config: compiled.config,
+      compiled,
       warnings: compiled.diagnostics.filter((d) => d.severity !== 'error'),
       source: found.source,
       sha,
@@ -140,6 +119,7 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
       runDir,
       input: {
         startAt: checkpoint.current_node,
+        runDir,
         values: checkpoint.context,
         maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
         completedNodes: checkpoint.completed_nodes,

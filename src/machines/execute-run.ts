@@ -1,21 +1,29 @@
-import { join } from 'node:path';
-import { AutoApproveInterviewer } from '../actors/interviewers/auto-approve.js';
-import { createDefaultRegistry } from '../actors/registry.js';
-import { createSimulatedBackend } from '../actors/simulated-backend.js';
+import { join, resolve } from 'node:path';
+import { createActor } from 'xstate';
+import { ProcessLedger } from '../actors/process/process-ledger.js';
+import { stopLeftoverProcesses } from '../actors/process/stop-leftover-processes.js';
 import { ArtifactStore } from '../shared/artifact-store.js';
 import { AttractorError } from '../shared/errors.js';
+import { packageVersion } from '../shared/package-version.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { type Checkpoint, createCheckpointWriter } from './checkpoint.js';
+import { providePipeline } from './compile-machine.js';
 import { openEventLog } from './event-log.js';
 import type { MachineEmitted } from './machine-events.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
-import { startExecution } from './pipeline-execution.js';
-import { createGraphLookup } from './pipeline-runtime.js';
+import { missingInterviewer } from './pipeline-services.js';
 import { createRunDirectory } from './run-directory.js';
 import { acquireRunLock } from './run-lock.js';
-import { type PipelineRun, type Prepared, type RunOptions, type RunResult, runQuality } from './run-types.js';
+import {
+  type PipelineRun,
+  type Prepared,
+  partialNodesOf,
+  type RunOptions,
+  type RunResult,
+  runQuality,
+} from './run-types.js';
 import { createScenarioInterviewer } from './scenario-interviewer.js';
-import { createServices } from './services.js';
+import { whenPipelineDone } from './watch-pipeline-actor.js';
 
 /**
  * Run a prepared pipeline: create or reopen its run directory, wire the machine's emitted events to the
@@ -23,16 +31,18 @@ import { createServices } from './services.js';
  * turn its end into a RunResult.
  */
 export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun {
-  const { graph, runDir, runId } = prepared;
+  const { compiled, runDir, runId } = prepared;
+  const { graph } = compiled;
   if (prepared.fresh) {
     createRunDirectory(runDir, prepared.source, {
       run_id: runId,
       pipeline: graph.name,
       goal: graph.attrs.goal ?? '',
-      ...(graph.file ? { source_file: graph.file } : {}),
+      // Absolute: a resume from another directory resolves the pipeline's relative paths against it.
+      ...(graph.file ? { source_file: resolve(graph.file) } : {}),
       source_sha256: prepared.sha,
       started_at: new Date().toISOString(),
-      attractor_version: '0.1.0',
+      attractor_version: packageVersion(),
       options: {
         max_steps: prepared.input.maxSteps,
         ...(options.model ? { model: options.model } : {}),
@@ -65,6 +75,9 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
   );
   // Durations are measured here, at the edge, so the machine's actions stay free of clocks.
   const runStarted = Date.now();
+  const accounting = options.accounting;
+  // A spent budget stops the run like a cancellation, but it ends `paused`: resuming with more budget is normal.
+  let budgetStop: string | undefined;
   const nodeStarted = new Map<string, number>();
   const emitEvent = (kind: string, data: Record<string, unknown> = {}, nodeId?: string): void => {
     const now = Date.now();
@@ -78,8 +91,18 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
       }
     }
     if (kind === 'pipeline.finalize') timed = { ...data, duration_ms: now - runStarted };
+    if (accounting && nodeId && kind === 'node.complete') {
+      const usage = accounting.nodeTotals(nodeId);
+      if (usage) timed = { ...timed, usage };
+    }
+    if (accounting && kind === 'pipeline.finalize') timed = { ...timed, usage: accounting.runTotals() };
+    let eventKind = kind;
+    if (budgetStop !== undefined && kind === 'pipeline.cancelled') {
+      eventKind = 'pipeline.paused';
+      timed = { ...timed, reason: 'budget', message: budgetStop };
+    }
     const event: PipelineEvent = {
-      kind,
+      kind: eventKind,
       ...(nodeId ? { node_id: nodeId } : {}),
       data: timed,
       timestamp: new Date(now).toISOString(),
@@ -122,13 +145,14 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
         run_id: runId,
         run_dir: runDir,
         ...(context.arrivedBy !== undefined ? { arrived_by: context.arrivedBy } : {}),
-        status,
+        status: budgetStop !== undefined && status === 'cancelled' ? 'paused' : status,
         node_outcomes: context.nodeOutcomes,
         steps: context.steps,
         restarts: context.restarts,
         failed_nodes: context.failedNodes,
-        ...(context.failure ? { failure: context.failure } : {}),
+        ...(context.failure && budgetStop === undefined ? { failure: context.failure } : {}),
         source_sha256: prepared.sha,
+        ...(accounting ? { usage: accounting.runTotals() } : {}),
       });
     } catch (error) {
       failOutput(`writing the checkpoint ${checkpoints.path}`, error);
@@ -138,70 +162,87 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
   };
 
   const hard = new AbortController();
-  const fallbackInterviewer = options.interviewer ?? new AutoApproveInterviewer();
+  // The library simulates nothing on its own: no interviewer or backend → the node needing one fails.
   const interviewer = options.scenario
-    ? createScenarioInterviewer(options.scenario, fallbackInterviewer)
-    : fallbackInterviewer;
-  const lookup = createGraphLookup(graph);
-  const registry = options.registry ?? createDefaultRegistry();
-  const { config } = prepared;
-  const services = createServices({
+    ? createScenarioInterviewer(options.scenario, options.interviewer ?? missingInterviewer())
+    : options.interviewer;
+  const processes = ProcessLedger.forRunDir(runDir);
+  const machine = providePipeline(compiled, {
     artifacts: new ArtifactStore(runDir),
-    graph,
-    config,
-    lookup,
-    runDir,
-    registry,
-    interviewer,
-    backend: options.backend ?? createSimulatedBackend(),
+    processes,
+    ...(options.registry ? { registry: options.registry } : {}),
+    ...(interviewer ? { interviewer } : {}),
+    ...(options.backend ? { backend: options.backend } : {}),
     ...(options.scenario ? { scenario: options.scenario } : {}),
-    hardAbort: hard.signal,
-    maxSteps: prepared.input.maxSteps,
     ...(options.workingDir ? { workingDir: options.workingDir } : {}),
     ...(options.llmRank ? { llmRank: options.llmRank } : {}),
     emit: emitEvent,
+    signal: hard.signal,
+    ...(options.random ? { random: options.random } : {}),
   });
 
   emitEvent(prepared.fresh ? 'pipeline.start' : 'pipeline.resume', {
     name: graph.name,
     goal: graph.attrs.goal ?? '',
     run_id: runId,
+    run_dir: runDir,
     ...(prepared.fresh ? {} : { resume_at: prepared.input.startAt }),
   });
-  const onEmitted = (e: MachineEmitted) => {
+  // The run lock is ours, so whoever ran this before is dead: stop what it left running before the
+  // interrupted node runs again beside it.
+  if (!prepared.fresh) {
+    stopLeftoverProcesses(processes, {
+      onStopped: ({ entry, pids, killed }) =>
+        emitEvent(
+          'process.stopped',
+          { pgid: entry.pgid, command: entry.command, processes: pids.length, killed },
+          entry.node || undefined,
+        ),
+    });
+  }
+  const actor = createActor(machine, {
+    input: prepared.input,
+    ...(options.inspect ? { inspect: options.inspect } : {}),
+  });
+  actor.on('*', (e: MachineEmitted) => {
     if (e.type === 'pipeline.event') emitEvent(e.kind, e.data, e.nodeId);
     else writeCheckpoint(e.context, e.currentNode, e.status);
-  };
-  const execution = startExecution({
-    graph,
-    config,
-    lookup,
-    runDir,
-    registry,
-    services,
-    input: prepared.input,
-    hardAbort: hard.signal,
-    onEmitted,
-    ...(options.workingDir ? { workingDir: options.workingDir } : {}),
-    ...(options.scenario ? { scenario: options.scenario } : {}),
-    ...(options.inspect ? { inspect: options.inspect } : {}),
-    ...(options.random ? { random: options.random } : {}),
   });
+  const done = whenPipelineDone(actor);
+  actor.start();
+  const execution = {
+    cancel: () => actor.send({ type: 'CANCEL' }),
+    pause: () => actor.send({ type: 'PAUSE' }),
+  };
 
   stopRun = () => {
     hard.abort(new AttractorError('CANCELLED', 'run stopped'));
     execution.cancel();
   };
+  const budgetSignal = accounting?.budgetSignal;
+  const onBudget = () => {
+    const reason = budgetSignal?.reason;
+    budgetStop = reason instanceof Error ? reason.message : 'the run spent its cost budget';
+    hard.abort(new AttractorError('BUDGET_EXCEEDED', budgetStop));
+    execution.cancel();
+  };
+  budgetSignal?.addEventListener('abort', onBudget, { once: true });
 
-  const result = execution.done
+  const result = done
     .then(({ status, context }): RunResult => {
       if (outputFailure) throw outputFailure;
-      const final = status === 'branch_done' ? 'completed' : status;
+      const budgetPaused = budgetStop !== undefined && status === 'cancelled';
+      const final = status === 'branch_done' ? 'completed' : budgetPaused ? 'paused' : status;
+      const failure = budgetPaused ? undefined : context.failure;
       const q = runQuality(final, context.failedNodes);
+      const partialNodes = partialNodesOf(context.nodeOutcomes);
       emitEvent('pipeline.finalize', {
         status: final,
         quality: q,
-        ...(context.failure ? { reason: context.failure.reason } : {}),
+        ...(failure ? { reason: failure.reason } : {}),
+        ...(budgetPaused ? { reason: budgetStop } : {}),
+        failed_nodes: [...context.failedNodes],
+        partial_nodes: partialNodes,
       });
       return {
         status: final,
@@ -209,12 +250,17 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
         runId,
         runDir,
         ...(context.stoppedAt ? { stoppedAt: context.stoppedAt } : {}),
-        ...(context.failure ? { failure: context.failure } : {}),
+        ...(failure ? { failure } : {}),
+        ...(budgetPaused ? { budgetExceeded: budgetStop } : {}),
+        ...(accounting ? { usage: accounting.runTotals() } : {}),
         context: context.values,
         completedNodes: context.completedNodes,
+        failedNodes: [...context.failedNodes],
+        partialNodes,
       };
     })
     .finally(() => {
+      budgetSignal?.removeEventListener('abort', onBudget);
       log.close();
       releaseLock();
     });

@@ -1,87 +1,102 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { type AnyActorLogic, type AnyActorRef, fromPromise } from 'xstate';
+import { type AnyActorRef, fromPromise } from 'xstate';
 import type { HandlerInput, HandlerServices } from '../actors/handler-types.js';
-import type { HandlerRegistry } from '../actors/registry.js';
+import { createDefaultRegistry, type HandlerRegistry } from '../actors/registry.js';
 import { outcomeToStatusFile } from '../actors/status-file.js';
 import { resolveThreadId } from '../compiler/fidelity.js';
 import type { FidelityMode, PipelineEdge, PipelineNode } from '../compiler/ir.js';
 import type { Outcome } from '../compiler/outcome.js';
-import { routerCandidates } from '../compiler/routing.js';
+import { routerCandidates, visitLimitFailure } from '../compiler/routing.js';
 import { anySignal } from '../shared/any-signal.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
+import { runBranch, startChildPipeline } from './child-actors.js';
+import type {
+  HandlerActorLogic,
+  HandlerActorOutput,
+  HandlerInvocationInput,
+  InvocationRuntime,
+} from './invocation-runtime.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
-import type { HandlerActorOutput } from './pipeline-machine.js';
-import type { GraphLookup } from './pipeline-runtime.js';
+import { missingBackend, missingInterviewer } from './pipeline-services.js';
 import { stageDirFor } from './run-directory.js';
-import type { Scenario } from './scenario.js';
+
+let registry: HandlerRegistry | undefined;
+const defaultRegistry = (): HandlerRegistry => {
+  registry ??= createDefaultRegistry();
+  return registry;
+};
+
+/**
+ * The services one handler invocation gets: the run's, with its events tagged for the branch or child
+ * it runs in, and branches and child pipelines started as child actors of this handler actor (so an
+ * inspector sees them under it, in the same actor system).
+ */
+function handlerServices(
+  runtime: InvocationRuntime,
+  self: AnyActorRef,
+  context: PipelineMachineContext,
+): HandlerServices {
+  const { services } = runtime;
+  const base = services.emit ?? (() => {});
+  const tags = context.tags;
+  const emit: HandlerServices['emit'] =
+    Object.keys(tags).length === 0
+      ? base
+      : (kind, data = {}, nodeId) => base(kind, { ...data, ...tags }, nodeId);
+  return {
+    emit,
+    ...(services.artifacts ? { artifacts: services.artifacts } : {}),
+    ...(services.processes ? { processes: services.processes } : {}),
+    interviewer: services.interviewer ?? missingInterviewer(),
+    backend: services.backend ?? missingBackend(),
+    ...(services.llmRank ? { llmRank: services.llmRank } : {}),
+    runBranch: (request) => runBranch(runtime, self, context, request),
+    startChildPipeline: (request) => startChildPipeline(runtime, self, context, request),
+  };
+}
 
 const ROUTING_ONLY = new Set(['start', 'exit', 'conditional']);
 /** Handlers that apply the node `timeout` themselves (a human gate's default choice must win over it). */
 const SELF_TIMED = new Set(['wait.human', 'tool']);
 
-/** The systemId of a pipeline actor: handler actors read its context through the actor system. */
-export const PIPELINE_SYSTEM_ID = 'attractor.pipeline';
-
-export interface InvocationRuntime {
-  lookup: GraphLookup;
-  registry: HandlerRegistry;
-  runDir: string;
-  services: HandlerServices;
-  scenario?: Scenario;
-  /** Aborts every running handler at once (second Ctrl-C). */
-  hardAbort: AbortSignal;
-  /** Where tool commands run. */
-  workingDir?: string;
-  /** Handler invocations so far (for yielding to the event loop). */
-  steps: number;
-}
-
 const YIELD_EVERY = 64;
 
 /**
- * `handler.<type>` actor logic for each handler type the graph uses. The compiled config passes only
- * `{ node }` as input (it is plain data); the actor reads the pipeline's current context from the
- * actor system, so it sees the context as of entering the node.
+ * `handler.<type>` actor logic for each handler type the graph uses, bound to the run's services.
+ * Each invocation gets its node and the pipeline context through its input, so the same logic serves
+ * the run and its parallel branches.
  */
-export function createHandlerActors(lookup: GraphLookup): Record<string, AnyActorLogic> {
-  const actors: Record<string, AnyActorLogic> = {};
-  const logic = invocationLogic();
-  for (const n of lookup.graph.nodes) actors[`handler.${n.handler}`] = logic;
+export function createHandlerActors(runtime: InvocationRuntime): Record<string, HandlerActorLogic> {
+  const actors: Record<string, HandlerActorLogic> = {};
+  const logic = invocationLogic(runtime);
+  for (const n of runtime.lookup.graph.nodes) actors[`handler.${n.handler}`] = logic;
   return actors;
 }
 
-/**
- * One machine serves every actor of a graph (the run, each parallel branch); what differs per actor
- * (run directory, services, scenario) is registered against its actor system.
- */
-const runtimes = new WeakMap<object, InvocationRuntime>();
-
-export function bindRuntime(system: object, runtime: InvocationRuntime): void {
-  runtimes.set(system, runtime);
-}
-
-function invocationLogic(): AnyActorLogic {
-  return fromPromise<HandlerActorOutput, { node: string }>(async ({ input, system, signal }) => {
-    const runtime = runtimes.get(system);
-    if (!runtime) throw new Error('no runtime bound to this pipeline actor system');
+function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
+  return fromPromise<HandlerActorOutput, HandlerInvocationInput>(async ({ input, self, signal }) => {
     // Steps of no-op handlers chain through microtasks only; let signals and timers in now and then.
     if (++runtime.steps % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
-    const pipeline = system.get(PIPELINE_SYSTEM_ID) as AnyActorRef | undefined;
-    const context = pipeline?.getSnapshot().context as PipelineMachineContext;
+    const { context } = input;
     const node = runtime.lookup.node(input.node);
-    const stageDir = stageDirFor(runtime.runDir, node.id, context.restarts);
+    // Over its max_visits the node does not run (nor consume a scripted outcome): it fails, and routing
+    // lets a fail edge or fallback_retry_target take over.
+    const overLimit = visitLimitFailure(node, runtime.lookup.graph, context.values);
+    if (overLimit) return { outcome: { status: 'fail', failure_reason: overLimit } };
+    const stageDir = stageDirFor(context.runDir, node.id, context.restarts);
     // Routing-only nodes write nothing; skipping their folder keeps a no-op step to one fsync'd write.
     if (!ROUTING_ONLY.has(node.handler)) mkdirSync(stageDir, { recursive: true });
 
-    const scripted = runtime.scenario?.nextOutcome(node.id);
+    const scripted = runtime.services.scenario?.nextOutcome(node.id);
     const writesStatus = !ROUTING_ONLY.has(node.handler);
     // A status.json from an earlier visit must not pass for this one's. Removing it (rather than
     // comparing mtimes) is exact: kernels stamp mtimes from a coarse clock that lags Date.now().
     if (!scripted && writesStatus) rmSync(join(stageDir, 'status.json'), { force: true });
-    const outcome = scripted ?? (await runHandler(runtime, node, context, stageDir, signal));
+    const services = handlerServices(runtime, self, context);
+    const outcome = scripted ?? (await runHandler(runtime, services, node, context, stageDir, signal));
     if (scripted || writesStatus) recordStatus(stageDir, outcome, !scripted);
-    const llmChoice = await askRouter(runtime, node, outcome, context, signal);
+    const llmChoice = await askRouter(runtime, services.emit, node, outcome, context, signal);
     return llmChoice ? { outcome, llmChoice } : { outcome };
   });
 }
@@ -101,6 +116,7 @@ function recordStatus(stageDir: string, outcome: Outcome, keepWritten: boolean):
 
 async function runHandler(
   runtime: InvocationRuntime,
+  services: HandlerServices,
   node: PipelineNode,
   context: PipelineMachineContext,
   stageDir: string,
@@ -120,23 +136,22 @@ async function runHandler(
   const ms = node.attrs.timeout;
   const timed = ms !== undefined && ms > 0 && !SELF_TIMED.has(node.handler);
   const timeout = timed ? new AbortController() : undefined;
-  const combined = anySignal(
-    timeout ? [actorSignal, timeout.signal, runtime.hardAbort] : [actorSignal, runtime.hardAbort],
-  );
+  const hard = runtime.services.signal;
+  const combined = anySignal([actorSignal, ...(timeout ? [timeout.signal] : []), ...(hard ? [hard] : [])]);
   const { signal } = combined;
-  const handler = runtime.registry.get(node.handler);
+  const handler = (runtime.services.registry ?? defaultRegistry()).get(node.handler);
   const input: HandlerInput = {
     node,
     graph: lookup.graph,
     context: context.values,
-    runDir: runtime.runDir,
+    runDir: context.runDir,
     stageDir,
     fidelity,
     ...(threadId ? { threadId } : {}),
     attempt: (context.nodeRetries[node.id] ?? 0) + 1,
-    ...(runtime.workingDir ? { workingDir: runtime.workingDir } : {}),
+    ...(runtime.services.workingDir ? { workingDir: runtime.services.workingDir } : {}),
     signal,
-    services: runtime.services,
+    services,
   };
   // Only fidelity summaries read the completed stages; build the list when asked (it is O(graph)).
   Object.defineProperty(input, 'completedNodes', {
@@ -159,9 +174,10 @@ async function runHandler(
   }
 }
 
-/** DECISIONS §11: when no condition matched, a router model may pick among `llm_decide` edges. */
+/** docs/decisions.md (router model): when no condition matched, a router model may pick among `llm_decide` edges. */
 async function askRouter(
   runtime: InvocationRuntime,
+  emit: HandlerServices['emit'],
   node: PipelineNode,
   outcome: Outcome,
   context: PipelineMachineContext,
@@ -185,9 +201,15 @@ async function askRouter(
     .filter(Boolean)
     .join('\n');
   try {
-    return await rank({ prompt, candidates: candidates.map((e) => e.target), signal });
+    return await rank({
+      nodeId: node.id,
+      emit,
+      prompt,
+      candidates: candidates.map((e) => e.target),
+      signal,
+    });
   } catch {
-    // DECISIONS §11: a router failure falls through to steps 2–5.
+    // docs/decisions.md (router model): a router failure falls through to steps 2–5.
     return undefined;
   }
 }

@@ -26,5 +26,19 @@ export function locateRun(
       `cannot find the pipeline for ${basename(checkpointPath)}: ${file} is missing; pass the DOT file with --pipeline-dot.`,
     );
   }
-  return { checkpointPath, runDir, source: readFileSync(file, 'utf8'), file };
+  // The copy's text is what ran, but relative paths in it (child pipelines, `@file` prompts) were written
+  // against the original file's folder: resolve them there, as the first run did.
+  const original = dotFile ? undefined : originalSourceFile(runDir);
+  return { checkpointPath, runDir, source: readFileSync(file, 'utf8'), file: original ?? file };
+}
+
+function originalSourceFile(runDir: string): string | undefined {
+  try {
+    const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as {
+      source_file?: unknown;
+    };
+    return typeof manifest.source_file === 'string' ? resolve(manifest.source_file) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -38,10 +38,17 @@ export interface PipelineMachineContext {
   degradeFullFidelity: boolean;
   /** Fidelity resolved for the node being run (edge, node, graph default, `compact`). */
   fidelity: FidelityMode;
+  /** Where this actor's stage folders go (a branch or child has its own, under its parent node's). */
+  runDir: string;
+  /** Added to the data of every event handlers of this actor emit: `branch` and `parent` (manager node). */
+  tags: Record<string, string>;
 }
 
 export interface PipelineMachineInput {
   startAt: string;
+  /** The run directory stage folders are created in. */
+  runDir: string;
+  tags?: Record<string, string>;
   values: Record<string, unknown>;
   maxSteps: number;
   completedNodes?: string[];
@@ -72,5 +79,7 @@ export function initialContext(input: PipelineMachineInput): PipelineMachineCont
     degradeFullFidelity: input.resumed ?? false,
     ...(input.arrivedBy !== undefined ? { arrivedBy: input.arrivedBy } : {}),
     fidelity: 'compact',
+    runDir: input.runDir,
+    tags: { ...(input.tags ?? {}) },
   };
 }

@@ -1,9 +1,11 @@
-import { type AnyActorLogic, assign, enqueueActions, setup } from 'xstate';
+import { assign, type EventObject, enqueueActions, setup } from 'xstate';
 import { resolveFidelity } from '../compiler/fidelity.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import type { Outcome } from '../compiler/outcome.js';
-import { retryDelayMs } from '../compiler/routing.js';
+import { retryDelayMs, visitCount, visitCountKey } from '../compiler/routing.js';
 import { applyOutcome } from './apply-outcome.js';
+import { decorateConfig } from './decorate-config.js';
+import type { HandlerActorLogic, HandlerActorOutput } from './invocation-runtime.js';
 import type { MachineEmitted } from './machine-events.js';
 import {
   initialContext,
@@ -11,22 +13,33 @@ import {
   type PipelineMachineInput,
 } from './pipeline-context.js';
 import type { GraphLookup } from './pipeline-runtime.js';
-import { decideGoalGates, decideRoute } from './routing-decision.js';
+import { goalGatesAt, stepAfter } from './routing-memo.js';
 
 type NodeParams = { node: string };
 type EdgeParams = { node: string; edge: number };
+type JumpParams = { node: string; target: string };
 
-/** Handler actors resolve with this; `llmChoice` is the router model's pick for `llm_decide` edges. */
-export interface HandlerActorOutput {
-  outcome: Outcome;
-  llmChoice?: string;
-}
+/** Events a pipeline actor accepts. */
+export type PipelineMachineEvent =
+  | { type: 'PAUSE' }
+  | { type: 'CANCEL' }
+  | { type: 'STEER'; message: string };
 
 export interface PipelineMachineOptions {
   lookup: GraphLookup;
   /** `handler.<type>` → actor logic, for every handler type the config invokes. */
-  handlerActors: Record<string, AnyActorLogic>;
+  handlerActors: Record<string, HandlerActorLogic>;
   random?: () => number;
+}
+
+/** A handler actor's done event carries its output; checked, since setup() types only our own events. */
+function isHandlerDone(event: EventObject): event is EventObject & { output: HandlerActorOutput } {
+  const output: unknown = (event as { output?: unknown }).output;
+  return typeof output === 'object' && output !== null && 'outcome' in output;
+}
+
+function errorOf(event: EventObject): unknown {
+  return 'error' in event ? event.error : new Error(`unexpected event ${event.type}`);
 }
 
 const evt = (kind: string, data: Record<string, unknown> = {}, nodeId?: string): MachineEmitted => ({
@@ -41,7 +54,7 @@ const evt = (kind: string, data: Record<string, unknown> = {}, nodeId?: string):
  * Guards and actions are pure functions of (graph, context, event); all I/O happens in handler actors
  * and in the engine's listeners for the emitted events.
  */
-export function createPipelineMachine(config: MachineConfig, options: PipelineMachineOptions) {
+export function setupPipelineMachine(config: MachineConfig, options: PipelineMachineOptions) {
   const { lookup } = options;
   const random = options.random ?? Math.random;
   const node = (p: NodeParams) => lookup.node(p.node);
@@ -51,37 +64,44 @@ export function createPipelineMachine(config: MachineConfig, options: PipelineMa
       context: PipelineMachineContext;
       input: PipelineMachineInput;
       emitted: MachineEmitted;
-      events: { type: 'PAUSE' } | { type: 'CANCEL' } | { type: 'STEER'; message: string };
+      events: PipelineMachineEvent;
     },
-    actors: options.handlerActors,
-    delays: {
-      retryBackoff: ({ context }) => {
-        const n = context.lastNode ? lookup.node(context.lastNode) : undefined;
-        const attempt = n ? (context.nodeRetries[n.id] ?? 1) : 1;
-        return retryDelayMs(n?.attrs.retry_policy, attempt, random);
-      },
-    },
+    actors: options.handlerActors as Record<string, HandlerActorLogic>,
+    delays: { retryBackoff: retryBackoffDelay(lookup, random) },
     guards: {
       stepLimitReached: ({ context }) => context.steps >= context.maxSteps,
       pauseRequested: ({ context }) => context.pauseRequested,
       isBranchRun: ({ context }) => context.branch,
       jumpTargetIs: ({ context }, p: NodeParams) => context.jumpTo === p.node,
-      shouldRetry: ({ context }, p: NodeParams) => decideRoute(lookup, context, p.node).kind === 'retry',
+      shouldRetry: ({ context }) => context.retryPending,
+      // The params also carry the edge's condition, label, weight and target, for people reading the
+      // chart; the decision is the compiler's `nextStep`, asked once per context.
       routesToEdge: ({ context }, p: EdgeParams) => {
-        const d = decideRoute(lookup, context, p.node);
-        return d.kind === 'edge' && d.edge === p.edge;
+        const step = stepAfter(lookup, context, p.node);
+        return step.kind === 'edge' && step.edge.index === p.edge;
       },
-      routesToJump: ({ context }, p: NodeParams) => decideRoute(lookup, context, p.node).kind === 'jump',
-      routesToEnd: ({ context }, p: NodeParams) => decideRoute(lookup, context, p.node).kind === 'end',
-      goalGateJump: ({ context }) => decideGoalGates(lookup, context).kind === 'jump',
-      goalGateUnsatisfied: ({ context }) => decideGoalGates(lookup, context).kind === 'fail',
+      routesToRetryTarget: ({ context }, p: JumpParams) => {
+        const step = stepAfter(lookup, context, p.node);
+        return step.kind === 'retry_target' && step.target === p.target;
+      },
+      // What only the run knows: `next_node` naming a node without an edge, or a retry target naming no node.
+      routesToJump: ({ context }, p: NodeParams) => {
+        const kind = stepAfter(lookup, context, p.node).kind;
+        return kind === 'jump' || kind === 'retry_target';
+      },
+      routesToEnd: ({ context }, p: NodeParams) => stepAfter(lookup, context, p.node).kind === 'end',
+      goalGateRetries: ({ context }, p: JumpParams) => {
+        const gates = goalGatesAt(lookup, context);
+        return !gates.ok && gates.target === p.target;
+      },
+      goalGateUnsatisfied: ({ context }) => !goalGatesAt(lookup, context).ok,
     },
     actions: {
       startNode: enqueueActions(({ context, enqueue }, p: NodeParams) => {
         const attempt = (context.nodeRetries[p.node] ?? 0) + 1;
         const edge = context.arrivedBy !== undefined ? lookup.edge(context.arrivedBy) : undefined;
         const resolved = resolveFidelity({ ...(edge ? { edge } : {}), node: node(p), graph: lookup.graph });
-        // DECISIONS §6: the first `full` node after a resume sees `summary:high` once (its thread is gone).
+        // docs/decisions.md (resume fidelity): the first `full` node after a resume sees `summary:high` once (its thread is gone).
         const degrade = resolved === 'full' && context.degradeFullFidelity;
         enqueue.assign({
           fidelity: degrade ? 'summary:high' : resolved,
@@ -90,18 +110,23 @@ export function createPipelineMachine(config: MachineConfig, options: PipelineMa
           lastNode: p.node,
           jumpTo: undefined,
           llmChoice: undefined,
-          values: { ...context.values, current_node: p.node },
+          values: {
+            ...context.values,
+            current_node: p.node,
+            // A new visit (not a retry of this one) counts toward max_visits.
+            ...(attempt === 1 ? { [visitCountKey(p.node)]: visitCount(context.values, p.node) + 1 } : {}),
+          },
         });
         enqueue.emit(
           evt('node.start', { attempt, handler: node(p).handler, step: context.steps + 1 }, p.node),
         );
       }),
       recordOutcome: enqueueActions(({ context, event, enqueue }, p: NodeParams) => {
-        const output = (event as unknown as { output: HandlerActorOutput }).output;
-        recordInto(enqueue, context, p, output.outcome, output.llmChoice);
+        if (!isHandlerDone(event)) return;
+        recordInto(enqueue, context, p, event.output.outcome, event.output.llmChoice);
       }),
       recordError: enqueueActions(({ context, event, enqueue }, p: NodeParams) => {
-        const error = (event as unknown as { error: unknown }).error;
+        const error = errorOf(event);
         const message = error instanceof Error ? error.message : String(error);
         const retryable = isRetryableError(error);
         const outcome: Outcome = retryable
@@ -133,41 +158,53 @@ export function createPipelineMachine(config: MachineConfig, options: PipelineMa
         enqueue.emit({ type: 'checkpoint', context: next, currentNode: edge.target, status: 'running' });
       }),
       jumpFromNode: enqueueActions(({ context, enqueue }, p: NodeParams) => {
-        const d = decideRoute(lookup, context, p.node);
-        if (d.kind !== 'jump') return;
-        enqueue.assign({ jumpTo: d.target, arrivedBy: undefined });
-        enqueue.emit(evt('node.jump', { target: d.target, reason: d.reason }, p.node));
+        const step = stepAfter(lookup, context, p.node);
+        if (step.kind !== 'jump' && step.kind !== 'retry_target') return;
+        const reason = step.kind === 'jump' ? `next_node from ${p.node}` : `retry target of ${p.node}`;
+        enqueue.assign({ jumpTo: step.target, arrivedBy: undefined });
+        enqueue.emit(evt('node.jump', { target: step.target, reason }, p.node));
         enqueue.emit({
           type: 'checkpoint',
           context: { ...context, arrivedBy: undefined },
-          currentNode: d.target,
+          currentNode: step.target,
           status: 'running',
         });
       }),
-      jumpForGoalGate: enqueueActions(({ context, enqueue }) => {
-        const d = decideGoalGates(lookup, context);
-        if (d.kind !== 'jump') return;
-        enqueue.assign({ jumpTo: d.target, arrivedBy: undefined });
-        enqueue.emit(evt('goal_gate.retry', { target: d.target }, d.gate));
+      jumpToRetryTarget: enqueueActions(({ context, enqueue }, p: JumpParams) => {
+        enqueue.assign({ arrivedBy: undefined });
+        enqueue.emit(evt('node.jump', { target: p.target, reason: `retry target of ${p.node}` }, p.node));
         enqueue.emit({
           type: 'checkpoint',
           context: { ...context, arrivedBy: undefined },
-          currentNode: d.target,
+          currentNode: p.target,
+          status: 'running',
+        });
+      }),
+      jumpForGoalGate: enqueueActions(({ context, enqueue }, p: JumpParams) => {
+        const gates = goalGatesAt(lookup, context);
+        enqueue.assign({ arrivedBy: undefined });
+        enqueue.emit(evt('goal_gate.retry', { target: p.target }, gates.ok ? p.node : gates.gate));
+        enqueue.emit({
+          type: 'checkpoint',
+          context: { ...context, arrivedBy: undefined },
+          currentNode: p.target,
           status: 'running',
         });
       }),
       failGoalGate: enqueueActions(({ context, enqueue }, p: NodeParams) => {
-        const d = decideGoalGates(lookup, context);
-        const gate = d.kind === 'fail' ? d.gate : p.node;
-        const reason = `goal gate ${gate} did not succeed and no retry target is set`;
+        const gates = goalGatesAt(lookup, context);
+        const gate = gates.ok ? p.node : gates.gate;
+        const reason =
+          (gates.ok ? undefined : gates.reason) ??
+          `goal gate ${gate} did not succeed and no retry target is set`;
         endRun(enqueue, context, p.node, 'failed', { node: gate, reason });
       }),
       completeRun: enqueueActions(({ context, enqueue }, p: NodeParams) => {
         endRun(enqueue, context, p.node, 'completed');
       }),
       failRun: enqueueActions(({ context, enqueue }, p: NodeParams) => {
-        const d = decideRoute(lookup, context, p.node);
-        const reason = d.kind === 'fail' ? d.reason : `no route out of ${p.node}`;
+        const step = stepAfter(lookup, context, p.node);
+        const reason = step.kind === 'fail' ? step.reason : `no route out of ${p.node}`;
         endRun(enqueue, context, p.node, 'failed', { node: p.node, reason });
       }),
       failStepLimit: enqueueActions(({ context, enqueue }, p: NodeParams) => {
@@ -198,9 +235,11 @@ export function createPipelineMachine(config: MachineConfig, options: PipelineMa
       }),
     },
   }).createMachine({
-    ...(config as unknown as Record<string, never>),
-    context: ({ input }: { input: PipelineMachineInput }) => initialContext(input),
-  } as never);
+    // The compiled config names guards, actions and actors by string (it is plain data); that every name
+    // it uses is implemented here is checked by test/compiler/lower/lower-to-machine-config.test.ts.
+    ...(decorateConfig(config) as unknown as Record<string, never>),
+    context: ({ input }) => initialContext(input),
+  });
 
   function recordInto(
     enqueue: { assign: (v: Partial<PipelineMachineContext>) => void; emit: (e: MachineEmitted) => void },
@@ -266,4 +305,13 @@ function isRetryableError(error: unknown): boolean {
   return e.isRetryable === true || e.retryable === true;
 }
 
-export type PipelineMachine = ReturnType<typeof createPipelineMachine>;
+export type PipelineMachine = ReturnType<typeof setupPipelineMachine>;
+
+/** The delay before a retry: from the node's `retry_policy` and the attempt, with jitter from `random`. */
+export function retryBackoffDelay(lookup: GraphLookup, random: () => number) {
+  return ({ context }: { context: PipelineMachineContext }): number => {
+    const n = context.lastNode ? lookup.node(context.lastNode) : undefined;
+    const attempt = n ? (context.nodeRetries[n.id] ?? 1) : 1;
+    return retryDelayMs(n?.attrs.retry_policy, attempt, random);
+  };
+}

@@ -4,9 +4,8 @@ import type { HandlerServices } from '../actors/handler-types.js';
 import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import type { HandlerRegistry } from '../actors/registry.js';
 import type { Diagnostic } from '../compiler/diagnostic.js';
-import type { PipelineGraph } from '../compiler/ir.js';
-import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
+import type { CompiledMachine } from './compile-machine.js';
 import type { PipelineMachineInput } from './pipeline-context.js';
 import type { Scenario } from './scenario.js';
 
@@ -23,8 +22,28 @@ export interface RunResult {
   failure?: { node?: string; reason: string };
   context: Record<string, unknown>;
   completedNodes: string[];
+  /** Nodes whose outcome was FAIL at some point (a `degraded` run went on past them). */
+  failedNodes: string[];
+  /** Nodes whose last outcome was PARTIAL_SUCCESS. */
+  partialNodes: string[];
   /** True when `resume` found the run already finished and did nothing. */
   alreadyFinished?: boolean;
+  /** Set when the run paused because its cost budget was spent (the reason, for the message). */
+  budgetExceeded?: string;
+  /** Model usage and cost of the whole run, when the run kept accounts. */
+  usage?: Record<string, unknown>;
+}
+
+/**
+ * Model usage the engine reports and the budget it obeys (the agent backend keeps the books). When
+ * `budgetSignal` aborts, the running node is stopped, the checkpoint written and the run ends `paused`.
+ */
+export interface RunAccounting {
+  readonly budgetSignal?: AbortSignal;
+  /** Run totals so far: written into every checkpoint (`usage`) and `pipeline.finalize`. */
+  runTotals(): Record<string, unknown>;
+  /** A node's latest visit totals (merged into its `node.complete`); undefined when it called no model. */
+  nodeTotals(nodeId: string): Record<string, unknown> | undefined;
 }
 
 export interface RunOptions {
@@ -33,8 +52,13 @@ export interface RunOptions {
   /** Default model for codergen nodes that set none (`--model`); provider likewise. */
   model?: string;
   provider?: string;
-  /** Root of run directories (default `.attractor-runs`); a run lands in `<root>/<graph>/<run id>/`. */
-  logsDir?: string;
+  /**
+   * The run directory itself (`--logs-dir`): the run's files go directly there. Created if missing; a
+   * directory already holding another run (a `manifest.json`) is refused. Excludes `runsRoot`.
+   */
+  runDir?: string;
+  /** Root of the default layout when `runDir` is not given: `<runsRoot>/<graph>/<run id>/` (default `.attractor-runs`). */
+  runsRoot?: string;
   /** `--checkpoint-dir`: keep a timestamped checkpoint history there too. */
   checkpointDir?: string;
   maxSteps?: number;
@@ -43,6 +67,7 @@ export interface RunOptions {
   backend?: CodergenBackend;
   registry?: HandlerRegistry;
   llmRank?: HandlerServices['llmRank'];
+  accounting?: RunAccounting;
   onEvent?: (event: PipelineEvent) => void;
   inspect?: (event: InspectionEvent) => void;
   /** Recorded in `manifest.json` under `options` (the CLI keeps `dry_run` and `scenario` there for resume). */
@@ -75,8 +100,7 @@ export const DEFAULT_MAX_STEPS = 1000;
 
 /** A run ready to execute (fresh or resumed). */
 export interface Prepared {
-  graph: PipelineGraph;
-  config: MachineConfig;
+  compiled: CompiledMachine;
   source: string;
   sha: string;
   runId: string;
@@ -86,13 +110,19 @@ export interface Prepared {
   warnings: Diagnostic[];
 }
 
-export interface ResumeOptions extends RunOptions {
+/** A resume continues in the run's own directory, so it takes neither `runDir` nor `runsRoot`. */
+export interface ResumeOptions extends Omit<RunOptions, 'runDir' | 'runsRoot'> {
   /** A run directory, or a checkpoint file. */
   from: string;
   /** The DOT file, when the run directory's copy should not be used (it must be the same pipeline). */
   dotFile?: string;
 }
 
+export function partialNodesOf(nodeOutcomes: Readonly<Record<string, string>>): string[] {
+  return Object.keys(nodeOutcomes).filter((id) => nodeOutcomes[id] === 'partial_success');
+}
+
+/** `clean`: completed, no node failed; `degraded`: completed, but some node failed on the way; `failed`. */
 export function runQuality(status: string, failedNodes: readonly string[]): RunQuality {
   if (status !== 'completed') return 'failed';
   return failedNodes.length > 0 ? 'degraded' : 'clean';

@@ -4,7 +4,7 @@ import { StatusFileSchema, statusFileToOutcome } from '../actors/status-file.js'
 import type { Outcome } from '../compiler/outcome.js';
 import { AttractorError } from '../shared/errors.js';
 
-/** The `--scenario` file (DECISIONS "Contracts"): scripted outcomes per node and answers per human gate. */
+/** The `--scenario` file (docs/decisions.md): scripted outcomes per node and answers per human gate. */
 export const ScenarioSchema = z
   .object({
     nodes: z.record(z.string(), z.array(StatusFileSchema).min(1)).default({}),

@@ -14,6 +14,8 @@ export interface ArtifactInfo {
 /** Values larger than this go to `<run dir>/artifacts/<id>.json` instead of staying in memory. */
 export const FILE_BACKED_THRESHOLD_BYTES = 100 * 1024;
 
+const INDEX_FILE = '.index.json';
+
 /**
  * Large outputs that nodes hand to each other by reference (spec §5.5): small values stay in memory,
  * anything over 100 KB is written atomically under `artifacts/` and read back on `retrieve`.
@@ -28,8 +30,10 @@ export class ArtifactStore {
   readonly #infos = new Map<string, ArtifactInfo>();
   #counter = 0;
 
+  /** Reopens the run's artifacts: a resumed run retrieves what was stored before the interruption. */
   constructor(runDir: string) {
     this.#dir = join(runDir, 'artifacts');
+    this.#load();
   }
 
   store(name: string, value: unknown, id = this.#nextId(name)): ArtifactInfo {
@@ -49,6 +53,7 @@ export class ArtifactStore {
       is_file_backed: fileBacked,
     };
     this.#infos.set(id, info);
+    this.#persist();
     return info;
   }
 
@@ -73,11 +78,40 @@ export class ArtifactStore {
     this.#infos.delete(id);
     this.#memory.delete(id);
     if (info.is_file_backed && existsSync(this.#path(id))) rmSync(this.#path(id));
+    this.#persist();
     return true;
   }
 
   clear(): void {
     for (const id of [...this.#infos.keys()]) this.remove(id);
+  }
+
+  /**
+   * `artifacts/.index.json`: every artifact's info, and the value of those kept in memory, so they
+   * outlive the process. Artifacts are stored rarely (not per step), so rewriting the index is cheap.
+   */
+  #persist(): void {
+    const entries = [...this.#infos.values()].map((info) =>
+      info.is_file_backed ? info : { ...info, value: this.#memory.get(info.id) },
+    );
+    writeFileAtomic(
+      join(this.#dir, INDEX_FILE),
+      `${JSON.stringify({ counter: this.#counter, artifacts: entries })}\n`,
+    );
+  }
+
+  #load(): void {
+    const file = join(this.#dir, INDEX_FILE);
+    if (!existsSync(file)) return;
+    const index = JSON.parse(readFileSync(file, 'utf8')) as {
+      counter?: number;
+      artifacts?: Array<ArtifactInfo & { value?: unknown }>;
+    };
+    this.#counter = index.counter ?? 0;
+    for (const { value, ...info } of index.artifacts ?? []) {
+      this.#infos.set(info.id, info);
+      if (!info.is_file_backed) this.#memory.set(info.id, value);
+    }
   }
 
   #path(id: string): string {

@@ -8,7 +8,7 @@ afterAll(() => tmp.cleanup());
 const styled = tmp.write(
   'styled.dot',
   `digraph styled {
-  graph [goal="Ship it", default_max_retry=2, custom_flag="yes",
+  graph [goal="Ship it", default_max_retry=2, default_max_visits=5, custom_flag="yes",
          model_stylesheet="* { llm_model: base-model; } .fast { llm_model: fast-model; }"]
   start [shape=Mdiamond]
   exit [shape=Msquare]

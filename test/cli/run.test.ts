@@ -30,10 +30,12 @@ const PIPELINE = `digraph demo {
   fix -> gate
 }`;
 
-function runDirOf(logs: string): string {
-  const graphDir = path.join(logs, 'demo');
-  const [run] = readdirSync(graphDir);
-  return path.join(graphDir, run ?? '');
+/** The one run under the default layout `<root>/demo/<run id>/`. */
+function defaultRunDir(root: string): string {
+  const graphDir = path.join(root, 'demo');
+  const runs = readdirSync(graphDir);
+  expect(runs).toHaveLength(1);
+  return path.join(graphDir, runs[0] ?? '');
 }
 
 describe('attractor run (in process)', () => {
@@ -74,9 +76,7 @@ describe('attractor run (in process)', () => {
       .filter((e) => e.kind === 'node.start')
       .map((e) => e.node_id);
     expect(started).toEqual(['start', 'write', 'gate', 'fix', 'gate', 'exit']);
-    const manifest = JSON.parse(
-      readFileSync(path.join(runDirOf(path.join(dir, 'runs')), 'manifest.json'), 'utf8'),
-    );
+    const manifest = JSON.parse(readFileSync(path.join(path.join(dir, 'runs'), 'manifest.json'), 'utf8'));
     expect(manifest.options.scenario).toBe(path.join(dir, 's.json'));
   });
 
@@ -93,12 +93,12 @@ describe('attractor run (in process)', () => {
       args: ['--scenario', 's.json'],
       message: /invalid scenario at nodes\.write/,
     },
-    { name: 'no backend without --dry-run', files: {}, args: [], message: /--dry-run or --scenario/ },
     {
-      name: 'a bad --max-steps',
+      name: 'a real run with no provider key',
       files: {},
-      args: ['--dry-run', '--max-steps', 'lots'],
-      message: /--max-steps must be a positive whole number/,
+      args: [],
+      message:
+        /set one of ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY.*--dry-run, --scenario FILE or --replay FILE/,
     },
   ] as Array<{ name: string; files: Record<string, string>; args: string[]; message: RegExp }>)(
     '$name is one clear error, exit 1',
@@ -116,6 +116,47 @@ describe('attractor run (in process)', () => {
     const r = await runCli(['run', 'p.dot', '--scenario', 's.json', '--logs-dir', 'runs'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/--auto-approve/);
+    // Once, on the gate's own line; the summary names where it failed without repeating it.
+    expect(r.stdout.match(/needs an answer/g)).toHaveLength(1);
+    expect(r.stdout).toMatch(/✗ gate fail: human gate gate needs an answer/);
+    expect(r.stdout).toMatch(/^Failed at gate \(quality: failed — failed: gate\)\. Run directory: runs$/m);
+  });
+
+  it('a degraded run says which nodes failed, were partial or retried, in the summary line', async () => {
+    const dot = `digraph demo {
+      start [shape=Mdiamond]
+      flaky [prompt="Try", max_retries=2]
+      test [shape=parallelogram, tool_command="false"]
+      review [prompt="Review", allow_partial=true]
+      fix [prompt="Fix"]
+      exit [shape=Msquare]
+      start -> flaky -> test
+      test -> review [condition="outcome=success"]
+      test -> fix [condition="outcome=fail"]
+      fix -> review -> exit
+    }`;
+    const scenario = {
+      nodes: {
+        flaky: [{ outcome: 'retry' }, { outcome: 'success' }],
+        test: [{ outcome: 'fail', failure_reason: 'tests red' }],
+        review: [{ outcome: 'partial_success' }],
+      },
+    };
+    const dir = workspace({ 'p.dot': dot, 's.json': JSON.stringify(scenario) });
+    const r = await runCli(['run', 'p.dot', '--scenario', 's.json', '--logs-dir', 'runs'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /^Completed at exit \(quality: degraded — failed: test; partial: review; retried: flaky\)\. Run directory: runs$/m,
+    );
+    const json = await runCli(['run', 'p.dot', '--scenario', 's.json', '--json', '--logs-dir', 'runs-2'], {
+      cwd: dir,
+    });
+    const finalize = JSON.parse(json.stdout.trim().split('\n').at(-1) ?? '');
+    expect(finalize.data).toMatchObject({
+      quality: 'degraded',
+      failed_nodes: ['test'],
+      partial_nodes: ['review'],
+    });
   });
 
   it('prints lint warnings on stderr before running, keeping --json stdout to events', async () => {
@@ -156,9 +197,110 @@ describe('attractor run (in process)', () => {
     const history = readdirSync(path.join(dir, 'ckpts'));
     expect(history.length).toBeGreaterThan(3);
     expect(history.every((f) => /^checkpoint_\d+\.json$/.test(f))).toBe(true);
-    const again = await runCli(['resume', runDirOf(path.join(dir, 'runs'))], { cwd: dir });
+    const again = await runCli(['resume', path.join(dir, 'runs')], { cwd: dir });
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/already finished/);
+  });
+
+  it('--logs-dir DIR is the run directory: its files go directly there, and the first lines say so', async () => {
+    const dir = workspace({ 'p.dot': PIPELINE });
+    const r = await runCli(['run', 'p.dot', '--dry-run', '--logs-dir', 'out/run-1'], { cwd: dir });
+    expect(r.code).toBe(0);
+    const runDir = path.join(dir, 'out', 'run-1');
+    for (const file of ['manifest.json', 'checkpoint.json', 'events.jsonl', 'pipeline.dot'])
+      expect(existsSync(path.join(runDir, file))).toBe(true);
+    expect(existsSync(path.join(runDir, 'write', 'status.json'))).toBe(true);
+    const [first, second] = r.stdout.split('\n');
+    expect(first).toMatch(/^▶ demo/);
+    expect(second).toBe(`  run directory: ${path.join('out', 'run-1')}`);
+  });
+
+  it('--json: pipeline.start carries the absolute run directory', async () => {
+    const dir = workspace({ 'p.dot': PIPELINE });
+    const r = await runCli(['run', 'p.dot', '--dry-run', '--json', '--logs-dir', 'runs'], { cwd: dir });
+    const start = JSON.parse(r.stdout.split('\n')[0] ?? '') as { kind: string; data: { run_dir: string } };
+    expect(start.kind).toBe('pipeline.start');
+    expect(start.data.run_dir).toBe(path.join(dir, 'runs'));
+  });
+
+  it('a --logs-dir that already holds a run is refused, naming resume and leaving that run alone', async () => {
+    const dir = workspace({ 'p.dot': PIPELINE });
+    expect((await runCli(['run', 'p.dot', '--dry-run', '--logs-dir', 'runs'], { cwd: dir })).code).toBe(0);
+    const before = readFileSync(path.join(dir, 'runs', 'checkpoint.json'), 'utf8');
+    const r = await runCli(['run', 'p.dot', '--dry-run', '--logs-dir', 'runs'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^attractor: runs already holds a run \(.+\): continue it with `attractor resume runs`, or give a fresh directory/,
+    );
+    expect(r.stdout).toBe('');
+    expect(readFileSync(path.join(dir, 'runs', 'checkpoint.json'), 'utf8')).toBe(before);
+  });
+
+  it('without --logs-dir each run gets .attractor-runs/<graph>/<run id>/', async () => {
+    const dir = workspace({ 'p.dot': PIPELINE });
+    const r = await runCli(['run', 'p.dot', '--dry-run'], { cwd: dir });
+    expect(r.code).toBe(0);
+    const runDir = defaultRunDir(path.join(dir, '.attractor-runs'));
+    expect(existsSync(path.join(runDir, 'checkpoint.json'))).toBe(true);
+    expect(r.stdout.split('\n')[1]).toBe(`  run directory: ${path.relative(dir, runDir)}`);
+  });
+
+  it("resume continues in the run's own directory, so it takes no --logs-dir (exit 2)", async () => {
+    const dir = workspace({});
+    const r = await runCli(['resume', 'runs', '--logs-dir', 'other'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown option '--logs-dir'/);
+  });
+
+  it('a run refused by validation prints the findings as validate does: each location once, the path as typed', async () => {
+    const unreachable = PIPELINE.replace('fix -> gate', 'fix -> gate\n  lost [prompt="x"]');
+    const dir = workspace({ 'p.dot': unreachable });
+    const validated = await runCli(['validate', 'p.dot'], { cwd: dir });
+    const r = await runCli(['run', 'p.dot', '--dry-run', '--logs-dir', 'runs'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const finding = validated.stdout.split('\n')[0] ?? '';
+    expect(finding).toMatch(/^p\.dot:12:3: error reachability: /);
+    expect(r.stderr.split('\n')[0]).toBe(finding);
+    expect(r.stderr).toMatch(/^✗ p\.dot: invalid, 1 error; the run did not start\.$/m);
+    expect(r.stderr).not.toContain(dir);
+    expect(r.stderr.match(/p\.dot:12:3/g)).toHaveLength(1);
+    expect(existsSync(path.join(dir, 'runs'))).toBe(false);
+  });
+
+  it('a syntax error found by run is located in the path as typed, like validate', async () => {
+    const dir = workspace({ 'p.dot': 'digraph p {\n  start [shape=Mdiamond\n  exit [shape=Msquare]\n}' });
+    const r = await runCli(['run', 'p.dot', '--dry-run'], { cwd: dir });
+    const v = await runCli(['validate', 'p.dot'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^attractor: p\.dot:2:9: The "\[" opened here is never closed/);
+    expect(v.stderr).toBe(r.stderr);
+  });
+
+  it.each([
+    [
+      ['--model', 'gpt-5'],
+      'attractor: --model applies to real runs; this dry run simulates every model call.',
+    ],
+    [
+      ['--model', 'gpt-5', '--provider', 'openai'],
+      'attractor: --model and --provider apply to real runs; this dry run simulates every model call.',
+    ],
+  ])('a dry run with %j says once that they apply to real runs', async (extra, note) => {
+    const dir = workspace({ 'p.dot': PIPELINE });
+    const r = await runCli(['run', 'p.dot', '--dry-run', '--logs-dir', 'runs', ...extra], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n').filter((l) => l === note)).toHaveLength(1);
+    const quiet = await runCli(['run', 'p.dot', '--dry-run', '--logs-dir', 'runs-2'], { cwd: dir });
+    expect(quiet.stderr).not.toMatch(/real runs/);
+  });
+
+  it('resume of a DOT file says it is not a run and how to start one', async () => {
+    const dir = workspace({ 'p.dot': PIPELINE });
+    const r = await runCli(['resume', 'p.dot'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'attractor: p.dot is not a run directory or a checkpoint file, so there is nothing to resume; to start a run of a pipeline: attractor run p.dot\n',
+    );
   });
 
   it('resume of a missing run directory is a clear error', async () => {
@@ -226,7 +368,7 @@ describe('attractor run (real process)', () => {
     );
     child.kill('SIGKILL');
     await exited;
-    const runDir = runDirOf(path.join(dir, 'runs'));
+    const runDir = path.join(dir, 'runs');
     const checkpoint = JSON.parse(readFileSync(path.join(runDir, 'checkpoint.json'), 'utf8'));
     expect(checkpoint.current_node).toBe('slow');
 
@@ -243,6 +385,108 @@ describe('attractor run (real process)', () => {
     expect(readFileSync(path.join(runDir, 'slow', 'stdout.log'), 'utf8')).toContain('slow-done');
   }, 60_000);
 
+  it('after SIGKILL, resume stops the tool the dead run left running before re-running its node', async () => {
+    const marked = `digraph marked {
+    start [shape=Mdiamond]
+    slow [shape=parallelogram, tool_command="echo start >> marks; sleep 3; echo end >> marks"]
+    exit [shape=Msquare]
+    start -> slow -> exit
+  }`;
+    const dir = workspace({ 'p.dot': marked, 's.json': '{}' });
+    const { child, exited } = await startUntil(
+      dir,
+      (l) => l.includes('"node.start"') && l.includes('"slow"'),
+    );
+    const marks = path.join(dir, 'marks');
+    const until = Date.now() + 10_000;
+    while (!existsSync(marks) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGKILL');
+    await exited;
+    const runDir = path.join(dir, 'runs');
+    const ledger = JSON.parse(readFileSync(path.join(runDir, 'processes.json'), 'utf8'));
+    expect(ledger.processes).toEqual([expect.objectContaining({ node: 'slow' })]);
+    const resumed = spawnSync(process.execPath, [BIN, 'resume', runDir], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(resumed.status).toBe(0);
+    expect(resumed.stdout).toMatch(/stopped a process group left by the interrupted run: slow/);
+    // The orphan was stopped before the node ran again: it never wrote "end", and the runs never overlapped.
+    await new Promise((r) => setTimeout(r, 3500));
+    expect(readFileSync(marks, 'utf8').trim().split('\n')).toEqual(['start', 'start', 'end']);
+    const stopped = readEvents(runDir).filter((e) => e.kind === 'process.stopped');
+    expect(stopped).toEqual([expect.objectContaining({ node_id: 'slow' })]);
+    expect(JSON.parse(readFileSync(path.join(runDir, 'processes.json'), 'utf8')).processes).toEqual([]);
+  }, 60_000);
+
+  it('resume from another directory finds files the pipeline names relative to itself (a child pipeline)', async () => {
+    const parent = `digraph parent {
+    start [shape=Mdiamond]
+    slow [shape=parallelogram, tool_command="sleep 2"]
+    manage [shape=house, stack.child_dotfile="kid.dot", manager.poll_interval="50ms", manager.actions="observe"]
+    exit [shape=Msquare]
+    start -> slow -> manage -> exit
+  }`;
+    const kid = `digraph kid { start [shape=Mdiamond]; work [shape=parallelogram, tool_command="echo kid-ran"]; exit [shape=Msquare]; start -> work -> exit }`;
+    const dir = workspace({ 'p.dot': parent, 'kid.dot': kid, 's.json': '{}' });
+    const { child, exited } = await startUntil(
+      dir,
+      (l) => l.includes('"node.start"') && l.includes('"slow"'),
+    );
+    child.kill('SIGKILL');
+    await exited;
+    const resumed = spawnSync(process.execPath, [BIN, 'resume', path.join(dir, 'runs')], {
+      cwd: tmpdir(),
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(resumed.stderr).toBe('');
+    expect(resumed.status).toBe(0);
+    expect(
+      readEvents(path.join(dir, 'runs')).some(
+        (e) => e.kind === 'node.complete' && e.node_id === 'manage' && e.data['status'] === 'success',
+      ),
+    ).toBe(true);
+  }, 60_000);
+
+  it('an interrupted idempotent=false node is run again only after confirmation (--auto-approve), recorded in the events', async () => {
+    const deploy = `digraph deploy {
+    start [shape=Mdiamond]
+    ship [shape=parallelogram, tool_command="echo shipped >> shipments; sleep 3", idempotent=false]
+    exit [shape=Msquare]
+    start -> ship -> exit
+  }`;
+    const dir = workspace({ 'p.dot': deploy, 's.json': '{}' });
+    const { child, exited } = await startUntil(
+      dir,
+      (l) => l.includes('"node.start"') && l.includes('"ship"'),
+    );
+    child.kill('SIGKILL');
+    await exited;
+    const runDir = path.join(dir, 'runs');
+    const refused = spawnSync(process.execPath, [BIN, 'resume', runDir], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/"ship" is marked idempotent=false.*--auto-approve/s);
+    expect(STACK_LINE.test(refused.stderr)).toBe(false);
+    expect(readEvents(runDir).some((e) => e.kind.startsWith('resume.rerun'))).toBe(false);
+    const confirmed = spawnSync(process.execPath, [BIN, 'resume', runDir, '--auto-approve'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(confirmed.status).toBe(0);
+    expect(
+      readEvents(runDir)
+        .filter((e) => e.kind === 'resume.rerun_confirmed')
+        .map((e) => e.node_id),
+    ).toEqual(['ship']);
+  }, 60_000);
+
   it('SIGINT once finishes the node, checkpoints and exits 130 with the resume command; resume completes', async () => {
     const dir = workspace({ 'p.dot': SLOW, 's.json': '{}' });
     const { child, exited, output } = await startUntil(
@@ -253,7 +497,7 @@ describe('attractor run (real process)', () => {
     const code = await exited;
     expect(code).toBe(130);
     expect(output().err).toMatch(/Resume with: attractor resume/);
-    const runDir = runDirOf(path.join(dir, 'runs'));
+    const runDir = path.join(dir, 'runs');
     const events = readEvents(runDir);
     expect(events.some((e) => e.kind === 'node.complete' && e.node_id === 'slow')).toBe(true);
     expect(events.some((e) => e.kind === 'node.start' && e.node_id === 'last')).toBe(false);
@@ -279,9 +523,7 @@ describe('attractor run (real process)', () => {
     const code = await exited;
     expect(code).toBe(130);
     expect(Date.now() - began).toBeLessThan(10_000);
-    const checkpoint = JSON.parse(
-      readFileSync(path.join(runDirOf(path.join(dir, 'runs')), 'checkpoint.json'), 'utf8'),
-    );
+    const checkpoint = JSON.parse(readFileSync(path.join(path.join(dir, 'runs'), 'checkpoint.json'), 'utf8'));
     expect(checkpoint.current_node).toBe('slow');
     expect(checkpoint.status).toBe('cancelled');
   }, 60_000);

@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { LLMClient } from '../../src/llm/client.js';
 import { loadDotEnv, parseDotEnv, readLLMEnvConfig } from '../../src/llm/env-config.js';
 import { ConfigurationError } from '../../src/llm/errors/configuration-error.js';
+import { llmEnvStatus, noProviderMessage } from '../../src/llm/llm-env-status.js';
 import { Message } from '../../src/llm/message.js';
+import { ScriptedAdapter } from '../../src/llm/testing/scripted-adapter.js';
 
 describe('parseDotEnv', () => {
   it.each([
@@ -74,18 +76,71 @@ describe('loadDotEnv and LLMClient.fromEnv', () => {
     }
   });
 
-  it('starts without any key and fails at the first call naming the variable', async () => {
-    const client = LLMClient.fromEnv({ env: {}, dotenv: false });
-    expect(client.adapters.map((a) => a.name)).toEqual(['anthropic', 'openai', 'gemini']);
+  it('fails at construction without any provider, naming every variable', () => {
+    const error = (() => {
+      try {
+        LLMClient.fromEnv({ env: {}, dotenv: false });
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(ConfigurationError);
+    for (const variable of [
+      'ANTHROPIC_API_KEY',
+      'OPENAI_API_KEY',
+      'GEMINI_API_KEY',
+      'GOOGLE_API_KEY',
+      'OPENAI_COMPATIBLE_BASE_URL',
+    ])
+      expect((error as Error).message).toContain(variable);
+  });
+
+  it('registers only the providers whose key is set', async () => {
+    const client = LLMClient.fromEnv({ env: { OPENAI_API_KEY: 'o', GOOGLE_API_KEY: 'g' }, dotenv: false });
+    expect(client.adapters.map((a) => a.name)).toEqual(['openai', 'gemini']);
     const error = await client
       .complete({ model: 'claude-haiku-4-5', messages: [Message.user('x')] })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigurationError);
-    expect((error as Error).message).toContain('ANTHROPIC_API_KEY');
+    expect((error as Error).message).toContain('"anthropic", which is not configured');
+  });
+
+  it('counts an OpenAI-compatible server, and extra adapters, as configured', () => {
+    const local = LLMClient.fromEnv({
+      env: { OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:1/v1' },
+      dotenv: false,
+    });
+    expect(local.adapters.map((a) => a.name)).toEqual(['openai-compatible']);
+    const extra = new ScriptedAdapter({ turns: [] });
+    expect(LLMClient.fromEnv({ env: {}, dotenv: false, extraAdapters: [extra] }).adapters).toEqual([extra]);
+  });
+
+  it('reads keys from .env too', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'attractor-env-'));
+    try {
+      writeFileSync(join(dir, '.env'), 'ANTHROPIC_API_KEY=from-file\n');
+      expect(LLMClient.fromEnv({ env: {}, dotenv: dir }).adapters.map((a) => a.name)).toEqual(['anthropic']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('puts providers with a key first, making the first one the default', () => {
     const client = LLMClient.fromEnv({ env: { GEMINI_API_KEY: 'g' }, dotenv: false });
     expect(client.defaultProvider).toBe('gemini');
+  });
+});
+
+describe('llmEnvStatus', () => {
+  it('says which providers are configured and by which variables (for a pre-run check)', () => {
+    const statuses = llmEnvStatus({ env: { GOOGLE_API_KEY: 'g' }, dotenv: false });
+    expect(statuses).toEqual([
+      { provider: 'anthropic', configured: false, variables: ['ANTHROPIC_API_KEY'] },
+      { provider: 'openai', configured: false, variables: ['OPENAI_API_KEY'] },
+      { provider: 'gemini', configured: true, variables: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'] },
+      { provider: 'openai-compatible', configured: false, variables: ['OPENAI_COMPATIBLE_BASE_URL'] },
+    ]);
+    expect(noProviderMessage(statuses)).toMatch(/^No LLM provider is configured\. Set at least one of /);
   });
 });

@@ -69,11 +69,11 @@ describe('generate', () => {
   });
 
   it.each([
-    ['an unknown tool', { name: 'nope', arguments: {} }, /Unknown tool "nope"/],
+    ['an unknown tool', { name: 'nope', arguments: {} }, /^Unknown tool: nope$/],
     [
       'a missing required argument',
       { name: 'weather', arguments: {} },
-      /Missing required argument\(s\) for "weather": city/,
+      /Invalid arguments for "weather": the arguments must have required property 'city'/,
     ],
   ])('turns %s into an error result for the model', async (_name, call, message) => {
     const { client, adapter } = setup([{ toolCalls: [call] }, 'ok']);

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createSimulatedBackend } from '../../src/actors/simulated-backend.js';
 import { startPipeline } from '../../src/machines/engine.js';
 import { AttractorError } from '../../src/shared/errors.js';
 import { tempDir } from './run-helpers.js';
@@ -15,7 +16,12 @@ const DOT = `digraph g {
 
 describe('engine: a failing event or checkpoint listener', () => {
   it('a checkpoint that cannot be written stops the run and rejects its result with a clear error', async () => {
-    const run = startPipeline({ source: DOT, logsDir: tempDir(), durable: false });
+    const run = startPipeline({
+      backend: createSimulatedBackend(),
+      source: DOT,
+      runsRoot: tempDir(),
+      durable: false,
+    });
     // The first checkpoint is written after the start node's handler settles, which is asynchronous.
     mkdirSync(join(run.runDir, 'checkpoint.json'));
     const error = await run.result.then(
@@ -30,8 +36,9 @@ describe('engine: a failing event or checkpoint listener', () => {
   it('an onEvent callback that throws stops the run instead of crashing the process', async () => {
     const seen: string[] = [];
     const run = startPipeline({
+      backend: createSimulatedBackend(),
       source: DOT,
-      logsDir: tempDir(),
+      runsRoot: tempDir(),
       durable: false,
       onEvent: (e) => {
         seen.push(`${e.kind}:${e.node_id ?? ''}`);

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createSimulatedBackend } from '../../src/actors/simulated-backend.js';
 import { readEvents, readJson, runDot, tempDir } from './run-helpers.js';
 
 const LINEAR = `digraph linear {
@@ -264,11 +265,12 @@ describe('pause, cancel and resume', () => {
 
   it('pause finishes the current node, checkpoints, and resume runs only what is left', async () => {
     const { startPipeline, resumePipeline } = await import('../../src/machines/engine.js');
-    const logsDir = tempDir();
+    const runsRoot = tempDir();
     const seen: string[] = [];
     const run = startPipeline({
+      backend: createSimulatedBackend(),
       source: dot,
-      logsDir,
+      runsRoot,
       durable: false,
       onEvent: (e) => {
         if (e.kind === 'node.start') {
@@ -287,6 +289,7 @@ describe('pause, cancel and resume', () => {
 
     const resumedSeen: string[] = [];
     const resumed = resumePipeline({
+      backend: createSimulatedBackend(),
       from: first.runDir,
       durable: false,
       onEvent: (e) => {
@@ -298,7 +301,11 @@ describe('pause, cancel and resume', () => {
     expect(resumedSeen).toEqual(['b', 'c', 'exit']);
     expect(second.completedNodes).toEqual(['start', 'a', 'b', 'c', 'exit']);
 
-    const again = await resumePipeline({ from: first.runDir, durable: false }).result;
+    const again = await resumePipeline({
+      backend: createSimulatedBackend(),
+      from: first.runDir,
+      durable: false,
+    }).result;
     expect(again.alreadyFinished).toBe(true);
   });
 
@@ -306,8 +313,9 @@ describe('pause, cancel and resume', () => {
     const { startPipeline } = await import('../../src/machines/engine.js');
     const d = `digraph c { start [shape=Mdiamond]; slow [shape=parallelogram, tool_command="sleep 20"]; exit [shape=Msquare]; start -> slow -> exit }`;
     const run = startPipeline({
+      backend: createSimulatedBackend(),
       source: d,
-      logsDir: tempDir(),
+      runsRoot: tempDir(),
       durable: false,
       onEvent: (e) => {
         if (e.kind === 'node.start' && e.node_id === 'slow') setTimeout(() => run.cancel(), 100);
@@ -327,9 +335,11 @@ describe('pause, cancel and resume', () => {
     const run = await runDot(dot);
     const path = join(run.result.runDir, 'checkpoint.json');
     writeFileSync(join(run.result.runDir, 'pipeline.dot'), dot.replace('c -> exit', 'c -> exit [weight=1]'));
-    expect(() => resumePipeline({ from: run.result.runDir })).toThrow(/different pipeline/);
+    expect(() => resumePipeline({ backend: createSimulatedBackend(), from: run.result.runDir })).toThrow(
+      /different pipeline/,
+    );
     writeFileSync(path, '{"truncated": ');
-    expect(() => resumePipeline({ from: run.result.runDir })).toThrow(
+    expect(() => resumePipeline({ backend: createSimulatedBackend(), from: run.result.runDir })).toThrow(
       new RegExp(`checkpoint ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON`),
     );
   });
@@ -409,8 +419,9 @@ describe('resume from the --checkpoint-dir history', () => {
     const history = tempDir('attractor-history-');
     const source = `digraph h { start [shape=Mdiamond]; a [prompt="a"]; b [prompt="b"]; exit [shape=Msquare]; start -> a -> b -> exit }`;
     const run = startPipeline({
+      backend: createSimulatedBackend(),
       source,
-      logsDir: tempDir(),
+      runsRoot: tempDir(),
       checkpointDir: history,
       durable: false,
       onEvent: (e) => {
@@ -420,7 +431,11 @@ describe('resume from the --checkpoint-dir history', () => {
     const paused = await run.result;
     const latest = readdirSync(history).sort().at(-1) ?? '';
     expect(latest).toMatch(/^checkpoint_\d+\.json$/);
-    const resumed = await resumePipeline({ from: join(history, latest), durable: false }).result;
+    const resumed = await resumePipeline({
+      backend: createSimulatedBackend(),
+      from: join(history, latest),
+      durable: false,
+    }).result;
     expect(resumed.status).toBe('completed');
     expect(resumed.runDir).toBe(paused.runDir);
   });
@@ -460,8 +475,9 @@ describe('the run lock', () => {
     const { resumePipeline, startPipeline } = await import('../../src/machines/engine.js');
     const source = `digraph l { start [shape=Mdiamond]; a [prompt="a"]; b [prompt="b"]; exit [shape=Msquare]; start -> a -> b -> exit }`;
     const run = startPipeline({
+      backend: createSimulatedBackend(),
       source,
-      logsDir: tempDir(),
+      runsRoot: tempDir(),
       durable: false,
       onEvent: (e) => {
         if (e.kind === 'node.start' && e.node_id === 'a') run.pause();
@@ -472,14 +488,18 @@ describe('the run lock', () => {
     const other = spawn('sleep', ['10']);
     try {
       writeFileSync(join(paused.runDir, 'run.lock'), `${other.pid}\n`);
-      expect(() => resumePipeline({ from: paused.runDir, durable: false })).toThrow(
-        /still running in process/,
-      );
+      expect(() =>
+        resumePipeline({ backend: createSimulatedBackend(), from: paused.runDir, durable: false }),
+      ).toThrow(/still running in process/);
     } finally {
       other.kill('SIGKILL');
       await new Promise((r) => other.on('exit', r));
     }
-    const resumed = await resumePipeline({ from: paused.runDir, durable: false }).result;
+    const resumed = await resumePipeline({
+      backend: createSimulatedBackend(),
+      from: paused.runDir,
+      durable: false,
+    }).result;
     expect(resumed.status).toBe('completed');
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CodergenBackend } from '../../src/actors/codergen-backend.js';
+import { createSimulatedBackend } from '../../src/actors/simulated-backend.js';
 import { resumePipeline, startPipeline } from '../../src/machines/engine.js';
 import { runDot, tempDir } from './run-helpers.js';
 
@@ -50,7 +51,7 @@ describe('fidelity and threads reach the codergen backend', () => {
     const first: Array<{ id: string; fidelity: string }> = [];
     const run = startPipeline({
       source,
-      logsDir: tempDir(),
+      runsRoot: tempDir(),
       durable: false,
       backend: recordingBackend(first),
       onEvent: (e) => {
@@ -110,8 +111,9 @@ describe('resume keeps the incoming edge', () => {
       a -> b [fidelity="truncate", thread_id="edge-thread"]
       b -> exit }`;
     const run = startPipeline({
+      backend: createSimulatedBackend(),
       source,
-      logsDir: tempDir(),
+      runsRoot: tempDir(),
       durable: false,
       onEvent: (e) => {
         if (e.kind === 'node.start' && e.node_id === 'a') run.pause();

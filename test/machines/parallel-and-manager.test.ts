@@ -2,16 +2,34 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { QueueInterviewer } from '../../src/actors/interviewers/queue.js';
+import { createDefaultRegistry } from '../../src/actors/registry.js';
 import { runDot, tempDir } from './run-helpers.js';
 
 describe('parallel fan-out and fan-in', () => {
-  it('runs branches really concurrently: three 1.5 s tool sleeps finish well under 4.5 s', async () => {
+  it('runs branches really concurrently: each branch waits until all three have started', async () => {
+    // A barrier instead of a stopwatch: run one at a time, the first branch would wait for ever (and
+    // fail after the safety timeout); run concurrently, all three meet.
+    let started = 0;
+    let meet: () => void = () => {};
+    const allStarted = new Promise<void>((resolve) => {
+      meet = resolve;
+    });
+    const registry = createDefaultRegistry().register('meet', async ({ node, stageDir }) => {
+      started += 1;
+      if (started === 3) meet();
+      const met = await Promise.race([
+        allStarted.then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000).unref()),
+      ]);
+      writeFileSync(join(stageDir, 'stdout.log'), node.id);
+      return met ? { status: 'success' } : { status: 'fail', failure_reason: 'branches ran one at a time' };
+    });
     const dot = `digraph par {
       start [shape=Mdiamond]
       fan [shape=component, max_parallel=3]
-      a [shape=parallelogram, tool_command="sleep 1.5"]
-      b [shape=parallelogram, tool_command="sleep 1.5"]
-      c [shape=parallelogram, tool_command="sleep 1.5"]
+      a [type="meet"]
+      b [type="meet"]
+      c [type="meet"]
       join [shape=tripleoctagon]
       exit [shape=Msquare]
       start -> fan
@@ -20,11 +38,10 @@ describe('parallel fan-out and fan-in', () => {
       fan -> c -> join
       join -> exit
     }`;
-    const began = Date.now();
-    const run = await runDot(dot);
-    const wall = Date.now() - began;
+    const run = await runDot(dot, { registry });
     expect(run.result.status).toBe('completed');
-    expect(wall).toBeLessThan(3500);
+    const fan = run.events.find((e) => e.kind === 'node.complete' && e.node_id === 'fan');
+    expect(fan?.data['status']).toBe('success');
     // Branch nodes are visible on the one event stream, tagged with their branch.
     const branchStarts = run.events.filter((e) => e.kind === 'node.start' && e.data['branch']);
     expect(branchStarts.map((e) => e.node_id).sort()).toEqual(['a', 'b', 'c']);

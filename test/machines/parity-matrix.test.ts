@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { CodergenBackend, CodergenRequest } from '../../src/actors/codergen-backend.js';
 import { QueueInterviewer } from '../../src/actors/interviewers/queue.js';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
+import { createSimulatedBackend } from '../../src/actors/simulated-backend.js';
 import { loadPipeline } from '../../src/compiler/compile.js';
 import { resumePipeline, startPipeline } from '../../src/machines/engine.js';
 import { readJson, runDot, tempDir } from './run-helpers.js';
@@ -160,10 +161,11 @@ describe('parity matrix: execution (cells 7–22)', () => {
     const source = `digraph p { start [shape=Mdiamond]; a [prompt="a"]; b [prompt="b"]; c [prompt="c"]; done [shape=Msquare]
       start -> a -> b -> c -> done }`;
     const straight = await runDot(source);
-    const logsDir = tempDir();
+    const runsRoot = tempDir();
     const run = startPipeline({
+      backend: createSimulatedBackend(),
       source,
-      logsDir,
+      runsRoot,
       durable: false,
       onEvent: (e) => {
         if (e.kind === 'node.complete' && e.node_id === 'b') run.pause();
@@ -171,7 +173,11 @@ describe('parity matrix: execution (cells 7–22)', () => {
     });
     const paused = await run.result;
     expect(paused.status).toBe('paused');
-    const resumed = await resumePipeline({ from: paused.runDir, durable: false }).result;
+    const resumed = await resumePipeline({
+      backend: createSimulatedBackend(),
+      from: paused.runDir,
+      durable: false,
+    }).result;
     expect(resumed.status).toBe(straight.result.status);
     expect(resumed.completedNodes).toEqual(straight.result.completedNodes);
     expect(resumed.stoppedAt).toBe(straight.result.stoppedAt);

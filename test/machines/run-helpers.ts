@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
+import { AutoApproveInterviewer } from '../../src/actors/interviewers/auto-approve.js';
+import { createSimulatedBackend } from '../../src/actors/simulated-backend.js';
 import { startPipeline } from '../../src/machines/engine.js';
 import type { RunOptions, RunResult } from '../../src/machines/run-types.js';
 import { parseScenario } from '../../src/machines/scenario.js';
@@ -24,21 +26,25 @@ export interface TestRun {
   kinds: string[];
   /** Node ids of node.start events, in order (excluding branch/child events unless asked). */
   visited: string[];
-  logsDir: string;
+  /** The run directory (`runDir` when given, else the default layout under a temp root). */
+  runDir: string;
 }
 
 export async function runDot(
   source: string,
   options: RunOptions & { scenarioJson?: unknown; file?: string } = {},
 ): Promise<TestRun> {
-  const logsDir = options.logsDir ?? tempDir();
+  const where = options.runDir !== undefined ? {} : { runsRoot: options.runsRoot ?? tempDir() };
   const events: PipelineEvent[] = [];
   const { scenarioJson, ...rest } = options;
+  // Tests simulate the LLM and approve gates on purpose; the engine itself never defaults to either.
   const run = startPipeline({
     durable: false,
+    backend: createSimulatedBackend(),
+    interviewer: new AutoApproveInterviewer(),
     ...rest,
     source,
-    logsDir,
+    ...where,
     ...(scenarioJson ? { scenario: parseScenario(JSON.stringify(scenarioJson)) } : {}),
     onEvent: (e) => {
       events.push(e);
@@ -53,7 +59,7 @@ export async function runDot(
     visited: events
       .filter((e) => e.kind === 'node.start' && !e.data['branch'] && !e.data['parent'])
       .map((e) => e.node_id ?? ''),
-    logsDir,
+    runDir: result.runDir,
   };
 }
 

@@ -32,6 +32,21 @@ describe('ArtifactStore', () => {
     expect(info.size_bytes).toBe(Buffer.byteLength(JSON.stringify(value)));
   });
 
+  it('a store reopened on the same run directory (a resumed run) retrieves what was stored before', () => {
+    const { dir, store: first } = store();
+    const small = first.store('summary', { lines: 3 });
+    const large = first.store('report', 'y'.repeat(FILE_BACKED_THRESHOLD_BYTES * 2));
+    const gone = first.store('scratch', 1);
+    first.remove(gone.id);
+    const reopened = new ArtifactStore(dir);
+    expect(reopened.retrieve(small.id)).toEqual({ lines: 3 });
+    expect(reopened.retrieve(large.id)).toHaveLength(FILE_BACKED_THRESHOLD_BYTES * 2);
+    expect(reopened.has(gone.id)).toBe(false);
+    expect(reopened.list().map((a) => a.id)).toEqual([small.id, large.id]);
+    // Ids keep counting: a new artifact never takes the id of one stored before the interruption.
+    expect(reopened.store('scratch', 2).id).not.toBe(gone.id);
+  });
+
   it('lists, removes and clears; an unknown id is "Artifact not found"', () => {
     const { dir, store: s } = store();
     const big = s.store('report', 'y'.repeat(200_000));

@@ -7,6 +7,7 @@ import { expandContextKeys } from '../prompt/expand-context-keys.js';
 import { renderContextSummary } from '../prompt/render-context-summary.js';
 import { resolvePromptTemplate } from '../prompt/resolve-prompt-template.js';
 import { readStatusFile, writeStatusFile } from '../status-file.js';
+import { parseEnvPassthrough } from '../tool/filter-secret-env.js';
 
 /** reference §14: `last_response` carries the first 200 characters of the response. */
 const LAST_RESPONSE_LENGTH = 200;
@@ -48,6 +49,13 @@ export const codergenHandler: NodeHandler = async (input) => {
     provider: node.attrs.llm_provider,
     reasoningEffort: node.attrs.reasoning_effort,
     stageDir,
+    ...(input.workingDir ? { workingDir: input.workingDir } : {}),
+    interviewer: services.interviewer,
+    ...(services.processes ? { processes: services.processes } : {}),
+    envPassthrough: [
+      ...parseEnvPassthrough(node.attrs.env_passthrough),
+      ...parseEnvPassthrough(graph.attrs.env_passthrough),
+    ],
     signal,
     emit: services.emit,
   });
@@ -68,6 +76,6 @@ export const codergenHandler: NodeHandler = async (input) => {
       last_response: result.response.slice(0, LAST_RESPONSE_LENGTH),
     },
   };
-  writeStatusFile(statusPath, outcome);
+  writeStatusFile(statusPath, outcome, result.usage ? { usage: result.usage } : undefined);
   return outcome;
 };

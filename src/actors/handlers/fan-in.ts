@@ -42,6 +42,8 @@ export const fanInHandler: NodeHandler = async ({ node, context, signal, service
   if (node.attrs.prompt && services.llmRank) {
     const candidates = ranked.map((r) => r.branch_id);
     const choice = await services.llmRank({
+      nodeId: node.id,
+      emit: services.emit,
       prompt: `${expandContextKeys(node.attrs.prompt, context)}\n\nCandidates:\n${describeCandidates(ranked)}`,
       candidates,
       signal,

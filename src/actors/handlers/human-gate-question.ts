@@ -5,7 +5,7 @@ import { isNoLike, isYesLike } from '../interviewers/match-option.js';
 
 /**
  * The question a human gate asks (concepts §7): one option per outgoing edge, in declaration order —
- * two edges to the same node with different labels are two options (DECISIONS §12). The label is the
+ * two edges to the same node with different labels are two options (docs/decisions.md). The label is the
  * edge's, else its target id; the key comes from the label's accelerator.
  */
 export function humanGateQuestion(node: PipelineNode, graph: Pick<PipelineGraph, 'edges'>): Question {
@@ -32,5 +32,7 @@ export function humanGateQuestion(node: PipelineNode, graph: Pick<PipelineGraph,
     // 0 means no timeout, as for node `timeout` everywhere else.
     ...(timeoutMs === undefined || timeoutMs <= 0 ? {} : { timeoutMs }),
     ...(defaultChoice === undefined ? {} : { defaultChoice }),
+    // The gate's own extra attributes (e.g. `ui.hint="..."`) reach every interviewer untouched.
+    ...(Object.keys(node.extra).length > 0 ? { metadata: { ...node.extra } } : {}),
   };
 }

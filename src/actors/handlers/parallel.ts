@@ -1,5 +1,6 @@
 import type { Outcome } from '../../compiler/outcome.js';
 import type { BranchResult, ContextValues, NodeHandler } from '../handler-types.js';
+import { BranchCheckpoints } from '../parallel/branch-checkpoints.js';
 import { evaluateJoin, type JoinVerdict } from '../parallel/evaluate-join.js';
 import { findFanIn } from '../parallel/find-fan-in.js';
 import { mergeBranchUpdates } from '../parallel/merge-branch-updates.js';
@@ -49,13 +50,13 @@ function convergence(
 }
 
 /**
- * Fans out to every outgoing edge at once (concepts §12, DECISIONS §8): each branch runs through
+ * Fans out to every outgoing edge at once (concepts §12, docs/decisions.md): each branch runs through
  * `services.runBranch` on its own clone of the context, at most `max_parallel` at a time. The join and
  * error policies (see `evaluateJoin`) decide the outcome; once it is decided, running branches are
  * aborted and unstarted ones never start. Results go to `parallel.results`, each branch's context
  * updates to `<branch id>.<key>`, and the run continues at the fan-in node the branches converged on.
  */
-export const parallelHandler: NodeHandler = async ({ node, graph, context, signal, services }) => {
+export const parallelHandler: NodeHandler = async ({ node, graph, context, signal, services, stageDir }) => {
   const edges = graph.edges.filter((edge) => edge.source === node.id);
   if (edges.length === 0) return { status: 'fail', failure_reason: 'parallel node has no outgoing edges' };
   const read = readParallelPolicy(node, edges.length);
@@ -73,6 +74,10 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
     { branches: ids, join_policy: policy.join, error_policy: policy.error, max_parallel: policy.maxParallel },
     node.id,
   );
+
+  // Branches an interrupted earlier attempt of this visit finished (after a crash or a hard stop).
+  const checkpoints = new BranchCheckpoints(stageDir);
+  const restored = checkpoints.load();
 
   let verdict: JoinVerdict = { settled: false };
   let cancelReason: string | undefined;
@@ -93,11 +98,19 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
     };
   };
 
-  const finishBranch = (branch: Branch, record: ParallelResult) => {
+  const finishBranch = (branch: Branch, record: ParallelResult, wasRestored = false) => {
     branch.record = record;
+    // Durable before anything else sees it: a crash from here on never runs this branch again.
+    if (!wasRestored && !record.cancelled && branch.result)
+      checkpoints.save(branch.id, { record, result: branch.result });
     services.emit(
       'parallel.branch.complete',
-      { branch: branch.id, status: record.status, ...(record.cancelled ? { cancelled: true } : {}) },
+      {
+        branch: branch.id,
+        status: record.status,
+        ...(record.cancelled ? { cancelled: true } : {}),
+        ...(wasRestored ? { restored: true } : {}),
+      },
       node.id,
     );
     if (!verdict.settled && !signal.aborted) {
@@ -154,6 +167,14 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
     }
   };
 
+  for (const branch of branches) {
+    const saved = restored.get(branch.id);
+    if (!saved) continue;
+    branch.started = true;
+    branch.result = saved.result;
+    finishBranch(branch, saved.record, true);
+  }
+
   // A fixed pool of `max_parallel` workers pulling the next unstarted branch.
   let next = 0;
   const worker = async () => {
@@ -161,6 +182,7 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
       if (verdict.settled || cancelReason !== undefined) return;
       const branch = branches[next++];
       if (!branch) return;
+      if (branch.record) continue;
       await runOne(branch);
     }
   };
@@ -218,5 +240,6 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
     { status: final.status, succeeded: counts.succeeded, failed: counts.failed, total: counts.total },
     node.id,
   );
+  checkpoints.clear();
   return outcome;
 };

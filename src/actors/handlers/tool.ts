@@ -22,7 +22,7 @@ const lastLine = (text: string): string => text.trimEnd().split('\n').at(-1) ?? 
  * `tool.last_line` and `tool.exit_code`.
  */
 export function createToolHandler(options: ToolHandlerOptions = {}): NodeHandler {
-  return async ({ node, graph, stageDir, signal, workingDir }) => {
+  return async ({ node, graph, stageDir, signal, workingDir, services }) => {
     const command = node.attrs.tool_command?.trim();
     if (!command) return { status: 'fail', failure_reason: 'No tool_command specified' };
     const passthrough = [
@@ -46,6 +46,7 @@ export function createToolHandler(options: ToolHandlerOptions = {}): NodeHandler
       stdoutPath: join(stageDir, 'stdout.log'),
       stderrPath: join(stageDir, 'stderr.log'),
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+      ...(services.processes ? { ledger: services.processes, node: node.id } : {}),
     });
     const output = result.stdoutTail.trim();
     const context_updates = {

@@ -47,7 +47,7 @@ function selectedOutcome(
 }
 
 /**
- * A human gate (concepts §7, DECISIONS §12): asks the interviewer to pick one of the outgoing edges and
+ * A human gate (concepts §7, docs/decisions.md): asks the interviewer to pick one of the outgoing edges and
  * returns SUCCESS with `preferred_label` = its label, `suggested_next_ids` = [its target] and context
  * `human.gate.selected` / `human.gate.label`. `human.timeout` (ms) bounds the wait; on timeout
  * `human.default_choice` (a key, label or target id) is taken, else RETRY. A skipped question FAILs.

@@ -18,6 +18,8 @@ export interface Question {
   /** Milliseconds before the gate times out; undefined waits for ever. */
   timeoutMs?: number;
   defaultChoice?: string;
+  /** Whatever the asker wants an interviewer (a UI, an audit log) to know; passed through untouched. */
+  metadata?: Record<string, unknown>;
 }
 
 export type AnswerValue = 'yes' | 'no' | 'skipped' | 'timeout';
@@ -32,5 +34,9 @@ export interface Answer {
 
 export interface Interviewer {
   ask(question: Question, signal: AbortSignal): Promise<Answer>;
+  /** Several questions at once (a form); without it, `askMultiple()` asks them one by one. */
+  askMultiple?(questions: readonly Question[], signal: AbortSignal): Promise<Answer[]>;
+  /** A yes/no confirmation; without it, `confirm()` asks a yes/no question. */
+  confirm?(prompt: string, signal: AbortSignal, stage?: string): Promise<boolean>;
   inform?(message: string, stage: string): void;
 }

@@ -9,7 +9,7 @@ const SECRET_PATTERNS: readonly RegExp[] = [
   /^(.*_)?SECRET$/i,
   /^(.*_)?TOKEN$/i,
   /^(.*_)?PASSWORD$/i,
-  // CONFORMANCE (ExecutionEnvironment filter) adds `*_CREDENTIAL`; the plural holds secrets just as often.
+  // docs/decisions.md (ExecutionEnvironment filter) adds `*_CREDENTIAL`; the plural holds secrets just as often.
   /^(.*_)?CREDENTIALS?$/i,
   /^AWS_.*KEY/i,
   /^(.*_)?DATABASE_URL$/i,
@@ -25,7 +25,7 @@ export const parseEnvPassthrough = (value: string | undefined): string[] =>
 
 /**
  * The environment a tool node or agent shell gets: `env` without secrets, except the names in
- * `passthrough` (exact, case-sensitive), which a pipeline lists in `env_passthrough` (DECISIONS §13).
+ * `passthrough` (exact, case-sensitive), which a pipeline lists in `env_passthrough` (docs/decisions.md).
  *
  * @example
  * filterSecretEnv({ PATH: '/bin', GH_TOKEN: 't', OPENAI_API_KEY: 'k' }, ['GH_TOKEN'])

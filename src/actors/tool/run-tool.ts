@@ -1,8 +1,15 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
+import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
+import { PROCESS_TOKEN_ENV, type ProcessLedger } from '../process/process-ledger.js';
 import { TailBuffer } from './tail-buffer.js';
+
+// With a ledger, the shell waits on fd 3 until the group is recorded, then becomes the command. If the
+// engine dies first the pipe closes without a line, `read` fails and nothing runs.
+const GATED_SHELL = 'IFS= read -r _ <&3 || exit 125; exec 3<&-; exec /bin/sh -c "$0"';
 
 export interface RunToolOptions {
   /** Run by `/bin/sh -c`. */
@@ -19,6 +26,13 @@ export interface RunToolOptions {
   tailBytes?: number;
   /** Milliseconds between SIGTERM and SIGKILL (default 2000). */
   killGraceMs?: number;
+  /**
+   * The run's process ledger: the group is recorded (durably) before the command may start, and
+   * removed when the group is gone, so a resume after a crash can stop what the dead engine left.
+   */
+  ledger?: Pick<ProcessLedger, 'add' | 'remove'>;
+  /** Node id recorded in the ledger. */
+  node?: string;
 }
 
 export interface ToolRunResult {
@@ -72,29 +86,52 @@ export async function runTool(options: RunToolOptions): Promise<ToolRunResult> {
   const stdoutTail = new TailBuffer(tailBytes);
   const stderrTail = new TailBuffer(tailBytes);
 
-  const child = spawn('/bin/sh', ['-c', options.command], {
+  const ledger = options.ledger;
+  const token = ledger ? randomUUID() : undefined;
+  const child = spawn('/bin/sh', ledger ? ['-c', GATED_SHELL, options.command] : ['-c', options.command], {
     cwd: options.cwd,
-    env: options.env,
+    env: token ? { ...options.env, [PROCESS_TOKEN_ENV]: token } : options.env,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ledger ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
   });
+  if (ledger && token && child.pid !== undefined) {
+    const pgid = child.pid;
+    try {
+      ledger.add({
+        pgid,
+        token,
+        node: options.node ?? '',
+        command: options.command,
+        started_at: new Date().toISOString(),
+      });
+    } catch (error) {
+      killGroup(pgid, 'SIGKILL');
+      throw error;
+    }
+    (child.stdio[3] as NodeJS.WritableStream).end('\n');
+  }
   const wire = (stream: NodeJS.ReadableStream, file: WriteStream, tail: TailBuffer) => {
     stream.on('data', (chunk: Buffer) => tail.push(chunk));
     stream.pipe(file);
     // A log that cannot be written (disk full) must not kill the run: the tail still has the output.
     file.on('error', () => stream.unpipe(file));
   };
-  wire(child.stdout, stdoutFile, stdoutTail);
-  wire(child.stderr, stderrFile, stderrTail);
+  wire(child.stdout as Readable, stdoutFile, stdoutTail);
+  wire(child.stderr as Readable, stderrFile, stderrTail);
 
   let timedOut = false;
+  let stragglers = false;
   let cancelled = false;
   let killTimer: NodeJS.Timeout | undefined;
   const terminate = () => {
     const pid = child.pid;
     if (pid === undefined || killTimer) return;
     killGroup(pid, 'SIGTERM');
-    killTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), grace);
+    killTimer = setTimeout(() => {
+      killGroup(pid, 'SIGKILL');
+      // Stragglers outlived the shell: the group leaves the ledger only once it has been killed.
+      if (stragglers) ledger?.remove(pid);
+    }, grace);
   };
   const timeoutTimer =
     options.timeoutMs === undefined
@@ -111,7 +148,6 @@ export async function runTool(options: RunToolOptions): Promise<ToolRunResult> {
   else options.signal.addEventListener('abort', onAbort, { once: true });
 
   try {
-    let stragglers = false;
     const [exitCode, exitSignal] = await new Promise<[number | null, string | null]>((resolve, reject) => {
       child.once('error', reject);
       child.once('exit', (code, signal) => {
@@ -143,6 +179,7 @@ export async function runTool(options: RunToolOptions): Promise<ToolRunResult> {
   } finally {
     clearTimeout(timeoutTimer);
     clearTimeout(killTimer);
+    if (ledger && child.pid !== undefined && !stragglers) ledger.remove(child.pid);
     options.signal.removeEventListener('abort', onAbort);
     stdoutFile.end();
     stderrFile.end();

@@ -21,6 +21,7 @@ export function registerResumeCommand(program: Command, ctx: CliContext): void {
       .argument('<run>', 'run directory, or checkpoint .json file')
       .argument('[file]', 'the pipeline (.dot), when not the copy in the run directory')
       .option('--pipeline-dot <file>', 'the pipeline (.dot); same as the second argument'),
+    { runDir: false },
   )
     .addHelpText('after', EXAMPLES)
     .action(async (run: string, file: string | undefined, flags: RunFlags & { pipelineDot?: string }) => {

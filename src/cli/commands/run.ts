@@ -1,41 +1,68 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
+import { parsePositiveInt } from '../parse-positive-int.js';
 import type { RunFlags } from '../run-flags.js';
 
 const EXAMPLES = `
-Runs the pipeline from its start node. Every run gets a directory
-(.attractor-runs/<graph>/<run id>/ by default) holding manifest.json, a copy of the
-DOT source, events.jsonl, checkpoint.json and one folder per node.
+Runs the pipeline from its start node. Every run gets a run directory holding
+manifest.json, a copy of the DOT source, events.jsonl, checkpoint.json and one folder
+per node: --logs-dir DIR is that directory itself (created if missing; a DIR that
+already holds a run is refused, resume it instead); without it each run gets
+.attractor-runs/<graph>/<run id>/. The first lines of a run say where it is.
 
 Examples:
   $ attractor run examples/tour.dot --dry-run
   $ attractor run pipeline.dot --scenario scenario.json --json
-  $ attractor run pipeline.dot --goal "Add a health endpoint" --logs-dir /tmp/runs
+  $ attractor run pipeline.dot --goal "Add a health endpoint" --logs-dir /tmp/run-1
 
---dry-run     codergen nodes use the simulated backend (no LLM), tool nodes do not run
-              their command, human gates are auto-approved unless --scenario answers them.
+--dry-run     nothing external runs: no model calls (LLM steps are simulated), no tool
+              commands (each is recorded in <node>/command.sh and counts as exit code 0
+              with empty output), and human gates take their first option unless
+              --scenario answers them. --model and --provider apply to real runs only.
 --scenario F  scripted outcomes per node and answers per gate (see README); implies the
               simulated backend for codergen nodes.
+
+--inspect     open http://127.0.0.1:8080 in a browser to watch the run in the Stately
+              inspector (needs the optional package @statelyai/inspect and internet for
+              the viewer itself); the server stops when the run ends.
 
 Ctrl-C once: finish the current node, checkpoint, print how to resume, exit 130.
 Ctrl-C twice: abort now (child processes are killed), checkpoint, exit 130.
 Exit codes: 0 success, 1 failure (or invalid pipeline), 2 bad command line, 130 interrupted.
 `;
 
-export function addRunFlags(command: Command): Command {
-  return command
+/** Flags of `run` and `resume`; only `run` chooses a run directory (a resume continues in its own). */
+export function addRunFlags(command: Command, options: { runDir: boolean } = { runDir: true }): Command {
+  const withModel = command
     .option('--goal <goal>', 'override the graph goal ($goal)')
     .option('--model <model>', 'default model for codergen nodes that set none')
-    .option('--provider <provider>', 'default provider for codergen nodes that set none')
-    .option('--logs-dir <dir>', 'root of run directories (default .attractor-runs)')
-    .option('--log-dir <dir>', 'alias of --logs-dir')
+    .option('--provider <provider>', 'default provider for codergen nodes that set none');
+  const withDir = options.runDir
+    ? withModel
+        .option('--logs-dir <dir>', 'the run directory itself (default .attractor-runs/<graph>/<run id>/)')
+        .option('--log-dir <dir>', 'alias of --logs-dir')
+    : withModel;
+  return withDir
     .option('--checkpoint-dir <dir>', 'also keep a timestamped checkpoint history in this directory')
-    .option('--max-steps <n>', 'stop with a failure after this many node visits (default 1000)')
-    .option('--dry-run', 'simulate: no LLM calls, no tool commands')
+    .option(
+      '--max-steps <n>',
+      'stop with a failure after this many node visits (default 1000)',
+      parsePositiveInt,
+    )
+    .option(
+      '--dry-run',
+      'nothing external runs: no model calls, no tool commands; gates take their first option',
+    )
     .option('--scenario <file>', 'scripted node outcomes and human answers (JSON)')
     .option('--auto-approve', 'answer every human gate with its first option')
+    .option('--record <file>', 'keep every model exchange of the run in this cassette (JSONL)')
+    .option('--replay <file>', 'answer every model call from a recorded cassette: no keys, no network')
+    .option('--max-cost <usd>', 'pause the run once its models cost more than this (US dollars)')
+    .option('--workdir <dir>', 'where the agents and tool commands work (default: the current directory)')
     .option('--json', 'print one JSON event per line on stdout, nothing else')
-    .option('--no-tui', 'plain progress lines even on a terminal');
+    .option('--no-tui', 'plain progress lines even on a terminal')
+    .option('--inspect [port]', 'serve live XState inspection events on 127.0.0.1 (default port 8080)')
+    .option('--inspect-log <file>', 'write every XState inspection event to FILE as JSON Lines');
 }
 
 export function registerRunCommand(program: Command, ctx: CliContext): void {

@@ -6,7 +6,12 @@ import { SHAPE_HANDLERS } from '../../compiler/ir.js';
  * when only `type` was given) and its label, every edge with its label or condition. Pipeline-only
  * attributes are left out, so what Graphviz reads is plain, well-formed DOT whatever the source looked like.
  */
-export function renderGraphDot(graph: PipelineGraph): string {
+export interface GraphDrawingOptions {
+  /** Fill colour per node id (the server colours nodes by live status). */
+  fill?: Readonly<Record<string, string>>;
+}
+
+export function renderGraphDot(graph: PipelineGraph, options: GraphDrawingOptions = {}): string {
   const lines = [`digraph ${quote(graph.name || 'pipeline')} {`];
   lines.push('  graph [rankdir=TB, fontname="Helvetica"];');
   lines.push('  node [fontname="Helvetica", fontsize=11];');
@@ -15,7 +20,9 @@ export function renderGraphDot(graph: PipelineGraph): string {
   for (const node of graph.nodes) {
     const shape = node.attrs.shape ?? shapeForHandler(node.handler);
     const label = node.attrs.label ?? node.id;
-    lines.push(`  ${quote(node.id)} [shape=${quote(shape)}, label=${quote(label)}];`);
+    const fill = options.fill?.[node.id];
+    const style = fill ? `, style=filled, fillcolor=${quote(fill)}` : '';
+    lines.push(`  ${quote(node.id)} [shape=${quote(shape)}, label=${quote(label)}${style}];`);
   }
   for (const edge of graph.edges) {
     const label = edge.attrs.label ?? edge.attrs.condition;

@@ -1,18 +1,23 @@
 import { z } from 'zod';
 import { durationAttr, integerAttr, stringAttr } from './attribute-value-schemas.js';
 
-/** Graph attributes (reference §5, CONFORMANCE A.2, DECISIONS §4/§11/§13). */
+/** Graph attributes (reference §5, docs/decisions.md A.2, docs/decisions.md/§11/§13). */
 export const graphAttrShape = {
   goal: stringAttr,
   label: stringAttr,
   model_stylesheet: stringAttr,
   default_max_retries: integerAttr,
+  /** `max_visits` of nodes that set none; unset = unlimited. */
+  default_max_visits: integerAttr,
   retry_target: stringAttr,
   fallback_retry_target: stringAttr,
   default_fidelity: stringAttr,
   default_thread_id: stringAttr,
   router_model: stringAttr,
   env_passthrough: stringAttr,
+  agent: stringAttr,
+  agent_command: stringAttr,
+  agent_permissions: stringAttr,
   'stack.child_dotfile': stringAttr,
   'manager.poll_interval': durationAttr,
   'manager.max_cycles': integerAttr,

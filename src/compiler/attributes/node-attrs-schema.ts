@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { booleanAttr, durationAttr, floatAttr, integerAttr, stringAttr } from './attribute-value-schemas.js';
 
 /**
- * Node attributes (reference §3, api-reference §2, DECISIONS §8/§13), keyed by canonical DOT name.
+ * Node attributes (reference §3, api-reference §2, docs/decisions.md/§13), keyed by canonical DOT name.
  * Input: the DOT strings; output: typed values, durations in milliseconds.
  */
 export const nodeAttrShape = {
@@ -12,6 +12,8 @@ export const nodeAttrShape = {
   prompt: stringAttr,
   class: stringAttr,
   max_retries: integerAttr,
+  /** Entering the node more often routes as its FAIL (DECISIONS: bounded fix loops). */
+  max_visits: integerAttr,
   goal_gate: booleanAttr,
   retry_target: stringAttr,
   fallback_retry_target: stringAttr,
@@ -23,11 +25,16 @@ export const nodeAttrShape = {
   reasoning_effort: stringAttr,
   auto_status: booleanAttr,
   allow_partial: booleanAttr,
+  /** false: a resume asks before running this node again after it was interrupted (default true). */
+  idempotent: booleanAttr,
   retry_policy: stringAttr,
   temperature: floatAttr,
   max_tokens: integerAttr,
   tool_command: stringAttr,
   env_passthrough: stringAttr,
+  agent: stringAttr,
+  agent_command: stringAttr,
+  agent_permissions: stringAttr,
   join_policy: stringAttr,
   join_k: integerAttr,
   error_policy: stringAttr,

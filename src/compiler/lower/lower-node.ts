@@ -30,10 +30,26 @@ function enterState(n: PipelineNode): StateConfig {
   return { always };
 }
 
+/** What a drawing of the chart should show on an edge: its condition, label, weight and target. */
+function edgeParams(n: PipelineNode, edge: PipelineEdge): Record<string, unknown> {
+  const { condition, label, weight, loop_restart, llm_decide } = edge.attrs;
+  return {
+    node: n.id,
+    edge: edge.index,
+    target: edge.target,
+    ...(condition?.trim() ? { condition: condition.trim() } : {}),
+    ...(label ? { label } : {}),
+    ...(weight !== undefined ? { weight } : {}),
+    ...(loop_restart ? { loop_restart: true } : {}),
+    ...(llm_decide ? { llm_decide: true } : {}),
+  };
+}
+
 function edgeTransition(n: PipelineNode, edge: PipelineEdge): TransitionConfig {
-  const params = { node: n.id, edge: edge.index };
-  const actions: NamedRef[] = [{ type: 'traverseEdge', params }];
-  if (edge.attrs.loop_restart) actions.push({ type: 'restartLoop', params });
+  const params = edgeParams(n, edge);
+  const ref = { node: n.id, edge: edge.index };
+  const actions: NamedRef[] = [{ type: 'traverseEdge', params: ref }];
+  if (edge.attrs.loop_restart) actions.push({ type: 'restartLoop', params: ref });
   return {
     guard: { type: 'routesToEdge', params },
     target: stateTarget(edge.target),
@@ -42,18 +58,44 @@ function edgeTransition(n: PipelineNode, edge: PipelineEdge): TransitionConfig {
   };
 }
 
-/** After the handler: retry, follow an edge (guards delegate to routing.ts), jump, end or fail. */
-function routeState(n: PipelineNode, outgoing: readonly PipelineEdge[]): StateConfig {
+/** The node's retry_target and fallback_retry_target that name real nodes: direct transitions. */
+function retryTargets(n: PipelineNode, known: (id: string) => boolean): string[] {
+  const targets: string[] = [];
+  for (const raw of [n.attrs.retry_target, n.attrs.fallback_retry_target]) {
+    const target = raw?.trim();
+    if (target && known(target) && !targets.includes(target)) targets.push(target);
+  }
+  return targets;
+}
+
+function jumpTransition(guard: string, params: Record<string, unknown>, action: string): TransitionConfig {
+  const target = params['target'] as string;
+  return {
+    guard: { type: guard, params },
+    target: stateTarget(target),
+    actions: [{ type: action, params }],
+    reenter: true,
+  };
+}
+
+/** What the lowering needs to know about the rest of the graph. */
+export interface LowerContext {
+  outgoing: readonly PipelineEdge[];
+  /** Whether a node id exists (retry targets naming no node go through `__dispatch` and fail there). */
+  known(id: string): boolean;
+  /** Distinct goal-gate retry targets of the graph (exit nodes jump to them directly). */
+  goalGateTargets: readonly string[];
+}
+
+/** After the handler: retry, follow an edge, jump, end or fail — in the order the routing function decides. */
+function routeState(n: PipelineNode, lower: LowerContext): StateConfig {
   const always: TransitionConfig[] = [
     { guard: { type: 'shouldRetry', params: node(n.id) }, target: 'backoff' },
   ];
   if (n.handler === 'exit') {
+    for (const target of lower.goalGateTargets)
+      always.push(jumpTransition('goalGateRetries', { node: n.id, target }, 'jumpForGoalGate'));
     always.push(
-      {
-        guard: { type: 'goalGateJump', params: node(n.id) },
-        target: controlTarget(CONTROL_STATES.dispatch),
-        actions: [{ type: 'jumpForGoalGate', params: node(n.id) }],
-      },
       {
         guard: { type: 'goalGateUnsatisfied', params: node(n.id) },
         target: controlTarget(CONTROL_STATES.failed),
@@ -66,9 +108,12 @@ function routeState(n: PipelineNode, outgoing: readonly PipelineEdge[]): StateCo
     );
     return { always };
   }
-  for (const edge of outgoing) always.push(edgeTransition(n, edge));
+  for (const edge of lower.outgoing) always.push(edgeTransition(n, edge));
+  for (const target of retryTargets(n, lower.known))
+    always.push(jumpTransition('routesToRetryTarget', { node: n.id, target }, 'jumpToRetryTarget'));
   always.push(
     {
+      // Only what is known at run time: `next_node` from a handler, or a retry target naming no node.
       guard: { type: 'routesToJump', params: node(n.id) },
       target: controlTarget(CONTROL_STATES.dispatch),
       actions: [{ type: 'jumpFromNode', params: node(n.id) }],
@@ -84,7 +129,7 @@ function routeState(n: PipelineNode, outgoing: readonly PipelineEdge[]): StateCo
 }
 
 /** One compound state per node: enter → run (invoke `handler.<type>`) → route, with backoff for retries. */
-export function lowerNode(n: PipelineNode, outgoing: readonly PipelineEdge[]): StateConfig {
+export function lowerNode(n: PipelineNode, lower: LowerContext): StateConfig {
   return {
     meta: { nodeId: n.id, handler: n.handler },
     initial: 'enter',
@@ -99,7 +144,7 @@ export function lowerNode(n: PipelineNode, outgoing: readonly PipelineEdge[]): S
           onError: { target: 'route', actions: [{ type: 'recordError', params: node(n.id) }] },
         },
       },
-      route: routeState(n, outgoing),
+      route: routeState(n, lower),
       backoff: { after: { retryBackoff: { target: 'enter' } } },
     },
   };

@@ -1,4 +1,5 @@
 import type { PipelineEdge, PipelineGraph } from '../ir.js';
+import { goalGateRetryTarget } from '../routing/check-goal-gates.js';
 import { lowerNode } from './lower-node.js';
 import type { MachineConfig, StateConfig, TransitionConfig } from './machine-config.js';
 import { CONTROL_STATES, controlTarget, MACHINE_ID, stateKey, stateTarget } from './state-keys.js';
@@ -6,11 +7,12 @@ import { CONTROL_STATES, controlTarget, MACHINE_ID, stateKey, stateTarget } from
 /**
  * Lower a validated graph to the XState machine config that runs it.
  *
- * Every node is a state; every outgoing edge is a guarded transition of that node's `route` state,
- * in weight order, each guard asking the one routing function whether it picks this edge. Jumps that
- * are not edges (retry targets, goal-gate retries, `next_node` overrides, resume) go through the
- * `__dispatch` state, whose transitions are guarded by the jump target — one per node, so the config
- * stays linear in the graph's size.
+ * Every node is a state; every outgoing edge is a guarded transition of that node's `route` state whose
+ * guard params carry the edge's condition, label, weight and target, each guard asking the one routing
+ * function (`nextStep`) whether it picks this edge. Jumps known from the graph (retry_target,
+ * fallback_retry_target, goal-gate retry targets) are direct transitions too; only what is known at run
+ * time (`next_node` from a handler, resume) goes through the `__dispatch` state, whose transitions are
+ * guarded by the jump target — one per node, so the config stays linear in the graph's size.
  *
  * @example
  * const config = lowerToMachineConfig(graph);
@@ -21,10 +23,19 @@ export function lowerToMachineConfig(graph: PipelineGraph): MachineConfig {
   for (const n of graph.nodes) outgoing.set(n.id, []);
   for (const e of graph.edges) outgoing.get(e.source)?.push(e);
 
+  const known = (id: string) => outgoing.has(id);
+  const goalGateTargets = [
+    ...new Set(
+      graph.nodes.flatMap((n) =>
+        n.attrs.goal_gate === true ? (goalGateRetryTarget(graph, n, known) ?? []) : [],
+      ),
+    ),
+  ];
+
   const states: Record<string, StateConfig> = {};
   const dispatch: TransitionConfig[] = [];
   for (const n of graph.nodes) {
-    states[stateKey(n.id)] = lowerNode(n, outgoing.get(n.id) ?? []);
+    states[stateKey(n.id)] = lowerNode(n, { outgoing: outgoing.get(n.id) ?? [], known, goalGateTargets });
     dispatch.push({ guard: { type: 'jumpTargetIs', params: { node: n.id } }, target: stateTarget(n.id) });
   }
   dispatch.push({

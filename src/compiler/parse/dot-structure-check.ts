@@ -11,6 +11,8 @@ export class DotStructureCheck {
   private sawToken = false;
   private readonly openBraces: number[] = [];
   private closedGraph = false;
+  /** Offset of the `[` of the attribute list being read; DOT attribute lists do not nest. */
+  private openBracket: number | undefined;
 
   constructor(
     private readonly map: PositionMap,
@@ -50,8 +52,32 @@ export class DotStructureCheck {
     this.fail(offset, `A pipeline file must start with "digraph name {", but found "${clip(text)}".`);
   }
 
+  /** `[` starts an attribute list; a second `[` before its `]` means the first was never closed. */
+  bracketOpen(offset: number): void {
+    this.token(offset, '[');
+    this.unclosedBracket(offset);
+    this.openBracket = offset;
+  }
+
+  bracketClose(offset: number): void {
+    this.token(offset, ']');
+    this.openBracket = undefined;
+  }
+
+  /** Reports the `[` still open when `offset` (a `[`, `{`, `}` or the end) cannot be inside it. */
+  private unclosedBracket(offset: number): void {
+    if (this.openBracket === undefined) return;
+    const at = this.map.locateSource(offset);
+    this.fail(
+      this.openBracket,
+      `The "[" opened here is never closed: expected "]" to end the attribute list before line ${at.line}, ` +
+        `column ${at.column}.`,
+    );
+  }
+
   open(offset: number): void {
     this.token(offset, '{');
+    this.unclosedBracket(offset);
     this.openBraces.push(offset);
     if (this.openBraces.length > this.maxNestingDepth) {
       throw new DotLimitError(
@@ -65,6 +91,7 @@ export class DotStructureCheck {
 
   close(offset: number): void {
     this.token(offset, '}');
+    this.unclosedBracket(offset);
     if (this.openBraces.pop() === undefined) {
       this.fail(
         offset,
@@ -81,6 +108,12 @@ export class DotStructureCheck {
       this.fail(
         sourceLength,
         'The file is empty (or holds only comments): expected a pipeline such as "digraph name { a -> b }".',
+      );
+    }
+    if (this.openBracket !== undefined) {
+      this.fail(
+        this.openBracket,
+        'The "[" opened here is never closed: expected "]" to end the attribute list before the end of the file.',
       );
     }
     const unclosed = this.openBraces.at(-1);

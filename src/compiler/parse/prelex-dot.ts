@@ -12,7 +12,7 @@ export interface PrelexResult {
 const NUMERAL = /^-?(\.\d+|\d+(\.\d*)?)$/;
 
 /**
- * Rewrites the DOT that Graphviz accepts but ts-graphviz 3.0.7 rejects (DEPENDENCIES §2a) into an
+ * Rewrites the DOT that Graphviz accepts but ts-graphviz 3.0.7 rejects (docs/decisions.md) into an
  * equivalent text, outside comments and `<...>` HTML ids:
  * - `"a" + "b"` is folded into `"ab"`;
  * - a raw newline inside a quoted string becomes the escape `\n`; backslash-newline is dropped;
@@ -147,8 +147,11 @@ export function prelexDot(source: string, options: { file?: string; maxNestingDe
     } else if (c === '}') {
       check.close(i);
       i++;
+    } else if (c === '[') {
+      check.bracketOpen(i);
+      i++;
     } else if (c === ']') {
-      check.token(i, ']');
+      check.bracketClose(i);
       const next = skipTrivia(i + 1);
       if (source[next] === '[') {
         replace(i, i + 1, ' ');

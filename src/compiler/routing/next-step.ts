@@ -11,6 +11,8 @@ export interface NextStepInput {
   context: Record<string, unknown>;
   /** The router model's pick among `routerCandidates(...)`, when the engine asked it. */
   llmChoice?: string;
+  /** `node`'s outgoing edges when the caller has them indexed (else found in `graph.edges`, O(graph)). */
+  edges?: readonly PipelineEdge[];
 }
 
 export type NextStep =
@@ -30,7 +32,7 @@ export function outgoingEdges(graph: PipelineGraph, nodeId: string): PipelineEdg
 }
 
 /**
- * What the engine does after a node's outcome (DECISIONS §2–§3):
+ * What the engine does after a node's outcome (docs/decisions.md–§3):
  * - `outcome.next_node` naming a real node overrides routing: its outgoing edge to that node when one
  *   exists (so edge attributes apply), else a `jump`;
  * - FAIL goes through failure routing (`routeFailure`);
@@ -43,13 +45,13 @@ export function outgoingEdges(graph: PipelineGraph, nodeId: string): PipelineEdg
  */
 export function nextStep(input: NextStepInput): NextStep {
   const { graph, node, outcome, context } = input;
-  const edges = outgoingEdges(graph, node.id);
+  const edges = input.edges ? [...input.edges] : outgoingEdges(graph, node.id);
   const override = outcome.next_node?.trim();
   if (override && graph.nodes.some((candidate) => candidate.id === override)) {
     const edge = edges.find((candidate) => candidate.target === override);
     return edge ? { kind: 'edge', edge } : { kind: 'jump', target: override };
   }
-  if (outcome.status === 'fail') return routeFailure({ node, edges, outcome, context });
+  if (outcome.status === 'fail') return routeFailure({ node, edges, outcome, context, graph });
   const edge = selectEdge({
     edges,
     outcome,

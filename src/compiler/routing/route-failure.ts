@@ -1,10 +1,13 @@
 import { conditionTestsOutcome, parseCondition } from '../conditions/index.js';
-import type { PipelineEdge, PipelineNode } from '../ir.js';
+import type { PipelineEdge, PipelineGraph, PipelineNode } from '../ir.js';
 import type { Outcome } from '../outcome.js';
 import { isConditional, matchingConditionalEdges } from './select-edge.js';
+import { visitLimitFailure } from './visit-limit.js';
 
 export interface FailureRoutingInput {
   node: PipelineNode;
+  /** When given, a FAIL from going over the node's visit limit skips its `retry_target` (another visit). */
+  graph?: PipelineGraph;
   /** Outgoing edges of `node`. */
   edges: PipelineEdge[];
   outcome: Outcome;
@@ -23,7 +26,7 @@ export function failureReason(node: PipelineNode, outcome: Outcome): string {
 }
 
 /**
- * Where a FAIL goes (DECISIONS §3): the best true conditional edge that tests `outcome` (so
+ * Where a FAIL goes (docs/decisions.md): the best true conditional edge that tests `outcome` (so
  * `outcome=fail`, `outcome!=success` and `outcome in [fail, retry]` all catch it, while an edge about
  * some context key does not); else the node's `retry_target`; else its `fallback_retry_target`; else the
  * run fails with the node's failure reason. Unconditional edges never swallow a FAIL.
@@ -34,14 +37,21 @@ export function failureReason(node: PipelineNode, outcome: Outcome): string {
  */
 export function routeFailure(input: FailureRoutingInput): FailureRoute {
   const { node, edges, outcome, context } = input;
+  // Over its visit limit, the node must not be entered again straight away: its own retry_target and
+  // any route back to itself are skipped, so a fail edge or fallback_retry_target elsewhere takes over.
+  const overLimit = input.graph !== undefined && visitLimitFailure(node, input.graph, context) !== undefined;
+  const elsewhere = (target: string | undefined): boolean => !overLimit || target !== node.id;
   const failureEdges = edges.filter(
-    (edge) => isConditional(edge) && conditionTestsOutcome(parseCondition(edge.attrs.condition as string)),
+    (edge) =>
+      elsewhere(edge.target) &&
+      isConditional(edge) &&
+      conditionTestsOutcome(parseCondition(edge.attrs.condition as string)),
   );
   const edge = matchingConditionalEdges(failureEdges, { ...outcome, status: 'fail' }, context)[0];
   if (edge) return { kind: 'edge', edge };
-  const retryTarget = node.attrs.retry_target?.trim();
+  const retryTarget = overLimit ? undefined : node.attrs.retry_target?.trim();
   if (retryTarget) return { kind: 'retry_target', target: retryTarget };
   const fallback = node.attrs.fallback_retry_target?.trim();
-  if (fallback) return { kind: 'retry_target', target: fallback };
+  if (fallback && elsewhere(fallback)) return { kind: 'retry_target', target: fallback };
   return { kind: 'fail', reason: failureReason(node, outcome) };
 }

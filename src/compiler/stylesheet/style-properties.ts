@@ -52,6 +52,7 @@ const PROPERTIES: Readonly<Record<StyleProperty, Converter>> = {
   timeout: duration,
   max_retries: count,
   fidelity,
+  agent: text,
 };
 
 const ALIASES: Readonly<Record<string, StyleProperty>> = { model: 'llm_model', provider: 'llm_provider' };

@@ -17,6 +17,8 @@ export interface StyleValues {
   timeout?: number;
   max_retries?: number;
   fidelity?: string;
+  /** External ACP agent: `claude`, `gemini`, `codex` or `acp`. */
+  agent?: string;
 }
 
 export type StyleProperty = keyof StyleValues;

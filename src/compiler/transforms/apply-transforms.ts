@@ -1,6 +1,7 @@
 import { AttractorError } from '../../shared/errors.js';
 import type { Diagnostic } from '../diagnostic.js';
 import type { PipelineGraph } from '../ir.js';
+import { agentDefaultsTransform } from './agent-defaults.js';
 import { goalExpansionTransform } from './goal-expansion.js';
 import { promptIncludeTransform } from './prompt-include.js';
 import { stylesheetTransform } from './stylesheet-transform.js';
@@ -8,12 +9,14 @@ import type { Transform, TransformContext } from './transform.js';
 
 /**
  * Built-ins, in order. Includes come before `$goal` so a prompt loaded from a file gets its `$goal`
- * expanded too; the stylesheet comes last because it only fills attributes nothing else set.
+ * expanded too; the stylesheet comes next because it only fills attributes nothing else set, and the
+ * graph's agent defaults last, below the stylesheet.
  */
 export const BUILTIN_TRANSFORMS: readonly Transform[] = [
   promptIncludeTransform,
   goalExpansionTransform,
   stylesheetTransform,
+  agentDefaultsTransform,
 ];
 
 const registered: Transform[] = [];

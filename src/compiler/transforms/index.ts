@@ -1,3 +1,4 @@
+export { agentDefaultsTransform } from './agent-defaults.js';
 export {
   type ApplyTransformsOptions,
   applyTransforms,

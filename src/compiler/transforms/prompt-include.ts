@@ -67,7 +67,7 @@ export function resolvePromptInclude(
 }
 
 /**
- * Replaces `prompt="@file.md"` by the file's content (DECISIONS §13). A missing file is a warning
+ * Replaces `prompt="@file.md"` by the file's content (docs/decisions.md). A missing file is a warning
  * (`prompt_file_missing`) and the prompt stays as written, so the codergen handler can fail clearly if
  * the node actually runs.
  */

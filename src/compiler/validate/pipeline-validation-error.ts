@@ -22,6 +22,11 @@ export class PipelineValidationError extends AttractorError {
     this.diagnostics = diagnostics;
   }
 
+  /** Each finding line carries its own location, so the first one is not repeated in front. */
+  override describe(): string {
+    return this.message;
+  }
+
   override toJSON(): Record<string, unknown> {
     return { ...super.toJSON(), diagnostics: this.diagnostics };
   }

@@ -2,6 +2,7 @@ import { AbortError } from './abort-error.js';
 import { errorFromHttpStatus } from './error-from-http-status.js';
 import { LLMError } from './llm-error.js';
 import { NetworkError } from './network-error.js';
+import { ProviderError } from './provider-error.js';
 import { RequestTimeoutError } from './request-timeout-error.js';
 
 export interface ExceptionContext {
@@ -37,10 +38,15 @@ function looksLikeNetwork(error: unknown): boolean {
   return false;
 }
 
+/** JavaScript's own error classes: thrown by code, never by a provider, so they are bugs. */
+const PROGRAMMING_ERRORS = [TypeError, RangeError, ReferenceError, SyntaxError, EvalError];
+
 /**
  * Maps what an official SDK throws to our hierarchy. Both the Anthropic and OpenAI SDKs throw an `APIError` with
  * `status`, `headers` and the parsed body in `error`; their abort and connection errors have no status.
- * Anything unrecognised is returned unchanged: it is a bug, not a provider failure, and must not be retried.
+ * Any other error (an SDK's `APIError` without a status, a stream-protocol complaint) is an unknown provider
+ * failure: a ProviderError, retryable by default as the spec says. JavaScript's built-in errors (TypeError,
+ * RangeError, ...) and non-Error values are bugs and come back unchanged, never retried.
  */
 export function errorFromException(error: unknown, context: ExceptionContext): unknown {
   if (LLMError.isLLMError(error)) return error;
@@ -68,5 +74,6 @@ export function errorFromException(error: unknown, context: ExceptionContext): u
   if (looksLikeNetwork(error)) {
     return new NetworkError(`${provider}: connection failed: ${message}`, { provider, cause: error });
   }
-  return error;
+  if (!(error instanceof Error) || PROGRAMMING_ERRORS.some((kind) => error instanceof kind)) return error;
+  return new ProviderError(`${provider}: ${message}`, { provider, cause: error });
 }

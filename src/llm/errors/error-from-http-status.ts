@@ -1,6 +1,7 @@
 import { AuthenticationError } from './authentication-error.js';
 import { ContentFilterError } from './content-filter-error.js';
 import { ContextLengthError } from './context-length-error.js';
+import { errorClassForGrpcStatus } from './error-class-for-grpc-status.js';
 import { InvalidRequestError } from './invalid-request-error.js';
 import type { LLMError, LLMErrorOptions } from './llm-error.js';
 import { NotFoundError } from './not-found-error.js';
@@ -28,7 +29,12 @@ function record(value: unknown): Record<string, unknown> | undefined {
 }
 
 /** Anthropic, OpenAI and Gemini all nest `{ error: { message, type|code|status } }`; accept the flat form too. */
-function describeBody(body: unknown): { message?: string; errorCode?: string; allCodes?: string } {
+function describeBody(body: unknown): {
+  message?: string;
+  errorCode?: string;
+  allCodes?: string;
+  grpcStatus?: string;
+} {
   if (typeof body === 'string') return body.trim() === '' ? {} : { message: body };
   const outer = record(body);
   const inner = record(outer?.['error']) ?? outer;
@@ -39,7 +45,9 @@ function describeBody(body: unknown): { message?: string; errorCode?: string; al
   );
   // OpenAI's `code` (context_length_exceeded, insufficient_quota) is more specific than its `type`.
   const code = codes[0];
+  const grpcStatus = inner['status'];
   return {
+    ...(typeof grpcStatus === 'string' ? { grpcStatus } : {}),
     ...(typeof message === 'string' ? { message } : {}),
     ...(code !== undefined ? { errorCode: code } : {}),
     allCodes: codes.join(' '),
@@ -51,8 +59,15 @@ const CONTEXT_LENGTH =
 const CONTENT_FILTER = /content filter|content_filter|safety|content policy/i;
 const QUOTA = /insufficient_quota|quota|credit balance|billing/i;
 const NOT_FOUND = /not found|does not exist|not_found/i;
+// Some providers (and proxies in front of them) report a bad key as 400, 403 or 500.
+const UNAUTHORIZED =
+  /unauthori[sz]ed|invalid[ _-]?(?:api[ _-]?)?key|incorrect api key|api key not valid|invalid x-api-key|authentication_error/i;
 
-/** Builds the typed error for a provider's HTTP failure: status first, then the message text for the ambiguous ones. */
+/**
+ * Builds the typed error for a provider's HTTP failure. Message text decides first where the status is
+ * ambiguous (context length and content filter on 400/422, a bad key under any status but 401/403), then a
+ * gRPC status string (Gemini's `error.status`), then the HTTP status, then the text again for odd statuses.
+ */
 export function errorFromHttpStatus(input: HttpErrorInput): LLMError {
   const described = describeBody(input.body);
   const text = described.message ?? input.message ?? `HTTP ${input.status}`;
@@ -73,6 +88,10 @@ export function errorFromHttpStatus(input: HttpErrorInput): LLMError {
   }
   if ((status === 400 || status === 422) && CONTENT_FILTER.test(haystack))
     return new ContentFilterError(message, options);
+  if (status !== 401 && status !== 403 && status !== 429 && UNAUTHORIZED.test(haystack))
+    return new AuthenticationError(message, options);
+  const GrpcClass = errorClassForGrpcStatus(described.grpcStatus);
+  if (GrpcClass) return new GrpcClass(message, options);
   if (status === 400 || status === 422) return new InvalidRequestError(message, options);
   if (status === 401) return new AuthenticationError(message, options);
   if (status === 403) return new PermissionDeniedError(message, options);
@@ -85,5 +104,7 @@ export function errorFromHttpStatus(input: HttpErrorInput): LLMError {
   }
   if (status >= 500) return new ServerError(message, options);
   if (NOT_FOUND.test(haystack)) return new NotFoundError(message, options);
+  if (CONTEXT_LENGTH.test(haystack)) return new ContextLengthError(message, options);
+  if (CONTENT_FILTER.test(haystack)) return new ContentFilterError(message, options);
   return new ProviderError(message, options);
 }

@@ -1,9 +1,10 @@
-import { LLMError, type LLMErrorOptions } from './llm-error.js';
+import type { LLMErrorOptions } from './llm-error.js';
+import { ProviderError } from './provider-error.js';
 
 /** HTTP 400/422: the provider rejected the request shape; retrying the same request cannot help. */
-export class InvalidRequestError extends LLMError {
+export class InvalidRequestError extends ProviderError {
   constructor(message: string, options: LLMErrorOptions = {}) {
-    super('llm.invalid_request', message, { isRetryable: false, ...options });
+    super(message, { isRetryable: false, ...options }, 'llm.invalid_request');
     this.name = 'InvalidRequestError';
   }
 }

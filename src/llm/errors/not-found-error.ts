@@ -1,9 +1,10 @@
-import { LLMError, type LLMErrorOptions } from './llm-error.js';
+import type { LLMErrorOptions } from './llm-error.js';
+import { ProviderError } from './provider-error.js';
 
 /** HTTP 404: usually an unknown model name. */
-export class NotFoundError extends LLMError {
+export class NotFoundError extends ProviderError {
   constructor(message: string, options: LLMErrorOptions = {}) {
-    super('llm.not_found', message, { isRetryable: false, ...options });
+    super(message, { isRetryable: false, ...options }, 'llm.not_found');
     this.name = 'NotFoundError';
   }
 }

@@ -1,9 +1,14 @@
 import { LLMError, type LLMErrorOptions } from './llm-error.js';
 
-/** A provider failure that fits no other class; retryable by default, per the public specification. */
+/**
+ * Base of every error a provider reported (authentication, permission, not found, invalid request, context
+ * length, content filter, quota, rate limit, server), so `instanceof ProviderError` catches them all. Used as
+ * is for a provider failure that fits no subclass; retryable by default, per the public specification.
+ */
 export class ProviderError extends LLMError {
-  constructor(message: string, options: LLMErrorOptions = {}) {
-    super('llm.provider', message, { isRetryable: true, ...options });
+  /** `code` is for subclasses; a plain ProviderError is `llm.provider`. */
+  constructor(message: string, options: LLMErrorOptions = {}, code = 'llm.provider') {
+    super(code, message, { isRetryable: true, ...options });
     this.name = 'ProviderError';
   }
 }

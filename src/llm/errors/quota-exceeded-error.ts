@@ -1,9 +1,10 @@
-import { LLMError, type LLMErrorOptions } from './llm-error.js';
+import type { LLMErrorOptions } from './llm-error.js';
+import { ProviderError } from './provider-error.js';
 
 /** The account is out of credit or quota; waiting will not help. */
-export class QuotaExceededError extends LLMError {
+export class QuotaExceededError extends ProviderError {
   constructor(message: string, options: LLMErrorOptions = {}) {
-    super('llm.quota_exceeded', message, { isRetryable: false, ...options });
+    super(message, { isRetryable: false, ...options }, 'llm.quota_exceeded');
     this.name = 'QuotaExceededError';
   }
 }

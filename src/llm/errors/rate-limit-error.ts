@@ -1,9 +1,10 @@
-import { LLMError, type LLMErrorOptions } from './llm-error.js';
+import type { LLMErrorOptions } from './llm-error.js';
+import { ProviderError } from './provider-error.js';
 
 /** HTTP 429: retryable; `retryAfterMs` carries the server's Retry-After when it sent one. */
-export class RateLimitError extends LLMError {
+export class RateLimitError extends ProviderError {
   constructor(message: string, options: LLMErrorOptions = {}) {
-    super('llm.rate_limit', message, { isRetryable: true, ...options });
+    super(message, { isRetryable: true, ...options }, 'llm.rate_limit');
     this.name = 'RateLimitError';
   }
 }

@@ -9,6 +9,8 @@ export const cassetteEntrySchema = z.object({
   response: z.record(z.string(), z.unknown()).optional(),
   events: z.array(z.record(z.string(), z.unknown())).optional(),
   error: z.record(z.string(), z.unknown()).optional(),
+  /** Who made the call, when the recorder knows (a pipeline node): named in replay mismatches. */
+  caller: z.string().optional(),
 });
 
 export type CassetteEntry = {
@@ -18,6 +20,7 @@ export type CassetteEntry = {
   response?: Response;
   events?: StreamEvent[];
   error?: Record<string, unknown>;
+  caller?: string;
 };
 
 /** Parses a JSONL cassette; a malformed line is bad input and throws with its line number. */

@@ -11,6 +11,10 @@ export interface RecordMiddlewareOptions {
   write?: (line: string) => void;
   /** Keep providers' raw payloads in responses (large); off by default. */
   includeRaw?: boolean;
+  /** Rewrites each entry before it is stored (e.g. machine-specific paths into placeholders). */
+  transform?: (entry: CassetteEntry) => CassetteEntry;
+  /** Names the caller of the current call, stored as the entry's `caller`. */
+  caller?: () => string | undefined;
 }
 
 function withoutRaw<T>(value: T): T {
@@ -68,8 +72,11 @@ export class RecordMiddleware implements Middleware {
     }
   }
 
-  private save(entry: CassetteEntry): void {
-    const stored = this.options.includeRaw ? entry : withoutRaw(entry);
+  private save(raw: CassetteEntry): void {
+    const caller = this.options.caller?.();
+    const entry = caller !== undefined ? { ...raw, caller } : raw;
+    const plain = this.options.includeRaw ? entry : withoutRaw(entry);
+    const stored = this.options.transform ? this.options.transform(plain) : plain;
     this.entries.push(stored);
     const line = JSON.stringify(stored);
     if (this.options.path) appendFileSync(this.options.path, `${line}\n`);

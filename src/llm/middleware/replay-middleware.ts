@@ -9,6 +9,12 @@ export interface ReplayMiddlewareOptions {
   /** A cassette written by RecordMiddleware. */
   path?: string;
   entries?: CassetteEntry[];
+  /** What of a request must match (applied to recorded and live requests alike); default: all of it. */
+  matchKey?: (request: Request) => unknown;
+  /** Rewrites a matched entry before it answers (e.g. placeholders back into this machine's paths). */
+  transform?: (entry: CassetteEntry) => CassetteEntry;
+  /** Names the caller of the current call, for mismatch messages. */
+  caller?: () => string | undefined;
 }
 
 /** The first place two JSON values differ, as a path like `messages[1].content[0].text`. */
@@ -44,10 +50,12 @@ function firstDifference(a: unknown, b: unknown, path = ''): string | undefined 
 export class ReplayMiddleware implements Middleware {
   readonly name = 'replay';
   private readonly entries: CassetteEntry[];
+  private readonly options: ReplayMiddlewareOptions;
   private readonly used = new Set<number>();
   private calls = 0;
 
   constructor(options: ReplayMiddlewareOptions) {
+    this.options = options;
     if (options.entries) this.entries = options.entries;
     else if (options.path) this.entries = parseCassette(readFileSync(options.path, 'utf8'), options.path);
     else throw new TypeError('ReplayMiddleware needs `path` or `entries`.');
@@ -73,24 +81,40 @@ export class ReplayMiddleware implements Middleware {
 
   private take(kind: CassetteEntry['kind'], request: Request): CassetteEntry {
     this.calls++;
-    const wanted = canonicalJson(request);
-    const index = this.entries.findIndex(
-      (entry, i) => !this.used.has(i) && entry.kind === kind && canonicalJson(entry.request) === wanted,
-    );
+    const key = this.options.matchKey ?? ((r: Request) => r);
+    const live = key(request);
+    const wanted = canonicalJson(live);
+    const caller = this.options.caller?.();
+    const unused = (entry: CassetteEntry, i: number) => !this.used.has(i) && entry.kind === kind;
+    // Same caller first: parallel branches may call in any order, and a caller's own calls are in sequence.
+    const sameCaller = (entry: CassetteEntry) => caller === undefined || entry.caller === caller;
+    const matches = (entry: CassetteEntry, i: number) =>
+      unused(entry, i) && canonicalJson(key(entry.request)) === wanted;
+    let index = this.entries.findIndex((entry, i) => matches(entry, i) && sameCaller(entry));
+    if (index < 0) index = this.entries.findIndex(matches);
     if (index >= 0) {
       this.used.add(index);
-      return this.entries[index]!;
+      const entry = this.entries[index]!;
+      return this.options.transform ? this.options.transform(entry) : entry;
     }
-    const nextIndex = this.entries.findIndex((entry, i) => !this.used.has(i) && entry.kind === kind);
-    if (nextIndex < 0) throw this.mismatch(`the cassette has no unused ${kind} call left`, request);
-    const where = firstDifference(this.entries[nextIndex]!.request, request);
-    throw this.mismatch(`it differs from recorded ${kind} call #${nextIndex + 1} at \`${where}\``, request);
+    let nextIndex = this.entries.findIndex((entry, i) => unused(entry, i) && sameCaller(entry));
+    if (nextIndex < 0) nextIndex = this.entries.findIndex(unused);
+    if (nextIndex < 0) throw this.mismatch(`the cassette has no unused ${kind} call left`, request, caller);
+    const recorded = this.entries[nextIndex]!;
+    const where = firstDifference(key(recorded.request), live);
+    const by = recorded.caller !== undefined ? ` (by ${recorded.caller})` : '';
+    throw this.mismatch(
+      `it differs from recorded ${kind} call #${nextIndex + 1}${by} at \`${where}\``,
+      request,
+      caller,
+    );
   }
 
-  private mismatch(reason: string, request: Request): LLMError {
+  private mismatch(reason: string, request: Request, caller?: string): LLMError {
+    const who = caller !== undefined ? ` of ${caller}` : '';
     return new LLMError(
       'llm.replay_mismatch',
-      `Replay: call #${this.calls} (model ${request.model}) does not match the cassette: ${reason}.`,
+      `Replay: call #${this.calls}${who} (model ${request.model}) does not match the cassette: ${reason}.`,
     );
   }
 }

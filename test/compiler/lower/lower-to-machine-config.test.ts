@@ -1,9 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { lowerToMachineConfig } from '../../../src/compiler/lower/lower-to-machine-config.js';
+import type {
+  MachineConfig,
+  StateConfig,
+  TransitionConfig,
+} from '../../../src/compiler/lower/machine-config.js';
 import { stateKey } from '../../../src/compiler/lower/state-keys.js';
 import { parseDot } from '../../../src/compiler/parse/parse-dot.js';
 import { compileMachine } from '../../../src/machines/compile-machine.js';
@@ -45,7 +51,7 @@ describe('lowerToMachineConfig', () => {
     expect(c.states['gate']?.states?.['run']?.invoke?.src).toBe('handler.wait.human');
   });
 
-  it('emits one guarded transition per outgoing edge, each asking the routing function, then jump/end/fail', () => {
+  it('emits one guarded transition per outgoing edge, its params showing the edge, then jump/end/fail', () => {
     const route = config(source).states['work']?.states?.['route']?.always ?? [];
     expect(route.map((t) => t.guard?.type ?? 'else')).toEqual([
       'shouldRetry',
@@ -55,19 +61,49 @@ describe('lowerToMachineConfig', () => {
       'routesToEnd',
       'else',
     ]);
-    expect(route[1]?.guard?.params).toEqual({ node: 'work', edge: 1 });
+    expect(route[1]?.guard?.params).toEqual({
+      node: 'work',
+      edge: 1,
+      target: 'gate',
+      condition: 'outcome=success',
+      weight: 2,
+    });
     expect(route[1]?.target).toBe('#pipeline.gate');
+    expect(route[2]?.guard?.params).toEqual({ node: 'work', edge: 2, target: 'work', loop_restart: true });
     expect(route[2]?.actions?.map((a) => a.type)).toEqual(['traverseEdge', 'restartLoop']);
   });
 
-  it('checks goal gates at exit nodes and stops parallel branches at fan-in nodes', () => {
-    const c = config(source);
-    expect(c.states['exit']?.states?.['route']?.always?.map((t) => t.guard?.type ?? 'else')).toEqual([
+  it('draws retry targets and goal-gate targets as direct transitions, not through __dispatch', () => {
+    const c = config(`digraph g {
+      retry_target="plan"
+      start [shape=Mdiamond]
+      plan
+      build [goal_gate=true, retry_target="plan", fallback_retry_target="fix"]
+      fix
+      check [goal_gate=true]
+      exit [shape=Msquare]
+      start -> plan -> build -> check -> exit
+      fix -> build
+    }`);
+    const build = c.states['build']?.states?.['route']?.always ?? [];
+    const jumps = build.filter((t) => t.guard?.type === 'routesToRetryTarget');
+    expect(jumps.map((t) => [t.guard?.params, t.target])).toEqual([
+      [{ node: 'build', target: 'plan' }, '#pipeline.plan'],
+      [{ node: 'build', target: 'fix' }, '#pipeline.fix'],
+    ]);
+    const exit = c.states['exit']?.states?.['route']?.always ?? [];
+    expect(exit.map((t) => t.guard?.type ?? 'else')).toEqual([
       'shouldRetry',
-      'goalGateJump',
+      'goalGateRetries',
       'goalGateUnsatisfied',
       'else',
     ]);
+    // Both gates retry at `plan` (the gate's own target, then the graph's): one transition.
+    expect(exit[1]?.target).toBe('#pipeline.plan');
+  });
+
+  it('stops parallel branches at fan-in nodes', () => {
+    const c = config(source);
     expect(c.states['join']?.states?.['enter']?.always?.map((t) => t.guard?.type ?? 'else')).toEqual([
       'stepLimitReached',
       'pauseRequested',
@@ -101,14 +137,50 @@ const examples = readdirSync(examplesDir)
   .filter((f) => f.endsWith('.dot'))
   .sort();
 
+/** Every transition of a config, with the guard and action names it uses. */
+function transitions(c: MachineConfig): TransitionConfig[] {
+  const all: TransitionConfig[] = [...Object.values(c.on)];
+  const walk = (state: StateConfig) => {
+    all.push(...(state.always ?? []), ...Object.values(state.after ?? {}));
+    if (state.invoke) all.push(state.invoke.onDone, state.invoke.onError);
+    for (const child of Object.values(state.states ?? {})) walk(child);
+  };
+  for (const state of Object.values(c.states)) walk(state);
+  return all;
+}
+
 describe('every example compiles to a machine that starts', () => {
   it.each(examples)('%s', (name) => {
     const file = path.join(examplesDir, name);
     const compiled = compileMachine(readFileSync(file, 'utf8'), { file });
-    expect(compiled.config).toMatchSnapshot();
-    const { machine } = compiled;
-    const start = compiled.graph.nodes.find((n) => n.handler === 'start')?.id ?? 'start';
-    const actor = createActor(machine, { input: { startAt: start, values: {}, maxSteps: 10 } });
+    const { config: c, graph, machine } = compiled;
+    // One state per node plus the control states; every edge drawn once, with its target and condition.
+    expect(Object.keys(c.states)).toHaveLength(graph.nodes.length + 6);
+    for (const n of graph.nodes) {
+      expect(c.states[stateKey(n.id)]?.states?.['run']?.invoke?.src).toBe(`handler.${n.handler}`);
+    }
+    const edgeGuards = transitions(c).filter((t) => t.guard?.type === 'routesToEdge');
+    expect(edgeGuards).toHaveLength(
+      graph.edges.filter((e) => graph.nodes.find((n) => n.id === e.source)?.handler !== 'exit').length,
+    );
+    for (const t of edgeGuards) {
+      const edge = graph.edges.find((e) => e.index === t.guard?.params?.['edge']);
+      expect(t.guard?.params?.['target']).toBe(edge?.target);
+      expect(t.guard?.params?.['condition']).toBe(edge?.attrs.condition?.trim() || undefined);
+      expect(t.target).toBe(`#pipeline.${stateKey(edge?.target ?? '')}`);
+    }
+    // Linear in the graph: a bounded number of transitions per node and edge.
+    expect(transitions(c).length).toBeLessThanOrEqual(10 * graph.nodes.length + 2 * graph.edges.length + 10);
+    // Every name the plain config uses is implemented by the machine.
+    const impl = machine.implementations;
+    for (const t of transitions(c)) {
+      if (t.guard) expect(impl.guards).toHaveProperty([t.guard.type]);
+      for (const a of t.actions ?? []) expect(impl.actions).toHaveProperty([a.type]);
+    }
+    const start = graph.nodes.find((n) => n.handler === 'start')?.id ?? 'start';
+    const actor = createActor(machine, {
+      input: { startAt: start, runDir: tmpdir(), values: {}, maxSteps: 10 },
+    });
     expect(() => actor.start()).not.toThrow();
     expect(actor.getSnapshot().value).toHaveProperty(stateKey(start));
     actor.stop();

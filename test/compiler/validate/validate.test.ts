@@ -181,6 +181,8 @@ describe('hasErrors and validateOrRaise', () => {
       ['goal_gate_has_retry', 'reachability', 'terminal_node'].sort(),
     );
     expect(error.location).toEqual({ file: 'test.dot', line: 1, column: 1 });
+    // Each line carries its location; describe() does not repeat the first one in front.
+    expect(error.describe()).toBe(error.message);
     expect(error.toJSON()).toMatchObject({ code: 'VALIDATION_FAILED', diagnostics: error.diagnostics });
   });
 
@@ -191,12 +193,14 @@ describe('hasErrors and validateOrRaise', () => {
 });
 
 describe('performance', () => {
-  /** A 10,000-node pipeline: a chain with a conditional back edge every 10 nodes and a side branch every 7. */
+  /** A 10,000-node pipeline: a chain with a bounded fail back edge every 10 nodes and a side branch every 7. */
   function bigGraph(n: number): PipelineGraph {
-    const nodes: Record<string, { prompt?: string; shape?: string }> = { start: { shape: 'Mdiamond' } };
+    const nodes: Record<string, { prompt?: string; shape?: string; max_visits?: number }> = {
+      start: { shape: 'Mdiamond' },
+    };
     const edges: [string, string, { condition?: string }?][] = [['start', 'n0']];
     for (let i = 0; i < n; i++) {
-      nodes[`n${i}`] = { prompt: `Step ${i}.` };
+      nodes[`n${i}`] = { prompt: `Step ${i}.`, max_visits: 5 };
       edges.push([`n${i}`, i + 1 < n ? `n${i + 1}` : 'done']);
       if (i % 10 === 9) edges.push([`n${i}`, `n${i - 9}`, { condition: 'outcome=fail' }]);
       if (i % 7 === 0 && i + 3 < n)

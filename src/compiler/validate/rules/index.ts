@@ -3,6 +3,7 @@ import { conditionSyntaxRule } from './condition_syntax.js';
 import { cyclesRule } from './cycles.js';
 import { edgeTargetExistsRule } from './edge_target_exists.js';
 import { exitNoOutgoingRule } from './exit_no_outgoing.js';
+import { failLoopHasBoundRule } from './fail_loop_has_bound.js';
 import { fidelityValidRule } from './fidelity_valid.js';
 import { goalGateHasRetryRule } from './goal_gate_has_retry.js';
 import { promptOnLlmNodesRule } from './prompt_on_llm_nodes.js';
@@ -21,6 +22,7 @@ export {
   cyclesRule,
   edgeTargetExistsRule,
   exitNoOutgoingRule,
+  failLoopHasBoundRule,
   fidelityValidRule,
   goalGateHasRetryRule,
   promptOnLlmNodesRule,
@@ -51,6 +53,7 @@ function withTypeKnown(typeKnown: LintRule): LintRule[] {
     goalGateHasRetryRule,
     promptOnLlmNodesRule,
     cyclesRule,
+    failLoopHasBoundRule,
   ];
 }
 

@@ -4,10 +4,10 @@ import type { LintRule } from '../lint-rule.js';
 const RULE = 'reachability';
 
 /**
- * Every node reachable from the start node. Orphans are an ERROR (DECISIONS §13), although the spec's parity
+ * Every node reachable from the start node. Orphans are an ERROR (docs/decisions.md), although the spec's parity
  * matrix calls them a warning: an unreachable node is almost always a typo in an edge.
  * Retry jumps count as paths, because the engine takes them: a reached node's `retry_target` and
- * `fallback_retry_target`, and the graph's two targets once a reached node is a goal gate (DECISIONS §1, §3).
+ * `fallback_retry_target`, and the graph's two targets once a reached node is a goal gate (docs/decisions.md, §3).
  * Without a start node there is nothing to measure from; `start_node` reports that.
  */
 export const reachabilityRule: LintRule = {

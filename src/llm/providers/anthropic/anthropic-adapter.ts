@@ -1,7 +1,17 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
-import { ConfigurationError } from '../../errors/configuration-error.js';
+import { RequestTimeoutError } from '../../errors/request-timeout-error.js';
 import type { ProviderAdapter } from '../../provider-adapter.js';
-import type { CallOptions, Request, Response, StreamEvent, ToolChoiceMode } from '../../types.js';
+import { resolveTimeouts } from '../../timeout-config.js';
+import type {
+  CallOptions,
+  Request,
+  Response,
+  StreamEvent,
+  TimeoutConfig,
+  ToolChoiceMode,
+} from '../../types.js';
+import { missingApiKeyError } from '../shared/missing-api-key-error.js';
+import { startRequestDeadline } from '../shared/request-deadline.js';
 import { buildAnthropicRequest } from './build-anthropic-request.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
 import { mapAnthropicResponse } from './map-anthropic-response.js';
@@ -15,6 +25,8 @@ export interface AnthropicAdapterOptions {
   fetch?: typeof fetch;
   /** SDK request timeout in ms (the client's own per-call timeout is usually what you want). */
   timeout?: number;
+  /** Connect / request / stream-read limits (see TimeoutConfig); the client's and the call's override these. */
+  timeouts?: Partial<TimeoutConfig>;
   defaultHeaders?: Record<string, string>;
   /** Read at the first call, not at construction. */
   env?: Record<string, string | undefined>;
@@ -42,28 +54,52 @@ export class AnthropicAdapter implements ProviderAdapter {
     const { params, headers } = buildAnthropicRequest(request);
     const client = await this.client();
     const started = Date.now();
+    const deadline = startRequestDeadline(this.timeouts(options).requestMs, options.signal);
     try {
       const message = await client.messages.create(params, {
         headers,
         // An explicit timeout stops the SDK refusing large max_tokens without streaming; ours bounds the call.
         timeout: this.options.timeout ?? 600_000,
-        ...(options.signal ? { signal: options.signal } : {}),
+        signal: deadline.signal,
       });
       return mapAnthropicResponse(message, Date.now() - started);
     } catch (error) {
+      if (deadline.timedOut) {
+        throw new RequestTimeoutError(`anthropic: no response within ${deadline.timeoutMs} ms`, {
+          provider: 'anthropic',
+          cause: error,
+        });
+      }
       throw mapAnthropicError(error, options.signal);
+    } finally {
+      deadline.dispose();
     }
+  }
+
+  private timeouts(options: CallOptions): TimeoutConfig {
+    return resolveTimeouts(this.options.timeouts, options.timeouts);
   }
 
   stream(request: Request, options: CallOptions = {}): AsyncIterable<StreamEvent> {
     const { params, headers } = buildAnthropicRequest(request);
-    return mapAnthropicStream(async () => {
-      const client = await this.client();
-      return client.messages.create(
-        { ...params, stream: true },
-        { headers, ...(options.signal ? { signal: options.signal } : {}) },
-      );
-    }, options.signal);
+    const limits = this.timeouts(options);
+    // Armed when the stream is first read, not when it is created.
+    const deadline = startRequestDeadline(undefined, options.signal);
+    return mapAnthropicStream(
+      async () => {
+        deadline.touch(limits.connectMs);
+        const client = await this.client();
+        const events = await client.messages.create(
+          { ...params, stream: true },
+          { headers, signal: deadline.signal },
+        );
+        // The server answered: from now on each wait is for the next event.
+        deadline.touch(limits.streamReadMs);
+        return events;
+      },
+      options.signal,
+      deadline,
+    );
   }
 
   async close(): Promise<void> {
@@ -80,10 +116,7 @@ export class AnthropicAdapter implements ProviderAdapter {
     const apiKey = this.options.apiKey ?? env['ANTHROPIC_API_KEY'];
     if (!apiKey) {
       this.sdk = undefined;
-      throw new ConfigurationError(
-        'Anthropic API key missing: set ANTHROPIC_API_KEY (or pass apiKey to AnthropicAdapter).',
-        { provider: 'anthropic' },
-      );
+      throw missingApiKeyError('Anthropic', 'anthropic', ['ANTHROPIC_API_KEY']);
     }
     const baseURL = this.options.baseURL ?? env['ANTHROPIC_BASE_URL'];
     const { Anthropic: AnthropicSDK } = await import('@anthropic-ai/sdk');

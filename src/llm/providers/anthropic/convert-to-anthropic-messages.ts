@@ -49,10 +49,14 @@ function toBlocks(part: ContentPart, role: Role): Block[] {
       throw new InvalidRequestError('Anthropic models do not accept audio input.', { provider: 'anthropic' });
     case 'tool_call':
       return [{ type: 'tool_use', id: part.toolCallId, name: part.toolName, input: part.arguments }];
-    case 'tool_result':
-      return [
-        { type: 'tool_result', tool_use_id: part.toolCallId, content: part.content, is_error: part.isError },
-      ];
+    case 'tool_result': {
+      const images = (part.images ?? []).map(imageBlock) as Anthropic.ImageBlockParam[];
+      const content: string | Array<Anthropic.TextBlockParam | Anthropic.ImageBlockParam> =
+        images.length === 0
+          ? part.content
+          : [...(part.content === '' ? [] : [{ type: 'text' as const, text: part.content }]), ...images];
+      return [{ type: 'tool_result', tool_use_id: part.toolCallId, content, is_error: part.isError }];
+    }
     case 'thinking':
       // Thinking without Anthropic's signature (another provider's, or a summary) cannot be sent back.
       if (role !== 'assistant' || part.signature === undefined) return [];

@@ -39,15 +39,15 @@ export function mapAnthropicError(error: unknown, signal?: AbortSignal, streamSt
     if (inStream.type === 'rate_limit_error') return new RateLimitError(message, options);
     return new StreamError(message, options);
   }
-  const mapped = errorFromException(error, { provider, ...(signal ? { signal } : {}) });
-  if (streamStarted && mapped instanceof NetworkError) {
-    return new StreamError(`anthropic stream broke mid-way: ${mapped.message}`, { provider, cause: error });
-  }
-  if (streamStarted && !LLMError.isLLMError(mapped) && !signal?.aborted) {
-    const message = mapped instanceof Error ? mapped.message : String(mapped);
+  if (streamStarted && !LLMError.isLLMError(error) && !signal?.aborted) {
+    const message = error instanceof Error ? error.message : String(error);
     if (/terminated|socket|premature|aborted|ECONNRESET/i.test(message)) {
       return new StreamError(`anthropic stream broke mid-way: ${message}`, { provider, cause: error });
     }
+  }
+  const mapped = errorFromException(error, { provider, ...(signal ? { signal } : {}) });
+  if (streamStarted && mapped instanceof NetworkError) {
+    return new StreamError(`anthropic stream broke mid-way: ${mapped.message}`, { provider, cause: error });
   }
   return mapped;
 }

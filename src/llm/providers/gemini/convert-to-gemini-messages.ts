@@ -132,7 +132,16 @@ export async function convertToGeminiMessages(
           }
           const id = isSyntheticToolCallId(part.toolCallId) ? {} : { id: part.toolCallId };
           const response = part.isError ? { error: part.content } : { result: part.content };
-          parts.push({ functionResponse: { ...id, name, response } });
+          // Images travel inside the function response (Gemini 3's multimodal function responses).
+          const media = (part.images ?? []).map((image) => {
+            const source = resolveImageSource(image, PROVIDER);
+            return source.kind === 'url'
+              ? { fileData: { fileUri: source.url, mimeType: image.mediaType ?? 'image/png' } }
+              : { inlineData: { data: source.data, mimeType: source.mediaType } };
+          });
+          parts.push({
+            functionResponse: { ...id, name, response, ...(media.length > 0 ? { parts: media } : {}) },
+          });
         }
         push('user', parts);
         break;

@@ -6,19 +6,21 @@ import type {
   ThinkingConfig,
   ThinkingLevel,
 } from '@google/genai';
-import { ConfigurationError } from '../../errors/configuration-error.js';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import type { ProviderAdapter } from '../../provider-adapter.js';
+import { legacyTimeout, resolveTimeouts } from '../../timeout-config.js';
 import type {
   CallOptions,
   ReasoningEffort,
   Request,
   Response,
   StreamEvent,
+  TimeoutConfig,
   ToolChoice,
   ToolChoiceMode,
 } from '../../types.js';
-import { startRequestDeadline } from '../shared/request-deadline.js';
+import { missingApiKeyError } from '../shared/missing-api-key-error.js';
+import { type RequestDeadline, startRequestDeadline } from '../shared/request-deadline.js';
 import { convertToGeminiMessages } from './convert-to-gemini-messages.js';
 import { mapGeminiError } from './map-gemini-error.js';
 import { mapGeminiResponse } from './map-gemini-response.js';
@@ -34,6 +36,8 @@ export interface GeminiAdapterOptions {
   fetch?: typeof globalThis.fetch;
   /** A call fails with RequestTimeoutError when no response (or, streaming, no next chunk) comes within this. */
   timeoutMs?: number;
+  /** Connect / request / stream-read limits (see TimeoutConfig); the client's and the call's override these. */
+  timeouts?: Partial<TimeoutConfig>;
   headers?: Record<string, string>;
   /** Where the `GEMINI_*` / `GOOGLE_*` fallbacks are read; defaults to process.env. */
   env?: Record<string, string | undefined>;
@@ -137,12 +141,7 @@ export class GeminiAdapter implements ProviderAdapter {
       const env = options.env ?? process.env;
       const apiKey = options.apiKey ?? (env.GEMINI_API_KEY || env.GOOGLE_API_KEY);
       if (!apiKey) {
-        throw new ConfigurationError(
-          'gemini: no API key; set GEMINI_API_KEY (or GOOGLE_API_KEY) or pass apiKey',
-          {
-            provider: PROVIDER,
-          },
-        );
+        throw missingApiKeyError('Gemini', PROVIDER, ['GEMINI_API_KEY', 'GOOGLE_API_KEY']);
       }
       const baseUrl = options.baseURL ?? (env.GEMINI_BASE_URL || env.GOOGLE_GEMINI_BASE_URL);
       const { GoogleGenAI } = await import('@google/genai');
@@ -163,13 +162,17 @@ export class GeminiAdapter implements ProviderAdapter {
   }
 
   /** Per call, so the headers of a failed response (Retry-After) reach the error mapping. */
-  #recordingFetch(): { fetch: typeof globalThis.fetch; headers: () => Headers | undefined } {
+  #recordingFetch(onHeaders?: () => void): {
+    fetch: typeof globalThis.fetch;
+    headers: () => Headers | undefined;
+  } {
     const inner = this.#options.fetch ?? globalThis.fetch;
     let headers: Headers | undefined;
     return {
       fetch: async (input, init) => {
         const response = await inner(input, init);
         headers = response.headers;
+        onHeaders?.();
         return response;
       },
       headers: () => headers,
@@ -180,7 +183,7 @@ export class GeminiAdapter implements ProviderAdapter {
     const startedAt = Date.now();
     const params = await buildGeminiRequest(request);
     const client = await this.#sdk();
-    const deadline = startRequestDeadline(this.#options.timeoutMs, options.signal);
+    const deadline = startRequestDeadline(this.#timeouts(options).requestMs, options.signal);
     const recorder = this.#recordingFetch();
     try {
       const data = await client.models.generateContent({
@@ -193,7 +196,7 @@ export class GeminiAdapter implements ProviderAdapter {
         latencyMs: Date.now() - startedAt,
       });
     } catch (error) {
-      throw mapGeminiError(error, this.#context(options, deadline.timedOut, recorder.headers()));
+      throw mapGeminiError(error, this.#context(options, deadline, recorder.headers()));
     } finally {
       deadline.dispose();
     }
@@ -203,8 +206,10 @@ export class GeminiAdapter implements ProviderAdapter {
     const startedAt = Date.now();
     const params = await buildGeminiRequest(request);
     const client = await this.#sdk();
-    const deadline = startRequestDeadline(this.#options.timeoutMs, options.signal);
-    const recorder = this.#recordingFetch();
+    const limits = this.#timeouts(options);
+    const deadline = startRequestDeadline(limits.connectMs, options.signal);
+    // Once the server has answered, each wait is for the next event.
+    const recorder = this.#recordingFetch(() => deadline.touch(limits.streamReadMs));
     let started = false;
     try {
       const chunks = await client.models.generateContentStream({
@@ -220,7 +225,7 @@ export class GeminiAdapter implements ProviderAdapter {
       }
     } catch (error) {
       throw mapGeminiError(error, {
-        ...this.#context(options, deadline.timedOut, recorder.headers()),
+        ...this.#context(options, deadline, recorder.headers()),
         streamStarted: started,
       });
     } finally {
@@ -228,11 +233,15 @@ export class GeminiAdapter implements ProviderAdapter {
     }
   }
 
-  #context(options: CallOptions, timedOut: boolean, headers: Headers | undefined) {
+  #timeouts(options: CallOptions): TimeoutConfig {
+    return resolveTimeouts(legacyTimeout(this.#options.timeoutMs), this.#options.timeouts, options.timeouts);
+  }
+
+  #context(options: CallOptions, deadline: RequestDeadline, headers: Headers | undefined) {
     return {
       ...(options.signal ? { signal: options.signal } : {}),
-      timedOut,
-      ...(this.#options.timeoutMs !== undefined ? { timeoutMs: this.#options.timeoutMs } : {}),
+      timedOut: deadline.timedOut,
+      ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.timeoutMs } : {}),
       ...(headers ? { headers } : {}),
     };
   }

@@ -98,12 +98,22 @@ export async function convertToOpenAICompatibleMessages(
       case 'assistant':
         out.push(assistantMessage(message));
         break;
-      case 'tool':
+      case 'tool': {
+        // Chat Completions tool messages take text only: a tool's images follow in one user message.
+        const images: ChatCompletionContentPart[] = [];
         for (const part of message.content) {
-          if (part.kind === 'tool_result')
-            out.push({ role: 'tool', tool_call_id: part.toolCallId, content: part.content });
+          if (part.kind !== 'tool_result') continue;
+          out.push({ role: 'tool', tool_call_id: part.toolCallId, content: part.content });
+          for (const image of part.images ?? []) images.push(await userPart(image, provider));
+        }
+        if (images.length > 0) {
+          out.push({
+            role: 'user',
+            content: [{ type: 'text', text: 'Images returned by the tool call(s) above:' }, ...images],
+          });
         }
         break;
+      }
     }
   }
   return out;

@@ -6,9 +6,19 @@ import type {
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import type { ProviderAdapter } from '../../provider-adapter.js';
-import type { CallOptions, Request, Response, StreamEvent, ToolChoice, ToolChoiceMode } from '../../types.js';
+import { legacyTimeout, resolveTimeouts } from '../../timeout-config.js';
+import type {
+  CallOptions,
+  Request,
+  Response,
+  StreamEvent,
+  TimeoutConfig,
+  ToolChoice,
+  ToolChoiceMode,
+} from '../../types.js';
 import { rateLimitFromHeaders } from '../openai/map-openai-response.js';
-import { startRequestDeadline } from '../shared/request-deadline.js';
+import { missingApiKeyError } from '../shared/missing-api-key-error.js';
+import { type RequestDeadline, startRequestDeadline } from '../shared/request-deadline.js';
 import { convertToOpenAICompatibleMessages } from './convert-to-openai-compatible-messages.js';
 import { mapOpenAICompatibleError } from './map-openai-compatible-error.js';
 import { mapOpenAICompatibleResponse } from './map-openai-compatible-response.js';
@@ -26,6 +36,8 @@ export interface OpenAICompatibleAdapterOptions {
   fetch?: typeof globalThis.fetch;
   /** A call fails with RequestTimeoutError when no response (or, streaming, no next chunk) comes within this. */
   timeoutMs?: number;
+  /** Connect / request / stream-read limits (see TimeoutConfig); the client's and the call's override these. */
+  timeouts?: Partial<TimeoutConfig>;
   defaultHeaders?: Record<string, string>;
   /** Where the `OPENAI_COMPATIBLE_*` fallbacks are read; defaults to process.env. */
   env?: Record<string, string | undefined>;
@@ -129,12 +141,9 @@ export class OpenAICompatibleAdapter implements ProviderAdapter {
         );
       }
       if (!apiKey) {
-        throw new ConfigurationError(
-          `${provider}: no API key; set OPENAI_COMPATIBLE_API_KEY or pass apiKey`,
-          {
-            provider,
-          },
-        );
+        const label =
+          provider === 'openai-compatible' ? 'OpenAI-compatible' : `${provider} (OpenAI-compatible)`;
+        throw missingApiKeyError(label, provider, ['OPENAI_COMPATIBLE_API_KEY']);
       }
       const { OpenAI } = await import('openai');
       return new OpenAI({
@@ -159,7 +168,7 @@ export class OpenAICompatibleAdapter implements ProviderAdapter {
     const startedAt = Date.now();
     const body = await buildOpenAICompatibleRequest(request, this.name);
     const client = await this.#sdk();
-    const deadline = startRequestDeadline(this.#options.timeoutMs, options.signal);
+    const deadline = startRequestDeadline(this.#timeouts(options).requestMs, options.signal);
     try {
       const { data, response } = await client.chat.completions
         .create({ ...body, stream: false }, { signal: deadline.signal })
@@ -171,7 +180,7 @@ export class OpenAICompatibleAdapter implements ProviderAdapter {
         rateLimit: rateLimitFromHeaders(response.headers),
       });
     } catch (error) {
-      throw mapOpenAICompatibleError(error, this.#context(options, deadline.timedOut, false));
+      throw mapOpenAICompatibleError(error, this.#context(options, deadline, false));
     } finally {
       deadline.dispose();
     }
@@ -181,13 +190,15 @@ export class OpenAICompatibleAdapter implements ProviderAdapter {
     const startedAt = Date.now();
     const body = await buildOpenAICompatibleRequest(request, this.name);
     const client = await this.#sdk();
-    const deadline = startRequestDeadline(this.#options.timeoutMs, options.signal);
+    const limits = this.#timeouts(options);
+    const deadline = startRequestDeadline(limits.connectMs, options.signal);
     let started = false;
     try {
       const chunks = await client.chat.completions.create(
         { ...body, stream: true, stream_options: { include_usage: true } },
         { signal: deadline.signal },
       );
+      deadline.touch(limits.streamReadMs);
       const context = { provider: this.name, model: request.model, warnings: [], startedAt };
       for await (const event of mapOpenAICompatibleStream(chunks, context)) {
         started = true;
@@ -197,18 +208,22 @@ export class OpenAICompatibleAdapter implements ProviderAdapter {
         deadline.touch();
       }
     } catch (error) {
-      throw mapOpenAICompatibleError(error, this.#context(options, deadline.timedOut, started));
+      throw mapOpenAICompatibleError(error, this.#context(options, deadline, started));
     } finally {
       deadline.dispose();
     }
   }
 
-  #context(options: CallOptions, timedOut: boolean, streamStarted: boolean) {
+  #timeouts(options: CallOptions): TimeoutConfig {
+    return resolveTimeouts(legacyTimeout(this.#options.timeoutMs), this.#options.timeouts, options.timeouts);
+  }
+
+  #context(options: CallOptions, deadline: RequestDeadline, streamStarted: boolean) {
     return {
       provider: this.name,
       ...(options.signal ? { signal: options.signal } : {}),
-      timedOut,
-      ...(this.#options.timeoutMs !== undefined ? { timeoutMs: this.#options.timeoutMs } : {}),
+      timedOut: deadline.timedOut,
+      ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.timeoutMs } : {}),
       streamStarted,
     };
   }

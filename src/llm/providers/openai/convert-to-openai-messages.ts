@@ -1,4 +1,5 @@
 import type {
+  ResponseFunctionCallOutputItemList,
   ResponseInputContent,
   ResponseInputItem,
   ResponseReasoningItem,
@@ -151,7 +152,15 @@ export async function convertToOpenAIMessages(
       case 'tool':
         for (const part of message.content) {
           if (part.kind !== 'tool_result') continue;
-          input.push({ type: 'function_call_output', call_id: part.toolCallId, output: part.content });
+          // With images the output is a list of input parts; plain text stays a string.
+          const output: string | ResponseFunctionCallOutputItemList =
+            part.images && part.images.length > 0
+              ? ((await userContent([
+                  { kind: 'text', text: part.content },
+                  ...part.images,
+                ])) as ResponseFunctionCallOutputItemList)
+              : part.content;
+          input.push({ type: 'function_call_output', call_id: part.toolCallId, output });
         }
         break;
     }

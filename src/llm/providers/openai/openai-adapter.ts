@@ -1,9 +1,18 @@
 import type { OpenAI } from 'openai';
 import type { ResponseCreateParamsBase, Tool } from 'openai/resources/responses/responses';
-import { ConfigurationError } from '../../errors/configuration-error.js';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import type { ProviderAdapter } from '../../provider-adapter.js';
-import type { CallOptions, Request, Response, StreamEvent, ToolChoice, ToolChoiceMode } from '../../types.js';
+import { legacyTimeout, resolveTimeouts } from '../../timeout-config.js';
+import type {
+  CallOptions,
+  Request,
+  Response,
+  StreamEvent,
+  TimeoutConfig,
+  ToolChoice,
+  ToolChoiceMode,
+} from '../../types.js';
+import { missingApiKeyError } from '../shared/missing-api-key-error.js';
 import { startRequestDeadline } from '../shared/request-deadline.js';
 import { convertToOpenAIMessages } from './convert-to-openai-messages.js';
 import { mapOpenAIError } from './map-openai-error.js';
@@ -22,6 +31,8 @@ export interface OpenAIAdapterOptions {
   fetch?: typeof globalThis.fetch;
   /** A call fails with RequestTimeoutError when no response (or, streaming, no next event) comes within this. */
   timeoutMs?: number;
+  /** Connect / request / stream-read limits (see TimeoutConfig); the client's and the call's override these. */
+  timeouts?: Partial<TimeoutConfig>;
   defaultHeaders?: Record<string, string>;
   /** Where the `OPENAI_*` fallbacks are read; defaults to process.env. */
   env?: Record<string, string | undefined>;
@@ -117,9 +128,7 @@ export class OpenAIAdapter implements ProviderAdapter {
       const env = options.env ?? process.env;
       const apiKey = options.apiKey ?? env.OPENAI_API_KEY;
       if (!apiKey) {
-        throw new ConfigurationError('openai: no API key; set OPENAI_API_KEY or pass apiKey', {
-          provider: PROVIDER,
-        });
+        throw missingApiKeyError('OpenAI', PROVIDER, ['OPENAI_API_KEY']);
       }
       const { OpenAI } = await import('openai');
       return new OpenAI({
@@ -143,7 +152,8 @@ export class OpenAIAdapter implements ProviderAdapter {
     const startedAt = Date.now();
     const { body, warnings } = await buildOpenAIRequest(request);
     const client = await this.#sdk();
-    const deadline = startRequestDeadline(this.#options.timeoutMs, options.signal);
+    const limits = this.#timeouts(options);
+    const deadline = startRequestDeadline(limits.requestMs, options.signal);
     try {
       const { data, response } = await client.responses
         .create({ ...body, stream: false }, { signal: deadline.signal })
@@ -159,21 +169,27 @@ export class OpenAIAdapter implements ProviderAdapter {
         provider: this.name,
         ...(options.signal ? { signal: options.signal } : {}),
         timedOut: deadline.timedOut,
-        ...(this.#options.timeoutMs !== undefined ? { timeoutMs: this.#options.timeoutMs } : {}),
+        ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.timeoutMs } : {}),
       });
     } finally {
       deadline.dispose();
     }
   }
 
+  #timeouts(options: CallOptions): TimeoutConfig {
+    return resolveTimeouts(legacyTimeout(this.#options.timeoutMs), this.#options.timeouts, options.timeouts);
+  }
+
   async *stream(request: Request, options: CallOptions = {}): AsyncGenerator<StreamEvent> {
     const startedAt = Date.now();
     const { body, warnings } = await buildOpenAIRequest(request);
     const client = await this.#sdk();
-    const deadline = startRequestDeadline(this.#options.timeoutMs, options.signal);
+    const limits = this.#timeouts(options);
+    const deadline = startRequestDeadline(limits.connectMs, options.signal);
     let started = false;
     try {
       const events = await client.responses.create({ ...body, stream: true }, { signal: deadline.signal });
+      deadline.touch(limits.streamReadMs);
       for await (const event of mapOpenAIStream(events, { provider: this.name, warnings, startedAt })) {
         started = true;
         // The consumer's time between pulls is not the server's silence.
@@ -186,7 +202,7 @@ export class OpenAIAdapter implements ProviderAdapter {
         provider: this.name,
         ...(options.signal ? { signal: options.signal } : {}),
         timedOut: deadline.timedOut,
-        ...(this.#options.timeoutMs !== undefined ? { timeoutMs: this.#options.timeoutMs } : {}),
+        ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.timeoutMs } : {}),
         streamStarted: started,
       });
     } finally {

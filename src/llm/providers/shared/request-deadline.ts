@@ -10,8 +10,13 @@ export interface RequestDeadline {
   readonly signal: AbortSignal;
   /** True once our timer, not the caller, aborted the call. */
   readonly timedOut: boolean;
-  /** Restarts the timer: streams call it on every event, so `timeoutMs` bounds each wait, not the whole stream. */
-  touch(): void;
+  /**
+   * Restarts the timer, for `nextTimeoutMs` when given (else the current limit): streams call it once their
+   * headers arrive and before every read, so the limit bounds each wait, not the whole stream.
+   */
+  touch(nextTimeoutMs?: number): void;
+  /** The limit the timer currently enforces (for error messages). */
+  readonly timeoutMs: number | undefined;
   /** Stops the timer until the next `touch`. */
   pause(): void;
   /** Clears the timer and the listener on the caller's signal. */
@@ -26,13 +31,16 @@ export function startRequestDeadline(
   let timedOut = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
-  const arm = () => {
+  let limit = timeoutMs;
+  const arm = (next?: number) => {
+    if (next !== undefined) limit = next;
     if (timer !== undefined) clearTimeout(timer);
-    if (timeoutMs === undefined || timeoutMs <= 0 || controller.signal.aborted) return;
+    if (limit === undefined || limit <= 0 || controller.signal.aborted) return;
+    const ms = limit;
     timer = setTimeout(() => {
       timedOut = true;
-      controller.abort(new DOMException(`request timed out after ${timeoutMs} ms`, 'TimeoutError'));
-    }, timeoutMs);
+      controller.abort(new DOMException(`request timed out after ${ms} ms`, 'TimeoutError'));
+    }, ms);
   };
   const onCallerAbort = () => controller.abort(callerSignal?.reason);
 
@@ -44,6 +52,9 @@ export function startRequestDeadline(
     signal: controller.signal,
     get timedOut() {
       return timedOut;
+    },
+    get timeoutMs() {
+      return limit;
     },
     touch: arm,
     pause: () => {

@@ -301,4 +301,29 @@ export const semanticCases: RuleCase[] = [
     }),
     expected: ['a'],
   },
+  // fail_loop_has_bound
+  {
+    rule: 'fail_loop_has_bound',
+    name: 'fail loop bounded by max_visits',
+    graph: linearGraph({
+      nodes: { check: { ...work, max_visits: 3 } },
+      edges: [
+        ['work', 'check'],
+        ['check', 'work', { condition: 'outcome=fail' }],
+      ],
+    }),
+    expected: [],
+  },
+  {
+    rule: 'fail_loop_has_bound',
+    name: 'fail loop with no bound',
+    graph: linearGraph({
+      nodes: { check: work },
+      edges: [
+        ['work', 'check'],
+        ['check', 'work', { condition: 'outcome=fail' }],
+      ],
+    }),
+    expected: ['work'],
+  },
 ];

@@ -1,0 +1,140 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { constants } from 'node:os';
+import { StringDecoder } from 'node:string_decoder';
+import type { ExecOptions, ExecResult } from './execution-environment.js';
+import { HeadTailText } from './head-tail-text.js';
+
+export interface SpawnCommandOptions extends Omit<ExecOptions, 'workingDir' | 'envVars'> {
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  /** Milliseconds between SIGTERM and SIGKILL (seeds: 2 s). */
+  killGraceMs: number;
+  /** Characters of each stream kept in memory, half at the head and half at the tail. */
+  outputCapChars: number;
+  /** Called with the pid once the shell runs and again (undefined) when it is gone, for `cleanup()`. */
+  track?: (pid: number, running: boolean) => void;
+}
+
+/**
+ * bash with `--norc`: given a socket as stdin (how Node passes `input`), Debian's bash thinks it was started
+ * by a remote shell daemon and reads ~/.bashrc, which would make a command's behaviour depend on the host.
+ */
+const SHELL: readonly [string, ...string[]] = existsSync('/bin/bash')
+  ? ['/bin/bash', '--norc', '--noprofile']
+  : ['/bin/sh'];
+
+/** Signal every process of the group; ESRCH (all gone already) is the normal case. */
+export function killGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs `command` with bash in a new process group. On timeout or abort the whole group gets SIGTERM and,
+ * 2 s later, SIGKILL, so grandchildren (`make test &`) die too; processes left in the group when the shell
+ * exits are ended the same way, since they would hold our pipes open and outlive the tool call. Output is
+ * decoded as it arrives, handed to `onOutput`, and kept only as a bounded head and tail.
+ */
+export function spawnCommand(command: string, options: SpawnCommandOptions): Promise<ExecResult> {
+  const started = Date.now();
+  const half = Math.floor(options.outputCapChars / 2);
+  const stdout = new HeadTailText(half, options.outputCapChars - half);
+  const stderr = new HeadTailText(half, options.outputCapChars - half);
+  const [shell, ...shellArgs] = SHELL;
+  const child = spawn(shell, [...shellArgs, '-c', command], {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
+  if (options.input !== undefined && child.stdin) {
+    // A command that does not read its stdin closes the pipe early: EPIPE is its choice, not our failure.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.input);
+  }
+  const pid = child.pid;
+  if (pid !== undefined) options.track?.(pid, true);
+
+  const wire = (stream: NodeJS.ReadableStream, text: HeadTailText, name: 'stdout' | 'stderr') => {
+    const decoder = new StringDecoder('utf8');
+    stream.on('data', (chunk: Buffer) => {
+      const decoded = decoder.write(chunk);
+      if (decoded.length === 0) return;
+      text.push(decoded);
+      options.onOutput?.(decoded, name);
+    });
+    stream.on('end', () => {
+      const last = decoder.end();
+      if (last.length > 0) {
+        text.push(last);
+        options.onOutput?.(last, name);
+      }
+    });
+  };
+  wire(child.stdout!, stdout, 'stdout');
+  wire(child.stderr!, stderr, 'stderr');
+
+  let timedOut = false;
+  let aborted = false;
+  let killTimer: NodeJS.Timeout | undefined;
+  const terminate = () => {
+    if (pid === undefined || killTimer) return;
+    killGroup(pid, 'SIGTERM');
+    killTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), options.killGraceMs);
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    terminate();
+  }, options.timeoutMs);
+  const onAbort = () => {
+    aborted = true;
+    terminate();
+  };
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
+
+  return new Promise<ExecResult>((resolve) => {
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    child.once('exit', (code, signal) => {
+      exit = { code, signal };
+      // Stragglers in the group would keep the pipes open (so 'close' never comes) and outlive the call.
+      if (pid !== undefined && killGroup(pid, 0)) terminate();
+    });
+    let done = false;
+    const finish = (code: number) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      if (killTimer) clearTimeout(killTimer);
+      options.signal?.removeEventListener('abort', onAbort);
+      if (pid !== undefined) {
+        // The group leader is gone; make sure nothing of the group survives it.
+        killGroup(pid, 'SIGKILL');
+        options.track?.(pid, false);
+      }
+      resolve({
+        stdout: stdout.toString(),
+        stderr: stderr.toString(),
+        exitCode: code,
+        timedOut,
+        aborted,
+        durationMs: Date.now() - started,
+        omittedChars: stdout.omitted + stderr.omitted,
+      });
+    };
+    child.once('error', (error) => {
+      stderr.push(`${error.message}\n`);
+      finish(127);
+    });
+    child.once('close', (code, signal) => {
+      const ended = exit ?? { code, signal };
+      finish(ended.code ?? 128 + (ended.signal ? (constants.signals[ended.signal] ?? 0) : 0));
+    });
+  });
+}

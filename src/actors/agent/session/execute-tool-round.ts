@@ -1,0 +1,113 @@
+import type { ToolCallPart } from '../../../llm/index.js';
+import { runToolHooks } from '../hooks/run-tool-hooks.js';
+import { runAgentTool } from '../tools/run-agent-tool.js';
+import { AgentEventKind } from './agent-event.js';
+import type { SessionRuntime } from './session-runtime.js';
+import type { ToolResult } from './turn.js';
+
+/**
+ * Runs every tool call of one model turn, concurrently when the profile allows parallel calls (results keep
+ * the calls' order), and returns what the model sees. Failures of any kind become error results: an unknown
+ * tool, arguments that are not JSON, a tool that throws.
+ */
+export async function executeToolRound(
+  rt: SessionRuntime,
+  calls: readonly ToolCallPart[],
+  signal: AbortSignal,
+): Promise<ToolResult[]> {
+  if (calls.length === 1) return [await executeToolCall(rt, calls[0]!, signal)];
+  if (rt.profile.supportsParallelToolCalls) {
+    return Promise.all(calls.map((call) => executeToolCall(rt, call, signal)));
+  }
+  const results: ToolResult[] = [];
+  for (const call of calls) results.push(await executeToolCall(rt, call, signal));
+  return results;
+}
+
+async function executeToolCall(
+  rt: SessionRuntime,
+  call: ToolCallPart,
+  signal: AbortSignal,
+): Promise<ToolResult> {
+  rt.emit(AgentEventKind.TOOL_CALL_START, {
+    tool_name: call.toolName,
+    tool_call_id: call.toolCallId,
+    arguments: call.arguments,
+  });
+  const { output, truncated, isError } = await runCall(rt, call, signal);
+  rt.emit(AgentEventKind.TOOL_CALL_END, {
+    tool_name: call.toolName,
+    tool_call_id: call.toolCallId,
+    output,
+    truncated_output: truncated,
+    is_error: isError,
+  });
+  return { toolCallId: call.toolCallId, toolName: call.toolName, content: truncated, isError };
+}
+
+async function runCall(
+  rt: SessionRuntime,
+  call: ToolCallPart,
+  signal: AbortSignal,
+): Promise<{ output: string; truncated: string; isError: boolean }> {
+  const fail = (output: string) => ({ output, truncated: output, isError: true });
+  const tool = rt.tools.get(call.toolName);
+  if (!tool) return fail(`Unknown tool: ${call.toolName}`);
+  if (!argumentsAreJson(call)) {
+    return fail(`Invalid arguments for tool: ${call.toolName}: the arguments are not a JSON object.`);
+  }
+  if (signal.aborted) return fail(`Tool ${call.toolName} was not run: the session was aborted.`);
+  const execute = () =>
+    runAgentTool(
+      tool,
+      call.arguments,
+      {
+        env: rt.env,
+        signal,
+        callId: call.toolCallId,
+        defaultCommandTimeoutMs: rt.config.defaultCommandTimeoutMs ?? rt.profile.defaultCommandTimeoutMs,
+        maxCommandTimeoutMs: rt.config.maxCommandTimeoutMs,
+        onOutputDelta: (text) =>
+          rt.emit(AgentEventKind.TOOL_CALL_OUTPUT_DELTA, { text, tool_call_id: call.toolCallId }),
+      },
+      rt.config.truncationConfig,
+    );
+  try {
+    const hooks = rt.toolHooks;
+    if (!hooks?.pre?.trim() && !hooks?.post?.trim()) return await execute();
+    const meta = {
+      toolName: call.toolName,
+      callId: call.toolCallId,
+      arguments: call.arguments,
+      sessionId: rt.id,
+    };
+    const hooked = await runToolHooks(hooks, meta, execute, { env: rt.env, signal });
+    for (const run of hooked.hooks) {
+      if (run.phase === 'post' && (run.exitCode !== 0 || run.timedOut)) {
+        rt.emit(AgentEventKind.WARNING, {
+          message: `The post-tool hook (${run.command}) ${run.timedOut ? 'timed out' : `exited with code ${run.exitCode}`} after ${call.toolName}.`,
+          tool_call_id: call.toolCallId,
+          hook_output: run.output,
+        });
+      }
+    }
+    return hooked.skipped
+      ? fail(hooked.result.output)
+      : (hooked.result as Awaited<ReturnType<typeof execute>>);
+  } catch (error) {
+    return fail(`Tool error (${call.toolName}): ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** toolCallPart turned anything but a JSON object into `{}`; only an empty result needs a second look. */
+function argumentsAreJson(call: ToolCallPart): boolean {
+  for (const _ in call.arguments) return true;
+  const text = call.argumentsJson.trim();
+  if (text === '' || text === '{}') return true;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}

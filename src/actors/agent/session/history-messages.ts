@@ -1,0 +1,28 @@
+import type { Message } from '../../../llm/index.js';
+import type { Turn } from './turn.js';
+import { turnsToMessages } from './turns-to-messages.js';
+
+/**
+ * The provider messages of a history, converted incrementally: the loop only appends turns, so each request
+ * converts just the new ones instead of the whole conversation (which made a long session quadratic). A history
+ * array that was replaced (compaction) or shortened is converted again from scratch.
+ */
+export class HistoryMessages {
+  private turns: readonly Turn[] | undefined;
+  private converted = 0;
+  private messages: Message[] = [];
+
+  /** The messages for `history`, as a fresh array the caller may keep (adapters and recorders do). */
+  for(history: readonly Turn[]): Message[] {
+    if (history !== this.turns || this.converted > history.length) {
+      this.turns = history;
+      this.converted = 0;
+      this.messages = [];
+    }
+    if (this.converted < history.length) {
+      for (const message of turnsToMessages(history.slice(this.converted))) this.messages.push(message);
+      this.converted = history.length;
+    }
+    return this.messages.slice();
+  }
+}

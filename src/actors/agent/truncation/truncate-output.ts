@@ -1,0 +1,70 @@
+import { resolveLimits, type TruncationLimits, type TruncationMode } from './truncation-limits.js';
+
+/** Stage 1, `head_tail`: the marker the seeds give (CONFORMANCE B.2), word for word. */
+export const headTailMarker = (removed: number): string =>
+  `\n\n[WARNING: Tool output was truncated. ${removed} characters were removed from the middle. ` +
+  'The full output is available in the event stream. ' +
+  'If you need to see specific parts, re-run the tool with more targeted parameters.]\n\n';
+
+/** Stage 1, `tail`: the prefix marker the seeds give. */
+export const tailMarker = (removed: number): string =>
+  `[WARNING: Tool output was truncated. First ${removed} characters were removed. ` +
+  'The full output is available in the event stream.]\n\n';
+
+/** Stage 2: what replaces the omitted lines. */
+export const linesMarker = (omitted: number): string => `\n[... ${omitted} lines omitted ...]\n`;
+
+/**
+ * Stage 1: at most `limit` characters of `output` (plus the marker). `alreadyOmitted` counts characters
+ * dropped from the middle before we saw the text (a bounded shell buffer): they are reported in the marker,
+ * and when non-zero the output is marked even if what is left fits.
+ */
+export function truncateChars(
+  output: string,
+  limit: number,
+  mode: TruncationMode,
+  alreadyOmitted = 0,
+): string {
+  if (output.length <= limit && alreadyOmitted === 0) return output;
+  const excess = Math.max(0, output.length - limit);
+  const removed = excess + alreadyOmitted;
+  if (mode === 'tail')
+    return tailMarker(removed) + output.slice(output.length - Math.min(limit, output.length));
+  if (excess === 0) {
+    // Everything left fits; put the marker where the text was cut, which is the middle of what we kept.
+    const half = Math.floor(output.length / 2);
+    return output.slice(0, half) + headTailMarker(removed) + output.slice(half);
+  }
+  const head = Math.floor(limit / 2);
+  const tail = limit - head;
+  return output.slice(0, head) + headTailMarker(removed) + output.slice(output.length - tail);
+}
+
+/** Stage 2: at most `limit` lines, the first `limit/2` and the last `limit - limit/2`. */
+export function truncateLines(output: string, limit: number): string {
+  const lines = output.split('\n');
+  if (lines.length <= limit) return output;
+  const head = Math.floor(limit / 2);
+  const tail = limit - head;
+  const omitted = lines.length - head - tail;
+  return lines.slice(0, head).join('\n') + linesMarker(omitted) + lines.slice(lines.length - tail).join('\n');
+}
+
+/**
+ * The seeds' two-stage truncation of a tool's output for the model: characters first (so one enormous
+ * line cannot get past the line limit), then lines, with the tool's limits (defaults of api-reference §5,
+ * overridable per tool). The caller keeps the full output for TOOL_CALL_END.
+ *
+ * @example
+ * truncateOutput('write_file', 'x'.repeat(1500)).startsWith('[WARNING: Tool output was truncated. First 500')
+ */
+export function truncateOutput(
+  toolName: string,
+  output: string,
+  config?: TruncationLimits,
+  alreadyOmitted = 0,
+): string {
+  const limits = resolveLimits(toolName, config);
+  const stage1 = truncateChars(output, limits.charLimit, limits.mode, alreadyOmitted);
+  return limits.lineLimit === undefined ? stage1 : truncateLines(stage1, limits.lineLimit);
+}

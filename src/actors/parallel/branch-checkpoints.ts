@@ -1,0 +1,66 @@
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { OutcomeSchema } from '../../compiler/outcome.js';
+import { writeFileAtomic } from '../../shared/atomic-write.js';
+import type { BranchResult } from '../handler-types.js';
+import { type ParallelResult, ParallelResultSchema } from './parallel-result.js';
+
+const BranchCheckpointSchema = z.object({
+  record: ParallelResultSchema,
+  result: z.object({
+    branchId: z.string(),
+    startNodeId: z.string(),
+    outcome: OutcomeSchema,
+    context: z.record(z.string(), z.unknown()),
+    updates: z.record(z.string(), z.unknown()),
+    stoppedAt: z.string().optional(),
+    completedNodes: z.array(z.string()),
+  }),
+});
+export type BranchCheckpoint = { record: ParallelResult; result: BranchResult };
+
+/**
+ * Finished branches of a parallel node's current visit, one fsync'd file each under
+ * `<stage dir>/branch-results/`, written the moment a branch finishes. If the run dies before the
+ * parallel node completes, the resumed visit takes these instead of running the branches again, so the
+ * join sees exactly the results it would have seen; unfinished branches run again from their start.
+ * The folder is removed when the visit completes, so a later visit (a loop) runs every branch anew.
+ */
+export class BranchCheckpoints {
+  readonly #dir: string;
+
+  constructor(stageDir: string) {
+    this.#dir = path.join(stageDir, 'branch-results');
+  }
+
+  save(branchId: string, checkpoint: BranchCheckpoint): void {
+    writeFileAtomic(this.#file(branchId), `${JSON.stringify(checkpoint)}\n`);
+  }
+
+  /** What an interrupted earlier attempt of this visit finished, by branch id (unreadable files are ignored). */
+  load(): Map<string, BranchCheckpoint> {
+    const found = new Map<string, BranchCheckpoint>();
+    if (!existsSync(this.#dir)) return found;
+    for (const name of readdirSync(this.#dir)) {
+      if (!name.endsWith('.json')) continue;
+      try {
+        const parsed = BranchCheckpointSchema.parse(
+          JSON.parse(readFileSync(path.join(this.#dir, name), 'utf8')),
+        );
+        found.set(parsed.record.branch_id, parsed as BranchCheckpoint);
+      } catch {
+        // a file we did not write whole cannot exist (atomic writes); anything else is not ours
+      }
+    }
+    return found;
+  }
+
+  clear(): void {
+    rmSync(this.#dir, { recursive: true, force: true });
+  }
+
+  #file(branchId: string): string {
+    return path.join(this.#dir, `${encodeURIComponent(branchId)}.json`);
+  }
+}

@@ -1,0 +1,39 @@
+import type { PipelineEvent } from '../shared/pipeline-event.js';
+import type { CliContext } from './cli-context.js';
+import { formatEventLine } from './format-event-line.js';
+
+/** Prints a run's events and remembers what the final summary needs. */
+export interface EventPrinter {
+  print: (event: PipelineEvent) => void;
+  /** Top-level nodes that were retried in this process, in first-retry order. */
+  retried: () => string[];
+  /** True when this failure reason was already printed (so the summary need not repeat it). */
+  shown: (reason: string) => boolean;
+}
+
+/** `--json`: every event as one line; plain: one line per event, each failure reason printed once. */
+export function createEventPrinter(json: boolean, ctx: CliContext): EventPrinter {
+  const retried = new Set<string>();
+  const shownReasons = new Set<string>();
+  const observe = (e: PipelineEvent): void => {
+    if (e.kind === 'node.retry' && e.node_id && !e.data['branch'] && !e.data['parent'])
+      retried.add(e.node_id);
+  };
+  const print = json
+    ? (e: PipelineEvent) => {
+        observe(e);
+        ctx.io.stdout(`${JSON.stringify(e)}\n`);
+      }
+    : (e: PipelineEvent) => {
+        observe(e);
+        // The failing node's line already gave the reason: the run's error line would only repeat it.
+        if (e.kind === 'pipeline.error' && shownReasons.has(String(e.data['error']))) return;
+        const line = formatEventLine(e, ctx.colors, ctx.io.cwd);
+        if (line === undefined) return;
+        ctx.io.stdout(`${line}\n`);
+        const reason = e.kind === 'node.complete' ? e.data['failure_reason'] : e.data['error'];
+        if (typeof reason === 'string' && (e.kind === 'node.complete' || e.kind === 'pipeline.error'))
+          shownReasons.add(reason);
+      };
+  return { print, retried: () => [...retried], shown: (reason) => shownReasons.has(reason) };
+}

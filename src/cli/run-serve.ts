@@ -1,0 +1,44 @@
+import path from 'node:path';
+import { startServer } from '../server/start-server.js';
+import { AttractorError } from '../shared/errors.js';
+import type { CliContext } from './cli-context.js';
+import type { ServeFlags } from './commands/serve.js';
+import { EXIT_OK } from './exit-codes.js';
+
+function wholeNumber(flag: string, value: string, min: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) {
+    throw new AttractorError('BAD_FLAG', `${flag} must be a whole number >= ${min}, got "${value}".`);
+  }
+  return n;
+}
+
+/** `attractor serve`: runs until SIGTERM or Ctrl-C, which drain the running pipelines first. */
+export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<number> {
+  const server = await startServer({
+    host: flags.host,
+    port: wholeNumber('--port', flags.port, 0),
+    dataDir: path.resolve(ctx.io.cwd, flags.dataDir),
+    maxConcurrentRuns: wholeNumber('--max-concurrent-runs', flags.maxConcurrentRuns, 1),
+    allowTools: flags.allowTools === true,
+    allowDirs: (flags.allowDir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
+    resumeInterrupted: flags.resumeInterrupted === true,
+    ...(flags.token ? { token: flags.token } : {}),
+    ...(flags.corsOrigin ? { corsOrigin: flags.corsOrigin } : {}),
+  });
+  ctx.io.stderr(`attractor serve: listening on ${server.url} (data in ${flags.dataDir})\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string): void => {
+      process.off('SIGTERM', onTerm);
+      process.off('SIGINT', onInt);
+      ctx.io.stderr(`attractor serve: ${signal}: draining (running pipelines pause at their next node)\n`);
+      void server.drain().then(resolve);
+    };
+    const onTerm = (): void => stop('SIGTERM');
+    const onInt = (): void => stop('SIGINT');
+    process.on('SIGTERM', onTerm);
+    process.on('SIGINT', onInt);
+  });
+  ctx.io.stderr('attractor serve: stopped\n');
+  return EXIT_OK;
+}

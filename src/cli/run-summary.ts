@@ -1,0 +1,28 @@
+import type { RunResult } from '../machines/run-types.js';
+import type { Colors } from './colors.js';
+
+/**
+ * The quality with its reasons, e.g. `quality: degraded — failed: test; retried: implement`:
+ * `degraded` alone tells a user nothing about where to look.
+ */
+export function describeQuality(result: RunResult, retried: readonly string[]): string {
+  const parts = [
+    result.failedNodes.length > 0 ? `failed: ${result.failedNodes.join(', ')}` : '',
+    result.partialNodes.length > 0 ? `partial: ${result.partialNodes.join(', ')}` : '',
+    retried.length > 0 ? `retried: ${retried.join(', ')}` : '',
+  ].filter(Boolean);
+  return `quality: ${result.quality}${parts.length > 0 ? ` — ${parts.join('; ')}` : ''}`;
+}
+
+/** The last line of a finished run (completed or failed); `reasonShown` drops a reason printed above. */
+export function formatRunSummary(
+  result: RunResult,
+  options: { retried: readonly string[]; reasonShown: boolean; runDir: string; colors: Colors },
+): string {
+  const quality = describeQuality(result, options.retried);
+  if (result.status === 'completed')
+    return `${options.colors.green('Completed')} at ${result.stoppedAt ?? '?'} (${quality}). Run directory: ${options.runDir}`;
+  const where = result.failure?.node ?? result.stoppedAt;
+  const reason = options.reasonShown ? '' : `: ${result.failure?.reason ?? 'unknown reason'}`;
+  return `${options.colors.red('Failed')}${where ? ` at ${where}` : ''}${reason} (${quality}). Run directory: ${options.runDir}`;
+}

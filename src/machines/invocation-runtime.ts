@@ -1,0 +1,31 @@
+import type { AnyStateMachine, PromiseActorLogic } from 'xstate';
+import type { Outcome } from '../compiler/outcome.js';
+import type { PipelineMachineContext } from './pipeline-context.js';
+import type { GraphLookup } from './pipeline-runtime.js';
+import type { PipelineServices } from './pipeline-services.js';
+
+/** What a handler actor is invoked with: the node, and the pipeline context as of entering it. */
+export interface HandlerInvocationInput {
+  node: string;
+  context: PipelineMachineContext;
+}
+
+/** Handler actors resolve with this; `llmChoice` is the router model's pick for `llm_decide` edges. */
+export interface HandlerActorOutput {
+  outcome: Outcome;
+  llmChoice?: string;
+}
+
+export type HandlerActorLogic = PromiseActorLogic<HandlerActorOutput, HandlerInvocationInput>;
+
+/** What every handler actor of one pipeline (and its parallel branches) shares. */
+export interface InvocationRuntime {
+  lookup: GraphLookup;
+  services: PipelineServices;
+  /** The machine these actors belong to: parallel branches are more actors of it. */
+  machine(): AnyStateMachine;
+  /** The machine of a child pipeline's DOT file, bound to the same services. */
+  childMachine(dotFile: string): { machine: AnyStateMachine; startAt: string };
+  /** Handler invocations so far (for yielding to the event loop). */
+  steps: number;
+}

@@ -1,0 +1,66 @@
+import type { CodergenBackend } from '../actors/codergen-backend.js';
+import type { HandlerServices } from '../actors/handler-types.js';
+import type { Interviewer } from '../actors/interviewers/interviewer.js';
+import type { HandlerRegistry } from '../actors/registry.js';
+import type { ArtifactStore } from '../shared/artifact-store.js';
+import { AttractorError } from '../shared/errors.js';
+import type { EmitEvent } from '../shared/pipeline-event.js';
+import type { Scenario } from './scenario.js';
+
+/**
+ * What a pipeline machine's handler actors use, given once with `providePipeline` (or
+ * `machine.provide({ actors: createHandlerActors(...) })`). Nothing is simulated by default: a pipeline
+ * whose human gate runs without an `interviewer`, or whose codergen node runs without a `backend`,
+ * fails at that node with a clear error.
+ */
+export interface PipelineServices {
+  /** Handler type → handler (default: the built-in handlers). */
+  registry?: HandlerRegistry;
+  /** Answers human gates (`wait.human`). */
+  interviewer?: Interviewer;
+  /** Does the work of codergen (LLM) nodes. */
+  backend?: CodergenBackend;
+  /** Picks among `llm_decide` edges and ranks fan-in candidates. */
+  llmRank?: HandlerServices['llmRank'];
+  /** Scripted outcomes and answers (tests, dry runs). */
+  scenario?: Scenario;
+  /** Where tool commands run (default: the process's working directory). */
+  workingDir?: string;
+  artifacts?: ArtifactStore;
+  /** Where process groups handlers start are recorded (so a resume can stop what a crash left). */
+  processes?: HandlerServices['processes'];
+  /**
+   * Receives the events handlers emit, and every event of parallel branches and child pipelines (tagged
+   * `data.branch` / `data.parent`). The pipeline actor's own events are `actor.on('pipeline.event')`.
+   */
+  emit?: EmitEvent;
+  /** Aborts every running handler at once (a second Ctrl-C). */
+  signal?: AbortSignal;
+  /** Jitter for retry backoff (default `Math.random`). */
+  random?: () => number;
+}
+
+/** Stands in for an interviewer nobody gave: the first human gate fails with this. */
+export function missingInterviewer(): Interviewer {
+  return {
+    ask: async (question) => {
+      throw new AttractorError(
+        'NO_INTERVIEWER',
+        `human gate "${question.stage}" needs an answer, but the pipeline was started without an interviewer; pass one (e.g. a CallbackInterviewer, or AutoApproveInterviewer to approve every gate on purpose).`,
+      );
+    },
+  };
+}
+
+/** Stands in for a codergen backend nobody gave: the first LLM node fails with this. */
+export function missingBackend(): CodergenBackend {
+  return {
+    name: 'none',
+    run: async (request) => {
+      throw new AttractorError(
+        'NO_BACKEND',
+        `node "${request.node.id}" needs an LLM backend, but the pipeline was started without one; pass a CodergenBackend (createSimulatedBackend() simulates one on purpose).`,
+      );
+    },
+  };
+}

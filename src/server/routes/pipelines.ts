@@ -1,0 +1,107 @@
+import { readFileSync } from 'node:fs';
+import type { Hono } from 'hono';
+import { ApiError } from '../api-error.js';
+import { confinePath } from '../confine-path.js';
+import type { RunManager } from '../run-manager.js';
+import { runView } from '../run-view.js';
+import type { ServerOptions } from '../server-options.js';
+import { sseResponse } from '../sse-response.js';
+import { AnswerRequestSchema, ListQuerySchema, SubmitRequestSchema } from '../submit-request.js';
+
+async function jsonBody(request: Request): Promise<unknown> {
+  const text = await request.text();
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'BAD_JSON', 'the request body is not valid JSON.');
+  }
+}
+
+/** Runs: submit, list, status, events (SSE), questions and answers, cancel, resume. */
+export function registerPipelineRoutes(app: Hono, manager: RunManager, options: ServerOptions): void {
+  const view = (id: string) => runView(manager.get(id), manager.hub(id).eventCount);
+
+  app.post('/pipelines', async (c) => {
+    const body = SubmitRequestSchema.parse(await jsonBody(c.req.raw));
+    let source: string;
+    let sourceFile = '<inline>';
+    if (body.dot_path !== undefined) {
+      sourceFile = confinePath(body.dot_path, options.allowDirs);
+      source = readFileSync(sourceFile, 'utf8');
+    } else {
+      source = body.dot_source as string;
+    }
+    const record = manager.submit({
+      source,
+      sourceFile,
+      options: {
+        dry_run: body.dry_run ?? false,
+        auto_approve: body.auto_approve ?? false,
+        ...(body.goal !== undefined ? { goal: body.goal } : {}),
+        ...(body.model !== undefined ? { model: body.model } : {}),
+        ...(body.max_cost_usd !== undefined ? { max_cost_usd: body.max_cost_usd } : {}),
+        ...(body.scenario !== undefined
+          ? { scenario: typeof body.scenario === 'string' ? body.scenario : JSON.stringify(body.scenario) }
+          : {}),
+      },
+    });
+    return c.json(view(record.id), 201);
+  });
+
+  app.get('/pipelines', (c) => {
+    const query = ListQuerySchema.parse(c.req.query());
+    const page = manager.list({
+      ...(query.status ? { status: query.status } : {}),
+      ...(query.limit ? { limit: query.limit } : {}),
+      ...(query.cursor ? { cursor: query.cursor } : {}),
+    });
+    return c.json({
+      pipelines: page.runs.map((r) => runView(r, manager.hub(r.id).eventCount)),
+      ...(page.next_cursor ? { next_cursor: page.next_cursor } : {}),
+    });
+  });
+
+  app.get('/pipelines/:id', (c) => c.json(view(c.req.param('id'))));
+
+  app.get('/pipelines/:id/events', (c) => {
+    const hub = manager.hub(c.req.param('id'));
+    const lastId = Number(c.req.header('last-event-id') ?? c.req.query('last_event_id') ?? 0);
+    return sseResponse(hub, {
+      afterId: Number.isInteger(lastId) && lastId > 0 ? lastId : 0,
+      heartbeatMs: options.heartbeatMs,
+      maxQueued: options.sseMaxQueued,
+      signal: c.req.raw.signal,
+    });
+  });
+
+  app.get('/pipelines/:id/questions', (c) =>
+    c.json(
+      manager.questions(c.req.param('id')).map((q) => ({
+        id: q.id,
+        text: q.text,
+        type: q.type,
+        options: q.options.map((o) => ({ key: o.key, label: o.label })),
+        stage: q.stage,
+        ...(q.timeout_seconds !== undefined ? { timeout_seconds: q.timeout_seconds } : {}),
+      })),
+    ),
+  );
+
+  app.post('/pipelines/:id/questions/:qid/answer', async (c) => {
+    const { answer } = AnswerRequestSchema.parse(await jsonBody(c.req.raw));
+    manager.answer(c.req.param('id'), c.req.param('qid'), answer);
+    return c.json({ id: c.req.param('qid'), status: 'answered' });
+  });
+
+  app.post('/pipelines/:id/cancel', async (c) => {
+    const id = c.req.param('id');
+    await manager.cancel(id);
+    return c.json({ id, status: manager.get(id).status });
+  });
+
+  app.post('/pipelines/:id/resume', (c) => {
+    const record = manager.resume(c.req.param('id'));
+    return c.json(view(record.id), 202);
+  });
+}

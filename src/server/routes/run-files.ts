@@ -1,0 +1,64 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Hono } from 'hono';
+import { renderSvg } from '../../cli/svg/render-svg.js';
+import { graphToJson } from '../../compiler/graph-to-json.js';
+import { ApiError } from '../api-error.js';
+import { NODE_STATUS_FILL } from '../node-statuses.js';
+import type { RunManager } from '../run-manager.js';
+
+const readIfExists = (file: string): string | undefined =>
+  existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+
+function runDirOf(manager: RunManager, id: string): string | undefined {
+  return manager.get(id).run_dir;
+}
+
+/** Read-only views of a run's files: checkpoint, context, one node's status/prompt/response, the graph. */
+export function registerRunFileRoutes(app: Hono, manager: RunManager): void {
+  app.get('/pipelines/:id/checkpoint', (c) => {
+    const dir = runDirOf(manager, c.req.param('id'));
+    const text = dir ? readIfExists(path.join(dir, 'checkpoint.json')) : undefined;
+    if (text === undefined)
+      throw new ApiError(404, 'NO_CHECKPOINT', 'the run has not written a checkpoint yet.');
+    return c.json(JSON.parse(text));
+  });
+
+  app.get('/pipelines/:id/context', (c) => {
+    const id = c.req.param('id');
+    const dir = runDirOf(manager, id);
+    const text = dir ? readIfExists(path.join(dir, 'checkpoint.json')) : undefined;
+    const context = text ? ((JSON.parse(text) as { context?: unknown }).context ?? {}) : {};
+    return c.json({ pipeline_id: id, event_count: manager.hub(id).eventCount, context });
+  });
+
+  app.get('/pipelines/:id/nodes/:node', (c) => {
+    const id = c.req.param('id');
+    const node = c.req.param('node');
+    if (!manager.graph(id).nodes.some((n) => n.id === node)) {
+      throw new ApiError(404, 'NODE_NOT_FOUND', `pipeline ${id} has no node "${node}".`);
+    }
+    const dir = runDirOf(manager, id);
+    const stage = dir ? path.join(dir, node) : undefined;
+    const status = stage ? readIfExists(path.join(stage, 'status.json')) : undefined;
+    return c.json({
+      node_id: node,
+      state: manager.nodeStatuses(id)[node] ?? 'pending',
+      status: status ? JSON.parse(status) : null,
+      prompt: stage ? (readIfExists(path.join(stage, 'prompt.md')) ?? null) : null,
+      response: stage ? (readIfExists(path.join(stage, 'response.md')) ?? null) : null,
+    });
+  });
+
+  app.get('/pipelines/:id/graph', async (c) => {
+    const id = c.req.param('id');
+    const graph = manager.graph(id);
+    const statuses = manager.nodeStatuses(id);
+    const wantsSvg =
+      c.req.query('format') === 'svg' || (c.req.header('accept') ?? '').includes('image/svg+xml');
+    if (!wantsSvg) return c.json({ ...graphToJson(graph), statuses });
+    const fill = Object.fromEntries(Object.entries(statuses).map(([node, s]) => [node, NODE_STATUS_FILL[s]]));
+    const svg = await renderSvg(graph, { fill });
+    return c.body(svg, 200, { 'content-type': 'image/svg+xml; charset=utf-8' });
+  });
+}

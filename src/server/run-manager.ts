@@ -1,0 +1,390 @@
+import { existsSync, renameSync } from 'node:fs';
+import path from 'node:path';
+import { AutoApproveInterviewer } from '../actors/interviewers/auto-approve.js';
+import { createDefaultRegistry } from '../actors/registry.js';
+import { createSimulatedBackend } from '../actors/simulated-backend.js';
+import { loadPipeline } from '../compiler/compile.js';
+import type { PipelineGraph } from '../compiler/ir.js';
+import { hasErrors } from '../compiler/validate/validate.js';
+import { withDryRunHandlers } from '../machines/dry-run.js';
+import { resumePipeline, startPipeline } from '../machines/engine.js';
+import { newRunId } from '../machines/run-directory.js';
+import type { PipelineRun, RunOptions, RunResult } from '../machines/run-types.js';
+import { parseScenario } from '../machines/scenario.js';
+import { createSimulatedRouter } from '../machines/simulated-router.js';
+import { AttractorError } from '../shared/errors.js';
+import type { PipelineEvent } from '../shared/pipeline-event.js';
+import { ApiError } from './api-error.js';
+import { HttpInterviewer, recordOfflineAnswer } from './http-interviewer.js';
+import { applyNodeStatus, type NodeStatus } from './node-statuses.js';
+import { readEventLines } from './read-event-lines.js';
+import { RunEventHub } from './run-event-hub.js';
+import {
+  type RunRecord,
+  type RunRequestOptions,
+  type StoredQuestion,
+  TERMINAL_STATUSES,
+} from './run-record.js';
+import type { ListRunsQuery, RunPage, RunStore } from './run-store.js';
+
+export interface RunManagerOptions {
+  store: RunStore;
+  maxConcurrentRuns: number;
+  /** Tool commands (and manager loops' children) run only when the server was started with `--allow-tools`. */
+  allowTools: boolean;
+  /** Options for runs that call real models (the codergen backend, router); absent: only simulated runs. */
+  realRunOptions?: (record: RunRecord) => Partial<RunOptions>;
+}
+
+export interface Submission {
+  source: string;
+  /** Path shown in diagnostics and used for `@file` prompts (`<inline>` for a posted source). */
+  sourceFile: string;
+  options: RunRequestOptions;
+}
+
+interface LiveRun {
+  run?: PipelineRun;
+  settled?: Promise<void>;
+  /** Stopped by a drain while waiting at a gate: recorded as interrupted, not cancelled. */
+  interrupting?: boolean;
+  hub: RunEventHub;
+  interviewer: HttpInterviewer;
+  statuses: Map<string, NodeStatus>;
+}
+
+const TOOL_HANDLERS = new Set(['tool', 'stack.manager_loop']);
+
+/**
+ * Owns every run of the server: the queue (at most `maxConcurrentRuns` execute at once), the live
+ * runs' event hubs and interviewers, cancel, resume, drain, and recovery after a crash. The store
+ * is the source of truth; this object only holds what lives in this process.
+ */
+export class RunManager {
+  readonly #options: RunManagerOptions;
+  readonly #store: RunStore;
+  readonly #queue: string[] = [];
+  readonly #live = new Map<string, LiveRun>();
+  readonly #hubs = new Map<string, RunEventHub>();
+  readonly #settled = new Set<Promise<unknown>>();
+  #draining = false;
+
+  constructor(options: RunManagerOptions) {
+    this.#options = options;
+    this.#store = options.store;
+    // Whatever was running when the previous server died is interrupted now; queued runs never started.
+    for (const record of this.#store.list({ limit: 500 }).runs.reverse()) {
+      if (record.status === 'running') this.#store.update(record.id, { status: 'interrupted' });
+      if (record.status === 'queued') this.#queue.push(record.id);
+    }
+    this.#pump();
+  }
+
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  submit(submission: Submission): RunRecord {
+    if (this.#draining)
+      throw new ApiError(503, 'DRAINING', 'the server is shutting down and takes no new runs.');
+    const graph = this.#check(submission);
+    const now = new Date().toISOString();
+    const record: RunRecord = {
+      id: newRunId(),
+      name: graph.name,
+      goal: submission.options.goal ?? graph.attrs.goal ?? '',
+      status: 'queued',
+      created_at: now,
+      updated_at: now,
+      source_file: submission.sourceFile,
+      options: submission.options,
+    };
+    this.#store.create(record, submission.source);
+    this.#queue.push(record.id);
+    this.#pump();
+    return this.get(record.id);
+  }
+
+  get(id: string): RunRecord {
+    const record = this.#store.get(id);
+    if (!record) throw new ApiError(404, 'RUN_NOT_FOUND', `no pipeline run ${id}.`);
+    return record;
+  }
+
+  list(query: ListRunsQuery): RunPage {
+    return this.#store.list(query);
+  }
+
+  graph(id: string): PipelineGraph {
+    const record = this.get(id);
+    return loadPipeline(this.#store.source(id), { file: record.source_file }).graph;
+  }
+
+  /** The run's events: live, or read back from its `events.jsonl`. */
+  hub(id: string): RunEventHub {
+    const live = this.#live.get(id);
+    if (live) return live.hub;
+    const record = this.get(id);
+    let hub = this.#hubs.get(id);
+    if (!hub) {
+      hub = new RunEventHub(record.run_dir);
+      if (record.status !== 'queued') hub.finish(record.status);
+      this.#hubs.set(id, hub);
+    }
+    return hub;
+  }
+
+  nodeStatuses(id: string): Record<string, NodeStatus> {
+    const live = this.#live.get(id);
+    if (live) return Object.fromEntries(live.statuses);
+    const record = this.get(id);
+    const statuses = new Map<string, NodeStatus>();
+    if (record.run_dir) {
+      readEventLines(path.join(record.run_dir, 'events.jsonl'), 0, (_id, event) =>
+        applyNodeStatus(statuses, event),
+      );
+    }
+    return Object.fromEntries(statuses);
+  }
+
+  /** Pending questions: those a live gate waits on, or those a crashed run left (answerable ahead of resume). */
+  questions(id: string): StoredQuestion[] {
+    this.get(id);
+    const live = this.#live.get(id);
+    return this.#store
+      .questions(id)
+      .filter((q) => q.status === 'pending' && (!live || live.interviewer.isWaiting(q.id)));
+  }
+
+  answer(id: string, questionId: string, text: string): void {
+    const record = this.get(id);
+    const live = this.#live.get(id);
+    if (live) {
+      live.interviewer.answer(questionId, text);
+      return;
+    }
+    if (record.status !== 'interrupted') {
+      throw new ApiError(
+        409,
+        'QUESTION_NOT_PENDING',
+        `question ${questionId} is not pending (the run is ${record.status}).`,
+      );
+    }
+    recordOfflineAnswer(this.#store, id, questionId, text);
+  }
+
+  /** Cancel a run: a live one is aborted at once (its processes killed) and this waits until it has stopped. */
+  async cancel(id: string): Promise<RunRecord> {
+    const record = this.get(id);
+    if (TERMINAL_STATUSES.has(record.status)) {
+      throw new ApiError(409, 'RUN_FINISHED', `run ${id} already ended (${record.status}).`);
+    }
+    const live = this.#live.get(id);
+    if (live?.run) {
+      live.run.cancel();
+      await live.settled;
+      return this.get(id);
+    }
+    const queued = this.#queue.indexOf(id);
+    if (queued >= 0) this.#queue.splice(queued, 1);
+    const updated = this.#store.update(id, { status: 'cancelled' });
+    this.#hubs.get(id)?.finish('cancelled');
+    return updated;
+  }
+
+  resume(id: string): RunRecord {
+    if (this.#draining)
+      throw new ApiError(503, 'DRAINING', 'the server is shutting down and takes no new runs.');
+    const record = this.get(id);
+    if (record.status !== 'interrupted' && record.status !== 'paused') {
+      throw new ApiError(
+        409,
+        'NOT_RESUMABLE',
+        `run ${id} is ${record.status}; only interrupted or paused runs resume.`,
+      );
+    }
+    this.#hubs.delete(id);
+    this.#store.update(id, { status: 'queued' });
+    this.#queue.push(id);
+    this.#pump();
+    return this.get(id);
+  }
+
+  /** Resume every run the previous server left interrupted (`--resume-interrupted`). */
+  resumeInterrupted(): string[] {
+    const ids = this.#store
+      .list({ status: 'interrupted', limit: 500 })
+      .runs.reverse()
+      .map((r) => r.id);
+    for (const id of ids) this.resume(id);
+    return ids;
+  }
+
+  /**
+   * SIGTERM: take no new runs; running ones pause at their next node (checkpointed). A run waiting at
+   * a human gate has nothing to finish: it stops at once and is left `interrupted` with its question
+   * still pending, exactly as after a crash, so a restarted server asks it again. Runs still going
+   * after `graceMs` are left to the restart's recovery.
+   */
+  async drain(graceMs = 30_000): Promise<void> {
+    this.#draining = true;
+    for (const live of this.#live.values()) {
+      if (live.interviewer.waiting > 0) {
+        live.interrupting = true;
+        live.run?.cancel();
+      } else {
+        live.run?.pause();
+      }
+    }
+    const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+    await Promise.race([Promise.allSettled([...this.#settled]), grace]);
+  }
+
+  #check(submission: Submission): PipelineGraph {
+    let loaded: ReturnType<typeof loadPipeline>;
+    try {
+      loaded = loadPipeline(submission.source, {
+        file: submission.sourceFile,
+        ...(submission.options.goal !== undefined ? { goal: submission.options.goal } : {}),
+      });
+    } catch (error) {
+      if (!AttractorError.isInstance(error)) throw error;
+      throw new ApiError(
+        400,
+        error.code,
+        error.describe(),
+        error.location ? { location: error.location } : undefined,
+      );
+    }
+    if (hasErrors(loaded.diagnostics)) {
+      throw new ApiError(400, 'INVALID_PIPELINE', 'the pipeline has validation errors.', {
+        diagnostics: loaded.diagnostics,
+      });
+    }
+    if (submission.options.scenario !== undefined) parseScenarioOrReject(submission.options.scenario);
+    const runsTools = loaded.graph.nodes.filter((n) => TOOL_HANDLERS.has(n.handler)).map((n) => n.id);
+    if (!submission.options.dry_run && runsTools.length > 0 && !this.#options.allowTools) {
+      throw new ApiError(
+        403,
+        'TOOLS_NOT_ALLOWED',
+        `this pipeline runs commands (${runsTools.join(', ')}); the server runs tool commands of submitted pipelines only when started with --allow-tools (or submit it with "dry_run": true).`,
+      );
+    }
+    const simulated = submission.options.dry_run || submission.options.scenario !== undefined;
+    if (!simulated && !this.#options.realRunOptions) {
+      throw new ApiError(
+        422,
+        'NO_BACKEND',
+        'this server has no LLM backend configured: submit with "dry_run": true or a "scenario".',
+      );
+    }
+    return loaded.graph;
+  }
+
+  #pump(): void {
+    while (!this.#draining && this.#live.size < this.#options.maxConcurrentRuns && this.#queue.length > 0) {
+      const id = this.#queue.shift() as string;
+      this.#start(id);
+    }
+  }
+
+  #start(id: string): void {
+    const record = this.get(id);
+    const interviewer = new HttpInterviewer(id, this.#store);
+    const live: LiveRun = {
+      hub: new RunEventHub(record.run_dir),
+      interviewer,
+      statuses: new Map(),
+    };
+    this.#live.set(id, live);
+    const onEvent = (event: PipelineEvent): void => {
+      applyNodeStatus(live.statuses, event);
+      live.hub.publish(event);
+    };
+    let run: PipelineRun;
+    try {
+      const options = this.#runOptions(record, interviewer, onEvent);
+      const runDir = this.#store.runDirFor(id);
+      if (existsSync(path.join(runDir, 'checkpoint.json'))) {
+        const { runDir: _fresh, ...resumeOptions } = options;
+        run = resumePipeline({ ...resumeOptions, from: runDir });
+      } else {
+        // Killed before its first checkpoint: nothing ran that a resume could keep; start over beside it.
+        if (existsSync(runDir)) renameSync(runDir, `${runDir}.abandoned-${Date.now()}`);
+        run = startPipeline({ ...options, source: this.#store.source(id), file: record.source_file });
+      }
+    } catch (error) {
+      this.#live.delete(id);
+      const reason = AttractorError.isInstance(error) ? error.describe() : String(error);
+      this.#store.update(id, { status: 'failed', failure: { reason } });
+      live.hub.finish('failed');
+      return;
+    }
+    live.run = run;
+    this.#store.update(id, { status: 'running', run_dir: run.runDir });
+    const settled = run.result.then(
+      (result) => this.#finish(id, result),
+      (error: unknown) => this.#finish(id, undefined, error),
+    );
+    live.settled = settled;
+    this.#settled.add(settled);
+    void settled.finally(() => this.#settled.delete(settled));
+  }
+
+  #finish(id: string, result: RunResult | undefined, error?: unknown): void {
+    const live = this.#live.get(id);
+    this.#live.delete(id);
+    const status = live?.interrupting ? 'interrupted' : (result?.status ?? 'failed');
+    this.#store.update(id, {
+      status,
+      ...(result ? { quality: result.quality } : {}),
+      ...(result?.stoppedAt ? { stopped_at: result.stoppedAt } : {}),
+      ...(result?.failure
+        ? { failure: result.failure }
+        : error !== undefined
+          ? { failure: { reason: error instanceof Error ? error.message : String(error) } }
+          : {}),
+    });
+    if (TERMINAL_STATUSES.has(status)) this.#store.saveQuestions(id, []);
+    live?.hub.finish(status);
+    this.#pump();
+  }
+
+  #runOptions(
+    record: RunRecord,
+    interviewer: HttpInterviewer,
+    onEvent: (e: PipelineEvent) => void,
+  ): RunOptions {
+    const { options } = record;
+    const scenario = options.scenario !== undefined ? parseScenarioOrReject(options.scenario) : undefined;
+    const simulated = options.dry_run || scenario !== undefined;
+    const registry = createDefaultRegistry();
+    const base: RunOptions = {
+      runDir: this.#store.runDirFor(record.id),
+      ...(options.goal !== undefined ? { goal: options.goal } : {}),
+      ...(options.model !== undefined ? { model: options.model } : {}),
+      interviewer: options.auto_approve ? new AutoApproveInterviewer() : interviewer,
+      registry: options.dry_run ? withDryRunHandlers(registry) : registry,
+      manifestOptions: { dry_run: options.dry_run, server_run_id: record.id },
+      onEvent,
+    };
+    if (simulated) {
+      return {
+        ...base,
+        backend: createSimulatedBackend(),
+        llmRank: createSimulatedRouter(),
+        ...(scenario ? { scenario } : {}),
+      };
+    }
+    return { ...base, ...this.#options.realRunOptions?.(record) };
+  }
+}
+
+function parseScenarioOrReject(text: string) {
+  try {
+    return parseScenario(text, '<scenario>');
+  } catch (error) {
+    if (!AttractorError.isInstance(error)) throw error;
+    throw new ApiError(400, error.code, error.describe());
+  }
+}

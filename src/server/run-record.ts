@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/** Where a run stands, as the server reports it. `interrupted`: its server died while it ran. */
+export const RunStatusSchema = z.enum([
+  'queued',
+  'running',
+  'completed',
+  'failed',
+  'cancelled',
+  'paused',
+  'interrupted',
+]);
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+/** What the client asked for when submitting the run; kept so a resume runs it the same way. */
+export const RunRequestOptionsSchema = z.object({
+  goal: z.string().optional(),
+  model: z.string().optional(),
+  dry_run: z.boolean().default(false),
+  auto_approve: z.boolean().default(false),
+  /** A scenario file's JSON text (see README "Scenario files"). */
+  scenario: z.string().optional(),
+  max_cost_usd: z.number().positive().optional(),
+});
+export type RunRequestOptions = z.infer<typeof RunRequestOptionsSchema>;
+
+/** One run as the store keeps it (`record.json`). The run's own files live in `run_dir`. */
+export const RunRecordSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  goal: z.string(),
+  status: RunStatusSchema,
+  created_at: z.string(),
+  updated_at: z.string(),
+  /** Where the DOT source was read from (`<inline>` for `dot_source`); locations in errors name it. */
+  source_file: z.string(),
+  options: RunRequestOptionsSchema,
+  run_dir: z.string().optional(),
+  quality: z.enum(['clean', 'degraded', 'failed']).optional(),
+  stopped_at: z.string().optional(),
+  failure: z.object({ node: z.string().optional(), reason: z.string() }).optional(),
+});
+export type RunRecord = z.infer<typeof RunRecordSchema>;
+
+export const StoredQuestionSchema = z.object({
+  id: z.string(),
+  stage: z.string(),
+  text: z.string(),
+  type: z.enum(['yes_no', 'multiple_choice', 'freeform', 'confirmation']),
+  options: z.array(z.object({ key: z.string(), label: z.string(), target: z.string().optional() })),
+  timeout_seconds: z.number().optional(),
+  asked_at: z.string(),
+  status: z.enum(['pending', 'answered']),
+  /** The raw answer given over HTTP (accelerator key, option label or free text). */
+  answer: z.string().optional(),
+});
+export type StoredQuestion = z.infer<typeof StoredQuestionSchema>;
+
+export const TERMINAL_STATUSES: ReadonlySet<RunStatus> = new Set(['completed', 'failed', 'cancelled']);

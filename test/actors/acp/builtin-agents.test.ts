@@ -1,0 +1,16 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { BUILTIN_AGENTS } from '../../../src/actors/acp/builtin-agents.js';
+
+const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+
+describe('built-in agents', () => {
+  it('README documents exactly the default commands and install lines the code uses', () => {
+    const rows = [...README.matchAll(/^\| `(\w+)` \([^)]*\) \| `([^`]+)` \| `([^`]+)` \|$/gm)].map((m) => ({
+      name: m[1],
+      command: m[2],
+      install: m[3],
+    }));
+    expect(rows).toEqual(BUILTIN_AGENTS.map(({ name, command, install }) => ({ name, command, install })));
+  });
+});

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import {
+  detectRepeatingPattern,
+  fingerprintToolCall,
+  LoopDetector,
+  loopWarningText,
+} from '../../../../src/actors/agent/session/loop-detector.js';
+import { createSession } from '../../../../src/actors/agent/session/session.js';
+import { collect, scripted, testEnv, testProfile } from './session-fixtures.js';
+
+const call = (letter: string) => fingerprintToolCall('read_file', { path: `${letter}.py` });
+const sequence = (letters: string) => [...letters].map(call);
+
+describe('detectRepeatingPattern', () => {
+  it.each([
+    ['AAAAAAAAAA', 10, 'A'],
+    ['ABABABABAB', 10, 'AB'],
+    ['ABCABCABCA', 10, 'ABC'],
+    ['XYZABCABCABCA', 10, 'ABC'],
+    ['AAAAAAAAA', 10, undefined],
+    ['AAAAAAAAAB', 10, undefined],
+    ['ABCDABCDAB', 10, undefined],
+    ['ABCABCABCB', 10, undefined],
+    ['AAAA', 4, 'A'],
+    ['ABAB', 4, 'AB'],
+    ['ABCABC', 6, 'ABC'],
+  ])('%s in a window of %i → %s', (letters, window, expected) => {
+    const found = detectRepeatingPattern(sequence(letters), window);
+    expect(found?.map((c) => c.key)).toEqual(expected ? sequence(expected).map((c) => c.key) : undefined);
+  });
+
+  it('fingerprints by tool name and canonical arguments', () => {
+    expect(fingerprintToolCall('grep', { a: 1, b: [{ y: 2, x: 1 }] }).key).toBe(
+      fingerprintToolCall('grep', { b: [{ x: 1, y: 2 }], a: 1 }).key,
+    );
+    expect(fingerprintToolCall('grep', { a: 1 }).key).not.toBe(fingerprintToolCall('glob', { a: 1 }).key);
+    expect(fingerprintToolCall('grep', { a: 1 }).key).not.toBe(fingerprintToolCall('grep', { a: 2 }).key);
+  });
+
+  it('reports once per full window, then starts over', () => {
+    const detector = new LoopDetector(4);
+    const reports = sequence('AAAAAAAAA').map((c) => detector.record(c));
+    expect(reports.map((r) => (r ? r.pattern.length : 0))).toEqual([0, 0, 0, 1, 0, 0, 0, 1, 0]);
+  });
+});
+
+describe('Session loop detection', () => {
+  it('injects the warning as a message the model reads and emits LOOP_DETECTION, without stopping', async () => {
+    let i = 0;
+    const { adapter, client } = scripted(() => {
+      i += 1;
+      return i <= 10 ? { toolCalls: [{ name: 'echo', arguments: { text: 'same' } }] } : 'changed approach';
+    });
+    const session = createSession({ client, profile: testProfile(), env: testEnv() });
+    const events = await collect(session.submit('go'));
+    const detections = events.filter((e) => e.kind === 'loop_detection');
+    expect(detections).toHaveLength(1);
+    expect(detections[0]!.data).toMatchObject({ pattern: ['echo'], window: 10 });
+    const last = adapter.calls.at(-1)!.request.messages.at(-1)!;
+    expect(last.role).toBe('user');
+    expect(last.content[0]).toEqual({ kind: 'text', text: loopWarningText(10) });
+    expect(events.at(-1)!.kind).toBe('processing_end');
+  });
+
+  it('detects an alternating pattern of two different calls in the configured window', async () => {
+    const { client } = scripted((_, index) =>
+      index < 6 ? { toolCalls: [{ name: 'echo', arguments: { text: index % 2 ? 'b' : 'a' } }] } : 'ok',
+    );
+    const session = createSession({
+      client,
+      profile: testProfile(),
+      env: testEnv(),
+      config: { loopDetectionWindow: 6 },
+    });
+    const events = await collect(session.submit('go'));
+    expect(events.find((e) => e.kind === 'loop_detection')!.data).toMatchObject({
+      pattern: ['echo', 'echo'],
+    });
+  });
+
+  it('stays quiet when disabled', async () => {
+    const { client } = scripted((_, index) =>
+      index < 12 ? { toolCalls: [{ name: 'echo', arguments: { text: 'same' } }] } : 'ok',
+    );
+    const session = createSession({
+      client,
+      profile: testProfile(),
+      env: testEnv(),
+      config: { enableLoopDetection: false },
+    });
+    const events = await collect(session.submit('go'));
+    expect(events.some((e) => e.kind === 'loop_detection')).toBe(false);
+  });
+});

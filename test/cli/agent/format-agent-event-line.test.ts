@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { colorsFor } from '../../../src/cli/colors.js';
+import { formatEventLine } from '../../../src/cli/format-event-line.js';
+
+const plain = colorsFor({ env: { NO_COLOR: '1' }, isTTY: false });
+const line = (kind: string, data: Record<string, unknown>, node_id = 'work') =>
+  formatEventLine({ kind, node_id, data, timestamp: '2026-01-01T00:00:00.000Z' }, plain);
+
+describe('formatEventLine for agent events', () => {
+  it.each([
+    [
+      'agent.tool_call_start',
+      { tool_name: 'write_file', arguments: { path: 'a.txt', content: 'x' } },
+      '    · work write_file a.txt',
+    ],
+    [
+      'agent.tool_call_start',
+      { tool_name: 'shell', arguments: { command: `echo ${'y'.repeat(80)}\nmore` } },
+      `    · work shell echo ${'y'.repeat(54)}…`,
+    ],
+    [
+      'agent.error',
+      { error: 'anthropic refused the request' },
+      '    ✗ work agent error: anthropic refused the request',
+    ],
+    ['router.error', { error: 'timeout' }, '    ? work router failed, routing by edges: timeout'],
+  ])('%s', (kind, data, expected) => {
+    expect(line(kind, data)).toBe(expected);
+  });
+
+  it('prints nothing for streaming deltas', () => {
+    expect(line('agent.assistant_text_delta', { text: 'hi' })).toBeUndefined();
+  });
+});

@@ -1,0 +1,61 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ensureDist, ROOT } from '../helpers/ensure-dist.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'attractor-tour-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function started(stdout: string): string[] {
+  return stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { kind: string; node_id?: string })
+    .filter((e) => e.kind === 'node.start')
+    .map((e) => e.node_id ?? '');
+}
+
+describe("a newcomer's first run: the tour (real process)", () => {
+  beforeAll(() => ensureDist(), 180_000);
+
+  it('--dry-run takes the happy path: no "explain what went wrong" detour, quality clean', () => {
+    const tour = path.join(ROOT, 'examples', 'tour.dot');
+    const r = spawnSync(process.execPath, [BIN, 'run', tour, '--dry-run', '--json', '--logs-dir', 'dry'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(0);
+    expect(started(r.stdout)).toEqual([
+      'start',
+      'plan',
+      'implement',
+      'smoke_test',
+      'checked',
+      'approve',
+      'done',
+    ]);
+    expect(r.stderr).toMatch(/Completed at done \(quality: clean\)/);
+  });
+
+  it('a run that really executes the smoke test (it shouts) takes the same path', () => {
+    const tour = path.join(ROOT, 'examples', 'tour.dot');
+    writeFileSync(path.join(dir, 'none.json'), '{}');
+    const r = spawnSync(
+      process.execPath,
+      [BIN, 'run', tour, '--scenario', 'none.json', '--auto-approve', '--json', '--logs-dir', 'real'],
+      { cwd: dir, encoding: 'utf8', input: '' },
+    );
+    expect(r.status).toBe(0);
+    expect(started(r.stdout)).toEqual([
+      'start',
+      'plan',
+      'implement',
+      'smoke_test',
+      'checked',
+      'approve',
+      'done',
+    ]);
+  });
+});

@@ -1,0 +1,72 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createDefaultRegistry } from '../../src/actors/registry.js';
+import { resumePipeline, startPipeline } from '../../src/machines/engine.js';
+import type { PipelineEvent } from '../../src/shared/pipeline-event.js';
+import { tempDir } from './run-helpers.js';
+
+const PIPELINE = `digraph fan {
+  start [shape=Mdiamond]
+  fan [shape=component]
+  quick [type="quick"]
+  slow [type="slow"]
+  join [shape=tripleoctagon]
+  exit [shape=Msquare]
+  start -> fan
+  fan -> quick -> join
+  fan -> slow -> join
+  join -> exit
+}`;
+
+describe('parallel branches survive an interrupted parallel node', () => {
+  it('a resumed parallel node keeps finished branches (not re-run) and re-runs only unfinished ones', async () => {
+    const runs = { quick: 0, slow: 0 };
+    let stop = (): void => {};
+    let slowMayFinish = false;
+    const registry = createDefaultRegistry()
+      .register('quick', async () => {
+        runs.quick++;
+        return { status: 'success', context_updates: { answer: 42 } };
+      })
+      .register('slow', async ({ signal }) => {
+        runs.slow++;
+        if (slowMayFinish) return { status: 'success', context_updates: { slow: 'done' } };
+        stop(); // the engine dies while this branch runs: quick has finished, slow has not
+        await new Promise((_, reject) =>
+          signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+        );
+        return { status: 'fail' };
+      });
+    const runDir = path.join(tempDir(), 'run');
+    const first = startPipeline({ source: PIPELINE, runDir, registry, durable: false });
+    stop = () => setTimeout(() => first.cancel(), 20);
+    expect((await first.result).status).toBe('cancelled');
+    expect(runs).toEqual({ quick: 1, slow: 1 });
+    expect(existsSync(path.join(runDir, 'fan', 'branch-results'))).toBe(true);
+
+    slowMayFinish = true;
+    const events: PipelineEvent[] = [];
+    const resumed = resumePipeline({
+      from: runDir,
+      registry,
+      durable: false,
+      onEvent: (e) => events.push(e),
+    });
+    const result = await resumed.result;
+    expect(result.status).toBe('completed');
+    expect(runs).toEqual({ quick: 1, slow: 2 });
+    // The join sees both branches, the restored one exactly as it finished.
+    expect(result.context['quick.answer']).toBe(42);
+    expect(result.context['slow.slow']).toBe('done');
+    const completes = events.filter((e) => e.kind === 'parallel.branch.complete').map((e) => e.data);
+    expect(completes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ branch: 'quick', status: 'success', restored: true }),
+        expect.objectContaining({ branch: 'slow', status: 'success' }),
+      ]),
+    );
+    // A completed visit leaves nothing behind, so a later visit (a loop) runs every branch again.
+    expect(existsSync(path.join(runDir, 'fan', 'branch-results'))).toBe(false);
+  });
+});

@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FileRunStore } from '../../src/server/file-run-store.js';
+import type { RunRecord } from '../../src/server/run-record.js';
+
+const dirs: string[] = [];
+const tempDir = (): string => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-store-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+const record = (id: string, created: string, status: RunRecord['status'] = 'completed'): RunRecord => ({
+  id,
+  name: 'p',
+  goal: '',
+  status,
+  created_at: created,
+  updated_at: created,
+  source_file: '<inline>',
+  options: { dry_run: true, auto_approve: false },
+});
+
+describe('FileRunStore', () => {
+  it('keeps records, sources and questions across a reopen (the server restarts)', () => {
+    const dir = tempDir();
+    const store = new FileRunStore(dir);
+    store.create(record('a', '2026-01-01T00:00:00.000Z', 'running'), 'digraph a {}');
+    store.update('a', { status: 'paused', stopped_at: 'x' });
+    store.saveQuestions('a', [
+      {
+        id: 'gate-1',
+        stage: 'gate',
+        text: 'Ship?',
+        type: 'multiple_choice',
+        options: [{ key: 'Y', label: 'Yes' }],
+        asked_at: 'now',
+        status: 'pending',
+      },
+    ]);
+    const reopened = new FileRunStore(dir);
+    expect(reopened.get('a')).toMatchObject({ status: 'paused', stopped_at: 'x' });
+    expect(reopened.source('a')).toBe('digraph a {}');
+    expect(reopened.questions('a').map((q) => q.id)).toEqual(['gate-1']);
+    const leftovers = fs.readdirSync(path.join(dir, 'runs', 'a')).filter((f) => f.endsWith('.tmp'));
+    expect(leftovers).toEqual([]);
+  });
+
+  it('lists newest first, filters by status and pages with a cursor', () => {
+    const store = new FileRunStore(tempDir());
+    for (let i = 0; i < 5; i++) {
+      store.create(record(`r${i}`, `2026-01-01T00:00:0${i}.000Z`, i % 2 ? 'failed' : 'completed'), 'x');
+    }
+    const first = store.list({ limit: 2 });
+    expect(first.runs.map((r) => r.id)).toEqual(['r4', 'r3']);
+    const second = store.list({ limit: 2, ...(first.next_cursor ? { cursor: first.next_cursor } : {}) });
+    expect(second.runs.map((r) => r.id)).toEqual(['r2', 'r1']);
+    const last = store.list({ limit: 2, ...(second.next_cursor ? { cursor: second.next_cursor } : {}) });
+    expect(last).toEqual({ runs: [expect.objectContaining({ id: 'r0' })] });
+    expect(store.list({ status: 'failed' }).runs.map((r) => r.id)).toEqual(['r3', 'r1']);
+  });
+
+  it('names a corrupt record instead of starting with a wrong view of the runs', () => {
+    const dir = tempDir();
+    new FileRunStore(dir).create(record('a', '2026-01-01T00:00:00.000Z'), 'x');
+    fs.writeFileSync(path.join(dir, 'runs', 'a', 'record.json'), '{"id": "a"');
+    expect(() => new FileRunStore(dir)).toThrow(/run record .*record\.json is not valid/);
+  });
+});

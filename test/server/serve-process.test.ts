@@ -1,0 +1,120 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ensureDist } from '../helpers/ensure-dist.js';
+import { GATE_PIPELINE, waitFor } from './server-fixtures.js';
+
+beforeAll(ensureDist, 120_000);
+
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+/** Starts `attractor serve --port 0` as a real process; resolves with its URL once it listens. */
+async function serve(
+  dataDir: string,
+  ...flags: string[]
+): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, ...flags], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  children.push(child);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(stderr);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.on('exit', () => reject(new Error(`serve exited: ${stderr}`)));
+  });
+  return { child, url, exited };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read response bodies field by field
+const call = async (url: string, method = 'GET', body?: unknown): Promise<{ status: number; body: any }> => {
+  const response = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: await response.json() };
+};
+
+const pending = (url: string, id: string) =>
+  waitFor(async () => {
+    const { body } = await call(`${url}/pipelines/${id}/questions`);
+    return body.length > 0 ? body[0] : undefined;
+  }, 'a pending question');
+
+describe('attractor serve as a process', () => {
+  it('after SIGKILL, a restarted server lists the run as interrupted with its question; resume finishes it', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-kill-'));
+    dirs.push(dataDir);
+    const first = await serve(dataDir);
+    const { body } = await call(`${first.url}/pipelines`, 'POST', {
+      dot_source: GATE_PIPELINE,
+      dry_run: true,
+    });
+    const question = await pending(first.url, body.id);
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    const second = await serve(dataDir);
+    expect((await call(`${second.url}/pipelines/${body.id}`)).body.status).toBe('interrupted');
+    const listed = (await call(`${second.url}/pipelines/${body.id}/questions`)).body;
+    expect(listed.map((q: { id: string }) => q.id)).toEqual([question.id]);
+    const resumed = await call(`${second.url}/pipelines/${body.id}/resume`, 'POST');
+    expect(resumed.status).toBe(202);
+    const again = await pending(second.url, body.id);
+    expect(again).toMatchObject({ id: question.id, stage: 'review' });
+    await call(`${second.url}/pipelines/${body.id}/questions/${again.id}/answer`, 'POST', { answer: 'R' });
+    const done = await waitFor(async () => {
+      const r = (await call(`${second.url}/pipelines/${body.id}`)).body;
+      return r.status === 'completed' ? r : undefined;
+    }, 'the resumed run to complete');
+    expect(done.quality).toBe('clean');
+    const checkpoint = (await call(`${second.url}/pipelines/${body.id}/checkpoint`)).body;
+    expect(checkpoint.completed_nodes).toEqual(expect.arrayContaining(['plan', 'review', 'rework']));
+    // plan ran once: its node.start appears once in the whole event log, across both servers.
+    const events = fs.readFileSync(path.join(findRunDir(dataDir, body.id), 'events.jsonl'), 'utf8');
+    expect(events.match(/"kind":"node.start","node_id":"plan"/g)).toHaveLength(1);
+  }, 60_000);
+
+  it('SIGTERM drains: a running tool node finishes, the run pauses with a checkpoint, the process exits 0', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-term-'));
+    dirs.push(dataDir);
+    const slow = `digraph slow { start [shape=Mdiamond]; wait [shape=parallelogram, tool_command="sleep 1"]; after [shape=parallelogram, tool_command="true"]; exit [shape=Msquare]; start -> wait -> after -> exit }`;
+    const server = await serve(dataDir, '--allow-tools');
+    const { body } = await call(`${server.url}/pipelines`, 'POST', { dot_source: slow, scenario: {} });
+    await waitFor(
+      async () =>
+        (await call(`${server.url}/pipelines/${body.id}`)).body.status === 'running' ? true : undefined,
+      'running',
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    const restarted = await serve(dataDir, '--allow-tools');
+    expect((await call(`${restarted.url}/pipelines/${body.id}`)).body.status).toBe('paused');
+    const checkpoint = (await call(`${restarted.url}/pipelines/${body.id}/checkpoint`)).body;
+    expect(checkpoint).toMatchObject({ status: 'paused', current_node: 'after' });
+    expect(checkpoint.completed_nodes).toContain('wait');
+    expect((await call(`${restarted.url}/pipelines/${body.id}/resume`, 'POST')).status).toBe(202);
+    const done = await waitFor(async () => {
+      const r = (await call(`${restarted.url}/pipelines/${body.id}`)).body;
+      return r.status === 'completed' ? r : undefined;
+    }, 'completion after resume');
+    expect(done.status).toBe('completed');
+  }, 60_000);
+});
+
+/** The store keeps each run's directory at `<data dir>/runs/<id>/run/`. */
+const findRunDir = (dataDir: string, id: string): string => path.join(dataDir, 'runs', id, 'run');

@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeServers, GATE_PIPELINE, testServer } from './server-fixtures.js';
+
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+// CI installs Debian's chromium and sets ATTRACTOR_BROWSER_TESTS=required, so there this cannot pass by
+// not running; a developer machine without a browser runs the rest of the suite.
+const required = process.env['ATTRACTOR_BROWSER_TESTS'] === 'required';
+const available = existsSync(CHROMIUM);
+
+afterEach(closeServers);
+
+describe.runIf(available || required)('the web view in a real browser', () => {
+  it('starts a dry run, colours the running gate, answers it with a click and shows the run completed', async () => {
+    expect(available, `no browser at ${CHROMIUM}`).toBe(true);
+    const server = await testServer();
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
+    });
+    try {
+      const page = await browser.newPage();
+      await page.goto(server.url);
+      await page.fill('#dot', GATE_PIPELINE);
+      await page.click('#start');
+      // The gate waits: its node is coloured "waiting" in the live SVG and its question has buttons.
+      const gate = page.locator('#graph g.node[data-status="waiting"] title');
+      await gate.waitFor({ state: 'attached', timeout: 15_000 });
+      expect(await gate.textContent()).toBe('review');
+      expect(await page.locator('#graph g.node[data-status="success"]').count()).toBeGreaterThan(0);
+      await page.locator('#questions button', { hasText: '[R] Rework' }).click();
+      await page.locator('#run-status', { hasText: 'completed' }).waitFor({ timeout: 15_000 });
+      expect(
+        await page.locator('#graph g.node[data-status="success"] title', { hasText: 'rework' }).count(),
+      ).toBe(1);
+      expect(await page.locator('#log').textContent()).toContain('pipeline.finalize');
+      await page.locator('#graph g.node', { hasText: 'plan' }).click();
+      await page.locator('#node pre').first().waitFor();
+      expect(await page.locator('#node').textContent()).toContain('Plan Ship a thing');
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+});
