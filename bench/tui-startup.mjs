@@ -22,7 +22,11 @@ function medianMs(extra) {
   for (let i = 0; i <= RUNS; i++) {
     const command = `${process.execPath} ${bin} run five.dot --dry-run --logs-dir runs ${extra}`;
     const t0 = process.hrtime.bigint();
-    const r = spawnSync('script', ['-qec', command, '/dev/null'], { cwd: dir, encoding: 'utf8', env: { ...process.env, CI: '' } });
+    const r = spawnSync('script', ['-qec', command, '/dev/null'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, CI: '' },
+    });
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
     if (r.status !== 0) throw new Error(`${command} exited ${r.status}: ${r.stdout}${r.stderr}`);
     if (i > 0) times.push(ms);
