@@ -17,10 +17,11 @@ writeFileSync(
   'digraph five { start [shape=Mdiamond]; a; b; c; exit [shape=Msquare]; start -> a -> b -> c -> exit }\n',
 );
 
+let runs = 0;
 function medianMs(extra) {
   const times = [];
   for (let i = 0; i <= RUNS; i++) {
-    const command = `${process.execPath} ${bin} run five.dot --dry-run --logs-dir runs ${extra}`;
+    const command = `${process.execPath} ${bin} run five.dot --dry-run --logs-dir runs-${++runs} ${extra}`;
     const t0 = process.hrtime.bigint();
     const r = spawnSync('script', ['-qec', command, '/dev/null'], {
       cwd: dir,
