@@ -7,6 +7,7 @@ import { packageVersion } from '../shared/package-version.js';
 import type { CliContext } from './cli-context.js';
 import { type CliIo, processIo } from './cli-io.js';
 import { colorsFor } from './colors.js';
+import { registerAttachCommand } from './commands/attach.js';
 import { registerCompileCommand } from './commands/compile.js';
 import { registerResumeCommand } from './commands/resume.js';
 import { registerRunCommand } from './commands/run.js';
@@ -22,6 +23,7 @@ export type RegisterCommand = (program: Command, ctx: CliContext) => void;
 export const COMMANDS: readonly RegisterCommand[] = [
   registerRunCommand,
   registerResumeCommand,
+  registerAttachCommand,
   registerValidateCommand,
   registerCompileCommand,
   registerServeCommand,

@@ -16,6 +16,7 @@ import { loadScenario } from '../machines/scenario.js';
 import { createSimulatedRouter } from '../machines/simulated-router.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
+import type { RunTui } from '../tui/start-run-tui.js';
 import type { CliContext } from './cli-context.js';
 import { displayPath } from './display-path.js';
 import { createEventPrinter, type EventPrinter } from './event-printer.js';
@@ -149,10 +150,12 @@ async function finish(
   flags: RunFlags,
   ctx: CliContext,
   inspection?: InspectStream,
+  tui?: RunTui,
 ): Promise<number> {
   // Lint warnings go to stderr before the run's own output, so --json stdout stays events only.
   for (const warning of run.warnings)
     ctx.io.stderr(`${formatDiagnostic(show(warning), warning.loc?.file ?? '', ctx.colors)}\n`);
+  tui?.mount(run);
   const interrupts = handleInterrupts(run, ctx);
   // Nobody reads the output any more (`| head -1`): an interruption, not a reason to die mid-node.
   const unsubscribe = ctx.io.onStdoutClosed?.(() => {
@@ -163,6 +166,7 @@ async function finish(
   try {
     result = await run.result;
   } finally {
+    await tui?.close();
     unsubscribe?.();
     interrupts.dispose();
     await inspection?.close();
@@ -229,6 +233,33 @@ function parsePort(value: boolean | string): number {
   return n;
 }
 
+/** A terminal gets the TUI unless `--no-tui`, `--json` or `CI` say otherwise (issue 9). */
+function wantsTui(flags: RunFlags, ctx: CliContext): boolean {
+  return (
+    flags.tui !== false && !flags.json && ctx.io.isTTY && process.stdin.isTTY === true && !ctx.io.env['CI']
+  );
+}
+
+/** The Ink TUI, loaded only now; it answers gates unless the run auto-approves them. */
+async function openTui(
+  flags: RunFlags,
+  ctx: CliContext,
+  pipeline: { source: string; file: string; replayFrom?: string },
+): Promise<RunTui | undefined> {
+  if (!wantsTui(flags, ctx)) return undefined;
+  // React's development build costs several times the CPU per frame; a user's terminal gets production.
+  process.env['NODE_ENV'] ??= 'production';
+  const { startRunTui } = await import('../tui/start-run-tui.js');
+  return startRunTui({
+    ...pipeline,
+    ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
+    env: ctx.io.env,
+  });
+}
+
+const tuiInterviewer = (tui: RunTui | undefined, flags: RunFlags) =>
+  tui && !flags.autoApprove && !flags.dryRun ? { interviewer: tui.interviewer } : {};
+
 /** Starts the run; if that throws, the inspection server must not keep the process alive. */
 async function startWith(
   inspection: InspectStream | undefined,
@@ -249,6 +280,7 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
   if (runDir !== undefined) assertRunDirFree(path.resolve(ctx.io.cwd, runDir), runDir);
   const agents = await prepareAgents(source.text, source.absolutePath, flags, ctx);
   const printer = createEventPrinter(flags.json === true, ctx);
+  const tui = await openTui(flags, ctx, { source: source.text, file: source.absolutePath });
   let options: ReturnType<typeof buildOptions>;
   let run: PipelineRun;
   let inspection: InspectStream | undefined;
@@ -257,7 +289,7 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
     options = buildOptions(
       flags,
       ctx,
-      printer.print,
+      tui ? tui.onEvent : printer.print,
       { source: source.text, file: source.absolutePath },
       agents,
     );
@@ -266,6 +298,7 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
     run = await startWith(inspection, (inspect) =>
       startPipeline({
         ...runOptions,
+        ...tuiInterviewer(tui, flags),
         ...(inspect ? { inspect } : {}),
         source: source.text,
         file: source.absolutePath,
@@ -280,7 +313,16 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
     throw errorWithShownFile(error, source);
   }
   options.real?.setRunDir(run.runDir);
-  return finish(run, options.interviewer, printer, (d) => withShownFile(d, source), flags, ctx, inspection);
+  return finish(
+    run,
+    options.interviewer,
+    printer,
+    (d) => withShownFile(d, source),
+    flags,
+    ctx,
+    inspection,
+    tui,
+  );
 }
 
 /** Without --dry-run or --scenario, a resume runs the way the run started (recorded in manifest.json). */
@@ -347,10 +389,15 @@ export async function runResume(
     : undefined;
   const printer = createEventPrinter(flags.json === true, ctx);
   const found = locateRun(target, dotFile ? path.resolve(ctx.io.cwd, dotFile) : undefined);
+  const tui = await openTui(recorded, ctx, {
+    source: found.source,
+    file: found.file,
+    replayFrom: found.runDir,
+  });
   const options = buildOptions(
     recorded,
     ctx,
-    printer.print,
+    tui ? tui.onEvent : printer.print,
     { source: found.source, file: found.file, checkpointPath: found.checkpointPath },
     agents,
   );
@@ -370,11 +417,12 @@ export async function runResume(
   const run = await startWith(inspection, (inspect) =>
     resumePipeline({
       ...resumeOptions,
+      ...tuiInterviewer(tui, recorded),
       ...(inspect ? { inspect } : {}),
       from: path.resolve(ctx.io.cwd, from),
       ...(dotFile ? { dotFile: path.resolve(ctx.io.cwd, dotFile) } : {}),
     }),
   );
   real?.setRunDir(run.runDir);
-  return finish(run, options.interviewer, printer, (d) => d, flags, ctx, inspection);
+  return finish(run, options.interviewer, printer, (d) => d, flags, ctx, inspection, tui);
 }

@@ -1,0 +1,85 @@
+import type { PipelineEvent } from '../shared/pipeline-event.js';
+
+/**
+ * The one place that knows the agent session's event names and payloads. The coding agent emits
+ * `agent.*` PipelineEvents; everything else in the TUI sees only these actions, so renaming an
+ * event or a field is a change to this file alone.
+ */
+export type AgentAction =
+  | { type: 'text'; delta: string }
+  | { type: 'tool_start'; callId: string; name: string; args: Record<string, unknown> }
+  | { type: 'tool_output'; callId: string; delta: string }
+  | { type: 'tool_end'; callId: string; output: string; isError: boolean; durationMs?: number }
+  | { type: 'warning'; message: string }
+  | {
+      type: 'usage';
+      model?: string;
+      inputTokens: number;
+      outputTokens: number;
+      cacheReadTokens: number;
+      costUsd: number;
+    };
+
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+
+function asArgs(value: unknown): Record<string, unknown> {
+  if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  if (typeof value === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+        return parsed as Record<string, unknown>;
+    } catch {
+      // Arguments still streaming, or not JSON: shown as one raw value.
+    }
+    return value === '' ? {} : { input: value };
+  }
+  return {};
+}
+
+/** Maps one event to what the activity pane does with it; undefined for anything not agent-related. */
+export function mapAgentEvent(event: PipelineEvent): AgentAction | undefined {
+  const d = event.data;
+  switch (event.kind) {
+    case 'agent.assistant_text_delta':
+      return { type: 'text', delta: str(d['delta']) };
+    case 'agent.tool_call_start':
+      return {
+        type: 'tool_start',
+        callId: str(d['call_id']),
+        name: str(d['tool_name']),
+        args: asArgs(d['arguments']),
+      };
+    case 'agent.tool_call_output_delta':
+      return { type: 'tool_output', callId: str(d['call_id']), delta: str(d['delta']) };
+    case 'agent.tool_call_end':
+      return {
+        type: 'tool_end',
+        callId: str(d['call_id']),
+        output: str(d['output']),
+        isError: d['is_error'] === true,
+        ...(typeof d['duration_ms'] === 'number' ? { durationMs: d['duration_ms'] } : {}),
+      };
+    case 'agent.warning':
+      return { type: 'warning', message: str(d['message']) || 'warning' };
+    case 'agent.loop_detection':
+      return {
+        type: 'warning',
+        message: `loop detected: ${str(d['message']) || 'the agent repeats itself'}`,
+      };
+    case 'agent.usage': {
+      const usage = (d['usage'] ?? {}) as Record<string, unknown>;
+      return {
+        type: 'usage',
+        ...(typeof d['model'] === 'string' ? { model: d['model'] } : {}),
+        inputTokens: num(usage['input_tokens']),
+        outputTokens: num(usage['output_tokens']),
+        cacheReadTokens: num(usage['cache_read_tokens']),
+        costUsd: num(d['cost_usd']),
+      };
+    }
+    default:
+      return undefined;
+  }
+}

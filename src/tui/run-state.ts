@@ -1,0 +1,117 @@
+/** What the TUI shows, derived only from the graph and the run's PipelineEvents (reduce-run-state.ts). */
+export type NodeStatus = 'pending' | 'running' | 'success' | 'partial' | 'retrying' | 'failed' | 'skipped';
+
+export type RunPhase =
+  | 'starting'
+  | 'running'
+  | 'waiting'
+  | 'pausing'
+  | 'paused'
+  | 'cancelled'
+  | 'done'
+  | 'failed';
+
+export interface ToolCallItem {
+  kind: 'tool';
+  id: number;
+  callId: string;
+  name: string;
+  args: Record<string, unknown>;
+  status: 'running' | 'ok' | 'error';
+  /** Output so far (streamed) or final; the pane shows only its first/last lines. */
+  output: string;
+  durationMs?: number;
+}
+
+export type ActivityItem =
+  | { kind: 'text'; id: number; text: string; done: boolean }
+  | ToolCallItem
+  | { kind: 'warning'; id: number; message: string };
+
+export interface BranchView {
+  id: string;
+  status: NodeStatus;
+}
+
+export interface NodeView {
+  id: string;
+  label: string;
+  /** Handler type: codergen, tool, wait.human, parallel, ... */
+  kind: string;
+  subgraph?: string;
+  status: NodeStatus;
+  attempt: number;
+  maxAttempts: number;
+  visits: number;
+  startedAt?: number;
+  durationMs?: number;
+  costUsd: number;
+  model?: string;
+  /** Target of the edge taken after this node's last visit. */
+  next?: string;
+  /** Which routing step chose it, in words (explain-route.ts). */
+  route?: string;
+  notes?: string;
+  failureReason?: string;
+  preferredLabel?: string;
+  /** Set on parallel nodes: their branches, filled in as they finish. */
+  branches?: BranchView[];
+  /** The parallel node whose branch this node ran in, when it ran in one. */
+  branchOf?: string;
+  activity: ActivityItem[];
+}
+
+export interface GateView {
+  nodeId: string;
+  text: string;
+  type: 'yes_no' | 'multiple_choice' | 'freeform' | 'confirmation';
+  options: Array<{ key: string; label: string; target?: string }>;
+  askedAt: number;
+  timeoutMs?: number;
+  defaultChoice?: string;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  costUsd: number;
+  model?: string;
+}
+
+/** One finished node visit, written once to the scrollback (Ink's <Static>). */
+export interface LogEntry {
+  id: number;
+  nodeId: string;
+  label: string;
+  status: NodeStatus;
+  durationMs: number;
+  costUsd: number;
+  detail?: string;
+  branch?: string;
+}
+
+export interface RunState {
+  name: string;
+  goal: string;
+  runId: string;
+  phase: RunPhase;
+  quality?: 'clean' | 'degraded' | 'failed';
+  startedAt?: number;
+  finishedAt?: number;
+  /** Node ids in display order (order-nodes.ts). */
+  order: string[];
+  nodes: Record<string, NodeView>;
+  /** The top-level node running now (not a branch's). */
+  current?: string;
+  /** The last top-level node that completed, to attach the next node.start to it as the edge taken. */
+  lastCompleted?: string;
+  gate?: GateView;
+  usage: Usage;
+  failure?: string;
+  resumeAt?: string;
+  /** Finished node visits, oldest first (append-only). */
+  log: LogEntry[];
+  /** Monotonic id source for activity items (kept in state so the reducer stays pure). */
+  nextItemId: number;
+}

@@ -1,0 +1,33 @@
+import type { PipelineGraph } from '../compiler/ir.js';
+import type { PipelineEvent } from '../shared/pipeline-event.js';
+import { initialRunState, reduceRunState } from './reduce-run-state.js';
+import type { RunState } from './run-state.js';
+
+/**
+ * Holds the reduced state of one run and tells subscribers it changed. Reducing is cheap and happens
+ * on every event; rendering is what gets throttled (use-run-state.ts), so the final summary and a
+ * late subscriber always see every event.
+ */
+export interface RunStore {
+  push(event: PipelineEvent): void;
+  getState(): RunState;
+  subscribe(listener: () => void): () => void;
+}
+
+export function createRunStore(graph: PipelineGraph): RunStore {
+  let state = initialRunState(graph);
+  const listeners = new Set<() => void>();
+  return {
+    push(event) {
+      const next = reduceRunState(graph, state, event);
+      if (next === state) return;
+      state = next;
+      for (const listener of listeners) listener();
+    },
+    getState: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

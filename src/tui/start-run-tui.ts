@@ -1,0 +1,94 @@
+import { render } from 'ink';
+import { createElement } from 'react';
+import { withAnswerChannel } from '../actors/interviewers/answer-channel-interviewer.js';
+import type { Interviewer } from '../actors/interviewers/interviewer.js';
+import { loadPipeline } from '../compiler/compile.js';
+import type { PipelineRun } from '../machines/run-types.js';
+import type { PipelineEvent } from '../shared/pipeline-event.js';
+import { App } from './App.js';
+import { followLines } from './follow-file.js';
+import { formatRunSummary } from './format-run-summary.js';
+import { createGateBroker } from './gate-broker.js';
+import { createRunStore } from './run-store.js';
+import { ThemeContext, themeFor } from './theme.js';
+import { MAX_FPS } from './use-run-state.js';
+
+export interface RunTuiOptions {
+  /** The pipeline's DOT source and path: the pane lists its nodes before any event arrives. */
+  source: string;
+  file?: string;
+  goal?: string;
+  env: Record<string, string | undefined>;
+  /** A run directory whose events.jsonl is replayed first (resume shows what already ran). */
+  replayFrom?: string;
+  stdout?: NodeJS.WriteStream;
+  stdin?: NodeJS.ReadStream;
+}
+
+export interface RunTui {
+  /** Pass as the run's `onEvent`. */
+  onEvent(event: PipelineEvent): void;
+  /** Pass as the run's interviewer: gates are answered in the TUI or through the run directory. */
+  interviewer: Interviewer;
+  /** Shows the TUI for a started run (Ctrl-C pauses / cancels it). */
+  mount(run: PipelineRun): void;
+  /** Restores the terminal and leaves a plain summary on stdout. */
+  close(): Promise<void>;
+}
+
+function replay(path: string, push: (event: PipelineEvent) => void): void {
+  const follower = followLines(path, (line) => {
+    try {
+      push(JSON.parse(line) as PipelineEvent);
+    } catch {
+      // A torn last line of an interrupted run: skipped.
+    }
+  });
+  follower.close();
+}
+
+/**
+ * The TUI for a run this process executes. Ink and React are loaded only by importing this module,
+ * which the CLI does lazily, and only on a terminal.
+ */
+export function startRunTui(options: RunTuiOptions): RunTui {
+  const { graph } = loadPipeline(options.source, {
+    ...(options.file ? { file: options.file } : {}),
+    ...(options.goal !== undefined ? { goal: options.goal } : {}),
+  });
+  const store = createRunStore(graph);
+  if (options.replayFrom) replay(`${options.replayFrom}/events.jsonl`, store.push);
+  const broker = createGateBroker();
+  let run: PipelineRun | undefined;
+  let instance: ReturnType<typeof render> | undefined;
+  const stdout = options.stdout ?? process.stdout;
+  return {
+    onEvent: store.push,
+    interviewer: withAnswerChannel(broker, () => run?.runDir),
+    mount(started) {
+      run = started;
+      const app = createElement(App, {
+        store,
+        gates: broker,
+        controls: { pause: () => started.pause(), cancel: () => started.cancel() },
+        runDir: started.runDir,
+      });
+      instance = render(createElement(ThemeContext.Provider, { value: themeFor(options.env) }, app), {
+        stdout,
+        ...(options.stdin ? { stdin: options.stdin } : {}),
+        exitOnCtrlC: false,
+        maxFps: MAX_FPS,
+      });
+    },
+    async close() {
+      if (instance) {
+        // One more frame so the last events are on screen, then the live region gives way to the summary.
+        await new Promise((resolve) => setTimeout(resolve, 3 * (1000 / MAX_FPS)));
+        instance.clear();
+        instance.unmount();
+        await instance.waitUntilExit();
+      }
+      stdout.write(formatRunSummary(store.getState(), Date.now()));
+    },
+  };
+}

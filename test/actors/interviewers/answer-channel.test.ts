@@ -1,0 +1,130 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import {
+  answerFromFile,
+  answerToFile,
+  questionsDir,
+  readAnswerFile,
+  readPendingQuestions,
+  toQuestion,
+  writeAnswerFile,
+} from '../../../src/actors/interviewers/answer-channel.js';
+import { withAnswerChannel } from '../../../src/actors/interviewers/answer-channel-interviewer.js';
+import type { Answer, Interviewer, Question } from '../../../src/actors/interviewers/interviewer.js';
+import { choice, freeform, signal } from './fixtures.js';
+
+let runDir: string;
+beforeEach(() => {
+  runDir = mkdtempSync(join(tmpdir(), 'answer-channel-'));
+});
+afterEach(() => rmSync(runDir, { recursive: true, force: true }));
+
+/** An interviewer nobody answers: it waits until aborted. */
+function silent(): Interviewer & { asked: Question[]; aborted: boolean } {
+  const self = {
+    asked: [] as Question[],
+    aborted: false,
+    ask(question: Question, s: AbortSignal): Promise<Answer> {
+      self.asked.push(question);
+      return new Promise((_, reject) =>
+        s.addEventListener('abort', () => {
+          self.aborted = true;
+          reject(s.reason);
+        }),
+      );
+    },
+  };
+  return self;
+}
+
+const waitFor = async (check: () => boolean, ms = 5000) => {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe('the answer channel', () => {
+  test('a question is published while it waits; an answer file answers it; the question is then removed', async () => {
+    const inner = silent();
+    const asking = withAnswerChannel(inner, () => runDir).ask(choice, signal());
+    await waitFor(() => readPendingQuestions(runDir).length === 1);
+    const [pending] = readPendingQuestions(runDir);
+    expect(pending).toMatchObject({
+      node_id: 'gate',
+      question: { text: 'Ship it?', type: 'multiple_choice' },
+    });
+    expect(toQuestion(pending!)).toEqual(choice);
+    expect(
+      writeAnswerFile(runDir, {
+        id: pending!.id,
+        choice: 'r',
+        answered_by: 'test',
+        answered_at: new Date().toISOString(),
+      }),
+    ).toBe(true);
+    await expect(asking).resolves.toEqual({ selected: choice.options[1] });
+    expect(inner.aborted).toBe(true);
+    expect(readdirSync(questionsDir(runDir))).toEqual([]);
+    expect(readAnswerFile(runDir, pending!.id)).toMatchObject({ choice: 'r', answered_by: 'test' });
+  });
+
+  test('the first answer wins: a second answer file is refused', async () => {
+    const asking = withAnswerChannel(silent(), () => runDir).ask(choice, signal());
+    await waitFor(() => readPendingQuestions(runDir).length === 1);
+    const id = readPendingQuestions(runDir)[0]!.id;
+    const at = new Date().toISOString();
+    expect(writeAnswerFile(runDir, { id, choice: 'A', answered_at: at })).toBe(true);
+    expect(writeAnswerFile(runDir, { id, choice: 'R', answered_at: at })).toBe(false);
+    await expect(asking).resolves.toEqual({ selected: choice.options[0] });
+  });
+
+  test('an answer from the terminal removes the question and ignores the channel', async () => {
+    const inner: Interviewer = { ask: async () => ({ selected: choice.options[2]! }) };
+    await expect(withAnswerChannel(inner, () => runDir).ask(choice, signal())).resolves.toEqual({
+      selected: choice.options[2],
+    });
+    expect(readPendingQuestions(runDir)).toEqual([]);
+  });
+
+  test('aborting the gate removes its question', async () => {
+    const controller = new AbortController();
+    const asking = withAnswerChannel(silent(), () => runDir).ask(choice, controller.signal);
+    await waitFor(() => readPendingQuestions(runDir).length === 1);
+    controller.abort(new Error('cancelled'));
+    await expect(asking).rejects.toThrow('cancelled');
+    expect(readPendingQuestions(runDir)).toEqual([]);
+  });
+
+  test('before the run directory is known, the wrapped interviewer alone is asked', async () => {
+    const inner: Interviewer = { ask: async () => ({ value: 'yes' }) };
+    await expect(withAnswerChannel(inner, () => undefined).ask(choice, signal())).resolves.toEqual({
+      value: 'yes',
+    });
+    expect(existsSync(questionsDir(runDir))).toBe(false);
+  });
+
+  test.each([
+    [choice, { choice: 'Revise' }, { selected: choice.options[1] }],
+    [choice, { choice: 'fix' }, { selected: choice.options[1] }],
+    [choice, { choice: 'something else' }, { text: 'something else' }],
+    [freeform, { text: 'because' }, { text: 'because' }],
+    [choice, { value: 'skipped' as const }, { value: 'skipped' }],
+  ])('answer file %#: %o means %o', (question, fields, expected) => {
+    expect(answerFromFile(question, { id: 'x', answered_at: '', ...fields })).toEqual(expected);
+  });
+
+  test('answers given in a TUI round-trip through the file form', () => {
+    const file = answerToFile('q1', { selected: choice.options[0]! }, 'attach', new Date(0));
+    expect(file).toEqual({
+      id: 'q1',
+      choice: 'A',
+      answered_by: 'attach',
+      answered_at: '1970-01-01T00:00:00.000Z',
+    });
+    expect(answerFromFile(choice, file)).toEqual({ selected: choice.options[0] });
+  });
+});

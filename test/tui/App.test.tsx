@@ -1,0 +1,199 @@
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import type { Answer, Question } from '../../src/actors/interviewers/interviewer.js';
+import { App } from '../../src/tui/App.js';
+import { GatePrompt } from '../../src/tui/GatePrompt.js';
+import { createGateBroker } from '../../src/tui/gate-broker.js';
+import { createRunStore } from '../../src/tui/run-store.js';
+import { ThemeContext, themeFor } from '../../src/tui/theme.js';
+import { lines, renderAt, settle } from './render-at.js';
+import { ev, graphOf, runToGate } from './tui-fixtures.js';
+
+const question: Question = {
+  text: 'Ship it?',
+  type: 'multiple_choice',
+  stage: 'review',
+  options: [
+    { key: 'A', label: '[A] Approve', target: 'done' },
+    { key: 'R', label: '[R] Revise', target: 'plan' },
+  ],
+  timeoutMs: 30_000,
+  defaultChoice: 'A',
+};
+
+const ENTER = '\r';
+const DOWN = '\u001b[B';
+const CTRL_C = '\u0003';
+
+function mount(width: number, options: { withRun?: boolean } = {}) {
+  const store = createRunStore(graphOf());
+  for (const event of runToGate()) store.push(event);
+  const broker = createGateBroker(() => 1_000);
+  const controls = { pause: vi.fn(), cancel: vi.fn() };
+  const app = renderAt(
+    <App
+      store={store}
+      gates={broker}
+      {...(options.withRun === false ? { onQuit: vi.fn() } : { controls })}
+      size={{ columns: width, rows: 60 }}
+      clock={() => 13_500}
+    />,
+    width,
+  );
+  return { app, store, broker, controls };
+}
+
+let unmount: (() => void) | undefined;
+afterEach(() => unmount?.());
+
+describe.each([80, 120])('at %i columns', (width) => {
+  test('gate prompt: question, options with keys, the highlighted option, countdown', async () => {
+    const app = renderAt(
+      <GatePrompt
+        question={question}
+        input={{ cursor: 1, typed: '', typing: false }}
+        remainingMs={12_300}
+        width={width}
+      />,
+      width,
+    );
+    await settle();
+    const frame = app.frame();
+    expect(frame).toContain('? Ship it?');
+    expect(frame).toMatch(/ {3}\[A\] Approve → done/);
+    expect(frame).toMatch(/❯ \[R\] Revise → plan/);
+    expect(frame).toContain('⏱ 13s left, then the default [A]');
+    expect(frame).toContain('↑/↓ + Enter, or press a key · / to type an answer');
+    expect(lines(frame).every((l) => l.length <= width)).toBe(true);
+  });
+
+  test('gate prompt: a free-form text field', async () => {
+    const app = renderAt(
+      <GatePrompt
+        question={{ ...question, type: 'freeform', options: [] }}
+        input={{ cursor: 0, typed: 'needs tests', typing: true }}
+        width={width}
+      />,
+      width,
+    );
+    await settle();
+    expect(app.frame()).toContain('> needs tests');
+    expect(app.frame()).toContain('type an answer, Enter to send');
+  });
+
+  test('the accelerator key answers the gate in place while the pipeline stays visible', async () => {
+    const { app, broker } = mount(width);
+    unmount = app.unmount;
+    const answer = broker.ask(question, new AbortController().signal);
+    await settle(100);
+    const frame = app.frame();
+    expect(frame).toContain('◆ release');
+    for (const name of [
+      'start',
+      'Plan the change',
+      'implement',
+      'test',
+      'fan',
+      'lint',
+      'types',
+      'join',
+      'Review',
+      'done',
+    ]) {
+      expect(frame).toMatch(new RegExp(`[✓✗◐○⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] ${name} `));
+    }
+    expect(frame).toContain('? Ship it?');
+    expect(frame).toContain('⏱ 18s left, then the default [A]');
+    app.stdin.write('r');
+    await expect(answer).resolves.toEqual({ selected: question.options[1] } satisfies Answer);
+  });
+
+  test('↓ + Enter answers with the second option', async () => {
+    const { app, broker } = mount(width);
+    unmount = app.unmount;
+    const answer = broker.ask(question, new AbortController().signal);
+    await settle(100);
+    app.stdin.write(DOWN);
+    await settle();
+    expect(app.frame()).toMatch(/❯ \[R\] Revise/);
+    app.stdin.write(ENTER);
+    await expect(answer).resolves.toEqual({ selected: question.options[1] });
+  });
+});
+
+test('Ctrl-C once pauses (and says so), twice cancels', async () => {
+  const { app, controls, store } = mount(100);
+  unmount = app.unmount;
+  store.push(ev('interview.complete', 'review', { key: 'A' }));
+  await settle(100);
+  app.stdin.write(CTRL_C);
+  await settle(100);
+  expect(controls.pause).toHaveBeenCalledTimes(1);
+  expect(controls.cancel).not.toHaveBeenCalled();
+  expect(app.frame()).toContain('pausing after this node');
+  expect(app.frame()).toContain('^C again: cancel now');
+  app.stdin.write(CTRL_C);
+  await settle();
+  expect(controls.cancel).toHaveBeenCalledTimes(1);
+});
+
+test('↑/↓ select a node and its activity shows; f follows the running node again; ? shows help', async () => {
+  const { app, store } = mount(100);
+  unmount = app.unmount;
+  store.push(ev('interview.complete', 'review', { key: 'A' }));
+  await settle(100);
+  expect(app.frame()).toMatch(/Review · wait\.human/);
+  app.stdin.write('\u001b[A');
+  await settle();
+  expect(app.frame()).toMatch(/▸ ✓ join/);
+  expect(app.frame()).toMatch(/join · parallel\.fan_in/);
+  app.stdin.write('f');
+  await settle();
+  expect(app.frame()).toMatch(/Review · wait\.human/);
+  app.stdin.write('?');
+  await settle();
+  expect(app.frame()).toContain('pause after the current node (checkpoint, resume command printed)');
+});
+
+test('attached without a way to answer: the gate is shown read-only and q quits', async () => {
+  const store = createRunStore(graphOf());
+  for (const event of runToGate()) store.push(event);
+  const onQuit = vi.fn();
+  const app = renderAt(<App store={store} onQuit={onQuit} size={{ columns: 80, rows: 60 }} />, 80);
+  unmount = app.unmount;
+  await settle(100);
+  expect(app.frame()).toContain('read-only: this run cannot be answered from here');
+  expect(app.frame()).toContain('[A] Approve');
+  app.stdin.write(CTRL_C);
+  expect(onQuit).toHaveBeenCalledTimes(1);
+});
+
+test('renders at most 30 times a second however fast events come', async () => {
+  const store = createRunStore(graphOf());
+  store.push(ev('pipeline.start', undefined, { name: 'release', run_id: 'r' }));
+  store.push(ev('node.start', 'plan', { attempt: 1 }));
+  const app = renderAt(
+    <App store={store} controls={{ pause() {}, cancel() {} }} size={{ columns: 80, rows: 40 }} />,
+    80,
+  );
+  unmount = app.unmount;
+  await settle(100);
+  const before = app.frames.length;
+  const started = Date.now();
+  for (let i = 0; i < 500; i++) {
+    store.push(ev('agent.assistant_text_delta', 'plan', { delta: `word${i} ` }, 0));
+    if (i % 50 === 0) await settle(10);
+  }
+  await settle(300);
+  // Renders between the first delta and now, settling included (the spinner ticks through it too).
+  const seconds = (Date.now() - started) / 1000;
+  expect(app.frame()).toContain('word499');
+  expect(app.frames.length - before).toBeLessThanOrEqual(Math.ceil(seconds * 30) + 2);
+});
+
+test('NO_COLOR: the theme has no colours; FORCE_COLOR wins', () => {
+  expect(Object.values(themeFor({ NO_COLOR: '1' })).every((c) => c === undefined)).toBe(true);
+  expect(themeFor({}).ok).toBe('green');
+  expect(themeFor({ NO_COLOR: '1', FORCE_COLOR: '1' }).ok).toBe('green');
+  // The provider is what the entry points wrap the app in.
+  expect(ThemeContext).toBeDefined();
+});

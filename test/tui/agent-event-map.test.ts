@@ -1,0 +1,47 @@
+import { expect, test } from 'vitest';
+import { mapAgentEvent } from '../../src/tui/agent-event-map.js';
+import { ev } from './tui-fixtures.js';
+
+test.each([
+  ['agent.assistant_text_delta', { delta: 'Hi' }, { type: 'text', delta: 'Hi' }],
+  [
+    'agent.tool_call_start',
+    { tool_name: 'shell', call_id: 'c1', arguments: { command: 'ls' } },
+    { type: 'tool_start', callId: 'c1', name: 'shell', args: { command: 'ls' } },
+  ],
+  [
+    'agent.tool_call_start',
+    { tool_name: 'shell', call_id: 'c2', arguments: '{"command":"pwd"}' },
+    { type: 'tool_start', callId: 'c2', name: 'shell', args: { command: 'pwd' } },
+  ],
+  [
+    'agent.tool_call_start',
+    { tool_name: 'apply_patch', call_id: 'c3', arguments: '*** Begin Patch' },
+    { type: 'tool_start', callId: 'c3', name: 'apply_patch', args: { input: '*** Begin Patch' } },
+  ],
+  [
+    'agent.tool_call_output_delta',
+    { call_id: 'c1', delta: 'a\n' },
+    { type: 'tool_output', callId: 'c1', delta: 'a\n' },
+  ],
+  [
+    'agent.tool_call_end',
+    { call_id: 'c1', output: 'a\nb', is_error: true, duration_ms: 12 },
+    { type: 'tool_end', callId: 'c1', output: 'a\nb', isError: true, durationMs: 12 },
+  ],
+  ['agent.warning', { message: 'context 90% full' }, { type: 'warning', message: 'context 90% full' }],
+  [
+    'agent.loop_detection',
+    { message: 'same call 3 times' },
+    { type: 'warning', message: 'loop detected: same call 3 times' },
+  ],
+  [
+    'agent.usage',
+    { model: 'gpt-5', usage: { input_tokens: 10, output_tokens: 5, cache_read_tokens: 4 }, cost_usd: 0.5 },
+    { type: 'usage', model: 'gpt-5', inputTokens: 10, outputTokens: 5, cacheReadTokens: 4, costUsd: 0.5 },
+  ],
+  ['agent.usage', {}, { type: 'usage', inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, costUsd: 0 }],
+  ['node.start', { attempt: 1 }, undefined],
+])('%s %o maps to %o', (kind, data, expected) => {
+  expect(mapAgentEvent(ev(kind, 'n', data))).toEqual(expected);
+});

@@ -1,0 +1,82 @@
+import { describe, expect, test } from 'vitest';
+import { diffLines } from '../../src/tui/diff-lines.js';
+import { highlightCode } from '../../src/tui/highlight-code.js';
+import { renderMarkdown } from '../../src/tui/render-markdown.js';
+import { tailLines } from '../../src/tui/tail-lines.js';
+
+const flat = (lines: ReturnType<typeof renderMarkdown>) =>
+  lines.map((l) => l.map((s) => `${s.style}:${s.text}`).join('|'));
+
+describe('renderMarkdown', () => {
+  test.each([
+    ['# Title', 'heading:Title'],
+    ['- item **bold**', 'bullet:• |plain:item |bold:bold'],
+    ['2. second', 'bullet:2. |plain:second'],
+    ['use `npm test` now', 'plain:use |code:npm test|plain: now'],
+    ['an *emphasis*', 'plain:an |italic:emphasis'],
+    ['> quoted', 'quote:▎ |quote:quoted'],
+  ])('%s', (line, expected) => {
+    expect(flat(renderMarkdown([line]))).toEqual([expected]);
+  });
+
+  test('fenced code is framed and highlighted line by line', () => {
+    expect(flat(renderMarkdown(['```ts', 'const n = 42; // answer', '```']))).toEqual([
+      'fence:┌ ts',
+      'fence:│ |keyword:const|plain: n = |number:42|plain:; |comment:// answer',
+      'fence:└',
+    ]);
+  });
+
+  test('a tail that starts inside a fence is rendered as code', () => {
+    expect(flat(renderMarkdown(['return "x"'], true))).toEqual([
+      'fence:│ |keyword:return|plain: |string:"x"',
+    ]);
+  });
+});
+
+test.each([
+  ['py', '# note', ['comment:# note']],
+  ['ts', 'x # y', ['plain:x # y']],
+  ['sh', "echo 'hi'", ['plain:echo ', "string:'hi'"]],
+])('highlightCode %s %s', (language, line, expected) => {
+  expect(highlightCode(line, language).map((t) => `${t.token}:${t.text}`)).toEqual(expected);
+});
+
+describe('tailLines', () => {
+  const text = Array.from({ length: 1000 }, (_, i) => `line ${i}`).join('\n');
+  test('returns only the last rows, and says lines were hidden', () => {
+    expect(tailLines(text, 3, 80)).toEqual({
+      lines: ['line 997', 'line 998', 'line 999'],
+      inFence: false,
+      hidden: true,
+    });
+  });
+  test('counts wrapped rows: a 200-character line fills 3 rows at 80 columns', () => {
+    expect(tailLines(`a\nb\n${'x'.repeat(200)}`, 4, 80).lines).toEqual(['b', 'x'.repeat(200)]);
+  });
+  test('a short text is shown whole', () => {
+    expect(tailLines('one\ntwo', 10, 80)).toEqual({ lines: ['one', 'two'], inFence: false, hidden: false });
+  });
+  test('knows when the tail starts inside a code fence', () => {
+    expect(tailLines('intro\n```js\na\nb\nc', 2, 80).inFence).toBe(true);
+    expect(tailLines('```js\na\n```\nb\nc', 2, 80).inFence).toBe(false);
+  });
+});
+
+test.each([
+  ['edit_file', { path: 'a.ts', old_string: 'old', new_string: 'new\nmore' }, ['-old', '+new', '+more']],
+  ['apply_patch', { patch: '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n c' }, ['@@@ -1 +1 @@', '-a', '+b', ' c']],
+  ['write_file', { path: 'n.ts', content: 'x\ny' }, ['+x', '+y']],
+  ['shell', { command: 'ls' }, undefined],
+])('diffLines %s', (name, args, expected) => {
+  expect(diffLines(name, args)?.map((l) => `${l.sign}${l.text}`)).toEqual(expected);
+});
+
+test('tailLines cuts a single line longer than the pane to its end', () => {
+  const line = Array.from({ length: 500 }, (_, i) => `w${i}`).join(' ');
+  const tail = tailLines(line, 2, 40);
+  expect(tail.hidden).toBe(true);
+  expect(tail.lines).toHaveLength(1);
+  expect(tail.lines[0]).toHaveLength(80);
+  expect(line.endsWith(tail.lines[0] as string)).toBe(true);
+});
