@@ -32,7 +32,11 @@ describe('the agent session in the actor system', () => {
     const actors = new Map<string, { id: string; parent?: string }>();
     const inspect = (event: InspectionEvent): void => {
       if (event.type !== '@xstate.actor') return;
-      const ref = event.actorRef as { sessionId: string; id: string; _parent?: { sessionId: string } };
+      const ref = event.actorRef as unknown as {
+        sessionId: string;
+        id: string;
+        _parent?: { sessionId: string };
+      };
       actors.set(ref.sessionId, { id: ref.id, ...(ref._parent ? { parent: ref._parent.sessionId } : {}) });
     };
     const run = startPipeline({
