@@ -44,6 +44,8 @@ export interface ChildPipelineHandle {
   /** Resolves when the child finishes. */
   done: Promise<ChildPipelineStatus>;
   cancel(): void;
+  /** The manager's visit is over: drop the child's checkpoint, so a later visit starts a new child. */
+  forget?(): void;
 }
 
 export interface HandlerServices {

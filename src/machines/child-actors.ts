@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AnyActorRef, createActor } from 'xstate';
 import type {
@@ -8,6 +10,12 @@ import type {
 } from '../actors/handler-types.js';
 import type { Outcome } from '../compiler/outcome.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
+import {
+  clearChildCheckpoint,
+  readChildCheckpoint,
+  resumeInputFrom,
+  writeChildCheckpoint,
+} from './child-checkpoint.js';
 import type { InvocationRuntime } from './invocation-runtime.js';
 import type { MachineEmitted } from './machine-events.js';
 import type { PipelineMachineContext, PipelineMachineInput } from './pipeline-context.js';
@@ -23,10 +31,13 @@ function startChildActor(
   machine: ReturnType<InvocationRuntime['machine']>,
   parent: AnyActorRef,
   input: PipelineMachineInput,
+  onCheckpoint?: (e: Extract<MachineEmitted, { type: 'checkpoint' }>) => void,
 ) {
   const emit: EmitEvent = runtime.services.emit ?? (() => {});
   const tags = input.tags ?? {};
   const actor = createActor(machine, { parent, input });
+  if (onCheckpoint)
+    actor.on('checkpoint', (e) => onCheckpoint(e as Extract<MachineEmitted, { type: 'checkpoint' }>));
   // The child's own checkpoints are not the run's: only its events go on, tagged.
   actor.on('pipeline.event', (e) => {
     const event = e as Extract<MachineEmitted, { type: 'pipeline.event' }>;
@@ -124,13 +135,40 @@ export function startChildPipeline(
 ): ChildPipelineHandle {
   const { machine, startAt } = runtime.childMachine(request.dotFile);
   const manager = request.managerNodeId;
-  const { actor, done } = startChildActor(runtime, machine, parent, {
-    startAt,
-    runDir: manager ? join(context.runDir, safeSegment(manager), 'child') : join(context.runDir, 'child'),
-    values: structuredClone(request.context),
+  const childDir = manager
+    ? join(context.runDir, safeSegment(manager), 'child')
+    : join(context.runDir, 'child');
+  const sha = createHash('sha256').update(readFileSync(request.dotFile)).digest('hex');
+  const base = {
+    runDir: childDir,
     maxSteps: context.maxSteps,
     tags: { ...context.tags, parent: manager ?? 'child' },
-  });
+  };
+  const saved = readChildCheckpoint(childDir, sha);
+  const forget = (): void => clearChildCheckpoint(childDir);
+  // Finished before the crash that interrupted its manager: report the result, never run it again.
+  if (saved && (saved.status === 'completed' || saved.status === 'failed')) {
+    const finished: ChildPipelineStatus = {
+      state: saved.status,
+      currentNode: saved.current_node,
+      completedNodes: saved.completed_nodes,
+      context: saved.context,
+    };
+    return {
+      status: () => finished,
+      steer: () => {},
+      done: Promise.resolve(finished),
+      cancel: () => {},
+      forget,
+    };
+  }
+  const { actor, done } = startChildActor(
+    runtime,
+    machine,
+    parent,
+    saved ? resumeInputFrom(saved, base) : { ...base, startAt, values: structuredClone(request.context) },
+    (e) => writeChildCheckpoint(childDir, sha, e.context, e.currentNode, e.status),
+  );
   const cancel = () => actor.send({ type: 'CANCEL' });
   request.signal.addEventListener('abort', cancel, { once: true });
   const status = (): ChildPipelineStatus => {
@@ -145,5 +183,6 @@ export function startChildPipeline(
     steer: (message) => actor.send({ type: 'STEER', message }),
     done: done.then(({ status: s, context: ctx }) => childStatus(childState(s), ctx, ctx.stoppedAt)),
     cancel,
+    forget,
   };
 }

@@ -77,6 +77,8 @@ export const managerLoopHandler: NodeHandler = async ({ node, graph, context, si
   };
   const end = (outcome: Outcome, updates: ContextValues, stop: boolean): Outcome => {
     if (stop) stopChild();
+    // Interrupted (cancel, hard stop): the child's checkpoint stays, so a resumed visit continues it.
+    if (!signal.aborted) child.forget?.();
     return { ...outcome, context_updates: { ...updates, ...outcome.context_updates } };
   };
 
