@@ -69,7 +69,7 @@ describe('provider profiles', () => {
       supportsReasoning: true,
     });
     expect(getProfile('openai', { model: 'gpt-4.1' }).contextWindow).toBe(1_047_576);
-    expect(getProfile('gemini')).toMatchObject({ model: 'gemini-3-pro-preview', contextWindow: 1_048_576 });
+    expect(getProfile('gemini')).toMatchObject({ model: 'gemini-3.1-pro-preview', contextWindow: 1_048_576 });
     expect(getProfile('openai-compatible', { model: 'llama-3-70b' })).toMatchObject({
       model: 'llama-3-70b',
       contextWindow: 128_000,
