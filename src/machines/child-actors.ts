@@ -10,15 +10,11 @@ import type {
 } from '../actors/handler-types.js';
 import type { Outcome } from '../compiler/outcome.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
-import {
-  clearChildCheckpoint,
-  readChildCheckpoint,
-  resumeInputFrom,
-  writeChildCheckpoint,
-} from './child-checkpoint.js';
+import { clearChildCheckpoint, readChildCheckpoint, writeChildCheckpoint } from './child-checkpoint.js';
 import type { InvocationRuntime } from './invocation-runtime.js';
 import type { MachineEmitted } from './machine-events.js';
 import type { PipelineMachineContext, PipelineMachineInput } from './pipeline-context.js';
+import { resumeInputFrom } from './resume-input-from.js';
 import { safeSegment } from './run-directory.js';
 import { type FinalStatus, finalStatusOf, whenPipelineDone } from './watch-pipeline-actor.js';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { StageStatusSchema } from '../compiler/outcome.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
-import type { PipelineMachineContext, PipelineMachineInput } from './pipeline-context.js';
+import type { PipelineMachineContext } from './pipeline-context.js';
 
 const ChildCheckpointSchema = z.object({
   source_sha256: z.string(),
@@ -61,26 +61,6 @@ export function readChildCheckpoint(childDir: string, sha: string): ChildCheckpo
   } catch {
     return undefined;
   }
-}
-
-/** The machine input that continues a child from its checkpoint (as `resumePipeline` does for a run). */
-export function resumeInputFrom(
-  checkpoint: ChildCheckpoint,
-  base: Pick<PipelineMachineInput, 'runDir' | 'maxSteps' | 'tags'>,
-): PipelineMachineInput {
-  return {
-    ...base,
-    startAt: checkpoint.current_node,
-    values: checkpoint.context,
-    completedNodes: checkpoint.completed_nodes,
-    nodeOutcomes: checkpoint.node_outcomes,
-    nodeRetries: checkpoint.node_retries,
-    steps: checkpoint.steps,
-    restarts: checkpoint.restarts,
-    failedNodes: checkpoint.failed_nodes,
-    resumed: true,
-    ...(checkpoint.arrived_by !== undefined ? { arrivedBy: checkpoint.arrived_by } : {}),
-  };
 }
 
 export function clearChildCheckpoint(childDir: string): void {

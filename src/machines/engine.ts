@@ -9,6 +9,7 @@ import { executeRun } from './execute-run.js';
 import { locateRun } from './locate-run.js';
 import { pipelineInput } from './pipeline-input.js';
 import { resolveRunDir } from './resolve-run-dir.js';
+import { resumeInputFrom } from './resume-input-from.js';
 import { newRunId } from './run-directory.js';
 import {
   DEFAULT_MAX_STEPS,
@@ -117,20 +118,7 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
       sha,
       runId: checkpoint.run_id,
       runDir,
-      input: {
-        startAt: checkpoint.current_node,
-        runDir,
-        values: checkpoint.context,
-        maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
-        completedNodes: checkpoint.completed_nodes,
-        nodeOutcomes: checkpoint.node_outcomes,
-        nodeRetries: checkpoint.node_retries,
-        steps: checkpoint.steps,
-        restarts: checkpoint.restarts,
-        failedNodes: checkpoint.failed_nodes,
-        ...(checkpoint.arrived_by !== undefined ? { arrivedBy: checkpoint.arrived_by } : {}),
-        resumed: true,
-      },
+      input: resumeInputFrom(checkpoint, { runDir, maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS }),
       fresh: false,
     },
     options,
