@@ -75,7 +75,12 @@ async function runVisit(
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean);
-  const env = new LocalExecutionEnvironment({ workingDir: options.workingDir, envPassthrough: passthrough });
+  const env = new LocalExecutionEnvironment({
+    workingDir: options.workingDir,
+    envPassthrough: passthrough,
+    // Every shell command of the agent is in the run's process ledger: a resume after a crash stops it.
+    ...(request.processes ? { processes: request.processes, node: node.id } : {}),
+  });
   const thread = request.fidelity === 'full' && request.threadId ? request.threadId : undefined;
   const history = thread ? threads.get(thread) : undefined;
   const pre = node.extra['tool_hooks.pre'] ?? options.graphExtra?.['tool_hooks.pre'];

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { writeFileAtomic } from '../../../shared/atomic-write.js';
 import { AttractorError } from '../../../shared/errors.js';
+import type { ProcessLedger } from '../../process/process-ledger.js';
 import { filterSecretEnv } from '../../tool/filter-secret-env.js';
 import { applyFileChanges } from './apply-file-changes.js';
 import type {
@@ -37,6 +38,10 @@ export interface LocalExecutionEnvironmentOptions {
   killGraceMs?: number;
   /** Characters of each output stream kept in memory (half head, half tail), default 1 000 000. */
   outputCapChars?: number;
+  /** The run's process ledger: every command's process group is recorded there before it starts. */
+  processes?: Pick<ProcessLedger, 'add' | 'remove'>;
+  /** Node id recorded with each process group. */
+  node?: string;
 }
 
 /**
@@ -58,6 +63,8 @@ export class LocalExecutionEnvironment implements ExecutionEnvironment {
   readonly #defaultTimeoutMs: number;
   readonly #killGraceMs: number;
   readonly #outputCapChars: number;
+  readonly #processes: Pick<ProcessLedger, 'add' | 'remove'> | undefined;
+  readonly #node: string;
   readonly #running = new Set<number>();
   /** The working directory as given, before symlinks were resolved. */
   readonly #alias: string;
@@ -70,6 +77,8 @@ export class LocalExecutionEnvironment implements ExecutionEnvironment {
     this.#defaultTimeoutMs = options.defaultTimeoutMs ?? 10_000;
     this.#killGraceMs = options.killGraceMs ?? 2_000;
     this.#outputCapChars = options.outputCapChars ?? 1_000_000;
+    this.#processes = options.processes;
+    this.#node = options.node ?? '';
   }
 
   async initialize(): Promise<void> {
@@ -135,8 +144,21 @@ export class LocalExecutionEnvironment implements ExecutionEnvironment {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onOutput ? { onOutput: options.onOutput } : {}),
       ...(options.input !== undefined ? { input: options.input } : {}),
-      track: (pid, running) => (running ? this.#running.add(pid) : this.#running.delete(pid)),
+      track: (pid, running) => {
+        if (running) this.#running.add(pid);
+        else {
+          this.#running.delete(pid);
+          this.#processes?.remove(pid);
+        }
+      },
+      ...(this.#processes
+        ? { record: (pgid: number, token: string) => this.#record(pgid, token, command) }
+        : {}),
     });
+  }
+
+  #record(pgid: number, token: string, command: string): void {
+    this.#processes?.add({ pgid, token, node: this.#node, command, started_at: new Date().toISOString() });
   }
 
   async grep(pattern: string, target = '.', options: GrepOptions = {}): Promise<GrepResult> {

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
+import { PROCESS_TOKEN_ENV } from '../../process/process-ledger.js';
 import type { ExecOptions, ExecResult } from './execution-environment.js';
 import { HeadTailText } from './head-tail-text.js';
 
@@ -15,7 +17,17 @@ export interface SpawnCommandOptions extends Omit<ExecOptions, 'workingDir' | 'e
   outputCapChars: number;
   /** Called with the pid once the shell runs and again (undefined) when it is gone, for `cleanup()`. */
   track?: (pid: number, running: boolean) => void;
+  /**
+   * Record the new process group (the run's process ledger) before the command may start: the shell
+   * waits on fd 3 until this returned; a throw kills it unstarted. The group carries `token` in its
+   * environment (`ATTRACTOR_PROCESS_TOKEN`), which is how a resume knows its processes.
+   */
+  record?: (pgid: number, token: string) => void;
 }
+
+// Waits for the go-ahead on fd 3 (EOF without it, when the engine died first, runs nothing), then runs
+// the command in this same shell, so the recorded pid stays the group leader.
+const GATE = 'IFS= read -r _ <&3 || exit 125; exec 3<&-; eval "$1"';
 
 /**
  * bash with `--norc`: given a socket as stdin (how Node passes `input`), Debian's bash thinks it was started
@@ -47,12 +59,31 @@ export function spawnCommand(command: string, options: SpawnCommandOptions): Pro
   const stdout = new HeadTailText(half, options.outputCapChars - half);
   const stderr = new HeadTailText(half, options.outputCapChars - half);
   const [shell, ...shellArgs] = SHELL;
-  const child = spawn(shell, [...shellArgs, '-c', command], {
-    cwd: options.cwd,
-    env: options.env,
-    detached: true,
-    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-  });
+  const token = options.record ? randomUUID() : undefined;
+  const child = spawn(
+    shell,
+    token ? [...shellArgs, '-c', GATE, 'attractor', command] : [...shellArgs, '-c', command],
+    {
+      cwd: options.cwd,
+      env: token ? { ...options.env, [PROCESS_TOKEN_ENV]: token } : options.env,
+      detached: true,
+      stdio: [
+        options.input === undefined ? 'ignore' : 'pipe',
+        'pipe',
+        'pipe',
+        ...(token ? (['pipe'] as const) : []),
+      ],
+    },
+  );
+  if (token && child.pid !== undefined) {
+    try {
+      options.record?.(child.pid, token);
+    } catch (error) {
+      killGroup(child.pid, 'SIGKILL');
+      return Promise.reject(error);
+    }
+    (child.stdio[3] as NodeJS.WritableStream).end('\n');
+  }
   if (options.input !== undefined && child.stdin) {
     // A command that does not read its stdin closes the pipe early: EPIPE is its choice, not our failure.
     child.stdin.on('error', () => undefined);
