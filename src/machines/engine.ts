@@ -3,6 +3,7 @@ import { compile } from '../compiler/compile.js';
 import type { Diagnostic } from '../compiler/diagnostic.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
+import { parseVarsDeclaration, resolvePipelineVars } from '../compiler/vars/pipeline-vars.js';
 import { AttractorError } from '../shared/errors.js';
 import { type Checkpoint, readCheckpoint } from './checkpoint.js';
 import { executeRun } from './execute-run.js';
@@ -49,9 +50,11 @@ function applyModelDefaults(graph: PipelineGraph, options: RunOptions): Pipeline
  * const { status, quality } = await run.result;
  */
 export function startPipeline(options: StartOptions): PipelineRun {
+  const supplied = options.vars ?? {};
   const compiled = compile(options.source, {
     ...(options.file ? { file: options.file } : {}),
     ...(options.goal !== undefined ? { goal: options.goal } : {}),
+    vars: supplied,
     ...(options.registry ? { customHandlerTypes: options.registry.types() } : {}),
   });
   const graph = applyModelDefaults(compiled.graph, options);
@@ -65,6 +68,7 @@ export function startPipeline(options: StartOptions): PipelineRun {
     'pipeline.goal': goal,
     'graph.goal': goal,
     ...(goal ? { goal } : {}),
+    ...varsContext(resolvePipelineVars(parseVarsDeclaration(graph.attrs.vars), supplied)),
   };
   return executeRun(
     {
@@ -129,6 +133,8 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
   }
   const compiled = compile(found.source, {
     file: found.file,
+    // The original run's parameter values, from its context (`vars.<name>`).
+    vars: varsFromContext(checkpoint.context),
     ...(options.goal !== undefined ? { goal: options.goal } : {}),
     ...(options.registry ? { customHandlerTypes: options.registry.types() } : {}),
   });
@@ -159,6 +165,17 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
     },
     options,
   );
+}
+
+function varsContext(values: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).map(([name, value]) => [`vars.${name}`, value]));
+}
+
+function varsFromContext(context: Record<string, unknown>): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries(context))
+    if (key.startsWith('vars.') && typeof value === 'string') values[key.slice('vars.'.length)] = value;
+  return values;
 }
 
 /** A scenario naming a node the graph does not have is almost always a typo: say so before running. */
