@@ -330,7 +330,10 @@ export const semanticCases: RuleCase[] = [
   {
     rule: 'vars_declared',
     name: 'a declared parameter and $goal',
-    graph: linearGraph({ attrs: { vars: 'feature' }, nodes: { work: { prompt: 'Build $feature for $goal' } } }),
+    graph: linearGraph({
+      attrs: { vars: 'feature' },
+      nodes: { work: { prompt: 'Build $feature for $goal' } },
+    }),
     expected: [],
   },
   {
