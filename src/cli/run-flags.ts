@@ -8,6 +8,8 @@ export interface RunFlags {
   checkpointDir?: string;
   /** Already checked by commander (a bad value is a usage error, exit 2). */
   maxSteps?: number;
+  /** `--set name=value`, collected. */
+  set?: Record<string, string>;
   dryRun?: boolean;
   scenario?: string;
   autoApprove?: boolean;

@@ -67,6 +67,7 @@ function buildOptions(
   const runDir = flags.logsDir ?? flags.logDir;
   return {
     ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
+    ...(flags.set ? { vars: flags.set } : {}),
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.provider ? { provider: flags.provider } : {}),
     ...(runDir !== undefined

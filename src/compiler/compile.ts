@@ -13,6 +13,8 @@ export interface LoadOptions {
   file?: string;
   /** Overrides the graph's `goal` (`--goal`). */
   goal?: string;
+  /** Pipeline parameter values (`--set name=value`); given, every declared parameter must get one. */
+  vars?: Readonly<Record<string, string>>;
   transforms?: Transform[];
   rules?: LintRule[];
   customHandlerTypes?: string[];
@@ -31,6 +33,7 @@ export function loadPipeline(source: string, options: LoadOptions = {}): LoadedP
   const parsed = parseDot(source, options.file ? { file: options.file } : {});
   const transformed = applyTransforms(parsed.graph, {
     ...(options.goal !== undefined ? { goal: options.goal } : {}),
+    ...(options.vars !== undefined ? { vars: options.vars } : {}),
     ...(options.transforms ? { transforms: options.transforms } : {}),
   });
   const lint = validate(transformed.graph, {

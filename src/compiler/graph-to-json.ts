@@ -4,6 +4,7 @@
  * are merged in as written, so the output shows everything a handler will see.
  */
 import type { AttrValue, PipelineEdge, PipelineGraph, PipelineNode } from './ir.js';
+import { type PipelineVar, parseVarsDeclaration } from './vars/pipeline-vars.js';
 
 export type JsonAttrs = Record<string, AttrValue>;
 
@@ -22,6 +23,8 @@ export interface EdgeJson {
 export interface GraphJson {
   name: string;
   goal: string;
+  /** Declared pipeline parameters (graph attribute `vars`). */
+  params: PipelineVar[];
   attrs: JsonAttrs;
   nodes: NodeJson[];
   edges: EdgeJson[];
@@ -36,6 +39,7 @@ export function graphToJson(graph: PipelineGraph): GraphJson {
   return {
     name: graph.name,
     goal: graph.attrs.goal ?? '',
+    params: parseVarsDeclaration(graph.attrs.vars),
     attrs: mergeAttrs(graph.attrs, graph.extra),
     nodes: graph.nodes.map(nodeToJson),
     edges: graph.edges.map(edgeToJson),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../compiler/diagnostic.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
+import { parseVarsDeclaration, resolvePipelineVars } from '../compiler/vars/pipeline-vars.js';
 import { AttractorError } from '../shared/errors.js';
 import { type Checkpoint, readCheckpoint } from './checkpoint.js';
 import { type CompileMachineOptions, compileMachine } from './compile-machine.js';
@@ -41,9 +42,11 @@ function compileOptions(options: RunOptions): CompileMachineOptions {
  * const { status, quality } = await run.result;
  */
 export function startPipeline(options: StartOptions): PipelineRun {
+  const supplied = options.vars ?? {};
   const compiled = compileMachine(options.source, {
     ...(options.file ? { file: options.file } : {}),
     ...compileOptions(options),
+    vars: supplied,
   });
   const { graph } = compiled;
   if (!findStartNodes(graph)[0]) throw new AttractorError('NO_START_NODE', 'the pipeline has no start node.');
@@ -60,7 +63,11 @@ export function startPipeline(options: StartOptions): PipelineRun {
       sha: sha256(options.source),
       runId,
       runDir,
-      input: pipelineInput(compiled, { runDir, maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS }),
+      input: pipelineInput(compiled, {
+        runDir,
+        maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
+        values: varsContext(resolvePipelineVars(parseVarsDeclaration(graph.attrs.vars), supplied)),
+      }),
       fresh: true,
     },
     options,
@@ -109,7 +116,12 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
       cancel() {},
     };
   }
-  const compiled = compileMachine(found.source, { file: found.file, ...compileOptions(options) });
+  // The original run's parameter values, from its context (`vars.<name>`).
+  const compiled = compileMachine(found.source, {
+    file: found.file,
+    ...compileOptions(options),
+    vars: varsFromContext(checkpoint.context),
+  });
   return executeRun(
     {
       compiled,
@@ -123,6 +135,17 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
     },
     options,
   );
+}
+
+function varsContext(values: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).map(([name, value]) => [`vars.${name}`, value]));
+}
+
+function varsFromContext(context: Record<string, unknown>): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries(context))
+    if (key.startsWith('vars.') && typeof value === 'string') values[key.slice('vars.'.length)] = value;
+  return values;
 }
 
 /** A scenario naming a node the graph does not have is almost always a typo: say so before running. */

@@ -49,6 +49,11 @@ export interface RunAccounting {
 export interface RunOptions {
   /** Overrides the graph goal (`--goal`). */
   goal?: string;
+  /**
+   * Pipeline parameter values (`--set name=value`) for the graph's `vars`: expanded as `$name` in prompts,
+   * labels and tool commands, and in the context as `vars.<name>`. A resume reuses the original values.
+   */
+  vars?: Record<string, string>;
   /** Default model for codergen nodes that set none (`--model`); provider likewise. */
   model?: string;
   provider?: string;
@@ -111,7 +116,7 @@ export interface Prepared {
 }
 
 /** A resume continues in the run's own directory, so it takes neither `runDir` nor `runsRoot`. */
-export interface ResumeOptions extends Omit<RunOptions, 'runDir' | 'runsRoot'> {
+export interface ResumeOptions extends Omit<RunOptions, 'runDir' | 'runsRoot' | 'vars'> {
   /** A run directory, or a checkpoint file. */
   from: string;
   /** The DOT file, when the run directory's copy should not be used (it must be the same pipeline). */

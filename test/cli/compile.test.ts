@@ -13,7 +13,7 @@ const styled = tmp.write(
   start [shape=Mdiamond]
   exit [shape=Msquare]
   subgraph cluster_x { label="Fast"; plan [prompt="Plan $goal", model="explicit-model"] }
-  build [prompt="Build", max_retries=3, goal_gate=true, retry_target="plan", owner="team-a"]
+  build [prompt="Build", max_retries=3, max_visits=3, goal_gate=true, retry_target="plan", owner="team-a"]
   tool [shape=parallelogram, tool_command="echo hi"]
   start -> plan -> build -> tool
   tool -> exit [condition="outcome=success", weight=2, note="extra"]
@@ -40,7 +40,7 @@ describe('attractor compile', () => {
     expect(await runCli(['compile', styled, '--format', 'json'])).toEqual(result);
 
     const graph = JSON.parse(result.stdout) as GraphJson;
-    expect(Object.keys(graph)).toEqual(['name', 'goal', 'attrs', 'nodes', 'edges']);
+    expect(Object.keys(graph)).toEqual(['name', 'goal', 'params', 'attrs', 'nodes', 'edges']);
     expect(graph.name).toBe('styled');
     expect(graph.goal).toBe('Ship it');
     // Aliases are canonical, numbers typed, extras merged in.

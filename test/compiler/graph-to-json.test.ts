@@ -26,8 +26,8 @@ function graph(over: Partial<PipelineGraph> = {}): PipelineGraph {
 describe('graphToJson', () => {
   it('has exactly the contract keys, in order, and "" for a missing goal', () => {
     const json = graphToJson(graph());
-    expect(Object.keys(json)).toEqual(['name', 'goal', 'attrs', 'nodes', 'edges']);
-    expect(json).toEqual({ name: 'g', goal: '', attrs: {}, nodes: [], edges: [] });
+    expect(Object.keys(json)).toEqual(['name', 'goal', 'params', 'attrs', 'nodes', 'edges']);
+    expect(json).toEqual({ name: 'g', goal: '', params: [], attrs: {}, nodes: [], edges: [] });
   });
 
   it.each([

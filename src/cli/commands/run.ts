@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
 import { parsePositiveInt } from '../parse-positive-int.js';
+import { parseSetFlag } from '../parse-set-flag.js';
 import type { RunFlags } from '../run-flags.js';
 
 const EXAMPLES = `
@@ -14,6 +15,12 @@ Examples:
   $ attractor run examples/tour.dot --dry-run
   $ attractor run pipeline.dot --scenario scenario.json --json
   $ attractor run pipeline.dot --goal "Add a health endpoint" --logs-dir /tmp/run-1
+  $ attractor run pipeline.dot --set feature=login --set env=prod
+
+Pipeline parameters: a graph attribute vars="feature, env=staging" declares them (defaults
+after =); --set gives values; $feature expands in prompts, labels and tool commands, and
+conditions read vars.feature. A parameter with no value, or --set of an undeclared name, is
+an error before the run starts. Resume reuses the original values.
 
 --dry-run     nothing external runs: no model calls (LLM steps are simulated), no tool
               commands (each is recorded in <node>/command.sh and counts as exit code 0
@@ -41,6 +48,11 @@ export function addRunFlags(command: Command, options: { runDir: boolean } = { r
     ? withModel
         .option('--logs-dir <dir>', 'the run directory itself (default .attractor-runs/<graph>/<run id>/)')
         .option('--log-dir <dir>', 'alias of --logs-dir')
+        .option(
+          '--set <name=value>',
+          'a pipeline parameter declared in vars (repeatable; $name, vars.<name>)',
+          parseSetFlag,
+        )
     : withModel;
   return withDir
     .option('--checkpoint-dir <dir>', 'also keep a timestamped checkpoint history in this directory')

@@ -4,6 +4,8 @@ import { durationAttr, integerAttr, stringAttr } from './attribute-value-schemas
 /** Graph attributes (reference §5, docs/decisions.md A.2, docs/decisions.md/§11/§13). */
 export const graphAttrShape = {
   goal: stringAttr,
+  /** Pipeline parameters: `vars="feature, env=staging"` (defaults after `=`). */
+  vars: stringAttr,
   label: stringAttr,
   model_stylesheet: stringAttr,
   default_max_retries: integerAttr,

@@ -6,6 +6,7 @@ import { goalExpansionTransform } from './goal-expansion.js';
 import { promptIncludeTransform } from './prompt-include.js';
 import { stylesheetTransform } from './stylesheet-transform.js';
 import type { Transform, TransformContext } from './transform.js';
+import { varsExpansionTransform } from './vars-expansion.js';
 
 /**
  * Built-ins, in order. Includes come before `$goal` so a prompt loaded from a file gets its `$goal`
@@ -15,6 +16,7 @@ import type { Transform, TransformContext } from './transform.js';
 export const BUILTIN_TRANSFORMS: readonly Transform[] = [
   promptIncludeTransform,
   goalExpansionTransform,
+  varsExpansionTransform,
   stylesheetTransform,
   agentDefaultsTransform,
 ];
@@ -39,6 +41,7 @@ export function registeredTransforms(): readonly Transform[] {
 
 export interface ApplyTransformsOptions {
   goal?: string;
+  vars?: Readonly<Record<string, string>>;
   /** Extra transforms for this call, run after the registered ones. */
   transforms?: Transform[];
   readFile?: (absPath: string) => string;
@@ -59,6 +62,7 @@ export function applyTransforms(
   const ctx: TransformContext = {
     diagnostics,
     ...(options.goal !== undefined ? { goal: options.goal } : {}),
+    ...(options.vars !== undefined ? { vars: options.vars } : {}),
     ...(options.readFile ? { readFile: options.readFile } : {}),
   };
   let current = graph;

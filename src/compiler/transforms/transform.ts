@@ -4,6 +4,8 @@ import type { PipelineGraph } from '../ir.js';
 export interface TransformContext {
   /** The `--goal` flag: overrides the graph's `goal`. */
   goal?: string;
+  /** Pipeline parameter values (`--set`); given for a run, so declared parameters without one are errors. */
+  vars?: Readonly<Record<string, string>>;
   /** Transforms push warnings here instead of throwing (expected problems are returned). */
   diagnostics: Diagnostic[];
   /** Reads a file (absolute path) as UTF-8; defaults to the file system. Injected in tests. */

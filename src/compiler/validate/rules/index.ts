@@ -15,6 +15,7 @@ import { startNodeRule } from './start_node.js';
 import { stylesheetSyntaxRule } from './stylesheet_syntax.js';
 import { terminalNodeRule } from './terminal_node.js';
 import { createTypeKnownRule, typeKnownRule } from './type_known.js';
+import { varsDeclaredRule } from './vars_declared.js';
 
 export {
   conditionSyntaxRule,
@@ -34,6 +35,7 @@ export {
   stylesheetSyntaxRule,
   terminalNodeRule,
   typeKnownRule,
+  varsDeclaredRule,
 };
 
 function withTypeKnown(typeKnown: LintRule): LintRule[] {
@@ -54,6 +56,7 @@ function withTypeKnown(typeKnown: LintRule): LintRule[] {
     promptOnLlmNodesRule,
     cyclesRule,
     failLoopHasBoundRule,
+    varsDeclaredRule,
   ];
 }
 

@@ -326,4 +326,20 @@ export const semanticCases: RuleCase[] = [
     }),
     expected: ['work'],
   },
+  // vars_declared
+  {
+    rule: 'vars_declared',
+    name: 'a declared parameter and $goal',
+    graph: linearGraph({
+      attrs: { vars: 'feature' },
+      nodes: { work: { prompt: 'Build $feature for $goal' } },
+    }),
+    expected: [],
+  },
+  {
+    rule: 'vars_declared',
+    name: 'an undeclared $name in a prompt',
+    graph: linearGraph({ nodes: { work: { prompt: 'Build $feature' } } }),
+    expected: ['work'],
+  },
 ];

@@ -1,0 +1,9 @@
+import { InvalidArgumentError } from 'commander';
+
+/** Commander parser for repeatable `--set name=value`: collects into one record; a malformed pair exits 2. */
+export function parseSetFlag(pair: string, previous: Record<string, string> = {}): Record<string, string> {
+  const eq = pair.indexOf('=');
+  const name = eq === -1 ? '' : pair.slice(0, eq).trim();
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new InvalidArgumentError('Expected name=value.');
+  return { ...previous, [name]: pair.slice(eq + 1) };
+}

@@ -1,0 +1,33 @@
+import type { PipelineGraph } from '../ir.js';
+import { expandVars, parseVarsDeclaration, resolvePipelineVars } from '../vars/pipeline-vars.js';
+import type { Transform, TransformContext } from './transform.js';
+
+/**
+ * Expands declared pipeline parameters (`vars`) in prompts, labels and tool commands. Only a run
+ * supplies `ctx.vars` (possibly empty): then every declared parameter needs a value; `validate` and
+ * `compile` without values leave `$name` as written.
+ */
+export const varsExpansionTransform: Transform = {
+  name: 'vars-expansion',
+  apply(graph: PipelineGraph, ctx: TransformContext): PipelineGraph {
+    const declared = parseVarsDeclaration(graph.attrs.vars);
+    if (ctx.vars === undefined) return graph;
+    const values = resolvePipelineVars(declared, ctx.vars);
+    if (Object.keys(values).length === 0) return graph;
+    const nodes = graph.nodes.map((node) => {
+      const attrs = { ...node.attrs };
+      let changed = false;
+      for (const key of ['prompt', 'label', 'tool_command'] as const) {
+        const text = attrs[key];
+        if (text === undefined) continue;
+        const expanded = expandVars(text, values);
+        if (expanded !== text) {
+          attrs[key] = expanded;
+          changed = true;
+        }
+      }
+      return changed ? { ...node, attrs } : node;
+    });
+    return { ...graph, nodes };
+  },
+};
