@@ -129,7 +129,15 @@ for (let round = 1; round <= ROUNDS; round++) {
     timeout: 60_000,
   });
   await new Promise((r) => setTimeout(r, 800)); // let any leftover that was not stopped write its end mark
-  const problems = judge(parseMarks(marks), crashAt, completed);
+  // A leftover that resume stopped never writes its end mark: its process.stopped event is its end.
+  const stops = existsSync(path.join(dir, 'run', 'events.jsonl'))
+    ? readFileSync(path.join(dir, 'run', 'events.jsonl'), 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"process.stopped"'))
+        .map((l) => JSON.parse(l))
+        .map((e) => ({ kind: 'end', node: e.node_id, at: Date.parse(e.timestamp) }))
+    : [];
+  const problems = judge([...parseMarks(marks), ...stops], crashAt, completed);
   if (resumed.status !== 0)
     problems.push(`resume exited ${resumed.status}: ${resumed.stderr.trim().split('\n').at(-1)}`);
   if (problems.length === 0) clean++;
