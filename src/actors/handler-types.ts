@@ -10,6 +10,7 @@ import type { ArtifactStore } from '../shared/artifact-store.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
 import type { CodergenBackend } from './codergen-backend.js';
 import type { Interviewer } from './interviewers/interviewer.js';
+import type { PipelineContext } from './pipeline-context.js';
 import type { ProcessLedger } from './process/process-ledger.js';
 
 export type ContextValues = Record<string, unknown>;
@@ -94,11 +95,14 @@ export interface CompletedStage {
 export interface HandlerInput {
   node: PipelineNode;
   graph: PipelineGraph;
-  /** Read-only snapshot; handlers change context only through `Outcome.context_updates`. */
-  context: Readonly<ContextValues>;
+  /**
+   * The pipeline context as of entering the node: `get`/`getString` read it, `set` and `appendLog`
+   * collect changes the engine applies with the outcome (its `context_updates` win over `set`).
+   */
+  context: PipelineContext;
   /** Root of this run's directory. */
   runDir: string;
-  /** `<runDir>/<node id>`; created by the engine before the handler runs (not for start, exit and conditional nodes, which write nothing). */
+  /** `<runDir>/<node id>`; created by the engine before the handler runs (for every node: each gets a status.json). */
   stageDir: string;
   fidelity: FidelityMode;
   threadId?: string;
