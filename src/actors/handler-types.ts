@@ -10,7 +10,7 @@ import type { ArtifactStore } from '../shared/artifact-store.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
 import type { CodergenBackend } from './codergen-backend.js';
 import type { Interviewer } from './interviewers/interviewer.js';
-import type { PipelineContext } from './pipeline-context.js';
+import type { ContextLogEntry, PipelineContext } from './pipeline-context.js';
 import type { ProcessLedger } from './process/process-ledger.js';
 
 export type ContextValues = Record<string, unknown>;
@@ -27,6 +27,8 @@ export interface BranchResult {
   /** Node where the branch stopped: the fan-in node, or its last node. */
   stoppedAt?: string;
   completedNodes: string[];
+  /** Entries the branch's handlers appended with `context.appendLog` (they join the run's log). */
+  logs?: ContextLogEntry[];
 }
 
 export interface ChildPipelineStatus {

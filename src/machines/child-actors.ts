@@ -100,6 +100,7 @@ export async function runBranch(
       updates,
       ...(final.stoppedAt ? { stoppedAt: final.stoppedAt } : {}),
       completedNodes: final.completedNodes,
+      ...(final.logs.length > 0 ? { logs: [...final.logs] } : {}),
     };
   } finally {
     request.signal.removeEventListener('abort', onAbort);

@@ -89,6 +89,32 @@ describe('the handler context API in runs', () => {
   });
 });
 
+describe('log entries of parallel branches', () => {
+  it('join the run’s log, tagged with their branch', async () => {
+    const registry = createDefaultRegistry().register('note', async ({ node, context }) => {
+      context.appendLog(`${node.id} ran`);
+      return { status: 'success' };
+    });
+    const dot = `digraph par {
+      start [shape=Mdiamond]
+      fan [shape=component]
+      a [type="note"]
+      b [type="note"]
+      join [shape=tripleoctagon]
+      exit [shape=Msquare]
+      start -> fan
+      fan -> a -> join
+      fan -> b -> join
+      join -> exit
+    }`;
+    const run = await runDot(dot, { registry });
+    expect(run.result.status).toBe('completed');
+    const checkpoint = readCheckpoint(join(run.result.runDir, 'checkpoint.json'));
+    const entries = checkpoint.logs.map((l) => `${l['branch']}/${l.node}: ${l.message}`).sort();
+    expect(entries).toEqual(['a/a: a ran', 'b/b: b ran']);
+  });
+});
+
 describe('internal.retry_count.<node>', () => {
   it('counts the retries of the node’s visit, as handlers and conditions see it', async () => {
     const seenCounts: unknown[] = [];

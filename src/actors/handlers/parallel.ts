@@ -198,6 +198,10 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
     }
   }
 
+  // The branches' log entries join the run's log (a branch's own checkpoint is not the run's).
+  for (const branch of branches) {
+    for (const entry of branch.result?.logs ?? []) context.appendLog({ ...entry, branch: branch.id });
+  }
   const results = branches.map((branch) => branch.record!);
   const counts = tally();
   if (signal.aborted) {
