@@ -144,7 +144,6 @@ function withCollectedUpdates(outcome: Outcome, context: PipelineContext): Outco
 function recordStatus(stageDir: string, outcome: Outcome, keepWritten: boolean): void {
   const path = join(stageDir, 'status.json');
   if (keepWritten && existsSync(path)) return;
-  mkdirSync(stageDir, { recursive: true });
   writeFileAtomic(path, `${JSON.stringify(outcomeToStatusFile(outcome), null, 2)}\n`, { durable: false });
 }
 

@@ -81,6 +81,34 @@ describe('handler hooks in runs', () => {
     expect(run.visited).toEqual(['start', 'deploy', 'report', 'exit']);
   });
 
+  it('a throwing after-hook fails the node and replaces the status.json its handler wrote', async () => {
+    const registry = createDefaultRegistry()
+      .register('writer', async ({ stageDir }) => {
+        writeFileSync(
+          join(stageDir, 'status.json'),
+          JSON.stringify({ outcome: 'success', notes: 'by hand' }),
+        );
+        return { status: 'success', context_updates: { wrote: true } };
+      })
+      .addHook({
+        name: 'audit',
+        afterExecute: (node) => {
+          if (node.id === 'w') throw new Error('audit log unreachable');
+        },
+      });
+    const run = await runDot(
+      'digraph h { start [shape=Mdiamond]; w [type="writer"]; exit [shape=Msquare]; start -> w -> exit }',
+      { registry },
+    );
+    expect(run.result.status).toBe('failed');
+    expect(run.result.failure?.reason).toBe('hook "audit" afterExecute failed: audit log unreachable');
+    expect(run.result.context['wrote']).toBe(true);
+    expect(readJson(join(run.result.runDir, 'w', 'status.json'))).toMatchObject({
+      outcome: 'fail',
+      failure_reason: 'hook "audit" afterExecute failed: audit log unreachable',
+    });
+  });
+
   it('after-hooks see a throwing handler as FAIL', async () => {
     const seen: string[] = [];
     const registry = createDefaultRegistry()
