@@ -37,6 +37,8 @@ export interface ChildPipelineStatus {
   completedNodes: string[];
   context: ContextValues;
   outcome?: Outcome;
+  /** Entries the child's handlers appended with `context.appendLog` (they join the run's log). */
+  logs?: ContextLogEntry[];
 }
 
 /** A child pipeline started by a manager loop; it runs as a child actor of the engine. */

@@ -120,6 +120,7 @@ function childStatus(state: ChildPipelineStatus['state'], ctx: PipelineMachineCo
     completedNodes: ctx.completedNodes,
     context: ctx.values,
     ...(ctx.lastOutcome ? { outcome: ctx.lastOutcome } : {}),
+    ...(ctx.logs.length > 0 ? { logs: [...ctx.logs] } : {}),
   };
 }
 
@@ -150,6 +151,7 @@ export function startChildPipeline(
       currentNode: saved.current_node,
       completedNodes: saved.completed_nodes,
       context: saved.context,
+      ...(saved.logs.length > 0 ? { logs: saved.logs } : {}),
     };
     return {
       status: () => finished,

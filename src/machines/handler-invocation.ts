@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AnyActorRef, fromPromise } from 'xstate';
-import type { HandlerInput, HandlerServices } from '../actors/handler-types.js';
+import type { ChildPipelineHandle, HandlerInput, HandlerServices } from '../actors/handler-types.js';
 import { PipelineContext } from '../actors/pipeline-context.js';
 import { createDefaultRegistry, type HandlerRegistry } from '../actors/registry.js';
 import { runWithHooks } from '../actors/run-with-hooks.js';
@@ -39,6 +39,7 @@ function handlerServices(
   runtime: InvocationRuntime,
   self: AnyActorRef,
   context: PipelineMachineContext,
+  children: ChildPipelineHandle[],
 ): HandlerServices {
   const { services } = runtime;
   const base = services.emit ?? (() => {});
@@ -55,8 +56,23 @@ function handlerServices(
     backend: services.backend ?? missingBackend(),
     ...(services.llmRank ? { llmRank: services.llmRank } : {}),
     runBranch: (request) => runBranch(runtime, self, context, request),
-    startChildPipeline: (request) => startChildPipeline(runtime, self, context, request),
+    startChildPipeline: (request) => {
+      const child = startChildPipeline(runtime, self, context, request);
+      children.push(child);
+      return child;
+    },
   };
+}
+
+/** A child pipeline's log entries join its manager's (read once the manager's handler is done). */
+function collectChildLogs(
+  children: readonly ChildPipelineHandle[],
+  into: PipelineContext,
+  node: string,
+): void {
+  for (const child of children) {
+    for (const entry of child.status().logs ?? []) into.appendLog({ ...entry, parent: node });
+  }
 }
 
 /** Handlers that apply the node `timeout` themselves (a human gate's default choice must win over it). */
@@ -94,7 +110,8 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
     // A status.json from an earlier visit must not pass for this one's. Removing it (rather than
     // comparing mtimes) is exact: kernels stamp mtimes from a coarse clock that lags Date.now().
     if (!scripted) rmSync(join(stageDir, 'status.json'), { force: true });
-    const services = handlerServices(runtime, self, context);
+    const children: ChildPipelineHandle[] = [];
+    const services = handlerServices(runtime, self, context, children);
     const registry = runtime.services.registry ?? defaultRegistry();
     const handlerContext = new PipelineContext(context.values, node.id);
     let produced: Outcome | undefined;
@@ -118,6 +135,7 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
         // Caught here rather than by the machine, so after-hooks see the failure and appended logs survive.
         produced = errorOutcome(error);
       }
+      collectChildLogs(children, handlerContext, node.id);
       return produced;
     });
     const outcome = withCollectedUpdates(hooked, handlerContext);

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTimingHook } from '../../src/actors/hooks/timing-hook.js';
@@ -112,6 +113,34 @@ describe('log entries of parallel branches', () => {
     const checkpoint = readCheckpoint(join(run.result.runDir, 'checkpoint.json'));
     const entries = checkpoint.logs.map((l) => `${l['branch']}/${l.node}: ${l.message}`).sort();
     expect(entries).toEqual(['a/a: a ran', 'b/b: b ran']);
+  });
+});
+
+describe('log entries of a manager loop child pipeline', () => {
+  it('join the run’s log when the manager node is done, tagged with the manager', async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'child.dot'),
+      'digraph child { start [shape=Mdiamond]; inner [type="note"]; exit [shape=Msquare]; start -> inner -> exit }',
+    );
+    const parent = `digraph parent {
+      start [shape=Mdiamond]
+      boss [shape=house, stack.child_dotfile="child.dot", manager.poll_interval="20ms", manager.max_cycles=200]
+      exit [shape=Msquare]
+      start -> boss -> exit
+    }`;
+    const file = join(dir, 'parent.dot');
+    writeFileSync(file, parent);
+    const registry = createDefaultRegistry().register('note', async ({ node, context }) => {
+      context.appendLog(`${node.id} ran in the child`);
+      return { status: 'success' };
+    });
+    const run = await runDot(parent, { file, registry });
+    expect(run.result.status).toBe('completed');
+    const checkpoint = readCheckpoint(join(run.result.runDir, 'checkpoint.json'));
+    expect(checkpoint.logs).toEqual([
+      { node: 'inner', parent: 'boss', time: expect.any(String), message: 'inner ran in the child' },
+    ]);
   });
 });
 
