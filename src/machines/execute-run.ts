@@ -140,7 +140,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
         completed_nodes: context.completedNodes,
         node_retries: context.nodeRetries,
         context: context.values,
-        logs: [],
+        logs: [...context.logs],
         pipeline: graph.name,
         run_id: runId,
         run_dir: runDir,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { OutcomeSchema } from '../../compiler/outcome.js';
 import { writeFileAtomic } from '../../shared/atomic-write.js';
 import type { BranchResult } from '../handler-types.js';
+import { ContextLogEntrySchema } from '../pipeline-context.js';
 import { type ParallelResult, ParallelResultSchema } from './parallel-result.js';
 
 const BranchCheckpointSchema = z.object({
@@ -16,6 +17,7 @@ const BranchCheckpointSchema = z.object({
     updates: z.record(z.string(), z.unknown()),
     stoppedAt: z.string().optional(),
     completedNodes: z.array(z.string()),
+    logs: z.array(ContextLogEntrySchema).optional(),
   }),
 });
 export type BranchCheckpoint = { record: ParallelResult; result: BranchResult };
