@@ -79,6 +79,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
   // A spent budget stops the run like a cancellation, but it ends `paused`: resuming with more budget is normal.
   let budgetStop: string | undefined;
   const nodeStarted = new Map<string, number>();
+  const artifacts = new ArtifactStore(runDir);
   const emitEvent = (kind: string, data: Record<string, unknown> = {}, nodeId?: string): void => {
     const now = Date.now();
     let timed = data;
@@ -90,7 +91,13 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
         if (began !== undefined) timed = { ...data, duration_ms: now - began };
       }
     }
-    if (kind === 'pipeline.finalize') timed = { ...data, duration_ms: now - runStarted };
+    // Spec §9.6: completion and failure carry the run's duration, completion its artifact count.
+    // A child pipeline's own pipeline.* events (tagged `parent`) are not the run's.
+    const ours = !data['parent'] && !data['branch'];
+    if (ours && (kind === 'pipeline.finalize' || kind === 'pipeline.error'))
+      timed = { ...data, duration_ms: now - runStarted };
+    if (ours && kind === 'pipeline.complete')
+      timed = { ...data, duration_ms: now - runStarted, artifact_count: artifacts.list().length };
     if (accounting && nodeId && kind === 'node.complete') {
       const usage = accounting.nodeTotals(nodeId);
       if (usage) timed = { ...timed, usage };
@@ -158,7 +165,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
       failOutput(`writing the checkpoint ${checkpoints.path}`, error);
       return;
     }
-    emitEvent('checkpoint.saved', { current_node: currentNode, status });
+    emitEvent('checkpoint.saved', { current_node: currentNode, status }, currentNode || undefined);
   };
 
   const hard = new AbortController();
@@ -168,7 +175,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     : options.interviewer;
   const processes = ProcessLedger.forRunDir(runDir);
   const machine = providePipeline(compiled, {
-    artifacts: new ArtifactStore(runDir),
+    artifacts,
     processes,
     ...(options.registry ? { registry: options.registry } : {}),
     ...(interviewer ? { interviewer } : {}),
