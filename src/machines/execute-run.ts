@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createActor } from 'xstate';
 import { ProcessLedger } from '../actors/process/process-ledger.js';
@@ -13,6 +14,7 @@ import type { MachineEmitted } from './machine-events.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
 import { missingInterviewer } from './pipeline-services.js';
 import { createRunDirectory } from './run-directory.js';
+import { RunEventFeed } from './run-event-feed.js';
 import { acquireRunLock } from './run-lock.js';
 import {
   type PipelineRun,
@@ -70,9 +72,11 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     queueMicrotask(() => stopRun?.());
   };
   const releaseLock = acquireRunLock(runDir);
-  const log = openEventLog(join(runDir, 'events.jsonl'), (error) =>
-    failOutput(`writing ${join(runDir, 'events.jsonl')}`, error),
-  );
+  const eventsFile = join(runDir, 'events.jsonl');
+  // Where this run's lines begin (a resume appends after the earlier runs'): `run.events()` replays from there.
+  const eventsStart = existsSync(eventsFile) ? statSync(eventsFile).size : 0;
+  const log = openEventLog(eventsFile, (error) => failOutput(`writing ${eventsFile}`, error));
+  const feed = new RunEventFeed(eventsFile, eventsStart, () => log.flush());
   // Durations are measured here, at the edge, so the machine's actions stay free of clocks.
   const runStarted = Date.now();
   const accounting = options.accounting;
@@ -119,6 +123,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     } catch (error) {
       failOutput(`writing ${join(runDir, 'events.jsonl')}`, error);
     }
+    feed.publish(event);
     try {
       options.onEvent?.(event);
     } catch (error) {
@@ -269,6 +274,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     .finally(() => {
       budgetSignal?.removeEventListener('abort', onBudget);
       log.close();
+      feed.end();
       releaseLock();
     });
 
@@ -277,6 +283,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     runDir,
     warnings: prepared.warnings,
     result,
+    events: () => feed.events(),
     pause: () => execution.pause(),
     cancel: () => {
       hard.abort(new AttractorError('CANCELLED', 'run cancelled'));
