@@ -15,7 +15,7 @@ import type { InvocationRuntime } from './invocation-runtime.js';
 import type { MachineEmitted } from './machine-events.js';
 import type { PipelineMachineContext, PipelineMachineInput } from './pipeline-context.js';
 import { resumeInputFrom } from './resume-input-from.js';
-import { safeSegment } from './run-directory.js';
+import { safeSegment, stageDirFor } from './run-directory.js';
 import { type FinalStatus, finalStatusOf, whenPipelineDone } from './watch-pipeline-actor.js';
 
 type BranchRequest = Parameters<HandlerServices['runBranch']>[0];
@@ -129,7 +129,10 @@ export function startChildPipeline(
   context: PipelineMachineContext,
   request: ChildRequest,
 ): ChildPipelineHandle {
-  const { machine, startAt } = runtime.childMachine(request.dotFile);
+  const { machine, startAt } = runtime.childMachine(
+    request.dotFile,
+    request.workingDir ? { workingDir: request.workingDir } : {},
+  );
   const manager = request.managerNodeId;
   const childDir = manager
     ? join(context.runDir, safeSegment(manager), 'child')
@@ -149,6 +152,7 @@ export function startChildPipeline(
       currentNode: saved.current_node,
       completedNodes: saved.completed_nodes,
       context: saved.context,
+      runDir: childDir,
     };
     return {
       status: () => finished,
@@ -172,7 +176,11 @@ export function startChildPipeline(
     const ctx = snap.context as PipelineMachineContext;
     // A child that ended in __failed is done too: it must not read as completed.
     const state = snap.status === 'active' ? 'running' : childState(finalStatusOf(snap.value));
-    return childStatus(state, ctx, ctx.lastNode);
+    return {
+      ...childStatus(state, ctx, ctx.lastNode),
+      runDir: childDir,
+      ...(ctx.lastNode ? { stageDir: stageDirFor(childDir, ctx.lastNode, ctx.restarts) } : {}),
+    };
   };
   return {
     status,

@@ -17,6 +17,7 @@ import type {
   HandlerInvocationInput,
   InvocationRuntime,
 } from './invocation-runtime.js';
+import { observeChildRun } from './observe-child-run.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
 import { missingBackend, missingInterviewer } from './pipeline-services.js';
 import { stageDirFor } from './run-directory.js';
@@ -53,6 +54,7 @@ function handlerServices(
     ...(services.llmRank ? { llmRank: services.llmRank } : {}),
     runBranch: (request) => runBranch(runtime, self, context, request),
     startChildPipeline: (request) => startChildPipeline(runtime, self, context, request),
+    observeChildRun: ({ runDir }) => observeChildRun(runDir),
   };
 }
 

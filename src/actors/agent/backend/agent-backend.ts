@@ -76,7 +76,8 @@ async function runVisit(
     .map((name) => name.trim())
     .filter(Boolean);
   const env = new LocalExecutionEnvironment({
-    workingDir: options.workingDir,
+    // A manager loop's child may work elsewhere (`stack.child_workdir`): the request says where.
+    workingDir: request.workingDir ?? options.workingDir,
     envPassthrough: passthrough,
     // Every shell command of the agent is in the run's process ledger: a resume after a crash stops it.
     ...(request.processes ? { processes: request.processes, node: node.id } : {}),
