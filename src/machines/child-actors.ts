@@ -13,6 +13,7 @@ import type { EmitEvent } from '../shared/pipeline-event.js';
 import { clearChildCheckpoint, readChildCheckpoint, writeChildCheckpoint } from './child-checkpoint.js';
 import type { InvocationRuntime } from './invocation-runtime.js';
 import type { MachineEmitted } from './machine-events.js';
+import { activeStageDir } from './observe-child-run.js';
 import type { PipelineMachineContext, PipelineMachineInput } from './pipeline-context.js';
 import { resumeInputFrom } from './resume-input-from.js';
 import { safeSegment, stageDirFor } from './run-directory.js';
@@ -179,7 +180,7 @@ export function startChildPipeline(
     return {
       ...childStatus(state, ctx, ctx.lastNode),
       runDir: childDir,
-      ...(ctx.lastNode ? { stageDir: stageDirFor(childDir, ctx.lastNode, ctx.restarts) } : {}),
+      ...activeStageDir(ctx.lastNode && stageDirFor(childDir, ctx.lastNode, ctx.restarts)),
     };
   };
   return {

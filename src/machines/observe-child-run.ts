@@ -14,6 +14,14 @@ const STATES: Record<string, ChildPipelineStatus['state']> = {
 };
 
 /**
+ * The stage directory to steer into, once the engine has created it for the running node: routing-only
+ * nodes (start, exit, conditional) get none, and a node about to start has none yet.
+ */
+export function activeStageDir(dir: string | undefined | ''): { stageDir?: string } {
+  return dir && existsSync(dir) ? { stageDir: dir } : {};
+}
+
+/**
  * A child run another process executes (a manager with `stack.child_autostart=false`), seen through
  * its `checkpoint.json`, read afresh at every observation. The checkpoint's `current_node` is the node
  * the child is running (or runs next), so its stage directory is where steering goes.
@@ -37,7 +45,7 @@ export function observeChildRun(runDir: string): ChildPipelineHandle {
       completedNodes: checkpoint.completed_nodes,
       context: checkpoint.context,
       runDir,
-      stageDir: stageDirFor(runDir, checkpoint.current_node, checkpoint.restarts),
+      ...activeStageDir(stageDirFor(runDir, checkpoint.current_node, checkpoint.restarts)),
       ...(state === 'completed' ? { outcome: { status: 'success' as const } } : {}),
       ...(state === 'failed'
         ? { outcome: { status: 'fail' as const, failure_reason: failure ?? 'failed' } }

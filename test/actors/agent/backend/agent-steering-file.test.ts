@@ -35,6 +35,7 @@ function setup(turns: ScriptedTurnSource) {
     backend.run({
       node: graph.nodes.find((n) => n.id === 'a')!,
       prompt: 'do a',
+      contextSummary: '',
       fidelity: 'compact',
       model: 'claude-sonnet-4-6',
       stageDir,
