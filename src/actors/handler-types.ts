@@ -39,12 +39,19 @@ export interface ChildPipelineStatus {
   outcome?: Outcome;
   /** Entries the child's handlers appended with `context.appendLog` (they join the run's log). */
   logs?: ContextLogEntry[];
+  /** The child's run directory (absent when the child is known only from context keys). */
+  runDir?: string;
+  /** Stage directory of the node the child is running: where a manager writes its steering. */
+  stageDir?: string;
 }
 
-/** A child pipeline started by a manager loop; it runs as a child actor of the engine. */
+/** A child pipeline started by a manager loop (a child actor of the engine), or one it only observes. */
 export interface ChildPipelineHandle {
   status(): ChildPipelineStatus;
-  /** Put a steering message into the child's context (key `manager.steer`), picked up by its next node. */
+  /**
+   * Besides `steering.md` in the stage directory (which the manager writes): put the message into a
+   * child actor's context (key `manager.steer`), seen by its next node. No-op for an observed child.
+   */
   steer(message: string): void;
   /** Resolves when the child finishes. */
   done: Promise<ChildPipelineStatus>;
@@ -79,7 +86,14 @@ export interface HandlerServices {
     managerNodeId?: string;
     context: ContextValues;
     signal: AbortSignal;
+    /** `stack.child_workdir`: where the child's tool commands and agents run (absolute). */
+    workingDir?: string;
   }): ChildPipelineHandle;
+  /**
+   * Observe a pipeline run this process did not start (`stack.child_autostart=false`) through its run
+   * directory's `checkpoint.json`: not started yet reads as running. Cancelling it is not ours to do.
+   */
+  observeChildRun?(request: { runDir: string }): ChildPipelineHandle;
   /** Ask a fast model to choose among labels/ids; undefined when no router is configured (dry-run: simulated). */
   llmRank?(request: {
     /** The node asking (for usage accounting and replay diagnostics). */

@@ -8,13 +8,15 @@ export {
   type GoalGateResult,
   goalGateRetryTarget,
 } from './routing/check-goal-gates.js';
-export { type NextStep, type NextStepInput, nextStep } from './routing/next-step.js';
+export { type NextStep, type NextStepInput, nextStep, type RoutingStep } from './routing/next-step.js';
 export { maxRetriesFor, retryDelayMs } from './routing/retry-delay.js';
 export { type FailureRoute, type FailureRoutingInput, routeFailure } from './routing/route-failure.js';
 export {
   type EdgeSelectionInput,
+  type EdgeSelectionStep,
   llmDecideCandidates,
   routerCandidates,
   selectEdge,
+  selectEdgeStep,
 } from './routing/select-edge.js';
 export { maxVisitsFor, visitCount, visitCountKey, visitLimitFailure } from './routing/visit-limit.js';

@@ -13,9 +13,10 @@ import type { EmitEvent } from '../shared/pipeline-event.js';
 import { clearChildCheckpoint, readChildCheckpoint, writeChildCheckpoint } from './child-checkpoint.js';
 import type { InvocationRuntime } from './invocation-runtime.js';
 import type { MachineEmitted } from './machine-events.js';
+import { activeStageDir } from './observe-child-run.js';
 import type { PipelineMachineContext, PipelineMachineInput } from './pipeline-context.js';
 import { resumeInputFrom } from './resume-input-from.js';
-import { safeSegment } from './run-directory.js';
+import { safeSegment, stageDirFor } from './run-directory.js';
 import { type FinalStatus, finalStatusOf, whenPipelineDone } from './watch-pipeline-actor.js';
 
 type BranchRequest = Parameters<HandlerServices['runBranch']>[0];
@@ -131,7 +132,10 @@ export function startChildPipeline(
   context: PipelineMachineContext,
   request: ChildRequest,
 ): ChildPipelineHandle {
-  const { machine, startAt } = runtime.childMachine(request.dotFile);
+  const { machine, startAt } = runtime.childMachine(
+    request.dotFile,
+    request.workingDir ? { workingDir: request.workingDir } : {},
+  );
   const manager = request.managerNodeId;
   const childDir = manager
     ? join(context.runDir, safeSegment(manager), 'child')
@@ -152,6 +156,7 @@ export function startChildPipeline(
       completedNodes: saved.completed_nodes,
       context: saved.context,
       ...(saved.logs.length > 0 ? { logs: saved.logs } : {}),
+      runDir: childDir,
     };
     return {
       status: () => finished,
@@ -175,7 +180,11 @@ export function startChildPipeline(
     const ctx = snap.context as PipelineMachineContext;
     // A child that ended in __failed is done too: it must not read as completed.
     const state = snap.status === 'active' ? 'running' : childState(finalStatusOf(snap.value));
-    return childStatus(state, ctx, ctx.lastNode);
+    return {
+      ...childStatus(state, ctx, ctx.lastNode),
+      runDir: childDir,
+      ...activeStageDir(ctx.lastNode && stageDirFor(childDir, ctx.lastNode, ctx.restarts)),
+    };
   };
   return {
     status,

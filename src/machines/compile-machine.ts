@@ -112,7 +112,7 @@ function runtimeFor(
     services,
     steps: 0,
     machine,
-    childMachine(dotFile) {
+    childMachine(dotFile, options = {}) {
       let source: string;
       try {
         source = readFileSync(dotFile, 'utf8');
@@ -123,7 +123,8 @@ function runtimeFor(
       const start = findStartNodes(child.graph)[0];
       if (!start)
         throw new AttractorError('CHILD_PIPELINE_INVALID', `child pipeline ${dotFile} has no start node.`);
-      return { machine: providePipeline(child, services), startAt: start.id };
+      const childServices = options.workingDir ? { ...services, workingDir: options.workingDir } : services;
+      return { machine: providePipeline(child, childServices), startAt: start.id };
     },
   };
 }

@@ -112,6 +112,7 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
       runDir,
       warnings: [],
       result: Promise.resolve(result),
+      events: async function* () {}, // nothing ran
       pause() {},
       cancel() {},
     };

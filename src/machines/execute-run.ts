@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createActor } from 'xstate';
 import { ProcessLedger } from '../actors/process/process-ledger.js';
@@ -13,6 +14,7 @@ import type { MachineEmitted } from './machine-events.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
 import { missingInterviewer } from './pipeline-services.js';
 import { createRunDirectory } from './run-directory.js';
+import { RunEventFeed } from './run-event-feed.js';
 import { acquireRunLock } from './run-lock.js';
 import {
   type PipelineRun,
@@ -70,15 +72,18 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     queueMicrotask(() => stopRun?.());
   };
   const releaseLock = acquireRunLock(runDir);
-  const log = openEventLog(join(runDir, 'events.jsonl'), (error) =>
-    failOutput(`writing ${join(runDir, 'events.jsonl')}`, error),
-  );
+  const eventsFile = join(runDir, 'events.jsonl');
+  // Where this run's lines begin (a resume appends after the earlier runs'): `run.events()` replays from there.
+  const eventsStart = existsSync(eventsFile) ? statSync(eventsFile).size : 0;
+  const log = openEventLog(eventsFile, (error) => failOutput(`writing ${eventsFile}`, error));
+  const feed = new RunEventFeed(eventsFile, eventsStart, () => log.flush());
   // Durations are measured here, at the edge, so the machine's actions stay free of clocks.
   const runStarted = Date.now();
   const accounting = options.accounting;
   // A spent budget stops the run like a cancellation, but it ends `paused`: resuming with more budget is normal.
   let budgetStop: string | undefined;
   const nodeStarted = new Map<string, number>();
+  const artifacts = new ArtifactStore(runDir);
   const emitEvent = (kind: string, data: Record<string, unknown> = {}, nodeId?: string): void => {
     const now = Date.now();
     let timed = data;
@@ -90,7 +95,13 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
         if (began !== undefined) timed = { ...data, duration_ms: now - began };
       }
     }
-    if (kind === 'pipeline.finalize') timed = { ...data, duration_ms: now - runStarted };
+    // Spec §9.6: completion and failure carry the run's duration, completion its artifact count.
+    // A child pipeline's own pipeline.* events (tagged `parent`) are not the run's.
+    const ours = !data['parent'] && !data['branch'];
+    if (ours && (kind === 'pipeline.finalize' || kind === 'pipeline.error'))
+      timed = { ...data, duration_ms: now - runStarted };
+    if (ours && kind === 'pipeline.complete')
+      timed = { ...data, duration_ms: now - runStarted, artifact_count: artifacts.list().length };
     if (accounting && nodeId && kind === 'node.complete') {
       const usage = accounting.nodeTotals(nodeId);
       if (usage) timed = { ...timed, usage };
@@ -112,6 +123,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     } catch (error) {
       failOutput(`writing ${join(runDir, 'events.jsonl')}`, error);
     }
+    feed.publish(event);
     try {
       options.onEvent?.(event);
     } catch (error) {
@@ -158,7 +170,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
       failOutput(`writing the checkpoint ${checkpoints.path}`, error);
       return;
     }
-    emitEvent('checkpoint.saved', { current_node: currentNode, status });
+    emitEvent('checkpoint.saved', { current_node: currentNode, status }, currentNode || undefined);
   };
 
   const hard = new AbortController();
@@ -168,7 +180,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     : options.interviewer;
   const processes = ProcessLedger.forRunDir(runDir);
   const machine = providePipeline(compiled, {
-    artifacts: new ArtifactStore(runDir),
+    artifacts,
     processes,
     ...(options.registry ? { registry: options.registry } : {}),
     ...(interviewer ? { interviewer } : {}),
@@ -263,6 +275,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     .finally(() => {
       budgetSignal?.removeEventListener('abort', onBudget);
       log.close();
+      feed.end();
       releaseLock();
     });
 
@@ -271,6 +284,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     runDir,
     warnings: prepared.warnings,
     result,
+    events: () => feed.events(),
     pause: () => execution.pause(),
     cancel: () => {
       hard.abort(new AttractorError('CANCELLED', 'run cancelled'));

@@ -20,6 +20,7 @@ import type {
   HandlerInvocationInput,
   InvocationRuntime,
 } from './invocation-runtime.js';
+import { observeChildRun } from './observe-child-run.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
 import { missingBackend, missingInterviewer } from './pipeline-services.js';
 import { stageDirFor } from './run-directory.js';
@@ -62,6 +63,7 @@ function handlerServices(
       children.push(child);
       return child;
     },
+    observeChildRun: ({ runDir }) => observeChildRun(runDir),
   };
 }
 

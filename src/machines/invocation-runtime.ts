@@ -27,8 +27,11 @@ export interface InvocationRuntime {
   services: PipelineServices;
   /** The machine these actors belong to: parallel branches are more actors of it. */
   machine(): AnyStateMachine;
-  /** The machine of a child pipeline's DOT file, bound to the same services. */
-  childMachine(dotFile: string): { machine: AnyStateMachine; startAt: string };
+  /** The machine of a child pipeline's DOT file, bound to the same services (but its own working directory). */
+  childMachine(
+    dotFile: string,
+    options?: { workingDir?: string },
+  ): { machine: AnyStateMachine; startAt: string };
   /** Handler invocations so far (for yielding to the event loop). */
   steps: number;
 }

@@ -6,6 +6,7 @@ import type { Outcome } from '../compiler/outcome.js';
 import { retryDelayMs, visitCount, visitCountKey } from '../compiler/routing.js';
 import { applyOutcome } from './apply-outcome.js';
 import { decorateConfig } from './decorate-config.js';
+import { edgeSelectedData } from './edge-selected-event.js';
 import { errorOutcome } from './error-outcome.js';
 import type { HandlerActorLogic, HandlerActorOutput } from './invocation-runtime.js';
 import type { MachineEmitted } from './machine-events.js';
@@ -132,7 +133,15 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
       }),
       traverseEdge: enqueueActions(({ context, enqueue }, p: EdgeParams) => {
         const edge = lookup.edge(p.edge);
+        const step = stepAfter(lookup, context, p.node);
         enqueue.assign({ arrivedBy: p.edge });
+        enqueue.emit(
+          evt(
+            'edge.selected',
+            edgeSelectedData(p.node, { edge, step: step.kind === 'edge' ? step.step : 'condition' }),
+            p.node,
+          ),
+        );
         enqueue.emit({
           type: 'checkpoint',
           context: { ...context, arrivedBy: p.edge },
@@ -158,6 +167,10 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
         if (step.kind !== 'jump' && step.kind !== 'retry_target') return;
         const reason = step.kind === 'jump' ? `next_node from ${p.node}` : `retry target of ${p.node}`;
         enqueue.assign({ jumpTo: step.target, arrivedBy: undefined });
+        const how = step.kind === 'jump' ? 'next_node' : step.via;
+        enqueue.emit(
+          evt('edge.selected', edgeSelectedData(p.node, { target: step.target, step: how }), p.node),
+        );
         enqueue.emit(evt('node.jump', { target: step.target, reason }, p.node));
         enqueue.emit({
           type: 'checkpoint',
@@ -167,7 +180,10 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
         });
       }),
       jumpToRetryTarget: enqueueActions(({ context, enqueue }, p: JumpParams) => {
+        const step = stepAfter(lookup, context, p.node);
+        const how = step.kind === 'retry_target' ? step.via : 'retry_target';
         enqueue.assign({ arrivedBy: undefined });
+        enqueue.emit(evt('edge.selected', edgeSelectedData(p.node, { target: p.target, step: how }), p.node));
         enqueue.emit(evt('node.jump', { target: p.target, reason: `retry target of ${p.node}` }, p.node));
         enqueue.emit({
           type: 'checkpoint',
@@ -179,6 +195,9 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
       jumpForGoalGate: enqueueActions(({ context, enqueue }, p: JumpParams) => {
         const gates = goalGatesAt(lookup, context);
         enqueue.assign({ arrivedBy: undefined });
+        enqueue.emit(
+          evt('edge.selected', edgeSelectedData(p.node, { target: p.target, step: 'goal_gate' }), p.node),
+        );
         enqueue.emit(evt('goal_gate.retry', { target: p.target }, gates.ok ? p.node : gates.gate));
         enqueue.emit({
           type: 'checkpoint',

@@ -97,6 +97,16 @@ export interface PipelineRun {
   /** Lint warnings of the pipeline that runs (errors stop it before it starts). */
   warnings: Diagnostic[];
   result: Promise<RunResult>;
+  /**
+   * The run's events as an async iterable, besides `onEvent`: every event of this run (from its
+   * `pipeline.start` or `pipeline.resume`, however late the iterator is made: earlier ones are read
+   * back from `events.jsonl`), then live ones, ending when the run ends. Never slows the run: unread
+   * events wait in the iterator; `break` unsubscribes. A resume that found the run finished yields none.
+   *
+   * @example
+   * for await (const event of run.events()) console.log(event.kind, event.node_id);
+   */
+  events(): AsyncIterableIterator<PipelineEvent>;
   pause(): void;
   cancel(): void;
 }

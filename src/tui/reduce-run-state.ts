@@ -3,6 +3,7 @@ import type { PipelineGraph } from '../compiler/ir.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { mapAgentEvent } from './agent-event-map.js';
 import { applyAgentAction } from './apply-agent-action.js';
+import { describeRoute } from './describe-route.js';
 import { explainRoute } from './explain-route.js';
 import { orderNodes } from './order-nodes.js';
 import type { NodeStatus, NodeView, RunState } from './run-state.js';
@@ -69,7 +70,8 @@ export function reduceRunState(graph: PipelineGraph, state: RunState, event: Pip
   const d = event.data;
   const id = event.node_id;
   // A manager loop's child pipeline is another graph: its nodes are not in this pane.
-  if (d['parent'] !== undefined && event.kind.startsWith('node.')) return state;
+  if (d['parent'] !== undefined && (event.kind.startsWith('node.') || event.kind === 'edge.selected'))
+    return state;
   const inBranch = d['branch'] !== undefined;
   switch (event.kind) {
     case 'pipeline.start':
@@ -99,7 +101,7 @@ export function reduceRunState(graph: PipelineGraph, state: RunState, event: Pip
       }
       next = patchNode(next, id, (node) => {
         const branchOf = inBranch ? (state.current ?? node.branchOf) : undefined;
-        const { next: _n, route: _r, durationMs: _d, ...rest } = node;
+        const { next: _n, route: _r, routeDecided: _rd, durationMs: _d, ...rest } = node;
         return {
           ...rest,
           status: 'running',
@@ -169,6 +171,18 @@ export function reduceRunState(graph: PipelineGraph, state: RunState, event: Pip
           : next;
       return inBranch ? logged : { ...logged, lastCompleted: id, current: undefined };
     }
+    case 'edge.selected': {
+      // The engine says which step chose the edge; explainRoute only serves logs recorded before.
+      const from = text(d['from']) ?? id;
+      const to = text(d['to']);
+      const edges = graph.edges.filter((edge) => edge.source === from);
+      return patchNode(state, from, (node) => ({
+        ...node,
+        ...(to ? { next: to } : {}),
+        route: describeRoute(d, edges),
+        routeDecided: true,
+      }));
+    }
     case 'node.jump':
     case 'goal_gate.retry': {
       const target = text(d['target']);
@@ -177,7 +191,12 @@ export function reduceRunState(graph: PipelineGraph, state: RunState, event: Pip
           ? `goal gate ${id ?? ''} unsatisfied`
           : (text(d['reason']) ?? 'jump');
       return {
-        ...patchNode(state, id, (node) => ({ ...node, ...(target ? { next: target } : {}), route: reason })),
+        ...patchNode(state, id, (node) =>
+          // `edge.selected` just said the same, in the engine's words.
+          node.routeDecided && node.next === target
+            ? node
+            : { ...node, ...(target ? { next: target } : {}), route: reason },
+        ),
         lastCompleted: undefined,
       };
     }

@@ -49,8 +49,10 @@ export interface NodeView {
   model?: string;
   /** Target of the edge taken after this node's last visit. */
   next?: string;
-  /** Which routing step chose it, in words (explain-route.ts). */
+  /** Which routing step chose it, in words (describe-route.ts from `edge.selected`; explain-route.ts for older logs). */
   route?: string;
+  /** True when `route` came from the engine's `edge.selected` rather than being inferred. */
+  routeDecided?: boolean;
   notes?: string;
   failureReason?: string;
   preferredLabel?: string;

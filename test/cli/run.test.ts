@@ -50,6 +50,34 @@ describe('attractor run (in process)', () => {
     expect(r.stderr).toMatch(/Completed at exit/);
   });
 
+  it('--json carries the same events as events.jsonl, routing decisions and payloads included', async () => {
+    const dir = workspace({ 'p.dot': PIPELINE });
+    const r = await runCli(['run', 'p.dot', '--dry-run', '--json', '--logs-dir', 'runs'], { cwd: dir });
+    expect(r.code).toBe(0);
+    type Line = { kind: string; node_id?: string; data: Record<string, unknown> };
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Line);
+    const logged = readFileSync(path.join(dir, 'runs', 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Line);
+    expect(events).toEqual(logged);
+    // --dry-run: the gate takes its first option, "[S] Ship", by its preferred label.
+    const decisions = events.filter((e) => e.kind === 'edge.selected').map((e) => e.data);
+    expect(decisions.map((d) => `${d['from']}->${d['to']}:${d['step']}`)).toEqual([
+      'start->write:weight',
+      'write->gate:weight',
+      'gate->exit:preferred_label',
+    ]);
+    const saved = events.filter((e) => e.kind === 'checkpoint.saved');
+    expect(saved.every((e) => e.node_id === e.data['current_node'])).toBe(true);
+    const complete = events.find((e) => e.kind === 'pipeline.complete');
+    expect(complete?.data).toMatchObject({ artifact_count: 0 });
+    expect(typeof complete?.data['duration_ms']).toBe('number');
+  });
+
   it('plain lines show progress and the run directory', async () => {
     const dir = workspace({ 'p.dot': PIPELINE });
     const r = await runCli(['run', 'p.dot', '--dry-run', '--logs-dir', 'runs'], { cwd: dir });

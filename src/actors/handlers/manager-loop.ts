@@ -1,4 +1,3 @@
-import { dirname, resolve } from 'node:path';
 import { evaluateCondition } from '../../compiler/conditions/index.js';
 import type { Outcome } from '../../compiler/outcome.js';
 import type {
@@ -8,7 +7,9 @@ import type {
   NodeHandler,
 } from '../handler-types.js';
 import { expandContextKeys } from '../prompt/expand-context-keys.js';
+import { writeSteering } from '../steering-file.js';
 import { parseManagerActions } from './manager-actions.js';
+import { acquireChild } from './manager-child.js';
 
 /** A.4 defaults: poll every 45 s, give up after 1000 cycles. */
 export const DEFAULT_POLL_INTERVAL_MS = 45_000;
@@ -38,22 +39,23 @@ function telemetry(cycle: number, status: ChildPipelineStatus): ContextValues {
     'stack.child.status': status.state,
     'stack.child.outcome': status.outcome?.status ?? '',
     'stack.child.current_node': status.currentNode ?? '',
+    ...(status.runDir ? { 'stack.child.run_dir': status.runDir } : {}),
   };
 }
 
 /**
- * Supervises a child pipeline (reference §2 `house`): starts `stack.child_dotfile` (node attribute, else
- * graph attribute; relative to this graph's file) and, every `manager.poll_interval` ms, observes it.
- * The child completing is SUCCESS, failing or being cancelled is FAIL, `manager.stop_condition` (tested
- * against the child's context plus `stack.child.*`) becoming true is SUCCESS and stops the child, and
- * `manager.max_cycles` observations without either is FAIL. With `steer` among `manager.actions`, the
- * node's prompt is sent to the child once for each child node it is seen running.
+ * Supervises a child pipeline (reference §2 `house`). The child is started from `stack.child_dotfile`
+ * (node attribute, else graph attribute; relative to this graph's file) in `stack.child_workdir`, or,
+ * with `stack.child_autostart=false`, one someone else started is observed (manager-child.ts). Every
+ * `manager.poll_interval` ms it is observed. The child completing is SUCCESS, failing or being cancelled
+ * is FAIL, `manager.stop_condition` (tested against the child's context plus `stack.child.*`) becoming
+ * true is SUCCESS and stops a child this node started, and `manager.max_cycles` observations without
+ * either is FAIL. With `steer` among `manager.actions`, the node's prompt goes to `steering.md` in the
+ * stage directory of the node the child runs, once per child node and never sooner than
+ * `manager.steer_cooldown` (default: the poll interval) after the previous one.
  */
-export const managerLoopHandler: NodeHandler = async ({ node, graph, context, signal, services }) => {
-  const childFile = node.attrs['stack.child_dotfile'] ?? graph.attrs['stack.child_dotfile'];
-  if (!childFile) {
-    return { status: 'fail', failure_reason: 'stack.child_dotfile is not set on the node or the graph' };
-  }
+export const managerLoopHandler: NodeHandler = async (input) => {
+  const { node, graph, context, signal, services } = input;
   const parsed = parseManagerActions(node.attrs['manager.actions']);
   if (!parsed.ok) return { status: 'fail', failure_reason: `unknown manager action "${parsed.unknown}"` };
   const { actions } = parsed;
@@ -62,15 +64,12 @@ export const managerLoopHandler: NodeHandler = async ({ node, graph, context, si
   const maxCycles =
     node.attrs['manager.max_cycles'] ?? graph.attrs['manager.max_cycles'] ?? DEFAULT_MAX_CYCLES;
   const stopCondition = node.attrs['manager.stop_condition'] ?? graph.attrs['manager.stop_condition'];
-  const dotFile = resolve(graph.file ? dirname(graph.file) : process.cwd(), childFile);
+  const cooldownMs = node.attrs['manager.steer_cooldown'] ?? graph.attrs['manager.steer_cooldown'] ?? pollMs;
 
   const childAbort = new AbortController();
-  const child = services.startChildPipeline({
-    dotFile,
-    managerNodeId: node.id,
-    context: context.snapshot(),
-    signal: AbortSignal.any([signal, childAbort.signal]),
-  });
+  const acquired = acquireChild(input, AbortSignal.any([signal, childAbort.signal]));
+  if (!acquired.ok) return { status: 'fail', failure_reason: acquired.reason };
+  const { child } = acquired;
   const stopChild = () => {
     childAbort.abort(new Error('manager loop stopped'));
     child.cancel();
@@ -83,6 +82,7 @@ export const managerLoopHandler: NodeHandler = async ({ node, graph, context, si
   };
 
   let steeredAt: string | undefined;
+  let lastSteer: number | undefined;
   let updates: ContextValues = {};
   for (let cycle = 1; cycle <= maxCycles; cycle++) {
     if (signal.aborted) return end({ status: 'fail', failure_reason: 'cancelled' }, updates, true);
@@ -121,10 +121,28 @@ export const managerLoopHandler: NodeHandler = async ({ node, graph, context, si
         return end({ status: 'success', notes: `Stop condition met: ${stopCondition}` }, updates, true);
     }
     const message = node.attrs.prompt;
-    if (actions.has('steer') && message && status.currentNode && status.currentNode !== steeredAt) {
+    const cooled = lastSteer === undefined || Date.now() - lastSteer >= cooldownMs;
+    // A child with a run directory is steered only at a node with a stage directory (not start, exit
+    // or a conditional, nor a node that has not started yet): that is where the message is read.
+    const reachable = status.stageDir !== undefined || status.runDir === undefined;
+    if (
+      actions.has('steer') &&
+      message &&
+      status.currentNode &&
+      status.currentNode !== steeredAt &&
+      cooled &&
+      reachable
+    ) {
       steeredAt = status.currentNode;
-      child.steer(expandContextKeys(message, context.toDict()));
-      services.emit('manager.steer', { cycle, child_node: status.currentNode }, node.id);
+      lastSteer = Date.now();
+      const text = expandContextKeys(message, context.toDict());
+      const file = status.stageDir ? writeSteering(status.stageDir, text) : undefined;
+      child.steer(text);
+      services.emit(
+        'manager.steer',
+        { cycle, child_node: status.currentNode, ...(file ? { file } : {}) },
+        node.id,
+      );
     }
     // Always pause between cycles, `wait` or not: back-to-back cycles would burn max_cycles in a moment.
     if (cycle < maxCycles) await pause(pollMs, child, signal);

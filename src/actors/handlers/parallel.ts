@@ -10,8 +10,12 @@ import type { ParallelResult } from '../parallel/parallel-result.js';
 interface Branch {
   id: string;
   startNodeId: string;
+  /** Position of its edge among the parallel node's outgoing edges (0-based). */
+  index: number;
   controller: AbortController;
   started: boolean;
+  /** `Date.now()` when it started in this process (absent for a branch restored from its checkpoint). */
+  startedAt?: number;
   result?: BranchResult;
   record?: ParallelResult;
 }
@@ -58,10 +62,13 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
   const read = readParallelPolicy(node, edges.length);
   if (!read.ok) return { status: 'fail', failure_reason: read.reason };
   const { policy } = read;
+  // Handlers may read clocks (the machine may not): durations of the fan-out and of each branch.
+  const began = Date.now();
   const ids = branchIds(edges.map((edge) => edge.target));
   const branches: Branch[] = edges.map((edge, i) => ({
     id: ids[i]!,
     startNodeId: edge.target,
+    index: i,
     controller: new AbortController(),
     started: false,
   }));
@@ -103,7 +110,11 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
       'parallel.branch.complete',
       {
         branch: branch.id,
+        index: branch.index,
         status: record.status,
+        success: isSuccess(record.status),
+        // A restored branch ran before the interruption: its time then is not known here.
+        duration_ms: branch.startedAt === undefined ? 0 : Date.now() - branch.startedAt,
         ...(record.cancelled ? { cancelled: true } : {}),
         ...(wasRestored ? { restored: true } : {}),
       },
@@ -117,7 +128,12 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
 
   const runOne = async (branch: Branch): Promise<void> => {
     branch.started = true;
-    services.emit('parallel.branch.start', { branch: branch.id, start_node: branch.startNodeId }, node.id);
+    branch.startedAt = Date.now();
+    services.emit(
+      'parallel.branch.start',
+      { branch: branch.id, index: branch.index, start_node: branch.startNodeId },
+      node.id,
+    );
     const branchSignal = AbortSignal.any([signal, branch.controller.signal]);
     // A branch stopped by cancellation (first_success satisfied, fail_fast, abort) counts as skipped.
     const cancelled = () => ({
@@ -205,7 +221,11 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
   const results = branches.map((branch) => branch.record!);
   const counts = tally();
   if (signal.aborted) {
-    services.emit('parallel.complete', { status: 'fail', cancelled: true }, node.id);
+    services.emit(
+      'parallel.complete',
+      { status: 'fail', cancelled: true, duration_ms: Date.now() - began },
+      node.id,
+    );
     return { status: 'fail', failure_reason: 'cancelled', context_updates: { 'parallel.results': results } };
   }
   const final = verdict.settled ? verdict : evaluateJoin(policy, { ...counts, pending: 0 });
@@ -237,7 +257,13 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
   };
   services.emit(
     'parallel.complete',
-    { status: final.status, succeeded: counts.succeeded, failed: counts.failed, total: counts.total },
+    {
+      status: final.status,
+      succeeded: counts.succeeded,
+      failed: counts.failed,
+      total: counts.total,
+      duration_ms: Date.now() - began,
+    },
     node.id,
   );
   checkpoints.clear();

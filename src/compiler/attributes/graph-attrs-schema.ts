@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { durationAttr, integerAttr, stringAttr } from './attribute-value-schemas.js';
+import { booleanAttr, durationAttr, integerAttr, stringAttr } from './attribute-value-schemas.js';
 
 /** Graph attributes (reference §5, docs/decisions.md A.2, docs/decisions.md/§11/§13). */
 export const graphAttrShape = {
@@ -21,7 +21,10 @@ export const graphAttrShape = {
   agent_command: stringAttr,
   agent_permissions: stringAttr,
   'stack.child_dotfile': stringAttr,
+  'stack.child_workdir': stringAttr,
+  'stack.child_autostart': booleanAttr,
   'manager.poll_interval': durationAttr,
+  'manager.steer_cooldown': durationAttr,
   'manager.max_cycles': integerAttr,
   'manager.stop_condition': stringAttr,
 } as const;

@@ -46,6 +46,12 @@ export const nodeAttrShape = {
   'manager.stop_condition': stringAttr,
   'manager.actions': stringAttr,
   'stack.child_dotfile': stringAttr,
+  /** The child's working directory, relative to the run's (docs/decisions.md D16). */
+  'stack.child_workdir': stringAttr,
+  /** false: observe a child run someone else started instead of starting one. */
+  'stack.child_autostart': booleanAttr,
+  /** Least time between two steering messages (default: the poll interval). */
+  'manager.steer_cooldown': durationAttr,
 } as const;
 
 export const nodeAttrsSchema = z.object(nodeAttrShape).partial();

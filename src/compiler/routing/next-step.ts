@@ -2,7 +2,7 @@ import { outgoingEdges } from '../graph-edges.js';
 import type { PipelineEdge, PipelineGraph, PipelineNode } from '../ir.js';
 import type { Outcome } from '../outcome.js';
 import { routeFailure } from './route-failure.js';
-import { selectEdge } from './select-edge.js';
+import { type EdgeSelectionStep, selectEdgeStep } from './select-edge.js';
 
 export interface NextStepInput {
   graph: PipelineGraph;
@@ -16,11 +16,14 @@ export interface NextStepInput {
   edges?: readonly PipelineEdge[];
 }
 
+/** Which routing step chose an edge: edge selection's steps, or the outcome's `next_node`. */
+export type RoutingStep = EdgeSelectionStep | 'next_node';
+
 export type NextStep =
-  /** Follow this edge (its fidelity, thread_id and loop_restart apply). */
-  | { kind: 'edge'; edge: PipelineEdge }
+  /** Follow this edge (its fidelity, thread_id and loop_restart apply); `step` says what chose it. */
+  | { kind: 'edge'; edge: PipelineEdge; step: RoutingStep }
   /** Jump to a node without an edge: the failed node's retry_target or fallback_retry_target. */
-  | { kind: 'retry_target'; target: string }
+  | { kind: 'retry_target'; target: string; via: 'retry_target' | 'fallback_retry_target' }
   /** Jump to a node without an edge because the outcome named it in `next_node`. */
   | { kind: 'jump'; target: string }
   /** No eligible edge and the outcome is not FAIL: the run ends successfully at this node. */
@@ -45,14 +48,18 @@ export function nextStep(input: NextStepInput): NextStep {
   const override = outcome.next_node?.trim();
   if (override && graph.nodes.some((candidate) => candidate.id === override)) {
     const edge = edges.find((candidate) => candidate.target === override);
-    return edge ? { kind: 'edge', edge } : { kind: 'jump', target: override };
+    return edge ? { kind: 'edge', edge, step: 'next_node' } : { kind: 'jump', target: override };
   }
-  if (outcome.status === 'fail') return routeFailure({ node, edges, outcome, context, graph });
-  const edge = selectEdge({
+  if (outcome.status === 'fail') {
+    const route = routeFailure({ node, edges, outcome, context, graph });
+    // A failure edge is always chosen by its condition (unconditional edges never catch a FAIL).
+    return route.kind === 'edge' ? { ...route, step: 'condition' } : route;
+  }
+  const selected = selectEdgeStep({
     edges,
     outcome,
     context,
     ...(input.llmChoice !== undefined ? { llmChoice: input.llmChoice } : {}),
   });
-  return edge ? { kind: 'edge', edge } : { kind: 'end' };
+  return selected ? { kind: 'edge', edge: selected.edge, step: selected.step } : { kind: 'end' };
 }

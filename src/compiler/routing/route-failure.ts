@@ -16,7 +16,8 @@ export interface FailureRoutingInput {
 
 export type FailureRoute =
   | { kind: 'edge'; edge: PipelineEdge }
-  | { kind: 'retry_target'; target: string }
+  /** `via`: which attribute named the target. */
+  | { kind: 'retry_target'; target: string; via: 'retry_target' | 'fallback_retry_target' }
   | { kind: 'fail'; reason: string };
 
 /** The failure reason the run reports when a FAIL is not routed anywhere. */
@@ -50,8 +51,9 @@ export function routeFailure(input: FailureRoutingInput): FailureRoute {
   const edge = matchingConditionalEdges(failureEdges, { ...outcome, status: 'fail' }, context)[0];
   if (edge) return { kind: 'edge', edge };
   const retryTarget = overLimit ? undefined : node.attrs.retry_target?.trim();
-  if (retryTarget) return { kind: 'retry_target', target: retryTarget };
+  if (retryTarget) return { kind: 'retry_target', target: retryTarget, via: 'retry_target' };
   const fallback = node.attrs.fallback_retry_target?.trim();
-  if (fallback && elsewhere(fallback)) return { kind: 'retry_target', target: fallback };
+  if (fallback && elsewhere(fallback))
+    return { kind: 'retry_target', target: fallback, via: 'fallback_retry_target' };
   return { kind: 'fail', reason: failureReason(node, outcome) };
 }

@@ -80,13 +80,33 @@ export function routerCandidates(input: Omit<EdgeSelectionInput, 'llmChoice'>): 
  * selectEdge({ edges, outcome: { status: 'success', preferred_label: 'approve' }, context: {} });
  */
 export function selectEdge(input: EdgeSelectionInput): PipelineEdge | undefined {
+  return selectEdgeStep(input)?.edge;
+}
+
+/**
+ * Which step of edge selection decided: a true `condition`, the router model's `llm_choice`, the
+ * `preferred_label`, a `suggested_next` id, the highest `weight`, or `lexical` (the smallest target id
+ * among unconditional edges of equal top weight). A lone eligible edge counts as `weight`.
+ */
+export type EdgeSelectionStep =
+  | 'condition'
+  | 'llm_choice'
+  | 'preferred_label'
+  | 'suggested_next'
+  | 'weight'
+  | 'lexical';
+
+/** `selectEdge`, also saying which step chose the edge (for the `edge.selected` event). */
+export function selectEdgeStep(
+  input: EdgeSelectionInput,
+): { edge: PipelineEdge; step: EdgeSelectionStep } | undefined {
   const { edges, outcome, context } = input;
   const matched = matchingConditionalEdges(edges, outcome, context)[0];
-  if (matched) return matched;
+  if (matched) return { edge: matched, step: 'condition' };
 
   if (input.llmChoice !== undefined) {
     const choice = bestEdge(llmDecideCandidates(edges).filter((edge) => edge.target === input.llmChoice));
-    if (choice) return choice;
+    if (choice) return { edge: choice, step: 'llm_choice' };
   }
 
   // `llm_decide` edges are the router's to choose; when it did not (no router, an unknown answer, a
@@ -103,13 +123,16 @@ export function selectEdge(input: EdgeSelectionInput): PipelineEdge | undefined 
     const byLabel = unconditional.find(
       (edge) => edge.attrs.label && normalizeLabel(edge.attrs.label) === wanted,
     );
-    if (byLabel) return byLabel;
+    if (byLabel) return { edge: byLabel, step: 'preferred_label' };
   }
 
   for (const id of outcome.suggested_next_ids ?? []) {
     const byId = unconditional.find((edge) => edge.target === id);
-    if (byId) return byId;
+    if (byId) return { edge: byId, step: 'suggested_next' };
   }
 
-  return bestEdge(unconditional);
+  const [best, second] = [...unconditional].sort(compareEdges);
+  if (!best) return undefined;
+  const tied = second !== undefined && (second.attrs.weight ?? 0) === (best.attrs.weight ?? 0);
+  return { edge: best, step: tied ? 'lexical' : 'weight' };
 }

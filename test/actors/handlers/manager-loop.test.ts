@@ -1,3 +1,5 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type {
   ChildPipelineHandle,
@@ -19,7 +21,8 @@ function scriptedChild(script: ChildPipelineStatus[]) {
   const log = {
     steered: [] as string[],
     cancelled: 0,
-    requests: [] as Array<{ dotFile: string; context: ContextValues }>,
+    requests: [] as Array<{ dotFile: string; context: ContextValues; workingDir?: string }>,
+    observed: [] as string[],
   };
   const handle: ChildPipelineHandle = {
     status: () => {
@@ -55,6 +58,7 @@ describe('managerLoopHandler', () => {
     graphAttrs: GraphAttrs = { 'stack.child_dotfile': 'child.dot' },
     signal?: AbortSignal,
     onChild?: (child: ReturnType<typeof scriptedChild>) => void,
+    more: { context?: ContextValues; workingDir?: string } = {},
   ) {
     const { runDir, cleanup } = makeRunDir();
     cleanups.push(cleanup);
@@ -62,14 +66,30 @@ describe('managerLoopHandler', () => {
     onChild?.(child);
     const services = createFakeServices({
       startChildPipeline: (request) => {
-        child.log.requests.push({ dotFile: request.dotFile, context: request.context });
+        child.log.requests.push({
+          dotFile: request.dotFile,
+          context: request.context,
+          ...(request.workingDir ? { workingDir: request.workingDir } : {}),
+        });
+        return child.handle;
+      },
+      observeChildRun: ({ runDir: observed }) => {
+        child.log.observed.push(observed);
         return child.handle;
       },
     });
     const node = makeNode('manager', { shape: 'house', 'manager.poll_interval': 5, ...attrs });
     const graph = makeGraph({ nodes: [node], attrs: graphAttrs, file: `${runDir}/pipelines/main.dot` });
     const outcome = await managerLoopHandler(
-      makeInput({ node, graph, runDir, services, context: { goal: 'g' }, ...(signal ? { signal } : {}) }),
+      makeInput({
+        node,
+        graph,
+        runDir,
+        services,
+        context: more.context ?? { goal: 'g' },
+        ...(signal ? { signal } : {}),
+        ...(more.workingDir ? { extra: { workingDir: more.workingDir } } : {}),
+      }),
     );
     return { outcome, log: child.log, events: services.events, runDir };
   }
@@ -239,5 +259,145 @@ describe('managerLoopHandler', () => {
     expect(outcome).toMatchObject({ status: 'fail', failure_reason: 'cancelled' });
     expect(log.cancelled).toBe(1);
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  describe('stack.child_workdir', () => {
+    it("starts the child in a directory relative to the run's working directory", async () => {
+      const { runDir, cleanup } = makeRunDir();
+      cleanups.push(cleanup);
+      mkdirSync(join(runDir, 'services', 'api'), { recursive: true });
+      const done: ChildPipelineStatus = { state: 'completed', completedNodes: [], context: {} };
+      const { log } = await run(
+        [done],
+        { 'stack.child_workdir': 'services/api' },
+        undefined,
+        undefined,
+        undefined,
+        {
+          workingDir: runDir,
+        },
+      );
+      expect(log.requests[0]?.workingDir).toBe(join(runDir, 'services', 'api'));
+      const graphLevel = await run(
+        [done],
+        {},
+        { 'stack.child_dotfile': 'c.dot', 'stack.child_workdir': runDir },
+      );
+      expect(graphLevel.log.requests[0]?.workingDir).toBe(runDir);
+    });
+
+    it("defaults to the run's own working directory, and FAILs on one that does not exist", async () => {
+      const done: ChildPipelineStatus = { state: 'completed', completedNodes: [], context: {} };
+      const plain = await run([done]);
+      expect(plain.log.requests[0]?.workingDir).toBeUndefined();
+      const { outcome, log } = await run(
+        [done],
+        { 'stack.child_workdir': 'nowhere' },
+        undefined,
+        undefined,
+        undefined,
+        {
+          workingDir: '/tmp',
+        },
+      );
+      expect(outcome).toEqual({
+        status: 'fail',
+        failure_reason: 'stack.child_workdir /tmp/nowhere is not a directory',
+      });
+      expect(log.requests).toEqual([]);
+    });
+  });
+
+  describe('stack.child_autostart=false', () => {
+    it('starts nothing and observes the run directory an earlier node named', async () => {
+      const { outcome, log } = await run(
+        [running('a'), { state: 'completed', completedNodes: ['a'], context: {} }],
+        { 'stack.child_autostart': false },
+        {},
+        undefined,
+        undefined,
+        { context: { 'stack.child.run_dir': 'runs/child' }, workingDir: '/work/here' },
+      );
+      expect(outcome.status).toBe('success');
+      expect(log.requests).toEqual([]);
+      expect(log.observed).toEqual(['/work/here/runs/child']);
+    });
+
+    it.each<[string, ContextValues, string, RegExp]>([
+      [
+        'completed with success',
+        { 'context.stack.child.status': 'completed', 'context.stack.child.outcome': 'success' },
+        'success',
+        /Child completed/,
+      ],
+      ['failed', { 'context.stack.child.status': 'failed' }, 'fail', /Child failed/],
+      [
+        'nothing to observe',
+        {},
+        'fail',
+        /no child to observe: an earlier node must set context key stack\.child\.run_dir/,
+      ],
+    ])("reads the spec's context.stack.child.* keys: %s", async (_name, context, status, text) => {
+      const { outcome, log } = await run(
+        [running('never')],
+        { 'stack.child_autostart': false },
+        {},
+        undefined,
+        undefined,
+        {
+          context,
+        },
+      );
+      expect(outcome.status).toBe(status);
+      expect(outcome.notes ?? outcome.failure_reason).toMatch(text);
+      expect(log.requests).toEqual([]);
+      expect(log.observed).toEqual([]);
+    });
+  });
+
+  describe('steering', () => {
+    const steerAttrs = (cooldown: number): NodeAttrs => ({
+      'manager.actions': 'observe,steer,wait',
+      prompt: 'Focus on {goal}',
+      'manager.steer_cooldown': cooldown,
+    });
+    const at = (node: string, stageDir: string): ChildPipelineStatus => ({ ...running(node), stageDir });
+
+    it("writes the message to steering.md in the stage directory of the child's running node", async () => {
+      const { runDir, cleanup } = makeRunDir();
+      cleanups.push(cleanup);
+      const stage = join(runDir, 'child', 'implement');
+      const { events } = await run(
+        [at('implement', stage), { state: 'completed', completedNodes: [], context: {} }],
+        steerAttrs(0),
+      );
+      expect(readFileSync(join(stage, 'steering.md'), 'utf8')).toBe('Focus on g\n');
+      expect(events.find((e) => e.kind === 'manager.steer')?.data['file']).toBe(join(stage, 'steering.md'));
+    });
+
+    it('keeps the cooldown between steers, even when the child moves on', async () => {
+      const { runDir, cleanup } = makeRunDir();
+      cleanups.push(cleanup);
+      const stage = (n: string) => join(runDir, n);
+      const script = [at('a', stage('a')), at('b', stage('b')), at('c', stage('c'))];
+      const done: ChildPipelineStatus = { state: 'completed', completedNodes: [], context: {} };
+      const long = await run([...script, done], steerAttrs(3_600_000));
+      expect(long.log.steered).toHaveLength(1);
+      expect(long.events.filter((e) => e.kind === 'manager.steer').map((e) => e.data['child_node'])).toEqual([
+        'a',
+      ]);
+      // Poll every 5 ms, cool down 40 ms: b is steered only once 40 ms have passed since a.
+      const startedAt = Date.now();
+      const steps = [at('a', stage('a')), ...Array.from({ length: 30 }, () => at('b', stage('b'))), done];
+      const short = await run(steps, steerAttrs(40));
+      expect(short.events.filter((e) => e.kind === 'manager.steer').map((e) => e.data['child_node'])).toEqual(
+        ['a', 'b'],
+      );
+      const cycles = short.events
+        .filter((e) => e.kind === 'manager.steer')
+        .map((e) => Number(e.data['cycle']));
+      expect(cycles[1]).toBeGreaterThan(2);
+      expect(Date.now() - startedAt).toBeGreaterThanOrEqual(40);
+    });
   });
 });

@@ -44,7 +44,7 @@ describe('nextStep', () => {
       'flagged',
       { status: 'fail' },
       { flag: 'y' },
-      { kind: 'retry_target', target: 'plan' },
+      { kind: 'retry_target', target: 'plan', via: 'retry_target' },
     ],
     [
       'fail catches outcome!=success edges',
@@ -133,6 +133,6 @@ describe('routeFailure — chain (DECISIONS §3)', () => {
       outcome: { status: 'fail' },
       context: {},
     });
-    expect(route).toEqual({ kind: 'retry_target', target: 'plan' });
+    expect(route).toEqual({ kind: 'retry_target', target: 'plan', via: 'retry_target' });
   });
 });

@@ -1,5 +1,6 @@
 import type { LLMClient, TokenUsage } from '../../../llm/index.js';
 import type { CodergenBackend, CodergenRequest, CodergenResult } from '../../codergen-backend.js';
+import { watchSteering } from '../../steering-file.js';
 import { LocalExecutionEnvironment } from '../environment/local-execution-environment.js';
 import { getProfile } from '../profiles/get-profile.js';
 import { type AgentEvent, AgentEventKind } from '../session/agent-event.js';
@@ -26,6 +27,8 @@ export interface AgentBackendOptions {
   graphExtra?: Record<string, string>;
   graphEnvPassthrough?: string;
   session?: Partial<SessionConfigInput>;
+  /** How often the stage directory is checked for a manager's `steering.md` (default 250 ms). */
+  steeringPollMs?: number;
 }
 
 const REASONING = new Set(['low', 'medium', 'high']);
@@ -76,7 +79,8 @@ async function runVisit(
     .map((name) => name.trim())
     .filter(Boolean);
   const env = new LocalExecutionEnvironment({
-    workingDir: options.workingDir,
+    // A manager loop's child may work elsewhere (`stack.child_workdir`): the request says where.
+    workingDir: request.workingDir ?? options.workingDir,
     envPassthrough: passthrough,
     // Every shell command of the agent is in the run's process ledger: a resume after a crash stops it.
     ...(request.processes ? { processes: request.processes, node: node.id } : {}),
@@ -127,11 +131,14 @@ async function runVisit(
     request.emit(`agent.${event.kind}`, { ...toPipelineEventData(event), ...extra }, node.id);
   };
   const session = createSession({ ...sessionOptions, onEvent });
+  // A manager loop steering this pipeline writes into the stage directory (spec §4.11).
+  const stopSteering = watchSteering(request.stageDir, (text) => session.steer(text), options.steeringPollMs);
   try {
     for await (const _event of session.submit(input)) {
       // Drained only to wait for the end: onEvent has seen each event.
     }
   } finally {
+    stopSteering();
     if (thread) threads.set(thread, session.history);
     await session.shutdown();
   }

@@ -25,8 +25,11 @@ const REQUIREMENTS: readonly Requirement[] = [
   },
   {
     handler: 'stack.manager_loop',
+    // A manager that observes a child someone else started (stack.child_autostart=false) needs no file.
     missing: (node, graph) =>
-      isBlank(node.attrs['stack.child_dotfile']) && isBlank(graph.attrs['stack.child_dotfile'])
+      isBlank(node.attrs['stack.child_dotfile']) &&
+      isBlank(graph.attrs['stack.child_dotfile']) &&
+      (node.attrs['stack.child_autostart'] ?? graph.attrs['stack.child_autostart']) !== false
         ? 'stack.child_dotfile'
         : undefined,
     fix: 'Add stack.child_dotfile="child.dot" to the node or the graph (a path relative to this DOT file); if the node is meant as a human gate, use shape=hexagon (shape=house is the manager loop).',

@@ -152,6 +152,12 @@ export const semanticCases: RuleCase[] = [
     graph: linearGraph({ nodes: { work: { shape: 'house', 'stack.child_dotfile': 'child.dot' } } }),
     expected: [],
   },
+  {
+    rule: 'required_attributes',
+    name: 'a manager that only observes (stack.child_autostart=false) needs no child dotfile',
+    graph: linearGraph({ nodes: { work: { shape: 'house', 'stack.child_autostart': false } } }),
+    expected: [],
+  },
   // fidelity_valid
   {
     rule: 'fidelity_valid',
