@@ -7,9 +7,10 @@ import { findStartNodes } from '../compiler/validate/graph-index.js';
 import { AttractorError } from '../shared/errors.js';
 import { createHandlerActors } from './handler-invocation.js';
 import type { InvocationRuntime } from './invocation-runtime.js';
-import { type PipelineMachine, retryBackoffDelay, setupPipelineMachine } from './pipeline-machine.js';
+import { type PipelineMachine, setupPipelineMachine } from './pipeline-machine.js';
 import { createGraphLookup, type GraphLookup } from './pipeline-runtime.js';
 import type { PipelineServices } from './pipeline-services.js';
+import { retryBackoffActor } from './retry-backoff-actor.js';
 
 export interface CompiledMachine extends CompiledPipeline {
   /** The XState v5 machine: the compiler's plain config with guards, actions and actors attached. */
@@ -94,10 +95,10 @@ export function providePipeline(compiled: CompiledMachine, services: PipelineSer
   let provided: PipelineMachine | undefined;
   const runtime = runtimeFor(compiled.lookup, services, () => provided as PipelineMachine);
   provided = compiled.machine.provide({
-    actors: createHandlerActors(runtime),
-    ...(services.random
-      ? { delays: { retryBackoff: retryBackoffDelay(compiled.lookup, services.random) } }
-      : {}),
+    actors: {
+      ...createHandlerActors(runtime),
+      ...(services.random ? { retryBackoff: retryBackoffActor(compiled.lookup, services.random) } : {}),
+    },
   });
   return provided;
 }
