@@ -253,6 +253,7 @@ describe('tool nodes and timeouts', () => {
       start -> slow -> exit; slow -> exit [condition="outcome=fail"] }`;
     const began = Date.now();
     const run = await runDot(d);
+    // Real time on purpose: a real `sleep 20` must be killed. The bound is far below the 20 s it would take.
     expect(Date.now() - began).toBeLessThan(5000);
     const complete = run.events.find((e) => e.kind === 'node.complete' && e.node_id === 'slow');
     expect(complete?.data['status']).toBe('fail');
@@ -323,6 +324,7 @@ describe('pause, cancel and resume', () => {
     });
     const began = Date.now();
     const result = await run.result;
+    // Real time on purpose: a real `sleep 20` must be killed. The bound is far below the 20 s it would take.
     expect(Date.now() - began).toBeLessThan(5000);
     expect(result.status).toBe('cancelled');
     const checkpoint = readJson(join(result.runDir, 'checkpoint.json'));
