@@ -156,6 +156,57 @@ describe('restorePipeline', () => {
     expect(restored.getSnapshot().value).toBe('__completed');
   });
 
+  it('continues a parallel node persisted mid-way: the finished branch is kept, only the other re-runs', async () => {
+    const FAN = `digraph f { start [shape=Mdiamond]; fan [shape=component]; a [type="step"]; b [type="step"]
+      join [shape=tripleoctagon]; exit [shape=Msquare]
+      start -> fan; fan -> a; fan -> b; a -> join; b -> join; join -> exit }`;
+    const compiled = compileMachine(FAN, { customHandlerTypes: ['step'] });
+    const provide = (
+      calls: string[],
+      emit: PipelineServices['emit'],
+      hold?: (i: HandlerInput) => Promise<void>,
+    ) =>
+      providePipeline(compiled, {
+        registry: createDefaultRegistry().register('step', stepHandler(calls, hold)),
+        emit,
+      });
+    const firstCalls: string[] = [];
+    let branchADone!: () => void;
+    const aDone = new Promise<void>((resolve) => {
+      branchADone = resolve;
+    });
+    const first = createActor(
+      provide(
+        firstCalls,
+        (kind, data) => {
+          if (kind === 'parallel.branch.complete' && data?.['branch'] === 'a') branchADone();
+        },
+        (i) => (i.node.id === 'b' ? new Promise(() => {}) : Promise.resolve()),
+      ),
+      { input: pipelineInput(compiled, { runDir: tempDir() }) },
+    ).start();
+    await aDone;
+    const json = JSON.stringify(first.getPersistedSnapshot());
+    first.stop();
+    expect(JSON.parse(json).value).toEqual({ fan: 'run' });
+
+    const restoredCalls: string[] = [];
+    const restoredEvents: string[] = [];
+    const restored = restorePipeline(
+      provide(restoredCalls, (kind, data) => {
+        if (kind === 'parallel.branch.complete')
+          restoredEvents.push(`${data?.['branch']}${data?.['restored'] ? ' (restored)' : ''}`);
+      }),
+      JSON.parse(json),
+    ).start();
+    await toPromise(restored);
+    expect(restored.getSnapshot().value).toBe('__completed');
+    expect(firstCalls).toEqual(['a#1', 'b#1']);
+    expect(restoredCalls).toEqual(['b#1']);
+    expect(restoredEvents.sort()).toEqual(['a (restored)', 'b']);
+    expect(restored.getSnapshot().context.values).toMatchObject({ 'a.seen.a': 1, 'b.seen.b': 1 });
+  });
+
   it('gives a persisted snapshot that survives a JSON round trip unchanged', async () => {
     const actor = createActor(machineWith(stepHandler([], () => new Promise(() => {}))), {
       input: input(tempDir()),
