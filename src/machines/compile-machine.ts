@@ -80,7 +80,13 @@ function machineFor(config: MachineConfig, lookup: GraphLookup, services: Pipeli
   let machine: PipelineMachine | undefined;
   machine = setupPipelineMachine(config, {
     lookup,
-    handlerActors: createHandlerActors(runtimeFor(lookup, services, () => machine as PipelineMachine)),
+    handlerActors: createHandlerActors(
+      runtimeFor(
+        lookup,
+        services,
+        once(() => machine),
+      ),
+    ),
     ...(services.random ? { random: services.random } : {}),
   });
   return machine;
@@ -93,7 +99,11 @@ function machineFor(config: MachineConfig, lookup: GraphLookup, services: Pipeli
  */
 export function providePipeline(compiled: CompiledMachine, services: PipelineServices = {}): PipelineMachine {
   let provided: PipelineMachine | undefined;
-  const runtime = runtimeFor(compiled.lookup, services, () => provided as PipelineMachine);
+  const runtime = runtimeFor(
+    compiled.lookup,
+    services,
+    once(() => provided),
+  );
   provided = compiled.machine.provide({
     actors: {
       ...createHandlerActors(runtime),
@@ -101,6 +111,19 @@ export function providePipeline(compiled: CompiledMachine, services: PipelineSer
     },
   });
   return provided;
+}
+
+/**
+ * The machine a runtime belongs to, known only once it is built: handler actors need it (branches are
+ * more actors of it), and it needs the handler actors. Nothing asks before the first invocation.
+ */
+function once(get: () => PipelineMachine | undefined): () => PipelineMachine {
+  return () => {
+    const machine = get();
+    if (!machine)
+      throw new AttractorError('MACHINE_NOT_READY', 'a handler ran before its machine was built.');
+    return machine;
+  };
 }
 
 function runtimeFor(
