@@ -207,6 +207,21 @@ describe('restorePipeline', () => {
     expect(restored.getSnapshot().context.values).toMatchObject({ 'a.seen.a': 1, 'b.seen.b': 1 });
   });
 
+  it('restores a finished run as finished, running nothing', async () => {
+    vi.useFakeTimers();
+    const calls: string[] = [];
+    const actor = createActor(machineWith(stepHandler(calls)), { input: input(tempDir()) }).start();
+    const done = toPromise(actor);
+    await vi.runAllTimersAsync();
+    await done;
+    const json = JSON.stringify(actor.getPersistedSnapshot());
+    const again: string[] = [];
+    const restored = restorePipeline(machineWith(stepHandler(again)), JSON.parse(json)).start();
+    expect(restored.getSnapshot().status).toBe('done');
+    expect(outcome(restored)).toEqual(outcome(actor));
+    expect(again).toEqual([]);
+  });
+
   it('gives a persisted snapshot that survives a JSON round trip unchanged', async () => {
     const actor = createActor(machineWith(stepHandler([], () => new Promise(() => {}))), {
       input: input(tempDir()),
