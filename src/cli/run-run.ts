@@ -29,12 +29,21 @@ import { type RealRunInput, type RealRunServices, realRunServices } from './real
 import type { RunFlags } from './run-flags.js';
 import { formatRunSummary } from './run-summary.js';
 import { errorWithShownFile, withShownFile } from './shown-locations.js';
-import { createNonInteractiveInterviewer, createTerminalInterviewer } from './terminal-interviewer.js';
+import {
+  type AnsweringInterviewer,
+  createAnsweringInterviewer,
+  createNonInteractiveInterviewer,
+} from './terminal-interviewer.js';
 
-function chooseInterviewer(flags: RunFlags, ctx: CliContext): Interviewer {
+/** Without the TUI, a gate asks on stderr/stdin and in the run directory's answer channel (D18). */
+function chooseInterviewer(flags: RunFlags): Interviewer | AnsweringInterviewer {
   if (flags.autoApprove || flags.dryRun) return createNonInteractiveInterviewer({ autoApprove: true });
-  if (process.stdin.isTTY && ctx.io.isTTY && !flags.json) return createTerminalInterviewer();
-  return createNonInteractiveInterviewer({ autoApprove: false });
+  return createAnsweringInterviewer();
+}
+
+/** The answer channel learns the run directory once the run has one. */
+function publishQuestionsIn(interviewer: Interviewer | undefined, runDir: string): void {
+  if (interviewer && 'setRunDir' in interviewer) (interviewer as AnsweringInterviewer).setRunDir(runDir);
 }
 
 function buildOptions(
@@ -83,7 +92,7 @@ function buildOptions(
       ...(real ? { workdir: real.workingDir } : {}),
       ...(real && flags.replay ? { replay: path.resolve(ctx.io.cwd, flags.replay) } : {}),
     },
-    interviewer: chooseInterviewer(flags, ctx),
+    interviewer: chooseInterviewer(flags),
     ...(real
       ? { real, backend: real.backend, llmRank: real.llmRank, accounting: real.accounting }
       : // --dry-run and --scenario simulate the LLM on purpose; the library never does so on its own.
@@ -314,6 +323,7 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
     throw errorWithShownFile(error, source);
   }
   options.real?.setRunDir(run.runDir);
+  publishQuestionsIn(options.interviewer, run.runDir);
   return finish(
     run,
     options.interviewer,
@@ -425,5 +435,6 @@ export async function runResume(
     }),
   );
   real?.setRunDir(run.runDir);
+  publishQuestionsIn(options.interviewer, run.runDir);
   return finish(run, options.interviewer, printer, (d) => d, flags, ctx, inspection, tui);
 }
