@@ -41,6 +41,29 @@ test.each([
     { type: 'usage', model: 'gpt-5', inputTokens: 10, outputTokens: 5, cacheReadTokens: 4, costUsd: 0.5 },
   ],
   ['agent.usage', {}, { type: 'usage', inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, costUsd: 0 }],
+  // The built-in session's own field names (the ACP aliases above are also accepted).
+  ['agent.assistant_text_delta', { text: 'Hi' }, { type: 'text', delta: 'Hi' }],
+  [
+    'agent.tool_call_output_delta',
+    { tool_call_id: 'c9', text: 'out\n' },
+    { type: 'tool_output', callId: 'c9', delta: 'out\n' },
+  ],
+  [
+    'agent.usage',
+    { usage: { inputTokens: 7, outputTokens: 3, cacheReadTokens: 2 }, cost_usd: 0.1 },
+    { type: 'usage', inputTokens: 7, outputTokens: 3, cacheReadTokens: 2, costUsd: 0.1 },
+  ],
+  [
+    'agent.context_window_warning',
+    { usage_fraction: 0.82, message: 'Context usage at ~82% of context window' },
+    { type: 'warning', message: 'Context usage at ~82% of context window' },
+  ],
+  [
+    'agent.turn_limit',
+    { turns: 5, limit: 5, kind: 'tool_rounds' },
+    { type: 'warning', message: 'turn limit reached: 5 of 5 tool rounds' },
+  ],
+  ['agent.error', { error: 'overloaded', phase: 'turn' }, { type: 'warning', message: 'error: overloaded' }],
   ['node.start', { attempt: 1 }, undefined],
 ])('%s %o maps to %o', (kind, data, expected) => {
   expect(mapAgentEvent(ev(kind, 'n', data))).toEqual(expected);
