@@ -7,9 +7,16 @@ import type { PipelineEvent } from '../shared/pipeline-event.js';
  */
 export type AgentAction =
   | { type: 'text'; delta: string }
-  | { type: 'tool_start'; callId: string; name: string; args: Record<string, unknown> }
+  | { type: 'tool_start'; callId: string; name: string; args: Record<string, unknown>; at?: number }
   | { type: 'tool_output'; callId: string; delta: string }
-  | { type: 'tool_end'; callId: string; output: string; isError: boolean; durationMs?: number }
+  | {
+      type: 'tool_end';
+      callId: string;
+      output: string;
+      isError: boolean;
+      durationMs?: number;
+      at?: number;
+    }
   | { type: 'warning'; message: string }
   | {
       type: 'usage';
@@ -41,6 +48,12 @@ function asArgs(value: unknown): Record<string, unknown> {
   return {};
 }
 
+/** When the event happened (epoch ms), for durations the agent does not report itself. */
+function at(event: PipelineEvent): { at?: number } {
+  const ms = Date.parse(event.timestamp);
+  return Number.isFinite(ms) ? { at: ms } : {};
+}
+
 /** Maps one event to what the activity pane does with it; undefined for anything not agent-related. */
 export function mapAgentEvent(event: PipelineEvent): AgentAction | undefined {
   const d = event.data;
@@ -55,6 +68,7 @@ export function mapAgentEvent(event: PipelineEvent): AgentAction | undefined {
         callId: str(either(d, 'tool_call_id', 'call_id')),
         name: str(d['tool_name']),
         args: asArgs(d['arguments']),
+        ...at(event),
       };
     case 'agent.tool_call_output_delta':
       return {
@@ -69,6 +83,7 @@ export function mapAgentEvent(event: PipelineEvent): AgentAction | undefined {
         output: str(d['output']),
         isError: d['is_error'] === true,
         ...(typeof d['duration_ms'] === 'number' ? { durationMs: d['duration_ms'] } : {}),
+        ...at(event),
       };
     case 'agent.warning':
     case 'agent.context_window_warning':

@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest';
 import { mapAgentEvent } from '../../src/tui/agent-event-map.js';
-import { ev } from './tui-fixtures.js';
+import { initialRunState, reduceRunState } from '../../src/tui/reduce-run-state.js';
+import { ev, graphOf, runToGate } from './tui-fixtures.js';
 
 test.each([
   ['agent.assistant_text_delta', { delta: 'Hi' }, { type: 'text', delta: 'Hi' }],
@@ -66,5 +67,25 @@ test.each([
   ['agent.error', { error: 'overloaded', phase: 'turn' }, { type: 'warning', message: 'error: overloaded' }],
   ['node.start', { attempt: 1 }, undefined],
 ])('%s %o maps to %o', (kind, data, expected) => {
-  expect(mapAgentEvent(ev(kind, 'n', data))).toEqual(expected);
+  const event = ev(kind, 'n', data);
+  const mapped = mapAgentEvent(event);
+  // Tool calls also carry their event's time, for durations the agent does not report.
+  if (mapped?.type === 'tool_start' || mapped?.type === 'tool_end') {
+    expect(mapped.at).toBe(Date.parse(event.timestamp));
+    delete mapped.at;
+  }
+  expect(mapped).toEqual(expected);
+});
+
+test('a tool call without a reported duration lasts from its start event to its end event', () => {
+  const graph = graphOf();
+  const events = [
+    ...runToGate().slice(0, 3),
+    ev('node.start', 'implement', { attempt: 1 }),
+    ev('agent.tool_call_start', 'implement', { tool_name: 'shell', tool_call_id: 't1', arguments: {} }),
+    ev('agent.tool_call_end', 'implement', { tool_call_id: 't1', output: 'ok' }, 2500),
+  ];
+  const state = events.reduce((s, e) => reduceRunState(graph, s, e), initialRunState(graph));
+  const tool = state.nodes['implement']?.activity.find((item) => item.kind === 'tool');
+  expect(tool).toMatchObject({ status: 'ok', durationMs: 2500 });
 });
