@@ -41,9 +41,21 @@ function chooseInterviewer(flags: RunFlags): Interviewer | AnsweringInterviewer 
   return createAnsweringInterviewer();
 }
 
-/** The answer channel learns the run directory once the run has one. */
-function publishQuestionsIn(interviewer: Interviewer | undefined, runDir: string): void {
-  if (interviewer && 'setRunDir' in interviewer) (interviewer as AnsweringInterviewer).setRunDir(runDir);
+/**
+ * The answer channel learns the run directory from the run's first event, before any node runs (a
+ * resumed run may ask at once, before `startPipeline` has even returned).
+ */
+function learningRunDir(
+  interviewer: Interviewer | AnsweringInterviewer,
+  onEvent: (e: PipelineEvent) => void,
+): (e: PipelineEvent) => void {
+  if (!('setRunDir' in interviewer)) return onEvent;
+  return (event) => {
+    if (event.kind === 'pipeline.start' || event.kind === 'pipeline.resume') {
+      interviewer.setRunDir(String(event.data['run_dir']));
+    }
+    onEvent(event);
+  };
 }
 
 function buildOptions(
@@ -72,6 +84,7 @@ function buildOptions(
     );
   }
   const registry = createDefaultRegistry();
+  const interviewer = chooseInterviewer(flags);
   const { maxSteps } = flags;
   const runDir = flags.logsDir ?? flags.logDir;
   return {
@@ -92,7 +105,7 @@ function buildOptions(
       ...(real ? { workdir: real.workingDir } : {}),
       ...(real && flags.replay ? { replay: path.resolve(ctx.io.cwd, flags.replay) } : {}),
     },
-    interviewer: chooseInterviewer(flags),
+    interviewer,
     ...(real
       ? { real, backend: real.backend, llmRank: real.llmRank, accounting: real.accounting }
       : // --dry-run and --scenario simulate the LLM on purpose; the library never does so on its own.
@@ -102,7 +115,7 @@ function buildOptions(
       : {}),
     workingDir: real?.workingDir ?? ctx.io.cwd,
     registry: flags.dryRun ? withDryRunHandlers(registry) : registry,
-    onEvent,
+    onEvent: learningRunDir(interviewer, onEvent),
   };
 }
 
@@ -323,7 +336,6 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
     throw errorWithShownFile(error, source);
   }
   options.real?.setRunDir(run.runDir);
-  publishQuestionsIn(options.interviewer, run.runDir);
   return finish(
     run,
     options.interviewer,
@@ -435,6 +447,5 @@ export async function runResume(
     }),
   );
   real?.setRunDir(run.runDir);
-  publishQuestionsIn(options.interviewer, run.runDir);
   return finish(run, options.interviewer, printer, (d) => d, flags, ctx, inspection, tui);
 }

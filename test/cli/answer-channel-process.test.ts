@@ -147,6 +147,29 @@ describe('the answer channel of a run without the TUI', () => {
     expect(events(run.runDir).some((e) => e.node_id === 'ship' && e.kind === 'node.complete')).toBe(true);
   }, 60_000);
 
+  it('a run killed at its gate: `attach --answer` answers it meanwhile; `attractor resume` takes that answer', async () => {
+    const run = startRun();
+    const [file] = await until('the question file', () => {
+      const files = questionFiles(run.runDir);
+      return files.length > 0 ? files : undefined;
+    });
+    run.child.kill('SIGKILL');
+    await run.exited;
+    expect(questionFiles(run.runDir)).toEqual([file]);
+    expect(attach(run.runDir, 'A').status).toBe(0);
+    const resumed = spawnSync(process.execPath, [BIN, 'resume', run.runDir], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 30_000,
+    });
+    expect(resumed.stderr).toMatch(/\[i\] gate: answered by attach/);
+    expect(resumed.status).toBe(0);
+    expect(questionFiles(run.runDir)).toEqual([]);
+    const completes = events(run.runDir).filter((e) => e.kind === 'interview.complete');
+    expect(completes.map((e) => e.data['key'])).toEqual(['A']);
+    expect(events(run.runDir).some((e) => e.node_id === 'ship' && e.kind === 'node.complete')).toBe(true);
+  }, 60_000);
+
   it('a closed stdin still fails the gate at once, naming every way to answer', async () => {
     const run = startRun();
     run.child.stdin?.end();

@@ -8,6 +8,7 @@ import {
   answerToFile,
   questionId,
   readAnswerFile,
+  readQuestionFiles,
   removeQuestionFile,
   toQuestionFile,
   writeAnswerFile,
@@ -45,6 +46,8 @@ export function withAnswerChannel<T extends Interviewer & { close?(): void }>(
   options: AnswerChannelOptions = {},
 ): Interviewer & { close?(): void } {
   let counter = 0;
+  // Questions this wrapper has published and not yet withdrawn.
+  const open = new Set<string>();
   return {
     ...(inner.inform ? { inform: inner.inform.bind(inner) } : {}),
     ...(inner.close ? { close: inner.close.bind(inner) } : {}),
@@ -52,7 +55,11 @@ export function withAnswerChannel<T extends Interviewer & { close?(): void }>(
       const dir = runDir();
       if (dir === undefined) return inner.ask(question, signal);
       signal.throwIfAborted();
-      const id = questionId(question.stage, Date.now(), ++counter);
+      // A question of this gate left by a process that died while it waited (SIGKILL, a crash) is
+      // asked again under its id, and an answer written meanwhile is taken (as the server does, D11.6).
+      const left = readQuestionFiles(dir).find((f) => f.node_id === question.stage && !open.has(f.id));
+      const id = left?.id ?? questionId(question.stage, Date.now(), ++counter);
+      open.add(id);
       const done = new AbortController();
       const combined = anySignal([signal, done.signal]);
       const both = combined.signal;
@@ -75,11 +82,13 @@ export function withAnswerChannel<T extends Interviewer & { close?(): void }>(
         writeQuestionFile(dir, toQuestionFile(id, question, new Date()));
         check();
       });
-      const fromInner = inner.ask(question, both);
+      // An answer already there (written while the process that asked was dead) is not asked again.
+      const fromInner = fileWon ? fromFile : inner.ask(question, both);
       // Once a file answers, the inner ask is aborted and rejects: that rejection is expected.
       fromInner.catch(() => {});
       try {
-        const answer = await Promise.race([fromInner, fromFile]);
+        // The file first: when both have settled already, the answer beats the withdrawn ask's rejection.
+        const answer = await Promise.race([fromFile, fromInner]);
         if (fileWon) options.onAnsweredElsewhere?.(question, answer, fileWon);
         // The record of who answered; a late writer then finds the answer taken instead of talking to no one.
         else writeAnswerFile(dir, answerToFile(id, answer, options.answeredBy ?? 'run', new Date()));
@@ -88,6 +97,7 @@ export function withAnswerChannel<T extends Interviewer & { close?(): void }>(
         if (!done.signal.aborted) done.abort(new Error('answered'));
         combined.dispose();
         removeQuestionFile(dir, id);
+        open.delete(id);
       }
     },
   };

@@ -9,7 +9,9 @@ import {
   readAnswerFile,
   readPendingQuestions,
   toQuestion,
+  toQuestionFile,
   writeAnswerFile,
+  writeQuestionFile,
 } from '../../../src/actors/interviewers/answer-channel.js';
 import {
   isAnsweredElsewhere,
@@ -127,6 +129,29 @@ describe('the answer channel', () => {
     );
     wrapped.close?.();
     expect(closed).toBe(true);
+  });
+
+  test('a question its gate left when the process died is asked again under the same id', async () => {
+    writeQuestionFile(runDir, toQuestionFile('gate-1-1', choice, new Date(0)));
+    writeQuestionFile(runDir, toQuestionFile('other-1-1', { ...choice, stage: 'other' }, new Date(0)));
+    const asking = withAnswerChannel(silent(), () => runDir).ask(choice, signal());
+    await waitFor(() => readPendingQuestions(runDir).some((q) => q.asked_at !== new Date(0).toISOString()));
+    expect(readPendingQuestions(runDir).map((q) => q.id)).toEqual(['other-1-1', 'gate-1-1']);
+    writeAnswerFile(runDir, { id: 'gate-1-1', choice: 'S', answered_at: new Date().toISOString() });
+    await expect(asking).resolves.toEqual({ selected: choice.options[2] });
+    expect(readPendingQuestions(runDir).map((q) => q.id)).toEqual(['other-1-1']);
+  });
+
+  test('an answer written while the process was dead answers the gate when it asks again', async () => {
+    writeQuestionFile(runDir, toQuestionFile('gate-1-1', choice, new Date(0)));
+    writeAnswerFile(runDir, { id: 'gate-1-1', choice: 'R', answered_by: 'attach', answered_at: '' });
+    const inner = silent();
+    await expect(withAnswerChannel(inner, () => runDir).ask(choice, signal())).resolves.toEqual({
+      selected: choice.options[1],
+    });
+    // Not asked at all (a console would reject at once on the withdrawn signal and lose the race).
+    expect(inner.asked).toEqual([]);
+    expect(readdirSync(questionsDir(runDir))).toEqual([]);
   });
 
   test('the first answer wins: a second answer file is refused', async () => {
