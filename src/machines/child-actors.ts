@@ -100,6 +100,7 @@ export async function runBranch(
       updates,
       ...(final.stoppedAt ? { stoppedAt: final.stoppedAt } : {}),
       completedNodes: final.completedNodes,
+      ...(final.logs.length > 0 ? { logs: [...final.logs] } : {}),
     };
   } finally {
     request.signal.removeEventListener('abort', onAbort);
@@ -119,6 +120,7 @@ function childStatus(state: ChildPipelineStatus['state'], ctx: PipelineMachineCo
     completedNodes: ctx.completedNodes,
     context: ctx.values,
     ...(ctx.lastOutcome ? { outcome: ctx.lastOutcome } : {}),
+    ...(ctx.logs.length > 0 ? { logs: [...ctx.logs] } : {}),
   };
 }
 
@@ -149,6 +151,7 @@ export function startChildPipeline(
       currentNode: saved.current_node,
       completedNodes: saved.completed_nodes,
       context: saved.context,
+      ...(saved.logs.length > 0 ? { logs: saved.logs } : {}),
     };
     return {
       status: () => finished,

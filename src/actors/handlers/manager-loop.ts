@@ -68,7 +68,7 @@ export const managerLoopHandler: NodeHandler = async ({ node, graph, context, si
   const child = services.startChildPipeline({
     dotFile,
     managerNodeId: node.id,
-    context: structuredClone(context) as ContextValues,
+    context: context.snapshot(),
     signal: AbortSignal.any([signal, childAbort.signal]),
   });
   const stopChild = () => {
@@ -123,7 +123,7 @@ export const managerLoopHandler: NodeHandler = async ({ node, graph, context, si
     const message = node.attrs.prompt;
     if (actions.has('steer') && message && status.currentNode && status.currentNode !== steeredAt) {
       steeredAt = status.currentNode;
-      child.steer(expandContextKeys(message, context));
+      child.steer(expandContextKeys(message, context.toDict()));
       services.emit('manager.steer', { cycle, child_node: status.currentNode }, node.id);
     }
     // Always pause between cycles, `wait` or not: back-to-back cycles would burn max_cycles in a moment.
