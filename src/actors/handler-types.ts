@@ -59,6 +59,8 @@ export interface HandlerServices {
   artifacts?: ArtifactStore;
   interviewer: Interviewer;
   backend: CodergenBackend;
+  /** false: files kept for crash safety are written atomically but not fsync'd (the run's `durable: false`). */
+  durable?: boolean;
   /** The run's process ledger: process groups a handler starts are recorded there (crash safety). */
   processes?: Pick<ProcessLedger, 'add' | 'remove'>;
   /** Run one parallel branch from `startNodeId` on an isolated context until a fan-in node or a dead end. */

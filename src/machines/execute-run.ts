@@ -176,6 +176,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     ...(options.scenario ? { scenario: options.scenario } : {}),
     ...(options.workingDir ? { workingDir: options.workingDir } : {}),
     ...(options.llmRank ? { llmRank: options.llmRank } : {}),
+    ...(options.durable !== undefined ? { durable: options.durable } : {}),
     emit: emitEvent,
     signal: hard.signal,
     ...(options.random ? { random: options.random } : {}),

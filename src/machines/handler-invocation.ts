@@ -52,6 +52,7 @@ function handlerServices(
     emit,
     ...(services.artifacts ? { artifacts: services.artifacts } : {}),
     ...(services.processes ? { processes: services.processes } : {}),
+    ...(services.durable !== undefined ? { durable: services.durable } : {}),
     interviewer: services.interviewer ?? missingInterviewer(),
     backend: services.backend ?? missingBackend(),
     ...(services.llmRank ? { llmRank: services.llmRank } : {}),

@@ -72,7 +72,7 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
   );
 
   // Branches an interrupted earlier attempt of this visit finished (after a crash or a hard stop).
-  const checkpoints = new BranchCheckpoints(stageDir);
+  const checkpoints = new BranchCheckpoints(stageDir, { durable: services.durable ?? true });
   const restored = checkpoints.load();
 
   let verdict: JoinVerdict = { settled: false };

@@ -31,13 +31,16 @@ export type BranchCheckpoint = { record: ParallelResult; result: BranchResult };
  */
 export class BranchCheckpoints {
   readonly #dir: string;
+  readonly #durable: boolean;
 
-  constructor(stageDir: string) {
+  /** `durable: false` (a run that does not fsync its checkpoints either) skips the fsyncs. */
+  constructor(stageDir: string, options: { durable?: boolean } = {}) {
     this.#dir = path.join(stageDir, 'branch-results');
+    this.#durable = options.durable ?? true;
   }
 
   save(branchId: string, checkpoint: BranchCheckpoint): void {
-    writeFileAtomic(this.#file(branchId), `${JSON.stringify(checkpoint)}\n`);
+    writeFileAtomic(this.#file(branchId), `${JSON.stringify(checkpoint)}\n`, { durable: this.#durable });
   }
 
   /** What an interrupted earlier attempt of this visit finished, by branch id (unreadable files are ignored). */
