@@ -44,13 +44,20 @@ const yogaWithoutFetch = {
   },
 };
 
-/** Imports that leave dist/tui/ (our other modules) are kept as imports, resolved next to the bundle. */
+/**
+ * Imports that leave dist/tui/ (our other modules) stay imports, rewritten relative to the bundle, which
+ * sits in dist/tui/ itself; imports inside dist/tui/ are bundled.
+ */
 const ourModulesExternal = {
   name: 'our-modules-external',
   setup(b) {
-    b.onResolve({ filter: /^\.\.\// }, (args) =>
-      args.importer.startsWith(tuiDir + path.sep) ? { path: args.path, external: true } : undefined,
-    );
+    b.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (!args.importer.startsWith(tuiDir + path.sep)) return undefined;
+      const target = path.resolve(path.dirname(args.importer), args.path);
+      if (target.startsWith(tuiDir + path.sep)) return undefined;
+      const fromBundle = path.relative(tuiDir, target).split(path.sep).join('/');
+      return { path: fromBundle.startsWith('.') ? fromBundle : `./${fromBundle}`, external: true };
+    });
   },
 };
 

@@ -7,9 +7,11 @@ export type TuiModule = typeof import('../tui/tui-entry.js');
 // A variable, so TypeScript does not look for a file that only the build creates.
 const BUNDLE = '../tui/tui-entry.bundle.js';
 
+/**
+ * The bundle carries React's production build (chosen at build time), so nothing here touches
+ * `process.env`: setting NODE_ENV would leak into every tool command and agent shell of the run.
+ */
 export async function loadTui(): Promise<TuiModule> {
-  // React's development build costs several times the CPU per frame; a user's terminal gets production.
-  process.env['NODE_ENV'] ??= 'production';
   const bundleUrl = new URL(BUNDLE, import.meta.url);
   try {
     return (await import(bundleUrl.href)) as TuiModule;

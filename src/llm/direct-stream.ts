@@ -100,10 +100,11 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
   readonly #onError = async (caught: unknown): Promise<IteratorResult<StreamEvent, undefined>> => {
     try {
       await this.#hooks.onFailure(caught, this.#attempt++, this.#yielded);
+      // A retry re-opens the adapter's stream, which can throw at once like the first open.
+      this.#inner = this.#hooks.open();
     } catch (error) {
       return this.#fail(error);
     }
-    this.#inner = this.#hooks.open();
     return this.next();
   };
 

@@ -31,7 +31,7 @@ describe('the built CLI loads the TUI from its one-file bundle', () => {
     const script = `
       const { loadTui } = await import(${JSON.stringify(path.join(ROOT, 'dist', 'cli', 'load-tui.js'))});
       const tui = await loadTui();
-      console.log(typeof tui.startRunTui, typeof tui.attachTui, process.env.NODE_ENV);
+      console.log(typeof tui.startRunTui, typeof tui.attachTui, String(process.env.NODE_ENV));
     `;
     const child = spawnSync(
       process.execPath,
@@ -42,7 +42,8 @@ describe('the built CLI loads the TUI from its one-file bundle', () => {
       },
     );
     expect(child.status, child.stderr).toBe(0);
-    expect(child.stdout.trim()).toBe('function function production');
+    // The TUI's environment is not the run's: tool commands must not inherit a NODE_ENV the TUI set.
+    expect(child.stdout.trim()).toBe('function function undefined');
     expect(child.stderr).not.toMatch(/LOADED/);
   });
 

@@ -108,3 +108,27 @@ describe('DirectStream over a tappable adapter stream', () => {
     },
   );
 });
+
+describe('DirectStream retries', () => {
+  it('a retry whose re-open throws ends like any failure: an error event, the throw, one dispose', async () => {
+    const log: string[] = [];
+    let opens = 0;
+    const stream = new DirectStream({
+      begin: async () => {},
+      open: () => {
+        opens++;
+        if (opens === 1) return mapped(['start'], 0);
+        throw new ServerError('cannot reconnect', { provider: 'fake' });
+      },
+      map: (event) => event,
+      onFailure: async () => {}, // retry
+      finalError: (caught) => caught,
+      dispose: () => log.push('dispose'),
+    });
+    const { events, thrown } = await drain(stream);
+    expect(opens).toBe(2);
+    expect((thrown as Error).message).toBe('cannot reconnect');
+    expect(events.map((e) => e.type)).toEqual(['error']);
+    expect(log).toEqual(['dispose']);
+  });
+});

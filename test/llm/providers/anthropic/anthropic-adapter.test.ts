@@ -441,9 +441,20 @@ describe('AnthropicAdapter against a local Messages API', () => {
       kind: 'sse',
       events: [...events, anthropicErrorEvent('overloaded_error', 'Overloaded')],
     });
-    const result = await collect(client().stream({ model: MODEL, messages: [Message.user('Hi')] }));
+    const stream = client().stream({ model: MODEL, messages: [Message.user('Hi')] });
+    const result = await collect(stream);
     expect(result.error).toBeInstanceOf(ServerError);
     expect(result.error).toMatchObject({ errorCode: 'overloaded_error' });
+    // After the first event the client taps the adapter's stream: the failure still arrives as one error
+    // event followed by the same error thrown, nothing is retried, and the partial response was kept.
+    expect(result.events.filter((event) => event.type === 'error')).toEqual([
+      { type: 'error', error: result.error },
+    ]);
+    expect(server.requests).toHaveLength(1);
+    expect(stream.partialResponse.text).toBe(
+      result.events.map((event) => (event.type === 'text_delta' ? event.delta : '')).join(''),
+    );
+    expect(stream.partialResponse.text).not.toBe('');
   });
 
   it('times out a hanging server with RequestTimeoutError (complete and stream)', async () => {
