@@ -101,13 +101,18 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
     if (++runtime.steps % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     const { context } = input;
     const node = runtime.lookup.node(input.node);
-    // Over its max_visits the node does not run (nor consume a scripted outcome): it fails, and routing
-    // lets a fail edge or fallback_retry_target take over.
-    const overLimit = visitLimitFailure(node, runtime.lookup.graph, context.values);
-    if (overLimit) return { outcome: { status: 'fail', failure_reason: overLimit } };
     const stageDir = stageDirFor(context.runDir, node.id, context.restarts);
     // Every node, start, exit and conditional too, gets its folder and status.json (run layout).
     mkdirSync(stageDir, { recursive: true });
+    // Over its max_visits the node does not run (nor its hooks, nor consume a scripted outcome): it fails,
+    // and routing lets a fail edge or fallback_retry_target take over. Its status.json says so, rather
+    // than showing the last visit that did run.
+    const overLimit = visitLimitFailure(node, runtime.lookup.graph, context.values);
+    if (overLimit) {
+      const outcome: Outcome = { status: 'fail', failure_reason: overLimit };
+      recordStatus(stageDir, outcome, false);
+      return { outcome };
+    }
 
     const scripted = runtime.services.scenario?.nextOutcome(node.id);
     // A status.json from an earlier visit must not pass for this one's. Removing it (rather than

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSimulatedBackend } from '../../src/actors/simulated-backend.js';
 import { resumePipeline, startPipeline } from '../../src/machines/engine.js';
@@ -57,6 +59,9 @@ describe('max_visits bounds a loop through a conditional edge', () => {
         reason: `node "implement" reached its visit limit ${why}`,
       });
       expect(run.result.context[`internal.visit_count.implement`]).toBe(limit + 1);
+      // The refused visit's status.json says FAIL, not the success of the last visit that ran.
+      const status = JSON.parse(readFileSync(join(run.runDir, 'implement', 'status.json'), 'utf8'));
+      expect(status).toMatchObject({ outcome: 'fail', failure_reason: run.result.failure?.reason });
     },
   );
 

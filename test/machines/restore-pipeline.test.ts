@@ -271,6 +271,14 @@ describe('restorePipeline', () => {
       /"handler\.nope", which this pipeline does not have/,
     ],
     [
+      'a context missing what the machine reads (an older or cut snapshot)',
+      (s: Record<string, unknown>) => {
+        const { tags: _dropped, ...context } = s['context'] as Record<string, unknown>;
+        return { ...s, context };
+      },
+      /not a persisted pipeline snapshot.*tags/s,
+    ],
+    [
       'a running state without its actor',
       (s: Record<string, unknown>) => ({ ...s, children: {} }),
       /no "handler" actor to continue/,
