@@ -42,7 +42,9 @@ export { truncateOutput } from './actors/agent/truncation/truncate-output.js';
 export type { TruncationLimits } from './actors/agent/truncation/truncation-limits.js';
 // Handlers, interviewers, backends
 export type { CodergenBackend, CodergenRequest, CodergenResult } from './actors/codergen-backend.js';
+export type { HandlerHook } from './actors/handler-hook.js';
 export type { HandlerInput, HandlerServices, NodeHandler } from './actors/handler-types.js';
+export { createTimingHook, type NodeTiming, type TimingHookOptions } from './actors/hooks/timing-hook.js';
 export { AutoApproveInterviewer } from './actors/interviewers/auto-approve.js';
 export { CallbackInterviewer } from './actors/interviewers/callback.js';
 export { ConsoleInterviewer } from './actors/interviewers/console.js';
@@ -55,9 +57,11 @@ export type {
 } from './actors/interviewers/interviewer.js';
 export { QueueInterviewer } from './actors/interviewers/queue.js';
 export { RecordingInterviewer } from './actors/interviewers/recording.js';
+export { type ContextLogEntry, PipelineContext } from './actors/pipeline-context.js';
 export { createDefaultRegistry, HandlerRegistry } from './actors/registry.js';
 export { createSimulatedBackend } from './actors/simulated-backend.js';
 // Compiler: DOT → IR → transforms → validation → machine config
+export { parseAcceleratorKey } from './compiler/accelerator.js';
 export {
   type CompiledPipeline,
   compile,
@@ -67,16 +71,18 @@ export {
 } from './compiler/compile.js';
 export { evaluateCondition } from './compiler/conditions/index.js';
 export type { Diagnostic, Severity } from './compiler/diagnostic.js';
-export type {
-  EdgeAttrs,
-  GraphAttrs,
-  NodeAttrs,
-  PipelineEdge,
-  PipelineGraph,
-  PipelineNode,
+export { incomingEdges, outgoingEdges } from './compiler/graph-edges.js';
+export {
+  type EdgeAttrs,
+  type GraphAttrs,
+  type NodeAttrs,
+  type PipelineEdge,
+  type PipelineGraph,
+  type PipelineNode,
+  SHAPE_HANDLERS,
 } from './compiler/ir.js';
 export type { MachineConfig } from './compiler/lower/machine-config.js';
-export { type Outcome, OutcomeSchema, type StageStatus } from './compiler/outcome.js';
+export { isSuccessStatus, type Outcome, OutcomeSchema, type StageStatus } from './compiler/outcome.js';
 export { DotSyntaxError } from './compiler/parse/dot-syntax-error.js';
 export { checkGoalGates, nextStep, routeFailure, selectEdge } from './compiler/routing.js';
 export { registerTransform, type Transform, type TransformContext } from './compiler/transforms/index.js';
@@ -86,6 +92,12 @@ export { PipelineValidationError } from './compiler/validate/pipeline-validation
 export { validate } from './compiler/validate/validate.js';
 // The pipeline machine: compile, provide services, run as an XState actor
 export { type Checkpoint, readCheckpoint } from './machines/checkpoint.js';
+export {
+  type CheckpointFile,
+  latestCheckpoint,
+  listCheckpoints,
+  saveCheckpoint,
+} from './machines/checkpoint-files.js';
 export {
   type CompiledMachine,
   type CompileMachineOptions,

@@ -10,6 +10,7 @@ import type { ArtifactStore } from '../shared/artifact-store.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
 import type { CodergenBackend } from './codergen-backend.js';
 import type { Interviewer } from './interviewers/interviewer.js';
+import type { ContextLogEntry, PipelineContext } from './pipeline-context.js';
 import type { ProcessLedger } from './process/process-ledger.js';
 
 export type ContextValues = Record<string, unknown>;
@@ -26,6 +27,8 @@ export interface BranchResult {
   /** Node where the branch stopped: the fan-in node, or its last node. */
   stoppedAt?: string;
   completedNodes: string[];
+  /** Entries the branch's handlers appended with `context.appendLog` (they join the run's log). */
+  logs?: ContextLogEntry[];
 }
 
 export interface ChildPipelineStatus {
@@ -38,6 +41,8 @@ export interface ChildPipelineStatus {
   runDir?: string;
   /** Stage directory of the node the child is running: where a manager writes its steering. */
   stageDir?: string;
+  /** Entries the child's handlers appended with `context.appendLog` (they join the run's log). */
+  logs?: ContextLogEntry[];
 }
 
 /** A child pipeline started by a manager loop (a child actor of the engine), or one it only observes. */
@@ -61,6 +66,8 @@ export interface HandlerServices {
   artifacts?: ArtifactStore;
   interviewer: Interviewer;
   backend: CodergenBackend;
+  /** false: files kept for crash safety are written atomically but not fsync'd (the run's `durable: false`). */
+  durable?: boolean;
   /** The run's process ledger: process groups a handler starts are recorded there (crash safety). */
   processes?: Pick<ProcessLedger, 'add' | 'remove'>;
   /** Run one parallel branch from `startNodeId` on an isolated context until a fan-in node or a dead end. */
@@ -108,11 +115,14 @@ export interface CompletedStage {
 export interface HandlerInput {
   node: PipelineNode;
   graph: PipelineGraph;
-  /** Read-only snapshot; handlers change context only through `Outcome.context_updates`. */
-  context: Readonly<ContextValues>;
+  /**
+   * The pipeline context as of entering the node: `get`/`getString` read it, `set` and `appendLog`
+   * collect changes the engine applies with the outcome (its `context_updates` win over `set`).
+   */
+  context: PipelineContext;
   /** Root of this run's directory. */
   runDir: string;
-  /** `<runDir>/<node id>`; created by the engine before the handler runs (not for start, exit and conditional nodes, which write nothing). */
+  /** `<runDir>/<node id>`; created by the engine before the handler runs (for every node: each gets a status.json). */
   stageDir: string;
   fidelity: FidelityMode;
   threadId?: string;

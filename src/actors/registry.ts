@@ -1,3 +1,4 @@
+import type { HandlerHook } from './handler-hook.js';
 import { HandlerNotFoundError } from './handler-not-found-error.js';
 import type { NodeHandler } from './handler-types.js';
 import { codergenHandler } from './handlers/codergen.js';
@@ -16,10 +17,27 @@ import { waitHumanHandler } from './handlers/wait-human.js';
  */
 export class HandlerRegistry {
   readonly #handlers = new Map<string, NodeHandler>();
+  #hooks: readonly HandlerHook[] = [];
   defaultHandler: NodeHandler | undefined;
 
-  constructor(defaultHandler?: NodeHandler) {
+  constructor(defaultHandler?: NodeHandler, hooks: readonly HandlerHook[] = []) {
     this.defaultHandler = defaultHandler;
+    this.#hooks = Object.freeze([...hooks]);
+  }
+
+  /**
+   * Add a hook run around every handler invocation of runs using this registry, their parallel branches
+   * and child pipelines included (see HandlerHook); returns the registry for chaining.
+   */
+  addHook(hook: HandlerHook): this {
+    // A new frozen list: an invocation that already took the list keeps running the hooks it took.
+    this.#hooks = Object.freeze([...this.#hooks, hook]);
+    return this;
+  }
+
+  /** The hooks, in registration order (read-only). */
+  get hooks(): readonly HandlerHook[] {
+    return this.#hooks;
   }
 
   /** Register (or replace) the handler of a type; returns the registry for chaining. */

@@ -5,6 +5,7 @@ import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { CliContext } from './cli-context.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import { formatEventLine } from './format-event-line.js';
+import { loadTui } from './load-tui.js';
 
 const exitFor = (phase: string): number =>
   phase === 'done' ? EXIT_OK : phase === 'failed' ? EXIT_FAILURE : EXIT_INTERRUPTED;
@@ -47,8 +48,7 @@ export async function runAttach(dir: string, flags: { tui?: boolean }, ctx: CliC
   }
   const tty = flags.tui !== false && ctx.io.isTTY && process.stdin.isTTY === true && !ctx.io.env['CI'];
   if (!tty) return followPlain(runDir, ctx);
-  process.env['NODE_ENV'] ??= 'production';
-  const { attachTui } = await import('../tui/start-attach-tui.js');
+  const { attachTui } = await loadTui();
   const { phase, quit } = await attachTui({ runDir, env: ctx.io.env });
   return quit ? EXIT_OK : exitFor(phase);
 }

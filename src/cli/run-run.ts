@@ -23,6 +23,7 @@ import { createEventPrinter, type EventPrinter } from './event-printer.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import { formatDiagnostic } from './format-diagnostic.js';
 import { DEFAULT_INSPECT_PORT, type InspectStream } from './inspect-stream.js';
+import { loadTui } from './load-tui.js';
 import { presentValidationFailure, validationFindings } from './present-validation-failure.js';
 import { readPipelineSource } from './read-pipeline-source.js';
 import { type RealRunInput, type RealRunServices, realRunServices } from './real-run-services.js';
@@ -248,9 +249,7 @@ async function openTui(
   pipeline: { source: string; file: string; replayFrom?: string },
 ): Promise<RunTui | undefined> {
   if (!wantsTui(flags, ctx)) return undefined;
-  // React's development build costs several times the CPU per frame; a user's terminal gets production.
-  process.env['NODE_ENV'] ??= 'production';
-  const { startRunTui } = await import('../tui/start-run-tui.js');
+  const { startRunTui } = await loadTui();
   return startRunTui({
     ...pipeline,
     ...(flags.goal !== undefined ? { goal: flags.goal } : {}),

@@ -20,6 +20,7 @@ import {
   sleep,
   withRetry,
 } from './retry.js';
+import { StreamAccumulator } from './stream-accumulator.js';
 import { streamGenerate, streamGenerateWithTools } from './stream-generate.js';
 import { StreamResult } from './stream-result.js';
 import { checkToolDefinitions } from './tools/check-tool-definitions.js';
@@ -178,13 +179,19 @@ export class LLMClient {
    * StreamResult view (`response()`, `textStream`, `partialResponse`) on top.
    */
   stream(request: Request, options: RequestOptions = {}): StreamResult {
-    return new StreamResult(this.rawStream(request, options));
+    if (this.middleware.some((mw) => mw.aroundStream || mw.wrapStream)) {
+      return new StreamResult(this.streamThroughMiddleware(request, options));
+    }
+    const accumulator = new StreamAccumulator();
+    return new StreamResult(this.directStream(request, options, accumulator), accumulator);
   }
 
-  private rawStream(request: Request, options: RequestOptions): AsyncIterator<StreamEvent> {
-    if (this.middleware.some((mw) => mw.aroundStream || mw.wrapStream)) {
-      return this.streamThroughMiddleware(request, options);
-    }
+  /** The stream path with no stream middleware; it folds every event into `accumulator` as it maps it. */
+  private directStream(
+    request: Request,
+    options: RequestOptions,
+    accumulator: StreamAccumulator,
+  ): AsyncIterator<StreamEvent> {
     let current = request;
     let adapter: ProviderAdapter | undefined;
     let link: ReturnType<typeof linkSignals> | undefined;
@@ -197,10 +204,15 @@ export class LLMClient {
         adapter = this.detectProvider(current.model, current.provider);
       },
       open: () => adapter!.stream(current, this.callOptions(link!, options))[Symbol.asyncIterator](),
-      map: (event) =>
-        event.type === 'finish' ? { ...event, response: this.withWarnings(event.response) } : event,
+      map: (event) => {
+        const mapped =
+          event.type === 'finish' ? { ...event, response: this.withWarnings(event.response) } : event;
+        accumulator.add(mapped);
+        return mapped;
+      },
       onFailure: (caught, attempt, yielded) =>
         this.beforeStreamRetry(caught, attempt, yielded, link!, adapter?.name ?? current.provider ?? ''),
+      finalError: (caught) => this.abortReason(caught, link!, adapter?.name ?? current.provider ?? ''),
       dispose: () => link?.dispose(),
     });
   }

@@ -1,4 +1,5 @@
 import { LLMError } from './errors/llm-error.js';
+import { isTappableStream } from './mapped-stream.js';
 import type { StreamEvent } from './types.js';
 
 export interface DirectStreamHooks {
@@ -9,6 +10,8 @@ export interface DirectStreamHooks {
   map(event: StreamEvent): StreamEvent;
   /** Resolves to retry; throws the typed error to give up. */
   onFailure(caught: unknown, attempt: number, yielded: boolean): Promise<void>;
+  /** The typed error a failure becomes once part of the stream was yielded (no retry is possible then). */
+  finalError(caught: unknown): unknown;
   dispose(): void;
 }
 
@@ -17,12 +20,16 @@ export interface DirectStreamHooks {
  * so each event costs one `then` instead of another async-generator layer (the client's overhead over
  * the raw SDK stream is what bench/llm-stream.mjs measures). Same contract as the generator path:
  * retries only before anything was yielded; on failure an `error` event, then the iterator throws.
+ *
+ * Once the first event is out, nothing can be retried any more, so when the adapter's stream can run this
+ * stream's per-event step itself (a `TappableStream`), it does, and `next()` hands its promises through.
  */
 export class DirectStream implements AsyncIterableIterator<StreamEvent> {
   readonly #hooks: DirectStreamHooks;
   #inner: AsyncIterator<StreamEvent> | undefined;
   #attempt = 0;
   #yielded = false;
+  #tapped = false;
   #finished = false;
   #pendingError: unknown;
   #hasPendingError = false;
@@ -36,8 +43,9 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
   }
 
   next(): Promise<IteratorResult<StreamEvent, undefined>> {
-    if (this.#finished) return this.#drain();
     const inner = this.#inner;
+    if (this.#tapped) return (inner as AsyncIterator<StreamEvent, undefined>).next();
+    if (this.#finished) return this.#drain();
     if (!inner) return this.#start();
     return inner.next().then(this.#onResult, this.#onError);
   }
@@ -65,9 +73,29 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
       this.#finish();
       return { done: true, value: undefined };
     }
-    this.#yielded = true;
-    return { done: false, value: this.#hooks.map(result.value) };
+    if (!this.#yielded) {
+      this.#yielded = true;
+      this.#tapInner();
+    }
+    // The result object is the inner stream's fresh one: reuse it rather than allocate per event.
+    result.value = this.#hooks.map(result.value);
+    return result as IteratorResult<StreamEvent, undefined>;
   };
+
+  #tapInner(): void {
+    const inner = this.#inner;
+    if (!inner || !isTappableStream(inner)) return;
+    this.#tapped = true;
+    inner.tap({
+      map: this.#hooks.map,
+      fail: (caught) => {
+        const error = this.#hooks.finalError(caught);
+        if (!LLMError.isLLMError(error)) throw error;
+        return { event: { type: 'error', error }, error };
+      },
+      end: () => this.#finish(),
+    });
+  }
 
   readonly #onError = async (caught: unknown): Promise<IteratorResult<StreamEvent, undefined>> => {
     try {

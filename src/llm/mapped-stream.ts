@@ -19,23 +19,55 @@ export interface ReadTimer {
 }
 
 /**
+ * The consumer's per-event step, run inside this stream instead of in a `then` of its own (see
+ * `TappableStream`): `map` every event; on a failure, `fail` gets the mapped error and returns the event to
+ * yield and the error to throw on the next pull (or throws to end at once); `end` once it is over.
+ */
+export interface StreamTap<Out> {
+  map(event: Out): Out;
+  fail(error: unknown): { event: Out; error: unknown };
+  end(): void;
+}
+
+/**
+ * A stream that can take over its consumer's per-event step. The client's stream wraps the adapter's and
+ * would otherwise add one promise per event; once nothing can be retried any more it taps the adapter's
+ * stream and hands its results through untouched (bench/llm-stream.mjs, target ≤ 1.3× the raw SDK).
+ */
+export interface TappableStream<Out> extends AsyncIterator<Out> {
+  tap(tap: StreamTap<Out>): void;
+}
+
+export function isTappableStream<Out>(stream: AsyncIterator<Out>): stream is TappableStream<Out> {
+  return typeof (stream as Partial<TappableStream<Out>>).tap === 'function';
+}
+
+/**
  * A hand-written async iterator that maps a provider SDK's raw event stream to unified events. It
  * replaces an async generator because each generator layer costs extra promises per event and the
  * client's overhead over the raw SDK stream is budgeted (bench/llm-stream.mjs, target ≤ 1.3×).
  */
-export class MappedStream<In, Out> implements AsyncIterableIterator<Out> {
+export class MappedStream<In, Out> implements AsyncIterableIterator<Out>, TappableStream<Out> {
   readonly #open: () => Promise<AsyncIterable<In>>;
   readonly #mapper: StreamMapper<In, Out>;
+  readonly #timer: ReadTimer | undefined;
   #source: AsyncIterator<In> | undefined;
+  // Most raw events map to exactly one unified event: it waits in `#first`, and only the rare extra ones
+  // go through the queue, so the common case allocates no array.
+  #first: Out | undefined;
+  #hasFirst = false;
   #queue: Out[] = [];
   #head = 0;
   #complete = false;
   #closed = false;
+  #tap: StreamTap<Out> | undefined;
+  #pendingError: { error: unknown } | undefined;
   readonly #push = (event: Out): void => {
-    this.#queue.push(event);
+    if (!this.#hasFirst && this.#head === this.#queue.length) {
+      this.#first = event;
+      this.#hasFirst = true;
+    } else this.#queue.push(event);
   };
-
-  readonly #timer: ReadTimer | undefined;
 
   constructor(open: () => Promise<AsyncIterable<In>>, mapper: StreamMapper<In, Out>, timer?: ReadTimer) {
     this.#open = open;
@@ -47,10 +79,19 @@ export class MappedStream<In, Out> implements AsyncIterableIterator<Out> {
     return this;
   }
 
+  tap(tap: StreamTap<Out>): void {
+    this.#tap = tap;
+  }
+
   next(): Promise<IteratorResult<Out, undefined>> {
-    if (this.#head < this.#queue.length) return Promise.resolve(this.#take());
+    if (this.#hasFirst || this.#head < this.#queue.length) return Promise.resolve(this.#take());
+    if (this.#pendingError) {
+      const { error } = this.#pendingError;
+      this.#pendingError = undefined;
+      return Promise.reject(error);
+    }
     if (this.#complete || this.#closed) {
-      this.#timer?.dispose();
+      this.#end();
       return Promise.resolve({ done: true, value: undefined });
     }
     const source = this.#source;
@@ -62,7 +103,7 @@ export class MappedStream<In, Out> implements AsyncIterableIterator<Out> {
   async return(): Promise<IteratorResult<Out, undefined>> {
     if (!this.#closed) {
       this.#closed = true;
-      this.#timer?.dispose();
+      this.#end();
       await this.#source?.return?.();
     }
     return { done: true, value: undefined };
@@ -72,21 +113,25 @@ export class MappedStream<In, Out> implements AsyncIterableIterator<Out> {
     try {
       this.#source = (await this.#open())[Symbol.asyncIterator]();
     } catch (error) {
-      this.#closed = true;
-      const mapped = this.#mapper.mapError(error);
-      this.#timer?.dispose();
-      throw mapped;
+      return this.#raise(error);
     }
     return this.next();
   }
 
   #take(): IteratorResult<Out, undefined> {
-    const value = this.#queue[this.#head++] as Out;
-    if (this.#head === this.#queue.length) {
-      this.#queue = [];
-      this.#head = 0;
+    let value: Out;
+    if (this.#hasFirst) {
+      value = this.#first as Out;
+      this.#first = undefined;
+      this.#hasFirst = false;
+    } else {
+      value = this.#queue[this.#head++] as Out;
+      if (this.#head === this.#queue.length) {
+        this.#queue = [];
+        this.#head = 0;
+      }
     }
-    return { done: false, value };
+    return { done: false, value: this.#tap ? this.#tap.map(value) : value };
   }
 
   readonly #onResult = (
@@ -95,28 +140,47 @@ export class MappedStream<In, Out> implements AsyncIterableIterator<Out> {
     this.#timer?.pause();
     if (result.done) {
       if (this.#complete) return { done: true, value: undefined };
-      this.#closed = true;
       try {
         this.#mapper.endedEarly();
       } catch (error) {
-        throw this.#mapper.mapError(error);
+        return this.#raise(error);
       }
     }
     try {
       if (this.#mapper.map(result.value, this.#push)) this.#complete = true;
     } catch (error) {
-      this.#closed = true;
-      throw this.#mapper.mapError(error);
+      return this.#raise(error);
     }
-    if (this.#head < this.#queue.length) return this.#take();
+    if (this.#hasFirst || this.#head < this.#queue.length) return this.#take();
     // A raw event with nothing to show (ping, signature delta): read on.
     return this.next();
   };
 
-  readonly #onError = (error: unknown): never => {
+  readonly #onError = (error: unknown): IteratorResult<Out, undefined> => this.#raise(error);
+
+  /** Ends the stream with the provider's (mapped) error: thrown, or handed to the tap. */
+  #raise(error: unknown): IteratorResult<Out, undefined> {
     this.#closed = true;
+    this.#queue = [];
+    this.#head = 0;
+    this.#hasFirst = false;
     const mapped = this.#mapper.mapError(error);
+    const tap = this.#tap;
+    if (!tap) {
+      this.#end();
+      throw mapped;
+    }
+    try {
+      const failure = tap.fail(mapped);
+      this.#pendingError = { error: failure.error };
+      return { done: false, value: failure.event };
+    } finally {
+      this.#end();
+    }
+  }
+
+  #end(): void {
     this.#timer?.dispose();
-    throw mapped;
-  };
+    this.#tap?.end();
+  }
 }

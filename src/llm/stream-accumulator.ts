@@ -25,6 +25,8 @@ export class StreamAccumulator {
   #model = '';
   #provider = '';
   #final: Response | undefined;
+  #lastText: Extract<Slot, { kind: 'text' }> | undefined;
+  #lastTextId = '';
 
   /** Fold in one event; events of a later tool round (`step_finish` then more) start a fresh response. */
   add(event: StreamEvent): void {
@@ -37,11 +39,15 @@ export class StreamAccumulator {
       case 'text_start':
         this.#open(`t:${event.textId}`, { kind: 'text', text: '' });
         return;
-      case 'text_delta':
-        this.#text(`t:${event.textId}`).text += event.delta;
+      case 'text_delta': {
+        // The hot path of a stream: the same text part again, so skip the key and the map lookup.
+        const last = this.#lastText;
+        if (last !== undefined && this.#lastTextId === event.textId) last.text += event.delta;
+        else this.#text(`t:${event.textId}`, event.textId).text += event.delta;
         return;
+      }
       case 'text_end':
-        this.#text(`t:${event.textId}`).text = event.text;
+        this.#text(`t:${event.textId}`, event.textId).text = event.text;
         return;
       case 'reasoning_start':
         this.#open(`r:${event.reasoningId}`, {
@@ -135,16 +141,18 @@ export class StreamAccumulator {
 
   #open(key: string, slot: Slot): void {
     if (this.#final) this.#reset();
+    this.#lastText = undefined;
     this.#slots.push(slot);
     this.#byId.set(key, slot);
   }
 
-  #text(key: string): Extract<Slot, { kind: 'text' }> {
+  #text(key: string, textId: string): Extract<Slot, { kind: 'text' }> {
     const slot = this.#byId.get(key);
-    if (slot?.kind === 'text') return slot;
-    const fresh: Slot = { kind: 'text', text: '' };
-    this.#open(key, fresh);
-    return fresh;
+    const found: Extract<Slot, { kind: 'text' }> = slot?.kind === 'text' ? slot : { kind: 'text', text: '' };
+    if (found !== slot) this.#open(key, found);
+    this.#lastText = found;
+    this.#lastTextId = textId;
+    return found;
   }
 
   #thinking(key: string): Extract<Slot, { kind: 'thinking' }> {
@@ -156,6 +164,7 @@ export class StreamAccumulator {
   }
 
   #reset(): void {
+    this.#lastText = undefined;
     this.#slots = [];
     this.#byId = new Map();
     this.#final = undefined;

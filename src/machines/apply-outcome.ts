@@ -1,3 +1,4 @@
+import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import type { PipelineGraph, PipelineNode } from '../compiler/ir.js';
 import type { Outcome, StageStatus } from '../compiler/outcome.js';
 import { maxRetriesFor } from '../compiler/routing.js';
@@ -11,23 +12,32 @@ export interface AppliedOutcome {
   attempt: number;
 }
 
+/** The context key holding the retries a node's current (or last) visit used (seeds: set by the engine). */
+export const retryCountKey = (nodeId: string): string => `internal.retry_count.${nodeId}`;
+
 /**
  * Fold a handler's outcome into the pipeline context (concepts §4: update context, then route).
  * RETRY outcomes (and retryable errors, already turned into RETRY) consume the node's retry budget.
+ * `logs` (the handler's `appendLog` entries) are appended to the run's log whatever the outcome.
  */
 export function applyOutcome(
   context: PipelineMachineContext,
   graph: PipelineGraph,
   node: PipelineNode,
   raw: Outcome,
+  logs: readonly ContextLogEntry[] = [],
 ): AppliedOutcome {
   const used = context.nodeRetries[node.id] ?? 0;
   const attempt = used + 1;
+  const appended = logs.length === 0 ? {} : { logs: [...context.logs, ...logs] };
   let outcome = raw;
   if (raw.status === 'retry') {
     if (used < maxRetriesFor(node, graph)) {
       return {
         context: {
+          ...appended,
+          // Seeds: a RETRY with attempts left increments `internal.retry_count.<node>`.
+          values: { ...context.values, [retryCountKey(node.id)]: used + 1 },
           nodeRetries: { ...context.nodeRetries, [node.id]: used + 1 },
           lastOutcome: raw,
           retryPending: true,
@@ -54,6 +64,8 @@ export function applyOutcome(
   values.outcome = outcome.status;
   values.preferred_label = outcome.preferred_label ?? '';
   values.current_node = node.id;
+  // Written once a node has retried: afterwards it tells the retries of the node's latest visit (0 too).
+  if (used > 0 || Object.hasOwn(values, retryCountKey(node.id))) values[retryCountKey(node.id)] = used;
   if (outcome.status === 'fail') {
     values._last_error = outcome.failure_reason ?? 'failed';
     values._failed_node = node.id;
@@ -70,6 +82,7 @@ export function applyOutcome(
   if (outcome.status === 'fail' && !failedNodes.includes(node.id)) failedNodes = [...failedNodes, node.id];
   return {
     context: {
+      ...appended,
       values,
       completedNodes,
       nodeOutcomes,

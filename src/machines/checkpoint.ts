@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { ContextLogEntrySchema } from '../actors/pipeline-context.js';
 import { StageStatusSchema } from '../compiler/outcome.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import { AttractorError } from '../shared/errors.js';
@@ -16,7 +17,8 @@ export const CheckpointSchema = z.object({
   completed_nodes: z.array(z.string()),
   node_retries: z.record(z.string(), z.number().int().nonnegative()),
   context: z.record(z.string(), z.unknown()),
-  logs: z.array(z.unknown()).default([]),
+  /** Handlers' `context.appendLog` entries, oldest first. */
+  logs: z.array(ContextLogEntrySchema).default([]),
   pipeline: z.string(),
   run_id: z.string(),
   status: z.enum(['running', 'completed', 'failed', 'paused', 'cancelled']),

@@ -101,6 +101,7 @@ export async function runBranch(
       updates,
       ...(final.stoppedAt ? { stoppedAt: final.stoppedAt } : {}),
       completedNodes: final.completedNodes,
+      ...(final.logs.length > 0 ? { logs: [...final.logs] } : {}),
     };
   } finally {
     request.signal.removeEventListener('abort', onAbort);
@@ -120,6 +121,7 @@ function childStatus(state: ChildPipelineStatus['state'], ctx: PipelineMachineCo
     completedNodes: ctx.completedNodes,
     context: ctx.values,
     ...(ctx.lastOutcome ? { outcome: ctx.lastOutcome } : {}),
+    ...(ctx.logs.length > 0 ? { logs: [...ctx.logs] } : {}),
   };
 }
 
@@ -154,6 +156,7 @@ export function startChildPipeline(
       completedNodes: saved.completed_nodes,
       context: saved.context,
       runDir: childDir,
+      ...(saved.logs.length > 0 ? { logs: saved.logs } : {}),
     };
     return {
       status: () => finished,

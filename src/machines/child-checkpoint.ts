@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { ContextLogEntrySchema } from '../actors/pipeline-context.js';
 import { StageStatusSchema } from '../compiler/outcome.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
@@ -17,6 +18,7 @@ const ChildCheckpointSchema = z.object({
   restarts: z.number(),
   failed_nodes: z.array(z.string()),
   arrived_by: z.number().optional(),
+  logs: z.array(ContextLogEntrySchema).default([]),
 });
 export type ChildCheckpoint = z.infer<typeof ChildCheckpointSchema>;
 
@@ -46,6 +48,7 @@ export function writeChildCheckpoint(
     steps: context.steps,
     restarts: context.restarts,
     failed_nodes: context.failedNodes,
+    logs: [...context.logs],
     ...(context.arrivedBy !== undefined ? { arrived_by: context.arrivedBy } : {}),
   };
   writeFileAtomic(join(childDir, FILE), `${JSON.stringify(checkpoint)}\n`);

@@ -1,8 +1,10 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AnyActorRef, fromPromise } from 'xstate';
-import type { HandlerInput, HandlerServices } from '../actors/handler-types.js';
+import type { ChildPipelineHandle, HandlerInput, HandlerServices } from '../actors/handler-types.js';
+import { PipelineContext } from '../actors/pipeline-context.js';
 import { createDefaultRegistry, type HandlerRegistry } from '../actors/registry.js';
+import { runWithHooks } from '../actors/run-with-hooks.js';
 import { outcomeToStatusFile } from '../actors/status-file.js';
 import { resolveThreadId } from '../compiler/fidelity.js';
 import type { FidelityMode, PipelineEdge, PipelineNode } from '../compiler/ir.js';
@@ -11,6 +13,7 @@ import { routerCandidates, visitLimitFailure } from '../compiler/routing.js';
 import { anySignal } from '../shared/any-signal.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import { runBranch, startChildPipeline } from './child-actors.js';
+import { errorOutcome } from './error-outcome.js';
 import type {
   HandlerActorLogic,
   HandlerActorOutput,
@@ -37,6 +40,7 @@ function handlerServices(
   runtime: InvocationRuntime,
   self: AnyActorRef,
   context: PipelineMachineContext,
+  children: ChildPipelineHandle[],
 ): HandlerServices {
   const { services } = runtime;
   const base = services.emit ?? (() => {});
@@ -49,16 +53,31 @@ function handlerServices(
     emit,
     ...(services.artifacts ? { artifacts: services.artifacts } : {}),
     ...(services.processes ? { processes: services.processes } : {}),
+    ...(services.durable !== undefined ? { durable: services.durable } : {}),
     interviewer: services.interviewer ?? missingInterviewer(),
     backend: services.backend ?? missingBackend(),
     ...(services.llmRank ? { llmRank: services.llmRank } : {}),
     runBranch: (request) => runBranch(runtime, self, context, request),
-    startChildPipeline: (request) => startChildPipeline(runtime, self, context, request),
+    startChildPipeline: (request) => {
+      const child = startChildPipeline(runtime, self, context, request);
+      children.push(child);
+      return child;
+    },
     observeChildRun: ({ runDir }) => observeChildRun(runDir),
   };
 }
 
-const ROUTING_ONLY = new Set(['start', 'exit', 'conditional']);
+/** A child pipeline's log entries join its manager's (read once the manager's handler is done). */
+function collectChildLogs(
+  children: readonly ChildPipelineHandle[],
+  into: PipelineContext,
+  node: string,
+): void {
+  for (const child of children) {
+    for (const entry of child.status().logs ?? []) into.appendLog({ ...entry, parent: node });
+  }
+}
+
 /** Handlers that apply the node `timeout` themselves (a human gate's default choice must win over it). */
 const SELF_TIMED = new Set(['wait.human', 'tool']);
 
@@ -87,40 +106,75 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
     const overLimit = visitLimitFailure(node, runtime.lookup.graph, context.values);
     if (overLimit) return { outcome: { status: 'fail', failure_reason: overLimit } };
     const stageDir = stageDirFor(context.runDir, node.id, context.restarts);
-    // Routing-only nodes write nothing; skipping their folder keeps a no-op step to one fsync'd write.
-    if (!ROUTING_ONLY.has(node.handler)) mkdirSync(stageDir, { recursive: true });
+    // Every node, start, exit and conditional too, gets its folder and status.json (run layout).
+    mkdirSync(stageDir, { recursive: true });
 
     const scripted = runtime.services.scenario?.nextOutcome(node.id);
-    const writesStatus = !ROUTING_ONLY.has(node.handler);
     // A status.json from an earlier visit must not pass for this one's. Removing it (rather than
     // comparing mtimes) is exact: kernels stamp mtimes from a coarse clock that lags Date.now().
-    if (!scripted && writesStatus) rmSync(join(stageDir, 'status.json'), { force: true });
-    const services = handlerServices(runtime, self, context);
-    const outcome = scripted ?? (await runHandler(runtime, services, node, context, stageDir, signal, self));
-    if (scripted || writesStatus) recordStatus(stageDir, outcome, !scripted);
+    if (!scripted) rmSync(join(stageDir, 'status.json'), { force: true });
+    const children: ChildPipelineHandle[] = [];
+    const services = handlerServices(runtime, self, context, children);
+    const registry = runtime.services.registry ?? defaultRegistry();
+    const handlerContext = new PipelineContext(context.values, node.id);
+    let produced: Outcome | undefined;
+    // Hooks wrap a scripted outcome too: it stands in for the handler's run (dry runs are audited alike).
+    const hooked = await runWithHooks(registry.hooks, node, handlerContext, async () => {
+      try {
+        produced =
+          scripted ??
+          (await runHandler(
+            runtime,
+            registry,
+            services,
+            node,
+            context,
+            handlerContext,
+            stageDir,
+            signal,
+            self,
+          ));
+      } catch (error) {
+        // Caught here rather than by the machine, so after-hooks see the failure and appended logs survive.
+        produced = errorOutcome(error);
+      }
+      collectChildLogs(children, handlerContext, node.id);
+      return produced;
+    });
+    const outcome = withCollectedUpdates(hooked, handlerContext);
+    // The handler's own status.json stands unless a hook or a `set` changed what it returned.
+    recordStatus(stageDir, outcome, !scripted && outcome === produced);
     const llmChoice = await askRouter(runtime, services.emit, node, outcome, context, signal);
-    return llmChoice ? { outcome, llmChoice } : { outcome };
+    const logs = handlerContext.getLogs();
+    return { outcome, ...(llmChoice ? { llmChoice } : {}), ...(logs.length > 0 ? { logs } : {}) };
   });
 }
 
+/** `context.set` values join the outcome's `context_updates`; the outcome's own updates win. */
+function withCollectedUpdates(outcome: Outcome, context: PipelineContext): Outcome {
+  const collected = context.pendingUpdates();
+  if (Object.keys(collected).length === 0) return outcome;
+  return { ...outcome, context_updates: { ...collected, ...outcome.context_updates } };
+}
+
 /**
- * `<stage>/status.json` holds every node's outcome (spec ATR-E4). A handler (or an external agent, the
- * status-file contract) that wrote it during this visit keeps its file; otherwise the engine writes the
- * outcome. Routing-only nodes (start, exit, conditional) have no stage directory: their outcomes are in
- * events.jsonl and the checkpoint.
+ * `<stage>/status.json` holds every node's outcome (spec ATR-E4, start, exit and conditional nodes
+ * included). A handler (or an external agent, the status-file contract) that wrote it during this visit
+ * keeps its file; otherwise the engine writes the outcome.
  */
 function recordStatus(stageDir: string, outcome: Outcome, keepWritten: boolean): void {
   const path = join(stageDir, 'status.json');
   if (keepWritten && existsSync(path)) return;
-  mkdirSync(stageDir, { recursive: true });
   writeFileAtomic(path, `${JSON.stringify(outcomeToStatusFile(outcome), null, 2)}\n`, { durable: false });
 }
 
 async function runHandler(
   runtime: InvocationRuntime,
+  registry: HandlerRegistry,
   services: HandlerServices,
   node: PipelineNode,
   context: PipelineMachineContext,
+  handlerContext: PipelineContext,
   stageDir: string,
   actorSignal: AbortSignal,
   self: AnyActorRef,
@@ -142,11 +196,11 @@ async function runHandler(
   const hard = runtime.services.signal;
   const combined = anySignal([actorSignal, ...(timeout ? [timeout.signal] : []), ...(hard ? [hard] : [])]);
   const { signal } = combined;
-  const handler = (runtime.services.registry ?? defaultRegistry()).get(node.handler);
+  const handler = registry.get(node.handler);
   const input: HandlerInput = {
     node,
     graph: lookup.graph,
-    context: context.values,
+    context: handlerContext,
     runDir: context.runDir,
     stageDir,
     fidelity,

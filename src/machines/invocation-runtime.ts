@@ -1,4 +1,5 @@
 import type { AnyStateMachine, PromiseActorLogic } from 'xstate';
+import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import type { Outcome } from '../compiler/outcome.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
 import type { GraphLookup } from './pipeline-runtime.js';
@@ -14,6 +15,8 @@ export interface HandlerInvocationInput {
 export interface HandlerActorOutput {
   outcome: Outcome;
   llmChoice?: string;
+  /** Entries the handler and its hooks appended with `context.appendLog`. */
+  logs?: ContextLogEntry[];
 }
 
 export type HandlerActorLogic = PromiseActorLogic<HandlerActorOutput, HandlerInvocationInput>;

@@ -1,3 +1,4 @@
+import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import type { FidelityMode } from '../compiler/ir.js';
 import type { Outcome, StageStatus } from '../compiler/outcome.js';
 
@@ -14,6 +15,8 @@ export interface PipelineMachineContext {
   nodeOutcomes: Record<string, StageStatus>;
   /** Retries used by each node's current (or last unfinished) visit. */
   nodeRetries: Record<string, number>;
+  /** Handlers' `appendLog` entries, oldest first (the checkpoint's `logs`; grows only with what handlers log). */
+  logs: readonly ContextLogEntry[];
   /** Node visits so far, retries included; counted across loop restarts. */
   steps: number;
   maxSteps: number;
@@ -54,6 +57,7 @@ export interface PipelineMachineInput {
   completedNodes?: string[];
   nodeOutcomes?: Record<string, StageStatus>;
   nodeRetries?: Record<string, number>;
+  logs?: readonly ContextLogEntry[];
   steps?: number;
   restarts?: number;
   failedNodes?: string[];
@@ -68,6 +72,7 @@ export function initialContext(input: PipelineMachineInput): PipelineMachineCont
     completedNodes: [...(input.completedNodes ?? [])],
     nodeOutcomes: { ...(input.nodeOutcomes ?? {}) },
     nodeRetries: { ...(input.nodeRetries ?? {}) },
+    logs: [...(input.logs ?? [])],
     steps: input.steps ?? 0,
     maxSteps: input.maxSteps,
     retryPending: false,

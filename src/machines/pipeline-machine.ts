@@ -1,4 +1,5 @@
 import { assign, type EventObject, enqueueActions, setup } from 'xstate';
+import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import { resolveFidelity } from '../compiler/fidelity.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import type { Outcome } from '../compiler/outcome.js';
@@ -6,6 +7,7 @@ import { retryDelayMs, visitCount, visitCountKey } from '../compiler/routing.js'
 import { applyOutcome } from './apply-outcome.js';
 import { decorateConfig } from './decorate-config.js';
 import { edgeSelectedData } from './edge-selected-event.js';
+import { errorOutcome } from './error-outcome.js';
 import type { HandlerActorLogic, HandlerActorOutput } from './invocation-runtime.js';
 import type { MachineEmitted } from './machine-events.js';
 import {
@@ -124,16 +126,10 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
       }),
       recordOutcome: enqueueActions(({ context, event, enqueue }, p: NodeParams) => {
         if (!isHandlerDone(event)) return;
-        recordInto(enqueue, context, p, event.output.outcome, event.output.llmChoice);
+        recordInto(enqueue, context, p, event.output.outcome, event.output.llmChoice, event.output.logs);
       }),
       recordError: enqueueActions(({ context, event, enqueue }, p: NodeParams) => {
-        const error = errorOf(event);
-        const message = error instanceof Error ? error.message : String(error);
-        const retryable = isRetryableError(error);
-        const outcome: Outcome = retryable
-          ? { status: 'retry', failure_reason: message }
-          : { status: 'fail', failure_reason: message };
-        recordInto(enqueue, context, p, outcome, undefined);
+        recordInto(enqueue, context, p, errorOutcome(errorOf(event)), undefined);
       }),
       traverseEdge: enqueueActions(({ context, enqueue }, p: EdgeParams) => {
         const edge = lookup.edge(p.edge);
@@ -266,8 +262,9 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
     p: NodeParams,
     raw: Outcome,
     llmChoice: string | undefined,
+    logs?: readonly ContextLogEntry[],
   ): void {
-    const applied = applyOutcome(context, lookup.graph, node(p), raw);
+    const applied = applyOutcome(context, lookup.graph, node(p), raw, logs);
     enqueue.assign({ ...applied.context, ...(llmChoice ? { llmChoice } : {}) });
     if (applied.retrying) {
       enqueue.emit(
@@ -315,13 +312,6 @@ function endRun(
     else enqueue.emit(evt('pipeline.error', { error: failure?.reason ?? 'failed' }, failure?.node ?? nodeId));
   }
   enqueue.emit({ type: 'checkpoint', context: next, currentNode: nodeId, status });
-}
-
-/** Errors that declare themselves retryable (`isRetryable` / `retryable`) are retried like RETRY outcomes. */
-function isRetryableError(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const e = error as { isRetryable?: unknown; retryable?: unknown };
-  return e.isRetryable === true || e.retryable === true;
 }
 
 export type PipelineMachine = ReturnType<typeof setupPipelineMachine>;

@@ -36,6 +36,8 @@ export interface PipelineServices {
   emit?: EmitEvent;
   /** Aborts every running handler at once (a second Ctrl-C). */
   signal?: AbortSignal;
+  /** fsync what handlers keep for crash safety, e.g. finished parallel branches (default true; RunOptions.durable). */
+  durable?: boolean;
   /** Jitter for retry backoff (default `Math.random`). */
   random?: () => number;
 }

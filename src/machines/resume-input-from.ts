@@ -13,6 +13,7 @@ export type ResumableCheckpoint = Pick<
   | 'restarts'
   | 'failed_nodes'
   | 'arrived_by'
+  | 'logs'
 >;
 
 /** The machine input that continues a pipeline (a run, or a child) from its checkpoint. */
@@ -30,6 +31,7 @@ export function resumeInputFrom(
     steps: checkpoint.steps,
     restarts: checkpoint.restarts,
     failedNodes: checkpoint.failed_nodes,
+    logs: checkpoint.logs,
     resumed: true,
     ...(checkpoint.arrived_by !== undefined ? { arrivedBy: checkpoint.arrived_by } : {}),
   };

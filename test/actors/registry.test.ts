@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { HandlerHook } from '../../src/actors/handler-hook.js';
 import { HandlerNotFoundError } from '../../src/actors/handler-not-found-error.js';
 import type { NodeHandler } from '../../src/actors/handler-types.js';
 import { codergenHandler } from '../../src/actors/handlers/codergen.js';
@@ -30,6 +31,20 @@ describe('HandlerRegistry', () => {
   it('replaces a registration', () => {
     const registry = createDefaultRegistry().register('codergen', custom);
     expect(registry.get('codergen')).toBe(custom);
+  });
+
+  it('adds hooks in order and lists them read-only', () => {
+    const first: HandlerHook = { name: 'first' };
+    const second: HandlerHook = { name: 'second' };
+    const registry = new HandlerRegistry(custom, [first]).addHook(second);
+    expect(registry.hooks).toEqual([first, second]);
+    const listed = registry.hooks;
+    expect(() => (listed as HandlerHook[]).push({ name: 'sneaky' })).toThrow(TypeError);
+    // A list taken earlier is not changed by a later addHook (an invocation keeps the hooks it took).
+    registry.addHook({ name: 'third' });
+    expect(listed).toHaveLength(2);
+    expect(registry.hooks.map((h) => h.name)).toEqual(['first', 'second', 'third']);
+    expect(createDefaultRegistry().hooks).toEqual([]);
   });
 });
 

@@ -45,7 +45,7 @@ export function ensureDist(): void {
     return;
   }
   try {
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
+    execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'pipe' });
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }

@@ -43,7 +43,7 @@ describe("a manager loop's child pipeline after an interruption", () => {
             signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
           );
         }
-        return { status: 'success', notes: `saw ${String(context['made'])}` };
+        return { status: 'success', notes: `saw ${context.getString('made')}` };
       });
     const options = {
       registry,

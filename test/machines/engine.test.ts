@@ -355,7 +355,7 @@ describe('the artifact store', () => {
         return { status: 'success', context_updates: { 'report.id': info?.id } };
       })
       .register('consume', async ({ services, context }) => {
-        seen = String(services.artifacts?.retrieve(String(context['report.id']))).length;
+        seen = String(services.artifacts?.retrieve(context.getString('report.id'))).length;
         return { status: 'success' };
       });
     const run = await runDot(
@@ -368,7 +368,7 @@ describe('the artifact store', () => {
   });
 });
 
-describe('status.json for every node that does work', () => {
+describe('status.json for every node', () => {
   it('is written by the engine for handlers that do not write it, and kept when the handler wrote it', async () => {
     const { createDefaultRegistry } = await import('../../src/actors/registry.js');
     const registry = createDefaultRegistry()
@@ -390,7 +390,19 @@ describe('status.json for every node that does work', () => {
       preferred_label: 'x',
     });
     expect(readJson(join(run.result.runDir, 'w', 'status.json'))['notes']).toBe('written by hand');
-    expect(existsSync(join(run.result.runDir, 'start'))).toBe(false);
+  });
+
+  it('is written for start, exit and conditional nodes too (run layout: "all handlers")', async () => {
+    const run = await runDot(
+      'digraph s { start [shape=Mdiamond]; check [shape=diamond]; exit [shape=Msquare]; start -> check; check -> exit [condition="outcome=success"] }',
+    );
+    expect(run.result.status).toBe('completed');
+    expect(readJson(join(run.result.runDir, 'start', 'status.json'))).toMatchObject({ outcome: 'success' });
+    expect(readJson(join(run.result.runDir, 'check', 'status.json'))).toMatchObject({
+      outcome: 'success',
+      notes: 'Conditional node evaluated: check',
+    });
+    expect(readJson(join(run.result.runDir, 'exit', 'status.json'))).toMatchObject({ outcome: 'success' });
   });
 });
 

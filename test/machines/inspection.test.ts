@@ -50,10 +50,11 @@ describe('inspecting a run', () => {
     writeFileSync(join(dir, 'child.dot'), CHILD);
     let flakyCalls = 0;
     const registry = createDefaultRegistry()
-      .register('counter', async ({ context }) => ({
-        status: 'success',
-        context_updates: { count: Number(context['count'] ?? 0) + 1 },
-      }))
+      // Written through `context.set`: collected, never written into the machine's context.
+      .register('counter', async ({ context }) => {
+        context.set('count', Number(context.get('count', 0)) + 1);
+        return { status: 'success' };
+      })
       .register('flaky', async () => {
         flakyCalls += 1;
         return flakyCalls === 1 ? { status: 'retry', failure_reason: 'once' } : { status: 'success' };

@@ -29,7 +29,8 @@ export const codergenHandler: NodeHandler = async (input) => {
     writeStatusFile(statusPath, outcome);
     return outcome;
   }
-  const prompt = expandContextKeys(template.text, context);
+  const values = context.toDict();
+  const prompt = expandContextKeys(template.text, values);
   writeFileAtomic(join(stageDir, 'prompt.md'), prompt, { durable: false });
   // A status.json left by an earlier attempt or visit must not pass for this call's.
   rmSync(statusPath, { force: true });
@@ -40,7 +41,7 @@ export const codergenHandler: NodeHandler = async (input) => {
     contextSummary: renderContextSummary({
       fidelity: input.fidelity,
       graph,
-      context,
+      context: values,
       completedNodes: input.completedNodes ?? [],
     }),
     fidelity: input.fidelity,

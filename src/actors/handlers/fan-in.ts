@@ -26,7 +26,7 @@ function describeCandidates(results: readonly ParallelResult[]): string {
  * SUCCESS when any branch succeeded, else FAIL.
  */
 export const fanInHandler: NodeHandler = async ({ node, context, signal, services }) => {
-  const raw = context['parallel.results'];
+  const raw = context.get('parallel.results');
   if (raw === undefined || (Array.isArray(raw) && raw.length === 0)) {
     return { status: 'fail', failure_reason: 'No parallel results to evaluate' };
   }
@@ -44,7 +44,7 @@ export const fanInHandler: NodeHandler = async ({ node, context, signal, service
     const choice = await services.llmRank({
       nodeId: node.id,
       emit: services.emit,
-      prompt: `${expandContextKeys(node.attrs.prompt, context)}\n\nCandidates:\n${describeCandidates(ranked)}`,
+      prompt: `${expandContextKeys(node.attrs.prompt, context.toDict())}\n\nCandidates:\n${describeCandidates(ranked)}`,
       candidates,
       signal,
     });

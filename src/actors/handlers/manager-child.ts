@@ -35,7 +35,7 @@ export function acquireChild(input: HandlerInput, childSignal: AbortSignal): Acq
   const child = services.startChildPipeline({
     dotFile: resolve(graph.file ? dirname(graph.file) : process.cwd(), childFile),
     managerNodeId: node.id,
-    context: structuredClone(context) as Record<string, unknown>,
+    context: context.snapshot(),
     signal: childSignal,
     ...(workingDir ? { workingDir } : {}),
   });
@@ -44,14 +44,14 @@ export function acquireChild(input: HandlerInput, childSignal: AbortSignal): Acq
 
 function observe(input: HandlerInput, base: string): AcquiredChild {
   const { context, services } = input;
-  const runDir = context[CHILD_RUN_DIR_KEY];
+  const runDir = context.get(CHILD_RUN_DIR_KEY);
   if (typeof runDir === 'string' && runDir !== '') {
     if (!services.observeChildRun) return { ok: false, reason: 'this engine cannot observe child runs' };
     return { ok: true, child: services.observeChildRun({ runDir: resolve(base, runDir) }), started: false };
   }
-  const status = context[SPEC_STATUS_KEY];
+  const status = context.get(SPEC_STATUS_KEY);
   if (typeof status === 'string' && status !== '') {
-    return { ok: true, child: fromContextKeys(status, context[SPEC_OUTCOME_KEY]), started: false };
+    return { ok: true, child: fromContextKeys(status, context.get(SPEC_OUTCOME_KEY)), started: false };
   }
   return {
     ok: false,

@@ -1,5 +1,5 @@
 import type { Outcome } from '../../compiler/outcome.js';
-import type { BranchResult, ContextValues, NodeHandler } from '../handler-types.js';
+import type { BranchResult, NodeHandler } from '../handler-types.js';
 import { BranchCheckpoints } from '../parallel/branch-checkpoints.js';
 import { evaluateJoin, type JoinVerdict } from '../parallel/evaluate-join.js';
 import { findFanIn } from '../parallel/find-fan-in.js';
@@ -31,10 +31,6 @@ function branchIds(targets: readonly string[]): string[] {
     seen.set(target, count);
     return count === 1 ? target : `${target}#${count}`;
   });
-}
-
-function cloneContext(context: Readonly<ContextValues>): ContextValues {
-  return structuredClone(context) as ContextValues;
 }
 
 /** The fan-in most branches stopped at, else the one the graph leads them to. */
@@ -83,7 +79,7 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
   );
 
   // Branches an interrupted earlier attempt of this visit finished (after a crash or a hard stop).
-  const checkpoints = new BranchCheckpoints(stageDir);
+  const checkpoints = new BranchCheckpoints(stageDir, { durable: services.durable ?? true });
   const restored = checkpoints.load();
 
   let verdict: JoinVerdict = { settled: false };
@@ -151,7 +147,7 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
         branchId: branch.id,
         parallelNodeId: node.id,
         startNodeId: branch.startNodeId,
-        context: cloneContext(context),
+        context: context.snapshot(),
         signal: branchSignal,
       });
       branch.result = result;
@@ -218,6 +214,10 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
     }
   }
 
+  // The branches' log entries join the run's log (a branch's own checkpoint is not the run's).
+  for (const branch of branches) {
+    for (const entry of branch.result?.logs ?? []) context.appendLog({ ...entry, branch: branch.id });
+  }
   const results = branches.map((branch) => branch.record!);
   const counts = tally();
   if (signal.aborted) {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { OutcomeSchema } from '../../compiler/outcome.js';
 import { writeFileAtomic } from '../../shared/atomic-write.js';
 import type { BranchResult } from '../handler-types.js';
+import { ContextLogEntrySchema } from '../pipeline-context.js';
 import { type ParallelResult, ParallelResultSchema } from './parallel-result.js';
 
 const BranchCheckpointSchema = z.object({
@@ -16,6 +17,7 @@ const BranchCheckpointSchema = z.object({
     updates: z.record(z.string(), z.unknown()),
     stoppedAt: z.string().optional(),
     completedNodes: z.array(z.string()),
+    logs: z.array(ContextLogEntrySchema).optional(),
   }),
 });
 export type BranchCheckpoint = { record: ParallelResult; result: BranchResult };
@@ -29,13 +31,16 @@ export type BranchCheckpoint = { record: ParallelResult; result: BranchResult };
  */
 export class BranchCheckpoints {
   readonly #dir: string;
+  readonly #durable: boolean;
 
-  constructor(stageDir: string) {
+  /** `durable: false` (a run that does not fsync its checkpoints either) skips the fsyncs. */
+  constructor(stageDir: string, options: { durable?: boolean } = {}) {
     this.#dir = path.join(stageDir, 'branch-results');
+    this.#durable = options.durable ?? true;
   }
 
   save(branchId: string, checkpoint: BranchCheckpoint): void {
-    writeFileAtomic(this.#file(branchId), `${JSON.stringify(checkpoint)}\n`);
+    writeFileAtomic(this.#file(branchId), `${JSON.stringify(checkpoint)}\n`, { durable: this.#durable });
   }
 
   /** What an interrupted earlier attempt of this visit finished, by branch id (unreadable files are ignored). */

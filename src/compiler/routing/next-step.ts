@@ -1,3 +1,4 @@
+import { outgoingEdges } from '../graph-edges.js';
 import type { PipelineEdge, PipelineGraph, PipelineNode } from '../ir.js';
 import type { Outcome } from '../outcome.js';
 import { routeFailure } from './route-failure.js';
@@ -28,11 +29,6 @@ export type NextStep =
   /** No eligible edge and the outcome is not FAIL: the run ends successfully at this node. */
   | { kind: 'end' }
   | { kind: 'fail'; reason: string };
-
-/** Outgoing edges of a node, in declaration order. */
-export function outgoingEdges(graph: PipelineGraph, nodeId: string): PipelineEdge[] {
-  return graph.edges.filter((edge) => edge.source === nodeId);
-}
 
 /**
  * What the engine does after a node's outcome (docs/decisions.md–§3):

@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { LLMError } from '../errors/llm-error.js';
+import { EventListStream } from '../event-list-stream.js';
 import { toolCallPart } from '../message.js';
 import type { ProviderAdapter } from '../provider-adapter.js';
 import { createResponse } from '../response.js';
@@ -82,13 +83,12 @@ export class ScriptedAdapter implements ProviderAdapter {
     return this.answer(request, this.calls.length - 1, options);
   }
 
-  async *stream(request: Request, options: CallOptions = {}): AsyncGenerator<StreamEvent, void, undefined> {
-    this.calls.push({ kind: 'stream', request });
-    const response = await this.answer(request, this.calls.length - 1, options);
-    for (const event of responseToStreamEvents(response, this.options.chunkSize)) {
-      if (options.signal?.aborted) throw options.signal.reason;
-      yield event;
-    }
+  stream(request: Request, options: CallOptions = {}): EventListStream {
+    return new EventListStream(async () => {
+      this.calls.push({ kind: 'stream', request });
+      const response = await this.answer(request, this.calls.length - 1, options);
+      return responseToStreamEvents(response, this.options.chunkSize);
+    }, options.signal);
   }
 
   private async answer(request: Request, index: number, options: CallOptions): Promise<Response> {

@@ -10,6 +10,7 @@ import type {
   HandlerServices,
 } from '../../../src/actors/handler-types.js';
 import type { Interviewer } from '../../../src/actors/interviewers/interviewer.js';
+import { PipelineContext } from '../../../src/actors/pipeline-context.js';
 import { createSimulatedBackend } from '../../../src/actors/simulated-backend.js';
 import type { PipelineGraph, PipelineNode } from '../../../src/compiler/ir.js';
 
@@ -64,7 +65,7 @@ export function makeInput(options: {
   return {
     node: options.node,
     graph: options.graph,
-    context: options.context ?? {},
+    context: new PipelineContext(options.context ?? {}, options.node.id),
     runDir: options.runDir,
     stageDir,
     fidelity: 'compact',

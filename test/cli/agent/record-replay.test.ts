@@ -8,8 +8,10 @@ import { BIN, ensureDist } from '../../helpers/ensure-dist.js';
 import {
   anthropicStreamReply,
   FAKE_ANTHROPIC_KEY,
+  type FakeMessage,
   startFakeAnthropicServer,
 } from '../../helpers/fake-anthropic-server.js';
+import { type RecordedRequest, startScriptedServer } from '../../helpers/sse.js';
 
 const run = promisify(execFile);
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -145,6 +147,93 @@ describe('attractor run --record / --replay (real CLI process)', () => {
     expect(changed.code).toBe(1);
     expect(changed.stdout + changed.stderr).toMatch(
       /call #1 of write .*does not match the cassette.*messages\[0\]/,
+    );
+  }, 120_000);
+
+  it('records and replays the calls of a subagent the node’s agent spawns', async () => {
+    // The parent and its subagent call the model concurrently, so replies go by conversation, not by queue
+    // order: the subagent's conversation starts with its task; each side's step is its message count.
+    const TASK = 'Write sub.txt containing "from the subagent".';
+    const parent: FakeMessage[] = [
+      {
+        content: [{ type: 'tool_use', id: 'toolu_spawn', name: 'spawn_agent', input: { task: TASK } }],
+        stop_reason: 'tool_use',
+        usage,
+      },
+      {
+        content: [{ type: 'tool_use', id: 'toolu_wait', name: 'wait', input: { agent_id: 'agent-1' } }],
+        stop_reason: 'tool_use',
+        usage,
+      },
+      { content: [{ type: 'text', text: 'The subagent wrote sub.txt.' }], usage },
+    ];
+    const sub: FakeMessage[] = [
+      {
+        content: [
+          {
+            type: 'tool_use',
+            id: 'toolu_sub',
+            name: 'write_file',
+            input: { path: 'sub.txt', content: 'from the subagent\n' },
+          },
+        ],
+        stop_reason: 'tool_use',
+        usage,
+      },
+      { content: [{ type: 'text', text: 'sub.txt written.' }], usage },
+    ];
+    const server = await startScriptedServer((request: RecordedRequest) => {
+      const body = request.body as { messages: Array<{ content: unknown }> };
+      const first = JSON.stringify(body.messages[0]?.content ?? '');
+      const script = first.includes('containing \\"from the subagent') ? sub : parent;
+      const message = script[(body.messages.length - 1) / 2];
+      return message
+        ? anthropicStreamReply(message)
+        : { kind: 'json', status: 500, body: { error: { message: 'unexpected request' } } };
+    });
+    cleanups.push(() => server.close());
+    const pipeline = `digraph delegate {
+      start [shape=Mdiamond]; exit [shape=Msquare];
+      work [prompt="Have a subagent write sub.txt", llm_model="claude-sonnet-4-6"];
+      start -> work -> exit;
+    }`;
+    const recordDir = workspace();
+    writeFileSync(path.join(recordDir, 'delegate.dot'), pipeline);
+    const recorded = await attractor(
+      ['run', 'delegate.dot', '--json', '--logs-dir', 'run', '--record', 'delegate.cassette.jsonl'],
+      recordDir,
+      { ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY, ANTHROPIC_BASE_URL: server.origin },
+    );
+    expect(recorded.stderr).toContain('Completed');
+    expect(recorded.code).toBe(0);
+    expect(server.requests).toHaveLength(5);
+    expect(readFileSync(path.join(recordDir, 'sub.txt'), 'utf8')).toBe('from the subagent\n');
+    const cassette = readFileSync(path.join(recordDir, 'delegate.cassette.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { caller: string; request: { messages: unknown[] } });
+    expect(cassette.map((entry) => entry.caller)).toEqual(['work', 'work', 'work', 'work', 'work']);
+    expect(
+      cassette.filter((entry) => JSON.stringify(entry.request.messages[0]).includes('from the subagent')),
+    ).toHaveLength(2);
+
+    const replayDir = workspace();
+    copyFileSync(path.join(recordDir, 'delegate.dot'), path.join(replayDir, 'delegate.dot'));
+    copyFileSync(
+      path.join(recordDir, 'delegate.cassette.jsonl'),
+      path.join(replayDir, 'delegate.cassette.jsonl'),
+    );
+    await server.close();
+    const replayed = await attractor(
+      ['run', 'delegate.dot', '--json', '--logs-dir', 'run', '--replay', 'delegate.cassette.jsonl'],
+      replayDir,
+      {},
+    );
+    expect(replayed.stderr).toContain('Completed');
+    expect(replayed.code).toBe(0);
+    expect(readFileSync(path.join(replayDir, 'sub.txt'), 'utf8')).toBe('from the subagent\n');
+    expect(readFileSync(path.join(replayDir, 'run', 'work', 'response.md'), 'utf8')).toBe(
+      readFileSync(path.join(recordDir, 'run', 'work', 'response.md'), 'utf8'),
     );
   }, 120_000);
 });

@@ -1,0 +1,93 @@
+import type { StreamTap, TappableStream } from './mapped-stream.js';
+import type { StreamEvent } from './types.js';
+
+/**
+ * A stream over events that are all known once `load` resolves (a scripted or replayed answer). It is a
+ * hand-written, tappable iterator rather than an async generator: a generator costs two promises per event,
+ * which made the fake's streaming — not the code under test — most of what bench/agent-loop-overhead.mjs
+ * measured. Checks `signal` before every event, as a provider's stream would notice an abort.
+ */
+export class EventListStream implements AsyncIterableIterator<StreamEvent>, TappableStream<StreamEvent> {
+  #load: (() => Promise<readonly StreamEvent[]>) | undefined;
+  readonly #signal: AbortSignal | undefined;
+  #events: readonly StreamEvent[] = [];
+  #index = 0;
+  #over = false;
+  #tap: StreamTap<StreamEvent> | undefined;
+  #pendingError: { error: unknown } | undefined;
+
+  constructor(load: () => Promise<readonly StreamEvent[]>, signal?: AbortSignal) {
+    this.#load = load;
+    this.#signal = signal;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  tap(tap: StreamTap<StreamEvent>): void {
+    this.#tap = tap;
+  }
+
+  next(): Promise<IteratorResult<StreamEvent, undefined>> {
+    if (this.#load) return this.#start();
+    try {
+      return Promise.resolve(this.#step());
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  return(): Promise<IteratorResult<StreamEvent, undefined>> {
+    this.#load = undefined;
+    this.#end();
+    return Promise.resolve({ done: true, value: undefined });
+  }
+
+  async #start(): Promise<IteratorResult<StreamEvent, undefined>> {
+    const load = this.#load as () => Promise<readonly StreamEvent[]>;
+    this.#load = undefined;
+    try {
+      this.#events = await load();
+    } catch (error) {
+      this.#end();
+      throw error;
+    }
+    return this.#step();
+  }
+
+  #step(): IteratorResult<StreamEvent, undefined> {
+    const pending = this.#pendingError;
+    if (pending) {
+      this.#pendingError = undefined;
+      throw pending.error;
+    }
+    if (this.#over) return { done: true, value: undefined };
+    if (this.#signal?.aborted) return this.#raise(this.#signal.reason);
+    if (this.#index >= this.#events.length) {
+      this.#end();
+      return { done: true, value: undefined };
+    }
+    const event = this.#events[this.#index++] as StreamEvent;
+    return { done: false, value: this.#tap ? this.#tap.map(event) : event };
+  }
+
+  /** Ends the stream with `error`: thrown, or handed to the tap (which yields an error event first). */
+  #raise(error: unknown): IteratorResult<StreamEvent, undefined> {
+    const tap = this.#tap;
+    try {
+      if (!tap) throw error;
+      const failure = tap.fail(error);
+      this.#pendingError = { error: failure.error };
+      return { done: false, value: failure.event };
+    } finally {
+      this.#end();
+    }
+  }
+
+  #end(): void {
+    if (this.#over) return;
+    this.#over = true;
+    this.#tap?.end();
+  }
+}

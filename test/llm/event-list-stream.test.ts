@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { DirectStream } from '../../src/llm/direct-stream.js';
+import { AbortError } from '../../src/llm/errors/abort-error.js';
+import { EventListStream } from '../../src/llm/event-list-stream.js';
+import type { StreamEvent } from '../../src/llm/types.js';
+
+const events: StreamEvent[] = [
+  { type: 'stream_start', id: 'r', model: 'm' },
+  { type: 'text_start', textId: '0' },
+  { type: 'text_delta', textId: '0', delta: 'a' },
+  { type: 'text_delta', textId: '0', delta: 'b' },
+  { type: 'text_end', textId: '0', text: 'ab' },
+];
+
+async function collect(stream: AsyncIterator<StreamEvent>, onEvent?: (n: number) => void) {
+  const seen: string[] = [];
+  let thrown: unknown;
+  try {
+    for (;;) {
+      const result = await stream.next();
+      if (result.done) break;
+      seen.push(result.value.type);
+      onEvent?.(seen.length);
+    }
+  } catch (error) {
+    thrown = error;
+  }
+  return { seen, thrown };
+}
+
+describe('EventListStream', () => {
+  it('yields the loaded events in order, then stays done', async () => {
+    const stream = new EventListStream(async () => events);
+    const { seen, thrown } = await collect(stream);
+    expect(thrown).toBeUndefined();
+    expect(seen).toEqual(events.map((e) => e.type));
+    expect(await stream.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it('rejects the first pull when loading fails', async () => {
+    const stream = new EventListStream(async () => {
+      throw new Error('no scripted turn');
+    });
+    await expect(stream.next()).rejects.toThrow('no scripted turn');
+    expect(await stream.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it('stops with the abort reason when the signal fires mid-stream (untapped: thrown)', async () => {
+    const controller = new AbortController();
+    const stream = new EventListStream(async () => events, controller.signal);
+    const { seen, thrown } = await collect(stream, (n) => n === 2 && controller.abort(new Error('stop')));
+    expect(seen).toEqual(['stream_start', 'text_start']);
+    expect((thrown as Error).message).toBe('stop');
+  });
+
+  it('under the client, an abort mid-stream yields an error event and then throws it (tapped)', async () => {
+    const controller = new AbortController();
+    const inner = new EventListStream(async () => events, controller.signal);
+    const ended: string[] = [];
+    const stream = new DirectStream({
+      begin: async () => {},
+      open: () => inner,
+      map: (event) => event,
+      onFailure: async (caught) => {
+        throw caught;
+      },
+      finalError: (caught) => new AbortError(`aborted: ${(caught as Error).message}`),
+      dispose: () => ended.push('dispose'),
+    });
+    const { seen, thrown } = await collect(stream, (n) => n === 3 && controller.abort(new Error('stop')));
+    expect(seen).toEqual(['stream_start', 'text_start', 'text_delta', 'error']);
+    expect(thrown).toBeInstanceOf(AbortError);
+    expect(ended).toEqual(['dispose']);
+  });
+});
