@@ -131,6 +131,7 @@ const TYPES = [
   'QuestionOption',
   'QuestionType',
   'ResumeOptions',
+  'RoutingStep',
   'RunAgentToolResult',
   'RunOptions',
   'RunQuality',
