@@ -118,6 +118,7 @@ export type { PipelineMachineContext, PipelineMachineInput } from './machines/pi
 export { pipelineInput } from './machines/pipeline-input.js';
 export type { PipelineMachine, PipelineMachineEvent } from './machines/pipeline-machine.js';
 export type { PipelineServices } from './machines/pipeline-services.js';
+export { type RestoreOptions, restorePipeline } from './machines/restore-pipeline.js';
 export type {
   PipelineRun,
   ResumeOptions,

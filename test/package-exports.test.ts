@@ -15,6 +15,7 @@ describe('package exports', () => {
         'pipelineInput',
         'runPipeline',
         'resumePipeline',
+        'restorePipeline',
         'validate',
       ],
     ],

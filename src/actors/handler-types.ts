@@ -37,12 +37,12 @@ export interface ChildPipelineStatus {
   completedNodes: string[];
   context: ContextValues;
   outcome?: Outcome;
+  /** Entries the child's handlers appended with `context.appendLog` (they join the run's log). */
+  logs?: ContextLogEntry[];
   /** The child's run directory (absent when the child is known only from context keys). */
   runDir?: string;
   /** Stage directory of the node the child is running: where a manager writes its steering. */
   stageDir?: string;
-  /** Entries the child's handlers appended with `context.appendLog` (they join the run's log). */
-  logs?: ContextLogEntry[];
 }
 
 /** A child pipeline started by a manager loop (a child actor of the engine), or one it only observes. */

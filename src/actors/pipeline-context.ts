@@ -42,7 +42,10 @@ export class PipelineContext {
     this.#node = node;
   }
 
-  /** The value of `key` (this handler's own `set` first), else `fallback`. */
+  /**
+   * The value of `key` (this handler's own `set` first), else `fallback`. Objects are the stored ones,
+   * not copies (a context read per node must stay cheap): treat them as read-only, `snapshot()` to edit.
+   */
   get(key: string, fallback?: unknown): unknown {
     if (Object.hasOwn(this.#updates, key)) return this.#updates[key];
     return Object.hasOwn(this.#base, key) ? this.#base[key] : fallback;

@@ -38,13 +38,21 @@ async function followPlain(runDir: string, ctx: CliContext): Promise<number> {
   return result;
 }
 
-export async function runAttach(dir: string, flags: { tui?: boolean }, ctx: CliContext): Promise<number> {
+export async function runAttach(
+  dir: string,
+  flags: { tui?: boolean; answer?: string },
+  ctx: CliContext,
+): Promise<number> {
   const runDir = path.resolve(ctx.io.cwd, dir);
   if (!existsSync(runDir) || !statSync(runDir).isDirectory()) {
     throw new AttractorError('ATTACH_NOT_A_RUN', `nothing to attach to at ${dir}: no such directory.`);
   }
   if (!existsSync(path.join(runDir, 'manifest.json'))) {
     throw new AttractorError('ATTACH_NOT_A_RUN', `${dir} has no manifest.json: is it a run directory?`);
+  }
+  if (flags.answer !== undefined) {
+    const { answerGate } = await import('./answer-gate.js');
+    return answerGate(runDir, flags.answer, ctx);
   }
   const tty = flags.tui !== false && ctx.io.isTTY && process.stdin.isTTY === true && !ctx.io.env['CI'];
   if (!tty) return followPlain(runDir, ctx);

@@ -30,12 +30,33 @@ import { type RealRunInput, type RealRunServices, realRunServices } from './real
 import type { RunFlags } from './run-flags.js';
 import { formatRunSummary } from './run-summary.js';
 import { errorWithShownFile, withShownFile } from './shown-locations.js';
-import { createNonInteractiveInterviewer, createTerminalInterviewer } from './terminal-interviewer.js';
+import {
+  type AnsweringInterviewer,
+  createAnsweringInterviewer,
+  createNonInteractiveInterviewer,
+} from './terminal-interviewer.js';
 
-function chooseInterviewer(flags: RunFlags, ctx: CliContext): Interviewer {
+/** Without the TUI, a gate asks on stderr/stdin and in the run directory's answer channel (D18). */
+function chooseInterviewer(flags: RunFlags): Interviewer | AnsweringInterviewer {
   if (flags.autoApprove || flags.dryRun) return createNonInteractiveInterviewer({ autoApprove: true });
-  if (process.stdin.isTTY && ctx.io.isTTY && !flags.json) return createTerminalInterviewer();
-  return createNonInteractiveInterviewer({ autoApprove: false });
+  return createAnsweringInterviewer();
+}
+
+/**
+ * The answer channel learns the run directory from the run's first event, before any node runs (a
+ * resumed run may ask at once, before `startPipeline` has even returned).
+ */
+function learningRunDir(
+  interviewer: Interviewer | AnsweringInterviewer,
+  onEvent: (e: PipelineEvent) => void,
+): (e: PipelineEvent) => void {
+  if (!('setRunDir' in interviewer)) return onEvent;
+  return (event) => {
+    if (event.kind === 'pipeline.start' || event.kind === 'pipeline.resume') {
+      interviewer.setRunDir(String(event.data['run_dir']));
+    }
+    onEvent(event);
+  };
 }
 
 function buildOptions(
@@ -64,6 +85,7 @@ function buildOptions(
     );
   }
   const registry = createDefaultRegistry();
+  const interviewer = chooseInterviewer(flags);
   const { maxSteps } = flags;
   const runDir = flags.logsDir ?? flags.logDir;
   return {
@@ -84,7 +106,7 @@ function buildOptions(
       ...(real ? { workdir: real.workingDir } : {}),
       ...(real && flags.replay ? { replay: path.resolve(ctx.io.cwd, flags.replay) } : {}),
     },
-    interviewer: chooseInterviewer(flags, ctx),
+    interviewer,
     ...(real
       ? { real, backend: real.backend, llmRank: real.llmRank, accounting: real.accounting }
       : // --dry-run and --scenario simulate the LLM on purpose; the library never does so on its own.
@@ -94,7 +116,7 @@ function buildOptions(
       : {}),
     workingDir: real?.workingDir ?? ctx.io.cwd,
     registry: flags.dryRun ? withDryRunHandlers(registry) : registry,
-    onEvent,
+    onEvent: learningRunDir(interviewer, onEvent),
   };
 }
 

@@ -155,8 +155,8 @@ export function startChildPipeline(
       currentNode: saved.current_node,
       completedNodes: saved.completed_nodes,
       context: saved.context,
-      runDir: childDir,
       ...(saved.logs.length > 0 ? { logs: saved.logs } : {}),
+      runDir: childDir,
     };
     return {
       status: () => finished,

@@ -7,9 +7,10 @@ import { findStartNodes } from '../compiler/validate/graph-index.js';
 import { AttractorError } from '../shared/errors.js';
 import { createHandlerActors } from './handler-invocation.js';
 import type { InvocationRuntime } from './invocation-runtime.js';
-import { type PipelineMachine, retryBackoffDelay, setupPipelineMachine } from './pipeline-machine.js';
+import { type PipelineMachine, setupPipelineMachine } from './pipeline-machine.js';
 import { createGraphLookup, type GraphLookup } from './pipeline-runtime.js';
 import type { PipelineServices } from './pipeline-services.js';
+import { retryBackoffActor } from './retry-backoff-actor.js';
 
 export interface CompiledMachine extends CompiledPipeline {
   /** The XState v5 machine: the compiler's plain config with guards, actions and actors attached. */
@@ -79,7 +80,13 @@ function machineFor(config: MachineConfig, lookup: GraphLookup, services: Pipeli
   let machine: PipelineMachine | undefined;
   machine = setupPipelineMachine(config, {
     lookup,
-    handlerActors: createHandlerActors(runtimeFor(lookup, services, () => machine as PipelineMachine)),
+    handlerActors: createHandlerActors(
+      runtimeFor(
+        lookup,
+        services,
+        once(() => machine),
+      ),
+    ),
     ...(services.random ? { random: services.random } : {}),
   });
   return machine;
@@ -92,14 +99,31 @@ function machineFor(config: MachineConfig, lookup: GraphLookup, services: Pipeli
  */
 export function providePipeline(compiled: CompiledMachine, services: PipelineServices = {}): PipelineMachine {
   let provided: PipelineMachine | undefined;
-  const runtime = runtimeFor(compiled.lookup, services, () => provided as PipelineMachine);
+  const runtime = runtimeFor(
+    compiled.lookup,
+    services,
+    once(() => provided),
+  );
   provided = compiled.machine.provide({
-    actors: createHandlerActors(runtime),
-    ...(services.random
-      ? { delays: { retryBackoff: retryBackoffDelay(compiled.lookup, services.random) } }
-      : {}),
+    actors: {
+      ...createHandlerActors(runtime),
+      ...(services.random ? { retryBackoff: retryBackoffActor(compiled.lookup, services.random) } : {}),
+    },
   });
   return provided;
+}
+
+/**
+ * The machine a runtime belongs to, known only once it is built: handler actors need it (branches are
+ * more actors of it), and it needs the handler actors. Nothing asks before the first invocation.
+ */
+function once(get: () => PipelineMachine | undefined): () => PipelineMachine {
+  return () => {
+    const machine = get();
+    if (!machine)
+      throw new AttractorError('MACHINE_NOT_READY', 'a handler ran before its machine was built.');
+    return machine;
+  };
 }
 
 function runtimeFor(

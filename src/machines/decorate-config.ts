@@ -1,37 +1,134 @@
-import type { MachineConfig, StateConfig } from '../compiler/lower/machine-config.js';
-import type { HandlerInvocationInput } from './invocation-runtime.js';
+import type { EventObject } from 'xstate';
+import type {
+  MachineConfig,
+  NamedRef,
+  StateConfig,
+  TransitionConfig,
+} from '../compiler/lower/machine-config.js';
+import { AttractorError } from '../shared/errors.js';
+import type { HandlerActorOutput, HandlerInvocationInput } from './invocation-runtime.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
 
-type InputMapper = (args: { context: PipelineMachineContext }) => HandlerInvocationInput;
-
-/** The compiled config with what plain data cannot carry, for `setup().createMachine()`. */
-export interface DecoratedConfig extends Omit<MachineConfig, 'states'> {
-  states: Record<string, StateConfig | DecoratedNodeState>;
+/** The names a config may use: the implementations given to `setup()`. */
+export interface Implementations {
+  guards: object;
+  actions: object;
+  actors: object;
 }
 
-interface DecoratedNodeState extends Omit<StateConfig, 'states'> {
-  states: Record<
-    string,
-    StateConfig | { invoke: Omit<NonNullable<StateConfig['invoke']>, 'input'> & { input: InputMapper } }
-  >;
+type Args = { context: PipelineMachineContext; event: EventObject };
+
+/** The compiled config typed for `setup().createMachine()`, and the check of the names it uses. */
+export interface DecoratedConfig<TSetupConfig> {
+  config: TSetupConfig;
+  /** Throws `MACHINE_CONFIG_INVALID` when the config names a guard, action or actor `impl` lacks. */
+  verify(impl: Implementations): void;
 }
 
 /**
- * Give each node's handler invocation an input mapper: the compiled `{ node }` plus the pipeline
- * context as of entering the node. The compiler's config is left untouched (it is cached and shared).
+ * The one place where the compiler's plain config meets `setup()`'s types.
+ *
+ * The config is data built at run time from a DOT file (or parsed from the JSON `compile --format
+ * xstate` prints), so TypeScript cannot know that its strings name the guards, actions and actors
+ * given to `setup()`. That is checked at run time instead: the walk below checks the config's shape and
+ * records every reference, and `verify` refuses a config naming something the machine does not
+ * implement, with a message saying where. What plain data cannot carry is added:
+ * - each invocation's `input` becomes a mapper giving the actor its node and the pipeline context as
+ *   of entering the state;
+ * - the actions of an invocation's `onDone` get the actor's output as `params.output` (shape-checked:
+ *   setup() types only the machine's own events, so named actions never read `event.output`), and
+ *   those of `onError` get the error as `params.error`.
+ * The compiler's config is left untouched (it is cached and shared). The result is then declared to be
+ * the config type `setup()` expects (`TSetupConfig`): the only cast of the seam.
  */
-export function decorateConfig(config: MachineConfig): DecoratedConfig {
-  const states: DecoratedConfig['states'] = {};
-  for (const [key, state] of Object.entries(config.states)) {
-    const run = state.states?.['run'];
-    const invoke = run?.invoke;
-    const node = invoke?.input['node'];
-    if (!state.states || !invoke || typeof node !== 'string') {
-      states[key] = state;
-      continue;
-    }
-    const input: InputMapper = ({ context }) => ({ node, context });
-    states[key] = { ...state, states: { ...state.states, run: { ...run, invoke: { ...invoke, input } } } };
-  }
-  return { ...config, states };
+export function decorateConfig<TSetupConfig>(config: MachineConfig): DecoratedConfig<TSetupConfig> {
+  const used: Array<{ kind: keyof Implementations; name: unknown; where: string }> = [];
+  const refs = (list: NamedRef[] | undefined, where: string): void => {
+    for (const a of list ?? []) used.push({ kind: 'actions', name: a?.type, where });
+  };
+  const transition = (t: TransitionConfig, where: string): TransitionConfig => {
+    if (typeof t !== 'object' || t === null) throw invalid(where, 'has a transition that is not an object');
+    if (t.guard) used.push({ kind: 'guards', name: t.guard.type, where });
+    refs(t.actions, where);
+    return t;
+  };
+  const withParams = (t: TransitionConfig, extra: (event: EventObject) => Record<string, unknown>) => ({
+    ...t,
+    ...(t.actions
+      ? {
+          actions: t.actions.map((a) => ({
+            type: a.type,
+            params: ({ event }: Args) => ({ ...a.params, ...extra(event) }),
+          })),
+        }
+      : {}),
+  });
+  const state = (s: StateConfig, where: string): unknown => {
+    if (typeof s !== 'object' || s === null) throw invalid(where, 'is not a state object');
+    refs(s.entry, where);
+    for (const t of s.always ?? []) transition(t, where);
+    for (const t of Object.values(s.after ?? {})) transition(t, where);
+    const states = s.states
+      ? Object.fromEntries(Object.entries(s.states).map(([k, c]) => [k, state(c, `${where}.${k}`)]))
+      : undefined;
+    const invoke = s.invoke;
+    if (!invoke) return states ? { ...s, states } : s;
+    used.push({ kind: 'actors', name: invoke.src, where });
+    const node = invoke.input?.['node'];
+    if (typeof node !== 'string') throw invalid(where, 'invokes an actor without naming its node');
+    return {
+      ...s,
+      ...(states ? { states } : {}),
+      invoke: {
+        ...invoke,
+        input: ({ context }: Args): HandlerInvocationInput => ({ node, context }),
+        onDone: withParams(transition(invoke.onDone, where), (event) => ({ output: outputOf(event, where) })),
+        onError: withParams(transition(invoke.onError, where), (event) => ({
+          error: 'error' in event ? event.error : undefined,
+        })),
+      },
+    };
+  };
+  if (typeof config !== 'object' || config === null || typeof config.states !== 'object')
+    throw invalid('the top level', 'has no states');
+  for (const t of Object.values(config.on ?? {})) transition(t, config.id);
+  const states = Object.fromEntries(
+    Object.entries(config.states).map(([key, s]) => [key, state(s, `${config.id}.${key}`)]),
+  );
+  return {
+    config: { ...config, states } as unknown as TSetupConfig,
+    verify(impl) {
+      for (const { kind, name, where } of used)
+        if (typeof name !== 'string' || !Object.hasOwn(impl[kind], name))
+          throw invalid(
+            where,
+            `names ${kind.slice(0, -1)} ${JSON.stringify(name)}, which the pipeline machine does not implement`,
+          );
+    },
+  };
+}
+
+function invalid(where: string, what: string): AttractorError {
+  return new AttractorError('MACHINE_CONFIG_INVALID', `the machine config at ${where} ${what}.`);
+}
+
+/** A done event's output, checked to be what handler actors resolve with. */
+function outputOf(event: EventObject, where: string): HandlerActorOutput | undefined {
+  const output: unknown = 'output' in event ? event.output : undefined;
+  if (output === undefined || isHandlerOutput(output)) return output;
+  throw new AttractorError(
+    'HANDLER_OUTPUT_INVALID',
+    `the actor invoked at ${where} finished without an outcome ({ outcome: { status } }).`,
+  );
+}
+
+function isHandlerOutput(value: unknown): value is HandlerActorOutput {
+  if (typeof value !== 'object' || value === null || !('outcome' in value)) return false;
+  const { outcome } = value;
+  return (
+    typeof outcome === 'object' &&
+    outcome !== null &&
+    'status' in outcome &&
+    typeof outcome.status === 'string'
+  );
 }

@@ -1,7 +1,8 @@
-import type { AnyStateMachine, PromiseActorLogic } from 'xstate';
+import type { PromiseActorLogic } from 'xstate';
 import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import type { Outcome } from '../compiler/outcome.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
+import type { PipelineMachine } from './pipeline-machine.js';
 import type { GraphLookup } from './pipeline-runtime.js';
 import type { PipelineServices } from './pipeline-services.js';
 
@@ -26,12 +27,12 @@ export interface InvocationRuntime {
   lookup: GraphLookup;
   services: PipelineServices;
   /** The machine these actors belong to: parallel branches are more actors of it. */
-  machine(): AnyStateMachine;
+  machine(): PipelineMachine;
   /** The machine of a child pipeline's DOT file, bound to the same services (but its own working directory). */
   childMachine(
     dotFile: string,
     options?: { workingDir?: string },
-  ): { machine: AnyStateMachine; startAt: string };
+  ): { machine: PipelineMachine; startAt: string };
   /** Handler invocations so far (for yielding to the event loop). */
   steps: number;
 }

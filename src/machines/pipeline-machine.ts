@@ -1,9 +1,9 @@
-import { assign, type EventObject, enqueueActions, setup } from 'xstate';
+import { assign, enqueueActions, setup } from 'xstate';
 import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import { resolveFidelity } from '../compiler/fidelity.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import type { Outcome } from '../compiler/outcome.js';
-import { retryDelayMs, visitCount, visitCountKey } from '../compiler/routing.js';
+import { visitCount, visitCountKey } from '../compiler/routing.js';
 import { applyOutcome } from './apply-outcome.js';
 import { decorateConfig } from './decorate-config.js';
 import { edgeSelectedData } from './edge-selected-event.js';
@@ -16,11 +16,16 @@ import {
   type PipelineMachineInput,
 } from './pipeline-context.js';
 import type { GraphLookup } from './pipeline-runtime.js';
+import { type RetryBackoffLogic, retryBackoffActor } from './retry-backoff-actor.js';
 import { goalGatesAt, stepAfter } from './routing-memo.js';
 
 type NodeParams = { node: string };
 type EdgeParams = { node: string; edge: number };
 type JumpParams = { node: string; target: string };
+type OutputParams = NodeParams & { output?: HandlerActorOutput };
+type ErrorParams = NodeParams & { error?: unknown };
+/** The config type a `setup()` result's `createMachine` takes. */
+type SetupConfig<S> = S extends { createMachine: (config: infer C) => unknown } ? C : never;
 
 /** Events a pipeline actor accepts. */
 export type PipelineMachineEvent =
@@ -33,16 +38,6 @@ export interface PipelineMachineOptions {
   /** `handler.<type>` → actor logic, for every handler type the config invokes. */
   handlerActors: Record<string, HandlerActorLogic>;
   random?: () => number;
-}
-
-/** A handler actor's done event carries its output; checked, since setup() types only our own events. */
-function isHandlerDone(event: EventObject): event is EventObject & { output: HandlerActorOutput } {
-  const output: unknown = (event as { output?: unknown }).output;
-  return typeof output === 'object' && output !== null && 'outcome' in output;
-}
-
-function errorOf(event: EventObject): unknown {
-  return 'error' in event ? event.error : new Error(`unexpected event ${event.type}`);
 }
 
 const evt = (kind: string, data: Record<string, unknown> = {}, nodeId?: string): MachineEmitted => ({
@@ -62,15 +57,18 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
   const random = options.random ?? Math.random;
   const node = (p: NodeParams) => lookup.node(p.node);
 
-  return setup({
+  const actors: Record<string, HandlerActorLogic | RetryBackoffLogic> = {
+    ...options.handlerActors,
+    retryBackoff: retryBackoffActor(lookup, random),
+  };
+  const pipelineSetup = setup({
     types: {} as {
       context: PipelineMachineContext;
       input: PipelineMachineInput;
       emitted: MachineEmitted;
       events: PipelineMachineEvent;
     },
-    actors: options.handlerActors as Record<string, HandlerActorLogic>,
-    delays: { retryBackoff: retryBackoffDelay(lookup, random) },
+    actors,
     guards: {
       stepLimitReached: ({ context }) => context.steps >= context.maxSteps,
       pauseRequested: ({ context }) => context.pauseRequested,
@@ -124,12 +122,12 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
           evt('node.start', { attempt, handler: node(p).handler, step: context.steps + 1 }, p.node),
         );
       }),
-      recordOutcome: enqueueActions(({ context, event, enqueue }, p: NodeParams) => {
-        if (!isHandlerDone(event)) return;
-        recordInto(enqueue, context, p, event.output.outcome, event.output.llmChoice, event.output.logs);
+      // `output` and `error` are the invoked handler actor's, added by decorateConfig.
+      recordOutcome: enqueueActions(({ context, enqueue }, p: OutputParams) => {
+        if (p.output) recordInto(enqueue, context, p, p.output.outcome, p.output.llmChoice, p.output.logs);
       }),
-      recordError: enqueueActions(({ context, event, enqueue }, p: NodeParams) => {
-        recordInto(enqueue, context, p, errorOutcome(errorOf(event)), undefined);
+      recordError: enqueueActions(({ context, enqueue }, p: ErrorParams) => {
+        recordInto(enqueue, context, p, errorOutcome(p.error), undefined);
       }),
       traverseEdge: enqueueActions(({ context, enqueue }, p: EdgeParams) => {
         const edge = lookup.edge(p.edge);
@@ -249,12 +247,16 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
         enqueue.emit({ type: 'checkpoint', context, currentNode: at, status: 'cancelled' });
       }),
     },
-  }).createMachine({
-    // The compiled config names guards, actions and actors by string (it is plain data); that every name
-    // it uses is implemented here is checked by test/compiler/lower/lower-to-machine-config.test.ts.
-    ...(decorateConfig(config) as unknown as Record<string, never>),
+  });
+  // The compiled config names guards, actions and actors by string (it is plain data): decorateConfig
+  // checks its shape and, once the machine exists, that every name it uses is implemented.
+  const decorated = decorateConfig<SetupConfig<typeof pipelineSetup>>(config);
+  const machine = pipelineSetup.createMachine({
+    ...decorated.config,
     context: ({ input }) => initialContext(input),
   });
+  decorated.verify(machine.implementations);
+  return machine;
 
   function recordInto(
     enqueue: { assign: (v: Partial<PipelineMachineContext>) => void; emit: (e: MachineEmitted) => void },
@@ -315,12 +317,3 @@ function endRun(
 }
 
 export type PipelineMachine = ReturnType<typeof setupPipelineMachine>;
-
-/** The delay before a retry: from the node's `retry_policy` and the attempt, with jitter from `random`. */
-export function retryBackoffDelay(lookup: GraphLookup, random: () => number) {
-  return ({ context }: { context: PipelineMachineContext }): number => {
-    const n = context.lastNode ? lookup.node(context.lastNode) : undefined;
-    const attempt = n ? (context.nodeRetries[n.id] ?? 1) : 1;
-    return retryDelayMs(n?.attrs.retry_policy, attempt, random);
-  };
-}

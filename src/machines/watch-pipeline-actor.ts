@@ -1,7 +1,8 @@
-import type { Actor, AnyStateMachine } from 'xstate';
+import type { Actor } from 'xstate';
 import { CONTROL_STATES } from '../compiler/lower/state-keys.js';
 import type { RunStatus } from './machine-events.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
+import type { PipelineMachine } from './pipeline-machine.js';
 
 export type FinalStatus = Exclude<RunStatus, 'running'> | 'branch_done';
 
@@ -18,7 +19,7 @@ export const finalStatusOf = (value: unknown): FinalStatus => FINAL[String(value
 
 /** Resolves when a pipeline actor reaches a final state; rejects when it errors. Subscribe before start. */
 export function whenPipelineDone(
-  actor: Actor<AnyStateMachine>,
+  actor: Actor<PipelineMachine>,
 ): Promise<{ status: FinalStatus; context: PipelineMachineContext }> {
   return new Promise((resolve, reject) => {
     actor.subscribe({
@@ -26,7 +27,7 @@ export function whenPipelineDone(
         if (snapshot.status !== 'done') return;
         resolve({
           status: finalStatusOf(snapshot.value),
-          context: snapshot.context as PipelineMachineContext,
+          context: snapshot.context,
         });
       },
       error: reject,

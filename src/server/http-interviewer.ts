@@ -1,3 +1,4 @@
+import { isAnsweredElsewhere } from '../actors/interviewers/answer-channel-interviewer.js';
 import type { Answer, Interviewer, Question } from '../actors/interviewers/interviewer.js';
 import { resolveScriptedAnswer } from '../actors/interviewers/resolve-scripted-answer.js';
 import { ApiError } from './api-error.js';
@@ -74,9 +75,11 @@ export class HttpInterviewer implements Interviewer {
         this.#onChange();
       };
       // An aborted wait (timeout, cancel, drain) leaves the stored question: a resumed gate asks it
-      // again under the same id; a run that really ended clears its questions.
+      // again under the same id; a run that really ended clears its questions. A question answered
+      // through the run directory's answer channel is answered: it goes for good.
       const onAbort = (): void => {
-        this.#waiting.delete(id);
+        if (isAnsweredElsewhere(signal.reason)) finish();
+        else this.#waiting.delete(id);
         reject(signal.reason ?? new Error('aborted'));
       };
       if (signal.aborted) return onAbort();

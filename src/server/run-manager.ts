@@ -1,5 +1,6 @@
 import { existsSync, renameSync } from 'node:fs';
 import path from 'node:path';
+import { withAnswerChannel } from '../actors/interviewers/answer-channel-interviewer.js';
 import { AutoApproveInterviewer } from '../actors/interviewers/auto-approve.js';
 import { createDefaultRegistry } from '../actors/registry.js';
 import { createSimulatedBackend } from '../actors/simulated-backend.js';
@@ -359,11 +360,16 @@ export class RunManager {
     const scenario = options.scenario !== undefined ? parseScenarioOrReject(options.scenario) : undefined;
     const simulated = options.dry_run || scenario !== undefined;
     const registry = createDefaultRegistry();
+    const runDir = this.#store.runDirFor(record.id);
     const base: RunOptions = {
-      runDir: this.#store.runDirFor(record.id),
+      runDir,
       ...(options.goal !== undefined ? { goal: options.goal } : {}),
       ...(options.model !== undefined ? { model: options.model } : {}),
-      interviewer: options.auto_approve ? new AutoApproveInterviewer() : interviewer,
+      // Published in the run directory too, so `attractor attach <run dir>` (or a script) can answer;
+      // the first answer, HTTP or file, wins and withdraws the other (docs/decisions.md D18).
+      interviewer: options.auto_approve
+        ? new AutoApproveInterviewer()
+        : withAnswerChannel(interviewer, () => runDir, { answeredBy: 'http' }),
       registry: options.dry_run ? withDryRunHandlers(registry) : registry,
       manifestOptions: { dry_run: options.dry_run, server_run_id: record.id },
       onEvent,

@@ -12,6 +12,8 @@ export function runView(record: RunRecord, eventCount: number): Record<string, u
     created_at: record.created_at,
     updated_at: record.updated_at,
     dry_run: record.options.dry_run,
+    // Where `attractor attach` follows the run and answers its gates (the answer channel).
+    ...(record.run_dir ? { run_dir: record.run_dir } : {}),
     ...(record.quality ? { quality: record.quality } : {}),
     ...(record.stopped_at ? { stopped_at: record.stopped_at } : {}),
     ...(ended

@@ -14,6 +14,7 @@ import { StatusLine } from './StatusLine.js';
 import { Transcript } from './Transcript.js';
 import { useGate } from './use-gate.js';
 import { useOutputTail } from './use-output-tail.js';
+import { useRedrawOnShrink } from './use-redraw-on-shrink.js';
 import { useRunState } from './use-run-state.js';
 import { useTerminalSize } from './use-terminal-size.js';
 import { useTicker } from './use-ticker.js';
@@ -122,9 +123,20 @@ export function App({ store, gates, controls, onQuit, runDir, size, fps, clock =
   const timeoutMs = pending?.question.timeoutMs ?? state.gate?.timeoutMs;
   const used = 3 + state.order.length + 2 + 1;
   const activityRows = Math.max(4, Math.min(24, rows - used - 3));
+  // After a narrowing resize, as many finished entries as fit above the frame are printed again.
+  // At least one entry, so the redraw always goes through <Static> (which makes Ink redraw all).
+  const redraw = useRedrawOnShrink((screenRows) =>
+    Math.max(
+      0,
+      Math.min(state.log.length - 1, state.log.length - Math.max(0, screenRows - (used + activityRows + 3))),
+    ),
+  );
   return (
     <Box flexDirection="column" width={width}>
-      <Transcript entries={state.log} />
+      <Transcript
+        key={redraw.generation}
+        entries={redraw.from > 0 ? state.log.slice(redraw.from) : state.log}
+      />
       <Header state={state} elapsedMs={elapsed} width={width} />
       <PipelinePane state={state} selected={selected} frame={tick} width={width} now={now} />
       {gateQuestion && live ? (

@@ -39,6 +39,7 @@ export function applyAgentAction(node: NodeView, action: AgentAction, nextId: nu
             args: action.args,
             status: 'running',
             output: '',
+            ...(action.at !== undefined ? { startedAt: action.at } : {}),
           },
         ]),
       };
@@ -54,7 +55,7 @@ export function applyAgentAction(node: NodeView, action: AgentAction, nextId: nu
               ...item,
               status: action.isError ? ('error' as const) : ('ok' as const),
               output: keepTail(action.output || item.output, MAX_OUTPUT_CHARS),
-              ...(action.durationMs !== undefined ? { durationMs: action.durationMs } : {}),
+              ...durationOf(action, item),
             };
       return { ...node, activity: items.map((x, i) => (i === index ? updated : x)) };
     }
@@ -70,4 +71,15 @@ export function applyAgentAction(node: NodeView, action: AgentAction, nextId: nu
         ...(action.model ? { model: action.model } : {}),
       };
   }
+}
+
+/** The duration the agent reported, else the time between the call's start and end events. */
+function durationOf(
+  action: { durationMs?: number; at?: number },
+  item: { startedAt?: number },
+): { durationMs?: number } {
+  if (action.durationMs !== undefined) return { durationMs: action.durationMs };
+  if (action.at !== undefined && item.startedAt !== undefined)
+    return { durationMs: Math.max(0, action.at - item.startedAt) };
+  return {};
 }

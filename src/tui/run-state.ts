@@ -21,6 +21,8 @@ export interface ToolCallItem {
   /** Output so far (streamed) or final; the pane shows only its first/last lines. */
   output: string;
   durationMs?: number;
+  /** Epoch ms of the call's start event. */
+  startedAt?: number;
 }
 
 export type ActivityItem =

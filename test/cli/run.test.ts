@@ -141,7 +141,19 @@ describe('attractor run (in process)', () => {
 
   it('a human gate without a terminal, --auto-approve or an answer fails the run and says how to answer', async () => {
     const dir = workspace({ 'p.dot': PIPELINE, 's.json': '{}' });
-    const r = await runCli(['run', 'p.dot', '--scenario', 's.json', '--logs-dir', 'runs'], { cwd: dir });
+    // A real process with stdin closed: an open stdin could still answer (test/cli/answer-channel-process).
+    ensureDist();
+    const child = spawnSync(
+      process.execPath,
+      [BIN, 'run', 'p.dot', '--scenario', 's.json', '--logs-dir', 'runs'],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NO_COLOR: '1' },
+      },
+    );
+    const r = { code: child.status, stdout: child.stdout };
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/--auto-approve/);
     // Once, on the gate's own line; the summary names where it failed without repeating it.

@@ -9,6 +9,8 @@ export interface TmuxTerminal {
   /** Waits until the screen matches, or throws with the last screen. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
   keys(...keys: string[]): void;
+  /** Resizes the window as a user dragging the terminal's edge would (the program gets SIGWINCH). */
+  resize(columns: number, rows?: number): void;
   /** 1 when the cursor is visible. */
   cursorVisible(): boolean;
   close(): void;
@@ -71,6 +73,9 @@ export function openTmux(
     },
     keys: (...keys) => {
       tmux('send-keys', '-t', 'main', ...keys);
+    },
+    resize: (columns, rows) => {
+      tmux('resize-window', '-t', 'main', '-x', String(columns), ...(rows ? ['-y', String(rows)] : []));
     },
     cursorVisible: () => tmux('display-message', '-p', '-t', 'main', '#{cursor_flag}').trim() === '1',
     close: () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LLMClient } from '../../src/llm/client.js';
 import { AbortError } from '../../src/llm/errors/abort-error.js';
 import { ConfigurationError } from '../../src/llm/errors/configuration-error.js';
@@ -10,6 +10,11 @@ import type { Middleware } from '../../src/llm/middleware/middleware.js';
 import type { ProviderAdapter } from '../../src/llm/provider-adapter.js';
 import { ScriptedAdapter } from '../../src/llm/testing/scripted-adapter.js';
 import type { Request, StreamEvent } from '../../src/llm/types.js';
+
+// A test that fails on fake timers must not leave them to the next.
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const ask = (model: string, provider?: string): Request => ({
   model,
@@ -165,30 +170,42 @@ describe('LLMClient retries, timeouts and streams', () => {
         adapters: [adapter],
         retryPolicy: { baseDelayMs: 10_000, jitter: false },
       });
+      // On fake timers: the abort at 20 ms ends the 10 s backoff at 20 ms exactly.
+      vi.useFakeTimers();
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 20);
       const events: StreamEvent[] = [];
       const started = Date.now();
-      const error = await (streaming
-        ? (async () => {
-            for await (const event of client.stream(ask('m'), { signal: controller.signal }))
-              events.push(event);
-          })()
-        : client.complete(ask('m'), { signal: controller.signal })
+      const pending = (
+        streaming
+          ? (async () => {
+              for await (const event of client.stream(ask('m'), { signal: controller.signal }))
+                events.push(event);
+            })()
+          : client.complete(ask('m'), { signal: controller.signal })
       ).catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(20);
+      const error = await pending;
+      const elapsed = Date.now() - started;
+      vi.useRealTimers();
       expect(error).toBeInstanceOf(AbortError);
-      expect(Date.now() - started).toBeLessThan(5000);
+      expect(elapsed).toBe(20);
       if (streaming) expect(events).toEqual([{ type: 'error', error }]);
     },
   );
 
   it('turns a per-request timeout into RequestTimeoutError', async () => {
     const adapter = new ScriptedAdapter({ turns: [{ text: 'late', delayMs: 5000 }] });
+    vi.useFakeTimers();
     const started = Date.now();
-    const error = await new LLMClient({ adapters: [adapter] })
+    const pending = new LLMClient({ adapters: [adapter] })
       .complete(ask('m'), { timeoutMs: 50 })
       .catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(50);
+    const error = await pending;
+    const elapsed = Date.now() - started;
+    vi.useRealTimers();
     expect(error).toBeInstanceOf(RequestTimeoutError);
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(elapsed).toBe(50);
   });
 });

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createSimulatedBackend } from '../../src/actors/simulated-backend.js';
 import { readEvents, readJson, runDot, tempDir } from './run-helpers.js';
 
@@ -253,6 +253,7 @@ describe('tool nodes and timeouts', () => {
       start -> slow -> exit; slow -> exit [condition="outcome=fail"] }`;
     const began = Date.now();
     const run = await runDot(d);
+    // Real time on purpose: a real `sleep 20` must be killed. The bound is far below the 20 s it would take.
     expect(Date.now() - began).toBeLessThan(5000);
     const complete = run.events.find((e) => e.kind === 'node.complete' && e.node_id === 'slow');
     expect(complete?.data['status']).toBe('fail');
@@ -323,6 +324,7 @@ describe('pause, cancel and resume', () => {
     });
     const began = Date.now();
     const result = await run.result;
+    // Real time on purpose: a real `sleep 20` must be killed. The bound is far below the 20 s it would take.
     expect(Date.now() - began).toBeLessThan(5000);
     expect(result.status).toBe('cancelled');
     const checkpoint = readJson(join(result.runDir, 'checkpoint.json'));
@@ -410,17 +412,23 @@ describe('retry backoff', () => {
   it('waits the preset delay between attempts (standard: 200 ms x jitter)', async () => {
     const d = `digraph r { start [shape=Mdiamond]; work [prompt="w", max_retries=1, retry_policy=standard]; exit [shape=Msquare]; start -> work -> exit }`;
     const starts: number[] = [];
-    await runDot(d, {
-      random: () => 0.5, // jitter factor 1.0
-      scenarioJson: { nodes: { work: [{ outcome: 'retry' }, { outcome: 'success' }] } },
-      onEvent: (e) => {
-        if (e.kind === 'node.start' && e.node_id === 'work') starts.push(Date.now());
-      },
-    });
+    // On fake timers the wait is measured exactly (and a busy machine cannot stretch it).
+    vi.useFakeTimers();
+    try {
+      const pending = runDot(d, {
+        random: () => 0.5, // jitter factor 1.0
+        scenarioJson: { nodes: { work: [{ outcome: 'retry' }, { outcome: 'success' }] } },
+        onEvent: (e) => {
+          if (e.kind === 'node.start' && e.node_id === 'work') starts.push(Date.now());
+        },
+      });
+      await vi.runAllTimersAsync();
+      expect((await pending).result.status).toBe('completed');
+    } finally {
+      vi.useRealTimers();
+    }
     expect(starts).toHaveLength(2);
-    const gap = (starts[1] ?? 0) - (starts[0] ?? 0);
-    expect(gap).toBeGreaterThanOrEqual(190);
-    expect(gap).toBeLessThan(1000);
+    expect((starts[1] ?? 0) - (starts[0] ?? 0)).toBe(200);
   });
 });
 

@@ -97,18 +97,20 @@ function readJson<T>(path: string, schema: z.ZodType<T>): T | undefined {
   }
 }
 
-/** Questions waiting now, oldest first. Unreadable or foreign files are ignored. */
-export function readPendingQuestions(runDir: string): QuestionFile[] {
+/** Every question file, answered or not, oldest first. Unreadable or foreign files are ignored. */
+export function readQuestionFiles(runDir: string): QuestionFile[] {
   const dir = questionsDir(runDir);
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((name) => name.endsWith('.json') && !name.startsWith('.'))
     .map((name) => readJson(join(dir, name), questionFileSchema))
-    .filter(
-      (file): file is QuestionFile =>
-        file !== undefined && !existsSync(join(answersDir(runDir), `${file.id}.json`)),
-    )
+    .filter((file): file is QuestionFile => file !== undefined)
     .sort((a, b) => a.asked_at.localeCompare(b.asked_at));
+}
+
+/** Questions waiting now (no answer file yet), oldest first. */
+export function readPendingQuestions(runDir: string): QuestionFile[] {
+  return readQuestionFiles(runDir).filter((file) => !existsSync(join(answersDir(runDir), `${file.id}.json`)));
 }
 
 export function readAnswerFile(runDir: string, id: string): AnswerFile | undefined {

@@ -8,6 +8,11 @@ export interface ConsoleInterviewerOptions {
   input?: NodeJS.ReadableStream;
   /** Default `process.stdout`. */
   output?: NodeJS.WritableStream;
+  /**
+   * The answer when the input ends before one is typed; default SKIPPED (Ctrl-D on a terminal). A
+   * closed pipe can throw instead: nobody is there to answer.
+   */
+  onInputEnd?: (question: Question) => Answer;
 }
 
 type LineResult = { kind: 'line'; line: string } | { kind: 'eof' } | { kind: 'timeout' };
@@ -22,19 +27,35 @@ type LineResult = { kind: 'line'; line: string } | { kind: 'eof' } | { kind: 'ti
 export class ConsoleInterviewer implements Interviewer {
   readonly #input: NodeJS.ReadableStream;
   readonly #output: NodeJS.WritableStream;
+  readonly #onInputEnd: (question: Question) => Answer;
   #reader: Interface | undefined;
   readonly #lines: string[] = [];
   readonly #waiters: Array<(result: LineResult) => void> = [];
   #ended = false;
+  #asking = 0;
 
   constructor(options: ConsoleInterviewerOptions = {}) {
     this.#input = options.input ?? process.stdin;
     this.#output = options.output ?? process.stdout;
+    this.#onInputEnd = options.onInputEnd ?? (() => ({ value: 'skipped' }));
   }
 
   async ask(question: Question, signal: AbortSignal): Promise<Answer> {
     signal.throwIfAborted();
     this.#start();
+    // Input is read only while a question waits: between questions (and after one answered elsewhere)
+    // no pending read keeps the process alive, and lines typed ahead wait in the pipe.
+    this.#asking += 1;
+    this.#reader?.resume();
+    try {
+      return await this.#askOnce(question, signal);
+    } finally {
+      this.#asking -= 1;
+      if (this.#asking === 0) this.#reader?.pause();
+    }
+  }
+
+  async #askOnce(question: Question, signal: AbortSignal): Promise<Answer> {
     const deadline = question.timeoutMs === undefined ? undefined : Date.now() + question.timeoutMs;
     this.#write(`[?] ${question.text}\n`);
     for (const option of question.options) {
@@ -47,7 +68,10 @@ export class ConsoleInterviewer implements Interviewer {
         this.#write('\n(no answer: timed out)\n');
         return { value: 'timeout' };
       }
-      if (result.kind === 'eof') return { value: 'skipped' };
+      if (result.kind === 'eof') {
+        this.#write('\n');
+        return this.#onInputEnd(question);
+      }
       const line = result.line.trim();
       if (question.type === 'freeform') return { text: line };
       const typed = line === '' ? (question.defaultChoice ?? '') : line;

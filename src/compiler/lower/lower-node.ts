@@ -128,7 +128,7 @@ function routeState(n: PipelineNode, lower: LowerContext): StateConfig {
   return { always };
 }
 
-/** One compound state per node: enter → run (invoke `handler.<type>`) → route, with backoff for retries. */
+/** One compound state per node: enter → run (invoke `handler.<type>`) → route, with backoff (invoke `retryBackoff`) for retries. */
 export function lowerNode(n: PipelineNode, lower: LowerContext): StateConfig {
   return {
     meta: { nodeId: n.id, handler: n.handler },
@@ -145,7 +145,18 @@ export function lowerNode(n: PipelineNode, lower: LowerContext): StateConfig {
         },
       },
       route: routeState(n, lower),
-      backoff: { after: { retryBackoff: { target: 'enter' } } },
+      // The wait is an invoked actor rather than an `after` delay: XState persists invoked actors and
+      // restarts them on restore, but not the timers of delayed transitions, so a snapshot taken
+      // during the wait would restore into a state that never leaves (docs/decisions.md D17).
+      backoff: {
+        invoke: {
+          id: 'backoff',
+          src: 'retryBackoff',
+          input: node(n.id),
+          onDone: { target: 'enter' },
+          onError: { target: 'enter' },
+        },
+      },
     },
   };
 }

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type {
   ChildPipelineHandle,
   ChildPipelineStatus,
@@ -49,8 +49,19 @@ const running = (node: string, context: ContextValues = {}): ChildPipelineStatus
 describe('managerLoopHandler', () => {
   const cleanups: Array<() => void> = [];
   afterEach(() => {
+    vi.useRealTimers();
     for (const cleanup of cleanups.splice(0)) cleanup();
   });
+
+  /** Runs `start` on fake timers to the end: virtual time measures the waits exactly. */
+  async function onFakeTimers<T>(start: () => Promise<T>): Promise<{ result: T; elapsed: number }> {
+    vi.useFakeTimers();
+    const began = Date.now();
+    const pending = start();
+    await vi.runAllTimersAsync();
+    const result = await pending;
+    return { result, elapsed: Date.now() - began };
+  }
 
   async function run(
     script: ChildPipelineStatus[],
@@ -211,12 +222,14 @@ describe('managerLoopHandler', () => {
   });
 
   it('waits the poll interval between cycles', async () => {
-    const started = Date.now();
-    await run([running('a'), running('a'), running('a')], {
-      'manager.poll_interval': 60,
-      'manager.max_cycles': 3,
-    });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(110);
+    const { elapsed } = await onFakeTimers(() =>
+      run([running('a'), running('a'), running('a')], {
+        'manager.poll_interval': 60,
+        'manager.max_cycles': 3,
+      }),
+    );
+    // Three cycles, two waits between them.
+    expect(elapsed).toBe(120);
   });
 
   it.each<[string, NodeAttrs, GraphAttrs, string]>([
@@ -233,32 +246,25 @@ describe('managerLoopHandler', () => {
   });
 
   it('wakes up as soon as the child finishes instead of sleeping out the interval', async () => {
-    const started = Date.now();
     const done: ChildPipelineStatus = { state: 'completed', completedNodes: [], context: {} };
-    const { outcome } = await run(
-      [running('a'), done],
-      { 'manager.poll_interval': 10_000 },
-      undefined,
-      undefined,
-      (child) => setTimeout(() => child.finish(done), 50),
+    const { result, elapsed } = await onFakeTimers(() =>
+      run([running('a'), done], { 'manager.poll_interval': 10_000 }, undefined, undefined, (child) =>
+        setTimeout(() => child.finish(done), 50),
+      ),
     );
-    expect(outcome.status).toBe('success');
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(result.outcome.status).toBe('success');
+    expect(elapsed).toBe(50);
   });
 
   it('cancels the child when aborted', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    const started = Date.now();
-    const { outcome, log } = await run(
-      [running('a')],
-      { 'manager.poll_interval': 10_000 },
-      undefined,
-      controller.signal,
-    );
-    expect(outcome).toMatchObject({ status: 'fail', failure_reason: 'cancelled' });
-    expect(log.cancelled).toBe(1);
-    expect(Date.now() - started).toBeLessThan(2000);
+    const { result, elapsed } = await onFakeTimers(() => {
+      setTimeout(() => controller.abort(), 50);
+      return run([running('a')], { 'manager.poll_interval': 10_000 }, undefined, controller.signal);
+    });
+    expect(result.outcome).toMatchObject({ status: 'fail', failure_reason: 'cancelled' });
+    expect(result.log.cancelled).toBe(1);
+    expect(elapsed).toBe(50);
   });
 
   describe('stack.child_workdir', () => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { waitHumanHandler } from '../../../src/actors/handlers/wait-human.js';
 import { CallbackInterviewer } from '../../../src/actors/interviewers/callback.js';
 import type { Answer, Interviewer } from '../../../src/actors/interviewers/interviewer.js';
@@ -26,6 +26,7 @@ function gate(attrs: NodeAttrs = {}, edges = REVIEW_EDGES) {
 describe('waitHumanHandler', () => {
   const cleanups: Array<() => void> = [];
   afterEach(() => {
+    vi.useRealTimers();
     for (const cleanup of cleanups.splice(0)) cleanup();
   });
 
@@ -92,12 +93,16 @@ describe('waitHumanHandler', () => {
       'ship',
     ],
   ])('timeout with %s', async (_name, interviewer, defaultChoice, target) => {
+    // On fake timers: the gate gives up exactly at its timeout, whatever the interviewer does.
+    vi.useFakeTimers();
     const started = Date.now();
-    const { outcome, events } = await run(interviewer, {
+    const pending = run(interviewer, {
       'human.timeout': 50,
       ...(defaultChoice ? { 'human.default_choice': defaultChoice } : {}),
     });
-    expect(Date.now() - started).toBeLessThan(2000);
+    await vi.runAllTimersAsync();
+    const { outcome, events } = await pending;
+    expect(Date.now() - started).toBeLessThanOrEqual(50);
     expect(outcome.status).toBe('success');
     expect(outcome.suggested_next_ids).toEqual([target]);
     expect(outcome.notes).toMatch(/^Timed out; used default choice/);

@@ -9,9 +9,14 @@ import {
   readAnswerFile,
   readPendingQuestions,
   toQuestion,
+  toQuestionFile,
   writeAnswerFile,
+  writeQuestionFile,
 } from '../../../src/actors/interviewers/answer-channel.js';
-import { withAnswerChannel } from '../../../src/actors/interviewers/answer-channel-interviewer.js';
+import {
+  isAnsweredElsewhere,
+  withAnswerChannel,
+} from '../../../src/actors/interviewers/answer-channel-interviewer.js';
 import type { Answer, Interviewer, Question } from '../../../src/actors/interviewers/interviewer.js';
 import { choice, freeform, signal } from './fixtures.js';
 
@@ -22,15 +27,17 @@ beforeEach(() => {
 afterEach(() => rmSync(runDir, { recursive: true, force: true }));
 
 /** An interviewer nobody answers: it waits until aborted. */
-function silent(): Interviewer & { asked: Question[]; aborted: boolean } {
+function silent(): Interviewer & { asked: Question[]; aborted: boolean; reason?: unknown } {
   const self = {
     asked: [] as Question[],
     aborted: false,
+    reason: undefined as unknown,
     ask(question: Question, s: AbortSignal): Promise<Answer> {
       self.asked.push(question);
       return new Promise((_, reject) =>
         s.addEventListener('abort', () => {
           self.aborted = true;
+          self.reason = s.reason;
           reject(s.reason);
         }),
       );
@@ -70,6 +77,81 @@ describe('the answer channel', () => {
     expect(inner.aborted).toBe(true);
     expect(readdirSync(questionsDir(runDir))).toEqual([]);
     expect(readAnswerFile(runDir, pending!.id)).toMatchObject({ choice: 'r', answered_by: 'test' });
+  });
+
+  test('a file answer withdraws the inner ask as "answered elsewhere" and says who answered', async () => {
+    const inner = silent();
+    const told: string[] = [];
+    const asking = withAnswerChannel(inner, () => runDir, {
+      onAnsweredElsewhere: (q, answer, file) =>
+        told.push(`${q.stage} ${answer.selected?.key} ${file.answered_by}`),
+    }).ask(choice, signal());
+    await waitFor(() => readPendingQuestions(runDir).length === 1);
+    const id = readPendingQuestions(runDir)[0]!.id;
+    writeAnswerFile(runDir, {
+      id,
+      choice: 'A',
+      answered_by: 'attach',
+      answered_at: new Date().toISOString(),
+    });
+    await expect(asking).resolves.toEqual({ selected: choice.options[0] });
+    expect(isAnsweredElsewhere(inner.reason)).toBe(true);
+    expect(told).toEqual(['gate A attach']);
+  });
+
+  test('a cancelled gate withdraws the inner ask with the run\'s own reason, not "answered elsewhere"', async () => {
+    const inner = silent();
+    const controller = new AbortController();
+    const asking = withAnswerChannel(inner, () => runDir).ask(choice, controller.signal);
+    await waitFor(() => readPendingQuestions(runDir).length === 1);
+    controller.abort(new Error('run cancelled'));
+    await expect(asking).rejects.toThrow('run cancelled');
+    expect(isAnsweredElsewhere(inner.reason)).toBe(false);
+  });
+
+  test('an answer from the wrapped interviewer is recorded, so a later answer file finds it taken', async () => {
+    let asked: (answer: Answer) => void = () => {};
+    const inner: Interviewer = { ask: () => new Promise((resolve) => (asked = resolve)) };
+    const asking = withAnswerChannel(inner, () => runDir, { answeredBy: 'terminal' }).ask(choice, signal());
+    await waitFor(() => readPendingQuestions(runDir).length === 1);
+    const id = readPendingQuestions(runDir)[0]!.id;
+    asked({ selected: choice.options[1]! });
+    await expect(asking).resolves.toEqual({ selected: choice.options[1] });
+    expect(readAnswerFile(runDir, id)).toMatchObject({ choice: 'R', answered_by: 'terminal' });
+    expect(writeAnswerFile(runDir, { id, choice: 'A', answered_at: new Date().toISOString() })).toBe(false);
+  });
+
+  test('close() of the wrapped interviewer is kept', () => {
+    let closed = false;
+    const wrapped = withAnswerChannel(
+      { ask: async () => ({ value: 'yes' }), close: () => (closed = true) },
+      () => runDir,
+    );
+    wrapped.close?.();
+    expect(closed).toBe(true);
+  });
+
+  test('a question its gate left when the process died is asked again under the same id', async () => {
+    writeQuestionFile(runDir, toQuestionFile('gate-1-1', choice, new Date(0)));
+    writeQuestionFile(runDir, toQuestionFile('other-1-1', { ...choice, stage: 'other' }, new Date(0)));
+    const asking = withAnswerChannel(silent(), () => runDir).ask(choice, signal());
+    await waitFor(() => readPendingQuestions(runDir).some((q) => q.asked_at !== new Date(0).toISOString()));
+    expect(readPendingQuestions(runDir).map((q) => q.id)).toEqual(['other-1-1', 'gate-1-1']);
+    writeAnswerFile(runDir, { id: 'gate-1-1', choice: 'S', answered_at: new Date().toISOString() });
+    await expect(asking).resolves.toEqual({ selected: choice.options[2] });
+    expect(readPendingQuestions(runDir).map((q) => q.id)).toEqual(['other-1-1']);
+  });
+
+  test('an answer written while the process was dead answers the gate when it asks again', async () => {
+    writeQuestionFile(runDir, toQuestionFile('gate-1-1', choice, new Date(0)));
+    writeAnswerFile(runDir, { id: 'gate-1-1', choice: 'R', answered_by: 'attach', answered_at: '' });
+    const inner = silent();
+    await expect(withAnswerChannel(inner, () => runDir).ask(choice, signal())).resolves.toEqual({
+      selected: choice.options[1],
+    });
+    // Not asked at all (a console would reject at once on the withdrawn signal and lose the race).
+    expect(inner.asked).toEqual([]);
+    expect(readdirSync(questionsDir(runDir))).toEqual([]);
   });
 
   test('the first answer wins: a second answer file is refused', async () => {

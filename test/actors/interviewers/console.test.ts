@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConsoleInterviewer } from '../../../src/actors/interviewers/console.js';
 import { choice, freeform, signal, yesNo } from './fixtures.js';
 
@@ -17,6 +17,7 @@ function terminal() {
 describe('ConsoleInterviewer', () => {
   const open: ConsoleInterviewer[] = [];
   afterEach(() => {
+    vi.useRealTimers();
     for (const interviewer of open.splice(0)) interviewer.close();
   });
   const setup = () => {
@@ -77,10 +78,16 @@ describe('ConsoleInterviewer', () => {
   });
 
   it('answers TIMEOUT when nobody answers in time', async () => {
+    vi.useFakeTimers();
     const { interviewer, printed } = setup();
-    const started = Date.now();
-    expect(await interviewer.ask({ ...choice, timeoutMs: 50 }, signal())).toEqual({ value: 'timeout' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    let answer: unknown;
+    void interviewer.ask({ ...choice, timeoutMs: 50 }, signal()).then((a) => {
+      answer = a;
+    });
+    await vi.advanceTimersByTimeAsync(49);
+    expect(answer).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(answer).toEqual({ value: 'timeout' });
     expect(printed()).toContain('timed out');
   });
 

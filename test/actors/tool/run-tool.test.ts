@@ -20,6 +20,8 @@ async function eventuallyGone(pid: number, withinMs = 3000): Promise<boolean> {
   return !alive(pid);
 }
 
+// Real processes are the point here, so these tests run on real time; each time bound only tells a
+// killed process group from one left to finish its `sleep 30`, with a wide margin for a busy machine.
 describe('runTool', () => {
   let dir: string;
   beforeEach(() => {
@@ -113,7 +115,7 @@ describe('runTool', () => {
     const started = Date.now();
     const result = await run('sleep 30 >/dev/null 2>&1 & echo $!', { killGraceMs: 500 });
     expect(result.exitCode).toBe(0);
-    expect(Date.now() - started).toBeLessThan(500);
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(await eventuallyGone(Number(result.stdoutTail.trim()))).toBe(true);
   });
 });

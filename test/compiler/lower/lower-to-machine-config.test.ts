@@ -158,6 +158,8 @@ describe('every example compiles to a machine that starts', () => {
     expect(Object.keys(c.states)).toHaveLength(graph.nodes.length + 6);
     for (const n of graph.nodes) {
       expect(c.states[stateKey(n.id)]?.states?.['run']?.invoke?.src).toBe(`handler.${n.handler}`);
+      // The retry wait is an invoked actor, so a persisted snapshot taken during it restores (D17).
+      expect(c.states[stateKey(n.id)]?.states?.['backoff']?.invoke?.src).toBe('retryBackoff');
     }
     const edgeGuards = transitions(c).filter((t) => t.guard?.type === 'routesToEdge');
     expect(edgeGuards).toHaveLength(
@@ -170,13 +172,14 @@ describe('every example compiles to a machine that starts', () => {
       expect(t.target).toBe(`#pipeline.${stateKey(edge?.target ?? '')}`);
     }
     // Linear in the graph: a bounded number of transitions per node and edge.
-    expect(transitions(c).length).toBeLessThanOrEqual(10 * graph.nodes.length + 2 * graph.edges.length + 10);
+    expect(transitions(c).length).toBeLessThanOrEqual(11 * graph.nodes.length + 2 * graph.edges.length + 10);
     // Every name the plain config uses is implemented by the machine.
     const impl = machine.implementations;
     for (const t of transitions(c)) {
       if (t.guard) expect(impl.guards).toHaveProperty([t.guard.type]);
       for (const a of t.actions ?? []) expect(impl.actions).toHaveProperty([a.type]);
     }
+    expect(impl.actors).toHaveProperty(['retryBackoff']);
     const start = graph.nodes.find((n) => n.handler === 'start')?.id ?? 'start';
     const actor = createActor(machine, {
       input: { startAt: start, runDir: tmpdir(), values: {}, maxSteps: 10 },

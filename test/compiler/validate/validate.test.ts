@@ -192,7 +192,9 @@ describe('hasErrors and validateOrRaise', () => {
   });
 });
 
-describe('performance', () => {
+// Scale, not speed: the findings on 10,000-node graphs. How validation time grows with the graph is
+// measured by bench/validate-growth.mjs (wall-clock bounds flake on a shared machine).
+describe('large graphs', () => {
   /** A 10,000-node pipeline: a chain with a bounded fail back edge every 10 nodes and a side branch every 7. */
   function bigGraph(n: number): PipelineGraph {
     const nodes: Record<string, { prompt?: string; shape?: string; max_visits?: number }> = {
@@ -210,25 +212,17 @@ describe('performance', () => {
     return lintGraph({ nodes, edges });
   }
 
-  it('validates a 10,000-node graph in well under a second', () => {
-    const graph = bigGraph(10_000);
-    validate(graph); // warm up the JIT so the bound measures the algorithm, not compilation
-    const started = performance.now();
-    const findings = validate(graph);
-    const elapsed = performance.now() - started;
-    expect(findings).toEqual([]);
-    expect(elapsed).toBeLessThan(2_000);
+  it('finds nothing wrong with a clean 10,000-node pipeline', () => {
+    expect(validate(bigGraph(10_000))).toEqual([]);
   });
 
-  it('reports 10,000 unconditional self loops without slowing down', () => {
+  it('reports each of 10,000 unconditional self loops', () => {
     const graph = bigGraph(10_000);
     graph.edges = graph.edges.filter((edge) => edge.attrs.condition === undefined);
     for (const node of graph.nodes) {
       graph.edges.push({ ...graph.edges[0]!, index: graph.edges.length, source: node.id, target: node.id });
     }
-    const started = performance.now();
     const cycles = validate(graph).filter((d) => d.rule === 'cycles');
-    expect(performance.now() - started).toBeLessThan(2_000);
     expect(cycles).toHaveLength(graph.nodes.length);
   });
 });

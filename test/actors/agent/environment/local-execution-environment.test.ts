@@ -214,6 +214,7 @@ describe('LocalExecutionEnvironment: commands', () => {
     const pid = Number(result.stdout.trim());
     expect(result.timedOut).toBe(true);
     expect(result.exitCode).not.toBe(0);
+    // Real time on purpose (a real process group): far below the 30 s the sleep would take.
     expect(Date.now() - started).toBeLessThan(5000);
     expect(await eventuallyGone(pid)).toBe(true);
   });

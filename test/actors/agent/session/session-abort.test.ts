@@ -1,8 +1,13 @@
 import { spawn } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createSession } from '../../../../src/actors/agent/session/session.js';
 import { collect, defineTestTool, kinds, scripted, testEnv, testProfile } from './session-fixtures.js';
+
+// A test that fails on fake timers must not leave them to the next.
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 function alive(pid: number): boolean {
   try {
@@ -23,13 +28,19 @@ async function waitUntil(condition: () => boolean, ms = 5_000): Promise<void> {
 
 describe('Session abort', () => {
   it('aborts the in-flight model call and closes', async () => {
+    // On fake timers: the abort at 30 ms ends the 10 s model call at 30 ms exactly.
+    vi.useFakeTimers();
     const { client } = scripted([{ text: 'never', delayMs: 10_000 }]);
     const session = createSession({ client, profile: testProfile(), env: testEnv() });
     const stream = session.submit('go');
     setTimeout(() => session.abort(), 30);
     const started = Date.now();
-    const events = await collect(stream);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    const pending = collect(stream);
+    await vi.advanceTimersByTimeAsync(30);
+    const events = await pending;
+    const elapsed = Date.now() - started;
+    vi.useRealTimers();
+    expect(elapsed).toBe(30);
     expect(kinds(events)).toEqual(['session_start', 'user_input', 'session_end']);
     expect(events.at(-1)!.data).toEqual({ state: 'closed' });
     expect(session.state).toBe('closed');

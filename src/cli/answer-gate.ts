@@ -1,0 +1,95 @@
+import { type FSWatcher, watch } from 'node:fs';
+import path from 'node:path';
+import {
+  type QuestionFile,
+  readAnswerFile,
+  readPendingQuestions,
+  writeAnswerFile,
+} from '../actors/interviewers/answer-channel.js';
+import { matchOption } from '../actors/interviewers/match-option.js';
+import { AttractorError } from '../shared/errors.js';
+import type { CliContext } from './cli-context.js';
+import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
+
+/** What the answer file of `choice` says for this question, or an error naming the options. */
+function answerFields(file: QuestionFile, choice: string): { choice: string } | { text: string } {
+  const { question } = file;
+  if (question.type === 'freeform') return { text: choice };
+  const option = matchOption(question.options, choice);
+  if (option) return { choice: option.key };
+  const listed = question.options.map((o) => `${o.key} (${o.label})`).join(', ');
+  throw new AttractorError(
+    'ANSWER_NO_OPTION',
+    `"${choice}" is none of the options of gate ${file.node_id}: ${listed}.`,
+  );
+}
+
+/**
+ * `attractor attach <run-dir> --answer <choice>`: answers the question the run waits on (or the next
+ * one it asks) through the run directory's answer channel, without a terminal. Exits 1 when the run
+ * ends without asking, or when another answer got there first.
+ */
+export async function answerGate(runDir: string, choice: string, ctx: CliContext): Promise<number> {
+  const { followLines } = await import('../tui/follow-file.js');
+  let settle: (code: number) => void = () => {};
+  const done = new Promise<number>((resolve) => {
+    settle = resolve;
+  });
+  let answered = false;
+  const tryAnswer = () => {
+    if (answered) return;
+    const file = readPendingQuestions(runDir)[0];
+    if (!file) return;
+    answered = true;
+    try {
+      const fields = answerFields(file, choice);
+      const by = `attach (pid ${process.pid})`;
+      const won = writeAnswerFile(runDir, {
+        id: file.id,
+        ...fields,
+        answered_by: by,
+        answered_at: new Date().toISOString(),
+      });
+      if (!won) {
+        const other = readAnswerFile(runDir, file.id);
+        ctx.io.stderr(
+          `attractor: gate ${file.node_id} was already answered${other?.answered_by ? ` by ${other.answered_by}` : ''}.\n`,
+        );
+        settle(EXIT_FAILURE);
+        return;
+      }
+      ctx.io.stdout(`Answered ${file.node_id} (question ${file.id}): ${choice}\n`);
+      settle(EXIT_OK);
+    } catch (error) {
+      ctx.io.stderr(`attractor: ${(error as Error).message}\n`);
+      settle(EXIT_FAILURE);
+    }
+  };
+  let questionsWatcher: FSWatcher | undefined;
+  const watchQuestions = () => {
+    if (questionsWatcher) return;
+    try {
+      questionsWatcher = watch(path.join(runDir, 'questions'), tryAnswer);
+    } catch {
+      // Not there yet: the run-directory watcher calls again.
+    }
+  };
+  const onChange = () => {
+    watchQuestions();
+    tryAnswer();
+  };
+  // The run directory changes whenever the run writes; the questions folder appears with the first gate.
+  const watcher = watch(runDir, onChange);
+  const follower = followLines(path.join(runDir, 'events.jsonl'), (line) => {
+    if (!line.includes('"pipeline.finalize"') || answered) return;
+    answered = true;
+    ctx.io.stderr('attractor: the run ended without asking a question.\n');
+    settle(EXIT_FAILURE);
+  });
+  onChange();
+  const code = await done;
+  watcher.close();
+  questionsWatcher?.close();
+  follower.close();
+  return code;
+}

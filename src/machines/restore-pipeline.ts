@@ -1,0 +1,102 @@
+import { type Actor, type ActorOptions, createActor, type Snapshot } from 'xstate';
+import { z } from 'zod';
+import { AttractorError } from '../shared/errors.js';
+import type { PipelineMachine } from './pipeline-machine.js';
+
+/** The parts of a persisted pipeline snapshot restoring relies on; XState's own fields pass through. */
+const PersistedPipelineSnapshotSchema = z.looseObject({
+  status: z.enum(['active', 'done', 'error', 'stopped']),
+  value: z.union([z.string(), z.record(z.string(), z.string())]),
+  output: z.unknown().optional(),
+  error: z.unknown().optional(),
+  context: z.looseObject({
+    values: z.record(z.string(), z.unknown()),
+    completedNodes: z.array(z.string()),
+    nodeOutcomes: z.record(z.string(), z.string()),
+    nodeRetries: z.record(z.string(), z.number()),
+    failedNodes: z.array(z.string()),
+    steps: z.number(),
+    maxSteps: z.number(),
+    runDir: z.string(),
+  }),
+  children: z.record(
+    z.string(),
+    z.looseObject({ src: z.string(), snapshot: z.looseObject({ status: z.string() }) }),
+  ),
+});
+
+/** The actor each node sub-state runs, by the lowering's state and invoke names. */
+const RUNNING_CHILD: Record<string, string> = { run: 'handler', backoff: 'backoff' };
+
+export type RestoreOptions = Omit<ActorOptions<PipelineMachine>, 'snapshot' | 'input'>;
+
+/**
+ * A pipeline actor continuing from a snapshot `actor.getPersistedSnapshot()` returned, typically
+ * stored as JSON and parsed back (not started: call `.start()`, as with `createActor`). Pass the machine
+ * `providePipeline` returns for the same pipeline, with this process's services.
+ *
+ * What runs again: the actor that was running when the snapshot was taken starts over with the input
+ * it was given — the interrupted node's handler re-runs from its start (as with a resume from a
+ * checkpoint), a retry wait waits its full delay again. Completed nodes do not run again, and the
+ * context (values, retries, visit counts, steps) is exactly what it was, so the run ends as an
+ * uninterrupted one would. Events emitted before the snapshot are not emitted again.
+ *
+ * The snapshot is checked first (`SNAPSHOT_INVALID`): its shape, that it names states and actors of this
+ * machine, and that it was taken before `actor.stop()` — stopping drops the running actors, so a
+ * stopped snapshot cannot continue.
+ *
+ * @example
+ * const stored = JSON.stringify(actor.getPersistedSnapshot()); // e.g. in actor.subscribe()
+ * // later, in another process:
+ * const restored = restorePipeline(providePipeline(compiled, services), JSON.parse(stored)).start();
+ */
+export function restorePipeline(
+  machine: PipelineMachine,
+  stored: unknown,
+  options: RestoreOptions = {},
+): Actor<PipelineMachine> {
+  const parsed = PersistedPipelineSnapshotSchema.safeParse(stored);
+  if (!parsed.success)
+    throw invalid(`it is not a persisted pipeline snapshot (${z.prettifyError(parsed.error)})`);
+  const persisted = parsed.data;
+  if (persisted.status === 'stopped')
+    throw invalid(
+      'it was taken after actor.stop(), which drops the running actors; persist before stopping (e.g. in actor.subscribe())',
+    );
+  const [stateKey, subState] =
+    typeof persisted.value === 'string'
+      ? [persisted.value, undefined]
+      : (Object.entries(persisted.value)[0] ?? []);
+  if (stateKey === undefined || !Object.hasOwn(machine.states, stateKey))
+    throw invalid(`its state ${JSON.stringify(persisted.value)} is not a state of this pipeline`);
+  const actors = machine.implementations.actors;
+  for (const [id, child] of Object.entries(persisted.children))
+    if (!Object.hasOwn(actors, child.src))
+      throw invalid(`its running actor "${id}" is "${child.src}", which this pipeline does not have`);
+  const running = subState !== undefined ? RUNNING_CHILD[subState] : undefined;
+  if (persisted.status === 'active' && running && !persisted.children[running])
+    throw invalid(`it is in ${stateKey}.${subState} but has no "${running}" actor to continue`);
+
+  const snapshot: Snapshot<unknown> =
+    persisted.status === 'done'
+      ? { ...persisted, status: 'done', output: persisted.output, error: undefined }
+      : persisted.status === 'error'
+        ? { ...persisted, status: 'error', output: undefined, error: persisted.error }
+        : { ...persisted, status: 'active', output: undefined, error: undefined };
+  const { context } = persisted;
+  return createActor(machine, {
+    ...options,
+    snapshot,
+    // XState ignores `input` when it restores a snapshot; the machine's type requires one.
+    input: {
+      startAt: stateKey,
+      runDir: context.runDir,
+      maxSteps: context.maxSteps,
+      values: context.values,
+    },
+  });
+}
+
+function invalid(why: string): AttractorError {
+  return new AttractorError('SNAPSHOT_INVALID', `cannot restore the pipeline snapshot: ${why}.`);
+}

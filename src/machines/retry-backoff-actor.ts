@@ -1,0 +1,33 @@
+import { fromPromise, type PromiseActorLogic } from 'xstate';
+import { retryDelayMs } from '../compiler/routing.js';
+import type { HandlerInvocationInput } from './invocation-runtime.js';
+import type { PipelineMachineContext } from './pipeline-context.js';
+import type { GraphLookup } from './pipeline-runtime.js';
+
+export type RetryBackoffLogic = PromiseActorLogic<void, HandlerInvocationInput>;
+
+/** The delay before a retry: from the node's `retry_policy` and the attempt, with jitter from `random`. */
+export function retryBackoffDelay(lookup: GraphLookup, random: () => number) {
+  return ({ context }: { context: PipelineMachineContext }): number => {
+    const n = context.lastNode ? lookup.node(context.lastNode) : undefined;
+    const attempt = n ? (context.nodeRetries[n.id] ?? 1) : 1;
+    return retryDelayMs(n?.attrs.retry_policy, attempt, random);
+  };
+}
+
+/**
+ * The wait between a node's attempts, as the actor the `backoff` state invokes. An actor (not an
+ * `after` delay) so that a persisted snapshot taken during the wait restores into a wait that runs
+ * again: XState restarts invoked actors on restore but keeps no timers (docs/decisions.md D17).
+ * Stopping the pipeline (cancel, `actor.stop()`) aborts the signal, which clears the timer.
+ */
+export function retryBackoffActor(lookup: GraphLookup, random: () => number): RetryBackoffLogic {
+  const delay = retryBackoffDelay(lookup, random);
+  return fromPromise<void, HandlerInvocationInput>(
+    ({ input, signal }) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay(input));
+        signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+      }),
+  );
+}
