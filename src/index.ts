@@ -84,7 +84,13 @@ export {
 export type { MachineConfig } from './compiler/lower/machine-config.js';
 export { isSuccessStatus, type Outcome, OutcomeSchema, type StageStatus } from './compiler/outcome.js';
 export { DotSyntaxError } from './compiler/parse/dot-syntax-error.js';
-export { checkGoalGates, nextStep, routeFailure, selectEdge } from './compiler/routing.js';
+export {
+  checkGoalGates,
+  nextStep,
+  type RoutingStep,
+  routeFailure,
+  selectEdge,
+} from './compiler/routing.js';
 export { registerTransform, type Transform, type TransformContext } from './compiler/transforms/index.js';
 export { registerLintRule, unregisterLintRule } from './compiler/validate/lint-registry.js';
 export type { LintRule } from './compiler/validate/lint-rule.js';

@@ -133,6 +133,7 @@ const TYPES = [
   'QuestionType',
   'RestoreOptions',
   'ResumeOptions',
+  'RoutingStep',
   'RunAgentToolResult',
   'RunOptions',
   'RunQuality',

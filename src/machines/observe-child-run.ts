@@ -13,10 +13,7 @@ const STATES: Record<string, ChildPipelineStatus['state']> = {
   cancelled: 'cancelled',
 };
 
-/**
- * The stage directory to steer into, once the engine has created it for the running node: routing-only
- * nodes (start, exit, conditional) get none, and a node about to start has none yet.
- */
+/** The stage directory to steer into, once the engine has created it (a node about to start has none yet). */
 export function activeStageDir(dir: string | undefined | ''): { stageDir?: string } {
   return dir && existsSync(dir) ? { stageDir: dir } : {};
 }

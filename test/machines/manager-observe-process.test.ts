@@ -6,7 +6,7 @@ import { createDefaultRegistry } from '../../src/actors/registry.js';
 import { BIN, ensureDist } from '../helpers/ensure-dist.js';
 import { runDot, tempDir } from './run-helpers.js';
 
-beforeAll(() => ensureDist(), 120_000);
+beforeAll(() => ensureDist(), 180_000);
 
 describe('stack.child_autostart=false across processes', () => {
   it('observes and steers a child run another attractor process is executing', async () => {

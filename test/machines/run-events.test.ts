@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AutoApproveInterviewer } from '../../src/actors/interviewers/auto-approve.js';
@@ -133,6 +133,27 @@ describe('run.events(): the run as an async iterable', () => {
     expect(events[0]?.kind).toBe('pipeline.resume');
     expect(events.at(-1)?.kind).toBe('pipeline.finalize');
     expect(readEvents(runDir).slice(-events.length)).toEqual(events);
+  });
+});
+
+describe('run.events() after a crash tore the last line of events.jsonl', () => {
+  it("the resume's events start on a line of their own and replay whole", async () => {
+    const runDir = join(tempDir(), 'run');
+    const first = start({
+      runDir,
+      onEvent: (e) => {
+        if (e.kind === 'node.start' && e.node_id === 'after') first.run.pause();
+      },
+    });
+    await first.run.result;
+    appendFileSync(join(runDir, 'events.jsonl'), '{"kind":"node.sta');
+    const resumed = resumePipeline({ from: runDir, durable: false, registry: registry() });
+    const events = await collect(resumed.events());
+    expect((await resumed.result).status).toBe('completed');
+    expect(events[0]?.kind).toBe('pipeline.resume');
+    const lines = readFileSync(join(runDir, 'events.jsonl'), 'utf8').trim().split('\n');
+    expect(lines.at(-events.length - 1)).toBe('{"kind":"node.sta');
+    expect(lines.slice(-events.length).map((l) => JSON.parse(l))).toEqual(events);
   });
 });
 

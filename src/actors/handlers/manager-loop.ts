@@ -122,8 +122,8 @@ export const managerLoopHandler: NodeHandler = async (input) => {
     }
     const message = node.attrs.prompt;
     const cooled = lastSteer === undefined || Date.now() - lastSteer >= cooldownMs;
-    // A child with a run directory is steered only at a node with a stage directory (not start, exit
-    // or a conditional, nor a node that has not started yet): that is where the message is read.
+    // A child with a run directory is steered only once its node's stage directory exists: that is
+    // where the message is read.
     const reachable = status.stageDir !== undefined || status.runDir === undefined;
     if (
       actions.has('steer') &&
