@@ -100,9 +100,12 @@ export function realRunServices(flags: RunFlags, ctx: CliContext, input: RealRun
   }
   // Keys come from the environment and the working directory's .env, never from the process's own cwd.
   // A replay answers every call inside the middleware chain: it needs no adapter, hence no key.
-  const client = flags.replay
-    ? new LLMClient({ middleware })
-    : LLMClient.fromEnv({ env, dotenv: false, middleware });
+  // With no provider configured the preflight has made sure no node needs one (a tool-only pipeline),
+  // so the run gets a client without adapters rather than fromEnv's refusal.
+  const client =
+    flags.replay || !providers.some((p) => p.configured)
+      ? new LLMClient({ middleware })
+      : LLMClient.fromEnv({ env, dotenv: false, middleware });
   return {
     backend: createAgentBackend({
       client,

@@ -90,6 +90,22 @@ describe('attractor run with the agent backend (Anthropic Messages fake)', () =>
     expect(result.stderr).toContain('ANTHROPIC_API_KEY (needed by node write)');
     expect(existsSync(path.join(dir, '.attractor-runs'))).toBe(false);
   });
+
+  it('runs a pipeline with no LLM node with no key set at all (a real run, not a dry run)', async () => {
+    const dir = workspace();
+    writeFileSync(
+      path.join(dir, 'tools.dot'),
+      `digraph tools {
+        start [shape=Mdiamond]; exit [shape=Msquare];
+        touch [shape=parallelogram, tool_command="echo made > made.txt"];
+        start -> touch -> exit;
+      }`,
+    );
+    const result = await runCli(['run', 'tools.dot'], { cwd: dir, env: {} });
+    expect(result.stderr + result.stdout).not.toContain('No LLM provider');
+    expect(result.code).toBe(0);
+    expect(readFileSync(path.join(dir, 'made.txt'), 'utf8')).toBe('made\n');
+  });
 });
 
 describe('cost budget', () => {
