@@ -56,16 +56,37 @@ export class RunEventFeed {
     this.#subscribers.clear();
   }
 
-  /** Subscribes now (so no event falls between history and live), reads history when iterated. */
+  /**
+   * Subscribes at the first `next()`, not before: an iterator that is never read (or is dropped) holds
+   * nothing. No event falls between history and live, because the history read then is exactly what was
+   * published up to that moment, and the subscription takes every event after it.
+   */
   events(): AsyncIterableIterator<PipelineEvent> {
-    try {
-      this.#flush();
-    } catch {
-      // The run already reports a log it cannot write; history is then what the file holds.
-    }
-    const sub: Subscriber = { queue: [], ended: this.#ended };
-    if (!this.#ended) this.#subscribers.add(sub);
-    return this.#iterate(sub, this.#published);
+    let inner: AsyncIterableIterator<PipelineEvent> | undefined;
+    let closed = false;
+    const open = (): AsyncIterableIterator<PipelineEvent> => {
+      if (inner) return inner;
+      try {
+        this.#flush();
+      } catch {
+        // The run already reports a log it cannot write; history is then what the file holds.
+      }
+      const sub: Subscriber = { queue: [], ended: this.#ended || closed };
+      if (!sub.ended) this.#subscribers.add(sub);
+      inner = this.#iterate(sub, this.#published);
+      return inner;
+    };
+    const done = (): IteratorResult<PipelineEvent, undefined> => ({ done: true, value: undefined });
+    const iterator: AsyncIterableIterator<PipelineEvent> = {
+      next: () => (closed && !inner ? Promise.resolve(done()) : open().next()),
+      return: async () => {
+        closed = true;
+        if (inner) await inner.return?.();
+        return done();
+      },
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return iterator;
   }
 
   async *#iterate(sub: Subscriber, history: number): AsyncIterableIterator<PipelineEvent> {

@@ -174,15 +174,22 @@ describe('RunEventFeed', () => {
     publish('one');
     const iterator = feed.events();
     const lingering = feed.events();
-    expect(feed.subscriberCount).toBe(2);
-    for await (const e of iterator) {
-      expect(e.kind).toBe('one');
-      break;
-    }
+    const closedUnread = feed.events();
+    // Nothing is held for an iterator nobody reads yet (or ever: a dropped one costs nothing).
+    expect(feed.subscriberCount).toBe(0);
+    await closedUnread.return?.();
+    const reading = iterator.next();
     expect(feed.subscriberCount).toBe(1);
+    expect((await reading).value?.kind).toBe('one');
+    await iterator.return?.();
+    expect(feed.subscriberCount).toBe(0);
     publish('two');
+    expect((await lingering.next()).value?.kind).toBe('one');
+    expect(feed.subscriberCount).toBe(1);
+    publish('three');
     feed.end();
     expect(feed.subscriberCount).toBe(0);
-    expect((await collect(lingering)).map((e) => e.kind)).toEqual(['one', 'two']);
+    expect((await collect(lingering)).map((e) => e.kind)).toEqual(['two', 'three']);
+    expect(await closedUnread.next()).toEqual({ done: true, value: undefined });
   });
 });
