@@ -53,6 +53,6 @@ describe('stack.child_autostart=false across processes', () => {
     expect(cycles.at(-1)).toMatch(/^completed@/);
     // Steering went into the other process's stage directory of the node it was running.
     expect(readFileSync(join(dir, 'child-run', 'work', 'steering.md'), 'utf8')).toBe('Hurry up\n');
-    expect(run.result.context['stack.child.run_dir']).toBe(join(dir, 'child-run'));
+    expect(run.result.context['manager.child.run_dir']).toBe(join(dir, 'child-run'));
   }, 60_000);
 });

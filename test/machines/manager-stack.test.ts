@@ -47,6 +47,9 @@ describe('manager loop: stack.child_workdir, steering files and stack.child_auto
     expect(held?.data['notes']).toBe('Keep it small');
     const steer = run.events.find((e) => e.kind === 'manager.steer' && e.data['child_node'] === 'hold');
     expect(steer?.data['file']).toBe(steering);
+    // The child's folder is reported, but not under the key an observing manager reads as its input.
+    expect(run.result.context['manager.child.run_dir']).toBe(join(run.runDir, 'boss', 'child'));
+    expect(run.result.context['stack.child.run_dir']).toBeUndefined();
   });
 
   it('with stack.child_autostart=false, observes a run started elsewhere through its run directory', async () => {
@@ -103,7 +106,7 @@ describe('manager loop: stack.child_workdir, steering files and stack.child_auto
     const cycles = events.filter((e) => e.kind === 'manager.cycle').map((e) => e.data['child_state']);
     expect(cycles[0]).toBe('running');
     expect(cycles.at(-1)).toBe('completed');
-    expect(result.context['stack.child.run_dir']).toBe(childDir);
+    expect(result.context['manager.child.run_dir']).toBe(childDir);
     expect(result.context['stack.child.status']).toBe('completed');
   });
 });

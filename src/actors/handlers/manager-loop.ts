@@ -39,7 +39,9 @@ function telemetry(cycle: number, status: ChildPipelineStatus): ContextValues {
     'stack.child.status': status.state,
     'stack.child.outcome': status.outcome?.status ?? '',
     'stack.child.current_node': status.currentNode ?? '',
-    ...(status.runDir ? { 'stack.child.run_dir': status.runDir } : {}),
+    // Not `stack.child.run_dir`: that key is a later manager's input (which run to observe), and a
+    // started child's folder there would send it to observe a finished child forever.
+    ...(status.runDir ? { 'manager.child.run_dir': status.runDir } : {}),
   };
 }
 
