@@ -60,11 +60,18 @@ export function startRunTui(options: RunTuiOptions): RunTui {
   if (options.replayFrom) replay(`${options.replayFrom}/events.jsonl`, store.push);
   const broker = createGateBroker();
   let run: PipelineRun | undefined;
+  // From the run's first event: a resumed run may ask at its gate before it is mounted (D18.5).
+  let runDir: string | undefined;
   let instance: ReturnType<typeof render> | undefined;
   const stdout = options.stdout ?? process.stdout;
   return {
-    onEvent: store.push,
-    interviewer: withAnswerChannel(broker, () => run?.runDir),
+    onEvent(event) {
+      if (event.kind === 'pipeline.start' || event.kind === 'pipeline.resume') {
+        runDir = String(event.data['run_dir']);
+      }
+      store.push(event);
+    },
+    interviewer: withAnswerChannel(broker, () => run?.runDir ?? runDir),
     mount(started) {
       run = started;
       const app = createElement(App, {

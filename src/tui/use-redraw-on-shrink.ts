@@ -1,3 +1,4 @@
+import { WriteStream } from 'node:tty';
 import { useStdout } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 
@@ -29,6 +30,8 @@ export function useRedrawOnShrink(firstKept: (rows: number) => number): Redraw {
   const keep = useRef(firstKept);
   keep.current = firstKept;
   useEffect(() => {
+    // Only a real terminal re-wraps its screen (a test's fake stdout keeps every frame as written).
+    if (!(stdout instanceof WriteStream)) return;
     let columns = stdout.columns;
     let shrunk = false;
     let timer: NodeJS.Timeout | undefined;
