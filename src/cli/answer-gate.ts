@@ -80,16 +80,38 @@ export async function answerGate(runDir: string, choice: string, ctx: CliContext
   };
   // The run directory changes whenever the run writes; the questions folder appears with the first gate.
   const watcher = watch(runDir, onChange);
-  const follower = followLines(path.join(runDir, 'events.jsonl'), (line) => {
-    if (!line.includes('"pipeline.finalize"') || answered) return;
+  // Only the last process's end counts: a run paused (or killed) and resumed has an earlier
+  // `pipeline.finalize` in its log, followed by a `pipeline.resume`.
+  let ended = false;
+  let live = false;
+  const giveUp = () => {
+    if (answered) return;
     answered = true;
     ctx.io.stderr('attractor: the run ended without asking a question.\n');
     settle(EXIT_FAILURE);
+  };
+  const follower = followLines(path.join(runDir, 'events.jsonl'), (line) => {
+    const kind = eventKind(line);
+    if (kind === 'pipeline.start' || kind === 'pipeline.resume') ended = false;
+    else if (kind === 'pipeline.finalize') ended = true;
+    if (live && ended) giveUp();
   });
+  live = true;
+  // A question already waiting is answered before the log's history can say anything.
   onChange();
+  if (ended) giveUp();
   const code = await done;
   watcher.close();
   questionsWatcher?.close();
   follower.close();
   return code;
+}
+
+function eventKind(line: string): string | undefined {
+  try {
+    const kind = (JSON.parse(line) as { kind?: unknown }).kind;
+    return typeof kind === 'string' ? kind : undefined;
+  } catch {
+    return undefined;
+  }
 }

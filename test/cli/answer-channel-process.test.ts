@@ -1,5 +1,13 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -168,6 +176,23 @@ describe('the answer channel of a run without the TUI', () => {
     const completes = events(run.runDir).filter((e) => e.kind === 'interview.complete');
     expect(completes.map((e) => e.data['key'])).toEqual(['A']);
     expect(events(run.runDir).some((e) => e.node_id === 'ship' && e.kind === 'node.complete')).toBe(true);
+  }, 60_000);
+
+  it('`attach --answer` answers a run that ended once before and was resumed (an earlier finalize in its log)', async () => {
+    const run = startRun();
+    await until('the question file', () => (questionFiles(run.runDir).length > 0 ? true : undefined));
+    run.child.kill('SIGKILL');
+    await run.exited;
+    // The log of a run that was paused, then resumed and is waiting at its gate again.
+    const at = new Date().toISOString();
+    appendFileSync(
+      path.join(run.runDir, 'events.jsonl'),
+      `${JSON.stringify({ kind: 'pipeline.finalize', data: { status: 'paused' }, timestamp: at })}\n${JSON.stringify({ kind: 'pipeline.resume', data: {}, timestamp: at })}\n`,
+    );
+    const answered = attach(run.runDir, 'A');
+    expect(answered.stderr).not.toContain('ended without asking');
+    expect(answered.status).toBe(0);
+    expect(readdirSync(path.join(run.runDir, 'answers'))).toHaveLength(1);
   }, 60_000);
 
   it('a closed stdin still fails the gate at once, naming every way to answer', async () => {
