@@ -11,18 +11,24 @@ import type { RunState } from './run-state.js';
 export interface RunStore {
   push(event: PipelineEvent): void;
   getState(): RunState;
-  subscribe(listener: () => void): () => void;
+  /** `urgent` asks for the change to be shown now, unthrottled (the TUI is about to close). */
+  subscribe(listener: (urgent: boolean) => void): () => void;
+  /** The run is over: subscribers show the final state at once instead of at their next tick. */
+  settle(): void;
 }
 
 export function createRunStore(graph: PipelineGraph): RunStore {
   let state = initialRunState(graph);
-  const listeners = new Set<() => void>();
+  const listeners = new Set<(urgent: boolean) => void>();
   return {
     push(event) {
       const next = reduceRunState(graph, state, event);
       if (next === state) return;
       state = next;
-      for (const listener of listeners) listener();
+      for (const listener of listeners) listener(false);
+    },
+    settle() {
+      for (const listener of listeners) listener(true);
     },
     getState: () => state,
     subscribe(listener) {

@@ -89,8 +89,10 @@ export function startRunTui(options: RunTuiOptions): RunTui {
     },
     async close() {
       if (instance) {
-        // One more frame so the last events are on screen, then the live region gives way to the summary.
-        await new Promise((resolve) => setTimeout(resolve, 3 * (1000 / MAX_FPS)));
+        // The last events must reach the screen (a finished node's line goes to Ink's <Static>, which the
+        // summary does not replace): show the final state now, then give Ink one frame to print it.
+        store.settle();
+        await new Promise((resolve) => setTimeout(resolve, 1000 / MAX_FPS + 5));
         instance.clear();
         instance.unmount();
         await instance.waitUntilExit();

@@ -26,7 +26,12 @@ export function useRunState(store: RunStore, fps = STATE_FPS): RunState {
       last = Date.now();
       setState(store.getState());
     };
-    const unsubscribe = store.subscribe(() => {
+    const unsubscribe = store.subscribe((urgent) => {
+      if (urgent) {
+        clearTimeout(timer);
+        flush();
+        return;
+      }
       if (timer) return;
       timer = setTimeout(flush, Math.max(0, last + interval - Date.now()));
     });
