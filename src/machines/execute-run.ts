@@ -36,22 +36,27 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
   const { compiled, runDir, runId } = prepared;
   const { graph } = compiled;
   if (prepared.fresh) {
-    createRunDirectory(runDir, prepared.source, {
-      run_id: runId,
-      pipeline: graph.name,
-      goal: graph.attrs.goal ?? '',
-      // Absolute: a resume from another directory resolves the pipeline's relative paths against it.
-      ...(graph.file ? { source_file: resolve(graph.file) } : {}),
-      source_sha256: prepared.sha,
-      started_at: new Date().toISOString(),
-      attractor_version: packageVersion(),
-      options: {
-        max_steps: prepared.input.maxSteps,
-        ...(options.model ? { model: options.model } : {}),
-        ...(options.provider ? { provider: options.provider } : {}),
-        ...options.manifestOptions,
+    createRunDirectory(
+      runDir,
+      prepared.source,
+      {
+        run_id: runId,
+        pipeline: graph.name,
+        goal: graph.attrs.goal ?? '',
+        // Absolute: a resume from another directory resolves the pipeline's relative paths against it.
+        ...(graph.file ? { source_file: resolve(graph.file) } : {}),
+        source_sha256: prepared.sha,
+        started_at: new Date().toISOString(),
+        attractor_version: packageVersion(),
+        options: {
+          max_steps: prepared.input.maxSteps,
+          ...(options.model ? { model: options.model } : {}),
+          ...(options.provider ? { provider: options.provider } : {}),
+          ...options.manifestOptions,
+        },
       },
-    });
+      { durable: options.durable ?? true },
+    );
   }
   // A listener that throws (a checkpoint that cannot be written, an onEvent callback whose stdout is
   // gone) must not surface as an uncaught exception from inside XState while the run goes on without

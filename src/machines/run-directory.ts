@@ -31,10 +31,18 @@ export function runDirectoryFor(logsRoot: string, graphName: string, runId: stri
   return resolve(logsRoot, safeSegment(graphName), runId);
 }
 
-export function createRunDirectory(runDir: string, source: string, manifest: RunManifest): void {
+/** `durable: false` (a run that does not fsync its checkpoints) writes the manifest without fsync too. */
+export function createRunDirectory(
+  runDir: string,
+  source: string,
+  manifest: RunManifest,
+  options: { durable?: boolean } = {},
+): void {
   mkdirSync(join(runDir, 'artifacts'), { recursive: true });
   writeFileSync(join(runDir, 'pipeline.dot'), source);
-  writeFileAtomic(join(runDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileAtomic(join(runDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, {
+    durable: options.durable ?? true,
+  });
 }
 
 /** Stage directory of a node; visits after the k-th loop restart go under `restart-<k>/`. */

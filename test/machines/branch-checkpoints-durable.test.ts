@@ -31,7 +31,7 @@ const PIPELINE = `digraph fan {
   join -> exit
 }`;
 
-describe('finished branches are fsync’d as the run’s checkpoints are', () => {
+describe('finished branches and the manifest are fsync’d as the run’s checkpoints are', () => {
   it.each([
     [undefined, true],
     [true, true],
@@ -50,5 +50,9 @@ describe('finished branches are fsync’d as the run’s checkpoints are', () =>
     const branchWrites = writes.filter((w) => w.file.includes(`${path.sep}branch-results${path.sep}`));
     expect(branchWrites).toHaveLength(2);
     for (const write of branchWrites) expect(write.durable ?? true).toBe(expected);
+    // The manifest too: a run that does not fsync its checkpoints does not fsync its manifest either.
+    const manifest = writes.filter((w) => w.file.endsWith(`${path.sep}manifest.json`));
+    expect(manifest).toHaveLength(1);
+    expect(manifest[0]?.durable ?? true).toBe(expected);
   });
 });
