@@ -2,8 +2,6 @@ import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from
 import { basename, dirname, join } from 'node:path';
 
 let counter = 0;
-/** Directories already made by this process: a checkpoint rewritten at every step needs no mkdir each time. */
-const madeDirs = new Set<string>();
 
 export interface AtomicWriteOptions {
   /** fsync the file and its directory, so the write survives a power loss (default true). */
@@ -22,16 +20,13 @@ export function writeFileAtomic(
 ): void {
   const durable = options.durable ?? true;
   const dir = dirname(path);
-  if (!madeDirs.has(dir)) {
-    mkdirSync(dir, { recursive: true });
-    madeDirs.add(dir);
-  }
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${++counter}.tmp`);
   let fd: number;
   try {
     fd = openSync(tmp, 'w');
   } catch (error) {
-    // Someone removed the directory since we made it: make it again, once.
+    // The directory is made only when it is missing: the usual case (a checkpoint rewritten at every
+    // step, a status.json in the stage folder the engine just made) costs no mkdir at all.
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     mkdirSync(dir, { recursive: true });
     fd = openSync(tmp, 'w');
