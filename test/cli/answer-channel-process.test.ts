@@ -12,17 +12,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureDist } from '../helpers/ensure-dist.js';
+import { GATED_PIPELINE } from '../helpers/gated-pipeline.js';
 
-const GATE = `digraph gated {
-  start [shape=Mdiamond]
-  gate [shape=hexagon, label="Ship it?"]
-  ship [prompt="Ship"]
-  exit [shape=Msquare]
-  start -> gate
-  gate -> ship [label="[A] Approve"]
-  gate -> exit [label="[R] Reject"]
-  ship -> exit
-}`;
+const GATE = GATED_PIPELINE;
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];

@@ -8,17 +8,9 @@ import { createSimulatedBackend } from '../../src/actors/simulated-backend.js';
 import { resumePipeline } from '../../src/machines/engine.js';
 import { startRunTui } from '../../src/tui/start-run-tui.js';
 import { BIN, ensureDist } from '../helpers/ensure-dist.js';
+import { GATED_PIPELINE } from '../helpers/gated-pipeline.js';
 
-const GATE = `digraph gated {
-  start [shape=Mdiamond]
-  gate [shape=hexagon, label="Ship it?"]
-  ship [prompt="Ship"]
-  exit [shape=Msquare]
-  start -> gate
-  gate -> ship [label="[A] Approve"]
-  gate -> exit [label="[R] Reject"]
-  ship -> exit
-}`;
+const GATE = GATED_PIPELINE;
 
 const dirs: string[] = [];
 beforeAll(() => ensureDist(), 180_000);
