@@ -8,7 +8,7 @@ import { AttractorError } from '../shared/errors.js';
 import { packageVersion } from '../shared/package-version.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { type Checkpoint, createCheckpointWriter } from './checkpoint.js';
-import { providePipeline } from './compile-machine.js';
+import { leasePipeline } from './compile-machine.js';
 import { openEventLog } from './event-log.js';
 import type { MachineEmitted } from './machine-events.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
@@ -184,7 +184,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     ? createScenarioInterviewer(options.scenario, options.interviewer ?? missingInterviewer())
     : options.interviewer;
   const processes = ProcessLedger.forRunDir(runDir);
-  const machine = providePipeline(compiled, {
+  const { machine, release: releaseMachine } = leasePipeline(compiled, {
     artifacts,
     processes,
     ...(options.registry ? { registry: options.registry } : {}),
@@ -282,6 +282,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
       log.close();
       feed.end();
       releaseLock();
+      releaseMachine();
     });
 
   return {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AnyActorRef, fromPromise } from 'xstate';
 import type { ChildPipelineHandle, HandlerInput, HandlerServices } from '../actors/handler-types.js';
@@ -12,6 +12,7 @@ import type { Outcome } from '../compiler/outcome.js';
 import { routerCandidates, visitLimitFailure } from '../compiler/routing.js';
 import { anySignal } from '../shared/any-signal.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
+import { removeFile } from '../shared/remove-file.js';
 import { runBranch, startChildPipeline } from './child-actors.js';
 import { errorOutcome } from './error-outcome.js';
 import type {
@@ -117,7 +118,7 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
     const scripted = runtime.services.scenario?.nextOutcome(node.id);
     // A status.json from an earlier visit must not pass for this one's. Removing it (rather than
     // comparing mtimes) is exact: kernels stamp mtimes from a coarse clock that lags Date.now().
-    if (!scripted) rmSync(join(stageDir, 'status.json'), { force: true });
+    if (!scripted) removeFile(join(stageDir, 'status.json'));
     const children: ChildPipelineHandle[] = [];
     const services = handlerServices(runtime, self, context, children);
     const registry = runtime.services.registry ?? defaultRegistry();
