@@ -25,6 +25,7 @@ import {
   runQuality,
 } from './run-types.js';
 import { createScenarioInterviewer } from './scenario-interviewer.js';
+import { valuesWithVisits, valuesWithVisitsJson } from './visit-counts.js';
 import { whenPipelineDone } from './watch-pipeline-actor.js';
 
 /**
@@ -151,26 +152,28 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
       failOutput(`writing ${join(runDir, 'events.jsonl')}`, error);
     }
     try {
-      checkpoints.write({
-        timestamp: Date.now(),
-        current_node: currentNode,
-        completed_nodes: context.completedNodes,
-        node_retries: context.nodeRetries,
-        context: context.values,
-        logs: [...context.logs],
-        pipeline: graph.name,
-        run_id: runId,
-        run_dir: runDir,
-        ...(context.arrivedBy !== undefined ? { arrived_by: context.arrivedBy } : {}),
-        status: budgetStop !== undefined && status === 'cancelled' ? 'paused' : status,
-        node_outcomes: context.nodeOutcomes,
-        steps: context.steps,
-        restarts: context.restarts,
-        failed_nodes: context.failedNodes,
-        ...(context.failure && budgetStop === undefined ? { failure: context.failure } : {}),
-        source_sha256: prepared.sha,
-        ...(accounting ? { usage: accounting.runTotals() } : {}),
-      });
+      checkpoints.write(
+        {
+          timestamp: Date.now(),
+          current_node: currentNode,
+          completed_nodes: context.completedNodes,
+          node_retries: context.nodeRetries,
+          logs: [...context.logs],
+          pipeline: graph.name,
+          run_id: runId,
+          run_dir: runDir,
+          ...(context.arrivedBy !== undefined ? { arrived_by: context.arrivedBy } : {}),
+          status: budgetStop !== undefined && status === 'cancelled' ? 'paused' : status,
+          node_outcomes: context.nodeOutcomes,
+          steps: context.steps,
+          restarts: context.restarts,
+          failed_nodes: context.failedNodes,
+          ...(context.failure && budgetStop === undefined ? { failure: context.failure } : {}),
+          source_sha256: prepared.sha,
+          ...(accounting ? { usage: accounting.runTotals() } : {}),
+        },
+        valuesWithVisitsJson(context.values, context.visits),
+      );
     } catch (error) {
       failOutput(`writing the checkpoint ${checkpoints.path}`, error);
       return;
@@ -271,7 +274,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
         ...(failure ? { failure } : {}),
         ...(budgetPaused ? { budgetExceeded: budgetStop } : {}),
         ...(accounting ? { usage: accounting.runTotals() } : {}),
-        context: context.values,
+        context: valuesWithVisits(context.values, context.visits),
         completedNodes: context.completedNodes,
         failedNodes: [...context.failedNodes],
         partialNodes,

@@ -25,6 +25,7 @@ import { observeChildRun } from './observe-child-run.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
 import { missingBackend, missingInterviewer } from './pipeline-services.js';
 import { stageDirFor } from './run-directory.js';
+import { visitValuesView } from './visit-counts.js';
 
 let registry: HandlerRegistry | undefined;
 const defaultRegistry = (): HandlerRegistry => {
@@ -101,6 +102,8 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
     // Steps of no-op handlers chain through microtasks only; let signals and timers in now and then.
     if (++runtime.steps % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     const { context } = input;
+    // The values as handlers and routing see them: with the visit counts (a view, not a copy).
+    const values = visitValuesView(context.values, context.visits);
     const node = runtime.lookup.node(input.node);
     const stageDir = stageDirFor(context.runDir, node.id, context.restarts);
     // Every node, start, exit and conditional too, gets its folder and status.json (run layout).
@@ -108,7 +111,7 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
     // Over its max_visits the node does not run (nor its hooks, nor consume a scripted outcome): it fails,
     // and routing lets a fail edge or fallback_retry_target take over. Its status.json says so, rather
     // than showing the last visit that did run.
-    const overLimit = visitLimitFailure(node, runtime.lookup.graph, context.values);
+    const overLimit = visitLimitFailure(node, runtime.lookup.graph, values);
     if (overLimit) {
       const outcome: Outcome = { status: 'fail', failure_reason: overLimit };
       recordStatus(stageDir, outcome, false);
@@ -122,7 +125,7 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
     const children: ChildPipelineHandle[] = [];
     const services = handlerServices(runtime, self, context, children);
     const registry = runtime.services.registry ?? defaultRegistry();
-    const handlerContext = new PipelineContext(context.values, node.id);
+    const handlerContext = new PipelineContext(values, node.id);
     let produced: Outcome | undefined;
     // Hooks wrap a scripted outcome too: it stands in for the handler's run (dry runs are audited alike).
     const hooked = await runWithHooks(registry.hooks, node, handlerContext, async () => {
@@ -150,7 +153,7 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
     const outcome = withCollectedUpdates(hooked, handlerContext);
     // The handler's own status.json stands unless a hook or a `set` changed what it returned.
     recordStatus(stageDir, outcome, !scripted && outcome === produced);
-    const llmChoice = await askRouter(runtime, services.emit, node, outcome, context, signal);
+    const llmChoice = await askRouter(runtime, services.emit, node, outcome, values, signal);
     const logs = handlerContext.getLogs();
     return { outcome, ...(llmChoice ? { llmChoice } : {}), ...(logs.length > 0 ? { logs } : {}) };
   });
@@ -216,12 +219,11 @@ async function runHandler(
     signal,
     services,
     actor: self,
+    // Only fidelity summaries read the completed stages; build the list when asked (it is O(graph)).
+    get completedNodes() {
+      return context.completedNodes.map((id) => ({ id, status: context.nodeOutcomes[id] ?? 'success' }));
+    },
   };
-  // Only fidelity summaries read the completed stages; build the list when asked (it is O(graph)).
-  Object.defineProperty(input, 'completedNodes', {
-    enumerable: true,
-    get: () => context.completedNodes.map((id) => ({ id, status: context.nodeOutcomes[id] ?? 'success' })),
-  });
   const run = handler(input).finally(() => combined.dispose());
   if (!timeout || !ms) return run;
   let timer: NodeJS.Timeout | undefined;
@@ -244,7 +246,7 @@ async function askRouter(
   emit: HandlerServices['emit'],
   node: PipelineNode,
   outcome: Outcome,
-  context: PipelineMachineContext,
+  values: Readonly<Record<string, unknown>>,
   signal: AbortSignal,
 ): Promise<string | undefined> {
   const rank = runtime.services.llmRank;
@@ -252,7 +254,7 @@ async function askRouter(
   const candidates = routerCandidates({
     edges: [...runtime.lookup.outgoing(node.id)],
     outcome,
-    context: context.values,
+    context: values,
   });
   if (!candidates || candidates.length === 0) return undefined;
   const goal = runtime.lookup.graph.attrs.goal ?? '';

@@ -1,11 +1,13 @@
-import { unlinkSync } from 'node:fs';
+import { existsSync, unlinkSync } from 'node:fs';
 
 /**
  * Remove one file if it is there. `rmSync(path, { force: true })` does the same through a JavaScript
- * rimraf (an lstat, then the unlink, with retry machinery) and costs several times more on the engine's
- * per-node path; one unlink whose "not there" is ignored is all a single file needs.
+ * rimraf (an lstat, then the unlink, with retry machinery), and a bare `unlinkSync` of a missing file
+ * builds an Error with a stack trace; on the engine's per-node path (the stage folder is usually new)
+ * a cheap existence check first is the fast case, and a file that vanishes in between is still fine.
  */
 export function removeFile(path: string): void {
+  if (!existsSync(path)) return;
   try {
     unlinkSync(path);
   } catch (error) {
