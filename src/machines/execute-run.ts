@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createActor } from 'xstate';
@@ -182,6 +183,9 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
   };
 
   const hard = new AbortController();
+  // Every running handler listens on it (detachably): twelve parallel branches are twelve listeners,
+  // not a leak, and Node's warning at eleven would go to the user's terminal.
+  setMaxListeners(0, hard.signal);
   // The library simulates nothing on its own: no interviewer or backend → the node needing one fails.
   const interviewer = options.scenario
     ? createScenarioInterviewer(options.scenario, options.interviewer ?? missingInterviewer())
