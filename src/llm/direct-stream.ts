@@ -1,5 +1,5 @@
 import { LLMError } from './errors/llm-error.js';
-import { isTappableStream } from './mapped-stream.js';
+import { isDrainableStream, isTappableStream } from './mapped-stream.js';
 import type { StreamEvent } from './types.js';
 
 export interface DirectStreamHooks {
@@ -48,6 +48,26 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
     if (this.#finished) return this.#drain();
     if (!inner) return this.#start();
     return inner.next().then(this.#onResult, this.#onError);
+  }
+
+  /**
+   * Reads the stream to its end, handing each event to `onEvent` (see `TappableStream.drain`): events come
+   * through `next()` until the adapter's stream is tapped, then straight from it. Rejects as `next()` would
+   * throw, after the `error` event; when `onEvent` throws, the stream is closed and that error rejects.
+   */
+  async drain(onEvent: (event: StreamEvent) => void): Promise<void> {
+    try {
+      for (;;) {
+        const inner = this.#inner;
+        if (this.#tapped && inner && isDrainableStream(inner)) return await inner.drain(onEvent);
+        const result = await this.next();
+        if (result.done) return;
+        onEvent(result.value);
+      }
+    } catch (error) {
+      await this.return();
+      throw error;
+    }
   }
 
   async return(): Promise<IteratorResult<StreamEvent, undefined>> {

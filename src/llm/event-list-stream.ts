@@ -5,7 +5,8 @@ import type { StreamEvent } from './types.js';
  * A stream over events that are all known once `load` resolves (a scripted or replayed answer). It is a
  * hand-written, tappable iterator rather than an async generator: a generator costs two promises per event,
  * which made the fake's streaming — not the code under test — most of what bench/agent-loop-overhead.mjs
- * measured. Checks `signal` before every event, as a provider's stream would notice an abort.
+ * measured. Checks `signal` before every event, as a provider's stream would notice an abort, also when
+ * drained (all events in one synchronous pass: an abort from an event's consumer still stops the next one).
  */
 export class EventListStream implements AsyncIterableIterator<StreamEvent>, TappableStream<StreamEvent> {
   #load: (() => Promise<readonly StreamEvent[]>) | undefined;
@@ -33,6 +34,25 @@ export class EventListStream implements AsyncIterableIterator<StreamEvent>, Tapp
     if (this.#load) return this.#start();
     try {
       return Promise.resolve(this.#step());
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  drain(onEvent: (event: StreamEvent) => void): Promise<void> {
+    if (this.#load) {
+      return this.#start().then((first) => {
+        if (first.done) return;
+        onEvent(first.value);
+        return this.drain(onEvent);
+      });
+    }
+    try {
+      for (;;) {
+        const result = this.#step();
+        if (result.done) return Promise.resolve();
+        onEvent(result.value);
+      }
     } catch (error) {
       return Promise.reject(error);
     }

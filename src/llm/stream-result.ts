@@ -1,3 +1,4 @@
+import { isDrainableStream } from './mapped-stream.js';
 import { StreamAccumulator } from './stream-accumulator.js';
 import type { Response, StreamEvent } from './types.js';
 
@@ -48,12 +49,28 @@ export class StreamResult implements AsyncIterableIterator<StreamEvent> {
     return this.#accumulator.response;
   }
 
-  /** Reads the stream to its end and resolves with the final response; rejects with the stream's error. */
-  async response(): Promise<Response> {
+  /**
+   * Reads the stream to its end and resolves with the final response; rejects with the stream's error.
+   * `onEvent` sees every event on the way, as iterating would (the `error` event before the rejection), but
+   * with no promise per event when the client's stream can hand its events over directly.
+   */
+  async response(onEvent?: (event: StreamEvent) => void): Promise<Response> {
+    const inner = this.#inner;
+    if (this.#sourceFolds && isDrainableStream(inner)) {
+      await inner.drain(onEvent ?? ignore);
+      return this.#accumulator.response;
+    }
     // A finished (or returned) source keeps answering `done`, so this also works after a partial read.
     for (;;) {
       const result = await this.next();
       if (result.done) return this.#accumulator.response;
+      if (!onEvent) continue;
+      try {
+        onEvent(result.value);
+      } catch (error) {
+        await this.return();
+        throw error;
+      }
     }
   }
 
@@ -73,3 +90,5 @@ export class StreamResult implements AsyncIterableIterator<StreamEvent> {
     return result;
   };
 }
+
+const ignore = (): void => {};

@@ -45,7 +45,8 @@ export function buildRequest(rt: SessionRuntime): Request {
 export async function streamModelTurn(rt: SessionRuntime, signal: AbortSignal): Promise<Response> {
   let started = false;
   let response: Response | undefined;
-  for await (const event of rt.client.stream(buildRequest(rt), { signal })) {
+  // Each event is handled as the client hands it over, with no promise per event (StreamResult.response).
+  await rt.client.stream(buildRequest(rt), { signal }).response((event) => {
     if (event.type === 'text_start' || event.type === 'text_delta') {
       if (!started) {
         started = true;
@@ -55,7 +56,7 @@ export async function streamModelTurn(rt: SessionRuntime, signal: AbortSignal): 
     } else if (event.type === 'finish') {
       response = event.response;
     }
-  }
+  });
   if (!response) {
     throw new AttractorError('agent.stream_incomplete', `The ${rt.model} stream ended without a response.`);
   }
