@@ -43,7 +43,7 @@ export class EventListStream implements AsyncIterableIterator<StreamEvent>, Tapp
     if (this.#load) {
       return this.#start().then((first) => {
         if (first.done) return;
-        onEvent(first.value);
+        this.#deliver(onEvent, first.value);
         return this.drain(onEvent);
       });
     }
@@ -51,10 +51,20 @@ export class EventListStream implements AsyncIterableIterator<StreamEvent>, Tapp
       for (;;) {
         const result = this.#step();
         if (result.done) return Promise.resolve();
-        onEvent(result.value);
+        this.#deliver(onEvent, result.value);
       }
     } catch (error) {
       return Promise.reject(error);
+    }
+  }
+
+  /** A consumer that throws ends the stream (as `break` in a for-await would), then its error goes on. */
+  #deliver(onEvent: (event: StreamEvent) => void, event: StreamEvent): void {
+    try {
+      onEvent(event);
+    } catch (error) {
+      this.#end();
+      throw error;
     }
   }
 

@@ -117,11 +117,17 @@ export class MappedStream<In, Out> implements AsyncIterableIterator<Out>, Tappab
   }
 
   async drain(onEvent: (event: Out) => void): Promise<void> {
-    for (;;) {
-      while (this.#hasFirst || this.#head < this.#queue.length) onEvent(this.#take().value as Out);
-      const result = await this.next();
-      if (result.done) return;
-      onEvent(result.value);
+    try {
+      for (;;) {
+        while (this.#hasFirst || this.#head < this.#queue.length) onEvent(this.#take().value as Out);
+        const result = await this.next();
+        if (result.done) return;
+        onEvent(result.value);
+      }
+    } catch (error) {
+      // Closes the raw stream when the consumer threw (after a failure of the stream itself it is closed).
+      await this.return();
+      throw error;
     }
   }
 

@@ -54,12 +54,15 @@ export class StreamResult implements AsyncIterableIterator<StreamEvent> {
    * `onEvent` sees every event on the way, as iterating would (the `error` event before the rejection), but
    * with no promise per event when the client's stream can hand its events over directly.
    */
-  async response(onEvent?: (event: StreamEvent) => void): Promise<Response> {
+  response(onEvent?: (event: StreamEvent) => void): Promise<Response> {
     const inner = this.#inner;
     if (this.#sourceFolds && isDrainableStream(inner)) {
-      await inner.drain(onEvent ?? ignore);
-      return this.#accumulator.response;
+      return inner.drain(onEvent ?? ignore).then(this.#final);
     }
+    return this.#readToEnd(onEvent);
+  }
+
+  async #readToEnd(onEvent: ((event: StreamEvent) => void) | undefined): Promise<Response> {
     // A finished (or returned) source keeps answering `done`, so this also works after a partial read.
     for (;;) {
       const result = await this.next();
@@ -73,6 +76,8 @@ export class StreamResult implements AsyncIterableIterator<StreamEvent> {
       }
     }
   }
+
+  readonly #final = (): Response => this.#accumulator.response;
 
   /** The text deltas alone. */
   get textStream(): AsyncIterable<string> {

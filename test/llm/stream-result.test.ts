@@ -4,7 +4,7 @@ import { ServerError } from '../../src/llm/errors/server-error.js';
 import { Message } from '../../src/llm/message.js';
 import { AnthropicAdapter } from '../../src/llm/providers/anthropic/anthropic-adapter.js';
 import { StreamAccumulator } from '../../src/llm/stream-accumulator.js';
-import { ScriptedAdapter } from '../../src/llm/testing/scripted-adapter.js';
+import { ScriptedAdapter, type ScriptedTurn } from '../../src/llm/testing/scripted-adapter.js';
 import type { StreamEvent } from '../../src/llm/types.js';
 import {
   anthropicStreamReply,
@@ -59,16 +59,19 @@ describe('StreamResult', () => {
   it.each([
     ['text', 'Hello, world'],
     ['a tool call', { toolCalls: [{ name: 'noop', arguments: { a: 1 } }] }],
-  ] as const)('response(onEvent) sees exactly the events iterating sees (%s)', async (_name, turn) => {
-    const iterated: StreamEvent[] = [];
-    for await (const event of scripted([turn]).stream(request)) iterated.push(event);
-    const seen: StreamEvent[] = [];
-    const response = await scripted([turn])
-      .stream(request)
-      .response((event) => seen.push(event));
-    expect(seen).toEqual(iterated);
-    expect(response).toEqual((iterated.at(-1) as Extract<StreamEvent, { type: 'finish' }>).response);
-  });
+  ] as Array<[string, ScriptedTurn]>)(
+    'response(onEvent) sees exactly the events iterating sees (%s)',
+    async (_name, turn) => {
+      const iterated: StreamEvent[] = [];
+      for await (const event of scripted([turn]).stream(request)) iterated.push(event);
+      const seen: StreamEvent[] = [];
+      const response = await scripted([turn])
+        .stream(request)
+        .response((event) => seen.push(event));
+      expect(seen).toEqual(iterated);
+      expect(response).toEqual((iterated.at(-1) as Extract<StreamEvent, { type: 'finish' }>).response);
+    },
+  );
 
   it('response(onEvent) hands over the error event, then rejects with that error', async () => {
     const failing = new LLMClient({

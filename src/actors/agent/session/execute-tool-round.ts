@@ -10,15 +10,25 @@ import type { ToolResult } from './turn.js';
  * the calls' order), and returns what the model sees. Failures of any kind become error results: an unknown
  * tool, arguments that are not JSON, a tool that throws.
  */
-export async function executeToolRound(
+export function executeToolRound(
   rt: SessionRuntime,
   calls: readonly ToolCallPart[],
   signal: AbortSignal,
 ): Promise<ToolResult[]> {
-  if (calls.length === 1) return [await executeToolCall(rt, calls[0]!, signal)];
+  if (calls.length === 1) return executeToolCall(rt, calls[0]!, signal).then(inList);
   if (rt.profile.supportsParallelToolCalls) {
     return Promise.all(calls.map((call) => executeToolCall(rt, call, signal)));
   }
+  return executeInTurn(rt, calls, signal);
+}
+
+const inList = (result: ToolResult): ToolResult[] => [result];
+
+async function executeInTurn(
+  rt: SessionRuntime,
+  calls: readonly ToolCallPart[],
+  signal: AbortSignal,
+): Promise<ToolResult[]> {
   const results: ToolResult[] = [];
   for (const call of calls) results.push(await executeToolCall(rt, call, signal));
   return results;
