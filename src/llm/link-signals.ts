@@ -15,9 +15,8 @@ export function linkSignals(
 ): LinkedSignal {
   const controller = new AbortController();
   let timedOut = false;
-  const onAbort = () => controller.abort(signal?.reason);
   if (signal?.aborted) controller.abort(signal.reason);
-  else signal?.addEventListener('abort', onAbort, { once: true });
+  else if (signal) follow(signal, controller);
   const timer =
     timeoutMs !== undefined && timeoutMs > 0
       ? setTimeout(() => {
@@ -30,7 +29,34 @@ export function linkSignals(
     timedOut: () => timedOut,
     dispose() {
       if (timer) clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      if (signal) followers.get(signal)?.delete(controller);
     },
   };
+}
+
+/**
+ * The links that follow each caller's signal. A caller such as an agent session passes the same signal to
+ * every model call; adding and removing an abort listener on it for each call costs about a microsecond on
+ * Node 20 (bench/agent-loop-overhead.mjs), so each signal gets one listener, which aborts the links alive at
+ * that moment (in the order they were made) and is gone with the signal.
+ */
+const followers = new WeakMap<AbortSignal, Set<AbortController>>();
+
+function follow(signal: AbortSignal, controller: AbortController): void {
+  const links = followers.get(signal);
+  if (links) {
+    links.add(controller);
+    return;
+  }
+  const created = new Set([controller]);
+  followers.set(signal, created);
+  signal.addEventListener(
+    'abort',
+    () => {
+      followers.delete(signal);
+      for (const link of [...created]) link.abort(signal.reason);
+      created.clear();
+    },
+    { once: true },
+  );
 }
