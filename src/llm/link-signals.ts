@@ -15,8 +15,9 @@ export function linkSignals(
 ): LinkedSignal {
   const controller = new AbortController();
   let timedOut = false;
+  let links: Set<AbortController> | undefined;
   if (signal?.aborted) controller.abort(signal.reason);
-  else if (signal) follow(signal, controller);
+  else if (signal) links = follow(signal, controller);
   const timer =
     timeoutMs !== undefined && timeoutMs > 0
       ? setTimeout(() => {
@@ -29,7 +30,7 @@ export function linkSignals(
     timedOut: () => timedOut,
     dispose() {
       if (timer) clearTimeout(timer);
-      if (signal) followers.get(signal)?.delete(controller);
+      links?.delete(controller);
     },
   };
 }
@@ -42,21 +43,21 @@ export function linkSignals(
  */
 const followers = new WeakMap<AbortSignal, Set<AbortController>>();
 
-function follow(signal: AbortSignal, controller: AbortController): void {
+/** Adds `controller` to the links following `signal`; returns that set (dispose removes it from there). */
+function follow(signal: AbortSignal, controller: AbortController): Set<AbortController> {
   const links = followers.get(signal);
-  if (links) {
-    links.add(controller);
-    return;
-  }
+  if (links) return links.add(controller);
   const created = new Set([controller]);
   followers.set(signal, created);
   signal.addEventListener(
     'abort',
     () => {
       followers.delete(signal);
-      for (const link of [...created]) link.abort(signal.reason);
+      // A link disposed by an earlier link's abort handler is skipped, as a removed listener would be.
+      for (const link of [...created]) if (created.has(link)) link.abort(signal.reason);
       created.clear();
     },
     { once: true },
   );
+  return created;
 }

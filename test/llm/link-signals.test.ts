@@ -53,3 +53,15 @@ describe('linkSignals', () => {
     link.dispose();
   });
 });
+
+describe('linkSignals while the caller aborts', () => {
+  it('skips a link that an earlier link’s abort handler disposed, as a removed listener would be', () => {
+    const caller = new AbortController();
+    const first = linkSignals(caller.signal, undefined, 'call');
+    const second = linkSignals(caller.signal, undefined, 'call');
+    first.signal.addEventListener('abort', () => second.dispose());
+    caller.abort();
+    expect(first.signal.aborted).toBe(true);
+    expect(second.signal.aborted).toBe(false);
+  });
+});
