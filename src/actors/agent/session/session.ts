@@ -208,8 +208,8 @@ class AgentSession implements Session {
   }
 
   private async process(text: string, invokeSignal: AbortSignal): Promise<ProcessInputResult> {
-    // A plain signal, not AbortSignal.any's composite: the client adds and removes an abort listener on it
-    // for every model call, which costs a composite signal about twice as much (bench/agent-loop-overhead).
+    // A plain signal detached when the input is done, not AbortSignal.any's composite, which costs more per
+    // listener and leaves a WeakRef in the session-long signal for every input (docs/decisions.md D20.3).
     const combined = anySignal([this.controller.signal, invokeSignal]);
     const signal = combined.signal;
     let result: ProcessInputResult = { close: false };
