@@ -74,17 +74,30 @@ export class EventListStream implements AsyncIterableIterator<StreamEvent>, Tapp
     return Promise.resolve({ done: true, value: undefined });
   }
 
-  async #start(): Promise<IteratorResult<StreamEvent, undefined>> {
+  // Not an async method (one promise fewer per answer): a load that throws or rejects ends the stream and
+  // rejects the first pull; otherwise the first event follows the load.
+  #start(): Promise<IteratorResult<StreamEvent, undefined>> {
     const load = this.#load as () => Promise<readonly StreamEvent[]>;
     this.#load = undefined;
+    let loading: Promise<readonly StreamEvent[]>;
     try {
-      this.#events = await load();
+      loading = load();
     } catch (error) {
       this.#end();
-      throw error;
+      return Promise.reject(error);
     }
-    return this.#step();
+    return loading.then(this.#loaded, this.#loadFailed);
   }
+
+  readonly #loaded = (events: readonly StreamEvent[]): IteratorResult<StreamEvent, undefined> => {
+    this.#events = events;
+    return this.#step();
+  };
+
+  readonly #loadFailed = (error: unknown): never => {
+    this.#end();
+    throw error;
+  };
 
   #step(): IteratorResult<StreamEvent, undefined> {
     const pending = this.#pendingError;

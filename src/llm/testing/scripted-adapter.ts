@@ -12,7 +12,6 @@ import type {
   FinishReason,
   Request,
   Response,
-  StreamEvent,
   TokenUsage,
 } from '../types.js';
 import { createUsage } from '../usage.js';
@@ -84,10 +83,11 @@ export class ScriptedAdapter implements ProviderAdapter {
   }
 
   stream(request: Request, options: CallOptions = {}): EventListStream {
-    return new EventListStream(async () => {
+    return new EventListStream(() => {
       this.calls.push({ kind: 'stream', request });
-      const response = await this.answer(request, this.calls.length - 1, options);
-      return responseToStreamEvents(response, this.options.chunkSize);
+      return this.answer(request, this.calls.length - 1, options).then((response) =>
+        responseToStreamEvents(response, this.options.chunkSize),
+      );
     }, options.signal);
   }
 
