@@ -6,14 +6,7 @@ import type { ProviderAdapter } from '../provider-adapter.js';
 import { createResponse } from '../response.js';
 import { responseToStreamEvents } from '../response-to-stream-events.js';
 import { sleep } from '../retry.js';
-import type {
-  CallOptions,
-  ContentPart,
-  FinishReason,
-  Request,
-  Response,
-  TokenUsage,
-} from '../types.js';
+import type { CallOptions, ContentPart, FinishReason, Request, Response, TokenUsage } from '../types.js';
 import { createUsage } from '../usage.js';
 
 /** One scripted model turn: a string is a plain text answer; an `error` is thrown instead of answering. */
