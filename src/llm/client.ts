@@ -196,17 +196,27 @@ export class LLMClient {
     let adapter: ProviderAdapter | undefined;
     let link: ReturnType<typeof linkSignals> | undefined;
     return new DirectStream({
-      begin: async () => {
+      begin: () => {
         this.ensureOpen();
         current = this.canonicalModel(request);
-        for (const mw of this.middleware) if (mw.beforeRequest) current = await mw.beforeRequest(current);
-        link = linkSignals(options.signal, options.timeoutMs, `${current.model} stream`);
-        adapter = this.detectProvider(current.model, current.provider);
+        const route = () => {
+          link = linkSignals(options.signal, options.timeoutMs, `${current.model} stream`);
+          adapter = this.detectProvider(current.model, current.provider);
+        };
+        // Synchronous unless a middleware's beforeRequest has to be awaited (DirectStream saves a promise).
+        if (!this.middleware.some((mw) => mw.beforeRequest)) return route();
+        return (async () => {
+          for (const mw of this.middleware) if (mw.beforeRequest) current = await mw.beforeRequest(current);
+          route();
+        })();
       },
       open: () => adapter!.stream(current, this.callOptions(link!, options))[Symbol.asyncIterator](),
       map: (event) => {
-        const mapped =
-          event.type === 'finish' ? { ...event, response: this.withWarnings(event.response) } : event;
+        let mapped = event;
+        if (event.type === 'finish') {
+          const response = this.withWarnings(event.response);
+          if (response !== event.response) mapped = { ...event, response };
+        }
         accumulator.add(mapped);
         return mapped;
       },

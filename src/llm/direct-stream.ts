@@ -1,10 +1,10 @@
 import { LLMError } from './errors/llm-error.js';
-import { isTappableStream } from './mapped-stream.js';
+import { isDrainableStream, isTappableStream } from './mapped-stream.js';
 import type { StreamEvent } from './types.js';
 
 export interface DirectStreamHooks {
-  /** Runs once before the first event is pulled (middleware `beforeRequest`, adapter choice). */
-  begin(): Promise<void>;
+  /** Runs once before the first event is pulled (middleware `beforeRequest`, adapter choice); async only when it must wait. */
+  begin(): Promise<void> | void;
   /** Opens (or, after a retryable failure, re-opens) the adapter's stream. */
   open(): AsyncIterator<StreamEvent>;
   map(event: StreamEvent): StreamEvent;
@@ -50,6 +50,28 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
     return inner.next().then(this.#onResult, this.#onError);
   }
 
+  /**
+   * Reads the stream to its end, handing each event to `onEvent` (see `TappableStream.drain`): events come
+   * through `next()` until the adapter's stream is tapped, then straight from it. Rejects as `next()` would
+   * throw, after the `error` event; when `onEvent` throws, the stream is closed and that error rejects.
+   */
+  drain(onEvent: (event: StreamEvent) => void): Promise<void> {
+    const inner = this.#inner;
+    // A drained adapter stream closes itself when `onEvent` throws, which finishes this one through its tap.
+    if (this.#tapped && inner && isDrainableStream(inner)) return inner.drain(onEvent);
+    return this.next().then((result) => {
+      if (result.done) return;
+      try {
+        onEvent(result.value);
+      } catch (error) {
+        return this.return().then(() => {
+          throw error;
+        });
+      }
+      return this.drain(onEvent);
+    });
+  }
+
   async return(): Promise<IteratorResult<StreamEvent, undefined>> {
     if (!this.#finished) {
       this.#finish();
@@ -58,14 +80,33 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
     return { done: true, value: undefined };
   }
 
-  async #start(): Promise<IteratorResult<StreamEvent, undefined>> {
+  // Not an async method: when no middleware has to be awaited, `begin` is synchronous and the stream opens
+  // without an extra promise (this runs once per model call of an agent loop).
+  #start(): Promise<IteratorResult<StreamEvent, undefined>> {
+    let begun: Promise<void> | void;
     try {
-      await this.#hooks.begin();
+      begun = this.#hooks.begin();
+    } catch (error) {
+      return this.#failNow(error);
+    }
+    return begun ? begun.then(this.#open, (error: unknown) => this.#fail(error)) : this.#open();
+  }
+
+  readonly #open = (): Promise<IteratorResult<StreamEvent, undefined>> => {
+    try {
       this.#inner = this.#hooks.open();
     } catch (error) {
-      return this.#fail(error);
+      return this.#failNow(error);
     }
     return this.next();
+  };
+
+  #failNow(error: unknown): Promise<IteratorResult<StreamEvent, undefined>> {
+    try {
+      return Promise.resolve(this.#fail(error));
+    } catch (thrown) {
+      return Promise.reject(thrown);
+    }
   }
 
   readonly #onResult = (result: IteratorResult<StreamEvent>): IteratorResult<StreamEvent, undefined> => {

@@ -5,7 +5,8 @@ import type { StreamEvent } from './types.js';
  * A stream over events that are all known once `load` resolves (a scripted or replayed answer). It is a
  * hand-written, tappable iterator rather than an async generator: a generator costs two promises per event,
  * which made the fake's streaming — not the code under test — most of what bench/agent-loop-overhead.mjs
- * measured. Checks `signal` before every event, as a provider's stream would notice an abort.
+ * measured. Checks `signal` before every event, as a provider's stream would notice an abort, also when
+ * drained (all events in one synchronous pass: an abort from an event's consumer still stops the next one).
  */
 export class EventListStream implements AsyncIterableIterator<StreamEvent>, TappableStream<StreamEvent> {
   #load: (() => Promise<readonly StreamEvent[]>) | undefined;
@@ -38,23 +39,65 @@ export class EventListStream implements AsyncIterableIterator<StreamEvent>, Tapp
     }
   }
 
+  drain(onEvent: (event: StreamEvent) => void): Promise<void> {
+    if (this.#load) {
+      return this.#start().then((first) => {
+        if (first.done) return;
+        this.#deliver(onEvent, first.value);
+        return this.drain(onEvent);
+      });
+    }
+    try {
+      for (;;) {
+        const result = this.#step();
+        if (result.done) return Promise.resolve();
+        this.#deliver(onEvent, result.value);
+      }
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** A consumer that throws ends the stream (as `break` in a for-await would), then its error goes on. */
+  #deliver(onEvent: (event: StreamEvent) => void, event: StreamEvent): void {
+    try {
+      onEvent(event);
+    } catch (error) {
+      this.#end();
+      throw error;
+    }
+  }
+
   return(): Promise<IteratorResult<StreamEvent, undefined>> {
     this.#load = undefined;
     this.#end();
     return Promise.resolve({ done: true, value: undefined });
   }
 
-  async #start(): Promise<IteratorResult<StreamEvent, undefined>> {
+  // Not an async method (one promise fewer per answer): a load that throws or rejects ends the stream and
+  // rejects the first pull; otherwise the first event follows the load.
+  #start(): Promise<IteratorResult<StreamEvent, undefined>> {
     const load = this.#load as () => Promise<readonly StreamEvent[]>;
     this.#load = undefined;
+    let loading: Promise<readonly StreamEvent[]>;
     try {
-      this.#events = await load();
+      loading = load();
     } catch (error) {
       this.#end();
-      throw error;
+      return Promise.reject(error);
     }
-    return this.#step();
+    return loading.then(this.#loaded, this.#loadFailed);
   }
+
+  readonly #loaded = (events: readonly StreamEvent[]): IteratorResult<StreamEvent, undefined> => {
+    this.#events = events;
+    return this.#step();
+  };
+
+  readonly #loadFailed = (error: unknown): never => {
+    this.#end();
+    throw error;
+  };
 
   #step(): IteratorResult<StreamEvent, undefined> {
     const pending = this.#pendingError;

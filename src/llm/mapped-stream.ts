@@ -36,10 +36,26 @@ export interface StreamTap<Out> {
  */
 export interface TappableStream<Out> extends AsyncIterator<Out> {
   tap(tap: StreamTap<Out>): void;
+  /**
+   * Reads the rest of the stream, handing each (tapped) event to `onEvent` as soon as it is known, and
+   * settles when the stream is over, rejecting with what `next()` would have thrown. Events already in hand
+   * go out synchronously: a consumer that wants every event and no pause between them (an agent's model
+   * turn, `StreamResult.response()`) pays one promise per raw read instead of one per event.
+   */
+  drain?(onEvent: (event: Out) => void): Promise<void>;
 }
 
 export function isTappableStream<Out>(stream: AsyncIterator<Out>): stream is TappableStream<Out> {
   return typeof (stream as Partial<TappableStream<Out>>).tap === 'function';
+}
+
+/** A stream that can be drained (see `TappableStream.drain`). */
+export interface DrainableStream<Out> extends AsyncIterator<Out> {
+  drain(onEvent: (event: Out) => void): Promise<void>;
+}
+
+export function isDrainableStream<Out>(stream: AsyncIterator<Out>): stream is DrainableStream<Out> {
+  return typeof (stream as Partial<DrainableStream<Out>>).drain === 'function';
 }
 
 /**
@@ -98,6 +114,21 @@ export class MappedStream<In, Out> implements AsyncIterableIterator<Out>, Tappab
     if (!source) return this.#start();
     this.#timer?.touch();
     return source.next().then(this.#onResult, this.#onError);
+  }
+
+  async drain(onEvent: (event: Out) => void): Promise<void> {
+    try {
+      for (;;) {
+        while (this.#hasFirst || this.#head < this.#queue.length) onEvent(this.#take().value as Out);
+        const result = await this.next();
+        if (result.done) return;
+        onEvent(result.value);
+      }
+    } catch (error) {
+      // Closes the raw stream when the consumer threw (after a failure of the stream itself it is closed).
+      await this.return();
+      throw error;
+    }
   }
 
   async return(): Promise<IteratorResult<Out, undefined>> {

@@ -6,20 +6,22 @@ import type { Response, StreamEvent } from './types.js';
  */
 export function responseToStreamEvents(response: Response, chunkSize = 16): StreamEvent[] {
   const events: StreamEvent[] = [{ type: 'stream_start', id: response.id, model: response.model }];
-  const split = (text: string): string[] => {
-    const out: string[] = [];
-    for (let i = 0; i < text.length; i += chunkSize) out.push(text.slice(i, i + chunkSize));
-    return out;
-  };
-  response.message.content.forEach((part, index) => {
+  const content = response.message.content;
+  // A plain loop with no closures: replay and the scripted adapter call this for every streamed answer.
+  for (let index = 0; index < content.length; index++) {
+    const part = content[index]!;
     const id = `${index}`;
     if (part.kind === 'text') {
       events.push({ type: 'text_start', textId: id });
-      for (const delta of split(part.text)) events.push({ type: 'text_delta', textId: id, delta });
+      for (let i = 0; i < part.text.length; i += chunkSize) {
+        events.push({ type: 'text_delta', textId: id, delta: part.text.slice(i, i + chunkSize) });
+      }
       events.push({ type: 'text_end', textId: id, text: part.text });
     } else if (part.kind === 'thinking') {
       events.push({ type: 'reasoning_start', reasoningId: id });
-      for (const delta of split(part.text)) events.push({ type: 'reasoning_delta', reasoningId: id, delta });
+      for (let i = 0; i < part.text.length; i += chunkSize) {
+        events.push({ type: 'reasoning_delta', reasoningId: id, delta: part.text.slice(i, i + chunkSize) });
+      }
       events.push({
         type: 'reasoning_end',
         reasoningId: id,
@@ -31,12 +33,17 @@ export function responseToStreamEvents(response: Response, chunkSize = 16): Stre
       events.push({ type: 'reasoning_end', reasoningId: id, text: '' });
     } else if (part.kind === 'tool_call') {
       events.push({ type: 'tool_call_start', toolCallId: part.toolCallId, toolName: part.toolName });
-      for (const delta of split(part.argumentsJson)) {
-        events.push({ type: 'tool_call_delta', toolCallId: part.toolCallId, argumentsDelta: delta });
+      const json = part.argumentsJson;
+      for (let i = 0; i < json.length; i += chunkSize) {
+        events.push({
+          type: 'tool_call_delta',
+          toolCallId: part.toolCallId,
+          argumentsDelta: json.slice(i, i + chunkSize),
+        });
       }
       events.push({ type: 'tool_call_end', toolCall: part });
     }
-  });
+  }
   events.push({ type: 'finish', finishReason: response.finishReason, usage: response.usage, response });
   return events;
 }

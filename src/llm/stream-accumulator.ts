@@ -27,6 +27,7 @@ export class StreamAccumulator {
   #final: Response | undefined;
   #lastText: Extract<Slot, { kind: 'text' }> | undefined;
   #lastTextId = '';
+  #lastCall: Extract<Slot, { kind: 'tool_call' }> | undefined;
 
   /** Fold in one event; events of a later tool round (`step_finish` then more) start a fresh response. */
   add(event: StreamEvent): void {
@@ -74,14 +75,14 @@ export class StreamAccumulator {
         });
         return;
       case 'tool_call_delta': {
-        const slot = this.#byId.get(`c:${event.toolCallId}`);
-        if (slot?.kind === 'tool_call') slot.json += event.argumentsDelta;
+        const slot = this.#call(event.toolCallId);
+        if (slot) slot.json += event.argumentsDelta;
         return;
       }
       case 'tool_call_end': {
         const call = event.toolCall;
-        const slot = this.#byId.get(`c:${call.toolCallId}`);
-        if (slot?.kind === 'tool_call') slot.done = call;
+        const slot = this.#call(call.toolCallId);
+        if (slot) slot.done = call;
         else
           this.#open(`c:${call.toolCallId}`, {
             kind: 'tool_call',
@@ -144,6 +145,15 @@ export class StreamAccumulator {
     this.#lastText = undefined;
     this.#slots.push(slot);
     this.#byId.set(key, slot);
+    if (slot.kind === 'tool_call') this.#lastCall = slot;
+  }
+
+  /** The open tool call with this id; the one opened last needs no key and no map lookup. */
+  #call(id: string): Extract<Slot, { kind: 'tool_call' }> | undefined {
+    const last = this.#lastCall;
+    if (last !== undefined && last.id === id) return last;
+    const slot = this.#byId.get(`c:${id}`);
+    return slot?.kind === 'tool_call' ? slot : undefined;
   }
 
   #text(key: string, textId: string): Extract<Slot, { kind: 'text' }> {
@@ -165,6 +175,7 @@ export class StreamAccumulator {
 
   #reset(): void {
     this.#lastText = undefined;
+    this.#lastCall = undefined;
     this.#slots = [];
     this.#byId = new Map();
     this.#final = undefined;

@@ -1,3 +1,4 @@
+import { isDrainableStream } from './mapped-stream.js';
 import { StreamAccumulator } from './stream-accumulator.js';
 import type { Response, StreamEvent } from './types.js';
 
@@ -48,14 +49,35 @@ export class StreamResult implements AsyncIterableIterator<StreamEvent> {
     return this.#accumulator.response;
   }
 
-  /** Reads the stream to its end and resolves with the final response; rejects with the stream's error. */
-  async response(): Promise<Response> {
+  /**
+   * Reads the stream to its end and resolves with the final response; rejects with the stream's error.
+   * `onEvent` sees every event on the way, as iterating would (the `error` event before the rejection), but
+   * with no promise per event when the client's stream can hand its events over directly.
+   */
+  response(onEvent?: (event: StreamEvent) => void): Promise<Response> {
+    const inner = this.#inner;
+    if (this.#sourceFolds && isDrainableStream(inner)) {
+      return inner.drain(onEvent ?? ignore).then(this.#final);
+    }
+    return this.#readToEnd(onEvent);
+  }
+
+  async #readToEnd(onEvent: ((event: StreamEvent) => void) | undefined): Promise<Response> {
     // A finished (or returned) source keeps answering `done`, so this also works after a partial read.
     for (;;) {
       const result = await this.next();
       if (result.done) return this.#accumulator.response;
+      if (!onEvent) continue;
+      try {
+        onEvent(result.value);
+      } catch (error) {
+        await this.return();
+        throw error;
+      }
     }
   }
+
+  readonly #final = (): Response => this.#accumulator.response;
 
   /** The text deltas alone. */
   get textStream(): AsyncIterable<string> {
@@ -73,3 +95,5 @@ export class StreamResult implements AsyncIterableIterator<StreamEvent> {
     return result;
   };
 }
+
+const ignore = (): void => {};

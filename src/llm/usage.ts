@@ -24,19 +24,24 @@ function addOptional(a: number | undefined, b: number | undefined): number | und
 
 /** Sums usage records (the seeds' `usage1 + usage2`). `raw` is dropped: it describes one response. */
 export function addUsage(...usages: readonly TokenUsage[]): TokenUsage {
-  let total = createUsage();
+  // Summed field by field into one new record: sessions add every call's usage to their totals.
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let totalTokens = 0;
+  let reasoningTokens: number | undefined;
+  let cacheReadTokens: number | undefined;
+  let cacheWriteTokens: number | undefined;
   for (const usage of usages) {
-    const reasoningTokens = addOptional(total.reasoningTokens, usage.reasoningTokens);
-    const cacheReadTokens = addOptional(total.cacheReadTokens, usage.cacheReadTokens);
-    const cacheWriteTokens = addOptional(total.cacheWriteTokens, usage.cacheWriteTokens);
-    total = createUsage({
-      inputTokens: total.inputTokens + usage.inputTokens,
-      outputTokens: total.outputTokens + usage.outputTokens,
-      totalTokens: total.totalTokens + usage.totalTokens,
-      ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
-      ...(cacheReadTokens !== undefined ? { cacheReadTokens } : {}),
-      ...(cacheWriteTokens !== undefined ? { cacheWriteTokens } : {}),
-    });
+    inputTokens += usage.inputTokens;
+    outputTokens += usage.outputTokens;
+    totalTokens += usage.totalTokens;
+    reasoningTokens = addOptional(reasoningTokens, usage.reasoningTokens);
+    cacheReadTokens = addOptional(cacheReadTokens, usage.cacheReadTokens);
+    cacheWriteTokens = addOptional(cacheWriteTokens, usage.cacheWriteTokens);
   }
+  const total: TokenUsage = { inputTokens, outputTokens, totalTokens };
+  if (reasoningTokens !== undefined) total.reasoningTokens = reasoningTokens;
+  if (cacheReadTokens !== undefined) total.cacheReadTokens = cacheReadTokens;
+  if (cacheWriteTokens !== undefined) total.cacheWriteTokens = cacheWriteTokens;
   return total;
 }

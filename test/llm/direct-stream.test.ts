@@ -132,3 +132,66 @@ describe('DirectStream retries', () => {
     expect(log).toEqual(['dispose']);
   });
 });
+
+/** The same reading as `drain` above, through DirectStream.drain (events handed over, no promise each). */
+async function drainAtOnce(stream: DirectStream, onEvent?: (event: StreamEvent) => void) {
+  const events: StreamEvent[] = [];
+  let thrown: unknown;
+  try {
+    await stream.drain((event) => {
+      events.push(event);
+      onEvent?.(event);
+    });
+  } catch (error) {
+    thrown = error;
+  }
+  return { events, thrown };
+}
+
+describe('DirectStream.drain', () => {
+  it.each([
+    ['tapped', true],
+    ['not tapped', false],
+  ])('hands over the same events, mapped once, as iterating does (%s)', async (_name, tappable) => {
+    const iterated: string[] = [];
+    const drained: string[] = [];
+    const byIteration = await drain(
+      new DirectStream(hooks(mapped(['start', 'a', 'b', 'end'], undefined, tappable), iterated)),
+    );
+    const byDrain = await drainAtOnce(
+      new DirectStream(hooks(mapped(['start', 'a', 'b', 'end'], undefined, tappable), drained)),
+    );
+    expect(byDrain.thrown).toBeUndefined();
+    expect(byDrain.events).toEqual(byIteration.events);
+    expect(drained).toEqual(iterated);
+  });
+
+  it.each([
+    ['tapped', true],
+    ['not tapped', false],
+  ])(
+    'a failure mid-stream: the error event, then the rejection with that error, one dispose (%s)',
+    async (_n, tappable) => {
+      const log: string[] = [];
+      const stream = new DirectStream(hooks(mapped(['start', 'a', 'b'], 2, tappable), log));
+      const { events, thrown } = await drainAtOnce(stream);
+      expect(thrown).toBeInstanceOf(ServerError);
+      const last = events.at(-1);
+      expect(last?.type === 'error' && last.error).toBe(thrown);
+      expect(events.map((e) => e.type)).toEqual(['stream_start', 'text_start', 'text_delta', 'error']);
+      expect(log.filter((entry) => entry === 'dispose')).toHaveLength(1);
+    },
+  );
+
+  it('a consumer that throws closes the stream (disposed once) and its error rejects', async () => {
+    const log: string[] = [];
+    const stream = new DirectStream(hooks(mapped(['start', 'a', 'b', 'end']), log));
+    const { events, thrown } = await drainAtOnce(stream, (event) => {
+      if (event.type === 'text_delta') throw new Error('consumer bug');
+    });
+    expect((thrown as Error).message).toBe('consumer bug');
+    expect(events.map((e) => e.type)).toEqual(['stream_start', 'text_start', 'text_delta']);
+    expect(log.filter((entry) => entry === 'dispose')).toHaveLength(1);
+    expect(await stream.next()).toEqual({ done: true, value: undefined });
+  });
+});

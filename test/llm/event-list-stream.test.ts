@@ -73,3 +73,37 @@ describe('EventListStream', () => {
     expect(ended).toEqual(['dispose']);
   });
 });
+
+describe('EventListStream.drain', () => {
+  it('hands over every event in one pass; an abort from a consumer stops the next event (tapped)', async () => {
+    const controller = new AbortController();
+    const inner = new EventListStream(async () => events, controller.signal);
+    const ended: string[] = [];
+    const stream = new DirectStream({
+      begin: async () => {},
+      open: () => inner,
+      map: (event) => event,
+      onFailure: async (caught) => {
+        throw caught;
+      },
+      finalError: (caught) => new AbortError(`aborted: ${(caught as Error).message}`),
+      dispose: () => ended.push('dispose'),
+    });
+    const seen: string[] = [];
+    const drained = stream.drain((event) => {
+      seen.push(event.type);
+      if (seen.length === 3) controller.abort(new Error('stop'));
+    });
+    await expect(drained).rejects.toBeInstanceOf(AbortError);
+    expect(seen).toEqual(['stream_start', 'text_start', 'text_delta', 'error']);
+    expect(ended).toEqual(['dispose']);
+  });
+
+  it('drains a stream nobody has pulled yet (it loads first), then stays done', async () => {
+    const stream = new EventListStream(async () => events);
+    const seen: string[] = [];
+    await stream.drain((event) => seen.push(event.type));
+    expect(seen).toEqual(events.map((e) => e.type));
+    expect(await stream.next()).toEqual({ done: true, value: undefined });
+  });
+});

@@ -4,7 +4,7 @@ import { ServerError } from '../../src/llm/errors/server-error.js';
 import { Message } from '../../src/llm/message.js';
 import { AnthropicAdapter } from '../../src/llm/providers/anthropic/anthropic-adapter.js';
 import { StreamAccumulator } from '../../src/llm/stream-accumulator.js';
-import { ScriptedAdapter } from '../../src/llm/testing/scripted-adapter.js';
+import { ScriptedAdapter, type ScriptedTurn } from '../../src/llm/testing/scripted-adapter.js';
 import type { StreamEvent } from '../../src/llm/types.js';
 import {
   anthropicStreamReply,
@@ -56,6 +56,45 @@ describe('StreamResult', () => {
     await expect(failing.stream(request).response()).rejects.toThrow(ServerError);
   });
 
+  it.each([
+    ['text', 'Hello, world'],
+    ['a tool call', { toolCalls: [{ name: 'noop', arguments: { a: 1 } }] }],
+  ] as Array<[string, ScriptedTurn]>)(
+    'response(onEvent) sees exactly the events iterating sees (%s)',
+    async (_name, turn) => {
+      const iterated: StreamEvent[] = [];
+      for await (const event of scripted([turn]).stream(request)) iterated.push(event);
+      const seen: StreamEvent[] = [];
+      const response = await scripted([turn])
+        .stream(request)
+        .response((event) => seen.push(event));
+      expect(seen).toEqual(iterated);
+      expect(response).toEqual((iterated.at(-1) as Extract<StreamEvent, { type: 'finish' }>).response);
+    },
+  );
+
+  it('response(onEvent) hands over the error event, then rejects with that error', async () => {
+    const failing = new LLMClient({
+      adapters: [new ScriptedAdapter({ turns: [{ error: new ServerError('down') }] })],
+      retryPolicy: { maxRetries: 0 },
+    });
+    const seen: string[] = [];
+    await expect(failing.stream(request).response((event) => seen.push(event.type))).rejects.toThrow(
+      ServerError,
+    );
+    expect(seen).toEqual(['error']);
+  });
+
+  it('response(onEvent) rejects with what onEvent throws, and the stream is over', async () => {
+    const result = scripted(['Hello, world']).stream(request);
+    await expect(
+      result.response((event) => {
+        if (event.type === 'text_delta') throw new Error('consumer bug');
+      }),
+    ).rejects.toThrow('consumer bug');
+    expect(await result.next()).toEqual({ done: true, value: undefined });
+  });
+
   it('gives streamGenerateWithTools the same view, ending on the last round', async () => {
     const client = scripted([{ toolCalls: [{ name: 'noop', arguments: {} }] }, 'All done.']);
     const result = client.streamGenerateWithTools({
@@ -102,5 +141,31 @@ describe('StreamAccumulator against the fake Anthropic server', () => {
     expect(accumulator.response.toolCalls).toEqual(final.toolCalls);
     accumulator.add(events.at(-1)!);
     expect(accumulator.response).toBe(final);
+  });
+  it('response(onEvent) over the real SDK stream sees the same events as iterating it', async () => {
+    const reply = () =>
+      anthropicStreamReply({
+        content: [
+          { type: 'text', text: 'Checking.' },
+          { type: 'tool_use', id: 'toolu_2', name: 'get_weather', input: { city: 'Oslo' } },
+        ],
+        stop_reason: 'tool_use',
+      });
+    const client = new LLMClient({
+      adapters: [new AnthropicAdapter({ apiKey: FAKE_ANTHROPIC_KEY, baseURL: server.origin, env: {} })],
+    });
+    const call = { model: 'claude-sonnet-4-6', messages: [Message.user('x')] };
+    server.enqueue(reply());
+    const iterated: StreamEvent[] = [];
+    for await (const event of client.stream(call)) iterated.push(event);
+    server.enqueue(reply());
+    const seen: StreamEvent[] = [];
+    const response = await client.stream(call).response((event) => seen.push(event));
+    const strip = (events: StreamEvent[]) =>
+      events.map((event) =>
+        event.type === 'finish' ? { ...event, response: { ...event.response, latencyMs: 0 } } : event,
+      );
+    expect(strip(seen)).toEqual(strip(iterated));
+    expect(response.toolCalls[0]?.arguments).toEqual({ city: 'Oslo' });
   });
 });

@@ -6,15 +6,7 @@ import type { ProviderAdapter } from '../provider-adapter.js';
 import { createResponse } from '../response.js';
 import { responseToStreamEvents } from '../response-to-stream-events.js';
 import { sleep } from '../retry.js';
-import type {
-  CallOptions,
-  ContentPart,
-  FinishReason,
-  Request,
-  Response,
-  StreamEvent,
-  TokenUsage,
-} from '../types.js';
+import type { CallOptions, ContentPart, FinishReason, Request, Response, TokenUsage } from '../types.js';
 import { createUsage } from '../usage.js';
 
 /** One scripted model turn: a string is a plain text answer; an `error` is thrown instead of answering. */
@@ -84,10 +76,11 @@ export class ScriptedAdapter implements ProviderAdapter {
   }
 
   stream(request: Request, options: CallOptions = {}): EventListStream {
-    return new EventListStream(async () => {
+    return new EventListStream(() => {
       this.calls.push({ kind: 'stream', request });
-      const response = await this.answer(request, this.calls.length - 1, options);
-      return responseToStreamEvents(response, this.options.chunkSize);
+      return this.answer(request, this.calls.length - 1, options).then((response) =>
+        responseToStreamEvents(response, this.options.chunkSize),
+      );
     }, options.signal);
   }
 

@@ -1,6 +1,6 @@
 import type { ToolCallPart } from '../../../llm/index.js';
-import { runToolHooks } from '../hooks/run-tool-hooks.js';
-import { runAgentTool } from '../tools/run-agent-tool.js';
+import { runToolHooks, type ToolHooks } from '../hooks/run-tool-hooks.js';
+import { type RunAgentToolResult, runAgentTool } from '../tools/run-agent-tool.js';
 import { AgentEventKind } from './agent-event.js';
 import type { SessionRuntime } from './session-runtime.js';
 import type { ToolResult } from './turn.js';
@@ -10,15 +10,25 @@ import type { ToolResult } from './turn.js';
  * the calls' order), and returns what the model sees. Failures of any kind become error results: an unknown
  * tool, arguments that are not JSON, a tool that throws.
  */
-export async function executeToolRound(
+export function executeToolRound(
   rt: SessionRuntime,
   calls: readonly ToolCallPart[],
   signal: AbortSignal,
 ): Promise<ToolResult[]> {
-  if (calls.length === 1) return [await executeToolCall(rt, calls[0]!, signal)];
+  if (calls.length === 1) return executeToolCall(rt, calls[0]!, signal).then(inList);
   if (rt.profile.supportsParallelToolCalls) {
     return Promise.all(calls.map((call) => executeToolCall(rt, call, signal)));
   }
+  return executeInTurn(rt, calls, signal);
+}
+
+const inList = (result: ToolResult): ToolResult[] => [result];
+
+async function executeInTurn(
+  rt: SessionRuntime,
+  calls: readonly ToolCallPart[],
+  signal: AbortSignal,
+): Promise<ToolResult[]> {
   const results: ToolResult[] = [];
   for (const call of calls) results.push(await executeToolCall(rt, call, signal));
   return results;
@@ -34,69 +44,92 @@ async function executeToolCall(
     tool_call_id: call.toolCallId,
     arguments: call.arguments,
   });
-  const { output, truncated, isError } = await runCall(rt, call, signal);
+  // One async step per call when there are no hooks: this runs for every tool call of every round.
+  const refusal = refuse(rt, call, signal);
+  let ran: RunAgentToolResult;
+  if (refusal !== undefined) ran = failed(refusal);
+  else {
+    try {
+      ran = await (hasHooks(rt.toolHooks) ? runHooked(rt, call, signal) : runTool(rt, call, signal));
+    } catch (error) {
+      ran = failed(
+        `Tool error (${call.toolName}): ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
   rt.emit(AgentEventKind.TOOL_CALL_END, {
     tool_name: call.toolName,
     tool_call_id: call.toolCallId,
-    output,
-    truncated_output: truncated,
-    is_error: isError,
+    output: ran.output,
+    truncated_output: ran.truncated,
+    is_error: ran.isError,
   });
-  return { toolCallId: call.toolCallId, toolName: call.toolName, content: truncated, isError };
+  return {
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    content: ran.truncated,
+    isError: ran.isError,
+  };
 }
 
-async function runCall(
+const failed = (output: string): RunAgentToolResult => ({ output, truncated: output, isError: true });
+
+/** Why the call cannot run at all (unknown tool, arguments that are not JSON, the session aborted), if so. */
+function refuse(rt: SessionRuntime, call: ToolCallPart, signal: AbortSignal): string | undefined {
+  if (!rt.tools.has(call.toolName)) return `Unknown tool: ${call.toolName}`;
+  if (!argumentsAreJson(call)) {
+    return `Invalid arguments for tool: ${call.toolName}: the arguments are not a JSON object.`;
+  }
+  if (signal.aborted) return `Tool ${call.toolName} was not run: the session was aborted.`;
+  return undefined;
+}
+
+function hasHooks(hooks: ToolHooks | undefined): hooks is ToolHooks {
+  return Boolean(hooks?.pre?.trim() || hooks?.post?.trim());
+}
+
+function runTool(rt: SessionRuntime, call: ToolCallPart, signal: AbortSignal): Promise<RunAgentToolResult> {
+  return runAgentTool(
+    rt.tools.get(call.toolName)!,
+    call.arguments,
+    {
+      env: rt.env,
+      signal,
+      callId: call.toolCallId,
+      defaultCommandTimeoutMs: rt.config.defaultCommandTimeoutMs ?? rt.profile.defaultCommandTimeoutMs,
+      maxCommandTimeoutMs: rt.config.maxCommandTimeoutMs,
+      onOutputDelta: (text) =>
+        rt.emit(AgentEventKind.TOOL_CALL_OUTPUT_DELTA, { text, tool_call_id: call.toolCallId }),
+    },
+    rt.config.truncationConfig,
+  );
+}
+
+async function runHooked(
   rt: SessionRuntime,
   call: ToolCallPart,
   signal: AbortSignal,
-): Promise<{ output: string; truncated: string; isError: boolean }> {
-  const fail = (output: string) => ({ output, truncated: output, isError: true });
-  const tool = rt.tools.get(call.toolName);
-  if (!tool) return fail(`Unknown tool: ${call.toolName}`);
-  if (!argumentsAreJson(call)) {
-    return fail(`Invalid arguments for tool: ${call.toolName}: the arguments are not a JSON object.`);
-  }
-  if (signal.aborted) return fail(`Tool ${call.toolName} was not run: the session was aborted.`);
-  const execute = () =>
-    runAgentTool(
-      tool,
-      call.arguments,
-      {
-        env: rt.env,
-        signal,
-        callId: call.toolCallId,
-        defaultCommandTimeoutMs: rt.config.defaultCommandTimeoutMs ?? rt.profile.defaultCommandTimeoutMs,
-        maxCommandTimeoutMs: rt.config.maxCommandTimeoutMs,
-        onOutputDelta: (text) =>
-          rt.emit(AgentEventKind.TOOL_CALL_OUTPUT_DELTA, { text, tool_call_id: call.toolCallId }),
-      },
-      rt.config.truncationConfig,
-    );
-  try {
-    const hooks = rt.toolHooks;
-    if (!hooks?.pre?.trim() && !hooks?.post?.trim()) return await execute();
-    const meta = {
-      toolName: call.toolName,
-      callId: call.toolCallId,
-      arguments: call.arguments,
-      sessionId: rt.id,
-    };
-    const hooked = await runToolHooks(hooks, meta, execute, { env: rt.env, signal });
-    for (const run of hooked.hooks) {
-      if (run.phase === 'post' && (run.exitCode !== 0 || run.timedOut)) {
-        rt.emit(AgentEventKind.WARNING, {
-          message: `The post-tool hook (${run.command}) ${run.timedOut ? 'timed out' : `exited with code ${run.exitCode}`} after ${call.toolName}.`,
-          tool_call_id: call.toolCallId,
-          hook_output: run.output,
-        });
-      }
+): Promise<RunAgentToolResult> {
+  const meta = {
+    toolName: call.toolName,
+    callId: call.toolCallId,
+    arguments: call.arguments,
+    sessionId: rt.id,
+  };
+  const hooked = await runToolHooks(rt.toolHooks!, meta, () => runTool(rt, call, signal), {
+    env: rt.env,
+    signal,
+  });
+  for (const run of hooked.hooks) {
+    if (run.phase === 'post' && (run.exitCode !== 0 || run.timedOut)) {
+      rt.emit(AgentEventKind.WARNING, {
+        message: `The post-tool hook (${run.command}) ${run.timedOut ? 'timed out' : `exited with code ${run.exitCode}`} after ${call.toolName}.`,
+        tool_call_id: call.toolCallId,
+        hook_output: run.output,
+      });
     }
-    return hooked.skipped
-      ? fail(hooked.result.output)
-      : (hooked.result as Awaited<ReturnType<typeof execute>>);
-  } catch (error) {
-    return fail(`Tool error (${call.toolName}): ${error instanceof Error ? error.message : String(error)}`);
   }
+  return hooked.skipped ? failed(hooked.result.output) : (hooked.result as RunAgentToolResult);
 }
 
 /** toolCallPart turned anything but a JSON object into `{}`; only an empty result needs a second look. */

@@ -1,6 +1,6 @@
 import type { Message } from '../../../llm/index.js';
 import type { Turn } from './turn.js';
-import { turnsToMessages } from './turns-to-messages.js';
+import { appendTurnMessages } from './turns-to-messages.js';
 
 /**
  * The provider messages of a history, converted incrementally: the loop only appends turns, so each request
@@ -19,9 +19,8 @@ export class HistoryMessages {
       this.converted = 0;
       this.messages = [];
     }
-    if (this.converted < history.length) {
-      for (const message of turnsToMessages(history.slice(this.converted))) this.messages.push(message);
-      this.converted = history.length;
+    for (; this.converted < history.length; this.converted++) {
+      appendTurnMessages(history[this.converted]!, this.messages);
     }
     return this.messages.slice();
   }

@@ -59,11 +59,20 @@ export function detectRepeatingPattern(
   window: number,
 ): ToolCallFingerprint[] | undefined {
   if (calls.length < window) return undefined;
-  const recent = calls.slice(-window);
+  const start = calls.length - window;
   for (let length = 1; length <= 3; length++) {
     // At least two whole repetitions, or a "pattern" of three distinct calls would match any window of three.
     if (length * 2 > window) break;
-    if (recent.every((call, i) => call.key === recent[i % length]!.key)) return recent.slice(0, length);
+    // Every call equals the one `length` before it (within the window) exactly when the window repeats its
+    // first `length` calls; read in place, since this runs after every tool call.
+    let repeats = true;
+    for (let i = start + length; i < calls.length; i++) {
+      if (calls[i]!.key !== calls[i - length]!.key) {
+        repeats = false;
+        break;
+      }
+    }
+    if (repeats) return calls.slice(start, start + length);
   }
   return undefined;
 }

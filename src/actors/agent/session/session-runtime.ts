@@ -38,7 +38,7 @@ export interface SessionRuntime {
   /** Adds a response's usage to the session's totals and emits USAGE. */
   recordUsage(response: Response, phase: 'turn' | 'compaction'): void;
   /** Steering messages queued since the last drain, oldest first. */
-  takeSteering(): string[];
+  takeSteering(): readonly string[];
   /** The next queued follow-up input, if any. */
   takeFollowUp(): string | undefined;
 }

@@ -8,6 +8,7 @@ import {
   type Response,
   type TokenUsage,
 } from '../../../llm/index.js';
+import { anySignal } from '../../../shared/any-signal.js';
 import { AttractorError } from '../../../shared/errors.js';
 import type { AgentTool } from '../tools/define-tool.js';
 import { type AgentEvent, AgentEventKind, agentEvent } from './agent-event.js';
@@ -42,6 +43,9 @@ export function createSession(options: CreateSessionOptions): Session {
 }
 
 type LifecycleActor = Actor<typeof sessionLifecycleMachine>;
+
+/** What takeSteering() returns between steer() calls, which is almost always: no array per tool round. */
+const NO_STEERING: readonly string[] = Object.freeze([]);
 
 class AgentSession implements Session {
   readonly id = randomUUID();
@@ -104,7 +108,7 @@ class AgentSession implements Session {
       systemPrompt: '',
       emit: (kind, data) => this.emit(kind, data),
       recordUsage: (response, phase) => this.recordUsage(response, phase),
-      takeSteering: () => this.steering.splice(0),
+      takeSteering: () => (this.steering.length === 0 ? NO_STEERING : this.steering.splice(0)),
       takeFollowUp: () => this.followUps.shift(),
     };
     const logic = sessionLifecycleMachine.provide({
@@ -204,7 +208,10 @@ class AgentSession implements Session {
   }
 
   private async process(text: string, invokeSignal: AbortSignal): Promise<ProcessInputResult> {
-    const signal = AbortSignal.any([this.controller.signal, invokeSignal]);
+    // A plain signal detached when the input is done, not AbortSignal.any's composite, which costs more per
+    // listener and leaves a WeakRef in the session-long signal for every input (docs/decisions.md D20.3).
+    const combined = anySignal([this.controller.signal, invokeSignal]);
+    const signal = combined.signal;
     let result: ProcessInputResult = { close: false };
     try {
       if (this.rt.systemPrompt === '') {
@@ -223,6 +230,8 @@ class AgentSession implements Session {
         error: error instanceof Error ? error.message : String(error),
         phase: 'session',
       });
+    } finally {
+      combined.dispose();
     }
     if (result.close || this.controller.signal.aborted) {
       this.closeDown();
@@ -281,7 +290,7 @@ class AgentSession implements Session {
   private emit(kind: AgentEvent['kind'], data: Record<string, unknown> = {}): void {
     const event = agentEvent(this.id, kind, data);
     this.queue?.push(event);
-    for (const listener of this.listeners) listener(event);
+    if (this.listeners.size > 0) for (const listener of this.listeners) listener(event);
   }
 
   private endStream(): void {

@@ -1,4 +1,4 @@
-import type { Request, Response, ToolDefinition } from '../../../llm/index.js';
+import type { Request, Response, StreamEvent, ToolDefinition } from '../../../llm/index.js';
 import { AttractorError } from '../../../shared/errors.js';
 import { AgentEventKind } from './agent-event.js';
 import type { SessionRuntime } from './session-runtime.js';
@@ -42,10 +42,11 @@ export function buildRequest(rt: SessionRuntime): Request {
  * Streams one model turn, turning text deltas into ASSISTANT_TEXT_START/DELTA/END as they arrive, and returns
  * the assembled response. LLM errors propagate (typed) to the loop, which decides what they mean.
  */
-export async function streamModelTurn(rt: SessionRuntime, signal: AbortSignal): Promise<Response> {
+export function streamModelTurn(rt: SessionRuntime, signal: AbortSignal): Promise<Response> {
   let started = false;
   let response: Response | undefined;
-  for await (const event of rt.client.stream(buildRequest(rt), { signal })) {
+  // Each event is handled as the client hands it over, with no promise per event (StreamResult.response).
+  const onEvent = (event: StreamEvent): void => {
     if (event.type === 'text_start' || event.type === 'text_delta') {
       if (!started) {
         started = true;
@@ -55,13 +56,21 @@ export async function streamModelTurn(rt: SessionRuntime, signal: AbortSignal): 
     } else if (event.type === 'finish') {
       response = event.response;
     }
-  }
-  if (!response) {
-    throw new AttractorError('agent.stream_incomplete', `The ${rt.model} stream ended without a response.`);
-  }
-  if (started || response.text !== '') {
-    if (!started) rt.emit(AgentEventKind.ASSISTANT_TEXT_START);
-    rt.emit(AgentEventKind.ASSISTANT_TEXT_END, { text: response.text });
-  }
-  return response;
+  };
+  return rt.client
+    .stream(buildRequest(rt), { signal })
+    .response(onEvent)
+    .then(() => {
+      if (!response) {
+        throw new AttractorError(
+          'agent.stream_incomplete',
+          `The ${rt.model} stream ended without a response.`,
+        );
+      }
+      if (started || response.text !== '') {
+        if (!started) rt.emit(AgentEventKind.ASSISTANT_TEXT_START);
+        rt.emit(AgentEventKind.ASSISTANT_TEXT_END, { text: response.text });
+      }
+      return response;
+    });
 }
