@@ -9,8 +9,9 @@
 // answer channel) with the rest of the CLI instead of carrying second copies.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { fastPathSource, narrowCodePoints, narrowLinePattern } from './narrow-width-class.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tuiDir = path.join(root, 'dist', 'tui');
@@ -39,6 +40,50 @@ const yogaWithoutFetch = {
       const text = readFileSync(args.path, 'utf8');
       const patched = text.replace('"function"!=typeof fetch', 'true');
       if (patched === text) throw new Error(`${args.path}: Yoga's wasm loader changed; revisit this patch`);
+      return { contents: patched, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * string-width (two copies: Ink's and wrap-ansi's) gets a fast path for lines of one-column characters,
+ * computed from that copy itself (scripts/narrow-width-class.mjs): the first frame no longer compiles an
+ * emoji expression to measure a box border (~60 ms).
+ */
+const narrowStringWidth = {
+  name: 'narrow-string-width',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]string-width[\\/]index\.js$/ }, async (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const renamed = text.replace(/export default function stringWidth\(/, 'function slowWidth(');
+      if (renamed === text || !/^import stripAnsi from 'strip-ansi';$/m.test(text)) {
+        throw new Error(`${args.path}: string-width changed; revisit its fast path`);
+      }
+      const { default: stringWidth } = await import(pathToFileURL(args.path).href);
+      const pattern = narrowLinePattern(narrowCodePoints(stringWidth));
+      return {
+        contents: renamed + fastPathSource(pattern),
+        loader: 'js',
+        resolveDir: path.dirname(args.path),
+      };
+    });
+  },
+};
+
+/**
+ * Ink flushes its throttled render on unmount but leaves the throttle's timer running, which keeps the
+ * process alive one more frame (~34 ms) after the TUI closed; cancelling after the flush drops it.
+ */
+const inkThrottleSettled = {
+  name: 'ink-throttle-settled',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]ink\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const patched = text.replace(
+        'throttled.flush();',
+        'throttled.flush();\n                throttled.cancel?.();',
+      );
+      if (patched === text) throw new Error(`${args.path}: Ink's unmount changed; revisit this patch`);
       return { contents: patched, loader: 'js' };
     });
   },
@@ -75,6 +120,6 @@ await build({
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },
-  plugins: [noDevtools, yogaWithoutFetch, ourModulesExternal],
+  plugins: [noDevtools, yogaWithoutFetch, narrowStringWidth, inkThrottleSettled, ourModulesExternal],
   logLevel: 'warning',
 });

@@ -13,13 +13,19 @@ export interface RunStore {
   getState(): RunState;
   /** `urgent` asks for the change to be shown now, unthrottled (the TUI is about to close). */
   subscribe(listener: (urgent: boolean) => void): () => void;
-  /** The run is over: subscribers show the final state at once instead of at their next tick. */
+  /**
+   * The run is over and the TUI closes: subscribers show the final state at once instead of at their
+   * next tick, and the app leaves only its transcript (the plain summary replaces the live panes).
+   */
   settle(): void;
+  /** True once settled. */
+  closing(): boolean;
 }
 
 export function createRunStore(graph: PipelineGraph): RunStore {
   let state = initialRunState(graph);
   const listeners = new Set<(urgent: boolean) => void>();
+  let closing = false;
   return {
     push(event) {
       const next = reduceRunState(graph, state, event);
@@ -28,9 +34,11 @@ export function createRunStore(graph: PipelineGraph): RunStore {
       for (const listener of listeners) listener(false);
     },
     settle() {
+      closing = true;
       for (const listener of listeners) listener(true);
     },
     getState: () => state,
+    closing: () => closing,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -89,11 +89,11 @@ export function startRunTui(options: RunTuiOptions): RunTui {
     },
     async close() {
       if (instance) {
-        // The last events must reach the screen (a finished node's line goes to Ink's <Static>, which the
-        // summary does not replace): show the final state now, then give Ink one frame to print it.
+        // The final state reaches the screen at once: new transcript lines go to Ink's <Static>, which
+        // Ink writes unthrottled, and the live panes give way to the summary; unmounting flushes the frame.
         store.settle();
-        await new Promise((resolve) => setTimeout(resolve, 1000 / MAX_FPS + 5));
-        instance.clear();
+        // React commits that update from a microtask, before this resumes.
+        await new Promise((resolve) => setImmediate(resolve));
         instance.unmount();
         await instance.waitUntilExit();
       }
