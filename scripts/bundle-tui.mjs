@@ -71,19 +71,17 @@ const narrowStringWidth = {
 };
 
 /**
- * Ink flushes its throttled render on unmount but leaves the throttle's timer running, which keeps the
- * process alive one more frame (~34 ms) after the TUI closed; cancelling after the flush drops it.
+ * After unmounting, Ink's last React commit still calls its throttled render, whose timer keeps the
+ * process alive one more frame (~34 ms) after the TUI closed, to render nothing; an unmounted Ink skips it.
  */
-const inkThrottleSettled = {
-  name: 'ink-throttle-settled',
+const inkNoRenderAfterUnmount = {
+  name: 'ink-no-render-after-unmount',
   setup(b) {
     b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]ink\.js$/ }, (args) => {
       const text = readFileSync(args.path, 'utf8');
-      const patched = text.replace(
-        'throttled.flush();',
-        'throttled.flush();\n                throttled.cancel?.();',
-      );
-      if (patched === text) throw new Error(`${args.path}: Ink's unmount changed; revisit this patch`);
+      const hook = 'this.rootNode.onRender = () => {';
+      const patched = text.replace(hook, `${hook}\n                if (this.isUnmounted) return;`);
+      if (patched === text) throw new Error(`${args.path}: Ink's render hook changed; revisit this patch`);
       return { contents: patched, loader: 'js' };
     });
   },
@@ -120,6 +118,6 @@ await build({
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },
-  plugins: [noDevtools, yogaWithoutFetch, narrowStringWidth, inkThrottleSettled, ourModulesExternal],
+  plugins: [noDevtools, yogaWithoutFetch, narrowStringWidth, inkNoRenderAfterUnmount, ourModulesExternal],
   logLevel: 'warning',
 });
