@@ -8,7 +8,6 @@ import type { GateSource } from './gate-source.js';
 import { Header } from './Header.js';
 import { HelpBox } from './HelpBox.js';
 import { PipelinePane } from './PipelinePane.js';
-import { PAUSE_REQUESTED } from './reduce-run-state.js';
 import type { RunStore } from './run-store.js';
 import { StatusLine } from './StatusLine.js';
 import { Transcript } from './Transcript.js';
@@ -86,10 +85,9 @@ export function App({ store, gates, controls, onQuit, runDir, size, fps, clock =
     if (k.ctrl && key === 'c') {
       if (!controls) return onQuit?.();
       interrupts.current += 1;
-      if (interrupts.current === 1) {
-        store.push({ kind: PAUSE_REQUESTED, data: {}, timestamp: new Date().toISOString() });
-        controls.pause();
-      } else controls.cancel();
+      // The pipeline actor takes the pause; the store shows "pausing" once the actor has it (actor-status.ts).
+      if (interrupts.current === 1) controls.pause();
+      else controls.cancel();
       return;
     }
     if (pending) {
