@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
-import { codeCachePath, readCodeCache, writeCodeCache } from './tui-code-cache.js';
+import { canWriteCodeCache, codeCachePath, readCodeCache, writeCodeCache } from './tui-code-cache.js';
 
 export type TuiModule = typeof import('../tui/tui-entry.js');
 
@@ -72,7 +72,8 @@ async function runBundle(source: string, file: string, bundleUrl: URL): Promise<
     ...(cachedData ? { cachedData } : {}),
   });
   const cacheUsed = cachedData !== undefined && !script.cachedDataRejected;
-  if (!cacheUsed) process.once('beforeExit', () => writeCodeCache(cacheFile, script.createCachedData()));
+  if (!cacheUsed && canWriteCodeCache(cacheFile))
+    process.once('beforeExit', () => writeCodeCache(cacheFile, script.createCachedData()));
   lastLoad = { from: 'bundle', cacheUsed, cacheFile };
 
   const module = { exports: {} as BundleExports };

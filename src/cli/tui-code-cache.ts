@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 
 /**
@@ -18,6 +19,16 @@ export function readCodeCache(file: string): Buffer | undefined {
     return readFileSync(file);
   } catch {
     return undefined;
+  }
+}
+
+/** Whether a cache could be written there at all (a read-only install: no point making one). */
+export function canWriteCodeCache(file: string): boolean {
+  try {
+    accessSync(dirname(file), constants.W_OK);
+    return true;
+  } catch {
+    return false;
   }
 }
 
