@@ -120,6 +120,24 @@ const inkNoRenderAfterUnmount = {
 };
 
 /**
+ * Ink and its dependencies `import process from 'node:process'` at 14 places; in a CommonJS bundle each
+ * becomes a copy of the process object's ~100 properties as getters at load (~10 ms in all). The global
+ * is the same object: a module that exports it, and the two names imported from it, copies nothing. A
+ * dependency importing another name from it fails the build ("No matching export").
+ */
+const processGlobal = {
+  name: 'process-global',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?process$/ }, () => ({ path: 'process', namespace: 'process-global' }));
+    b.onLoad({ filter: /.*/, namespace: 'process-global' }, () => ({
+      contents:
+        'export default process;\nexport const env = process.env;\nexport const cwd = () => process.cwd();\n',
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * Imports that leave dist/tui/ (our other modules) stay imports, rewritten relative to the bundle, which
  * sits in dist/tui/ itself; imports inside dist/tui/ are bundled.
  */
@@ -183,6 +201,7 @@ await build({
     yogaReadyExport,
     narrowStringWidth,
     inkNoRenderAfterUnmount,
+    processGlobal,
     ourModulesExternal,
   ],
   logLevel: 'warning',
