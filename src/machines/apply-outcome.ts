@@ -3,6 +3,7 @@ import type { PipelineGraph, PipelineNode } from '../compiler/ir.js';
 import type { Outcome, StageStatus } from '../compiler/outcome.js';
 import { maxRetriesFor } from '../compiler/routing.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
+import { setVisits, splitVisitCounts } from './visit-counts.js';
 
 export interface AppliedOutcome {
   context: Partial<PipelineMachineContext>;
@@ -60,7 +61,10 @@ export function applyOutcome(
         };
   }
 
-  const values: Record<string, unknown> = { ...context.values, ...(outcome.context_updates ?? {}) };
+  // An update of `internal.visit_count.*` (a handler resetting a counter, a branch's visits) is a count.
+  const updates = splitVisitCounts(outcome.context_updates ?? {});
+  const values: Record<string, unknown> = { ...context.values, ...updates.values };
+  const visits = setVisits(context.visits, updates.visits);
   values.outcome = outcome.status;
   values.preferred_label = outcome.preferred_label ?? '';
   values.current_node = node.id;
@@ -84,6 +88,7 @@ export function applyOutcome(
     context: {
       ...appended,
       values,
+      visits,
       completedNodes,
       nodeOutcomes,
       nodeRetries,

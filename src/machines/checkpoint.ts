@@ -52,9 +52,14 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
   let lastStamp = 0;
   return {
     path,
-    write(checkpoint: Checkpoint): void {
+    /**
+     * `contextJson` is the context as JSON text: the engine serialises the values and the visit counts
+     * straight to text, since building the merged object first costs a copy of every key per step.
+     */
+    write(checkpoint: Omit<Checkpoint, 'context'>, contextJson: string): void {
       // Compact: the checkpoint is rewritten at every step, so its size is its cost.
-      const text = `${JSON.stringify(checkpoint)}\n`;
+      const rest = JSON.stringify(checkpoint);
+      const text = `${rest.slice(0, -1)},"context":${contextJson}}\n`;
       writeFileAtomic(path, text, { durable: options.durable ?? true });
       if (options.historyDir) {
         // Same-millisecond checkpoints would collide: keep names unique and ordered.

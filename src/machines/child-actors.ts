@@ -17,6 +17,7 @@ import { activeStageDir } from './observe-child-run.js';
 import type { PipelineMachineContext, PipelineMachineInput } from './pipeline-context.js';
 import { resumeInputFrom } from './resume-input-from.js';
 import { safeSegment, stageDirFor } from './run-directory.js';
+import { valuesWithVisits } from './visit-counts.js';
 import { type FinalStatus, finalStatusOf, whenPipelineDone } from './watch-pipeline-actor.js';
 
 type BranchRequest = Parameters<HandlerServices['runBranch']>[0];
@@ -84,8 +85,9 @@ export async function runBranch(
   request.signal.addEventListener('abort', onAbort, { once: true });
   try {
     const { status, context: final } = await done;
+    const finalValues = valuesWithVisits(final.values, final.visits);
     const updates: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(final.values)) {
+    for (const [k, v] of Object.entries(finalValues)) {
       if (startValues[k] !== v && k !== 'current_node' && k !== 'outcome' && k !== 'preferred_label')
         updates[k] = v;
     }
@@ -97,7 +99,7 @@ export async function runBranch(
       branchId: request.branchId,
       startNodeId: request.startNodeId,
       outcome,
-      context: final.values,
+      context: finalValues,
       updates,
       ...(final.stoppedAt ? { stoppedAt: final.stoppedAt } : {}),
       completedNodes: final.completedNodes,
@@ -119,7 +121,7 @@ function childStatus(state: ChildPipelineStatus['state'], ctx: PipelineMachineCo
     state,
     ...(at ? { currentNode: at } : {}),
     completedNodes: ctx.completedNodes,
-    context: ctx.values,
+    context: valuesWithVisits(ctx.values, ctx.visits),
     ...(ctx.lastOutcome ? { outcome: ctx.lastOutcome } : {}),
     ...(ctx.logs.length > 0 ? { logs: [...ctx.logs] } : {}),
   };

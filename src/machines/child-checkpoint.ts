@@ -5,6 +5,7 @@ import { ContextLogEntrySchema } from '../actors/pipeline-context.js';
 import { StageStatusSchema } from '../compiler/outcome.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
+import { valuesWithVisits } from './visit-counts.js';
 
 const ChildCheckpointSchema = z.object({
   source_sha256: z.string(),
@@ -44,7 +45,7 @@ export function writeChildCheckpoint(
     completed_nodes: context.completedNodes,
     node_outcomes: context.nodeOutcomes,
     node_retries: context.nodeRetries,
-    context: context.values,
+    context: valuesWithVisits(context.values, context.visits),
     steps: context.steps,
     restarts: context.restarts,
     failed_nodes: context.failedNodes,

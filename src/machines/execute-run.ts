@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createActor } from 'xstate';
@@ -8,7 +9,7 @@ import { AttractorError } from '../shared/errors.js';
 import { packageVersion } from '../shared/package-version.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { type Checkpoint, createCheckpointWriter } from './checkpoint.js';
-import { providePipeline } from './compile-machine.js';
+import { leasePipeline } from './compile-machine.js';
 import { openEventLog } from './event-log.js';
 import type { MachineEmitted } from './machine-events.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
@@ -25,6 +26,7 @@ import {
   runQuality,
 } from './run-types.js';
 import { createScenarioInterviewer } from './scenario-interviewer.js';
+import { valuesWithVisits, valuesWithVisitsJson } from './visit-counts.js';
 import { whenPipelineDone } from './watch-pipeline-actor.js';
 
 /**
@@ -151,26 +153,28 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
       failOutput(`writing ${join(runDir, 'events.jsonl')}`, error);
     }
     try {
-      checkpoints.write({
-        timestamp: Date.now(),
-        current_node: currentNode,
-        completed_nodes: context.completedNodes,
-        node_retries: context.nodeRetries,
-        context: context.values,
-        logs: [...context.logs],
-        pipeline: graph.name,
-        run_id: runId,
-        run_dir: runDir,
-        ...(context.arrivedBy !== undefined ? { arrived_by: context.arrivedBy } : {}),
-        status: budgetStop !== undefined && status === 'cancelled' ? 'paused' : status,
-        node_outcomes: context.nodeOutcomes,
-        steps: context.steps,
-        restarts: context.restarts,
-        failed_nodes: context.failedNodes,
-        ...(context.failure && budgetStop === undefined ? { failure: context.failure } : {}),
-        source_sha256: prepared.sha,
-        ...(accounting ? { usage: accounting.runTotals() } : {}),
-      });
+      checkpoints.write(
+        {
+          timestamp: Date.now(),
+          current_node: currentNode,
+          completed_nodes: context.completedNodes,
+          node_retries: context.nodeRetries,
+          logs: [...context.logs],
+          pipeline: graph.name,
+          run_id: runId,
+          run_dir: runDir,
+          ...(context.arrivedBy !== undefined ? { arrived_by: context.arrivedBy } : {}),
+          status: budgetStop !== undefined && status === 'cancelled' ? 'paused' : status,
+          node_outcomes: context.nodeOutcomes,
+          steps: context.steps,
+          restarts: context.restarts,
+          failed_nodes: context.failedNodes,
+          ...(context.failure && budgetStop === undefined ? { failure: context.failure } : {}),
+          source_sha256: prepared.sha,
+          ...(accounting ? { usage: accounting.runTotals() } : {}),
+        },
+        valuesWithVisitsJson(context.values, context.visits),
+      );
     } catch (error) {
       failOutput(`writing the checkpoint ${checkpoints.path}`, error);
       return;
@@ -179,12 +183,15 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
   };
 
   const hard = new AbortController();
+  // Every running handler listens on it (detachably): twelve parallel branches are twelve listeners,
+  // not a leak, and Node's warning at eleven would go to the user's terminal.
+  setMaxListeners(0, hard.signal);
   // The library simulates nothing on its own: no interviewer or backend → the node needing one fails.
   const interviewer = options.scenario
     ? createScenarioInterviewer(options.scenario, options.interviewer ?? missingInterviewer())
     : options.interviewer;
   const processes = ProcessLedger.forRunDir(runDir);
-  const machine = providePipeline(compiled, {
+  const { machine, release: releaseMachine } = leasePipeline(compiled, {
     artifacts,
     processes,
     ...(options.registry ? { registry: options.registry } : {}),
@@ -271,7 +278,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
         ...(failure ? { failure } : {}),
         ...(budgetPaused ? { budgetExceeded: budgetStop } : {}),
         ...(accounting ? { usage: accounting.runTotals() } : {}),
-        context: context.values,
+        context: valuesWithVisits(context.values, context.visits),
         completedNodes: context.completedNodes,
         failedNodes: [...context.failedNodes],
         partialNodes,
@@ -282,6 +289,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
       log.close();
       feed.end();
       releaseLock();
+      releaseMachine();
     });
 
   return {

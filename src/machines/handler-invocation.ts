@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AnyActorRef, fromPromise } from 'xstate';
 import type { ChildPipelineHandle, HandlerInput, HandlerServices } from '../actors/handler-types.js';
@@ -12,6 +12,7 @@ import type { Outcome } from '../compiler/outcome.js';
 import { routerCandidates, visitLimitFailure } from '../compiler/routing.js';
 import { anySignal } from '../shared/any-signal.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
+import { removeFile } from '../shared/remove-file.js';
 import { runBranch, startChildPipeline } from './child-actors.js';
 import { errorOutcome } from './error-outcome.js';
 import type {
@@ -24,6 +25,7 @@ import { observeChildRun } from './observe-child-run.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
 import { missingBackend, missingInterviewer } from './pipeline-services.js';
 import { stageDirFor } from './run-directory.js';
+import { visitValuesView } from './visit-counts.js';
 
 let registry: HandlerRegistry | undefined;
 const defaultRegistry = (): HandlerRegistry => {
@@ -100,6 +102,8 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
     // Steps of no-op handlers chain through microtasks only; let signals and timers in now and then.
     if (++runtime.steps % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     const { context } = input;
+    // The values as handlers and routing see them: with the visit counts (a view, not a copy).
+    const values = visitValuesView(context.values, context.visits);
     const node = runtime.lookup.node(input.node);
     const stageDir = stageDirFor(context.runDir, node.id, context.restarts);
     // Every node, start, exit and conditional too, gets its folder and status.json (run layout).
@@ -107,7 +111,7 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
     // Over its max_visits the node does not run (nor its hooks, nor consume a scripted outcome): it fails,
     // and routing lets a fail edge or fallback_retry_target take over. Its status.json says so, rather
     // than showing the last visit that did run.
-    const overLimit = visitLimitFailure(node, runtime.lookup.graph, context.values);
+    const overLimit = visitLimitFailure(node, runtime.lookup.graph, values);
     if (overLimit) {
       const outcome: Outcome = { status: 'fail', failure_reason: overLimit };
       recordStatus(stageDir, outcome, false);
@@ -117,11 +121,11 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
     const scripted = runtime.services.scenario?.nextOutcome(node.id);
     // A status.json from an earlier visit must not pass for this one's. Removing it (rather than
     // comparing mtimes) is exact: kernels stamp mtimes from a coarse clock that lags Date.now().
-    if (!scripted) rmSync(join(stageDir, 'status.json'), { force: true });
+    if (!scripted) removeFile(join(stageDir, 'status.json'));
     const children: ChildPipelineHandle[] = [];
     const services = handlerServices(runtime, self, context, children);
     const registry = runtime.services.registry ?? defaultRegistry();
-    const handlerContext = new PipelineContext(context.values, node.id);
+    const handlerContext = new PipelineContext(values, node.id);
     let produced: Outcome | undefined;
     // Hooks wrap a scripted outcome too: it stands in for the handler's run (dry runs are audited alike).
     const hooked = await runWithHooks(registry.hooks, node, handlerContext, async () => {
@@ -149,7 +153,7 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
     const outcome = withCollectedUpdates(hooked, handlerContext);
     // The handler's own status.json stands unless a hook or a `set` changed what it returned.
     recordStatus(stageDir, outcome, !scripted && outcome === produced);
-    const llmChoice = await askRouter(runtime, services.emit, node, outcome, context, signal);
+    const llmChoice = await askRouter(runtime, services.emit, node, outcome, values, signal);
     const logs = handlerContext.getLogs();
     return { outcome, ...(llmChoice ? { llmChoice } : {}), ...(logs.length > 0 ? { logs } : {}) };
   });
@@ -215,12 +219,11 @@ async function runHandler(
     signal,
     services,
     actor: self,
+    // Only fidelity summaries read the completed stages; build the list when asked (it is O(graph)).
+    get completedNodes() {
+      return context.completedNodes.map((id) => ({ id, status: context.nodeOutcomes[id] ?? 'success' }));
+    },
   };
-  // Only fidelity summaries read the completed stages; build the list when asked (it is O(graph)).
-  Object.defineProperty(input, 'completedNodes', {
-    enumerable: true,
-    get: () => context.completedNodes.map((id) => ({ id, status: context.nodeOutcomes[id] ?? 'success' })),
-  });
   const run = handler(input).finally(() => combined.dispose());
   if (!timeout || !ms) return run;
   let timer: NodeJS.Timeout | undefined;
@@ -243,7 +246,7 @@ async function askRouter(
   emit: HandlerServices['emit'],
   node: PipelineNode,
   outcome: Outcome,
-  context: PipelineMachineContext,
+  values: Readonly<Record<string, unknown>>,
   signal: AbortSignal,
 ): Promise<string | undefined> {
   const rank = runtime.services.llmRank;
@@ -251,7 +254,7 @@ async function askRouter(
   const candidates = routerCandidates({
     edges: [...runtime.lookup.outgoing(node.id)],
     outcome,
-    context: context.values,
+    context: values,
   });
   if (!candidates || candidates.length === 0) return undefined;
   const goal = runtime.lookup.graph.attrs.goal ?? '';

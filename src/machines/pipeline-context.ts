@@ -1,14 +1,20 @@
 import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import type { FidelityMode } from '../compiler/ir.js';
 import type { Outcome, StageStatus } from '../compiler/outcome.js';
+import { splitVisitCounts, type VisitCounts } from './visit-counts.js';
 
 /**
  * The pipeline actor's context: everything a checkpoint needs, nothing that grows with the run's
  * length (completed nodes are a set, events stream to disk).
  */
 export interface PipelineMachineContext {
-  /** The context store the nodes read and write. */
+  /** The context store the nodes read and write, without the visit counts (see `visits`). */
   values: Record<string, unknown>;
+  /**
+   * Visits per node, published as `internal.visit_count.<node>` values: everything outside the machine
+   * (handlers, conditions, checkpoints, results) sees them among the values (machines/visit-counts.ts).
+   */
+  visits: VisitCounts;
   /** Distinct nodes that completed, in first-completion order. */
   completedNodes: string[];
   /** Last status of visited goal gates and of nodes that did not succeed (goal gates read it at exit); a completed node absent from it succeeded. */
@@ -67,8 +73,11 @@ export interface PipelineMachineInput {
 }
 
 export function initialContext(input: PipelineMachineInput): PipelineMachineContext {
+  // Input values (a checkpoint's context, a branch's start) carry the counts as values: take them out.
+  const { values, visits } = splitVisitCounts(input.values);
   return {
-    values: { ...input.values },
+    values,
+    visits,
     completedNodes: [...(input.completedNodes ?? [])],
     nodeOutcomes: { ...(input.nodeOutcomes ?? {}) },
     nodeRetries: { ...(input.nodeRetries ?? {}) },

@@ -3,7 +3,6 @@ import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import { resolveFidelity } from '../compiler/fidelity.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import type { Outcome } from '../compiler/outcome.js';
-import { visitCount, visitCountKey } from '../compiler/routing.js';
 import { applyOutcome } from './apply-outcome.js';
 import { decorateConfig } from './decorate-config.js';
 import { edgeSelectedData } from './edge-selected-event.js';
@@ -18,6 +17,7 @@ import {
 import type { GraphLookup } from './pipeline-runtime.js';
 import { type RetryBackoffLogic, retryBackoffActor } from './retry-backoff-actor.js';
 import { goalGatesAt, stepAfter } from './routing-memo.js';
+import { countVisit } from './visit-counts.js';
 
 type NodeParams = { node: string };
 type EdgeParams = { node: string; edge: number };
@@ -111,12 +111,9 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
           lastNode: p.node,
           jumpTo: undefined,
           llmChoice: undefined,
-          values: {
-            ...context.values,
-            current_node: p.node,
-            // A new visit (not a retry of this one) counts toward max_visits.
-            ...(attempt === 1 ? { [visitCountKey(p.node)]: visitCount(context.values, p.node) + 1 } : {}),
-          },
+          values: { ...context.values, current_node: p.node },
+          // A new visit (not a retry of this one) counts toward max_visits.
+          ...(attempt === 1 ? { visits: countVisit(context.visits, p.node) } : {}),
         });
         enqueue.emit(
           evt('node.start', { attempt, handler: node(p).handler, step: context.steps + 1 }, p.node),

@@ -2,6 +2,7 @@ import { type Actor, type ActorOptions, createActor, type Snapshot } from 'xstat
 import { z } from 'zod';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineMachine } from './pipeline-machine.js';
+import { splitVisitCounts } from './visit-counts.js';
 
 /** The parts of a persisted pipeline snapshot restoring relies on; XState's own fields pass through. */
 const PersistedPipelineSnapshotSchema = z.looseObject({
@@ -11,6 +12,8 @@ const PersistedPipelineSnapshotSchema = z.looseObject({
   error: z.unknown().optional(),
   context: z.looseObject({
     values: z.record(z.string(), z.unknown()),
+    // Absent from snapshots persisted before the counts moved out of the values (then they are in them).
+    visits: z.array(z.tuple([z.string(), z.number()])).optional(),
     completedNodes: z.array(z.string()),
     nodeOutcomes: z.record(z.string(), z.string()),
     nodeRetries: z.record(z.string(), z.number()),
@@ -66,7 +69,13 @@ export function restorePipeline(
   const parsed = PersistedPipelineSnapshotSchema.safeParse(stored);
   if (!parsed.success)
     throw invalid(`it is not a persisted pipeline snapshot (${z.prettifyError(parsed.error)})`);
-  const persisted = parsed.data;
+  // Snapshots persisted before the visit counts left the values carry them as values: move them.
+  const persisted = parsed.data.context.visits
+    ? parsed.data
+    : {
+        ...parsed.data,
+        context: { ...parsed.data.context, ...splitVisitCounts(parsed.data.context.values) },
+      };
   if (persisted.status === 'stopped')
     throw invalid(
       'it was taken after actor.stop(), which drops the running actors; persist before stopping (e.g. in actor.subscribe())',

@@ -1,6 +1,7 @@
 import { checkGoalGates, type GoalGateResult, type NextStep, nextStep } from '../compiler/routing.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
 import type { GraphLookup } from './pipeline-runtime.js';
+import { visitValuesView } from './visit-counts.js';
 
 const steps = new WeakMap<PipelineMachineContext, NextStep>();
 const gates = new WeakMap<PipelineMachineContext, GoalGateResult>();
@@ -17,7 +18,7 @@ export function stepAfter(lookup: GraphLookup, context: PipelineMachineContext, 
       graph: lookup.graph,
       node: lookup.node(nodeId),
       outcome: context.lastOutcome ?? { status: 'success' },
-      context: context.values,
+      context: visitValuesView(context.values, context.visits),
       edges: lookup.outgoing(nodeId),
       ...(context.llmChoice ? { llmChoice: context.llmChoice } : {}),
     });
@@ -33,7 +34,7 @@ export function goalGatesAt(lookup: GraphLookup, context: PipelineMachineContext
     result = checkGoalGates({
       graph: lookup.graph,
       nodeOutcomes: context.nodeOutcomes,
-      context: context.values,
+      context: visitValuesView(context.values, context.visits),
     });
     gates.set(context, result);
   }

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 
@@ -31,7 +31,12 @@ export function runDirectoryFor(logsRoot: string, graphName: string, runId: stri
   return resolve(logsRoot, safeSegment(graphName), runId);
 }
 
-/** `durable: false` (a run that does not fsync its checkpoints) writes the manifest without fsync too. */
+/**
+ * The run's folder, its copy of the pipeline and its manifest, each written atomically. `durable: false`
+ * (a run that does not fsync its checkpoints) writes both without fsync; a durable run
+ * fsyncs their content but not the folder: the first checkpoint, written in this same folder
+ * right after, fsyncs it, and before that checkpoint there is nothing a manifest could resume.
+ */
 export function createRunDirectory(
   runDir: string,
   source: string,
@@ -39,10 +44,10 @@ export function createRunDirectory(
   options: { durable?: boolean } = {},
 ): void {
   mkdirSync(join(runDir, 'artifacts'), { recursive: true });
-  writeFileSync(join(runDir, 'pipeline.dot'), source);
-  writeFileAtomic(join(runDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, {
-    durable: options.durable ?? true,
-  });
+  const durability = { durable: options.durable ?? true, syncDirectory: false };
+  // `attractor resume DIR` compiles this copy: it must survive whatever the checkpoint survives.
+  writeFileAtomic(join(runDir, 'pipeline.dot'), source, durability);
+  writeFileAtomic(join(runDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, durability);
 }
 
 /** Stage directory of a node; visits after the k-th loop restart go under `restart-<k>/`. */

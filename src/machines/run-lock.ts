@@ -1,6 +1,7 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AttractorError } from '../shared/errors.js';
+import { removeFile } from '../shared/remove-file.js';
 
 /**
  * `<run dir>/run.lock` holds the pid of the process running it, so a resume cannot start a second
@@ -21,7 +22,7 @@ export function acquireRunLock(runDir: string): () => void {
     );
   }
   writeFileSync(path, `${process.pid}\n`);
-  return () => rmSync(path, { force: true });
+  return () => removeFile(path);
 }
 
 function isAlive(pid: number): boolean {

@@ -6,6 +6,12 @@ let counter = 0;
 export interface AtomicWriteOptions {
   /** fsync the file and its directory, so the write survives a power loss (default true). */
   durable?: boolean;
+  /**
+   * With `durable`, also fsync the directory so the rename itself survives a power loss (default true).
+   * `false` when the caller fsyncs the same directory before anything depends on the file: the run
+   * directory's manifest is made durable by the first checkpoint's directory fsync.
+   */
+  syncDirectory?: boolean;
 }
 
 /**
@@ -45,7 +51,7 @@ export function writeFileAtomic(
     rmSync(tmp, { force: true });
     throw error;
   }
-  if (durable) {
+  if (durable && (options.syncDirectory ?? true)) {
     const dfd = openSync(dir, 'r');
     try {
       fsyncSync(dfd);

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { createDefaultRegistry } from '../../src/actors/registry.js';
 import { createSimulatedBackend } from '../../src/actors/simulated-backend.js';
 import { readEvents, readJson, runDot, tempDir } from './run-helpers.js';
 
@@ -521,5 +522,43 @@ describe('the run lock', () => {
       durable: false,
     }).result;
     expect(resumed.status).toBe('completed');
+  });
+});
+
+describe('a wide fan-out', () => {
+  it('runs a dozen branches at once without Node warning about abort listeners', async () => {
+    const branches = Array.from({ length: 12 }, (_, i) => `b${i}`);
+    const dot = `digraph wide {
+      start [shape=Mdiamond]
+      fan [shape=component, max_parallel=12]
+      join [shape=tripleoctagon]
+      exit [shape=Msquare]
+      start -> fan
+      ${branches.map((b) => `${b} [type="barrier"]\n fan -> ${b}\n ${b} -> join`).join('\n')}
+      join -> exit
+    }`;
+    // Every branch waits until all twelve are running: twelve handlers listen at the same time.
+    let arrived = 0;
+    let release = () => {};
+    const all = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const registry = createDefaultRegistry().register('barrier', async () => {
+      if (++arrived === branches.length) release();
+      await all;
+      return { status: 'success' };
+    });
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const run = await runDot(dot, { registry });
+      expect(run.result.status).toBe('completed');
+      expect(arrived).toBe(12);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
   });
 });

@@ -134,6 +134,36 @@ describe('restorePipeline', () => {
     expect([...firstCalls, ...restoredCalls.slice(1)]).toEqual(plainCalls);
   });
 
+  it('restores a snapshot persisted while the visit counts were still context values', async () => {
+    vi.useFakeTimers();
+    const plain = createActor(machineWith(stepHandler([])), { input: input(tempDir()) }).start();
+    const plainDone = toPromise(plain);
+    await vi.runAllTimersAsync();
+    await plainDone;
+
+    const first = createActor(machineWith(stepHandler([])), { input: input(tempDir()) });
+    const stored = persistWhen(first, (v) => JSON.stringify(v) === '{"ship":"run"}');
+    first.start();
+    await vi.runAllTimersAsync();
+    const snapshot = JSON.parse(await stored);
+    first.stop();
+    // The earlier layout: `internal.visit_count.*` among the values, no `visits`, in the machine's
+    // context and in the running handler's input alike.
+    const toOldLayout = (context: { values: Record<string, unknown>; visits?: [string, number][] }) => {
+      for (const [id, n] of context.visits ?? []) context.values[`internal.visit_count.${id}`] = n;
+      delete context.visits;
+    };
+    expect(snapshot.context.visits).toContainEqual(['plan', 2]);
+    toOldLayout(snapshot.context);
+    toOldLayout(snapshot.children.handler.snapshot.input.context);
+
+    const restored = restorePipeline(machineWith(stepHandler([])), snapshot).start();
+    const done = toPromise(restored);
+    await vi.runAllTimersAsync();
+    await done;
+    expect(outcome(restored)).toEqual(outcome(plain));
+  });
+
   it('continues a run persisted during a retry wait, which waits its full delay again', async () => {
     vi.useFakeTimers();
     const calls: string[] = [];

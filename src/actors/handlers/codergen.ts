@@ -1,7 +1,7 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Outcome } from '../../compiler/outcome.js';
 import { writeFileAtomic } from '../../shared/atomic-write.js';
+import { removeFile } from '../../shared/remove-file.js';
 import type { NodeHandler } from '../handler-types.js';
 import { expandContextKeys } from '../prompt/expand-context-keys.js';
 import { renderContextSummary } from '../prompt/render-context-summary.js';
@@ -33,7 +33,7 @@ export const codergenHandler: NodeHandler = async (input) => {
   const prompt = expandContextKeys(template.text, values);
   writeFileAtomic(join(stageDir, 'prompt.md'), prompt, { durable: false });
   // A status.json left by an earlier attempt or visit must not pass for this call's.
-  rmSync(statusPath, { force: true });
+  removeFile(statusPath);
 
   const result = await services.backend.run({
     node,
