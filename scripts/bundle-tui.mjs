@@ -1,5 +1,5 @@
 // Bundles the TUI (dist/tui/tui-entry.js) with Ink, React and Yoga into one file,
-// dist/tui/tui-entry.bundle.js, which the CLI loads on a terminal (src/cli/load-tui.ts).
+// dist/tui/tui-entry.bundle.cjs, which the CLI loads on a terminal (src/cli/load-tui.ts).
 //
 // Why: loaded module by module, Ink's tree (React's reconciler, Yoga, ~100 files, CommonJS ones parsed
 // twice by Node's ESM loader) cost ~600 ms at start-up; one minified file with React's production build
@@ -7,15 +7,20 @@
 //
 // Our own modules outside dist/tui/ stay external, so the TUI shares them (errors, the compiler, the
 // answer channel) with the rest of the CLI instead of carrying second copies.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { fastPathSource, narrowCodePoints, narrowLinePattern } from './narrow-width-class.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tuiDir = path.join(root, 'dist', 'tui');
 
-/** Ink imports its React DevTools bridge only when DEV=true; the bundle has no DevTools, so it is empty. */
+/**
+ * Ink imports its React DevTools bridge (and reads its package.json for it) only when DEV=true, with
+ * top-level awaits a script cannot have; the bundle has no DevTools, so the bridge is empty and the
+ * awaits go.
+ */
 const noDevtools = {
   name: 'no-ink-devtools',
   setup(b) {
@@ -25,22 +30,110 @@ const noDevtools = {
         : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export {};' }));
+    b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const awaits = ["await import('./devtools.js');", '? await loadPackageJson()'];
+      if (!awaits.every((wait) => text.includes(wait))) {
+        throw new Error(`${args.path}: Ink's DevTools loading changed; revisit this patch`);
+      }
+      const patched = text
+        .replace(awaits[0], 'void 0;')
+        .replace(awaits[1], '? { name: undefined, version: undefined }');
+      return { contents: patched, loader: 'js', resolveDir: path.dirname(args.path) };
+    });
   },
 };
 
 /**
  * Yoga decodes its embedded WebAssembly with `fetch` on a data: URL whenever `fetch` exists, which makes
  * Node load its whole fetch implementation (~100 ms) for nothing; its own base64 decoder does the same job.
+ * And it compiles the module asynchronously, on another thread, whose result the main thread picks up
+ * only between its tasks: tens of ms late on a busy machine. Compiled at once (~5 ms for its 70 kB), it
+ * is ready a few microtasks after the bundle ran.
  */
 const yogaWithoutFetch = {
   name: 'yoga-without-fetch',
   setup(b) {
     b.onLoad({ filter: /yoga-wasm-base64-esm\.js$/ }, (args) => {
       const text = readFileSync(args.path, 'utf8');
-      const patched = text.replace('"function"!=typeof fetch', 'true');
-      if (patched === text) throw new Error(`${args.path}: Yoga's wasm loader changed; revisit this patch`);
+      const asyncCompile = 'return WebAssembly.instantiate(f,d)';
+      const patched = text
+        .replace('"function"!=typeof fetch', 'true')
+        .replace(
+          asyncCompile,
+          'const m=new WebAssembly.Module(f);return{module:m,instance:new WebAssembly.Instance(m,d)}',
+        );
+      if (text.split(asyncCompile).length !== 2 || !text.includes('"function"!=typeof fetch')) {
+        throw new Error(`${args.path}: Yoga's wasm loader changed; revisit this patch`);
+      }
       return { contents: patched, loader: 'js' };
     });
+  },
+};
+
+/**
+ * string-width (two copies: Ink's and wrap-ansi's) gets a fast path for lines of one-column characters,
+ * computed from that copy itself (scripts/narrow-width-class.mjs): the first frame no longer compiles an
+ * emoji expression to measure a box border (~60 ms).
+ */
+const narrowStringWidth = {
+  name: 'narrow-string-width',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]string-width[\\/]index\.js$/ }, async (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      // Building the \p{RGI_Emoji} expression alone takes ~16 ms at load; only the slow path needs it.
+      const lazyEmoji = text.replace(
+        'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;',
+        () =>
+          "let rgiEmoji;\nconst rgiEmojiRegex = { test: (s) => (rgiEmoji ??= new RegExp('^\\\\p{RGI_Emoji}$', 'v')).test(s) };",
+      );
+      const renamed = lazyEmoji.replace(/export default function stringWidth\(/, 'function slowWidth(');
+      if (renamed === text || !/^import stripAnsi from 'strip-ansi';$/m.test(text)) {
+        throw new Error(`${args.path}: string-width changed; revisit its fast path`);
+      }
+      const { default: stringWidth } = await import(pathToFileURL(args.path).href);
+      const pattern = narrowLinePattern(narrowCodePoints(stringWidth));
+      return {
+        contents: renamed + fastPathSource(pattern),
+        loader: 'js',
+        resolveDir: path.dirname(args.path),
+      };
+    });
+  },
+};
+
+/**
+ * After unmounting, Ink's last React commit still calls its throttled render, whose timer keeps the
+ * process alive one more frame (~34 ms) after the TUI closed, to render nothing; an unmounted Ink skips it.
+ */
+const inkNoRenderAfterUnmount = {
+  name: 'ink-no-render-after-unmount',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]ink\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const hook = 'this.rootNode.onRender = () => {';
+      const patched = text.replace(hook, `${hook}\n                if (this.isUnmounted) return;`);
+      if (patched === text) throw new Error(`${args.path}: Ink's render hook changed; revisit this patch`);
+      return { contents: patched, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * Ink and its dependencies `import process from 'node:process'` at 14 places; in a CommonJS bundle each
+ * becomes a copy of the process object's ~100 properties as getters at load (~10 ms in all). The global
+ * is the same object: a module that exports it, and the two names imported from it, copies nothing. A
+ * dependency importing another name from it fails the build ("No matching export").
+ */
+const processGlobal = {
+  name: 'process-global',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?process$/ }, () => ({ path: 'process', namespace: 'process-global' }));
+    b.onLoad({ filter: /.*/, namespace: 'process-global' }, () => ({
+      contents:
+        'export default process;\nexport const env = process.env;\nexport const cwd = () => process.cwd();\n',
+      loader: 'js',
+    }));
   },
 };
 
@@ -61,20 +154,55 @@ const ourModulesExternal = {
   },
 };
 
+/**
+ * Yoga's entry waits for its WebAssembly with a top-level await, which only an ES module may do; the
+ * bundle is a script (so V8 can cache its compiled code, cli/load-tui.ts). Yoga is first used when Ink
+ * renders, so the bundle exports the wait instead and the loader awaits it before handing the TUI out.
+ */
+const yogaReadyExport = {
+  name: 'yoga-ready-export',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const wait = 'const Yoga = wrapAssembly(await loadYoga());\nexport default Yoga;';
+      if (!text.includes(wait)) throw new Error(`${args.path}: Yoga's entry changed; revisit this patch`);
+      const ready =
+        'let Yoga;\nexport const yogaReady = loadYoga().then((module) => {\n  Yoga = wrapAssembly(module);\n});\nexport { Yoga as default };';
+      return { contents: text.replace(wait, ready), loader: 'js', resolveDir: path.dirname(args.path) };
+    });
+  },
+};
+
+// Code caches of earlier bundles (cli/tui-code-cache.ts) and the ES-module bundle of earlier builds go.
+for (const name of readdirSync(tuiDir)) {
+  if (/^tui-entry\.bundle\.(.+\.v8cache|js|js\.LEGAL\.txt)$/.test(name)) rmSync(path.join(tuiDir, name));
+}
+
+// A CommonJS script, not an ES module: cli/load-tui.ts runs it through vm.Script with a V8 code cache
+// and hands it `require` (Node's for built-ins, our already-loaded modules for the rest).
 await build({
-  entryPoints: [path.join(tuiDir, 'tui-entry.js')],
-  outfile: path.join(tuiDir, 'tui-entry.bundle.js'),
+  stdin: {
+    contents: "export * from './tui-entry.js';\nexport { yogaReady } from 'yoga-layout';\n",
+    resolveDir: tuiDir,
+    sourcefile: 'tui-bundle-entry.js',
+    loader: 'js',
+  },
+  outfile: path.join(tuiDir, 'tui-entry.bundle.cjs'),
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
   minify: true,
   legalComments: 'linked',
-  define: { 'process.env.NODE_ENV': '"production"' },
-  // Some of Ink's dependencies are CommonJS and call require(); ESM has none, so give the bundle one.
-  banner: {
-    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-  },
-  plugins: [noDevtools, yogaWithoutFetch, ourModulesExternal],
+  define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__bundleUrl' },
+  plugins: [
+    noDevtools,
+    yogaWithoutFetch,
+    yogaReadyExport,
+    narrowStringWidth,
+    inkNoRenderAfterUnmount,
+    processGlobal,
+    ourModulesExternal,
+  ],
   logLevel: 'warning',
 });

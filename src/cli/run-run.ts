@@ -282,13 +282,26 @@ async function openTui(
 const tuiInterviewer = (tui: RunTui | undefined, flags: RunFlags) =>
   tui && !flags.autoApprove && !flags.dryRun ? { interviewer: tui.interviewer } : {};
 
-/** Starts the run; if that throws, the inspection server must not keep the process alive. */
+/**
+ * Starts the run, its actor system inspected by `--inspect` and by the TUI (which follows the live
+ * actor); if starting throws, the inspection server must not keep the process alive.
+ */
 async function startWith(
   inspection: InspectStream | undefined,
+  tui: RunTui | undefined,
   start: (inspect?: RunOptions['inspect']) => PipelineRun,
 ): Promise<PipelineRun> {
+  const inspect: RunOptions['inspect'] =
+    inspection && tui
+      ? (e) => {
+          inspection.inspect(e);
+          tui.inspect(e);
+        }
+      : inspection
+        ? (e) => inspection.inspect(e)
+        : tui?.inspect;
   try {
-    return start(inspection ? (e) => inspection.inspect(e) : undefined);
+    return start(inspect);
   } catch (error) {
     await inspection?.close();
     throw error;
@@ -317,7 +330,7 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
     );
     const { real: _real, ...runOptions } = options;
     inspection = await openInspection(flags, ctx);
-    run = await startWith(inspection, (inspect) =>
+    run = await startWith(inspection, tui, (inspect) =>
       startPipeline({
         ...runOptions,
         ...tuiInterviewer(tui, flags),
@@ -436,7 +449,7 @@ export async function runResume(
     return EXIT_FAILURE;
   }
   const inspection = await openInspection(flags, ctx);
-  const run = await startWith(inspection, (inspect) =>
+  const run = await startWith(inspection, tui, (inspect) =>
     resumePipeline({
       ...resumeOptions,
       ...tuiInterviewer(tui, recorded),

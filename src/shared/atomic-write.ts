@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 let counter = 0;
@@ -38,13 +38,19 @@ export function writeFileAtomic(
     fd = openSync(tmp, 'w');
   }
   try {
-    if (typeof data === 'string') writeSync(fd, data);
-    else writeSync(fd, data);
-    if (durable) fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    try {
+      if (typeof data === 'string') writeSync(fd, data);
+      else writeSync(fd, data);
+      if (durable) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (error) {
+    // A full disk or a target that cannot be replaced (a directory): no temp file is left behind.
+    rmSync(tmp, { force: true });
+    throw error;
   }
-  renameSync(tmp, path);
   if (durable && (options.syncDirectory ?? true)) {
     const dfd = openSync(dir, 'r');
     try {

@@ -1,8 +1,10 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import { Markdown } from './Markdown.js';
+import { PlanView, planRows } from './PlanView.js';
 import { renderMarkdown } from './render-markdown.js';
 import type { NodeView } from './run-state.js';
+import { ThoughtLine, thoughtRows } from './ThoughtLine.js';
 import { ToolCallLine } from './ToolCallLine.js';
 import { tailLines } from './tail-lines.js';
 import { useTheme } from './use-theme.js';
@@ -19,7 +21,8 @@ export interface ActivityPaneProps {
 }
 
 /**
- * The selected node's live activity: the agent's conversation (markdown text, tool calls, warnings)
+ * The selected node's live activity: the agent's conversation (markdown text, its thoughts and plan,
+ * tool calls, warnings)
  * or a tool node's output tail, then what the node concluded (notes, failure, the edge taken and
  * why). Only what fits in `rows` is laid out, newest last.
  */
@@ -41,6 +44,14 @@ export function ActivityPane({ node, width, rows, expanded, frame, outputTail }:
           {tail.hidden ? <Text color={theme.muted}>⋮</Text> : null}
           <Markdown lines={renderMarkdown(tail.lines, tail.inFence)} />
         </Box>,
+      );
+    } else if (item.kind === 'thought') {
+      budget -= thoughtRows(item.text, expanded);
+      blocks.unshift(<ThoughtLine key={item.id} text={item.text} expanded={expanded} width={inner} />);
+    } else if (item.kind === 'plan') {
+      budget -= planRows(item.entries, expanded);
+      blocks.unshift(
+        <PlanView key={item.id} entries={item.entries} expanded={expanded} frame={frame} width={inner} />,
       );
     } else if (item.kind === 'tool') {
       budget -= expanded ? 8 : 2;

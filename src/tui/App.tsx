@@ -1,5 +1,5 @@
 import { Box, useInput } from 'ink';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { Question } from '../actors/interviewers/interviewer.js';
 import { ActivityPane } from './ActivityPane.js';
 import { GatePrompt } from './GatePrompt.js';
@@ -8,7 +8,6 @@ import type { GateSource } from './gate-source.js';
 import { Header } from './Header.js';
 import { HelpBox } from './HelpBox.js';
 import { PipelinePane } from './PipelinePane.js';
-import { PAUSE_REQUESTED } from './reduce-run-state.js';
 import type { RunStore } from './run-store.js';
 import { StatusLine } from './StatusLine.js';
 import { Transcript } from './Transcript.js';
@@ -43,6 +42,9 @@ export interface AppProps {
 /** The container: subscribes to the run, owns selection and keys, and lays out the panes. */
 export function App({ store, gates, controls, onQuit, runDir, size, fps, clock = Date.now }: AppProps) {
   const state = useRunState(store, fps);
+  // Closing, the live panes go at once (the plain summary replaces them) and <Static> keeps its place in
+  // the tree, so nothing is printed twice: the TUI closes without waiting for a throttled frame.
+  const closing = useSyncExternalStore(store.subscribe, store.closing);
   const pending = useGate(gates);
   const terminal = useTerminalSize();
   const { columns, rows } = size ?? terminal;
@@ -83,10 +85,9 @@ export function App({ store, gates, controls, onQuit, runDir, size, fps, clock =
     if (k.ctrl && key === 'c') {
       if (!controls) return onQuit?.();
       interrupts.current += 1;
-      if (interrupts.current === 1) {
-        store.push({ kind: PAUSE_REQUESTED, data: {}, timestamp: new Date().toISOString() });
-        controls.pause();
-      } else controls.cancel();
+      // The pipeline actor takes the pause; the store shows "pausing" once the actor has it (actor-status.ts).
+      if (interrupts.current === 1) controls.pause();
+      else controls.cancel();
       return;
     }
     if (pending) {
@@ -137,34 +138,38 @@ export function App({ store, gates, controls, onQuit, runDir, size, fps, clock =
         key={redraw.generation}
         entries={redraw.from > 0 ? state.log.slice(redraw.from) : state.log}
       />
-      <Header state={state} elapsedMs={elapsed} width={width} />
-      <PipelinePane state={state} selected={selected} frame={tick} width={width} now={now} />
-      {gateQuestion && live ? (
-        <GatePrompt
-          question={gateQuestion}
-          input={input}
-          {...(timeoutMs !== undefined ? { remainingMs: timeoutMs - (now - askedAt) } : {})}
-          readOnly={!pending}
-          width={width}
-        />
-      ) : (
-        <ActivityPane
-          node={shown}
-          width={width}
-          rows={activityRows}
-          expanded={expanded}
-          frame={tick}
-          outputTail={tail}
-        />
+      {closing ? null : (
+        <>
+          <Header state={state} elapsedMs={elapsed} width={width} />
+          <PipelinePane state={state} selected={selected} frame={tick} width={width} now={now} />
+          {gateQuestion && live ? (
+            <GatePrompt
+              question={gateQuestion}
+              input={input}
+              {...(timeoutMs !== undefined ? { remainingMs: timeoutMs - (now - askedAt) } : {})}
+              readOnly={!pending}
+              width={width}
+            />
+          ) : (
+            <ActivityPane
+              node={shown}
+              width={width}
+              rows={activityRows}
+              expanded={expanded}
+              frame={tick}
+              outputTail={tail}
+            />
+          )}
+          {help ? <HelpBox width={width} /> : null}
+          <StatusLine
+            usage={state.usage}
+            {...((shown?.model ?? state.usage.model) ? { model: shown?.model ?? state.usage.model } : {})}
+            phase={state.phase}
+            readOnly={!controls}
+            width={width}
+          />
+        </>
       )}
-      {help ? <HelpBox width={width} /> : null}
-      <StatusLine
-        usage={state.usage}
-        {...((shown?.model ?? state.usage.model) ? { model: shown?.model ?? state.usage.model } : {})}
-        phase={state.phase}
-        readOnly={!controls}
-        width={width}
-      />
     </Box>
   );
 }

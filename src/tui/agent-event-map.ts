@@ -1,4 +1,5 @@
 import type { PipelineEvent } from '../shared/pipeline-event.js';
+import type { PlanEntry } from './run-state.js';
 
 /**
  * The one place that knows the agent session's event names and payloads. The coding agent emits
@@ -7,6 +8,8 @@ import type { PipelineEvent } from '../shared/pipeline-event.js';
  */
 export type AgentAction =
   | { type: 'text'; delta: string }
+  | { type: 'thought'; delta: string }
+  | { type: 'plan'; entries: PlanEntry[] }
   | { type: 'tool_start'; callId: string; name: string; args: Record<string, unknown>; at?: number }
   | { type: 'tool_output'; callId: string; delta: string }
   | {
@@ -48,6 +51,20 @@ function asArgs(value: unknown): Record<string, unknown> {
   return {};
 }
 
+const PLAN_STATUSES = new Set(['pending', 'in_progress', 'completed']);
+
+/** An ACP plan's entries; anything malformed in one is dropped rather than shown half-read. */
+function planEntries(value: unknown): PlanEntry[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((entry): PlanEntry[] => {
+    const e = (entry ?? {}) as Record<string, unknown>;
+    const content = str(e['content']);
+    if (content === '') return [];
+    const status = PLAN_STATUSES.has(str(e['status'])) ? (e['status'] as PlanEntry['status']) : 'pending';
+    return [{ content, status, ...(str(e['priority']) ? { priority: str(e['priority']) } : {}) }];
+  });
+}
+
 /** When the event happened (epoch ms), for durations the agent does not report itself. */
 function at(event: PipelineEvent): { at?: number } {
   const ms = Date.parse(event.timestamp);
@@ -62,6 +79,10 @@ export function mapAgentEvent(event: PipelineEvent): AgentAction | undefined {
     // ACP events carry those too, plus `delta` / `call_id` aliases.
     case 'agent.assistant_text_delta':
       return { type: 'text', delta: str(either(d, 'text', 'delta')) };
+    case 'agent.thought_delta':
+      return { type: 'thought', delta: str(either(d, 'text', 'delta')) };
+    case 'agent.plan':
+      return { type: 'plan', entries: planEntries(d['entries']) };
     case 'agent.tool_call_start':
       return {
         type: 'tool_start',

@@ -12,19 +12,33 @@ const keepTail = (text: string, max: number): string =>
 export function applyAgentAction(node: NodeView, action: AgentAction, nextId: number): NodeView {
   const items = node.activity;
   const last = items.at(-1);
+  // Streamed text and thoughts run until something else comes between them.
   const closeText = (list: ActivityItem[]): ActivityItem[] =>
-    last?.kind === 'text' && !last.done ? [...list.slice(0, -1), { ...last, done: true }] : list;
+    (last?.kind === 'text' || last?.kind === 'thought') && !last.done
+      ? [...list.slice(0, -1), { ...last, done: true }]
+      : list;
   const bounded = (list: ActivityItem[]) =>
     list.length > MAX_ITEMS ? list.slice(list.length - MAX_ITEMS) : list;
   switch (action.type) {
     case 'text':
+    case 'thought': {
       if (action.delta === '') return node;
-      if (last?.kind === 'text' && !last.done) {
+      const kind = action.type;
+      if (last?.kind === kind && !last.done) {
         return { ...node, activity: [...items.slice(0, -1), { ...last, text: last.text + action.delta }] };
       }
       return {
         ...node,
-        activity: bounded([...items, { kind: 'text', id: nextId, text: action.delta, done: false }]),
+        activity: bounded([...closeText(items), { kind, id: nextId, text: action.delta, done: false }]),
+      };
+    }
+    case 'plan':
+      return {
+        ...node,
+        activity: bounded([
+          ...closeText(items).filter((item) => item.kind !== 'plan'),
+          { kind: 'plan', id: nextId, entries: action.entries },
+        ]),
       };
     case 'tool_start':
       return {

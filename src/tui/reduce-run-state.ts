@@ -8,9 +8,6 @@ import { explainRoute } from './explain-route.js';
 import { orderNodes } from './order-nodes.js';
 import type { NodeStatus, NodeView, RunState } from './run-state.js';
 
-/** Events the TUI itself adds to the stream it reduces (never written to events.jsonl). */
-export const PAUSE_REQUESTED = 'tui.pause_requested';
-
 export function initialRunState(graph: PipelineGraph): RunState {
   const nodes: Record<string, NodeView> = {};
   for (const node of graph.nodes) {
@@ -248,8 +245,6 @@ export function reduceRunState(graph: PipelineGraph, state: RunState, event: Pip
       const { gate: _g, ...rest } = state;
       return { ...rest, phase: state.phase === 'waiting' ? 'running' : state.phase };
     }
-    case PAUSE_REQUESTED:
-      return state.phase === 'running' || state.phase === 'waiting' ? { ...state, phase: 'pausing' } : state;
     case 'pipeline.paused':
     case 'pipeline.cancelled':
       return {

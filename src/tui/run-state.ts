@@ -25,8 +25,19 @@ export interface ToolCallItem {
   startedAt?: number;
 }
 
+/** One step of an agent's plan (ACP `plan` updates). */
+export interface PlanEntry {
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed';
+  priority?: string;
+}
+
 export type ActivityItem =
   | { kind: 'text'; id: number; text: string; done: boolean }
+  /** The agent's reasoning (ACP `agent_thought_chunk`), shown dimmed and collapsed like a tool call. */
+  | { kind: 'thought'; id: number; text: string; done: boolean }
+  /** The agent's current plan: each update replaces the last and moves it to the newest place. */
+  | { kind: 'plan'; id: number; entries: PlanEntry[] }
   | ToolCallItem
   | { kind: 'warning'; id: number; message: string };
 

@@ -71,11 +71,10 @@ export async function attachTui(options: AttachOptions): Promise<{ phase: RunPha
   await ended;
   follower.close();
   gates.close();
-  // The last events must reach the screen (a finished node's line goes to Ink's <Static>, which the
-  // summary does not replace): show the final state now, then give Ink one frame to print it.
+  // As for a run's own TUI (start-run-tui.ts): the final state at once, then only the transcript.
   store.settle();
-  await new Promise((resolve) => setTimeout(resolve, 1000 / MAX_FPS + 5));
-  instance.clear();
+  // React commits that update from a microtask, before this resumes.
+  await new Promise((resolve) => setImmediate(resolve));
   instance.unmount();
   await instance.waitUntilExit();
   stdout.write(formatRunSummary(store.getState(), Date.now()));

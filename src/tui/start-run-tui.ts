@@ -1,5 +1,6 @@
 import { render } from 'ink';
 import { createElement } from 'react';
+import type { InspectionEvent } from 'xstate';
 import { withAnswerChannel } from '../actors/interviewers/answer-channel-interviewer.js';
 import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import { loadPipeline } from '../compiler/compile.js';
@@ -28,6 +29,8 @@ export interface RunTuiOptions {
 export interface RunTui {
   /** Pass as the run's `onEvent`. */
   onEvent(event: PipelineEvent): void;
+  /** Pass as (or with) the run's `inspect`: the TUI follows the live actor, not only its events. */
+  inspect(event: InspectionEvent): void;
   /** Pass as the run's interviewer: gates are answered in the TUI or through the run directory. */
   interviewer: Interviewer;
   /** Shows the TUI for a started run (Ctrl-C pauses / cancels it). */
@@ -71,6 +74,7 @@ export function startRunTui(options: RunTuiOptions): RunTui {
       }
       store.push(event);
     },
+    inspect: (event) => store.observe(event),
     interviewer: withAnswerChannel(broker, () => run?.runDir ?? runDir),
     mount(started) {
       run = started;
@@ -89,11 +93,11 @@ export function startRunTui(options: RunTuiOptions): RunTui {
     },
     async close() {
       if (instance) {
-        // The last events must reach the screen (a finished node's line goes to Ink's <Static>, which the
-        // summary does not replace): show the final state now, then give Ink one frame to print it.
+        // The final state reaches the screen at once: new transcript lines go to Ink's <Static>, which
+        // Ink writes unthrottled, and the live panes give way to the summary; unmounting flushes the frame.
         store.settle();
-        await new Promise((resolve) => setTimeout(resolve, 1000 / MAX_FPS + 5));
-        instance.clear();
+        // React commits that update from a microtask, before this resumes.
+        await new Promise((resolve) => setImmediate(resolve));
         instance.unmount();
         await instance.waitUntilExit();
       }

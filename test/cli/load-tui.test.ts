@@ -23,8 +23,8 @@ function withoutNodeEnv(): NodeJS.ProcessEnv {
 describe('the built CLI loads the TUI from its one-file bundle', () => {
   beforeAll(() => ensureDist(), 180_000);
 
-  it('the build writes dist/tui/tui-entry.bundle.js', () => {
-    expect(existsSync(path.join(ROOT, 'dist', 'tui', 'tui-entry.bundle.js'))).toBe(true);
+  it('the build writes dist/tui/tui-entry.bundle.cjs', () => {
+    expect(existsSync(path.join(ROOT, 'dist', 'tui', 'tui-entry.bundle.cjs'))).toBe(true);
   });
 
   it('loadTui() gives the TUI without loading Ink or React module by module', () => {

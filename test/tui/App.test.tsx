@@ -6,7 +6,7 @@ import { createGateBroker } from '../../src/tui/gate-broker.js';
 import { createRunStore } from '../../src/tui/run-store.js';
 import { ThemeContext, themeFor } from '../../src/tui/theme.js';
 import { lines, renderAt, settle } from './render-at.js';
-import { ev, graphOf, runToGate } from './tui-fixtures.js';
+import { ev, graphOf, rootSnapshot, runToGate } from './tui-fixtures.js';
 
 const question: Question = {
   text: 'Ship it?',
@@ -120,7 +120,7 @@ describe.each([80, 120])('at %i columns', (width) => {
   });
 });
 
-test('Ctrl-C once pauses (and says so), twice cancels', async () => {
+test('Ctrl-C once pauses, twice cancels; "pausing" comes from the actor, not from the key', async () => {
   const { app, controls, store } = mount(100);
   unmount = app.unmount;
   store.push(ev('interview.complete', 'review', { key: 'A' }));
@@ -129,6 +129,10 @@ test('Ctrl-C once pauses (and says so), twice cancels', async () => {
   await settle(100);
   expect(controls.pause).toHaveBeenCalledTimes(1);
   expect(controls.cancel).not.toHaveBeenCalled();
+  // Until the pipeline actor has taken the pause, the TUI does not claim it.
+  expect(app.frame()).not.toContain('pausing after this node');
+  store.observe(rootSnapshot({ review: 'run' }, { pauseRequested: true }));
+  await settle(100);
   expect(app.frame()).toContain('pausing after this node');
   expect(app.frame()).toContain('^C again: cancel now');
   app.stdin.write(CTRL_C);

@@ -5,6 +5,28 @@ import { ev, graphOf, runToGate } from './tui-fixtures.js';
 
 test.each([
   ['agent.assistant_text_delta', { delta: 'Hi' }, { type: 'text', delta: 'Hi' }],
+  ['agent.thought_delta', { delta: 'Hmm', text: 'Hmm' }, { type: 'thought', delta: 'Hmm' }],
+  [
+    'agent.plan',
+    {
+      entries: [
+        { content: 'Read', status: 'completed', priority: 'high' },
+        { content: 'Write', status: 'in_progress' },
+        { content: 'Odd status', status: 'blocked' },
+        { content: '', status: 'pending' },
+        'not an entry',
+      ],
+    },
+    {
+      type: 'plan',
+      entries: [
+        { content: 'Read', status: 'completed', priority: 'high' },
+        { content: 'Write', status: 'in_progress' },
+        { content: 'Odd status', status: 'pending' },
+      ],
+    },
+  ],
+  ['agent.plan', { entries: 'none' }, { type: 'plan', entries: [] }],
   [
     'agent.tool_call_start',
     { tool_name: 'shell', call_id: 'c1', arguments: { command: 'ls' } },

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { initialRunState, PAUSE_REQUESTED, reduceRunState } from '../../src/tui/reduce-run-state.js';
+import { initialRunState, reduceRunState } from '../../src/tui/reduce-run-state.js';
 import type { RunState } from '../../src/tui/run-state.js';
 import { ev, graphOf, runToGate } from './tui-fixtures.js';
 
@@ -170,18 +170,10 @@ describe('reduceRunState', () => {
   });
 
   test.each([
+    // A pause asked for ("pausing") is known only to the live actor: test/tui/actor-status.test.ts.
     [
-      'Ctrl-C while running: pausing',
-      [ev('node.start', 'plan', { attempt: 1 }), ev(PAUSE_REQUESTED)],
-      'pausing',
-    ],
-    [
-      'then the engine pauses',
-      [
-        ev('node.start', 'plan', { attempt: 1 }),
-        ev(PAUSE_REQUESTED),
-        ev('pipeline.paused', 'test', { resume_at: 'test' }),
-      ],
+      'the engine pauses',
+      [ev('node.start', 'plan', { attempt: 1 }), ev('pipeline.paused', 'test', { resume_at: 'test' })],
       'paused',
     ],
     [

@@ -1,3 +1,4 @@
+import type { InspectionEvent } from 'xstate';
 import { loadPipeline } from '../../src/compiler/compile.js';
 import type { PipelineGraph } from '../../src/compiler/ir.js';
 import type { PipelineEvent } from '../../src/shared/pipeline-event.js';
@@ -106,4 +107,23 @@ export function runToGate(): PipelineEvent[] {
       0,
     ),
   ];
+}
+
+/**
+ * An inspection event as XState's actor system reports a snapshot of the pipeline's root actor (the
+ * fields the TUI reads; the real thing from a live run is in test/tui/run-store-actor.test.ts).
+ */
+export function rootSnapshot(
+  value: string | Record<string, string>,
+  context: { pauseRequested?: boolean } = {},
+  status: 'active' | 'done' = 'active',
+  sessionId = 'x:0',
+): InspectionEvent {
+  return {
+    type: '@xstate.snapshot',
+    rootId: 'x:0',
+    actorRef: { sessionId },
+    snapshot: { value, status, context: { pauseRequested: false, ...context } },
+    event: { type: 'xstate.init' },
+  } as unknown as InspectionEvent;
 }
