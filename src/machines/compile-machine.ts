@@ -98,19 +98,7 @@ function machineFor(config: MachineConfig, lookup: GraphLookup, services: Pipeli
  * and child pipelines as actors of one actor system.
  */
 export function providePipeline(compiled: CompiledMachine, services: PipelineServices = {}): PipelineMachine {
-  let provided: PipelineMachine | undefined;
-  const runtime = runtimeFor(
-    compiled.lookup,
-    services,
-    once(() => provided),
-  );
-  provided = compiled.machine.provide({
-    actors: {
-      ...createHandlerActors(runtime),
-      ...(services.random ? { retryBackoff: retryBackoffActor(compiled.lookup, services.random) } : {}),
-    },
-  });
-  return provided;
+  return bindPipeline(compiled, services).machine;
 }
 
 interface BoundMachine {

@@ -19,11 +19,7 @@ export function visitsOf(visits: VisitCounts, nodeId: string): number | undefine
 
 /** The counts with one more visit of `nodeId`; the input is left as it was. */
 export function countVisit(visits: VisitCounts, nodeId: string): VisitCounts {
-  const next = visits.slice();
-  const at = next.findIndex(([id]) => id === nodeId);
-  if (at < 0) next.push([nodeId, 1]);
-  else next[at] = [nodeId, (next[at]?.[1] ?? 0) + 1];
-  return next;
+  return setVisits(visits, [[nodeId, (visitsOf(visits, nodeId) ?? 0) + 1]]);
 }
 
 /** The counts with each of `updates` set (a handler's `internal.visit_count.*` write, a branch's counts). */
