@@ -28,6 +28,24 @@ async function collect(stream: AsyncIterator<StreamEvent>, onEvent?: (n: number)
   return { seen, thrown };
 }
 
+/** An EventListStream under the client's DirectStream (so it is tapped), with its abort controller. */
+function tappedStream() {
+  const controller = new AbortController();
+  const inner = new EventListStream(async () => events, controller.signal);
+  const ended: string[] = [];
+  const stream = new DirectStream({
+    begin: async () => {},
+    open: () => inner,
+    map: (event) => event,
+    onFailure: async (caught) => {
+      throw caught;
+    },
+    finalError: (caught) => new AbortError(`aborted: ${(caught as Error).message}`),
+    dispose: () => ended.push('dispose'),
+  });
+  return { controller, stream, ended };
+}
+
 describe('EventListStream', () => {
   it('yields the loaded events in order, then stays done', async () => {
     const stream = new EventListStream(async () => events);
@@ -54,19 +72,7 @@ describe('EventListStream', () => {
   });
 
   it('under the client, an abort mid-stream yields an error event and then throws it (tapped)', async () => {
-    const controller = new AbortController();
-    const inner = new EventListStream(async () => events, controller.signal);
-    const ended: string[] = [];
-    const stream = new DirectStream({
-      begin: async () => {},
-      open: () => inner,
-      map: (event) => event,
-      onFailure: async (caught) => {
-        throw caught;
-      },
-      finalError: (caught) => new AbortError(`aborted: ${(caught as Error).message}`),
-      dispose: () => ended.push('dispose'),
-    });
+    const { controller, stream, ended } = tappedStream();
     const { seen, thrown } = await collect(stream, (n) => n === 3 && controller.abort(new Error('stop')));
     expect(seen).toEqual(['stream_start', 'text_start', 'text_delta', 'error']);
     expect(thrown).toBeInstanceOf(AbortError);
@@ -76,19 +82,7 @@ describe('EventListStream', () => {
 
 describe('EventListStream.drain', () => {
   it('hands over every event in one pass; an abort from a consumer stops the next event (tapped)', async () => {
-    const controller = new AbortController();
-    const inner = new EventListStream(async () => events, controller.signal);
-    const ended: string[] = [];
-    const stream = new DirectStream({
-      begin: async () => {},
-      open: () => inner,
-      map: (event) => event,
-      onFailure: async (caught) => {
-        throw caught;
-      },
-      finalError: (caught) => new AbortError(`aborted: ${(caught as Error).message}`),
-      dispose: () => ended.push('dispose'),
-    });
+    const { controller, stream, ended } = tappedStream();
     const seen: string[] = [];
     const drained = stream.drain((event) => {
       seen.push(event.type);
