@@ -133,8 +133,13 @@ describe('styledCharsToString skips the diff between cells of one style', () => 
     const before = await original(file);
     const after = await importAs(file, patchStyledChars(source(file)));
     const random = lcg(11);
-    const lines = randomLines(13, 600, narrowChars).map(
-      (line) => before.styledCharsFromTokens(tokens.tokenize(line)) as StyledChar[],
+    // Rows of characters as the patched module makes them (a run shares its styles) and as the original does.
+    const lines = randomLines(13, 600, narrowChars).map((line, i) =>
+      i % 2 === 0
+        ? ((after.styledCharsFromTokens as (t: unknown) => StyledChar[])(
+            tokens.tokenize(line),
+          ) as StyledChar[])
+        : (before.styledCharsFromTokens(tokens.tokenize(line)) as StyledChar[]),
     );
     const blank = (): StyledChar => ({ type: 'char', value: ' ', fullWidth: false, styles: [] });
     for (let i = 0; i < 2000; i++) {
@@ -152,6 +157,21 @@ describe('styledCharsToString skips the diff between cells of one style', () => 
         before.styledCharsToString(cut),
       );
     }
+  });
+
+  test('styledCharsFromTokens gives equal characters, a run sharing one styles array', async () => {
+    const tokens = await original('@alcalzone/ansi-tokenize/build/tokenize.js');
+    const before = await original(file);
+    const after = await importAs(file, patchStyledChars(source(file)));
+    const fromTokens = after.styledCharsFromTokens as (t: unknown) => StyledChar[];
+    for (const line of randomLines(23, 1000, narrowChars)) {
+      expect(fromTokens(tokens.tokenize(line)), JSON.stringify(line)).toEqual(
+        before.styledCharsFromTokens(tokens.tokenize(line)),
+      );
+    }
+    const chars = fromTokens(tokens.tokenize('\u001b[31mred\u001b[39m plain'));
+    expect(chars[0]?.styles).toBe(chars[2]?.styles);
+    expect(chars[3]?.styles).not.toBe(chars[2]?.styles);
   });
 
   test('refuses a module of another shape', () => {
