@@ -45,12 +45,17 @@ const MarkdownLine = memo(
     const theme = useTheme();
     return (
       <Text>
-        {segments.map((segment, j) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: segments of one line never reorder
-          <Text key={j} {...styleProps(segment.style, theme)}>
-            {segment.text}
-          </Text>
-        ))}
+        {segments.map((segment, j) =>
+          // Plain text needs no <Text> of its own (one component fewer to render per segment).
+          segment.style === 'plain' ? (
+            segment.text
+          ) : (
+            // biome-ignore lint/suspicious/noArrayIndexKey: segments of one line never reorder
+            <Text key={j} {...styleProps(segment.style, theme)}>
+              {segment.text}
+            </Text>
+          ),
+        )}
       </Text>
     );
   },
