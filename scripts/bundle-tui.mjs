@@ -11,7 +11,13 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { patchInkOutput, patchStyledChars, patchTokenize } from './ink-output-patches.mjs';
+import {
+  patchInkMeasureText,
+  patchInkOutput,
+  patchInkWrapText,
+  patchStyledChars,
+  patchTokenize,
+} from './ink-output-patches.mjs';
 import { fastPathSource, narrowCodePoints, narrowLinePattern } from './narrow-width-class.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -122,11 +128,22 @@ const inkNoRenderAfterUnmount = {
 
 /**
  * Ink's frames share their output caches, rows of cells become text without a style diff between cells
- * of one style, and plain lines are tokenized without a grapheme segmenter (scripts/ink-output-patches.mjs).
+ * of one style, plain lines are tokenized without a grapheme segmenter, and Ink's text measuring and
+ * wrapping caches are bounded (scripts/ink-output-patches.mjs).
  */
 const inkOutputPatches = {
   name: 'ink-output-patches',
   setup(b) {
+    b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]measure-text\.js$/ }, (args) => ({
+      contents: patchInkMeasureText(readFileSync(args.path, 'utf8'), args.path),
+      loader: 'js',
+      resolveDir: path.dirname(args.path),
+    }));
+    b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]wrap-text\.js$/ }, (args) => ({
+      contents: patchInkWrapText(readFileSync(args.path, 'utf8'), args.path),
+      loader: 'js',
+      resolveDir: path.dirname(args.path),
+    }));
     b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]output\.js$/ }, (args) => ({
       contents: patchInkOutput(readFileSync(args.path, 'utf8'), args.path),
       loader: 'js',

@@ -1,5 +1,5 @@
-// Two changes the TUI bundle (scripts/bundle-tui.mjs) makes to how Ink turns a frame into text, both
-// measured with bench/tui-stream.mjs (docs/decisions.md D21.9). Each of Ink's frames lays the whole screen
+// Changes the TUI bundle (scripts/bundle-tui.mjs) makes to how Ink turns a frame into text, measured
+// with bench/tui-stream.mjs (docs/decisions.md D21.9), and to Ink's caches that never let go of anything. Each of Ink's frames lays the whole screen
 // out again: every line is tokenized into styled characters, placed in a grid of cells, and each grid row
 // is turned back into a string. While an agent streams text, nearly all of those lines are the same as
 // in the frame before.
@@ -52,6 +52,34 @@ sharedOutputCaches.widths = new GenerationMap(${OUTPUT_CACHE_LIMIT});
 sharedOutputCaches.blockWidths = new GenerationMap(${OUTPUT_CACHE_LIMIT});
 sharedOutputCaches.styledChars = new GenerationMap(${OUTPUT_CACHE_LIMIT});
 `;
+}
+
+/**
+ * Ink remembers every text it ever measured (`measure-text.js`, a Map) and every text it wrapped or
+ * truncated (`wrap-text.js`, an object) for the life of the process, so an agent streaming for hours
+ * grows both without bound. Both become generation maps (at most 2 × OUTPUT_CACHE_LIMIT entries).
+ */
+export function patchInkMeasureText(text, file = 'ink/build/measure-text.js') {
+  const declaration = 'const cache = new Map();';
+  if (text.split(declaration).length !== 2 || !text.includes('cache.get(text)')) {
+    throw new Error(`${file}: Ink's text measuring changed; revisit this patch`);
+  }
+  return text.replace(
+    declaration,
+    `${generationMapSource}\nconst cache = new GenerationMap(${OUTPUT_CACHE_LIMIT});`,
+  );
+}
+
+export function patchInkWrapText(text, file = 'ink/build/wrap-text.js') {
+  const uses = [
+    ['const cache = {};', `${generationMapSource}\nconst cache = new GenerationMap(${OUTPUT_CACHE_LIMIT});`],
+    ['const cachedText = cache[cacheKey];', 'const cachedText = cache.get(cacheKey);'],
+    ['cache[cacheKey] = wrappedText;', 'cache.set(cacheKey, wrappedText);'],
+  ];
+  if (!uses.every(([from]) => text.split(from).length === 2) || text.split('cache[').length !== 3) {
+    throw new Error(`${file}: Ink's text wrapping changed; revisit this patch`);
+  }
+  return uses.reduce((patched, [from, to]) => patched.replace(from, () => to), text);
 }
 
 /**
