@@ -7,6 +7,7 @@
 //
 // Our own modules outside dist/tui/ stay external, so the TUI shares them (errors, the compiler, the
 // answer channel) with the rest of the CLI instead of carrying second copies.
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -258,3 +259,15 @@ await build({
   ],
   logLevel: 'warning',
 });
+
+// The new bundle's V8 code cache, made now so the first TUI run does not compile the bundle
+// (scripts/warm-tui-code-cache.mjs). A bundle that cannot even draw a frame fails the build here.
+// Its output stays here (Ink restores a terminal's cursor on exit), unless it fails.
+try {
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'warm-tui-code-cache.mjs')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+} catch (error) {
+  process.stderr.write(String(error.stderr ?? ''));
+  throw new Error(`the TUI bundle failed its warm-up run: ${error.message}`);
+}

@@ -54,6 +54,18 @@ describe('the TUI bundle runs with V8 code cached beside it', () => {
     expect(second).toMatchObject({ cacheUsed: true, cacheFile: first.cacheFile, kinds: 'function function' });
   });
 
+  test("the build's warm-up writes the cache, so the very first load uses it", () => {
+    for (const name of caches()) rmSync(path.join(tuiDir, name));
+    const warm = spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'scripts', 'warm-tui-code-cache.mjs'), path.join(copy, 'dist')],
+      { encoding: 'utf8' },
+    );
+    expect(warm.status, warm.stderr).toBe(0);
+    expect(caches()).toHaveLength(1);
+    expect(load()).toMatchObject({ from: 'bundle', cacheUsed: true, kinds: 'function function' });
+  });
+
   test('a corrupt or truncated cache is rejected, the TUI loads anyway, and a good cache replaces it', () => {
     const { cacheFile } = load();
     const good = readFileSync(cacheFile);
