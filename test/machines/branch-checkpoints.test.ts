@@ -68,5 +68,7 @@ describe('parallel branches survive an interrupted parallel node', () => {
     );
     // A completed visit leaves nothing behind, so a later visit (a loop) runs every branch again.
     expect(existsSync(path.join(runDir, 'fan', 'branch-results'))).toBe(false);
+    // Removed before the run says it is over, not left to finish behind its back.
+    expect(existsSync(path.join(runDir, 'fan', 'branch-results.removing'))).toBe(false);
   });
 });

@@ -101,11 +101,10 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
     };
   };
 
+  // A finished branch is saved (durable before anything else sees it: a crash from then on never runs
+  // it again) by its caller, before it comes here.
   const finishBranch = (branch: Branch, record: ParallelResult, wasRestored = false) => {
     branch.record = record;
-    // Durable before anything else sees it: a crash from here on never runs this branch again.
-    if (!wasRestored && !record.cancelled && branch.result)
-      checkpoints.save(branch.id, { record, result: branch.result });
     services.emit(
       'parallel.branch.complete',
       {
@@ -124,6 +123,14 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
       verdict = evaluateJoin(policy, tally());
       if (verdict.settled) cancelAll(`cancelled: ${verdict.reason}`);
     }
+  };
+
+  // Every branch starts from its own deep copy of the same values. Read through the context once:
+  // it is a view (visit counts added on the fly) whose every key costs a proxy trap.
+  let shared: Record<string, unknown> | undefined;
+  const startValues = () => {
+    shared ??= context.toDict();
+    return structuredClone(shared);
   };
 
   const runOne = async (branch: Branch): Promise<void> => {
@@ -147,24 +154,23 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
         branchId: branch.id,
         parallelNodeId: node.id,
         startNodeId: branch.startNodeId,
-        context: context.snapshot(),
+        context: startValues(),
         signal: branchSignal,
       });
       branch.result = result;
       const { outcome } = result;
-      finishBranch(
-        branch,
-        branchSignal.aborted
-          ? cancelled()
-          : {
-              branch_id: branch.id,
-              status: outcome.status,
-              ...(outcome.notes === undefined ? {} : { notes: outcome.notes }),
-              ...(outcome.failure_reason === undefined ? {} : { failure_reason: outcome.failure_reason }),
-              ...(outcome.score === undefined ? {} : { score: outcome.score }),
-              ...(result.stoppedAt === undefined ? {} : { stopped_at: result.stoppedAt }),
-            },
-      );
+      const record: ParallelResult = branchSignal.aborted
+        ? cancelled()
+        : {
+            branch_id: branch.id,
+            status: outcome.status,
+            ...(outcome.notes === undefined ? {} : { notes: outcome.notes }),
+            ...(outcome.failure_reason === undefined ? {} : { failure_reason: outcome.failure_reason }),
+            ...(outcome.score === undefined ? {} : { score: outcome.score }),
+            ...(result.stoppedAt === undefined ? {} : { stopped_at: result.stoppedAt }),
+          };
+      if (!record.cancelled) checkpoints.save(branch.id, { record, result });
+      finishBranch(branch, record);
     } catch (error) {
       finishBranch(
         branch,
