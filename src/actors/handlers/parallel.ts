@@ -88,8 +88,10 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
     cancelReason ??= reason;
     for (const branch of branches) if (!branch.record) branch.controller.abort(new Error(reason));
   };
+  // The node's abort reaches every branch through its own controller: one signal per branch.
   const onAbort = () => cancelAll('cancelled');
-  signal.addEventListener('abort', onAbort, { once: true });
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
 
   const tally = () => {
     const done = branches.filter((b) => b.record && !b.record.cancelled);
@@ -141,7 +143,7 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
       { branch: branch.id, index: branch.index, start_node: branch.startNodeId },
       node.id,
     );
-    const branchSignal = AbortSignal.any([signal, branch.controller.signal]);
+    const branchSignal = branch.controller.signal;
     // A branch stopped by cancellation (first_success satisfied, fail_fast, abort) counts as skipped.
     const cancelled = () => ({
       branch_id: branch.id,

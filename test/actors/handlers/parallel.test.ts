@@ -248,6 +248,20 @@ describe('parallelHandler', () => {
     expect(elapsed).toBe(30);
   });
 
+  it('a node aborted before it runs starts no branch and FAILs as cancelled', async () => {
+    const { outcome, results, stats } = await run(
+      { a: { status: 'success', delayMs: 50 }, b: { status: 'success', delayMs: 50 } },
+      {},
+      AbortSignal.abort(new Error('gone')),
+    );
+    expect(outcome).toMatchObject({ status: 'fail', failure_reason: 'cancelled' });
+    expect(stats.started).toEqual([]);
+    expect(results.map((r) => [r.branch_id, r.status, r.cancelled])).toEqual([
+      ['a', 'skipped', true],
+      ['b', 'skipped', true],
+    ]);
+  });
+
   it('emits parallel.start, branch start/complete and parallel.complete', async () => {
     const { events } = await run({ a: { status: 'success' }, b: { status: 'fail' } });
     const kinds = events.map((e) => e.kind);
