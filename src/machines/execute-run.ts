@@ -2,7 +2,6 @@ import { setMaxListeners } from 'node:events';
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createActor } from 'xstate';
-import { branchCheckpointsCleared } from '../actors/parallel/branch-checkpoints.js';
 import { ProcessLedger } from '../actors/process/process-ledger.js';
 import { stopLeftoverProcesses } from '../actors/process/stop-leftover-processes.js';
 import { ArtifactStore } from '../shared/artifact-store.js';
@@ -285,10 +284,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
         partialNodes,
       };
     })
-    .finally(async () => {
-      // A parallel node's finished branch results are removed on the thread pool (D22.6): gone before
-      // the run says it is over.
-      await branchCheckpointsCleared();
+    .finally(() => {
       budgetSignal?.removeEventListener('abort', onBudget);
       log.close();
       feed.end();

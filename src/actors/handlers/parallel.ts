@@ -171,7 +171,7 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
             ...(outcome.score === undefined ? {} : { score: outcome.score }),
             ...(result.stoppedAt === undefined ? {} : { stopped_at: result.stoppedAt }),
           };
-      if (!record.cancelled) checkpoints.save(branch.id, { record, result });
+      if (!record.cancelled) checkpoints.save({ record, result });
       finishBranch(branch, record);
     } catch (error) {
       finishBranch(
@@ -210,6 +210,7 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
     await Promise.all(Array.from({ length: Math.min(policy.maxParallel, branches.length) }, worker));
   } finally {
     signal.removeEventListener('abort', onAbort);
+    checkpoints.close();
   }
   for (const branch of branches) {
     if (!branch.record) {

@@ -1,16 +1,26 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  BranchCheckpoints,
-  branchCheckpointsCleared,
-} from '../../../src/actors/parallel/branch-checkpoints.js';
+import { BranchCheckpoints } from '../../../src/actors/parallel/branch-checkpoints.js';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
+const stageDir = () => {
+  const stage = mkdtempSync(join(tmpdir(), 'attractor-branches-'));
+  dirs.push(stage);
+  return stage;
+};
 
 const checkpoint = (branchId: string) => ({
   record: { branch_id: branchId, status: 'success' as const },
@@ -25,42 +35,48 @@ const checkpoint = (branchId: string) => ({
 });
 
 describe('BranchCheckpoints', () => {
-  it('keeps finished branches until the visit completes, then removes the folder', () => {
-    const stage = mkdtempSync(join(tmpdir(), 'attractor-branches-'));
-    dirs.push(stage);
+  it('keeps finished branches until the visit completes, then removes them', () => {
+    const stage = stageDir();
     const store = new BranchCheckpoints(stage, { durable: false });
     store.clear(); // nothing finished yet: nothing to remove
-    store.save('a', checkpoint('a'));
-    store.save('b/c', checkpoint('b/c'));
+    store.save(checkpoint('a'));
+    store.save(checkpoint('b/c'));
+    // One file, one line per finished branch.
+    expect(readdirSync(stage)).toEqual(['branch-results.jsonl']);
     expect([...store.load().keys()].sort()).toEqual(['a', 'b/c']);
+    store.close();
+    // A later attempt of the same visit (a resume) reads them with a store of its own.
+    expect([...new BranchCheckpoints(stage).load().keys()].sort()).toEqual(['a', 'b/c']);
     store.clear();
-    expect(existsSync(join(stage, 'branch-results'))).toBe(false);
-    expect(store.load().size).toBe(0);
-  });
-
-  it('clears in one step: the folder is set aside at once (no later visit can load it), then removed', async () => {
-    const stage = mkdtempSync(join(tmpdir(), 'attractor-branches-'));
-    dirs.push(stage);
-    const store = new BranchCheckpoints(stage, { durable: false });
-    store.save('a', checkpoint('a'));
-    store.clear();
-    // Gone from where `load` looks the moment clear returns; a new visit saving again is not disturbed.
-    expect(existsSync(join(stage, 'branch-results'))).toBe(false);
-    expect(store.load().size).toBe(0);
-    store.save('b', checkpoint('b'));
-    store.clear(); // the first removal may still run: this one is done in place
-    await branchCheckpointsCleared();
     expect(readdirSync(stage)).toEqual([]);
+    expect(store.load().size).toBe(0);
   });
 
-  it('a folder a crashed process left set aside is removed by the next visit, never loaded', () => {
-    const stage = mkdtempSync(join(tmpdir(), 'attractor-branches-'));
-    dirs.push(stage);
-    const aside = join(stage, 'branch-results.removing');
-    mkdirSync(aside);
-    writeFileSync(join(aside, 'a.json'), `${JSON.stringify(checkpoint('a'))}\n`);
+  it('skips a line a crash tore, and the next record after it is a line of its own', () => {
+    const stage = stageDir();
+    const first = new BranchCheckpoints(stage, { durable: false });
+    first.save(checkpoint('a'));
+    first.close();
+    // The process died in the middle of writing b's line.
+    appendFileSync(join(stage, 'branch-results.jsonl'), JSON.stringify(checkpoint('b')).slice(0, 40));
+    const resumed = new BranchCheckpoints(stage, { durable: true });
+    expect([...resumed.load().keys()]).toEqual(['a']);
+    resumed.save(checkpoint('b'));
+    resumed.close();
+    expect([...new BranchCheckpoints(stage).load().keys()].sort()).toEqual(['a', 'b']);
+  });
+
+  it('reads and removes the per-branch files a run interrupted by an earlier version left', () => {
+    const stage = stageDir();
+    const legacy = join(stage, 'branch-results');
+    mkdirSync(legacy);
+    writeFileSync(join(legacy, 'a.json'), `${JSON.stringify(checkpoint('a'))}\n`);
     const store = new BranchCheckpoints(stage, { durable: false });
-    expect(store.load().size).toBe(0);
-    expect(existsSync(aside)).toBe(false);
+    expect([...store.load().keys()]).toEqual(['a']);
+    store.save(checkpoint('b'));
+    expect([...store.load().keys()].sort()).toEqual(['a', 'b']);
+    store.clear();
+    expect(existsSync(legacy)).toBe(false);
+    expect(readdirSync(stage)).toEqual([]);
   });
 });
