@@ -1,9 +1,18 @@
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { promisify } from 'node:util';
+
+const fsyncAsync = promisify(fsync);
 
 export interface LineFile {
-  /** Append one line (no newline in it) with a single write; with `durable`, fsync'd before returning. */
+  /** Append one line (no newline in it) with a single write. */
   append(line: string): void;
+  /**
+   * Resolves once every line appended so far is on disk: with `durable`, an fsync on the thread pool,
+   * one for all the lines appended while the previous one ran (a group commit); else at once.
+   */
+  synced(): Promise<void>;
+  /** Close the file (after the fsyncs under way). */
   close(): void;
 }
 
@@ -11,8 +20,8 @@ export interface LineFile {
  * A file of records, one per line, each appended with one `write` — a record is on disk whole or, if the
  * process died in the middle of it, as a torn last line that readers skip (a line that does not parse).
  * Opened on the first append (its folder made if missing); a torn line an earlier process left is ended
- * first, so the next record is a line of its own. With `durable`, every record is fsync'd, and the folder
- * once when the file is new, so the record survives a power loss as a checkpoint does.
+ * first, so the next record is a line of its own. With `durable`, `synced()` fsyncs the records, and the
+ * folder is fsync'd once when the file is new, so a record survives a power loss as a checkpoint does.
  */
 export function openLineFile(path: string, options: { durable?: boolean } = {}): LineFile {
   const durable = options.durable ?? true;
@@ -36,16 +45,44 @@ export function openLineFile(path: string, options: { durable?: boolean } = {}):
     }
     return opened;
   };
+  // Lines written since the running fsync began; the fsync running; the one queued behind it.
+  let dirty = false;
+  let running: Promise<void> | undefined;
+  let queued: Promise<void> | undefined;
+  const startSync = (target: number): Promise<void> => {
+    dirty = false;
+    const sync: Promise<void> = fsyncAsync(target).finally(() => {
+      if (running === sync) running = undefined;
+    });
+    running = sync;
+    return sync;
+  };
   return {
     append(line: string): void {
       fd ??= open();
       writeSync(fd, `${line}\n`);
-      if (durable) fsyncSync(fd);
+      if (durable) dirty = true;
+    },
+    synced(): Promise<void> {
+      const target = fd;
+      if (!dirty || target === undefined) return running ?? Promise.resolve();
+      if (!running) return startSync(target);
+      queued ??= running
+        .catch(() => {})
+        .then(() => {
+          queued = undefined;
+          return startSync(target);
+        });
+      return queued;
     },
     close(): void {
-      if (fd === undefined) return;
-      closeSync(fd);
+      const target = fd;
+      if (target === undefined) return;
       fd = undefined;
+      const pending = queued ?? running;
+      // An fsync under way still needs the descriptor: close it after.
+      if (pending) void pending.catch(() => {}).then(() => closeSync(target));
+      else closeSync(target);
     },
   };
 }

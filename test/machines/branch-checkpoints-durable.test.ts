@@ -24,6 +24,7 @@ vi.mock('../../src/shared/line-file.js', async (importOriginal) => {
           opened.push({ file, durable: options?.durable });
           lines.append(line);
         },
+        synced: () => lines.synced(),
         close: () => lines.close(),
       };
     },

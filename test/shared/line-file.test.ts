@@ -39,3 +39,29 @@ test.each([
     { n: 2 },
   ]);
 });
+
+test('durable: synced() resolves once the lines are fsync’d, one fsync for the lines appended while one runs', async () => {
+  const file = path.join(tempDir(), 'records.jsonl');
+  const lines = openLineFile(file, { durable: true });
+  await lines.synced(); // nothing appended: nothing to wait for
+  lines.append('{"n":1}');
+  const first = lines.synced();
+  expect(lines.synced()).toBe(first); // nothing new since that fsync began
+  lines.append('{"n":2}');
+  const second = lines.synced();
+  lines.append('{"n":3}');
+  expect(lines.synced()).toBe(second); // queued behind the first, it covers both lines
+  await Promise.all([first, second]);
+  lines.close(); // nothing under way: closed at once
+  expect(readFileSync(file, 'utf8')).toBe('{"n":1}\n{"n":2}\n{"n":3}\n');
+});
+
+test('closing while an fsync runs closes the file after it', async () => {
+  const file = path.join(tempDir(), 'records.jsonl');
+  const lines = openLineFile(file, { durable: true });
+  lines.append('{"n":1}');
+  const pending = lines.synced();
+  lines.close();
+  await expect(pending).resolves.toBeUndefined();
+  expect(readFileSync(file, 'utf8')).toBe('{"n":1}\n');
+});

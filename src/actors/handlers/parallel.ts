@@ -103,8 +103,7 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
     };
   };
 
-  // A finished branch is saved (durable before anything else sees it: a crash from then on never runs
-  // it again) by its caller, before it comes here.
+  // A branch that finished here was saved (`runOne`) before it comes here.
   const finishBranch = (branch: Branch, record: ParallelResult, wasRestored = false) => {
     branch.record = record;
     services.emit(
@@ -171,7 +170,8 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
             ...(outcome.score === undefined ? {} : { score: outcome.score }),
             ...(result.stoppedAt === undefined ? {} : { stopped_at: result.stoppedAt }),
           };
-      if (!record.cancelled) checkpoints.save({ record, result });
+      // Durable before anything else sees it: a crash from then on never runs this branch again.
+      if (!record.cancelled) await checkpoints.save({ record, result });
       finishBranch(branch, record);
     } catch (error) {
       finishBranch(

@@ -52,10 +52,14 @@ export class BranchCheckpoints {
     this.#durable = options.durable ?? true;
   }
 
-  /** Appended under its `record.branch_id`. */
-  save(checkpoint: BranchCheckpoint): void {
+  /**
+   * Appended under its `record.branch_id`; resolves once it is on disk (in a durable run, fsync'd on the
+   * thread pool with whatever other branches saved meanwhile, so the main thread goes on with them).
+   */
+  save(checkpoint: BranchCheckpoint): Promise<void> {
     this.#lines ??= openLineFile(this.#file, { durable: this.#durable });
     this.#lines.append(JSON.stringify(checkpoint));
+    return this.#lines.synced();
   }
 
   /** What an interrupted earlier attempt of this visit finished, by branch id (unreadable records are ignored). */

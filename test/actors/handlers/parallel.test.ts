@@ -86,7 +86,9 @@ describe('parallelHandler', () => {
       edges: [...targets.map((t) => makeEdge('fan', t)), ...targets.map((t) => makeEdge(t, 'join'))],
     });
     const { runBranch, stats } = fakeBranches(scripts);
-    const services = createFakeServices({ runBranch });
+    // Not durable: the scheduling is what is tested here, on virtual time, which a real fsync (on the
+    // thread pool, awaited before a branch counts as finished) would not follow.
+    const services = createFakeServices({ runBranch, durable: false });
     const started = Date.now();
     const pending = parallelHandler(
       makeInput({

@@ -35,12 +35,12 @@ const checkpoint = (branchId: string) => ({
 });
 
 describe('BranchCheckpoints', () => {
-  it('keeps finished branches until the visit completes, then removes them', () => {
+  it('keeps finished branches until the visit completes, then removes them', async () => {
     const stage = stageDir();
     const store = new BranchCheckpoints(stage, { durable: false });
     store.clear(); // nothing finished yet: nothing to remove
-    store.save(checkpoint('a'));
-    store.save(checkpoint('b/c'));
+    await store.save(checkpoint('a'));
+    await store.save(checkpoint('b/c'));
     // One file, one line per finished branch.
     expect(readdirSync(stage)).toEqual(['branch-results.jsonl']);
     expect([...store.load().keys()].sort()).toEqual(['a', 'b/c']);
@@ -52,28 +52,28 @@ describe('BranchCheckpoints', () => {
     expect(store.load().size).toBe(0);
   });
 
-  it('skips a line a crash tore, and the next record after it is a line of its own', () => {
+  it('skips a line a crash tore, and the next record after it is a line of its own', async () => {
     const stage = stageDir();
     const first = new BranchCheckpoints(stage, { durable: false });
-    first.save(checkpoint('a'));
+    await first.save(checkpoint('a'));
     first.close();
     // The process died in the middle of writing b's line.
     appendFileSync(join(stage, 'branch-results.jsonl'), JSON.stringify(checkpoint('b')).slice(0, 40));
     const resumed = new BranchCheckpoints(stage, { durable: true });
     expect([...resumed.load().keys()]).toEqual(['a']);
-    resumed.save(checkpoint('b'));
+    await resumed.save(checkpoint('b'));
     resumed.close();
     expect([...new BranchCheckpoints(stage).load().keys()].sort()).toEqual(['a', 'b']);
   });
 
-  it('reads and removes the per-branch files a run interrupted by an earlier version left', () => {
+  it('reads and removes the per-branch files a run interrupted by an earlier version left', async () => {
     const stage = stageDir();
     const legacy = join(stage, 'branch-results');
     mkdirSync(legacy);
     writeFileSync(join(legacy, 'a.json'), `${JSON.stringify(checkpoint('a'))}\n`);
     const store = new BranchCheckpoints(stage, { durable: false });
     expect([...store.load().keys()]).toEqual(['a']);
-    store.save(checkpoint('b'));
+    await store.save(checkpoint('b'));
     expect([...store.load().keys()].sort()).toEqual(['a', 'b']);
     store.clear();
     expect(existsSync(legacy)).toBe(false);
