@@ -81,7 +81,16 @@ export function openLineFile(path: string, options: { durable?: boolean } = {}):
       fd = undefined;
       const pending = queued ?? running;
       // An fsync under way still needs the descriptor: close it after.
-      if (pending) void pending.catch(() => {}).then(() => closeSync(target));
+      if (pending)
+        void pending
+          .catch(() => {})
+          .then(() => {
+            try {
+              closeSync(target);
+            } catch {
+              // nothing is left to lose: every line was written, and their fsync has answered
+            }
+          });
       else closeSync(target);
     },
   };
