@@ -11,6 +11,13 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import {
+  patchInkMeasureText,
+  patchInkOutput,
+  patchInkWrapText,
+  patchStyledChars,
+  patchTokenize,
+} from './ink-output-patches.mjs';
 import { fastPathSource, narrowCodePoints, narrowLinePattern } from './narrow-width-class.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -120,6 +127,49 @@ const inkNoRenderAfterUnmount = {
 };
 
 /**
+ * Ink's frames share their output caches, rows of cells become text without a style diff between cells
+ * of one style, plain lines are tokenized without a grapheme segmenter, and Ink's text measuring and
+ * wrapping caches are bounded (scripts/ink-output-patches.mjs).
+ */
+const inkOutputPatches = {
+  name: 'ink-output-patches',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]measure-text\.js$/ }, (args) => ({
+      contents: patchInkMeasureText(readFileSync(args.path, 'utf8'), args.path),
+      loader: 'js',
+      resolveDir: path.dirname(args.path),
+    }));
+    b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]wrap-text\.js$/ }, (args) => ({
+      contents: patchInkWrapText(readFileSync(args.path, 'utf8'), args.path),
+      loader: 'js',
+      resolveDir: path.dirname(args.path),
+    }));
+    b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]output\.js$/ }, (args) => ({
+      contents: patchInkOutput(readFileSync(args.path, 'utf8'), args.path),
+      loader: 'js',
+      resolveDir: path.dirname(args.path),
+    }));
+    b.onLoad({ filter: /[\\/]ansi-tokenize[\\/]build[\\/]tokenize\.js$/ }, async (args) => {
+      // One-unit graphemes by the same test as string-width's fast path, from Ink's own copy.
+      const { default: stringWidth } = await import(
+        pathToFileURL(path.join(root, 'node_modules', 'string-width', 'index.js')).href
+      );
+      const pattern = narrowLinePattern(narrowCodePoints(stringWidth));
+      return {
+        contents: patchTokenize(readFileSync(args.path, 'utf8'), pattern, args.path),
+        loader: 'js',
+        resolveDir: path.dirname(args.path),
+      };
+    });
+    b.onLoad({ filter: /[\\/]ansi-tokenize[\\/]build[\\/]styledChars\.js$/ }, (args) => ({
+      contents: patchStyledChars(readFileSync(args.path, 'utf8'), args.path),
+      loader: 'js',
+      resolveDir: path.dirname(args.path),
+    }));
+  },
+};
+
+/**
  * Ink and its dependencies `import process from 'node:process'` at 14 places; in a CommonJS bundle each
  * becomes a copy of the process object's ~100 properties as getters at load (~10 ms in all). The global
  * is the same object: a module that exports it, and the two names imported from it, copies nothing. A
@@ -192,7 +242,8 @@ await build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  minify: true,
+  // TUI_BUNDLE_MINIFY=0 keeps names readable in a CPU profile (bench/README.md).
+  minify: process.env.TUI_BUNDLE_MINIFY !== '0',
   legalComments: 'linked',
   define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__bundleUrl' },
   plugins: [
@@ -201,6 +252,7 @@ await build({
     yogaReadyExport,
     narrowStringWidth,
     inkNoRenderAfterUnmount,
+    inkOutputPatches,
     processGlobal,
     ourModulesExternal,
   ],

@@ -37,7 +37,7 @@ export function ActivityPane({ node, width, rows, expanded, frame, outputTail }:
     if (!item) continue;
     if (item.kind === 'text') {
       // One row is kept for the ⋮ that says earlier lines are hidden.
-      const tail = tailLines(item.text.replace(/\n+$/, ''), Math.max(1, budget - 1), inner);
+      const tail = tailLines(item.text, Math.max(1, budget - 1), inner);
       budget -= tail.lines.length + (tail.hidden ? 1 : 0);
       blocks.unshift(
         <Box key={item.id} flexDirection="column">

@@ -11,12 +11,12 @@ import { PipelinePane } from './PipelinePane.js';
 import type { RunStore } from './run-store.js';
 import { StatusLine } from './StatusLine.js';
 import { Transcript } from './Transcript.js';
+import { useAnimationFrame } from './use-animation-frame.js';
 import { useGate } from './use-gate.js';
 import { useOutputTail } from './use-output-tail.js';
 import { useRedrawOnShrink } from './use-redraw-on-shrink.js';
 import { useRunState } from './use-run-state.js';
 import { useTerminalSize } from './use-terminal-size.js';
-import { useTicker } from './use-ticker.js';
 
 export interface RunControls {
   pause(): void;
@@ -54,7 +54,7 @@ export function App({ store, gates, controls, onQuit, runDir, size, fps, clock =
     state.phase === 'waiting' ||
     state.phase === 'pausing' ||
     state.phase === 'starting';
-  const tick = useTicker(100, live);
+  const tick = useAnimationFrame(100, live, clock);
   const [selected, setSelected] = useState<string | undefined>();
   const [expanded, setExpanded] = useState(false);
   const [help, setHelp] = useState(false);

@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { memo } from 'react';
 import { formatCost } from './format-amount.js';
 import { formatDuration } from './format-duration.js';
 import type { NodeView } from './run-state.js';
@@ -24,8 +25,20 @@ export interface NodeRowProps {
   now: number;
 }
 
-/** One node: selection caret, status mark, name, kind, duration, cost and the edge taken next. */
-export function NodeRow({ node, selected, current, frame, indent, width, now }: NodeRowProps) {
+/**
+ * One node: selection caret, status mark, name, kind, duration, cost and the edge taken next. Only a
+ * running node reads `frame` and `now` (PipelinePane passes 0 to the others), so the rest are not
+ * rendered again every frame.
+ */
+export const NodeRow = memo(function NodeRow({
+  node,
+  selected,
+  current,
+  frame,
+  indent,
+  width,
+  now,
+}: NodeRowProps) {
   const theme = useTheme();
   const { mark, role } = statusMark(node.status, frame);
   const wide = width >= 100;
@@ -69,4 +82,4 @@ export function NodeRow({ node, selected, current, frame, indent, width, now }: 
       </Box>
     </Box>
   );
-}
+});

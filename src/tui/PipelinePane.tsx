@@ -41,10 +41,10 @@ export function PipelinePane({ state, selected, frame, width, now }: PipelinePan
         node={node}
         selected={selected === id}
         current={state.current === id || node.status === 'running'}
-        frame={frame}
+        frame={node.status === 'running' ? frame : 0}
         indent={group !== undefined ? 2 : 0}
         width={inner}
-        now={now}
+        now={node.status === 'running' ? now : 0}
       />,
     );
     if (node.branches && node.branches.length > 0) {

@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { memo } from 'react';
 import { formatCost, formatTokens } from './format-amount.js';
 import type { RunPhase, Usage } from './run-state.js';
 import { useTheme } from './use-theme.js';
@@ -12,8 +13,14 @@ export interface StatusLineProps {
   width: number;
 }
 
-/** Model, tokens, cache hits and cost on the left; the keys on the right. */
-export function StatusLine({ usage, model, phase, readOnly, width }: StatusLineProps) {
+/** Model, tokens, cache hits and cost on the left; the keys on the right (rendered again only when they change). */
+export const StatusLine = memo(function StatusLine({
+  usage,
+  model,
+  phase,
+  readOnly,
+  width,
+}: StatusLineProps) {
   const theme = useTheme();
   const cache = usage.inputTokens > 0 ? Math.round((100 * usage.cacheReadTokens) / usage.inputTokens) : 0;
   const stopping = phase === 'pausing';
@@ -43,4 +50,4 @@ export function StatusLine({ usage, model, phase, readOnly, width }: StatusLineP
       </Box>
     </Box>
   );
-}
+});

@@ -1,12 +1,16 @@
 import { Static, Text } from 'ink';
+import { memo } from 'react';
 import { formatCost } from './format-amount.js';
 import { formatDuration } from './format-duration.js';
 import type { LogEntry } from './run-state.js';
 import { statusMark } from './status-mark.js';
 import { useTheme } from './use-theme.js';
 
-/** Finished node visits, printed once into the scrollback and never redrawn (Ink's <Static>). */
-export function Transcript({ entries }: { entries: LogEntry[] }) {
+/**
+ * Finished node visits, printed once into the scrollback and never redrawn (Ink's <Static>); rendered
+ * again only when the log changes.
+ */
+export const Transcript = memo(function Transcript({ entries }: { entries: LogEntry[] }) {
   const theme = useTheme();
   return (
     <Static items={entries}>
@@ -27,4 +31,4 @@ export function Transcript({ entries }: { entries: LogEntry[] }) {
       }}
     </Static>
   );
-}
+});

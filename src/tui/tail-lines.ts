@@ -2,6 +2,8 @@
  * The last lines of a long text that fill `rows` terminal rows at `width` columns, found by walking
  * back from the end, so a 100 KB streamed answer costs only what is shown (virtualised output).
  * Also says whether that tail begins inside a ``` code fence, which the markdown renderer needs.
+ * Newlines at the very end make no empty lines (a streamed answer often ends with some); they are
+ * skipped by index, as a `/\n+$/` replace would scan the whole text every frame.
  */
 export function tailLines(
   text: string,
@@ -11,9 +13,11 @@ export function tailLines(
   const lines: string[] = [];
   let used = 0;
   let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 10) end--;
   const cols = Math.max(1, width);
-  while (end > 0 || (end === 0 && lines.length === 0 && text.length === 0)) {
-    const start = text.lastIndexOf('\n', end - 1);
+  // `end` is where the next line (walking back) ends; -1 once the first line is taken.
+  while (end >= 0) {
+    const start = end === 0 ? -1 : text.lastIndexOf('\n', end - 1);
     let line = text.slice(start + 1, end);
     const height = Math.max(1, Math.ceil(line.length / cols));
     if (used + height > rows && lines.length > 0) break;
@@ -26,11 +30,7 @@ export function tailLines(
     }
     lines.unshift(line);
     used += height;
-    if (start < 0) {
-      end = -1;
-      break;
-    }
-    end = start;
+    end = start < 0 ? -1 : start;
   }
   const hidden = end >= 0;
   let fences = 0;

@@ -57,6 +57,15 @@ describe('tailLines', () => {
   test('a short text is shown whole', () => {
     expect(tailLines('one\ntwo', 10, 80)).toEqual({ lines: ['one', 'two'], inFence: false, hidden: false });
   });
+  test.each([
+    ['one\ntwo\n\n\n', 10, { lines: ['one', 'two'], hidden: false }],
+    ['one\ntwo\n', 1, { lines: ['two'], hidden: true }],
+    ['\n\n', 3, { lines: [''], hidden: false }],
+    ['', 3, { lines: [''], hidden: false }],
+    ['\n\nthree\n', 5, { lines: ['', '', 'three'], hidden: false }],
+  ])('newlines at the end make no lines: %j in %i rows', (input, rows, expected) => {
+    expect(tailLines(input, rows, 80)).toEqual({ ...expected, inFence: false });
+  });
   test('knows when the tail starts inside a code fence', () => {
     expect(tailLines('intro\n```js\na\nb\nc', 2, 80).inFence).toBe(true);
     expect(tailLines('```js\na\n```\nb\nc', 2, 80).inFence).toBe(false);
