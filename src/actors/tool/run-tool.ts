@@ -108,7 +108,11 @@ export async function runTool(options: RunToolOptions): Promise<ToolRunResult> {
       killGroup(pgid, 'SIGKILL');
       throw error;
     }
-    (child.stdio[3] as NodeJS.WritableStream).end('\n');
+    const handshake = child.stdio[3] as NodeJS.WritableStream;
+    // A group killed before its shell read the line (cancelled at once) resets the socket: an 'error'
+    // with no listener would be an uncaught exception that ends the whole run. Nothing is lost.
+    handshake.on('error', () => undefined);
+    handshake.end('\n');
   }
   const wire = (stream: NodeJS.ReadableStream, file: WriteStream, tail: TailBuffer) => {
     stream.on('data', (chunk: Buffer) => tail.push(chunk));

@@ -119,3 +119,36 @@ describe('runTool', () => {
     expect(await eventuallyGone(Number(result.stdoutTail.trim()))).toBe(true);
   });
 });
+
+describe('a command killed before it reads the ledger handshake', () => {
+  it('resets the handshake socket without an uncaught error (the run would crash)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'attractor-tool-'));
+    const uncaught: unknown[] = [];
+    const record = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', record);
+    try {
+      // Aborted before it starts: the group is killed at once, mostly before the shell has read the
+      // handshake line, and a socket closed with unread data resets (ECONNRESET) on our side.
+      for (let i = 0; i < 40; i++) {
+        const aborted = new AbortController();
+        aborted.abort();
+        const result = await runTool({
+          command: 'sleep 5',
+          cwd: dir,
+          env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+          signal: aborted.signal,
+          stdoutPath: join(dir, `${i}.out`),
+          stderrPath: join(dir, `${i}.err`),
+          killGraceMs: 10,
+          ledger: { add() {}, remove() {} },
+        });
+        expect(result.cancelled).toBe(true);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', record);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -82,7 +82,11 @@ export function spawnCommand(command: string, options: SpawnCommandOptions): Pro
       killGroup(child.pid, 'SIGKILL');
       return Promise.reject(error);
     }
-    (child.stdio[3] as NodeJS.WritableStream).end('\n');
+    const handshake = child.stdio[3] as NodeJS.WritableStream;
+    // A group killed before its shell read the line (cancelled at once) resets the socket: an 'error'
+    // with no listener would be an uncaught exception that ends the whole run. Nothing is lost.
+    handshake.on('error', () => undefined);
+    handshake.end('\n');
   }
   if (options.input !== undefined && child.stdin) {
     // A command that does not read its stdin closes the pipe early: EPIPE is its choice, not our failure.

@@ -46,3 +46,29 @@ describe('agent shell commands in the run process ledger', () => {
     expect(() => readFileSync(path.join(dir, 'ran'))).toThrow();
   });
 });
+
+describe('an agent command killed before it reads the ledger handshake', () => {
+  it('resets the handshake socket without an uncaught error (the run would crash)', async () => {
+    const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'attractor-agent-ledger-')));
+    dirs.push(dir);
+    const uncaught: unknown[] = [];
+    const record = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', record);
+    try {
+      const env = new LocalExecutionEnvironment({
+        workingDir: dir,
+        processes: { add() {}, remove() {} },
+        node: 'implement',
+      });
+      for (let i = 0; i < 40; i++) {
+        const aborted = new AbortController();
+        aborted.abort();
+        await env.execCommand('sleep 5', { signal: aborted.signal }).catch(() => undefined);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', record);
+    }
+  });
+});
