@@ -106,22 +106,23 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
     const values = visitValuesView(context.values, context.visits);
     const node = runtime.lookup.node(input.node);
     const stageDir = stageDirFor(context.runDir, node.id, context.restarts);
-    // Every node, start, exit and conditional too, gets its folder and status.json (run layout).
-    mkdirSync(stageDir, { recursive: true });
     // Over its max_visits the node does not run (nor its hooks, nor consume a scripted outcome): it fails,
     // and routing lets a fail edge or fallback_retry_target take over. Its status.json says so, rather
     // than showing the last visit that did run.
     const overLimit = visitLimitFailure(node, runtime.lookup.graph, values);
+    // Taken before any wait, so branches consume a scenario's outcomes in the order they start.
+    const scripted = overLimit ? undefined : runtime.services.scenario?.nextOutcome(node.id);
+    // Every node, start, exit and conditional too, gets its folder and status.json (run layout).
+    const made = mkdirSync(stageDir, { recursive: true });
     if (overLimit) {
       const outcome: Outcome = { status: 'fail', failure_reason: overLimit };
       recordStatus(stageDir, outcome, false);
       return { outcome };
     }
-
-    const scripted = runtime.services.scenario?.nextOutcome(node.id);
     // A status.json from an earlier visit must not pass for this one's. Removing it (rather than
-    // comparing mtimes) is exact: kernels stamp mtimes from a coarse clock that lags Date.now().
-    if (!scripted) removeFile(join(stageDir, 'status.json'));
+    // comparing mtimes) is exact: kernels stamp mtimes from a coarse clock that lags Date.now(). A
+    // folder made just now (`made` names the first folder created) holds none.
+    if (!scripted && made === undefined) removeFile(join(stageDir, 'status.json'));
     const children: ChildPipelineHandle[] = [];
     const services = handlerServices(runtime, self, context, children);
     const registry = runtime.services.registry ?? defaultRegistry();

@@ -1,15 +1,32 @@
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 
-// Records how each finished branch is written, passing every write through to the real implementation.
-const writes = vi.hoisted(() => [] as Array<{ file: string; durable: boolean | undefined }>);
+// Records how each durable file is opened (branch results, the manifest), passing every call through.
+const opened = vi.hoisted(() => [] as Array<{ file: string; durable: boolean | undefined }>);
 vi.mock('../../src/shared/atomic-write.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/shared/atomic-write.js')>();
   return {
     ...real,
     writeFileAtomic: (file: string, data: string, options?: { durable?: boolean }) => {
-      writes.push({ file, durable: options?.durable });
+      opened.push({ file, durable: options?.durable });
       return real.writeFileAtomic(file, data, options);
+    },
+  };
+});
+vi.mock('../../src/shared/line-file.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/shared/line-file.js')>();
+  return {
+    ...real,
+    openLineFile: (file: string, options?: { durable?: boolean }) => {
+      const lines = real.openLineFile(file, options);
+      return {
+        append: (line: string) => {
+          opened.push({ file, durable: options?.durable });
+          lines.append(line);
+        },
+        synced: () => lines.synced(),
+        close: () => lines.close(),
+      };
     },
   };
 });
@@ -37,7 +54,7 @@ describe('finished branches and the manifest are fsync’d as the run’s checkp
     [true, true],
     [false, false],
   ])('run durable=%s → branch results durable=%s', async (durable, expected) => {
-    writes.length = 0;
+    opened.length = 0;
     const registry = createDefaultRegistry().register('ok', async () => ({ status: 'success' }));
     const runDir = path.join(tempDir(), 'run');
     const run = startPipeline({
@@ -47,11 +64,12 @@ describe('finished branches and the manifest are fsync’d as the run’s checkp
       ...(durable !== undefined ? { durable } : {}),
     });
     expect((await run.result).status).toBe('completed');
-    const branchWrites = writes.filter((w) => w.file.includes(`${path.sep}branch-results${path.sep}`));
+    // One record per finished branch, each appended to the parallel node's results file.
+    const branchWrites = opened.filter((w) => w.file.endsWith(`${path.sep}branch-results.jsonl`));
     expect(branchWrites).toHaveLength(2);
     for (const write of branchWrites) expect(write.durable ?? true).toBe(expected);
     // The manifest too: a run that does not fsync its checkpoints does not fsync its manifest either.
-    const manifest = writes.filter((w) => w.file.endsWith(`${path.sep}manifest.json`));
+    const manifest = opened.filter((w) => w.file.endsWith(`${path.sep}manifest.json`));
     expect(manifest).toHaveLength(1);
     expect(manifest[0]?.durable ?? true).toBe(expected);
   });

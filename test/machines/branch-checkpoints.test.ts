@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
@@ -43,7 +43,7 @@ describe('parallel branches survive an interrupted parallel node', () => {
     stop = () => setTimeout(() => first.cancel(), 20);
     expect((await first.result).status).toBe('cancelled');
     expect(runs).toEqual({ quick: 1, slow: 1 });
-    expect(existsSync(path.join(runDir, 'fan', 'branch-results'))).toBe(true);
+    expect(existsSync(path.join(runDir, 'fan', 'branch-results.jsonl'))).toBe(true);
 
     slowMayFinish = true;
     const events: PipelineEvent[] = [];
@@ -67,6 +67,39 @@ describe('parallel branches survive an interrupted parallel node', () => {
       ]),
     );
     // A completed visit leaves nothing behind, so a later visit (a loop) runs every branch again.
-    expect(existsSync(path.join(runDir, 'fan', 'branch-results'))).toBe(false);
+    expect(existsSync(path.join(runDir, 'fan', 'branch-results.jsonl'))).toBe(false);
   });
+});
+
+describe('a finished branch is saved before anything else sees it', () => {
+  it.each([true, false])(
+    'durable=%s: its line is in branch-results.jsonl when its completion is announced',
+    async (durable) => {
+      const registry = createDefaultRegistry()
+        .register('quick', async () => ({ status: 'success' }))
+        .register('slow', async () => {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return { status: 'success' };
+        });
+      const runDir = path.join(tempDir(), 'run');
+      const saved: Record<string, string[]> = {};
+      const run = startPipeline({
+        source: PIPELINE,
+        runDir,
+        registry,
+        durable,
+        onEvent: (e) => {
+          if (e.kind !== 'parallel.branch.complete') return;
+          const text = readFileSync(path.join(runDir, 'fan', 'branch-results.jsonl'), 'utf8');
+          saved[String(e.data['branch'])] = text
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => (JSON.parse(line) as { record: { branch_id: string } }).record.branch_id);
+        },
+      });
+      expect((await run.result).status).toBe('completed');
+      expect(saved['quick']).toContain('quick');
+      expect(saved['slow']).toEqual(expect.arrayContaining(['quick', 'slow']));
+    },
+  );
 });

@@ -88,8 +88,10 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
     cancelReason ??= reason;
     for (const branch of branches) if (!branch.record) branch.controller.abort(new Error(reason));
   };
+  // The node's abort reaches every branch through its own controller: one signal per branch.
   const onAbort = () => cancelAll('cancelled');
-  signal.addEventListener('abort', onAbort, { once: true });
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
 
   const tally = () => {
     const done = branches.filter((b) => b.record && !b.record.cancelled);
@@ -101,11 +103,9 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
     };
   };
 
+  // A branch that finished here was saved (`runOne`) before it comes here.
   const finishBranch = (branch: Branch, record: ParallelResult, wasRestored = false) => {
     branch.record = record;
-    // Durable before anything else sees it: a crash from here on never runs this branch again.
-    if (!wasRestored && !record.cancelled && branch.result)
-      checkpoints.save(branch.id, { record, result: branch.result });
     services.emit(
       'parallel.branch.complete',
       {
@@ -126,6 +126,14 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
     }
   };
 
+  // Every branch starts from its own deep copy of the same values. Read through the context once:
+  // it is a view (visit counts added on the fly) whose every key costs a proxy trap.
+  let shared: Record<string, unknown> | undefined;
+  const startValues = () => {
+    shared ??= context.toDict();
+    return structuredClone(shared);
+  };
+
   const runOne = async (branch: Branch): Promise<void> => {
     branch.started = true;
     branch.startedAt = Date.now();
@@ -134,7 +142,7 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
       { branch: branch.id, index: branch.index, start_node: branch.startNodeId },
       node.id,
     );
-    const branchSignal = AbortSignal.any([signal, branch.controller.signal]);
+    const branchSignal = branch.controller.signal;
     // A branch stopped by cancellation (first_success satisfied, fail_fast, abort) counts as skipped.
     const cancelled = () => ({
       branch_id: branch.id,
@@ -147,24 +155,24 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
         branchId: branch.id,
         parallelNodeId: node.id,
         startNodeId: branch.startNodeId,
-        context: context.snapshot(),
+        context: startValues(),
         signal: branchSignal,
       });
       branch.result = result;
       const { outcome } = result;
-      finishBranch(
-        branch,
-        branchSignal.aborted
-          ? cancelled()
-          : {
-              branch_id: branch.id,
-              status: outcome.status,
-              ...(outcome.notes === undefined ? {} : { notes: outcome.notes }),
-              ...(outcome.failure_reason === undefined ? {} : { failure_reason: outcome.failure_reason }),
-              ...(outcome.score === undefined ? {} : { score: outcome.score }),
-              ...(result.stoppedAt === undefined ? {} : { stopped_at: result.stoppedAt }),
-            },
-      );
+      const record: ParallelResult = branchSignal.aborted
+        ? cancelled()
+        : {
+            branch_id: branch.id,
+            status: outcome.status,
+            ...(outcome.notes === undefined ? {} : { notes: outcome.notes }),
+            ...(outcome.failure_reason === undefined ? {} : { failure_reason: outcome.failure_reason }),
+            ...(outcome.score === undefined ? {} : { score: outcome.score }),
+            ...(result.stoppedAt === undefined ? {} : { stopped_at: result.stoppedAt }),
+          };
+      // Durable before anything else sees it: a crash from then on never runs this branch again.
+      if (!record.cancelled) await checkpoints.save({ record, result });
+      finishBranch(branch, record);
     } catch (error) {
       finishBranch(
         branch,
@@ -202,6 +210,7 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
     await Promise.all(Array.from({ length: Math.min(policy.maxParallel, branches.length) }, worker));
   } finally {
     signal.removeEventListener('abort', onAbort);
+    checkpoints.close();
   }
   for (const branch of branches) {
     if (!branch.record) {

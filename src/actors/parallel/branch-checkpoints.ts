@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync, rmdirSync, unlinkSync } from 'no
 import path from 'node:path';
 import { z } from 'zod';
 import { OutcomeSchema } from '../../compiler/outcome.js';
-import { writeFileAtomic } from '../../shared/atomic-write.js';
+import { type LineFile, openLineFile, readLines } from '../../shared/line-file.js';
+import { removeFile } from '../../shared/remove-file.js';
 import type { BranchResult } from '../handler-types.js';
 import { ContextLogEntrySchema } from '../pipeline-context.js';
 import { type ParallelResult, ParallelResultSchema } from './parallel-result.js';
@@ -22,62 +23,92 @@ const BranchCheckpointSchema = z.object({
 });
 export type BranchCheckpoint = { record: ParallelResult; result: BranchResult };
 
+const parse = (text: string) => BranchCheckpointSchema.parse(JSON.parse(text)) as BranchCheckpoint;
+
 /**
- * Finished branches of a parallel node's current visit, one fsync'd file each under
- * `<stage dir>/branch-results/`, written the moment a branch finishes. If the run dies before the
- * parallel node completes, the resumed visit takes these instead of running the branches again, so the
- * join sees exactly the results it would have seen; unfinished branches run again from their start.
- * The folder is removed when the visit completes, so a later visit (a loop) runs every branch anew.
+ * Finished branches of a parallel node's current visit, one line each in
+ * `<stage dir>/branch-results.jsonl`, appended (and, in a durable run, fsync'd) the moment a branch
+ * finishes. If the run dies before the parallel node completes, the resumed visit takes these instead
+ * of running the branches again, so the join sees exactly the results it would have seen; unfinished
+ * branches run again from their start. The file is removed when the visit completes, so a later visit
+ * (a loop) runs every branch anew.
+ *
+ * One file appended to rather than a file per branch (docs/decisions.md D22.7): a branch finishing costs
+ * one write (and one fsync) instead of a new inode, a rename and two fsyncs, on the main thread that
+ * its siblings' completions wait for. A line torn by a crash does not parse and is skipped: that branch
+ * runs again. Runs interrupted by earlier versions left `branch-results/<branch>.json` files: still read.
  */
 export class BranchCheckpoints {
-  readonly #dir: string;
+  readonly #file: string;
+  readonly #legacyDir: string;
   readonly #durable: boolean;
+  #lines: LineFile | undefined;
+  #legacySeen = false;
 
   /** `durable: false` (a run that does not fsync its checkpoints either) skips the fsyncs. */
   constructor(stageDir: string, options: { durable?: boolean } = {}) {
-    this.#dir = path.join(stageDir, 'branch-results');
+    this.#file = path.join(stageDir, 'branch-results.jsonl');
+    this.#legacyDir = path.join(stageDir, 'branch-results');
     this.#durable = options.durable ?? true;
   }
 
-  save(branchId: string, checkpoint: BranchCheckpoint): void {
-    writeFileAtomic(this.#file(branchId), `${JSON.stringify(checkpoint)}\n`, { durable: this.#durable });
+  /**
+   * Appended under its `record.branch_id`; resolves once it is on disk (in a durable run, fsync'd on the
+   * thread pool with whatever other branches saved meanwhile, so the main thread goes on with them).
+   */
+  save(checkpoint: BranchCheckpoint): Promise<void> {
+    this.#lines ??= openLineFile(this.#file, { durable: this.#durable });
+    this.#lines.append(JSON.stringify(checkpoint));
+    return this.#lines.synced();
   }
 
-  /** What an interrupted earlier attempt of this visit finished, by branch id (unreadable files are ignored). */
+  /** What an interrupted earlier attempt of this visit finished, by branch id (unreadable records are ignored). */
   load(): Map<string, BranchCheckpoint> {
     const found = new Map<string, BranchCheckpoint>();
-    if (!existsSync(this.#dir)) return found;
-    for (const name of readdirSync(this.#dir)) {
+    this.#loadLegacy(found);
+    // Usually none (no earlier attempt of this visit): a stat is cheaper than a read that throws.
+    if (!existsSync(this.#file)) return found;
+    for (const saved of readLines(readFileSync(this.#file, 'utf8'), parse))
+      found.set(saved.record.branch_id, saved);
+    return found;
+  }
+
+  /** Stop appending (the file stays for a resume); `save` opens it again if called. */
+  close(): void {
+    this.#lines?.close();
+    this.#lines = undefined;
+  }
+
+  /** Remove what this visit saved: its visit is complete. */
+  clear(): void {
+    this.close();
+    removeFile(this.#file);
+    if (this.#legacySeen) removeLegacy(this.#legacyDir);
+  }
+
+  #loadLegacy(found: Map<string, BranchCheckpoint>): void {
+    if (!existsSync(this.#legacyDir)) return;
+    this.#legacySeen = true;
+    for (const name of readdirSync(this.#legacyDir)) {
       if (!name.endsWith('.json')) continue;
       try {
-        const parsed = BranchCheckpointSchema.parse(
-          JSON.parse(readFileSync(path.join(this.#dir, name), 'utf8')),
-        );
-        found.set(parsed.record.branch_id, parsed as BranchCheckpoint);
+        const saved = parse(readFileSync(path.join(this.#legacyDir, name), 'utf8'));
+        found.set(saved.record.branch_id, saved);
       } catch {
         // a file we did not write whole cannot exist (atomic writes); anything else is not ours
       }
     }
-    return found;
   }
+}
 
-  /**
-   * Remove the folder and its files (only files are ever written here). By hand rather than with
-   * `rmSync({recursive})`, whose JavaScript rimraf stats every entry: this runs between the last
-   * branch finishing and the parallel node completing, which the fan-out benchmark times.
-   */
-  clear(): void {
-    let names: string[];
-    try {
-      names = readdirSync(this.#dir);
-    } catch {
-      return; // never made: no branch finished in this visit
-    }
-    for (const name of names) unlinkSync(path.join(this.#dir, name));
-    rmdirSync(this.#dir);
+/** The folder of files earlier versions wrote (only files are ever written there). */
+function removeLegacy(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
   }
-
-  #file(branchId: string): string {
-    return path.join(this.#dir, `${encodeURIComponent(branchId)}.json`);
-  }
+  for (const name of names) unlinkSync(path.join(dir, name));
+  rmdirSync(dir);
 }

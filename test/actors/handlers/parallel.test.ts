@@ -86,7 +86,9 @@ describe('parallelHandler', () => {
       edges: [...targets.map((t) => makeEdge('fan', t)), ...targets.map((t) => makeEdge(t, 'join'))],
     });
     const { runBranch, stats } = fakeBranches(scripts);
-    const services = createFakeServices({ runBranch });
+    // Not durable: the scheduling is what is tested here, on virtual time, which a real fsync (on the
+    // thread pool, awaited before a branch counts as finished) would not follow.
+    const services = createFakeServices({ runBranch, durable: false });
     const started = Date.now();
     const pending = parallelHandler(
       makeInput({
@@ -246,6 +248,20 @@ describe('parallelHandler', () => {
     expect(outcome).toMatchObject({ status: 'fail', failure_reason: 'cancelled' });
     expect(stats.aborted.sort()).toEqual(['a', 'b']);
     expect(elapsed).toBe(30);
+  });
+
+  it('a node aborted before it runs starts no branch and FAILs as cancelled', async () => {
+    const { outcome, results, stats } = await run(
+      { a: { status: 'success', delayMs: 50 }, b: { status: 'success', delayMs: 50 } },
+      {},
+      AbortSignal.abort(new Error('gone')),
+    );
+    expect(outcome).toMatchObject({ status: 'fail', failure_reason: 'cancelled' });
+    expect(stats.started).toEqual([]);
+    expect(results.map((r) => [r.branch_id, r.status, r.cancelled])).toEqual([
+      ['a', 'skipped', true],
+      ['b', 'skipped', true],
+    ]);
   });
 
   it('emits parallel.start, branch start/complete and parallel.complete', async () => {

@@ -1,4 +1,12 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,6 +16,11 @@ const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
+const stageDir = () => {
+  const stage = mkdtempSync(join(tmpdir(), 'attractor-branches-'));
+  dirs.push(stage);
+  return stage;
+};
 
 const checkpoint = (branchId: string) => ({
   record: { branch_id: branchId, status: 'success' as const },
@@ -22,16 +35,48 @@ const checkpoint = (branchId: string) => ({
 });
 
 describe('BranchCheckpoints', () => {
-  it('keeps finished branches until the visit completes, then removes the folder', () => {
-    const stage = mkdtempSync(join(tmpdir(), 'attractor-branches-'));
-    dirs.push(stage);
+  it('keeps finished branches until the visit completes, then removes them', async () => {
+    const stage = stageDir();
     const store = new BranchCheckpoints(stage, { durable: false });
     store.clear(); // nothing finished yet: nothing to remove
-    store.save('a', checkpoint('a'));
-    store.save('b/c', checkpoint('b/c'));
+    await store.save(checkpoint('a'));
+    await store.save(checkpoint('b/c'));
+    // One file, one line per finished branch.
+    expect(readdirSync(stage)).toEqual(['branch-results.jsonl']);
     expect([...store.load().keys()].sort()).toEqual(['a', 'b/c']);
+    store.close();
+    // A later attempt of the same visit (a resume) reads them with a store of its own.
+    expect([...new BranchCheckpoints(stage).load().keys()].sort()).toEqual(['a', 'b/c']);
     store.clear();
-    expect(existsSync(join(stage, 'branch-results'))).toBe(false);
+    expect(readdirSync(stage)).toEqual([]);
     expect(store.load().size).toBe(0);
+  });
+
+  it('skips a line a crash tore, and the next record after it is a line of its own', async () => {
+    const stage = stageDir();
+    const first = new BranchCheckpoints(stage, { durable: false });
+    await first.save(checkpoint('a'));
+    first.close();
+    // The process died in the middle of writing b's line.
+    appendFileSync(join(stage, 'branch-results.jsonl'), JSON.stringify(checkpoint('b')).slice(0, 40));
+    const resumed = new BranchCheckpoints(stage, { durable: true });
+    expect([...resumed.load().keys()]).toEqual(['a']);
+    await resumed.save(checkpoint('b'));
+    resumed.close();
+    expect([...new BranchCheckpoints(stage).load().keys()].sort()).toEqual(['a', 'b']);
+  });
+
+  it('reads and removes the per-branch files a run interrupted by an earlier version left', async () => {
+    const stage = stageDir();
+    const legacy = join(stage, 'branch-results');
+    mkdirSync(legacy);
+    writeFileSync(join(legacy, 'a.json'), `${JSON.stringify(checkpoint('a'))}\n`);
+    const store = new BranchCheckpoints(stage, { durable: false });
+    expect([...store.load().keys()]).toEqual(['a']);
+    await store.save(checkpoint('b'));
+    expect([...store.load().keys()].sort()).toEqual(['a', 'b']);
+    store.clear();
+    expect(existsSync(legacy)).toBe(false);
+    expect(readdirSync(stage)).toEqual([]);
   });
 });

@@ -1,0 +1,120 @@
+import { closeSync, fstatSync, fsync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { promisify } from 'node:util';
+
+const fsyncAsync = promisify(fsync);
+
+export interface LineFile {
+  /** Append one line (no newline in it) with a single write. */
+  append(line: string): void;
+  /**
+   * Resolves once every line appended so far is on disk: with `durable`, an fsync on the thread pool,
+   * one for all the lines appended while the previous one ran (a group commit); else at once.
+   */
+  synced(): Promise<void>;
+  /** Close the file (after the fsyncs under way). */
+  close(): void;
+}
+
+/**
+ * A file of records, one per line, each appended with one `write` — a record is on disk whole or, if the
+ * process died in the middle of it, as a torn last line that readers skip (a line that does not parse).
+ * Opened on the first append (its folder made if missing); a torn line an earlier process left is ended
+ * first, so the next record is a line of its own. With `durable`, `synced()` fsyncs the records, and the
+ * folder is fsync'd once when the file is new, so a record survives a power loss as a checkpoint does.
+ */
+export function openLineFile(path: string, options: { durable?: boolean } = {}): LineFile {
+  const durable = options.durable ?? true;
+  let fd: number | undefined;
+  const open = (): number => {
+    let opened: number;
+    try {
+      opened = openSync(path, 'a+');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      mkdirSync(dirname(path), { recursive: true });
+      opened = openSync(path, 'a+');
+    }
+    const { size } = fstatSync(opened);
+    if (size === 0) {
+      if (durable) syncFolder(dirname(path));
+    } else {
+      const last = Buffer.alloc(1);
+      readSync(opened, last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) writeSync(opened, '\n');
+    }
+    return opened;
+  };
+  // Lines written since the running fsync began; the fsync running; the one queued behind it.
+  let dirty = false;
+  let running: Promise<void> | undefined;
+  let queued: Promise<void> | undefined;
+  const startSync = (target: number): Promise<void> => {
+    dirty = false;
+    const sync: Promise<void> = fsyncAsync(target).finally(() => {
+      if (running === sync) running = undefined;
+    });
+    running = sync;
+    return sync;
+  };
+  return {
+    append(line: string): void {
+      fd ??= open();
+      writeSync(fd, `${line}\n`);
+      if (durable) dirty = true;
+    },
+    synced(): Promise<void> {
+      const target = fd;
+      if (!dirty || target === undefined) return running ?? Promise.resolve();
+      if (!running) return startSync(target);
+      queued ??= running
+        .catch(() => {})
+        .then(() => {
+          queued = undefined;
+          return startSync(target);
+        });
+      return queued;
+    },
+    close(): void {
+      const target = fd;
+      if (target === undefined) return;
+      fd = undefined;
+      const pending = queued ?? running;
+      // An fsync under way still needs the descriptor: close it after.
+      if (pending)
+        void pending
+          .catch(() => {})
+          .then(() => {
+            try {
+              closeSync(target);
+            } catch {
+              // nothing is left to lose: every line was written, and their fsync has answered
+            }
+          });
+      else closeSync(target);
+    },
+  };
+}
+
+function syncFolder(dir: string): void {
+  const dfd = openSync(dir, 'r');
+  try {
+    fsyncSync(dfd);
+  } finally {
+    closeSync(dfd);
+  }
+}
+
+/** The records of a line file, in order; a line that is not one (a torn last line) is left out. */
+export function readLines<T>(text: string, parse: (line: string) => T): T[] {
+  const records: T[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    try {
+      records.push(parse(line));
+    } catch {
+      // torn by a crash in the middle of its write, or not ours: skipped
+    }
+  }
+  return records;
+}
