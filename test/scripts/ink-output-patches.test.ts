@@ -260,33 +260,35 @@ describe("Ink's Outputs share their caches", () => {
 describe("Ink's text measuring and wrapping caches are bounded", () => {
   test('measuring: the same sizes, and old texts are let go', async () => {
     const file = 'ink/build/measure-text.js';
-    const before = (await original(file)).default as (text: string) => { width: number; height: number };
-    const after = (await importAs(file, patchInkMeasureText(source(file)))).default as typeof before;
+    const unpatched = (await original(file)).default as (text: string) => { width: number; height: number };
+    const patched = (await importAs(file, patchInkMeasureText(source(file)))).default as typeof unpatched;
     for (const line of randomLines(29, 500, narrowChars)) {
       const text = `${line}\n${line.slice(3)}`;
-      expect(after(text)).toEqual(before(text));
+      expect(patched(text)).toEqual(unpatched(text));
     }
-    const first = after('the first text');
-    for (let i = 0; i < OUTPUT_CACHE_LIMIT * 2 + 1; i++) after(`text ${i}`);
+    const first = patched('the first text');
+    for (let i = 0; i < OUTPUT_CACHE_LIMIT * 2 + 1; i++) patched(`text ${i}`);
     // Let go: measured again, a new object (the unpatched module keeps returning the first one).
-    expect(after('the first text')).not.toBe(first);
-    expect(after('the first text')).toEqual(first);
-    const kept = before('kept by the original');
-    for (let i = 0; i < OUTPUT_CACHE_LIMIT * 2 + 1; i++) before(`text ${i}`);
-    expect(before('kept by the original')).toBe(kept);
+    expect(patched('the first text')).not.toBe(first);
+    expect(patched('the first text')).toEqual(first);
+    const kept = unpatched('kept by the original');
+    for (let i = 0; i < OUTPUT_CACHE_LIMIT * 2 + 1; i++) unpatched(`text ${i}`);
+    expect(unpatched('kept by the original')).toBe(kept);
   });
 
   test('wrapping: the same text for every wrap mode', async () => {
     const file = 'ink/build/wrap-text.js';
     type Wrap = (text: string, width: number, mode: string) => string;
-    const before = (await original(file)).default as Wrap;
-    const after = (await importAs(file, patchInkWrapText(source(file)))).default as Wrap;
+    const unpatched = (await original(file)).default as Wrap;
+    const patched = (await importAs(file, patchInkWrapText(source(file)))).default as Wrap;
     const modes = ['wrap', 'truncate', 'truncate-end', 'truncate-middle', 'truncate-start'];
     randomLines(31, 400, narrowChars).forEach((line, i) => {
       const mode = modes[i % modes.length] as string;
       const width = 1 + (i % 23);
-      expect(after(line, width, mode), JSON.stringify([line, width, mode])).toBe(before(line, width, mode));
-      expect(after(line, width, mode)).toBe(before(line, width, mode));
+      expect(patched(line, width, mode), JSON.stringify([line, width, mode])).toBe(
+        unpatched(line, width, mode),
+      );
+      expect(patched(line, width, mode)).toBe(unpatched(line, width, mode));
     });
   });
 
