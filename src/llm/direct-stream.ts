@@ -68,6 +68,10 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
           throw error;
         });
       }
+      // Tapped now: what the adapter's stream already holds goes out in this same job.
+      const tapped = this.#inner;
+      if (this.#tapped && tapped && isDrainableStream(tapped) && tapped.drainNow)
+        return tapped.drainNow(onEvent);
       return this.drain(onEvent);
     });
   }

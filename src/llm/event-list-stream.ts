@@ -7,9 +7,11 @@ import type { StreamEvent } from './types.js';
  * which made the fake's streaming — not the code under test — most of what bench/agent-loop-overhead.mjs
  * measured. Checks `signal` before every event, as a provider's stream would notice an abort, also when
  * drained (all events in one synchronous pass: an abort from an event's consumer still stops the next one).
+ * `load` may hand the events over at once (a scripted answer known when the stream opens): then a drain
+ * delivers them all with no promise in between (`drainNow`).
  */
 export class EventListStream implements AsyncIterableIterator<StreamEvent>, TappableStream<StreamEvent> {
-  #load: (() => Promise<readonly StreamEvent[]>) | undefined;
+  #load: (() => readonly StreamEvent[] | Promise<readonly StreamEvent[]>) | undefined;
   readonly #signal: AbortSignal | undefined;
   #events: readonly StreamEvent[] = [];
   #index = 0;
@@ -17,7 +19,7 @@ export class EventListStream implements AsyncIterableIterator<StreamEvent>, Tapp
   #tap: StreamTap<StreamEvent> | undefined;
   #pendingError: { error: unknown } | undefined;
 
-  constructor(load: () => Promise<readonly StreamEvent[]>, signal?: AbortSignal) {
+  constructor(load: () => readonly StreamEvent[] | Promise<readonly StreamEvent[]>, signal?: AbortSignal) {
     this.#load = load;
     this.#signal = signal;
   }
@@ -40,21 +42,32 @@ export class EventListStream implements AsyncIterableIterator<StreamEvent>, Tapp
   }
 
   drain(onEvent: (event: StreamEvent) => void): Promise<void> {
-    if (this.#load) {
-      return this.#start().then((first) => {
-        if (first.done) return;
-        this.#deliver(onEvent, first.value);
-        return this.drain(onEvent);
-      });
-    }
     try {
-      for (;;) {
-        const result = this.#step();
-        if (result.done) return Promise.resolve();
-        this.#deliver(onEvent, result.value);
-      }
+      return this.drainNow(onEvent) ?? Promise.resolve();
     } catch (error) {
       return Promise.reject(error);
+    }
+  }
+
+  /**
+   * Delivers every event in hand to `onEvent` synchronously. Returns undefined when the stream is over, or a
+   * promise that settles when it is (the events were still loading); throws what `next()` would reject with.
+   */
+  drainNow(onEvent: (event: StreamEvent) => void): Promise<void> | undefined {
+    if (this.#load) {
+      const loading = this.#begin();
+      if (!Array.isArray(loading)) {
+        return (loading as Promise<readonly StreamEvent[]>).then((events) => {
+          this.#events = events;
+          return this.drainNow(onEvent);
+        }, this.#loadFailed);
+      }
+      this.#events = loading;
+    }
+    for (;;) {
+      const result = this.#step();
+      if (result.done) return undefined;
+      this.#deliver(onEvent, result.value);
     }
   }
 
@@ -75,18 +88,28 @@ export class EventListStream implements AsyncIterableIterator<StreamEvent>, Tapp
   }
 
   // Not an async method (one promise fewer per answer): a load that throws or rejects ends the stream and
-  // rejects the first pull; otherwise the first event follows the load.
+  // rejects the first pull; otherwise the first event follows the load, at once when it handed its events over.
   #start(): Promise<IteratorResult<StreamEvent, undefined>> {
-    const load = this.#load as () => Promise<readonly StreamEvent[]>;
-    this.#load = undefined;
-    let loading: Promise<readonly StreamEvent[]>;
+    let loading: readonly StreamEvent[] | Promise<readonly StreamEvent[]>;
     try {
-      loading = load();
+      loading = this.#begin();
+      if (Array.isArray(loading)) return Promise.resolve(this.#loaded(loading));
     } catch (error) {
-      this.#end();
       return Promise.reject(error);
     }
-    return loading.then(this.#loaded, this.#loadFailed);
+    return (loading as Promise<readonly StreamEvent[]>).then(this.#loaded, this.#loadFailed);
+  }
+
+  /** Runs `load` once; a load that throws ends the stream and the error goes on. */
+  #begin(): readonly StreamEvent[] | Promise<readonly StreamEvent[]> {
+    const load = this.#load as () => readonly StreamEvent[] | Promise<readonly StreamEvent[]>;
+    this.#load = undefined;
+    try {
+      return load();
+    } catch (error) {
+      this.#end();
+      throw error;
+    }
   }
 
   readonly #loaded = (events: readonly StreamEvent[]): IteratorResult<StreamEvent, undefined> => {

@@ -14,15 +14,25 @@ export function executeToolRound(
   rt: SessionRuntime,
   calls: readonly ToolCallPart[],
   signal: AbortSignal,
+  /** The time the round starts, when the caller read the clock in the same synchronous step. */
+  atMs?: number,
 ): Promise<ToolResult[]> {
-  if (calls.length === 1) return executeToolCall(rt, calls[0]!, signal).then(inList);
+  // The usual round, one call: its result becomes the list in the same job that ends it (no extra promise).
+  if (calls.length === 1) {
+    const call = calls[0]!;
+    const running = startToolCall(rt, call, signal, atMs);
+    if (!(running instanceof Promise)) return Promise.resolve([endToolCall(rt, call, running)]);
+    return running.then(
+      (ran) => [endToolCall(rt, call, ran)],
+      (error: unknown) => [endToolCall(rt, call, toolError(call, error))],
+    );
+  }
   if (rt.profile.supportsParallelToolCalls) {
-    return Promise.all(calls.map((call) => executeToolCall(rt, call, signal)));
+    // Every call starts in this same step, so they share its time.
+    return Promise.all(calls.map((call) => executeToolCall(rt, call, signal, atMs)));
   }
   return executeInTurn(rt, calls, signal);
 }
-
-const inList = (result: ToolResult): ToolResult[] => [result];
 
 async function executeInTurn(
   rt: SessionRuntime,
@@ -38,25 +48,39 @@ async function executeToolCall(
   rt: SessionRuntime,
   call: ToolCallPart,
   signal: AbortSignal,
+  atMs?: number,
 ): Promise<ToolResult> {
-  rt.emit(AgentEventKind.TOOL_CALL_START, {
-    tool_name: call.toolName,
-    tool_call_id: call.toolCallId,
-    arguments: call.arguments,
-  });
-  // One async step per call when there are no hooks: this runs for every tool call of every round.
-  const refusal = refuse(rt, call, signal);
   let ran: RunAgentToolResult;
-  if (refusal !== undefined) ran = failed(refusal);
-  else {
-    try {
-      ran = await (hasHooks(rt.toolHooks) ? runHooked(rt, call, signal) : runTool(rt, call, signal));
-    } catch (error) {
-      ran = failed(
-        `Tool error (${call.toolName}): ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
+  try {
+    ran = await startToolCall(rt, call, signal, atMs);
+  } catch (error) {
+    ran = toolError(call, error);
   }
+  return endToolCall(rt, call, ran);
+}
+
+/**
+ * TOOL_CALL_START, then the call: the refusal at once when it cannot run, else the running tool (with its
+ * hooks, if any). One async step per call when there are no hooks: this runs for every tool call of every round.
+ */
+function startToolCall(
+  rt: SessionRuntime,
+  call: ToolCallPart,
+  signal: AbortSignal,
+  atMs: number | undefined,
+): RunAgentToolResult | Promise<RunAgentToolResult> {
+  rt.emit(
+    AgentEventKind.TOOL_CALL_START,
+    { tool_name: call.toolName, tool_call_id: call.toolCallId, arguments: call.arguments },
+    atMs,
+  );
+  const refusal = refuse(rt, call, signal);
+  if (refusal !== undefined) return failed(refusal);
+  return hasHooks(rt.toolHooks) ? runHooked(rt, call, signal) : runTool(rt, call, signal);
+}
+
+/** TOOL_CALL_END with the full output, and the result the model sees. */
+function endToolCall(rt: SessionRuntime, call: ToolCallPart, ran: RunAgentToolResult): ToolResult {
   rt.emit(AgentEventKind.TOOL_CALL_END, {
     tool_name: call.toolName,
     tool_call_id: call.toolCallId,
@@ -71,6 +95,9 @@ async function executeToolCall(
     isError: ran.isError,
   };
 }
+
+const toolError = (call: ToolCallPart, error: unknown): RunAgentToolResult =>
+  failed(`Tool error (${call.toolName}): ${error instanceof Error ? error.message : String(error)}`);
 
 const failed = (output: string): RunAgentToolResult => ({ output, truncated: output, isError: true });
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
+import { sameJson } from './same-json.js';
 
 export interface ToolCallFingerprint {
   toolName: string;
@@ -17,10 +18,44 @@ export interface LoopDetection {
 const HASH_ABOVE_CHARS = 128;
 
 export function fingerprintToolCall(toolName: string, args: unknown): ToolCallFingerprint {
+  return new ArgumentsFingerprint(toolName, args);
+}
+
+function keyOf(toolName: string, args: unknown): string {
   const text = canonicalJson(args);
   const digest =
     text.length <= HASH_ABOVE_CHARS ? text : createHash('sha256').update(text).digest('hex').slice(0, 32);
-  return { toolName, key: `${toolName}:${digest}` };
+  return `${toolName}:${digest}`;
+}
+
+/**
+ * A fingerprint that keeps the arguments and builds its key only when asked: the detector compares the
+ * arguments themselves (`sameJson`), which for a model's arguments decides without the canonical text, and
+ * the text (JSON.stringify, a hash for long ones) was most of what loop detection cost per call. The
+ * arguments are the call's, which the history keeps unchanged (they are sent back to the model verbatim).
+ */
+class ArgumentsFingerprint implements ToolCallFingerprint {
+  readonly toolName: string;
+  readonly arguments: unknown;
+  #key: string | undefined;
+
+  constructor(toolName: string, args: unknown) {
+    this.toolName = toolName;
+    this.arguments = args;
+  }
+
+  get key(): string {
+    if (this.#key === undefined) this.#key = keyOf(this.toolName, this.arguments);
+    return this.#key;
+  }
+}
+
+/** Whether two fingerprints have the same key, from the arguments when both have them. */
+function sameCall(a: ToolCallFingerprint, b: ToolCallFingerprint): boolean {
+  if (!(a instanceof ArgumentsFingerprint && b instanceof ArgumentsFingerprint)) return a.key === b.key;
+  // The tool name starts the key, and no digest (JSON text or hex) can make up for a different one.
+  if (a.toolName !== b.toolName) return false;
+  return sameJson(a.arguments, b.arguments) ?? a.key === b.key;
 }
 
 /** The message the model reads when a loop is found (public specification's wording). */
@@ -67,7 +102,7 @@ export class LoopDetector {
     const runs = this.runs;
     for (let length = 1; length <= this.lengths; length++) {
       runs[length - 1] =
-        n >= length && ring[(n - length) % window]!.key === call.key ? runs[length - 1]! + 1 : 0;
+        n >= length && sameCall(ring[(n - length) % window]!, call) ? runs[length - 1]! + 1 : 0;
     }
     ring[n % window] = call;
     this.count = n + 1;

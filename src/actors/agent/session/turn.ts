@@ -65,11 +65,11 @@ export const Turns = {
     results,
     timestamp: now(),
   }),
-  assistant: (message: Message, usage: TokenUsage, responseId: string): AssistantTurn => ({
+  assistant: (message: Message, usage: TokenUsage, responseId: string, timestamp = now()): AssistantTurn => ({
     kind: 'assistant',
     message,
     usage,
     responseId,
-    timestamp: now(),
+    timestamp,
   }),
 } as const;
