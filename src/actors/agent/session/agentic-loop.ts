@@ -94,12 +94,15 @@ async function processInput(rt: SessionRuntime, text: string, signal: AbortSigna
 
 /** Whether the next request would not fit under the compaction threshold of the context window. */
 function wouldOverflow(rt: SessionRuntime): boolean {
-  const fixedChars = () => rt.systemPrompt.length + JSON.stringify(toolDefinitions(rt)).length;
   return (
-    rt.contextWindow.estimateNext(rt.history, fixedChars) >
+    rt.contextWindow.estimateNext(rt.history, fixedChars, rt) >
     rt.contextWindow.size * rt.config.compactionThreshold
   );
 }
+
+/** What every request carries besides the history (no closure per round: only read before a measurement). */
+const fixedChars = (rt: SessionRuntime): number =>
+  rt.systemPrompt.length + JSON.stringify(toolDefinitions(rt)).length;
 
 function injectSteering(rt: SessionRuntime): void {
   for (const text of rt.takeSteering()) {
