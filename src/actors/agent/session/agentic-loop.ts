@@ -84,8 +84,7 @@ async function processInput(rt: SessionRuntime, text: string, signal: AbortSigna
     }
     if (response.toolCalls.length === 0) return 'done';
     rounds += 1;
-    const results = await executeToolRound(rt, response.toolCalls, signal, now);
-    rt.history.push(Turns.toolResults(results));
+    rt.history.push(await executeToolRound(rt, response.toolCalls, signal, now));
     if (signal.aborted) return 'close';
     injectSteering(rt);
     if (rt.config.enableLoopDetection) detectLoop(rt, response.toolCalls);

@@ -3,11 +3,12 @@ import { runToolHooks, type ToolHooks } from '../hooks/run-tool-hooks.js';
 import { type RunAgentToolResult, runAgentTool } from '../tools/run-agent-tool.js';
 import { AgentEventKind } from './agent-event.js';
 import type { SessionRuntime } from './session-runtime.js';
-import type { ToolResult } from './turn.js';
+import { type ToolResult, type ToolResultsTurn, Turns } from './turn.js';
 
 /**
  * Runs every tool call of one model turn, concurrently when the profile allows parallel calls (results keep
- * the calls' order), and returns what the model sees. Failures of any kind become error results: an unknown
+ * the calls' order), and returns what the model sees: the history's tool-results turn, timed when the round
+ * ended. Failures of any kind become error results: an unknown
  * tool, arguments that are not JSON, a tool that throws.
  */
 export function executeToolRound(
@@ -16,22 +17,30 @@ export function executeToolRound(
   signal: AbortSignal,
   /** The time the round starts, when the caller read the clock in the same synchronous step. */
   atMs?: number,
-): Promise<ToolResult[]> {
-  // The usual round, one call: its result becomes the list in the same job that ends it (no extra promise).
+): Promise<ToolResultsTurn> {
+  // The usual round, one call: its result becomes the turn in the same job that ends it (no extra promise),
+  // and TOOL_CALL_END and the turn share one clock reading.
   if (calls.length === 1) {
     const call = calls[0]!;
     const running = startToolCall(rt, call, signal, atMs);
-    if (!(running instanceof Promise)) return Promise.resolve([endToolCall(rt, call, running)]);
+    if (!(running instanceof Promise)) return Promise.resolve(singleResult(rt, call, running));
     return running.then(
-      (ran) => [endToolCall(rt, call, ran)],
-      (error: unknown) => [endToolCall(rt, call, toolError(call, error))],
+      (ran) => singleResult(rt, call, ran),
+      (error: unknown) => singleResult(rt, call, toolError(call, error)),
     );
   }
   if (rt.profile.supportsParallelToolCalls) {
     // Every call starts in this same step, so they share its time.
-    return Promise.all(calls.map((call) => executeToolCall(rt, call, signal, atMs)));
+    return Promise.all(calls.map((call) => executeToolCall(rt, call, signal, atMs))).then(inTurn);
   }
-  return executeInTurn(rt, calls, signal);
+  return executeInTurn(rt, calls, signal).then(inTurn);
+}
+
+const inTurn = (results: ToolResult[]): ToolResultsTurn => Turns.toolResults(results);
+
+function singleResult(rt: SessionRuntime, call: ToolCallPart, ran: RunAgentToolResult): ToolResultsTurn {
+  const now = Date.now();
+  return Turns.toolResults([endToolCall(rt, call, ran, now)], now);
 }
 
 async function executeInTurn(
@@ -80,14 +89,23 @@ function startToolCall(
 }
 
 /** TOOL_CALL_END with the full output, and the result the model sees. */
-function endToolCall(rt: SessionRuntime, call: ToolCallPart, ran: RunAgentToolResult): ToolResult {
-  rt.emit(AgentEventKind.TOOL_CALL_END, {
-    tool_name: call.toolName,
-    tool_call_id: call.toolCallId,
-    output: ran.output,
-    truncated_output: ran.truncated,
-    is_error: ran.isError,
-  });
+function endToolCall(
+  rt: SessionRuntime,
+  call: ToolCallPart,
+  ran: RunAgentToolResult,
+  atMs?: number,
+): ToolResult {
+  rt.emit(
+    AgentEventKind.TOOL_CALL_END,
+    {
+      tool_name: call.toolName,
+      tool_call_id: call.toolCallId,
+      output: ran.output,
+      truncated_output: ran.truncated,
+      is_error: ran.isError,
+    },
+    atMs,
+  );
   return {
     toolCallId: call.toolCallId,
     toolName: call.toolName,
