@@ -1,6 +1,9 @@
 import type { StreamTap, TappableStream } from './mapped-stream.js';
 import type { StreamEvent } from './types.js';
 
+/** What #nextEvent returns at the end of the events. */
+const DONE = Symbol('done');
+
 /**
  * A stream over events that are all known once `load` resolves (a scripted or replayed answer). It is a
  * hand-written, tappable iterator rather than an async generator: a generator costs two promises per event,
@@ -65,9 +68,9 @@ export class EventListStream implements AsyncIterableIterator<StreamEvent>, Tapp
       this.#events = loading;
     }
     for (;;) {
-      const result = this.#step();
-      if (result.done) return undefined;
-      this.#deliver(onEvent, result.value);
+      const event = this.#nextEvent();
+      if (event === DONE) return undefined;
+      this.#deliver(onEvent, event);
     }
   }
 
@@ -123,29 +126,35 @@ export class EventListStream implements AsyncIterableIterator<StreamEvent>, Tapp
   };
 
   #step(): IteratorResult<StreamEvent, undefined> {
+    const event = this.#nextEvent();
+    return event === DONE ? { done: true, value: undefined } : { done: false, value: event };
+  }
+
+  /** The next (tapped) event, or DONE; throws what the next pull must throw. No result object: drains call it. */
+  #nextEvent(): StreamEvent | typeof DONE {
     const pending = this.#pendingError;
     if (pending) {
       this.#pendingError = undefined;
       throw pending.error;
     }
-    if (this.#over) return { done: true, value: undefined };
+    if (this.#over) return DONE;
     if (this.#signal?.aborted) return this.#raise(this.#signal.reason);
     if (this.#index >= this.#events.length) {
       this.#end();
-      return { done: true, value: undefined };
+      return DONE;
     }
     const event = this.#events[this.#index++] as StreamEvent;
-    return { done: false, value: this.#tap ? this.#tap.map(event) : event };
+    return this.#tap ? this.#tap.map(event) : event;
   }
 
   /** Ends the stream with `error`: thrown, or handed to the tap (which yields an error event first). */
-  #raise(error: unknown): IteratorResult<StreamEvent, undefined> {
+  #raise(error: unknown): StreamEvent {
     const tap = this.#tap;
     try {
       if (!tap) throw error;
       const failure = tap.fail(error);
       this.#pendingError = { error: failure.error };
-      return { done: false, value: failure.event };
+      return failure.event;
     } finally {
       this.#end();
     }
