@@ -49,10 +49,13 @@ export class EventQueue<T> implements AsyncIterableIterator<T> {
       return Promise.resolve({ done: false, value });
     }
     if (this.closed) return Promise.resolve({ done: true, value: undefined });
-    return new Promise((resolve) => {
-      this.waiting = resolve;
-    });
+    return new Promise(this.wait);
   }
+
+  /** The executor of every wait (one function for the queue, not one per item). */
+  private readonly wait = (resolve: (result: IteratorResult<T, undefined>) => void): void => {
+    this.waiting = resolve;
+  };
 
   return(): Promise<IteratorResult<T, undefined>> {
     this.items.length = 0;
