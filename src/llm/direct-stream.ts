@@ -59,21 +59,32 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
     const inner = this.#inner;
     // A drained adapter stream closes itself when `onEvent` throws, which finishes this one through its tap.
     if (this.#tapped && inner && isDrainableStream(inner)) return inner.drain(onEvent);
-    return this.next().then((result) => {
-      if (result.done) return;
-      try {
-        onEvent(result.value);
-      } catch (error) {
-        return this.return().then(() => {
-          throw error;
-        });
-      }
-      // Tapped now: what the adapter's stream already holds goes out in this same job.
-      const tapped = this.#inner;
-      if (this.#tapped && tapped && isDrainableStream(tapped) && tapped.drainNow)
-        return tapped.drainNow(onEvent);
-      return this.drain(onEvent);
-    });
+    let first: IteratorResult<StreamEvent, undefined> | Promise<IteratorResult<StreamEvent, undefined>>;
+    let rest: Promise<void> | undefined;
+    try {
+      first = inner || this.#finished ? this.next() : this.#startNow();
+      if (first instanceof Promise) return first.then((result) => this.#drainFrom(result, onEvent));
+      rest = this.#drainFrom(first, onEvent);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return rest ?? Promise.resolve();
+  }
+
+  /** Hands `result` over, then the rest: in this same job what the (now tapped) adapter's stream holds. */
+  #drainFrom(result: IteratorResult<StreamEvent, undefined>, onEvent: (event: StreamEvent) => void) {
+    if (result.done) return undefined;
+    try {
+      onEvent(result.value);
+    } catch (error) {
+      return this.return().then(() => {
+        throw error;
+      });
+    }
+    const tapped = this.#inner;
+    if (this.#tapped && tapped && isDrainableStream(tapped) && tapped.drainNow)
+      return tapped.drainNow(onEvent);
+    return this.drain(onEvent);
   }
 
   async return(): Promise<IteratorResult<StreamEvent, undefined>> {
@@ -94,6 +105,35 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
       return this.#failNow(error);
     }
     return begun ? begun.then(this.#open, (error: unknown) => this.#fail(error)) : this.#open();
+  }
+
+  /**
+   * `#start` for a drain: when nothing has to be awaited (no middleware to wait for, an adapter stream that
+   * holds its first event) the first result comes back in this job, with no promise.
+   */
+  #startNow(): IteratorResult<StreamEvent, undefined> | Promise<IteratorResult<StreamEvent, undefined>> {
+    let begun: Promise<void> | void;
+    try {
+      begun = this.#hooks.begin();
+    } catch (error) {
+      return this.#failNow(error);
+    }
+    if (begun) return begun.then(this.#open, (error: unknown) => this.#fail(error));
+    let inner: AsyncIterator<StreamEvent>;
+    try {
+      inner = this.#hooks.open();
+    } catch (error) {
+      return this.#failNow(error);
+    }
+    this.#inner = inner;
+    if (!isDrainableStream(inner) || !inner.nextNow) return inner.next().then(this.#onResult, this.#onError);
+    let result: IteratorResult<StreamEvent, undefined> | undefined;
+    try {
+      result = inner.nextNow();
+    } catch (caught) {
+      return this.#onError(caught);
+    }
+    return result === undefined ? inner.next().then(this.#onResult, this.#onError) : this.#onResult(result);
   }
 
   readonly #open = (): Promise<IteratorResult<StreamEvent, undefined>> => {

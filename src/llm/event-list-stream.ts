@@ -21,6 +21,8 @@ export class EventListStream implements AsyncIterableIterator<StreamEvent>, Tapp
   #over = false;
   #tap: StreamTap<StreamEvent> | undefined;
   #pendingError: { error: unknown } | undefined;
+  /** A load still pending when `nextNow` ran it: the next pull waits for it. */
+  #loading: Promise<readonly StreamEvent[]> | undefined;
 
   constructor(load: () => readonly StreamEvent[] | Promise<readonly StreamEvent[]>, signal?: AbortSignal) {
     this.#load = load;
@@ -37,6 +39,11 @@ export class EventListStream implements AsyncIterableIterator<StreamEvent>, Tapp
 
   next(): Promise<IteratorResult<StreamEvent, undefined>> {
     if (this.#load) return this.#start();
+    const loading = this.#loading;
+    if (loading) {
+      this.#loading = undefined;
+      return loading.then(this.#loaded, this.#loadFailed);
+    }
     try {
       return Promise.resolve(this.#step());
     } catch (error) {
@@ -57,8 +64,10 @@ export class EventListStream implements AsyncIterableIterator<StreamEvent>, Tapp
    * promise that settles when it is (the events were still loading); throws what `next()` would reject with.
    */
   drainNow(onEvent: (event: StreamEvent) => void): Promise<void> | undefined {
-    if (this.#load) {
-      const loading = this.#begin();
+    let loading: readonly StreamEvent[] | Promise<readonly StreamEvent[]> | undefined = this.#loading;
+    this.#loading = undefined;
+    if (this.#load) loading = this.#begin();
+    if (loading !== undefined) {
       if (!Array.isArray(loading)) {
         return (loading as Promise<readonly StreamEvent[]>).then((events) => {
           this.#events = events;
@@ -74,6 +83,23 @@ export class EventListStream implements AsyncIterableIterator<StreamEvent>, Tapp
     }
   }
 
+  /**
+   * The first result without a promise when it is in hand: loads (once) and returns the first result, or
+   * undefined when the load is still pending (the next pull waits for it). Throws what `next()` would reject
+   * with. The client's stream reads a scripted answer's first event this way.
+   */
+  nextNow(): IteratorResult<StreamEvent, undefined> | undefined {
+    if (this.#load) {
+      const loading = this.#begin();
+      if (!Array.isArray(loading)) {
+        this.#loading = loading as Promise<readonly StreamEvent[]>;
+        return undefined;
+      }
+      this.#events = loading;
+    } else if (this.#loading) return undefined;
+    return this.#step();
+  }
+
   /** A consumer that throws ends the stream (as `break` in a for-await would), then its error goes on. */
   #deliver(onEvent: (event: StreamEvent) => void, event: StreamEvent): void {
     try {
@@ -86,6 +112,7 @@ export class EventListStream implements AsyncIterableIterator<StreamEvent>, Tapp
 
   return(): Promise<IteratorResult<StreamEvent, undefined>> {
     this.#load = undefined;
+    this.#loading = undefined;
     this.#end();
     return Promise.resolve({ done: true, value: undefined });
   }

@@ -58,6 +58,11 @@ export interface DrainableStream<Out> extends AsyncIterator<Out> {
    * consumer handing the result on from a `then` callback saves the two jobs a returned promise costs.
    */
   drainNow?(onEvent: (event: Out) => void): Promise<void> | undefined;
+  /**
+   * The next result without a promise when it is in hand, else undefined (then `next()` goes on from there);
+   * throws what `next()` would reject with. Lets a consumer that drains take the first event in the same job.
+   */
+  nextNow?(): IteratorResult<Out, undefined> | undefined;
 }
 
 export function isDrainableStream<Out>(stream: AsyncIterator<Out>): stream is DrainableStream<Out> {

@@ -160,3 +160,64 @@ describe('EventListStream over events known at once', () => {
     expect(seen).toEqual(['stream_start', 'text_start', 'error']);
   });
 });
+
+describe('EventListStream.nextNow', () => {
+  it('gives the first result without a promise when the events are known at once, then next() goes on', async () => {
+    const stream = new EventListStream(() => events);
+    expect(stream.nextNow()).toEqual({ done: false, value: events[0] });
+    const { seen } = await collect(stream);
+    expect(seen).toEqual(events.slice(1).map((e) => e.type));
+  });
+
+  it('loads once: while the load is pending it answers undefined and the next pull waits for the load', async () => {
+    let loads = 0;
+    const stream = new EventListStream(async () => {
+      loads++;
+      return events;
+    });
+    expect(stream.nextNow()).toBeUndefined();
+    expect(stream.nextNow()).toBeUndefined();
+    const { seen } = await collect(stream);
+    expect(seen).toEqual(events.map((e) => e.type));
+    expect(loads).toBe(1);
+  });
+
+  it('a drain after a pending nextNow waits for that load', async () => {
+    const stream = new EventListStream(async () => events);
+    expect(stream.nextNow()).toBeUndefined();
+    const seen: string[] = [];
+    await stream.drain((event) => seen.push(event.type));
+    expect(seen).toEqual(events.map((e) => e.type));
+  });
+
+  it('throws what the first pull would reject with', () => {
+    const stream = new EventListStream(() => {
+      throw new Error('no scripted turn');
+    });
+    expect(() => stream.nextNow()).toThrow('no scripted turn');
+  });
+
+  it('under the client, a drain retries a failed first read and then hands every event over', async () => {
+    let opened = 0;
+    const stream = new DirectStream({
+      begin: () => {},
+      open: () => {
+        opened++;
+        return new EventListStream(() => {
+          if (opened === 1) throw new Error('overloaded');
+          return events;
+        });
+      },
+      map: (event) => event,
+      onFailure: async (_caught, attempt) => {
+        if (attempt > 0) throw new Error('gave up');
+      },
+      finalError: (caught) => caught,
+      dispose: () => {},
+    });
+    const seen: string[] = [];
+    await stream.drain((event) => seen.push(event.type));
+    expect(opened).toBe(2);
+    expect(seen).toEqual(events.map((e) => e.type));
+  });
+});
