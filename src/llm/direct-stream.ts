@@ -33,6 +33,8 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
   #finished = false;
   #pendingError: unknown;
   #hasPendingError = false;
+  #resultStep: ((result: IteratorResult<StreamEvent>) => IteratorResult<StreamEvent, undefined>) | undefined;
+  #errorStep: ((caught: unknown) => Promise<IteratorResult<StreamEvent, undefined>>) | undefined;
 
   constructor(hooks: DirectStreamHooks) {
     this.#hooks = hooks;
@@ -47,7 +49,7 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
     if (this.#tapped) return (inner as AsyncIterator<StreamEvent, undefined>).next();
     if (this.#finished) return this.#drain();
     if (!inner) return this.#start();
-    return inner.next().then(this.#onResult, this.#onError);
+    return this.#pull(inner);
   }
 
   /**
@@ -104,7 +106,12 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
     } catch (error) {
       return this.#failNow(error);
     }
-    return begun ? begun.then(this.#open, (error: unknown) => this.#fail(error)) : this.#open();
+    return begun
+      ? begun.then(
+          () => this.#open(),
+          (error: unknown) => this.#fail(error),
+        )
+      : this.#open();
   }
 
   /**
@@ -118,7 +125,12 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
     } catch (error) {
       return this.#failNow(error);
     }
-    if (begun) return begun.then(this.#open, (error: unknown) => this.#fail(error));
+    if (begun) {
+      return begun.then(
+        () => this.#open(),
+        (error: unknown) => this.#fail(error),
+      );
+    }
     let inner: AsyncIterator<StreamEvent>;
     try {
       inner = this.#hooks.open();
@@ -126,24 +138,31 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
       return this.#failNow(error);
     }
     this.#inner = inner;
-    if (!isDrainableStream(inner) || !inner.nextNow) return inner.next().then(this.#onResult, this.#onError);
+    if (!isDrainableStream(inner) || !inner.nextNow) return this.#pull(inner);
     let result: IteratorResult<StreamEvent, undefined> | undefined;
     try {
       result = inner.nextNow();
     } catch (caught) {
       return this.#onError(caught);
     }
-    return result === undefined ? inner.next().then(this.#onResult, this.#onError) : this.#onResult(result);
+    return result === undefined ? this.#pull(inner) : this.#onResult(result);
   }
 
-  readonly #open = (): Promise<IteratorResult<StreamEvent, undefined>> => {
+  /** `inner.next()` through this stream's result and error steps, bound once per stream when first needed. */
+  #pull(inner: AsyncIterator<StreamEvent>): Promise<IteratorResult<StreamEvent, undefined>> {
+    this.#resultStep ??= (result) => this.#onResult(result);
+    this.#errorStep ??= (caught) => this.#onError(caught);
+    return inner.next().then(this.#resultStep, this.#errorStep);
+  }
+
+  #open(): Promise<IteratorResult<StreamEvent, undefined>> {
     try {
       this.#inner = this.#hooks.open();
     } catch (error) {
       return this.#failNow(error);
     }
     return this.next();
-  };
+  }
 
   #failNow(error: unknown): Promise<IteratorResult<StreamEvent, undefined>> {
     try {
@@ -153,7 +172,7 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
     }
   }
 
-  readonly #onResult = (result: IteratorResult<StreamEvent>): IteratorResult<StreamEvent, undefined> => {
+  #onResult(result: IteratorResult<StreamEvent>): IteratorResult<StreamEvent, undefined> {
     if (result.done) {
       this.#finish();
       return { done: true, value: undefined };
@@ -165,7 +184,7 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
     // The result object is the inner stream's fresh one: reuse it rather than allocate per event.
     result.value = this.#hooks.map(result.value);
     return result as IteratorResult<StreamEvent, undefined>;
-  };
+  }
 
   #tapInner(): void {
     const inner = this.#inner;
@@ -182,7 +201,7 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
     });
   }
 
-  readonly #onError = async (caught: unknown): Promise<IteratorResult<StreamEvent, undefined>> => {
+  async #onError(caught: unknown): Promise<IteratorResult<StreamEvent, undefined>> {
     try {
       await this.#hooks.onFailure(caught, this.#attempt++, this.#yielded);
       // A retry re-opens the adapter's stream, which can throw at once like the first open.
@@ -191,7 +210,7 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
       return this.#fail(error);
     }
     return this.next();
-  };
+  }
 
   #fail(error: unknown): IteratorResult<StreamEvent, undefined> {
     this.#finish();

@@ -42,7 +42,7 @@ export class EventListStream implements AsyncIterableIterator<StreamEvent>, Tapp
     const loading = this.#loading;
     if (loading) {
       this.#loading = undefined;
-      return loading.then(this.#loaded, this.#loadFailed);
+      return this.#whenLoaded(loading);
     }
     try {
       return Promise.resolve(this.#step());
@@ -69,10 +69,13 @@ export class EventListStream implements AsyncIterableIterator<StreamEvent>, Tapp
     if (this.#load) loading = this.#begin();
     if (loading !== undefined) {
       if (!Array.isArray(loading)) {
-        return (loading as Promise<readonly StreamEvent[]>).then((events) => {
-          this.#events = events;
-          return this.drainNow(onEvent);
-        }, this.#loadFailed);
+        return (loading as Promise<readonly StreamEvent[]>).then(
+          (events) => {
+            this.#events = events;
+            return this.drainNow(onEvent);
+          },
+          (error: unknown) => this.#loadFailed(error),
+        );
       }
       this.#events = loading;
     }
@@ -127,7 +130,7 @@ export class EventListStream implements AsyncIterableIterator<StreamEvent>, Tapp
     } catch (error) {
       return Promise.reject(error);
     }
-    return (loading as Promise<readonly StreamEvent[]>).then(this.#loaded, this.#loadFailed);
+    return this.#whenLoaded(loading as Promise<readonly StreamEvent[]>);
   }
 
   /** Runs `load` once; a load that throws ends the stream and the error goes on. */
@@ -142,15 +145,23 @@ export class EventListStream implements AsyncIterableIterator<StreamEvent>, Tapp
     }
   }
 
-  readonly #loaded = (events: readonly StreamEvent[]): IteratorResult<StreamEvent, undefined> => {
+  /** The first result once a pending load is in (steps bound only for loads that are pending). */
+  #whenLoaded(loading: Promise<readonly StreamEvent[]>): Promise<IteratorResult<StreamEvent, undefined>> {
+    return loading.then(
+      (events) => this.#loaded(events),
+      (error: unknown) => this.#loadFailed(error),
+    );
+  }
+
+  #loaded(events: readonly StreamEvent[]): IteratorResult<StreamEvent, undefined> {
     this.#events = events;
     return this.#step();
-  };
+  }
 
-  readonly #loadFailed = (error: unknown): never => {
+  #loadFailed(error: unknown): never {
     this.#end();
     throw error;
-  };
+  }
 
   #step(): IteratorResult<StreamEvent, undefined> {
     const event = this.#nextEvent();
