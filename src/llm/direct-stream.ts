@@ -1,5 +1,5 @@
 import { LLMError } from './errors/llm-error.js';
-import { isDrainableStream, isTappableStream } from './mapped-stream.js';
+import { isDrainableStream, isTappableStream, type StreamTap } from './mapped-stream.js';
 import type { StreamEvent } from './types.js';
 
 export interface DirectStreamHooks {
@@ -190,16 +190,29 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
     const inner = this.#inner;
     if (!inner || !isTappableStream(inner)) return;
     this.#tapped = true;
-    inner.tap({
-      map: this.#hooks.map,
-      fail: (caught) => {
-        const error = this.#hooks.finalError(caught);
-        if (!LLMError.isLLMError(error)) throw error;
-        return { event: { type: 'error', error }, error };
-      },
-      end: () => this.#finish(),
-    });
+    inner.tap(new DirectStream.#Tap(this));
   }
+
+  /** The tap this stream hands its adapter's stream: one object per stream, its steps are methods. */
+  static readonly #Tap = class implements StreamTap<StreamEvent> {
+    readonly map: (event: StreamEvent) => StreamEvent;
+    readonly #stream: DirectStream;
+
+    constructor(stream: DirectStream) {
+      this.#stream = stream;
+      this.map = stream.#hooks.map;
+    }
+
+    fail(caught: unknown): { event: StreamEvent; error: unknown } {
+      const error = this.#stream.#hooks.finalError(caught);
+      if (!LLMError.isLLMError(error)) throw error;
+      return { event: { type: 'error', error }, error };
+    }
+
+    end(): void {
+      this.#stream.#finish();
+    }
+  };
 
   async #onError(caught: unknown): Promise<IteratorResult<StreamEvent, undefined>> {
     try {
