@@ -119,6 +119,28 @@ describe('LoopDetector is the rescanning detector, one call at a time', () => {
   });
 });
 
+describe('LoopDetector where only the canonical texts can tell', () => {
+  // `{}` and `{ a: undefined }` have the same text, so do Infinity and null: sameJson leaves them to the keys.
+  it.each([
+    [[{}, { a: undefined }], 4, 1],
+    [[{ x: Number.POSITIVE_INFINITY }, { x: null }], 6, 1],
+    // The canonical rebuild turns a Date into `{}` (it keeps own keys only): the keys say so, and so does the detector.
+    [[{ d: new Date(0) }, { d: {} }], 4, 1],
+    [[{ d: new Date(0) }, { d: '1970-01-01T00:00:00.000Z' }], 4, 2],
+    [[{ a: [undefined] }, { a: [1] }], 4, 2],
+  ])('%j in a window of %i: a pattern of %i', (variants, window, length) => {
+    const detector = new LoopDetector(window);
+    const reference = new RescanningDetector(window);
+    let found: ReturnType<LoopDetector['record']>;
+    for (let i = 0; i < window; i++) {
+      const fingerprint = fingerprintToolCall('grep', variants[i % variants.length]);
+      found = detector.record(fingerprint);
+      expect(found).toEqual(reference.record(fingerprint));
+    }
+    expect(found?.pattern).toHaveLength(length);
+  });
+});
+
 describe('Session loop detection', () => {
   it('injects the warning as a message the model reads and emits LOOP_DETECTION, without stopping', async () => {
     let i = 0;
