@@ -1,6 +1,6 @@
 import { getModelInfo } from './catalog.js';
 import { detectProvider as detectProviderName } from './detect-provider.js';
-import { DirectStream } from './direct-stream.js';
+import { DirectStream, type DirectStreamHooks } from './direct-stream.js';
 import { adaptersFromEnv, type EnvAdapterOptions } from './env-adapters.js';
 import { AbortError } from './errors/abort-error.js';
 import { ConfigurationError } from './errors/configuration-error.js';
@@ -192,40 +192,78 @@ export class LLMClient {
     options: RequestOptions,
     accumulator: StreamAccumulator,
   ): AsyncIterator<StreamEvent> {
-    let current = request;
-    let adapter: ProviderAdapter | undefined;
-    let link: ReturnType<typeof linkSignals> | undefined;
-    return new DirectStream({
-      begin: () => {
-        this.ensureOpen();
-        current = this.canonicalModel(request);
-        const route = () => {
-          link = linkSignals(options.signal, options.timeoutMs, `${current.model} stream`);
-          adapter = this.detectProvider(current.model, current.provider);
-        };
-        // Synchronous unless a middleware's beforeRequest has to be awaited (DirectStream saves a promise).
-        if (!this.middleware.some((mw) => mw.beforeRequest)) return route();
-        return (async () => {
-          for (const mw of this.middleware) if (mw.beforeRequest) current = await mw.beforeRequest(current);
-          route();
-        })();
-      },
-      open: () => adapter!.stream(current, this.callOptions(link!, options))[Symbol.asyncIterator](),
-      map: (event) => {
-        let mapped = event;
-        if (event.type === 'finish') {
-          const response = this.withWarnings(event.response);
-          if (response !== event.response) mapped = { ...event, response };
-        }
-        accumulator.add(mapped);
-        return mapped;
-      },
-      onFailure: (caught, attempt, yielded) =>
-        this.beforeStreamRetry(caught, attempt, yielded, link!, adapter?.name ?? current.provider ?? ''),
-      finalError: (caught) => this.abortReason(caught, link!, adapter?.name ?? current.provider ?? ''),
-      dispose: () => link?.dispose(),
-    });
+    return new DirectStream(new LLMClient.DirectHooks(this, request, options, accumulator));
   }
+
+  /**
+   * The direct stream's steps for one call, as methods of one object rather than a closure each (an agent
+   * makes a streamed call per tool round). `map` is handed to the adapter's stream on its own, so it is bound.
+   */
+  private static readonly DirectHooks = class implements DirectStreamHooks {
+    current: Request;
+    adapter: ProviderAdapter | undefined;
+    link: ReturnType<typeof linkSignals> | undefined;
+
+    constructor(
+      readonly client: LLMClient,
+      readonly request: Request,
+      readonly options: RequestOptions,
+      readonly accumulator: StreamAccumulator,
+    ) {
+      this.current = request;
+    }
+
+    begin(): Promise<void> | void {
+      const client = this.client;
+      client.ensureOpen();
+      this.current = client.canonicalModel(this.request);
+      // Synchronous unless a middleware's beforeRequest has to be awaited (DirectStream saves a promise).
+      if (!client.middleware.some(hasBeforeRequest)) return this.route();
+      return (async () => {
+        for (const mw of client.middleware) {
+          if (mw.beforeRequest) this.current = await mw.beforeRequest(this.current);
+        }
+        this.route();
+      })();
+    }
+
+    route(): void {
+      const current = this.current;
+      this.link = linkSignals(this.options.signal, this.options.timeoutMs, `${current.model} stream`);
+      this.adapter = this.client.detectProvider(current.model, current.provider);
+    }
+
+    open(): AsyncIterator<StreamEvent> {
+      const callOptions = this.client.callOptions(this.link!, this.options);
+      return this.adapter!.stream(this.current, callOptions)[Symbol.asyncIterator]();
+    }
+
+    readonly map = (event: StreamEvent): StreamEvent => {
+      let mapped = event;
+      if (event.type === 'finish') {
+        const response = this.client.withWarnings(event.response);
+        if (response !== event.response) mapped = { ...event, response };
+      }
+      this.accumulator.add(mapped);
+      return mapped;
+    };
+
+    onFailure(caught: unknown, attempt: number, yielded: boolean): Promise<void> {
+      return this.client.beforeStreamRetry(caught, attempt, yielded, this.link!, this.provider());
+    }
+
+    finalError(caught: unknown): unknown {
+      return this.client.abortReason(caught, this.link!, this.provider());
+    }
+
+    dispose(): void {
+      this.link?.dispose();
+    }
+
+    provider(): string {
+      return this.adapter?.name ?? this.current.provider ?? '';
+    }
+  };
 
   /** The stream path when middleware wraps streams (record, replay, custom `wrapStream`). */
   private async *streamThroughMiddleware(
@@ -379,3 +417,5 @@ export class LLMClient {
     return this.adapters.length === 0 ? 'none' : this.adapters.map((adapter) => adapter.name).join(', ');
   }
 }
+
+const hasBeforeRequest = (mw: Middleware): boolean => Boolean(mw.beforeRequest);

@@ -1,12 +1,21 @@
 import { getModelInfo } from './catalog.js';
+import type { ModelInfo } from './model-info.js';
 import type { TokenUsage } from './types.js';
+
+let lastModel: string | undefined;
+let lastInfo: ModelInfo | undefined;
 
 /**
  * USD cost of one usage record at catalog prices, with cache reads and writes at their own rates; undefined when
  * the model or its prices are unknown.
  */
 export function estimateCost(model: string, usage: TokenUsage): number | undefined {
-  const info = getModelInfo(model);
+  // The catalog is fixed and a caller (an agent session) asks about the same model call after call.
+  if (model !== lastModel) {
+    lastModel = model;
+    lastInfo = getModelInfo(model);
+  }
+  const info = lastInfo;
   if (info?.inputCostPerMillion === undefined || info.outputCostPerMillion === undefined) return undefined;
   const cacheRead = usage.cacheReadTokens ?? 0;
   const cacheWrite = usage.cacheWriteTokens ?? 0;

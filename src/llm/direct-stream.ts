@@ -1,5 +1,5 @@
 import { LLMError } from './errors/llm-error.js';
-import { isDrainableStream, isTappableStream } from './mapped-stream.js';
+import { isDrainableStream, isTappableStream, type StreamTap } from './mapped-stream.js';
 import type { StreamEvent } from './types.js';
 
 export interface DirectStreamHooks {
@@ -33,6 +33,8 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
   #finished = false;
   #pendingError: unknown;
   #hasPendingError = false;
+  #resultStep: ((result: IteratorResult<StreamEvent>) => IteratorResult<StreamEvent, undefined>) | undefined;
+  #errorStep: ((caught: unknown) => Promise<IteratorResult<StreamEvent, undefined>>) | undefined;
 
   constructor(hooks: DirectStreamHooks) {
     this.#hooks = hooks;
@@ -47,7 +49,7 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
     if (this.#tapped) return (inner as AsyncIterator<StreamEvent, undefined>).next();
     if (this.#finished) return this.#drain();
     if (!inner) return this.#start();
-    return inner.next().then(this.#onResult, this.#onError);
+    return this.#pull(inner);
   }
 
   /**
@@ -59,17 +61,32 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
     const inner = this.#inner;
     // A drained adapter stream closes itself when `onEvent` throws, which finishes this one through its tap.
     if (this.#tapped && inner && isDrainableStream(inner)) return inner.drain(onEvent);
-    return this.next().then((result) => {
-      if (result.done) return;
-      try {
-        onEvent(result.value);
-      } catch (error) {
-        return this.return().then(() => {
-          throw error;
-        });
-      }
-      return this.drain(onEvent);
-    });
+    let first: IteratorResult<StreamEvent, undefined> | Promise<IteratorResult<StreamEvent, undefined>>;
+    let rest: Promise<void> | undefined;
+    try {
+      first = inner || this.#finished ? this.next() : this.#startNow();
+      if (first instanceof Promise) return first.then((result) => this.#drainFrom(result, onEvent));
+      rest = this.#drainFrom(first, onEvent);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return rest ?? Promise.resolve();
+  }
+
+  /** Hands `result` over, then the rest: in this same job what the (now tapped) adapter's stream holds. */
+  #drainFrom(result: IteratorResult<StreamEvent, undefined>, onEvent: (event: StreamEvent) => void) {
+    if (result.done) return undefined;
+    try {
+      onEvent(result.value);
+    } catch (error) {
+      return this.return().then(() => {
+        throw error;
+      });
+    }
+    const tapped = this.#inner;
+    if (this.#tapped && tapped && isDrainableStream(tapped) && tapped.drainNow)
+      return tapped.drainNow(onEvent);
+    return this.drain(onEvent);
   }
 
   async return(): Promise<IteratorResult<StreamEvent, undefined>> {
@@ -89,17 +106,63 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
     } catch (error) {
       return this.#failNow(error);
     }
-    return begun ? begun.then(this.#open, (error: unknown) => this.#fail(error)) : this.#open();
+    return begun
+      ? begun.then(
+          () => this.#open(),
+          (error: unknown) => this.#fail(error),
+        )
+      : this.#open();
   }
 
-  readonly #open = (): Promise<IteratorResult<StreamEvent, undefined>> => {
+  /**
+   * `#start` for a drain: when nothing has to be awaited (no middleware to wait for, an adapter stream that
+   * holds its first event) the first result comes back in this job, with no promise.
+   */
+  #startNow(): IteratorResult<StreamEvent, undefined> | Promise<IteratorResult<StreamEvent, undefined>> {
+    let begun: Promise<void> | void;
+    try {
+      begun = this.#hooks.begin();
+    } catch (error) {
+      return this.#failNow(error);
+    }
+    if (begun) {
+      return begun.then(
+        () => this.#open(),
+        (error: unknown) => this.#fail(error),
+      );
+    }
+    let inner: AsyncIterator<StreamEvent>;
+    try {
+      inner = this.#hooks.open();
+    } catch (error) {
+      return this.#failNow(error);
+    }
+    this.#inner = inner;
+    if (!isDrainableStream(inner) || !inner.nextNow) return this.#pull(inner);
+    let result: IteratorResult<StreamEvent, undefined> | undefined;
+    try {
+      result = inner.nextNow();
+    } catch (caught) {
+      return this.#onError(caught);
+    }
+    return result === undefined ? this.#pull(inner) : this.#onResult(result);
+  }
+
+  /** `inner.next()` through this stream's result and error steps, bound once per stream when first needed. */
+  #pull(inner: AsyncIterator<StreamEvent>): Promise<IteratorResult<StreamEvent, undefined>> {
+    this.#resultStep ??= (result) => this.#onResult(result);
+    this.#errorStep ??= (caught) => this.#onError(caught);
+    return inner.next().then(this.#resultStep, this.#errorStep);
+  }
+
+  #open(): Promise<IteratorResult<StreamEvent, undefined>> {
     try {
       this.#inner = this.#hooks.open();
     } catch (error) {
       return this.#failNow(error);
     }
     return this.next();
-  };
+  }
 
   #failNow(error: unknown): Promise<IteratorResult<StreamEvent, undefined>> {
     try {
@@ -109,7 +172,7 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
     }
   }
 
-  readonly #onResult = (result: IteratorResult<StreamEvent>): IteratorResult<StreamEvent, undefined> => {
+  #onResult(result: IteratorResult<StreamEvent>): IteratorResult<StreamEvent, undefined> {
     if (result.done) {
       this.#finish();
       return { done: true, value: undefined };
@@ -121,24 +184,37 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
     // The result object is the inner stream's fresh one: reuse it rather than allocate per event.
     result.value = this.#hooks.map(result.value);
     return result as IteratorResult<StreamEvent, undefined>;
-  };
+  }
 
   #tapInner(): void {
     const inner = this.#inner;
     if (!inner || !isTappableStream(inner)) return;
     this.#tapped = true;
-    inner.tap({
-      map: this.#hooks.map,
-      fail: (caught) => {
-        const error = this.#hooks.finalError(caught);
-        if (!LLMError.isLLMError(error)) throw error;
-        return { event: { type: 'error', error }, error };
-      },
-      end: () => this.#finish(),
-    });
+    inner.tap(new DirectStream.#Tap(this));
   }
 
-  readonly #onError = async (caught: unknown): Promise<IteratorResult<StreamEvent, undefined>> => {
+  /** The tap this stream hands its adapter's stream: one object per stream, its steps are methods. */
+  static readonly #Tap = class implements StreamTap<StreamEvent> {
+    readonly map: (event: StreamEvent) => StreamEvent;
+    readonly #stream: DirectStream;
+
+    constructor(stream: DirectStream) {
+      this.#stream = stream;
+      this.map = stream.#hooks.map;
+    }
+
+    fail(caught: unknown): { event: StreamEvent; error: unknown } {
+      const error = this.#stream.#hooks.finalError(caught);
+      if (!LLMError.isLLMError(error)) throw error;
+      return { event: { type: 'error', error }, error };
+    }
+
+    end(): void {
+      this.#stream.#finish();
+    }
+  };
+
+  async #onError(caught: unknown): Promise<IteratorResult<StreamEvent, undefined>> {
     try {
       await this.#hooks.onFailure(caught, this.#attempt++, this.#yielded);
       // A retry re-opens the adapter's stream, which can throw at once like the first open.
@@ -147,7 +223,7 @@ export class DirectStream implements AsyncIterableIterator<StreamEvent> {
       return this.#fail(error);
     }
     return this.next();
-  };
+  }
 
   #fail(error: unknown): IteratorResult<StreamEvent, undefined> {
     this.#finish();

@@ -52,6 +52,17 @@ export function isTappableStream<Out>(stream: AsyncIterator<Out>): stream is Tap
 /** A stream that can be drained (see `TappableStream.drain`). */
 export interface DrainableStream<Out> extends AsyncIterator<Out> {
   drain(onEvent: (event: Out) => void): Promise<void>;
+  /**
+   * `drain` without a promise when nothing has to be awaited: delivers the events in hand, returns undefined
+   * when the stream is over, or a promise that settles when it is; throws what `drain` would reject with. A
+   * consumer handing the result on from a `then` callback saves the two jobs a returned promise costs.
+   */
+  drainNow?(onEvent: (event: Out) => void): Promise<void> | undefined;
+  /**
+   * The next result without a promise when it is in hand, else undefined (then `next()` goes on from there);
+   * throws what `next()` would reject with. Lets a consumer that drains take the first event in the same job.
+   */
+  nextNow?(): IteratorResult<Out, undefined> | undefined;
 }
 
 export function isDrainableStream<Out>(stream: AsyncIterator<Out>): stream is DrainableStream<Out> {

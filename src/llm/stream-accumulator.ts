@@ -4,8 +4,8 @@ import type { ContentPart, Response, StreamEvent } from './types.js';
 import { createUsage } from './usage.js';
 
 type Slot =
-  | { kind: 'text'; text: string }
-  | { kind: 'thinking'; text: string; signature?: string; redacted: boolean }
+  | { kind: 'text'; id: string; text: string }
+  | { kind: 'thinking'; id: string; text: string; signature?: string; redacted: boolean }
   | { kind: 'tool_call'; id: string; name: string; json: string; done?: ContentPart };
 
 /**
@@ -19,8 +19,9 @@ type Slot =
  * console.log(accumulator.response.text);
  */
 export class StreamAccumulator {
+  // Slots are found by kind and id from the last one back (the part being streamed is almost always the
+  // last): no map and no key string per stream or per event.
   #slots: Slot[] = [];
-  #byId = new Map<string, Slot>();
   #id = '';
   #model = '';
   #provider = '';
@@ -38,41 +39,37 @@ export class StreamAccumulator {
         this.#model = event.model ?? this.#model;
         return;
       case 'text_start':
-        this.#open(`t:${event.textId}`, { kind: 'text', text: '' });
+        this.#open({ kind: 'text', id: event.textId, text: '' });
         return;
       case 'text_delta': {
         // The hot path of a stream: the same text part again, so skip the key and the map lookup.
         const last = this.#lastText;
         if (last !== undefined && this.#lastTextId === event.textId) last.text += event.delta;
-        else this.#text(`t:${event.textId}`, event.textId).text += event.delta;
+        else this.#text(event.textId).text += event.delta;
         return;
       }
       case 'text_end':
-        this.#text(`t:${event.textId}`, event.textId).text = event.text;
+        this.#text(event.textId).text = event.text;
         return;
       case 'reasoning_start':
-        this.#open(`r:${event.reasoningId}`, {
+        this.#open({
           kind: 'thinking',
+          id: event.reasoningId,
           text: '',
           redacted: event.redacted ?? false,
         });
         return;
       case 'reasoning_delta':
-        this.#thinking(`r:${event.reasoningId}`).text += event.delta;
+        this.#thinking(event.reasoningId).text += event.delta;
         return;
       case 'reasoning_end': {
-        const slot = this.#thinking(`r:${event.reasoningId}`);
+        const slot = this.#thinking(event.reasoningId);
         slot.text = event.text;
         if (event.signature !== undefined) slot.signature = event.signature;
         return;
       }
       case 'tool_call_start':
-        this.#open(`c:${event.toolCallId}`, {
-          kind: 'tool_call',
-          id: event.toolCallId,
-          name: event.toolName,
-          json: '',
-        });
+        this.#open({ kind: 'tool_call', id: event.toolCallId, name: event.toolName, json: '' });
         return;
       case 'tool_call_delta': {
         const slot = this.#call(event.toolCallId);
@@ -84,7 +81,7 @@ export class StreamAccumulator {
         const slot = this.#call(call.toolCallId);
         if (slot) slot.done = call;
         else
-          this.#open(`c:${call.toolCallId}`, {
+          this.#open({
             kind: 'tool_call',
             id: call.toolCallId,
             name: call.toolName,
@@ -140,36 +137,51 @@ export class StreamAccumulator {
     });
   }
 
-  #open(key: string, slot: Slot): void {
+  #open(slot: Slot): void {
     if (this.#final) this.#reset();
     this.#lastText = undefined;
     this.#slots.push(slot);
-    this.#byId.set(key, slot);
     if (slot.kind === 'tool_call') this.#lastCall = slot;
   }
 
-  /** The open tool call with this id; the one opened last needs no key and no map lookup. */
+  /** The slot of this kind and id opened last, if any. */
+  #find<K extends Slot['kind']>(kind: K, id: string): Extract<Slot, { kind: K }> | undefined {
+    const slots = this.#slots;
+    for (let i = slots.length - 1; i >= 0; i--) {
+      const slot = slots[i]!;
+      if (slot.kind === kind && slot.id === id) return slot as Extract<Slot, { kind: K }>;
+    }
+    return undefined;
+  }
+
+  /** The open tool call with this id; the one opened last needs no search. */
   #call(id: string): Extract<Slot, { kind: 'tool_call' }> | undefined {
     const last = this.#lastCall;
     if (last !== undefined && last.id === id) return last;
-    const slot = this.#byId.get(`c:${id}`);
-    return slot?.kind === 'tool_call' ? slot : undefined;
+    return this.#find('tool_call', id);
   }
 
-  #text(key: string, textId: string): Extract<Slot, { kind: 'text' }> {
-    const slot = this.#byId.get(key);
-    const found: Extract<Slot, { kind: 'text' }> = slot?.kind === 'text' ? slot : { kind: 'text', text: '' };
-    if (found !== slot) this.#open(key, found);
+  #text(textId: string): Extract<Slot, { kind: 'text' }> {
+    let found = this.#find('text', textId);
+    if (!found) {
+      found = { kind: 'text', id: textId, text: '' };
+      this.#open(found);
+    }
     this.#lastText = found;
     this.#lastTextId = textId;
     return found;
   }
 
-  #thinking(key: string): Extract<Slot, { kind: 'thinking' }> {
-    const slot = this.#byId.get(key);
-    if (slot?.kind === 'thinking') return slot;
-    const fresh: Extract<Slot, { kind: 'thinking' }> = { kind: 'thinking', text: '', redacted: false };
-    this.#open(key, fresh);
+  #thinking(reasoningId: string): Extract<Slot, { kind: 'thinking' }> {
+    const slot = this.#find('thinking', reasoningId);
+    if (slot) return slot;
+    const fresh: Extract<Slot, { kind: 'thinking' }> = {
+      kind: 'thinking',
+      id: reasoningId,
+      text: '',
+      redacted: false,
+    };
+    this.#open(fresh);
     return fresh;
   }
 
@@ -177,7 +189,6 @@ export class StreamAccumulator {
     this.#lastText = undefined;
     this.#lastCall = undefined;
     this.#slots = [];
-    this.#byId = new Map();
     this.#final = undefined;
   }
 }

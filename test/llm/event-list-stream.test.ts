@@ -101,3 +101,123 @@ describe('EventListStream.drain', () => {
     expect(await stream.next()).toEqual({ done: true, value: undefined });
   });
 });
+
+describe('EventListStream over events known at once', () => {
+  it('drainNow hands every event over in the same call and reports the end with undefined', () => {
+    const stream = new EventListStream(() => events);
+    const seen: string[] = [];
+    expect(stream.drainNow((event) => seen.push(event.type))).toBeUndefined();
+    expect(seen).toEqual(events.map((e) => e.type));
+  });
+
+  it('drainNow returns a promise while the events are still loading, which settles once all are out', async () => {
+    const stream = new EventListStream(async () => events);
+    const seen: string[] = [];
+    const pending = stream.drainNow((event) => seen.push(event.type));
+    expect(pending).toBeInstanceOf(Promise);
+    expect(seen).toEqual([]);
+    await pending;
+    expect(seen).toEqual(events.map((e) => e.type));
+  });
+
+  it('yields them through next() as a loading stream would', async () => {
+    const { seen, thrown } = await collect(new EventListStream(() => events));
+    expect(thrown).toBeUndefined();
+    expect(seen).toEqual(events.map((e) => e.type));
+  });
+
+  it('a load that throws at once rejects the first pull and the drain, and the stream is over', async () => {
+    const failing = () =>
+      new EventListStream(() => {
+        throw new Error('no scripted turn');
+      });
+    const pulled = failing();
+    await expect(pulled.next()).rejects.toThrow('no scripted turn');
+    expect(await pulled.next()).toEqual({ done: true, value: undefined });
+    await expect(failing().drain(() => {})).rejects.toThrow('no scripted turn');
+    expect(() => failing().drainNow(() => {})).toThrow('no scripted turn');
+  });
+
+  it('under the client, a drain stops at an abort from a consumer, with the error event first', async () => {
+    const controller = new AbortController();
+    const inner = new EventListStream(() => events, controller.signal);
+    const stream = new DirectStream({
+      begin: () => {},
+      open: () => inner,
+      map: (event) => event,
+      onFailure: async (caught) => {
+        throw caught;
+      },
+      finalError: (caught) => new AbortError(`aborted: ${(caught as Error).message}`),
+      dispose: () => {},
+    });
+    const seen: string[] = [];
+    const drained = stream.drain((event) => {
+      seen.push(event.type);
+      if (seen.length === 2) controller.abort(new Error('stop'));
+    });
+    await expect(drained).rejects.toBeInstanceOf(AbortError);
+    expect(seen).toEqual(['stream_start', 'text_start', 'error']);
+  });
+});
+
+describe('EventListStream.nextNow', () => {
+  it('gives the first result without a promise when the events are known at once, then next() goes on', async () => {
+    const stream = new EventListStream(() => events);
+    expect(stream.nextNow()).toEqual({ done: false, value: events[0] });
+    const { seen } = await collect(stream);
+    expect(seen).toEqual(events.slice(1).map((e) => e.type));
+  });
+
+  it('loads once: while the load is pending it answers undefined and the next pull waits for the load', async () => {
+    let loads = 0;
+    const stream = new EventListStream(async () => {
+      loads++;
+      return events;
+    });
+    expect(stream.nextNow()).toBeUndefined();
+    expect(stream.nextNow()).toBeUndefined();
+    const { seen } = await collect(stream);
+    expect(seen).toEqual(events.map((e) => e.type));
+    expect(loads).toBe(1);
+  });
+
+  it('a drain after a pending nextNow waits for that load', async () => {
+    const stream = new EventListStream(async () => events);
+    expect(stream.nextNow()).toBeUndefined();
+    const seen: string[] = [];
+    await stream.drain((event) => seen.push(event.type));
+    expect(seen).toEqual(events.map((e) => e.type));
+  });
+
+  it('throws what the first pull would reject with', () => {
+    const stream = new EventListStream(() => {
+      throw new Error('no scripted turn');
+    });
+    expect(() => stream.nextNow()).toThrow('no scripted turn');
+  });
+
+  it('under the client, a drain retries a failed first read and then hands every event over', async () => {
+    let opened = 0;
+    const stream = new DirectStream({
+      begin: () => {},
+      open: () => {
+        opened++;
+        return new EventListStream(() => {
+          if (opened === 1) throw new Error('overloaded');
+          return events;
+        });
+      },
+      map: (event) => event,
+      onFailure: async (_caught, attempt) => {
+        if (attempt > 0) throw new Error('gave up');
+      },
+      finalError: (caught) => caught,
+      dispose: () => {},
+    });
+    const seen: string[] = [];
+    await stream.drain((event) => seen.push(event.type));
+    expect(opened).toBe(2);
+    expect(seen).toEqual(events.map((e) => e.type));
+  });
+});

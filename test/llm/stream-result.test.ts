@@ -95,6 +95,38 @@ describe('StreamResult', () => {
     expect(await result.next()).toEqual({ done: true, value: undefined });
   });
 
+  it('drain(onEvent) sees the events iterating would, from scripted turns given at once and later', async () => {
+    const turns: ScriptedTurn[] = ['Hello, world', { toolCalls: [{ name: 'noop', arguments: { a: 1 } }] }];
+    for (const source of [(_: unknown, i: number) => turns[i]!, async (_: unknown, i: number) => turns[i]!]) {
+      for (let i = 0; i < turns.length; i++) {
+        // Ids count the calls, so both clients have answered the same calls before.
+        const iterating = scripted(turns);
+        const client = scripted(source);
+        for (let skip = 0; skip < i; skip++) {
+          await iterating.stream(request).response();
+          await client.stream(request).response();
+        }
+        const iterated: StreamEvent[] = [];
+        for await (const event of iterating.stream(request)) iterated.push(event);
+        const seen: StreamEvent[] = [];
+        await client.stream(request).drain((event) => seen.push(event));
+        expect(seen).toEqual(iterated);
+      }
+    }
+  });
+
+  it('drain(onEvent) hands over the error event, then rejects with that error', async () => {
+    const failing = new LLMClient({
+      adapters: [new ScriptedAdapter({ turns: [{ error: new ServerError('down') }] })],
+      retryPolicy: { maxRetries: 0 },
+    });
+    const seen: string[] = [];
+    await expect(failing.stream(request).drain((event) => seen.push(event.type))).rejects.toThrow(
+      ServerError,
+    );
+    expect(seen).toEqual(['error']);
+  });
+
   it('gives streamGenerateWithTools the same view, ending on the last round', async () => {
     const client = scripted([{ toolCalls: [{ name: 'noop', arguments: {} }] }, 'All done.']);
     const result = client.streamGenerateWithTools({

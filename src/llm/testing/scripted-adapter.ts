@@ -44,6 +44,13 @@ export interface ScriptedCall {
   request: Request;
 }
 
+/** A scripted turn that answers (text, reasoning, tool calls) rather than throwing or being a whole Response. */
+type ScriptedSpec = Exclude<ScriptedTurn, string | Response | { error: LLMError }>;
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
+}
+
 function isResponse(turn: ScriptedTurn): turn is Response {
   return typeof turn === 'object' && 'message' in turn && 'finishReason' in turn;
 }
@@ -78,15 +85,40 @@ export class ScriptedAdapter implements ProviderAdapter {
   stream(request: Request, options: CallOptions = {}): EventListStream {
     return new EventListStream(() => {
       this.calls.push({ kind: 'stream', request });
-      return this.answer(request, this.calls.length - 1, options).then((response) =>
-        responseToStreamEvents(response, this.options.chunkSize),
-      );
+      const index = this.calls.length - 1;
+      // A turn the script gives at once is answered at once: the stream holds its events when it opens, as
+      // cheap to read as `complete` (no promise before the first event).
+      const turn = this.turnAt(request, index);
+      const answered = isPromiseLike(turn)
+        ? Promise.resolve(turn).then((resolved) => this.respond(resolved, request, index, options))
+        : this.respond(turn, request, index, options);
+      return isPromiseLike(answered)
+        ? Promise.resolve(answered).then((response) =>
+            responseToStreamEvents(response, this.options.chunkSize),
+          )
+        : responseToStreamEvents(answered, this.options.chunkSize);
     }, options.signal);
   }
 
   private async answer(request: Request, index: number, options: CallOptions): Promise<Response> {
     const source = this.options.turns;
     const turn = typeof source === 'function' ? await source(request, index) : source[index];
+    return this.respond(turn, request, index, options);
+  }
+
+  private turnAt(request: Request, index: number): ScriptedTurn | undefined | PromiseLike<ScriptedTurn> {
+    const source = this.options.turns;
+    return typeof source === 'function' ? source(request, index) : source[index];
+  }
+
+  /** The response to one turn: at once, unless the turn asks for a delay. */
+  private respond(
+    turn: ScriptedTurn | undefined,
+    request: Request,
+    index: number,
+    options: CallOptions,
+  ): Response | Promise<Response> {
+    const source = this.options.turns;
     if (turn === undefined) {
       throw new ConfigurationError(
         `ScriptedAdapter: no scripted turn for call #${index + 1} (the script has ${Array.isArray(source) ? source.length : 0}).`,
@@ -95,7 +127,13 @@ export class ScriptedAdapter implements ProviderAdapter {
     if (typeof turn === 'object' && 'error' in turn) throw turn.error;
     if (isResponse(turn)) return turn;
     const spec = typeof turn === 'string' ? { text: turn } : turn;
-    if (spec.delayMs) await sleep(spec.delayMs, options.signal);
+    if (spec.delayMs) {
+      return sleep(spec.delayMs, options.signal).then(() => this.build(spec, request, index, options));
+    }
+    return this.build(spec, request, index, options);
+  }
+
+  private build(spec: ScriptedSpec, request: Request, index: number, options: CallOptions): Response {
     if (options.signal?.aborted) throw options.signal.reason;
     const content: ContentPart[] = [];
     if (spec.reasoning !== undefined)

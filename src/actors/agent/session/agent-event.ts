@@ -46,9 +46,8 @@ export interface AgentEvent {
 let lastMs = 0;
 let lastIso = new Date(0).toISOString();
 
-/** ISO time of now; a busy loop emits many events per millisecond, so the string is reused within one. */
-function isoNow(): string {
-  const ms = Date.now();
+/** ISO time of `ms`; a busy loop emits many events per millisecond, so the string is reused within one. */
+function isoAt(ms: number): string {
   if (ms !== lastMs) {
     lastMs = ms;
     lastIso = new Date(ms).toISOString();
@@ -60,6 +59,8 @@ export function agentEvent(
   sessionId: string,
   kind: AgentEventKind,
   data: Record<string, unknown> = {},
+  /** When it happened, if the caller already read the clock in the same synchronous step (Date.now() is not free). */
+  atMs: number = Date.now(),
 ): AgentEvent {
-  return { kind, timestamp: isoNow(), sessionId, data };
+  return { kind, timestamp: isoAt(atMs), sessionId, data };
 }

@@ -1,4 +1,4 @@
-import { LLMError, type ToolCallPart } from '../../../llm/index.js';
+import { LLMError, type Response, type ToolCallPart } from '../../../llm/index.js';
 import { AttractorError } from '../../../shared/errors.js';
 import { AgentEventKind } from './agent-event.js';
 import { compactHistory } from './compact-history.js';
@@ -6,7 +6,7 @@ import { executeToolRound } from './execute-tool-round.js';
 import { fingerprintToolCall, loopWarningText } from './loop-detector.js';
 import type { ProcessInputResult } from './session-lifecycle-machine.js';
 import type { SessionRuntime } from './session-runtime.js';
-import { streamModelTurn, toolDefinitions } from './stream-model-turn.js';
+import { ModelTurn, toolDefinitions } from './stream-model-turn.js';
 import { Turns } from './turn.js';
 
 /** Errors after which the session cannot do anything useful, so it closes (public specification §9.11). */
@@ -50,11 +50,13 @@ async function processInput(rt: SessionRuntime, text: string, signal: AbortSigna
       return 'done';
     }
     let phase = 'compaction';
-    let response: Awaited<ReturnType<typeof streamModelTurn>>;
+    let response: Response;
     try {
       if (rt.config.enableCompaction && wouldOverflow(rt)) await compactHistory(rt, signal);
       phase = 'llm';
-      response = await streamModelTurn(rt, signal);
+      const turn = new ModelTurn(rt, signal);
+      await turn.done;
+      response = turn.finish();
     } catch (error) {
       if (signal.aborted) return 'close';
       const overflow = LLMError.isLLMError(error) && error.code === 'llm.context_length';
@@ -67,8 +69,10 @@ async function processInput(rt: SessionRuntime, text: string, signal: AbortSigna
     }
     compactedForOverflow = false;
     rt.turnCount += 1;
-    rt.recordUsage(response, 'turn');
-    rt.history.push(Turns.assistant(response.message, response.usage, response.id));
+    // One clock reading for what happens in this synchronous step: USAGE, the turn, the tool calls' starts.
+    const now = Date.now();
+    rt.recordUsage(response, 'turn', now);
+    rt.history.push(Turns.assistant(response.message, response.usage, response.id, now));
     rt.contextWindow.observe(response.usage, rt.history.length);
     if (rt.contextWindow.shouldWarn()) {
       const fraction = rt.contextWindow.usageFraction();
@@ -80,8 +84,7 @@ async function processInput(rt: SessionRuntime, text: string, signal: AbortSigna
     }
     if (response.toolCalls.length === 0) return 'done';
     rounds += 1;
-    const results = await executeToolRound(rt, response.toolCalls, signal);
-    rt.history.push(Turns.toolResults(results));
+    rt.history.push(await executeToolRound(rt, response.toolCalls, signal, now));
     if (signal.aborted) return 'close';
     injectSteering(rt);
     if (rt.config.enableLoopDetection) detectLoop(rt, response.toolCalls);
@@ -90,12 +93,15 @@ async function processInput(rt: SessionRuntime, text: string, signal: AbortSigna
 
 /** Whether the next request would not fit under the compaction threshold of the context window. */
 function wouldOverflow(rt: SessionRuntime): boolean {
-  const fixedChars = () => rt.systemPrompt.length + JSON.stringify(toolDefinitions(rt)).length;
   return (
-    rt.contextWindow.estimateNext(rt.history, fixedChars) >
+    rt.contextWindow.estimateNext(rt.history, fixedChars, rt) >
     rt.contextWindow.size * rt.config.compactionThreshold
   );
 }
+
+/** What every request carries besides the history (no closure per round: only read before a measurement). */
+const fixedChars = (rt: SessionRuntime): number =>
+  rt.systemPrompt.length + JSON.stringify(toolDefinitions(rt)).length;
 
 function injectSteering(rt: SessionRuntime): void {
   for (const text of rt.takeSteering()) {

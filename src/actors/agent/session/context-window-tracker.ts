@@ -13,8 +13,11 @@ export function turnChars(turn: Turn): number {
     case 'system':
     case 'steering':
       return turn.text.length;
-    case 'tool_results':
-      return turn.results.reduce((sum, result) => sum + result.content.length + result.toolName.length, 0);
+    case 'tool_results': {
+      let chars = 0;
+      for (const result of turn.results) chars += result.content.length + result.toolName.length;
+      return chars;
+    }
     case 'assistant': {
       let chars = 0;
       for (const part of turn.message.content) {
@@ -56,10 +59,10 @@ export class ContextWindowTracker {
   }
 
   /** Tokens the next request will carry: measured, plus an estimate for what was appended after. */
-  estimateNext(history: readonly Turn[], fixedChars: () => number): number {
+  estimateNext<C>(history: readonly Turn[], fixedChars: (context: C) => number, context: C): number {
     if (this.lastTokens === undefined || this.measuredTurns > history.length) {
       // Only without a measurement: the system prompt and tool schemas are otherwise inside lastTokens.
-      return estimateTokens(fixedChars()) + historyTokens(history);
+      return estimateTokens(fixedChars(context)) + historyTokens(history);
     }
     return this.lastTokens + historyTokens(history, this.measuredTurns);
   }

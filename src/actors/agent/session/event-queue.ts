@@ -34,19 +34,28 @@ export class EventQueue<T> implements AsyncIterableIterator<T> {
   }
 
   next(): Promise<IteratorResult<T, undefined>> {
-    if (this.head < this.items.length) {
-      const value = this.items[this.head++] as T;
-      if (this.head > 1024 && this.head * 2 > this.items.length) {
-        this.items.splice(0, this.head);
+    const items = this.items;
+    if (this.head < items.length) {
+      const value = items[this.head] as T;
+      // A consumer that keeps up empties the queue every few items: start it over then, so the queue holds
+      // no item it handed out (they would otherwise live on, and be copied by every scavenge, until the end).
+      if (++this.head === items.length) {
+        items.length = 0;
+        this.head = 0;
+      } else if (this.head > 1024 && this.head * 2 > items.length) {
+        items.splice(0, this.head);
         this.head = 0;
       }
       return Promise.resolve({ done: false, value });
     }
     if (this.closed) return Promise.resolve({ done: true, value: undefined });
-    return new Promise((resolve) => {
-      this.waiting = resolve;
-    });
+    return new Promise(this.wait);
   }
+
+  /** The executor of every wait (one function for the queue, not one per item). */
+  private readonly wait = (resolve: (result: IteratorResult<T, undefined>) => void): void => {
+    this.waiting = resolve;
+  };
 
   return(): Promise<IteratorResult<T, undefined>> {
     this.items.length = 0;

@@ -3,26 +3,45 @@ import { runToolHooks, type ToolHooks } from '../hooks/run-tool-hooks.js';
 import { type RunAgentToolResult, runAgentTool } from '../tools/run-agent-tool.js';
 import { AgentEventKind } from './agent-event.js';
 import type { SessionRuntime } from './session-runtime.js';
-import type { ToolResult } from './turn.js';
+import { type ToolResult, type ToolResultsTurn, Turns } from './turn.js';
 
 /**
  * Runs every tool call of one model turn, concurrently when the profile allows parallel calls (results keep
- * the calls' order), and returns what the model sees. Failures of any kind become error results: an unknown
+ * the calls' order), and returns what the model sees: the history's tool-results turn, timed when the round
+ * ended. Failures of any kind become error results: an unknown
  * tool, arguments that are not JSON, a tool that throws.
  */
 export function executeToolRound(
   rt: SessionRuntime,
   calls: readonly ToolCallPart[],
   signal: AbortSignal,
-): Promise<ToolResult[]> {
-  if (calls.length === 1) return executeToolCall(rt, calls[0]!, signal).then(inList);
-  if (rt.profile.supportsParallelToolCalls) {
-    return Promise.all(calls.map((call) => executeToolCall(rt, call, signal)));
+  /** The time the round starts, when the caller read the clock in the same synchronous step. */
+  atMs?: number,
+): Promise<ToolResultsTurn> {
+  // The usual round, one call: its result becomes the turn in the same job that ends it (no extra promise),
+  // and TOOL_CALL_END and the turn share one clock reading.
+  if (calls.length === 1) {
+    const call = calls[0]!;
+    const running = startToolCall(rt, call, signal, atMs);
+    if (!(running instanceof Promise)) return Promise.resolve(singleResult(rt, call, running));
+    return running.then(
+      (ran) => singleResult(rt, call, ran),
+      (error: unknown) => singleResult(rt, call, toolError(call, error)),
+    );
   }
-  return executeInTurn(rt, calls, signal);
+  if (rt.profile.supportsParallelToolCalls) {
+    // Every call starts in this same step, so they share its time.
+    return Promise.all(calls.map((call) => executeToolCall(rt, call, signal, atMs))).then(inTurn);
+  }
+  return executeInTurn(rt, calls, signal).then(inTurn);
 }
 
-const inList = (result: ToolResult): ToolResult[] => [result];
+const inTurn = (results: ToolResult[]): ToolResultsTurn => Turns.toolResults(results);
+
+function singleResult(rt: SessionRuntime, call: ToolCallPart, ran: RunAgentToolResult): ToolResultsTurn {
+  const now = Date.now();
+  return Turns.toolResults([endToolCall(rt, call, ran, now)], now);
+}
 
 async function executeInTurn(
   rt: SessionRuntime,
@@ -38,32 +57,55 @@ async function executeToolCall(
   rt: SessionRuntime,
   call: ToolCallPart,
   signal: AbortSignal,
+  atMs?: number,
 ): Promise<ToolResult> {
-  rt.emit(AgentEventKind.TOOL_CALL_START, {
-    tool_name: call.toolName,
-    tool_call_id: call.toolCallId,
-    arguments: call.arguments,
-  });
-  // One async step per call when there are no hooks: this runs for every tool call of every round.
-  const refusal = refuse(rt, call, signal);
   let ran: RunAgentToolResult;
-  if (refusal !== undefined) ran = failed(refusal);
-  else {
-    try {
-      ran = await (hasHooks(rt.toolHooks) ? runHooked(rt, call, signal) : runTool(rt, call, signal));
-    } catch (error) {
-      ran = failed(
-        `Tool error (${call.toolName}): ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
+  try {
+    ran = await startToolCall(rt, call, signal, atMs);
+  } catch (error) {
+    ran = toolError(call, error);
   }
-  rt.emit(AgentEventKind.TOOL_CALL_END, {
-    tool_name: call.toolName,
-    tool_call_id: call.toolCallId,
-    output: ran.output,
-    truncated_output: ran.truncated,
-    is_error: ran.isError,
-  });
+  return endToolCall(rt, call, ran);
+}
+
+/**
+ * TOOL_CALL_START, then the call: the refusal at once when it cannot run, else the running tool (with its
+ * hooks, if any). One async step per call when there are no hooks: this runs for every tool call of every round.
+ */
+function startToolCall(
+  rt: SessionRuntime,
+  call: ToolCallPart,
+  signal: AbortSignal,
+  atMs: number | undefined,
+): RunAgentToolResult | Promise<RunAgentToolResult> {
+  rt.emit(
+    AgentEventKind.TOOL_CALL_START,
+    { tool_name: call.toolName, tool_call_id: call.toolCallId, arguments: call.arguments },
+    atMs,
+  );
+  const refusal = refuse(rt, call, signal);
+  if (refusal !== undefined) return failed(refusal);
+  return hasHooks(rt.toolHooks) ? runHooked(rt, call, signal) : runTool(rt, call, signal);
+}
+
+/** TOOL_CALL_END with the full output, and the result the model sees. */
+function endToolCall(
+  rt: SessionRuntime,
+  call: ToolCallPart,
+  ran: RunAgentToolResult,
+  atMs?: number,
+): ToolResult {
+  rt.emit(
+    AgentEventKind.TOOL_CALL_END,
+    {
+      tool_name: call.toolName,
+      tool_call_id: call.toolCallId,
+      output: ran.output,
+      truncated_output: ran.truncated,
+      is_error: ran.isError,
+    },
+    atMs,
+  );
   return {
     toolCallId: call.toolCallId,
     toolName: call.toolName,
@@ -71,6 +113,9 @@ async function executeToolCall(
     isError: ran.isError,
   };
 }
+
+const toolError = (call: ToolCallPart, error: unknown): RunAgentToolResult =>
+  failed(`Tool error (${call.toolName}): ${error instanceof Error ? error.message : String(error)}`);
 
 const failed = (output: string): RunAgentToolResult => ({ output, truncated: output, isError: true });
 

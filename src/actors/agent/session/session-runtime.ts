@@ -34,9 +34,10 @@ export interface SessionRuntime {
   reasoningEffort: ReasoningEffort | undefined;
   /** Built once, at the first input. */
   systemPrompt: string;
-  emit(kind: AgentEventKind, data?: Record<string, unknown>): void;
+  /** `atMs`: the time, when the caller already read the clock in the same synchronous step. */
+  emit(kind: AgentEventKind, data?: Record<string, unknown>, atMs?: number): void;
   /** Adds a response's usage to the session's totals and emits USAGE. */
-  recordUsage(response: Response, phase: 'turn' | 'compaction'): void;
+  recordUsage(response: Response, phase: 'turn' | 'compaction', atMs?: number): void;
   /** Steering messages queued since the last drain, oldest first. */
   takeSteering(): readonly string[];
   /** The next queued follow-up input, if any. */

@@ -106,8 +106,8 @@ class AgentSession implements Session {
       turnCount: 0,
       reasoningEffort: this.config.reasoningEffort,
       systemPrompt: '',
-      emit: (kind, data) => this.emit(kind, data),
-      recordUsage: (response, phase) => this.recordUsage(response, phase),
+      emit: (kind, data, atMs) => this.emit(kind, data, atMs),
+      recordUsage: (response, phase, atMs) => this.recordUsage(response, phase, atMs),
       takeSteering: () => (this.steering.length === 0 ? NO_STEERING : this.steering.splice(0)),
       takeFollowUp: () => this.followUps.shift(),
     };
@@ -270,16 +270,20 @@ class AgentSession implements Session {
     return child;
   }
 
-  private recordUsage(response: Response, phase: 'turn' | 'compaction'): void {
+  private recordUsage(response: Response, phase: 'turn' | 'compaction', atMs?: number): void {
     const cost = estimateCost(response.model, response.usage);
     this.addUsage(response.usage, cost);
-    this.emit(AgentEventKind.USAGE, {
-      model: response.model,
-      provider: response.provider,
-      usage: response.usage,
-      cost_usd: cost,
-      phase,
-    });
+    this.emit(
+      AgentEventKind.USAGE,
+      {
+        model: response.model,
+        provider: response.provider,
+        usage: response.usage,
+        cost_usd: cost,
+        phase,
+      },
+      atMs,
+    );
   }
 
   private addUsage(usage: TokenUsage, cost: number | undefined): void {
@@ -287,8 +291,8 @@ class AgentSession implements Session {
     this.totalCost += cost ?? 0;
   }
 
-  private emit(kind: AgentEvent['kind'], data: Record<string, unknown> = {}): void {
-    const event = agentEvent(this.id, kind, data);
+  private emit(kind: AgentEvent['kind'], data: Record<string, unknown> = {}, atMs?: number): void {
+    const event = agentEvent(this.id, kind, data, atMs);
     this.queue?.push(event);
     if (this.listeners.size > 0) for (const listener of this.listeners) listener(event);
   }

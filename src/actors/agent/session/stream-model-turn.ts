@@ -39,38 +39,48 @@ export function buildRequest(rt: SessionRuntime): Request {
 }
 
 /**
- * Streams one model turn, turning text deltas into ASSISTANT_TEXT_START/DELTA/END as they arrive, and returns
- * the assembled response. LLM errors propagate (typed) to the loop, which decides what they mean.
+ * One model turn, streamed: text deltas become ASSISTANT_TEXT_START/DELTA/END as they arrive. `done` settles
+ * when the stream is over (rejecting with the typed LLM error, which the loop judges); then `finish()` ends
+ * the turn and returns the assembled response. Two steps rather than a promise of the response, so the loop
+ * reads the response in the job that resumes it (no promise between the stream's end and the loop).
  */
-export function streamModelTurn(rt: SessionRuntime, signal: AbortSignal): Promise<Response> {
-  let started = false;
-  let response: Response | undefined;
-  // Each event is handled as the client hands it over, with no promise per event (StreamResult.response).
-  const onEvent = (event: StreamEvent): void => {
+export class ModelTurn {
+  readonly done: Promise<unknown>;
+  readonly #rt: SessionRuntime;
+  #started = false;
+  #response: Response | undefined;
+
+  constructor(rt: SessionRuntime, signal: AbortSignal) {
+    this.#rt = rt;
+    // Each event is handled as the client hands it over, with no promise per event (StreamResult.drain).
+    this.done = rt.client.stream(buildRequest(rt), { signal }).drain(this.#onEvent);
+  }
+
+  readonly #onEvent = (event: StreamEvent): void => {
     if (event.type === 'text_start' || event.type === 'text_delta') {
-      if (!started) {
-        started = true;
-        rt.emit(AgentEventKind.ASSISTANT_TEXT_START);
+      if (!this.#started) {
+        this.#started = true;
+        this.#rt.emit(AgentEventKind.ASSISTANT_TEXT_START);
       }
-      if (event.type === 'text_delta') rt.emit(AgentEventKind.ASSISTANT_TEXT_DELTA, { text: event.delta });
+      if (event.type === 'text_delta') {
+        this.#rt.emit(AgentEventKind.ASSISTANT_TEXT_DELTA, { text: event.delta });
+      }
     } else if (event.type === 'finish') {
-      response = event.response;
+      this.#response = event.response;
     }
   };
-  return rt.client
-    .stream(buildRequest(rt), { signal })
-    .response(onEvent)
-    .then(() => {
-      if (!response) {
-        throw new AttractorError(
-          'agent.stream_incomplete',
-          `The ${rt.model} stream ended without a response.`,
-        );
-      }
-      if (started || response.text !== '') {
-        if (!started) rt.emit(AgentEventKind.ASSISTANT_TEXT_START);
-        rt.emit(AgentEventKind.ASSISTANT_TEXT_END, { text: response.text });
-      }
-      return response;
-    });
+
+  /** After `done` resolved: ASSISTANT_TEXT_END when there was text, and the response. */
+  finish(): Response {
+    const rt = this.#rt;
+    const response = this.#response;
+    if (!response) {
+      throw new AttractorError('agent.stream_incomplete', `The ${rt.model} stream ended without a response.`);
+    }
+    if (this.#started || response.text !== '') {
+      if (!this.#started) rt.emit(AgentEventKind.ASSISTANT_TEXT_START);
+      rt.emit(AgentEventKind.ASSISTANT_TEXT_END, { text: response.text });
+    }
+    return response;
+  }
 }

@@ -60,16 +60,16 @@ export const Turns = {
   user: (text: string): UserTurn => ({ kind: 'user', text, timestamp: now() }),
   system: (text: string): SystemTurn => ({ kind: 'system', text, timestamp: now() }),
   steering: (text: string): SteeringTurn => ({ kind: 'steering', text, timestamp: now() }),
-  toolResults: (results: ToolResult[]): ToolResultsTurn => ({
+  toolResults: (results: ToolResult[], timestamp = now()): ToolResultsTurn => ({
     kind: 'tool_results',
     results,
-    timestamp: now(),
+    timestamp,
   }),
-  assistant: (message: Message, usage: TokenUsage, responseId: string): AssistantTurn => ({
+  assistant: (message: Message, usage: TokenUsage, responseId: string, timestamp = now()): AssistantTurn => ({
     kind: 'assistant',
     message,
     usage,
     responseId,
-    timestamp: now(),
+    timestamp,
   }),
 } as const;

@@ -1,4 +1,11 @@
-import { resolveLimits, type TruncationLimits, type TruncationMode } from './truncation-limits.js';
+import {
+  DEFAULT_CHAR_LIMITS,
+  DEFAULT_LINE_LIMITS,
+  FALLBACK_CHAR_LIMIT,
+  resolveLimits,
+  type TruncationLimits,
+  type TruncationMode,
+} from './truncation-limits.js';
 
 /** Stage 1, `head_tail`: the marker the seeds give (CONFORMANCE B.2), word for word. */
 export const headTailMarker = (removed: number): string =>
@@ -42,6 +49,11 @@ export function truncateChars(
 
 /** Stage 2: at most `limit` lines, the first `limit/2` and the last `limit - limit/2`. */
 export function truncateLines(output: string, limit: number): string {
+  // Most outputs fit: count the line breaks before splitting (every shell, grep and glob result passes here).
+  let breaks = 0;
+  for (let at = output.indexOf('\n'); at !== -1 && breaks < limit; at = output.indexOf('\n', at + 1))
+    breaks++;
+  if (breaks < limit) return output;
   const lines = output.split('\n');
   if (lines.length <= limit) return output;
   const head = Math.floor(limit / 2);
@@ -64,7 +76,12 @@ export function truncateOutput(
   config?: TruncationLimits,
   alreadyOmitted = 0,
 ): string {
-  const limits = resolveLimits(toolName, config);
-  const stage1 = truncateChars(output, limits.charLimit, limits.mode, alreadyOmitted);
-  return limits.lineLimit === undefined ? stage1 : truncateLines(stage1, limits.lineLimit);
+  // resolveLimits' lookups without its object: this runs for every tool call.
+  const charLimit = config?.charLimits?.[toolName] ?? DEFAULT_CHAR_LIMITS[toolName] ?? FALLBACK_CHAR_LIMIT;
+  const lineLimit = config?.lineLimits?.[toolName] ?? DEFAULT_LINE_LIMITS[toolName];
+  const stage1 =
+    output.length <= charLimit && alreadyOmitted === 0
+      ? output
+      : truncateChars(output, charLimit, resolveLimits(toolName, config).mode, alreadyOmitted);
+  return lineLimit === undefined ? stage1 : truncateLines(stage1, lineLimit);
 }

@@ -4,6 +4,7 @@ import {
   fingerprintToolCall,
   LoopDetector,
   loopWarningText,
+  type ToolCallFingerprint,
 } from '../../../../src/actors/agent/session/loop-detector.js';
 import { createSession } from '../../../../src/actors/agent/session/session.js';
 import { collect, scripted, testEnv, testProfile } from './session-fixtures.js';
@@ -41,6 +42,102 @@ describe('detectRepeatingPattern', () => {
     const detector = new LoopDetector(4);
     const reports = sequence('AAAAAAAAA').map((c) => detector.record(c));
     expect(reports.map((r) => (r ? r.pattern.length : 0))).toEqual([0, 0, 0, 1, 0, 0, 0, 1, 0]);
+  });
+});
+
+/** The detector as it was before it became incremental: keep the last `window` calls, rescan them each time. */
+class RescanningDetector {
+  private calls: ToolCallFingerprint[] = [];
+  constructor(readonly window: number) {}
+  record(call: ToolCallFingerprint): { pattern: string[]; window: number } | undefined {
+    this.calls.push(call);
+    if (this.calls.length > this.window) this.calls.shift();
+    const found = detectRepeatingPattern(this.calls, this.window);
+    if (!found) return undefined;
+    this.calls = [];
+    return { pattern: found.map((c) => c.toolName), window: this.window };
+  }
+}
+
+/** A small deterministic generator, so a failure names a seed that reproduces it. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+describe('LoopDetector is the rescanning detector, one call at a time', () => {
+  const tools = ['read_file', 'grep', 'shell'];
+  // Small alphabets make loops common; runs of a repeated pattern with noise make near misses common.
+  it.each(Array.from({ length: 40 }, (_, seed) => seed))('random call sequence, seed %i', (seed) => {
+    const next = random(seed + 1);
+    const window = 2 + Math.floor(next() * 11);
+    const alphabet = 1 + Math.floor(next() * 4);
+    const detector = new LoopDetector(window);
+    const reference = new RescanningDetector(window);
+    let pattern: ToolCallFingerprint[] = [];
+    let detections = 0;
+    for (let i = 0; i < 600; i++) {
+      if (pattern.length === 0 || next() < 0.05) {
+        pattern = Array.from({ length: 1 + Math.floor(next() * 3) }, () =>
+          fingerprintToolCall(tools[Math.floor(next() * tools.length)]!, {
+            n: Math.floor(next() * alphabet),
+          }),
+        );
+      }
+      const call =
+        next() < 0.1
+          ? fingerprintToolCall(tools[Math.floor(next() * tools.length)]!, {
+              n: Math.floor(next() * alphabet),
+            })
+          : pattern[i % pattern.length]!;
+      const expected = reference.record(call);
+      expect(detector.record(call), `call ${i}`).toEqual(expected);
+      if (expected) detections++;
+    }
+    // The sequences are built to loop: an equivalence that never sees a detection proves little.
+    expect(detections).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['ABCABCABCA', 10],
+    ['XYZABCABCABCA', 10],
+    ['AAAAAAAAAB', 10],
+    ['ABABABABABABABABABAB', 4],
+    ['ABCDABCDABCDABCD', 8],
+    ['AABAABAABAAB', 6],
+    ['ABAB', 2],
+    ['AAAAAAAAAAAAAAAAAAAAAAAAAA', 3],
+  ])('%s in a window of %i', (letters, window) => {
+    const detector = new LoopDetector(window);
+    const reference = new RescanningDetector(window);
+    for (const fingerprint of sequence(letters)) {
+      expect(detector.record(fingerprint)).toEqual(reference.record(fingerprint));
+    }
+  });
+});
+
+describe('LoopDetector where only the canonical texts can tell', () => {
+  // `{}` and `{ a: undefined }` have the same text, so do Infinity and null: sameJson leaves them to the keys.
+  it.each([
+    [[{}, { a: undefined }], 4, 1],
+    [[{ x: Number.POSITIVE_INFINITY }, { x: null }], 6, 1],
+    // The canonical rebuild turns a Date into `{}` (it keeps own keys only): the keys say so, and so does the detector.
+    [[{ d: new Date(0) }, { d: {} }], 4, 1],
+    [[{ d: new Date(0) }, { d: '1970-01-01T00:00:00.000Z' }], 4, 2],
+    [[{ a: [undefined] }, { a: [1] }], 4, 2],
+  ])('%j in a window of %i: a pattern of %i', (variants, window, length) => {
+    const detector = new LoopDetector(window);
+    const reference = new RescanningDetector(window);
+    let found: ReturnType<LoopDetector['record']>;
+    for (let i = 0; i < window; i++) {
+      const fingerprint = fingerprintToolCall('grep', variants[i % variants.length]);
+      found = detector.record(fingerprint);
+      expect(found).toEqual(reference.record(fingerprint));
+    }
+    expect(found?.pattern).toHaveLength(length);
   });
 });
 

@@ -79,6 +79,27 @@ describe('stage 2: lines', () => {
   });
 });
 
+describe('stage 2 at the limit', () => {
+  // Lines are counted before anything is split: exactly `limit` lines stay whole, one more is cut.
+  it.each([
+    [1, 1],
+    [4, 3],
+    [4, 4],
+    [4, 5],
+    [256, 255],
+    [256, 256],
+    [256, 257],
+  ])('a limit of %i lines, %i lines of output', (limit, count) => {
+    const lines = Array.from({ length: count }, (_, i) => `line ${i}`);
+    for (const output of [lines.join('\n'), `${lines.join('\n')}\n`]) {
+      const total = output.split('\n').length;
+      const out = truncateLines(output, limit);
+      if (total <= limit) expect(out).toBe(output);
+      else expect(out).toContain(linesMarker(total - limit));
+    }
+  });
+});
+
 describe('truncateOutput', () => {
   it('read_file of 100 000 characters: the marker, 50 000 characters kept', () => {
     const out = truncateOutput('read_file', 'x'.repeat(100_000));
