@@ -35,16 +35,30 @@ export const OUTPUT_CACHE_LIMIT = 2000;
 /**
  * Ink's `Output` (one per frame, two with <Static>) caches a line's styled characters and string widths,
  * but each starts empty, so every frame tokenized every line again. All Outputs share one set instead.
- * And its grid starts as one blank cell object per cell (4,000 a frame at 100 × 40); they all share one.
+ * And its grid starts as one blank cell object per cell (4,000 a frame at 100 × 40); they all share one,
+ * and a row's trailing blank cells are not turned into spaces only to be trimmed off again.
  * Cells and cached characters are only read (a cell is replaced, never changed), so sharing is safe.
  */
 export function patchInkOutput(text, file = 'ink/build/output.js') {
   const field = '    caches = new OutputCaches();';
   const blank = /row\.push\(\{\s*type: 'char',\s*value: ' ',\s*fullWidth: false,\s*styles: \[\],\s*\}\);/;
-  if (!text.includes(field) || !text.includes('class OutputCaches {') || !blank.test(text)) {
+  const rowToText = 'const lineWithoutEmptyItems = line.filter(item => item !== undefined);';
+  if (
+    !text.includes(field) ||
+    !text.includes('class OutputCaches {') ||
+    !blank.test(text) ||
+    text.split(rowToText).length !== 2
+  ) {
     throw new Error(`${file}: Ink's output caches changed; revisit this patch`);
   }
-  return `${text.replace(field, '    caches = sharedOutputCaches;').replace(blank, 'row.push(BLANK_CELL);')}
+  // A row's trailing blank cells only become spaces that trimEnd() removes again: they are left out.
+  const trimmedRowToText = `let end = line.length;
+            while (end > 0 && line[end - 1] === BLANK_CELL) end--;
+            const lineWithoutEmptyItems = (end === line.length ? line : line.slice(0, end)).filter(item => item !== undefined);`;
+  return `${text
+    .replace(field, '    caches = sharedOutputCaches;')
+    .replace(blank, 'row.push(BLANK_CELL);')
+    .replace(rowToText, () => trimmedRowToText)}
 const BLANK_CELL = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: Object.freeze([]) });
 ${generationMapSource}
 const sharedOutputCaches = new OutputCaches();
@@ -117,14 +131,21 @@ export function patchStyledChars(text, file = '@alcalzone/ansi-tokenize/build/st
   // The characters of one run share its styles array (a new one is made for each change, never altered),
   // instead of a copy each: fewer allocations, and the shortcut above sees them as the same at once.
   const copied = 'styles: [...codes],';
+  // And a character is built as a literal of the char token's three fields, not a spread of it.
+  const spread = '...token,';
   const imports = [
     'import { ansiCodesToString } from "./ansiCodes.js";',
     'import { diffAnsiCodes } from "./diff.js";',
   ];
-  if (!text.includes(original) || !text.includes(copied) || !imports.every((line) => text.includes(line))) {
+  if (
+    !text.includes(original) ||
+    !text.includes(copied) ||
+    text.split(spread).length !== 2 ||
+    !imports.every((line) => text.includes(line))
+  ) {
     throw new Error(`${file}: ansi-tokenize's styledCharsToString changed; revisit this patch`);
   }
-  return `${text.replace(original, 'function originalStyledCharsToString(chars) {').replace(copied, 'styles: codes,')}
+  return `${text.replace(original, 'function originalStyledCharsToString(chars) {').replace(copied, 'styles: codes,').replace(spread, 'type: token.type, value: token.value, fullWidth: token.fullWidth,')}
 ${styledCharsToStringSource}
 export { styledCharsToString };
 `;
