@@ -4,8 +4,8 @@
 // the frames per second that reached the terminal (target ≤ 30).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { offscreenTerminal } from '../scripts/offscreen-terminal.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 if (!existsSync(path.join(root, 'dist', 'tui', 'tui-entry.bundle.cjs'))) {
@@ -25,23 +25,16 @@ let bytes = 0;
 let writes = 0;
 let frames = 0;
 let last = '';
-const out = new Writable({
-  write(chunk, _enc, done) {
+const { stdout: out, stdin: keyboard } = offscreenTerminal({
+  columns: 100,
+  rows: 40,
+  onWrite(chunk) {
     const text = String(chunk);
     bytes += chunk.length;
     writes += 1;
     if (text.startsWith(FRAME_START)) frames += 1;
     if (process.env.TUI_DEBUG) last = text;
-    done();
   },
-});
-Object.assign(out, { isTTY: true, columns: 100, rows: 40 });
-// A keyboard that never types: Ink needs a TTY stdin (raw mode) for the app's key handling.
-const keyboard = Object.assign(new Readable({ read() {} }), {
-  isTTY: true,
-  setRawMode() {},
-  ref() {},
-  unref() {},
 });
 const tui = startRunTui({
   source: 'digraph s { start [shape=Mdiamond]; a; b; c; exit [shape=Msquare]; start -> a -> b -> c -> exit }',

@@ -5,8 +5,8 @@
 // so it holds what a first frame, streamed markdown, a tool call, a finished node and the closing
 // summary compiled. `node scripts/warm-tui-code-cache.mjs [DIST]` (default: this project's dist/).
 import path from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { offscreenTerminal } from './offscreen-terminal.mjs';
 
 const dist = path.resolve(
   process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist'),
@@ -17,18 +17,7 @@ const loaded = tuiLoadInfo();
 // Running from modules (no bundle), or a cache already there: nothing to make.
 if (loaded?.from !== 'bundle' || loaded.cacheUsed) process.exit(0);
 
-const screen = Object.assign(new Writable({ write: (_chunk, _encoding, done) => done() }), {
-  isTTY: true,
-  columns: 100,
-  rows: 30,
-});
-// A keyboard that never types (Ink wants a TTY stdin for its keys).
-const keyboard = Object.assign(new Readable({ read() {} }), {
-  isTTY: true,
-  setRawMode() {},
-  ref() {},
-  unref() {},
-});
+const { stdout: screen, stdin: keyboard } = offscreenTerminal({ columns: 100, rows: 30 });
 const tui = startRunTui({
   source:
     'digraph warm { start [shape=Mdiamond]; plan [label="Plan"]; check [shape=parallelogram]; exit [shape=Msquare]; start -> plan -> check -> exit }',
