@@ -75,8 +75,9 @@ const MAX_PATTERN = 3;
  * Incremental, O(1) per call: the last `window` calls repeat a pattern of length L exactly when each of their
  * calls after the first L equals the one L before it, i.e. when the last `window - L` calls each matched the
  * call L before them. So for each L the detector counts how many calls in a row did, and never rescans the
- * window; it finds what {@link detectRepeatingPattern} finds on the same record (test/actors/agent/session/
- * loop-detector.test.ts compares them on random call sequences).
+ * window; it finds what a detector rescanning the window after every call finds on the same record
+ * (test/actors/agent/session/loop-detector.test.ts compares it with one, `repeating-pattern.ts` there, on
+ * random call sequences).
  */
 export class LoopDetector {
   readonly window: number;
@@ -118,28 +119,4 @@ export class LoopDetector {
     }
     return undefined;
   }
-}
-
-/** The shortest pattern (length 1–3) the last `window` calls repeat, if any; pure. */
-export function detectRepeatingPattern(
-  calls: readonly ToolCallFingerprint[],
-  window: number,
-): ToolCallFingerprint[] | undefined {
-  if (calls.length < window) return undefined;
-  const start = calls.length - window;
-  for (let length = 1; length <= 3; length++) {
-    // At least two whole repetitions, or a "pattern" of three distinct calls would match any window of three.
-    if (length * 2 > window) break;
-    // Every call equals the one `length` before it (within the window) exactly when the window repeats its
-    // first `length` calls; read in place, since this runs after every tool call.
-    let repeats = true;
-    for (let i = start + length; i < calls.length; i++) {
-      if (calls[i]!.key !== calls[i - length]!.key) {
-        repeats = false;
-        break;
-      }
-    }
-    if (repeats) return calls.slice(start, start + length);
-  }
-  return undefined;
 }

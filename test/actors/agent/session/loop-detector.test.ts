@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  detectRepeatingPattern,
   fingerprintToolCall,
   LoopDetector,
   loopWarningText,
   type ToolCallFingerprint,
 } from '../../../../src/actors/agent/session/loop-detector.js';
 import { createSession } from '../../../../src/actors/agent/session/session.js';
+import { detectRepeatingPattern } from './repeating-pattern.js';
 import { collect, scripted, testEnv, testProfile } from './session-fixtures.js';
 
 const call = (letter: string) => fingerprintToolCall('read_file', { path: `${letter}.py` });
