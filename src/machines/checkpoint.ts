@@ -1,10 +1,11 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { ContextLogEntrySchema } from '../actors/pipeline-context.js';
 import { StageStatusSchema } from '../compiler/outcome.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import { AttractorError } from '../shared/errors.js';
+import { CheckpointJournal, JOURNAL_COMPACT_BYTES, newestJournalLine } from './checkpoint-journal.js';
 
 /**
  * `checkpoint.json` (docs/decisions.md): the seeds' fields, plus what our resume needs. Its size
@@ -44,12 +45,44 @@ export interface CheckpointWriterOptions {
   /** `--checkpoint-dir`: keep a timestamped history there too. */
   historyDir?: string;
   durable?: boolean;
+  /** A `checkpoint.json` refresh that failed between steps (nothing else can report it there). */
+  onError?: (error: unknown) => void;
 }
 
+/**
+ * The run's checkpoints (docs/decisions.md D23.1). Each one is appended to the journal first (durably:
+ * the step is safe from there on); `checkpoint.json` follows when the engine flushes it (before a node
+ * that does work starts) or as soon as the run waits for anything, and at once, durably, when the run
+ * stops and when the journal has grown past its bound. Between routing nodes the newest checkpoint can be
+ * the journal's last line only, which `readCheckpoint` takes over `checkpoint.json`.
+ */
 export function createCheckpointWriter(options: CheckpointWriterOptions) {
   const path = join(options.runDir, 'checkpoint.json');
+  const durable = options.durable ?? true;
   if (options.historyDir) mkdirSync(options.historyDir, { recursive: true });
+  const journal = new CheckpointJournal(options.runDir, { durable });
   let lastStamp = 0;
+  let snapshotExists = existsSync(path);
+  // The newest checkpoint not yet in checkpoint.json, written when the run next waits (one write for a
+  // burst of instant steps, and at every step of a run whose nodes take any time).
+  let pending: string | undefined;
+  let refresh: NodeJS.Immediate | undefined;
+  const writeSnapshot = (text: string, sync: boolean): void => {
+    pending = undefined;
+    if (refresh) clearImmediate(refresh);
+    refresh = undefined;
+    writeFileAtomic(path, text, { durable: sync });
+    snapshotExists = true;
+  };
+  const refreshSnapshot = (): void => {
+    refresh = undefined;
+    if (pending === undefined) return;
+    try {
+      writeSnapshot(pending, false);
+    } catch (error) {
+      options.onError?.(error);
+    }
+  };
   return {
     path,
     /**
@@ -57,10 +90,24 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
      * straight to text, since building the merged object first costs a copy of every key per step.
      */
     write(checkpoint: Omit<Checkpoint, 'context'>, contextJson: string): void {
-      // Compact: the checkpoint is rewritten at every step, so its size is its cost.
+      // Compact: the checkpoint is written at every step, so its size is its cost.
       const rest = JSON.stringify(checkpoint);
       const text = `${rest.slice(0, -1)},"context":${contextJson}}\n`;
-      writeFileAtomic(path, text, { durable: options.durable ?? true });
+      journal.append(text);
+      if (checkpoint.status !== 'running') {
+        // The run stops here: checkpoint.json alone is its record, as the run layout says.
+        writeSnapshot(text, durable);
+        journal.remove();
+      } else if (journal.size > JOURNAL_COMPACT_BYTES) {
+        writeSnapshot(text, durable);
+        journal.startOver();
+      } else if (!snapshotExists) {
+        // A run directory always has its checkpoint.json from the first step on (resume looks for it).
+        writeSnapshot(text, false);
+      } else {
+        pending = text;
+        refresh ??= setImmediate(refreshSnapshot);
+      }
       if (options.historyDir) {
         // Same-millisecond checkpoints would collide: keep names unique and ordered.
         const stamp = Math.max(checkpoint.timestamp, lastStamp + 1);
@@ -69,13 +116,26 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
         writeFileAtomic(join(options.historyDir, `checkpoint_${stamp}.json`), text, { durable: false });
       }
     },
+    /** Bring checkpoint.json up to date now (before a node that does work starts, for instance). */
+    flush(): void {
+      if (pending !== undefined) writeSnapshot(pending, false);
+    },
+    /** The run is over (however it ended): bring checkpoint.json up to date and let the journal go. */
+    close(): void {
+      this.flush();
+      journal.close();
+    },
   };
 }
 
+/**
+ * Read and validate a checkpoint file. For a run directory's `checkpoint.json`, the newest line of the
+ * run's journal wins when there is one (a run that crashed, or is still running, docs/decisions.md D23.1).
+ */
 export function readCheckpoint(path: string): Checkpoint {
-  let text: string;
+  let text = basename(path) === 'checkpoint.json' ? newestJournalLine(dirname(path)) : undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    text ??= readFileSync(path, 'utf8');
   } catch {
     throw new AttractorError('CHECKPOINT_NOT_FOUND', `cannot read checkpoint ${path}.`);
   }

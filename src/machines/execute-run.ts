@@ -29,6 +29,9 @@ import { createScenarioInterviewer } from './scenario-interviewer.js';
 import { valuesWithVisits, valuesWithVisitsJson } from './visit-counts.js';
 import { whenPipelineDone } from './watch-pipeline-actor.js';
 
+/** Handlers that only route: they do nothing a reader of checkpoint.json must see them doing. */
+const ROUTING_HANDLERS = new Set(['start', 'exit', 'conditional']);
+
 /**
  * Run a prepared pipeline: create or reopen its run directory, wire the machine's emitted events to the
  * event log, the checkpoint writer and `onEvent`, build the services handlers get, start the actor and
@@ -91,7 +94,12 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
   let budgetStop: string | undefined;
   const nodeStarted = new Map<string, number>();
   const artifacts = new ArtifactStore(runDir);
+  const routingNodes = new Set(graph.nodes.filter((n) => ROUTING_HANDLERS.has(n.handler)).map((n) => n.id));
   const emitEvent = (kind: string, data: Record<string, unknown> = {}, nodeId?: string): void => {
+    // A node that does work (anything but routing) starts with checkpoint.json naming it: whoever reads
+    // the file while it runs, or after a crash in it, sees where the run is (docs/decisions.md D23.1).
+    if (kind === 'node.start' && nodeId && !data['branch'] && !data['parent'] && !routingNodes.has(nodeId))
+      checkpoints.flush();
     const now = Date.now();
     let timed = data;
     if (nodeId && !data['branch'] && !data['parent']) {
@@ -141,6 +149,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     runDir,
     ...(options.checkpointDir ? { historyDir: options.checkpointDir } : {}),
     ...(options.durable !== undefined ? { durable: options.durable } : {}),
+    onError: (error) => failOutput(`writing the checkpoint ${join(runDir, 'checkpoint.json')}`, error),
   });
   const writeCheckpoint = (
     context: PipelineMachineContext,
@@ -286,10 +295,22 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     })
     .finally(() => {
       budgetSignal?.removeEventListener('abort', onBudget);
+      let closing: unknown;
+      try {
+        checkpoints.close();
+      } catch (error) {
+        closing = error;
+      }
       log.close();
       feed.end();
       releaseLock();
       releaseMachine();
+      if (closing !== undefined) {
+        const detail = closing instanceof Error ? closing.message : String(closing);
+        throw new AttractorError('RUN_OUTPUT_FAILED', `writing ${checkpoints.path} failed: ${detail}.`, {
+          cause: closing,
+        });
+      }
     });
 
   return {

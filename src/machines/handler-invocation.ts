@@ -10,7 +10,7 @@ import { resolveThreadId } from '../compiler/fidelity.js';
 import type { FidelityMode, PipelineEdge, PipelineNode } from '../compiler/ir.js';
 import type { Outcome } from '../compiler/outcome.js';
 import { routerCandidates, visitLimitFailure } from '../compiler/routing.js';
-import { anySignal } from '../shared/any-signal.js';
+import { anySignal, type CombinedSignal } from '../shared/any-signal.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import { removeFile } from '../shared/remove-file.js';
 import { runBranch, startChildPipeline } from './child-actors.js';
@@ -204,8 +204,13 @@ async function runHandler(
   const timed = ms !== undefined && ms > 0 && !SELF_TIMED.has(node.handler);
   const timeout = timed ? new AbortController() : undefined;
   const hard = runtime.services.signal;
-  const combined = anySignal([actorSignal, ...(timeout ? [timeout.signal] : []), ...(hard ? [hard] : [])]);
-  const { signal } = combined;
+  // Made when the handler first reads it: routing handlers never do, and a combined signal costs an
+  // AbortController and a listener on each source at every step.
+  let combined: CombinedSignal | undefined;
+  const signal = (): AbortSignal => {
+    combined ??= anySignal([actorSignal, ...(timeout ? [timeout.signal] : []), ...(hard ? [hard] : [])]);
+    return combined.signal;
+  };
   const handler = registry.get(node.handler);
   const input: HandlerInput = {
     node,
@@ -217,7 +222,9 @@ async function runHandler(
     ...(threadId ? { threadId } : {}),
     attempt: (context.nodeRetries[node.id] ?? 0) + 1,
     ...(runtime.services.workingDir ? { workingDir: runtime.services.workingDir } : {}),
-    signal,
+    get signal() {
+      return signal();
+    },
     services,
     actor: self,
     // Only fidelity summaries read the completed stages; build the list when asked (it is O(graph)).
@@ -225,7 +232,7 @@ async function runHandler(
       return context.completedNodes.map((id) => ({ id, status: context.nodeOutcomes[id] ?? 'success' }));
     },
   };
-  const run = handler(input).finally(() => combined.dispose());
+  const run = handler(input).finally(() => combined?.dispose());
   if (!timeout || !ms) return run;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<Outcome>((resolve) => {

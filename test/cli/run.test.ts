@@ -160,7 +160,8 @@ describe('attractor run (in process)', () => {
     expect(r.stdout.match(/needs an answer/g)).toHaveLength(1);
     expect(r.stdout).toMatch(/✗ gate fail: human gate gate needs an answer/);
     expect(r.stdout).toMatch(/^Failed at gate \(quality: failed — failed: gate\)\. Run directory: runs$/m);
-  });
+    // ensureDist may build dist/ first when src/ changed since the last build.
+  }, 180_000);
 
   it('a degraded run says which nodes failed, were partial or retried, in the summary line', async () => {
     const dot = `digraph demo {

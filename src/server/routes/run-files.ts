@@ -3,12 +3,17 @@ import path from 'node:path';
 import type { Hono } from 'hono';
 import { renderSvg } from '../../cli/svg/render-svg.js';
 import { graphToJson } from '../../compiler/graph-to-json.js';
+import { newestJournalLine } from '../../machines/checkpoint-journal.js';
 import { ApiError } from '../api-error.js';
 import { NODE_STATUS_FILL } from '../node-statuses.js';
 import type { RunManager } from '../run-manager.js';
 
 const readIfExists = (file: string): string | undefined =>
   existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+
+/** A running run's newest checkpoint can be its journal's last line (docs/decisions.md D23.1). */
+const readCheckpointText = (dir: string): string | undefined =>
+  newestJournalLine(dir) ?? readIfExists(path.join(dir, 'checkpoint.json'));
 
 function runDirOf(manager: RunManager, id: string): string | undefined {
   return manager.get(id).run_dir;
@@ -18,7 +23,7 @@ function runDirOf(manager: RunManager, id: string): string | undefined {
 export function registerRunFileRoutes(app: Hono, manager: RunManager): void {
   app.get('/pipelines/:id/checkpoint', (c) => {
     const dir = runDirOf(manager, c.req.param('id'));
-    const text = dir ? readIfExists(path.join(dir, 'checkpoint.json')) : undefined;
+    const text = dir ? readCheckpointText(dir) : undefined;
     if (text === undefined)
       throw new ApiError(404, 'NO_CHECKPOINT', 'the run has not written a checkpoint yet.');
     return c.json(JSON.parse(text));
@@ -27,7 +32,7 @@ export function registerRunFileRoutes(app: Hono, manager: RunManager): void {
   app.get('/pipelines/:id/context', (c) => {
     const id = c.req.param('id');
     const dir = runDirOf(manager, id);
-    const text = dir ? readIfExists(path.join(dir, 'checkpoint.json')) : undefined;
+    const text = dir ? readCheckpointText(dir) : undefined;
     const context = text ? ((JSON.parse(text) as { context?: unknown }).context ?? {}) : {};
     return c.json({ pipeline_id: id, event_count: manager.hub(id).eventCount, context });
   });
