@@ -18,7 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assign, createActor, fromPromise, setup, waitFor } from 'xstate';
-import { runPipeline } from '../dist/index.js';
+import { createDefaultRegistry, runPipeline } from '../dist/index.js';
 
 const SIZES = [10, 100, 1000];
 
@@ -30,6 +30,10 @@ function chainDot(n) {
   lines.push(`  n${n - 1} -> exit`, '}');
   return lines.join('\n');
 }
+
+/** The same chain with nodes that do work (a no-op handler type): each starts behind a fresh checkpoint.json. */
+const workChainDot = (n) => chainDot(n).replace(/shape=diamond/g, 'type="noop"');
+const registry = createDefaultRegistry().register('noop', async () => ({ status: 'success' }));
 
 function atomicWrite(dir, name, data) {
   const tmp = join(dir, `.${name}.tmp`);
@@ -97,7 +101,7 @@ async function floor(N, stageFiles = false) {
 async function engine(source, N) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-engine-'));
   const began = performance.now();
-  const result = await runPipeline({ source, runsRoot: dir, maxSteps: N + 10, durable: true });
+  const result = await runPipeline({ source, runsRoot: dir, maxSteps: N + 10, durable: true, registry });
   const ms = performance.now() - began;
   if (result.status !== 'completed')
     throw new Error(`engine run ended ${result.status}: ${result.failure?.reason}`);
@@ -121,21 +125,26 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const N of SIZES) {
   const rounds = N >= 1000 ? 5 : N >= 100 ? 9 : 31;
   const source = chainDot(N);
+  const workSource = workChainDot(N);
   await floor(N);
   await engine(source, N); // warm-up both (the first engine call compiles; later ones hit the cache)
+  await engine(workSource, N);
   removeLeftovers();
   const floors = [];
   const stagedFloors = [];
   const engines = [];
+  const workEngines = [];
   for (let r = 0; r < rounds; r++) {
     floors.push(await floor(N));
     stagedFloors.push(await floor(N, true));
     engines.push(await engine(source, N));
+    workEngines.push(await engine(workSource, N));
   }
   removeLeftovers();
   const f = median(floors);
   const fs = median(stagedFloors);
   const e = median(engines);
+  const w = median(workEngines);
   const ratio = e / f;
   console.log(
     `N=${N}: runPipeline ${(e * 1000).toFixed(0)} µs/step, floor ${(f * 1000).toFixed(0)} µs/step, ratio ${ratio.toFixed(2)}x (target <= 1.3x) ${ratio <= 1.3 ? 'OK' : 'MISSED'}`,
@@ -144,5 +153,10 @@ for (const N of SIZES) {
   // issue 13), so the engine's own overhead is visible apart from the run layout's file-system cost.
   console.log(
     `N=${N}: floor with a stage folder + status.json per step ${(fs * 1000).toFixed(0)} µs/step, ratio ${(e / fs).toFixed(2)}x`,
+  );
+  // Informational: routing nodes leave checkpoint.json to the next wait; a node that does work starts
+  // behind an up-to-date one (docs/decisions.md D23.1), so a chain of no-op work nodes shows that cost too.
+  console.log(
+    `N=${N}: the same chain of no-op work nodes ${(w * 1000).toFixed(0)} µs/step, ratio ${(w / f).toFixed(2)}x the floor`,
   );
 }

@@ -75,6 +75,22 @@ describe('attractor serve: runs', () => {
     expect(again.body.error.code).toBe('QUESTION_NOT_PENDING');
   });
 
+  it('serves a running run’s newest checkpoint, which can be its journal’s last line', async () => {
+    const server = await testServer();
+    const { body } = await server.json('POST', '/pipelines', { dot_source: GATE_PIPELINE, dry_run: true });
+    await pendingQuestion(server, body.id);
+    const runDir = (await server.json('GET', `/pipelines/${body.id}`)).body.run_dir as string;
+    const atGate = await server.json('GET', `/pipelines/${body.id}/checkpoint`);
+    expect(atGate.body).toMatchObject({ current_node: 'review', status: 'running' });
+    // A step the engine journaled but has not copied to checkpoint.json yet (docs/decisions.md D23.1).
+    const newer = { ...atGate.body, current_node: 'journaled', steps: atGate.body.steps + 1 };
+    fs.appendFileSync(path.join(runDir, 'checkpoint-journal.jsonl'), `${JSON.stringify(newer)}\n`);
+    const read = await server.json('GET', `/pipelines/${body.id}/checkpoint`);
+    expect(read.body.current_node).toBe('journaled');
+    const context = await server.json('GET', `/pipelines/${body.id}/context`);
+    expect(context.body.context).toEqual(newer.context);
+  });
+
   it('auto_approve takes the first option without asking', async () => {
     const server = await testServer();
     const { body } = await server.json('POST', '/pipelines', {
