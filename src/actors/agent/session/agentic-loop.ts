@@ -86,8 +86,8 @@ async function processInput(rt: SessionRuntime, text: string, signal: AbortSigna
     if (response.toolCalls.length === 0) return 'done';
     rounds += 1;
     const round = executeToolRound(rt, response.toolCalls, signal, now);
-    // A running one-call round is awaited here, on the tool's own promise (settleToolRound inlined): one job
-    // per round between the model's answer and the tool's result.
+    // A running one-call round is awaited here, on the tool's own promise: one job per round between the
+    // model's answer and the tool's result (a helper awaiting it would add its own).
     if (round instanceof RunningToolCall) {
       let answer: AgentToolResult | undefined;
       let failure: unknown;

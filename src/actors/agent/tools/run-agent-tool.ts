@@ -27,11 +27,13 @@ export async function runAgentTool(
 ): Promise<RunAgentToolResult> {
   const started = startAgentTool(tool, rawArgs, ctx, truncation);
   if (!isPending(started)) return started;
+  let answer: AgentToolResult;
   try {
-    return finishAgentTool(tool, await started, truncation);
+    answer = await started;
   } catch (error) {
     return agentToolError(tool, error, truncation);
   }
+  return finishAgentTool(tool, answer, truncation);
 }
 
 /**
@@ -62,17 +64,24 @@ export function startAgentTool(
   return isPending(answer) ? answer : finishAgentTool(tool, answer, truncation);
 }
 
-/** The tool's answer as the caller reports it: whole for TOOL_CALL_END, truncated for the model. */
+/**
+ * The tool's answer as the caller reports it: whole for TOOL_CALL_END, truncated for the model. An answer
+ * that is not a result (a JavaScript tool resolving to nothing) is the tool's error, not the caller's.
+ */
 export function finishAgentTool(
   tool: AgentTool,
   result: AgentToolResult,
   truncation?: TruncationLimits,
 ): RunAgentToolResult {
-  return {
-    output: result.output,
-    truncated: truncateOutput(tool.name, result.output, truncation, result.omittedChars ?? 0),
-    isError: result.isError,
-  };
+  try {
+    return {
+      output: result.output,
+      truncated: truncateOutput(tool.name, result.output, truncation, result.omittedChars ?? 0),
+      isError: result.isError,
+    };
+  } catch (error) {
+    return agentToolError(tool, error, truncation);
+  }
 }
 
 /** A tool that threw (or rejected), as the error result the model reads. */

@@ -62,6 +62,16 @@ describe('Session one-call tool rounds', () => {
       },
     },
     {
+      name: 'a tool resolving to nothing',
+      tool: rawTool('empty', async () => undefined),
+      end: { is_error: true, output: expect.stringMatching(/^Tool error \(empty\): /) },
+    },
+    {
+      name: 'a tool answering nothing without a promise',
+      tool: rawTool('void', () => undefined),
+      end: { is_error: true, output: expect.stringMatching(/^Tool error \(void\): /) },
+    },
+    {
       name: 'invalid arguments',
       tool: rawTool('strict', async () => ({ output: 'unreachable', isError: false })),
       args: { n: 'three' },
