@@ -1,8 +1,9 @@
 import { LLMError, type Response, type ToolCallPart } from '../../../llm/index.js';
 import { AttractorError } from '../../../shared/errors.js';
+import type { AgentToolResult } from '../tools/define-tool.js';
 import { AgentEventKind } from './agent-event.js';
 import { compactHistory } from './compact-history.js';
-import { executeToolRound } from './execute-tool-round.js';
+import { executeToolRound, RunningToolCall } from './execute-tool-round.js';
 import { fingerprintToolCall, loopWarningText } from './loop-detector.js';
 import type { ProcessInputResult } from './session-lifecycle-machine.js';
 import type { SessionRuntime } from './session-runtime.js';
@@ -84,7 +85,21 @@ async function processInput(rt: SessionRuntime, text: string, signal: AbortSigna
     }
     if (response.toolCalls.length === 0) return 'done';
     rounds += 1;
-    rt.history.push(await executeToolRound(rt, response.toolCalls, signal, now));
+    const round = executeToolRound(rt, response.toolCalls, signal, now);
+    // A running one-call round is awaited here, on the tool's own promise: one job per round between the
+    // model's answer and the tool's result (a helper awaiting it would add its own).
+    if (round instanceof RunningToolCall) {
+      let answer: AgentToolResult | undefined;
+      let failure: unknown;
+      let ok = true;
+      try {
+        answer = await round.running;
+      } catch (error) {
+        ok = false;
+        failure = error;
+      }
+      rt.history.push(ok ? round.end(answer!) : round.fail(failure));
+    } else rt.history.push(round instanceof Promise ? await round : round);
     if (signal.aborted) return 'close';
     injectSteering(rt);
     if (rt.config.enableLoopDetection) detectLoop(rt, response.toolCalls);

@@ -1,15 +1,28 @@
 import type { ToolCallPart } from '../../../llm/index.js';
 import { runToolHooks, type ToolHooks } from '../hooks/run-tool-hooks.js';
-import { type RunAgentToolResult, runAgentTool } from '../tools/run-agent-tool.js';
+import type { AgentTool, AgentToolResult, ToolContext } from '../tools/define-tool.js';
+import {
+  agentToolError,
+  finishAgentTool,
+  isPending,
+  type RunAgentToolResult,
+  runAgentTool,
+  startAgentTool,
+} from '../tools/run-agent-tool.js';
 import { AgentEventKind } from './agent-event.js';
 import type { SessionRuntime } from './session-runtime.js';
 import { type ToolResult, type ToolResultsTurn, Turns } from './turn.js';
 
 /**
  * Runs every tool call of one model turn, concurrently when the profile allows parallel calls (results keep
- * the calls' order), and returns what the model sees: the history's tool-results turn, timed when the round
- * ended. Failures of any kind become error results: an unknown
- * tool, arguments that are not JSON, a tool that throws.
+ * the calls' order), and gives what the model sees: the history's tool-results turn, timed when the round
+ * ended. Failures of any kind become error results: an unknown tool, arguments that are not JSON, a tool
+ * that throws.
+ *
+ * The usual round, one call with no hooks, costs its caller one job: the turn comes back at once when there is
+ * nothing to wait for (a refusal, invalid arguments, a tool that answered synchronously), else as a
+ * {@link RunningToolCall}, whose tool's own promise the caller awaits before ending the call; every other
+ * round is a promise of the turn.
  */
 export function executeToolRound(
   rt: SessionRuntime,
@@ -17,23 +30,71 @@ export function executeToolRound(
   signal: AbortSignal,
   /** The time the round starts, when the caller read the clock in the same synchronous step. */
   atMs?: number,
-): Promise<ToolResultsTurn> {
-  // The usual round, one call: its result becomes the turn in the same job that ends it (no extra promise),
-  // and TOOL_CALL_END and the turn share one clock reading.
-  if (calls.length === 1) {
-    const call = calls[0]!;
-    const running = startToolCall(rt, call, signal, atMs);
-    if (!(running instanceof Promise)) return Promise.resolve(singleResult(rt, call, running));
-    return running.then(
-      (ran) => singleResult(rt, call, ran),
-      (error: unknown) => singleResult(rt, call, toolError(call, error)),
-    );
-  }
+): ToolResultsTurn | RunningToolCall | Promise<ToolResultsTurn> {
+  if (calls.length === 1) return executeSingleCall(rt, calls[0]!, signal, atMs);
   if (rt.profile.supportsParallelToolCalls) {
     // Every call starts in this same step, so they share its time.
     return Promise.all(calls.map((call) => executeToolCall(rt, call, signal, atMs))).then(inTurn);
   }
   return executeInTurn(rt, calls, signal).then(inTurn);
+}
+
+/**
+ * A one-call round whose tool is still running. Await `running`, then `end` the call with what it resolved to,
+ * or `fail` it with what it rejected with: either emits TOOL_CALL_END and returns the round's turn.
+ */
+export class RunningToolCall {
+  readonly #rt: SessionRuntime;
+  readonly #call: ToolCallPart;
+  readonly #tool: AgentTool;
+  readonly running: PromiseLike<AgentToolResult>;
+
+  constructor(
+    rt: SessionRuntime,
+    call: ToolCallPart,
+    tool: AgentTool,
+    running: PromiseLike<AgentToolResult>,
+  ) {
+    this.#rt = rt;
+    this.#call = call;
+    this.#tool = tool;
+    this.running = running;
+  }
+
+  end(answer: AgentToolResult): ToolResultsTurn {
+    const rt = this.#rt;
+    return singleResult(rt, this.#call, finishAgentTool(this.#tool, answer, rt.config.truncationConfig));
+  }
+
+  fail(error: unknown): ToolResultsTurn {
+    const rt = this.#rt;
+    return singleResult(rt, this.#call, agentToolError(this.#tool, error, rt.config.truncationConfig));
+  }
+}
+
+function executeSingleCall(
+  rt: SessionRuntime,
+  call: ToolCallPart,
+  signal: AbortSignal,
+  atMs: number | undefined,
+): ToolResultsTurn | RunningToolCall | Promise<ToolResultsTurn> {
+  emitToolCallStart(rt, call, atMs);
+  const refusal = refuse(rt, call, signal);
+  if (refusal !== undefined) return singleResult(rt, call, failed(refusal));
+  if (hasHooks(rt.toolHooks)) {
+    return runHooked(rt, call, signal).then(
+      (ran) => singleResult(rt, call, ran),
+      (error: unknown) => singleResult(rt, call, toolError(call, error)),
+    );
+  }
+  const tool = rt.tools.get(call.toolName)!;
+  const started = startAgentTool(
+    tool,
+    call.arguments,
+    toolContext(rt, call, signal),
+    rt.config.truncationConfig,
+  );
+  return isPending(started) ? new RunningToolCall(rt, call, tool, started) : singleResult(rt, call, started);
 }
 
 const inTurn = (results: ToolResult[]): ToolResultsTurn => Turns.toolResults(results);
@@ -69,8 +130,8 @@ async function executeToolCall(
 }
 
 /**
- * TOOL_CALL_START, then the call: the refusal at once when it cannot run, else the running tool (with its
- * hooks, if any). One async step per call when there are no hooks: this runs for every tool call of every round.
+ * TOOL_CALL_START, then one call of a round of several: the refusal at once when it cannot run, else the
+ * running tool (with its hooks, if any).
  */
 function startToolCall(
   rt: SessionRuntime,
@@ -78,14 +139,18 @@ function startToolCall(
   signal: AbortSignal,
   atMs: number | undefined,
 ): RunAgentToolResult | Promise<RunAgentToolResult> {
+  emitToolCallStart(rt, call, atMs);
+  const refusal = refuse(rt, call, signal);
+  if (refusal !== undefined) return failed(refusal);
+  return hasHooks(rt.toolHooks) ? runHooked(rt, call, signal) : runTool(rt, call, signal);
+}
+
+function emitToolCallStart(rt: SessionRuntime, call: ToolCallPart, atMs: number | undefined): void {
   rt.emit(
     AgentEventKind.TOOL_CALL_START,
     { tool_name: call.toolName, tool_call_id: call.toolCallId, arguments: call.arguments },
     atMs,
   );
-  const refusal = refuse(rt, call, signal);
-  if (refusal !== undefined) return failed(refusal);
-  return hasHooks(rt.toolHooks) ? runHooked(rt, call, signal) : runTool(rt, call, signal);
 }
 
 /** TOOL_CALL_END with the full output, and the result the model sees. */
@@ -137,17 +202,21 @@ function runTool(rt: SessionRuntime, call: ToolCallPart, signal: AbortSignal): P
   return runAgentTool(
     rt.tools.get(call.toolName)!,
     call.arguments,
-    {
-      env: rt.env,
-      signal,
-      callId: call.toolCallId,
-      defaultCommandTimeoutMs: rt.config.defaultCommandTimeoutMs ?? rt.profile.defaultCommandTimeoutMs,
-      maxCommandTimeoutMs: rt.config.maxCommandTimeoutMs,
-      onOutputDelta: (text) =>
-        rt.emit(AgentEventKind.TOOL_CALL_OUTPUT_DELTA, { text, tool_call_id: call.toolCallId }),
-    },
+    toolContext(rt, call, signal),
     rt.config.truncationConfig,
   );
+}
+
+function toolContext(rt: SessionRuntime, call: ToolCallPart, signal: AbortSignal): ToolContext {
+  return {
+    env: rt.env,
+    signal,
+    callId: call.toolCallId,
+    defaultCommandTimeoutMs: rt.config.defaultCommandTimeoutMs ?? rt.profile.defaultCommandTimeoutMs,
+    maxCommandTimeoutMs: rt.config.maxCommandTimeoutMs,
+    onOutputDelta: (text) =>
+      rt.emit(AgentEventKind.TOOL_CALL_OUTPUT_DELTA, { text, tool_call_id: call.toolCallId }),
+  };
 }
 
 async function runHooked(

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
+import { jsonDigest } from './json-digest.js';
 import { sameJson } from './same-json.js';
 
 export interface ToolCallFingerprint {
@@ -33,15 +34,19 @@ function keyOf(toolName: string, args: unknown): string {
  * arguments themselves (`sameJson`), which for a model's arguments decides without the canonical text, and
  * the text (JSON.stringify, a hash for long ones) was most of what loop detection cost per call. The
  * arguments are the call's, which the history keeps unchanged (they are sent back to the model verbatim).
+ * Their digest, computed once, tells most different calls apart without comparing them: each call is
+ * compared with three others.
  */
 class ArgumentsFingerprint implements ToolCallFingerprint {
   readonly toolName: string;
   readonly arguments: unknown;
+  readonly digest: number | undefined;
   #key: string | undefined;
 
   constructor(toolName: string, args: unknown) {
     this.toolName = toolName;
     this.arguments = args;
+    this.digest = jsonDigest(args);
   }
 
   get key(): string {
@@ -55,6 +60,8 @@ function sameCall(a: ToolCallFingerprint, b: ToolCallFingerprint): boolean {
   if (!(a instanceof ArgumentsFingerprint && b instanceof ArgumentsFingerprint)) return a.key === b.key;
   // The tool name starts the key, and no digest (JSON text or hex) can make up for a different one.
   if (a.toolName !== b.toolName) return false;
+  // Different digests are different canonical texts; equal ones prove nothing.
+  if (a.digest !== b.digest && a.digest !== undefined && b.digest !== undefined) return false;
   return sameJson(a.arguments, b.arguments) ?? a.key === b.key;
 }
 

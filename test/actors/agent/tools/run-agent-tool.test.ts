@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { AgentTool, AgentToolResult } from '../../../../src/actors/agent/tools/define-tool.js';
 import { defineTool } from '../../../../src/actors/agent/tools/define-tool.js';
-import { runAgentTool } from '../../../../src/actors/agent/tools/run-agent-tool.js';
+import {
+  agentToolError,
+  finishAgentTool,
+  runAgentTool,
+  startAgentTool,
+} from '../../../../src/actors/agent/tools/run-agent-tool.js';
 import { headTailMarker, tailMarker } from '../../../../src/actors/agent/truncation/truncate-output.js';
 import { useWorkspace } from './tool-fixtures.js';
 
@@ -68,5 +74,64 @@ describe('runAgentTool', () => {
       truncated: 'Tool error (broken): kaput',
       isError: true,
     });
+  });
+});
+
+describe('startAgentTool', () => {
+  const ws = useWorkspace();
+  /** A tool whose execute is the test's own function (plain JavaScript may answer without a promise). */
+  const toolOf = (execute: () => unknown): AgentTool =>
+    ({ ...repeat, name: 'custom', execute }) as unknown as AgentTool;
+
+  it('hands back the tool’s own pending answer, untouched, for the caller to await', async () => {
+    const answer = Promise.resolve({ output: 'x'.repeat(60_000), isError: false });
+    const started = startAgentTool(
+      toolOf(() => answer),
+      { char: 'x', times: 1 },
+      ws.ctx(),
+    );
+    expect(started).toBe(answer);
+    const finished = finishAgentTool(repeat, (await started) as AgentToolResult);
+    expect(finished.output).toBe('x'.repeat(60_000));
+    expect(finished.truncated).toContain(headTailMarker(10_000));
+  });
+
+  it('answers at once when there is nothing to wait for', () => {
+    const invalid = startAgentTool(repeat, { char: 'ab' }, ws.ctx());
+    expect(invalid).toMatchObject({
+      isError: true,
+      output: expect.stringMatching(/^Invalid arguments for tool: repeat: /),
+    });
+    const synchronous = startAgentTool(
+      toolOf(() => ({ output: 'y'.repeat(60_000), isError: false })),
+      { char: 'y', times: 1 },
+      ws.ctx(),
+    );
+    expect(synchronous).toMatchObject({ output: 'y'.repeat(60_000), isError: false });
+    expect((synchronous as { truncated: string }).truncated).toContain(headTailMarker(10_000));
+    const thrown = startAgentTool(
+      toolOf(() => {
+        throw new Error('no disk');
+      }),
+      { char: 'z', times: 1 },
+      ws.ctx(),
+    );
+    expect(thrown).toEqual({
+      output: 'Tool error (custom): no disk',
+      truncated: 'Tool error (custom): no disk',
+      isError: true,
+    });
+  });
+
+  it('writes a rejection as runAgentTool does', async () => {
+    const failing = toolOf(() => Promise.reject(new Error('gone')));
+    const started = startAgentTool(failing, { char: 'z', times: 1 }, ws.ctx());
+    const error = await Promise.resolve(started).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(agentToolError(failing, error)).toEqual(
+      await runAgentTool(failing, { char: 'z', times: 1 }, ws.ctx()),
+    );
   });
 });
