@@ -71,7 +71,10 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
     pending = undefined;
     if (refresh) clearImmediate(refresh);
     refresh = undefined;
-    writeFileAtomic(path, text, { durable: sync });
+    // A durable snapshot fsyncs its content but not the folder: the journal, whose newest line is this
+    // same checkpoint, is emptied or deleted only after the rename, and a journalling file system commits
+    // the two in that order; whichever survives a power cut, a reader finds this checkpoint (D23.2).
+    writeFileAtomic(path, text, { durable: sync, syncDirectory: false });
     snapshotExists = true;
   };
   const refreshSnapshot = (): void => {
