@@ -5,7 +5,12 @@ import { ContextLogEntrySchema } from '../actors/pipeline-context.js';
 import { StageStatusSchema } from '../compiler/outcome.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import { AttractorError } from '../shared/errors.js';
-import { CheckpointJournal, JOURNAL_COMPACT_BYTES, newestJournalLine } from './checkpoint-journal.js';
+import {
+  CheckpointJournal,
+  JOURNAL_COMPACT_BYTES,
+  JOURNAL_FILE,
+  newestJournalLine,
+} from './checkpoint-journal.js';
 
 /**
  * `checkpoint.json` (docs/decisions.md): the seeds' fields, plus what our resume needs. Its size
@@ -96,18 +101,20 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
       // Compact: the checkpoint is written at every step, so its size is its cost.
       const rest = JSON.stringify(checkpoint);
       const text = `${rest.slice(0, -1)},"context":${contextJson}}\n`;
+      const running = checkpoint.status === 'running';
+      // A run directory has its checkpoint.json from the first step on (resume looks for it): written
+      // before the journal, so no crash leaves a journal without it.
+      const first = running && !snapshotExists;
+      if (first) writeSnapshot(text, false);
       journal.append(text);
-      if (checkpoint.status !== 'running') {
+      if (!running) {
         // The run stops here: checkpoint.json alone is its record, as the run layout says.
         writeSnapshot(text, durable);
         journal.remove();
       } else if (journal.size > JOURNAL_COMPACT_BYTES) {
         writeSnapshot(text, durable);
         journal.startOver();
-      } else if (!snapshotExists) {
-        // A run directory always has its checkpoint.json from the first step on (resume looks for it).
-        writeSnapshot(text, false);
-      } else {
+      } else if (!first) {
         pending = text;
         refresh ??= setImmediate(refreshSnapshot);
       }
@@ -136,9 +143,12 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
  * run's journal wins when there is one (a run that crashed, or is still running, docs/decisions.md D23.1).
  */
 export function readCheckpoint(path: string): Checkpoint {
-  let text = basename(path) === 'checkpoint.json' ? newestJournalLine(dirname(path)) : undefined;
+  const journaled = basename(path) === 'checkpoint.json' ? newestJournalLine(dirname(path)) : undefined;
+  // Errors name the file the text came from.
+  const source = journaled === undefined ? path : join(dirname(path), JOURNAL_FILE);
+  let text: string;
   try {
-    text ??= readFileSync(path, 'utf8');
+    text = journaled ?? readFileSync(path, 'utf8');
   } catch {
     throw new AttractorError('CHECKPOINT_NOT_FOUND', `cannot read checkpoint ${path}.`);
   }
@@ -148,7 +158,7 @@ export function readCheckpoint(path: string): Checkpoint {
   } catch {
     throw new AttractorError(
       'CHECKPOINT_CORRUPT',
-      `checkpoint ${path} is not valid JSON (was it truncated?).`,
+      `checkpoint ${source} is not valid JSON (was it truncated?).`,
     );
   }
   const parsed = CheckpointSchema.safeParse(json);
@@ -156,7 +166,7 @@ export function readCheckpoint(path: string): Checkpoint {
     const issue = parsed.error.issues[0];
     throw new AttractorError(
       'CHECKPOINT_CORRUPT',
-      `checkpoint ${path} is not an Attractor checkpoint: ${issue?.path.join('.') || 'root'}: ${issue?.message ?? 'invalid'}.`,
+      `checkpoint ${source} is not an Attractor checkpoint: ${issue?.path.join('.') || 'root'}: ${issue?.message ?? 'invalid'}.`,
     );
   }
   return parsed.data;

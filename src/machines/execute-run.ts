@@ -98,8 +98,13 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
   const emitEvent = (kind: string, data: Record<string, unknown> = {}, nodeId?: string): void => {
     // A node that does work (anything but routing) starts with checkpoint.json naming it: whoever reads
     // the file while it runs, or after a crash in it, sees where the run is (docs/decisions.md D23.1).
-    if (kind === 'node.start' && nodeId && !data['branch'] && !data['parent'] && !routingNodes.has(nodeId))
-      checkpoints.flush();
+    if (kind === 'node.start' && nodeId && !data['branch'] && !data['parent'] && !routingNodes.has(nodeId)) {
+      try {
+        checkpoints.flush();
+      } catch (error) {
+        failOutput(`writing the checkpoint ${checkpoints.path}`, error);
+      }
+    }
     const now = Date.now();
     let timed = data;
     if (nodeId && !data['branch'] && !data['parent']) {

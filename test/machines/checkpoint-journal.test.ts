@@ -148,4 +148,15 @@ describe('the checkpoint writer with its journal', () => {
     expect(snapshot(dir).steps).toBe(4);
     expect(existsSync(join(dir, JOURNAL_FILE))).toBe(false);
   });
+
+  it('a journal line that is not a checkpoint is a clear error naming the journal', () => {
+    const dir = tempDir();
+    const writer = createCheckpointWriter({ runDir: dir, durable: false });
+    writer.write(checkpoint(1), '{}');
+    appendFileSync(join(dir, JOURNAL_FILE), '{"timestamp":"soon"}\n');
+    expect(() => readCheckpoint(join(dir, 'checkpoint.json'))).toThrow(
+      expect.objectContaining({ code: 'CHECKPOINT_CORRUPT', message: expect.stringContaining(JOURNAL_FILE) }),
+    );
+    writer.close();
+  });
 });
