@@ -6,8 +6,9 @@ import type { RunFlags } from '../run-flags.js';
 
 const EXAMPLES = `
 Runs the pipeline from its start node. Every run gets a run directory holding
-manifest.json, a copy of the DOT source, events.jsonl, checkpoint.json and one folder
-per node: --logs-dir DIR is that directory itself (created if missing; a DIR that
+manifest.json, a copy of the DOT source, events.jsonl, checkpoint.json (while the run
+runs, each step goes first to checkpoint-journal.jsonl, deleted when it stops) and one
+folder per node: --logs-dir DIR is that directory itself (created if missing; a DIR that
 already holds a run is refused, resume it instead); without it each run gets
 .attractor-runs/<graph>/<run id>/. The first lines of a run say where it is.
 
