@@ -1,4 +1,15 @@
-import { closeSync, fstatSync, fsync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fdatasyncSync,
+  fstatSync,
+  fsync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -12,6 +23,12 @@ export interface LineFile {
    * one for all the lines appended while the previous one ran (a group commit); else at once.
    */
   synced(): Promise<void>;
+  /** With `durable`, put every line appended so far on disk before returning (fdatasync). */
+  syncNow(): void;
+  /** Bytes appended since the file was opened or emptied. */
+  readonly size: number;
+  /** Drop every line (not fsync'd: the caller decides what a lost truncation means). */
+  truncate(): void;
   /** Close the file (after the fsyncs under way). */
   close(): void;
 }
@@ -57,11 +74,24 @@ export function openLineFile(path: string, options: { durable?: boolean } = {}):
     running = sync;
     return sync;
   };
+  let size = 0;
   return {
     append(line: string): void {
       fd ??= open();
-      writeSync(fd, `${line}\n`);
+      size += writeSync(fd, `${line}\n`);
       if (durable) dirty = true;
+    },
+    syncNow(): void {
+      if (!dirty || fd === undefined) return;
+      dirty = false;
+      fdatasyncSync(fd);
+    },
+    get size(): number {
+      return size;
+    },
+    truncate(): void {
+      if (fd !== undefined) ftruncateSync(fd, 0);
+      size = 0;
     },
     synced(): Promise<void> {
       const target = fd;
@@ -103,6 +133,24 @@ function syncFolder(dir: string): void {
   } finally {
     closeSync(dfd);
   }
+}
+
+/** The newest record of a line file: its last line that parses (a torn last line is skipped). */
+export function readLastLine<T>(text: string, parse: (line: string) => T): T | undefined {
+  let end = text.length;
+  while (end > 0) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const line = text.slice(start, end);
+    if (line !== '') {
+      try {
+        return parse(line);
+      } catch {
+        // torn, or not ours: the line before it is the newest record
+      }
+    }
+    end = start - 1;
+  }
+  return undefined;
 }
 
 /** The records of a line file, in order; a line that is not one (a torn last line) is left out. */

@@ -25,6 +25,11 @@ vi.mock('../../src/shared/line-file.js', async (importOriginal) => {
           lines.append(line);
         },
         synced: () => lines.synced(),
+        syncNow: () => lines.syncNow(),
+        get size() {
+          return lines.size;
+        },
+        truncate: () => lines.truncate(),
         close: () => lines.close(),
       };
     },

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { openLineFile, readLines } from '../../src/shared/line-file.js';
+import { openLineFile, readLastLine, readLines } from '../../src/shared/line-file.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -64,4 +64,28 @@ test('closing while an fsync runs closes the file after it', async () => {
   lines.close();
   await expect(pending).resolves.toBeUndefined();
   expect(readFileSync(file, 'utf8')).toBe('{"n":1}\n');
+});
+
+test('counts the bytes appended, empties on truncate, and syncs on demand', () => {
+  const file = path.join(tempDir(), 'journal.jsonl');
+  const lines = openLineFile(file);
+  lines.syncNow(); // nothing appended yet: nothing to do
+  lines.append('{"n":1}');
+  lines.syncNow();
+  expect(lines.size).toBe('{"n":1}\n'.length);
+  lines.truncate();
+  expect(lines.size).toBe(0);
+  expect(readFileSync(file, 'utf8')).toBe('');
+  lines.append('{"n":2}');
+  lines.close();
+  expect(readFileSync(file, 'utf8')).toBe('{"n":2}\n');
+});
+
+test.each([
+  ['the last line', '{"n":1}\n{"n":2}\n', 2],
+  ['the line before a torn one', '{"n":1}\n{"n":2}\n{"n":', 2],
+  ['nothing in an empty file', '', undefined],
+  ['nothing when no line parses', '{"n":\n', undefined],
+])('readLastLine finds %s', (_, text, n) => {
+  expect(readLastLine(text, (line) => (JSON.parse(line) as { n: number }).n)).toBe(n);
 });
