@@ -114,6 +114,10 @@ export type ReasoningEffort = 'low' | 'medium' | 'high';
 
 export interface Request {
   model: string;
+  /**
+   * The conversation, lent for the call: the caller may append to this same array once the call returns (an
+   * agent loop does), so code that keeps a request past its call keeps a copy of it (docs/decisions.md D24.2).
+   */
   messages: Message[];
   /** Routes straight to this adapter, bypassing model-prefix detection. */
   provider?: string;

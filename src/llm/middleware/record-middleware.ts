@@ -75,7 +75,10 @@ export class RecordMiddleware implements Middleware {
   private save(raw: CassetteEntry): void {
     const caller = this.options.caller?.();
     const entry = caller !== undefined ? { ...raw, caller } : raw;
-    const plain = this.options.includeRaw ? entry : withoutRaw(entry);
+    // Kept as is, the request would still be the caller's: its messages array may grow after the call (D24.2).
+    const plain = this.options.includeRaw
+      ? { ...entry, request: { ...entry.request, messages: entry.request.messages.slice() } }
+      : withoutRaw(entry);
     const stored = this.options.transform ? this.options.transform(plain) : plain;
     this.entries.push(stored);
     const line = JSON.stringify(stored);

@@ -51,6 +51,12 @@ function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }
 
+/**
+ * The request as it was when sent: a caller may go on appending to the messages array it lent the call (the
+ * usual tool loop does), and `calls` must show what each call was sent (docs/decisions.md D24.2).
+ */
+const asSent = (request: Request): Request => ({ ...request, messages: request.messages.slice() });
+
 function isResponse(turn: ScriptedTurn): turn is Response {
   return typeof turn === 'object' && 'message' in turn && 'finishReason' in turn;
 }
@@ -78,13 +84,13 @@ export class ScriptedAdapter implements ProviderAdapter {
   }
 
   async complete(request: Request, options: CallOptions = {}): Promise<Response> {
-    this.calls.push({ kind: 'complete', request });
+    this.calls.push({ kind: 'complete', request: asSent(request) });
     return this.answer(request, this.calls.length - 1, options);
   }
 
   stream(request: Request, options: CallOptions = {}): EventListStream {
     return new EventListStream(() => {
-      this.calls.push({ kind: 'stream', request });
+      this.calls.push({ kind: 'stream', request: asSent(request) });
       const index = this.calls.length - 1;
       // A turn the script gives at once is answered at once: the stream holds its events when it opens, as
       // cheap to read as `complete` (no promise before the first event).

@@ -60,4 +60,17 @@ describe('record / replay options', () => {
     expect((error as Error).message).toContain('of code');
     expect((error as Error).message).toContain('(by code) at `messages[0].content[0].text`');
   });
+
+  it('keeps the messages a call was sent when it keeps raw entries', async () => {
+    const recorder = new RecordMiddleware({ includeRaw: true });
+    const client = new LLMClient({
+      adapters: [new ScriptedAdapter({ turns: ['one', 'two'] })],
+      middleware: [recorder],
+    });
+    const messages = [Message.user('first')];
+    await client.complete({ model: 'm', messages });
+    messages.push(Message.user('second'));
+    await client.complete({ model: 'm', messages });
+    expect(recorder.entries.map((entry) => entry.request.messages.length)).toEqual([1, 2]);
+  });
 });

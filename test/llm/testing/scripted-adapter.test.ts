@@ -22,3 +22,21 @@ describe('ScriptedAdapter delays', () => {
     ).rejects.toThrow('stop');
   });
 });
+
+describe('ScriptedAdapter calls', () => {
+  // The usual tool loop appends to the one messages array it lends every call (docs/decisions.md D24.2).
+  it.each(['complete', 'stream'] as const)('records the messages each %s call was sent', async (kind) => {
+    const adapter = new ScriptedAdapter({ turns: ['one', 'two'] });
+    const messages = [Message.user('first')];
+    for (const text of ['second', 'third']) {
+      const request = { model: 'm', messages };
+      if (kind === 'complete') await adapter.complete(request);
+      else for await (const _event of adapter.stream(request)) void _event;
+      messages.push(Message.user(text));
+    }
+    expect(adapter.calls.map((call) => [call.kind, call.request.messages.length])).toEqual([
+      [kind, 1],
+      [kind, 2],
+    ]);
+  });
+});

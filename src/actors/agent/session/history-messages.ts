@@ -12,7 +12,11 @@ export class HistoryMessages {
   private converted = 0;
   private messages: Message[] = [];
 
-  /** The messages for `history`, as a fresh array the caller may keep (adapters and recorders do). */
+  /**
+   * The messages for `history`: the array this keeps appending to, lent to one request at a time (a request
+   * holds it only for its call; whoever keeps a request copies it, docs/decisions.md D24.2). A copy per round
+   * was the session's largest allocation, growing with the conversation.
+   */
   for(history: readonly Turn[]): Message[] {
     if (history !== this.turns || this.converted > history.length) {
       this.turns = history;
@@ -22,6 +26,6 @@ export class HistoryMessages {
     for (; this.converted < history.length; this.converted++) {
       appendTurnMessages(history[this.converted]!, this.messages);
     }
-    return this.messages.slice();
+    return this.messages;
   }
 }
