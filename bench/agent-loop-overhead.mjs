@@ -20,7 +20,9 @@ import { ScriptedAdapter } from '../dist/llm/testing/index.js';
 const FEW = Number(process.env.BENCH_FEW_ROUNDS ?? 20);
 const MANY = Number(process.env.BENCH_ROUNDS ?? 200);
 const RUNS = Number(process.env.BENCH_RUNS ?? 31);
-const WARMUP = 3;
+// Sets of runs before measuring, for every loop: with 3, the first ten measured sets were still being
+// compiled (their median ratio 1.5–2.9, against 1.1–1.4 after), which biased the median upward (D24.4).
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 20);
 const MODEL = 'claude-sonnet-4-6';
 const TARGET = 1.2;
 

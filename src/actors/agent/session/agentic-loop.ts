@@ -4,7 +4,7 @@ import type { AgentToolResult } from '../tools/define-tool.js';
 import { AgentEventKind } from './agent-event.js';
 import { compactHistory } from './compact-history.js';
 import { executeToolRound, RunningToolCall } from './execute-tool-round.js';
-import { fingerprintToolCall, loopWarningText } from './loop-detector.js';
+import { loopWarningText } from './loop-detector.js';
 import type { ProcessInputResult } from './session-lifecycle-machine.js';
 import type { SessionRuntime } from './session-runtime.js';
 import { ModelTurn, toolDefinitions } from './stream-model-turn.js';
@@ -127,7 +127,7 @@ function injectSteering(rt: SessionRuntime): void {
 
 function detectLoop(rt: SessionRuntime, calls: readonly ToolCallPart[]): void {
   for (const call of calls) {
-    const found = rt.loopDetector.record(fingerprintToolCall(call.toolName, call.arguments));
+    const found = rt.loopDetector.record(call.toolName, call.arguments);
     if (!found) continue;
     const warning = loopWarningText(found.window);
     rt.history.push(Turns.steering(warning));

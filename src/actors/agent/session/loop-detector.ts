@@ -5,7 +5,8 @@ import { sameJson } from './same-json.js';
 
 export interface ToolCallFingerprint {
   toolName: string;
-  /** Tool name + a hash of the canonical arguments: reading a.py and b.py differ, key order does not. */
+  arguments: unknown;
+  /** Tool name + the canonical arguments (hashed when long): reading a.py and b.py differ, key order does not. */
   key: string;
 }
 
@@ -18,8 +19,12 @@ export interface LoopDetection {
 /** Short argument texts are their own fingerprint; longer ones are hashed so the window stays small. */
 const HASH_ABOVE_CHARS = 128;
 
+/**
+ * The key two calls share exactly when the detector counts them as the same call (for reports and tests;
+ * the detector itself compares the arguments, and builds keys only where comparing cannot decide).
+ */
 export function fingerprintToolCall(toolName: string, args: unknown): ToolCallFingerprint {
-  return new ArgumentsFingerprint(toolName, args);
+  return { toolName, arguments: args, key: keyOf(toolName, args) };
 }
 
 function keyOf(toolName: string, args: unknown): string {
@@ -27,42 +32,6 @@ function keyOf(toolName: string, args: unknown): string {
   const digest =
     text.length <= HASH_ABOVE_CHARS ? text : createHash('sha256').update(text).digest('hex').slice(0, 32);
   return `${toolName}:${digest}`;
-}
-
-/**
- * A fingerprint that keeps the arguments and builds its key only when asked: the detector compares the
- * arguments themselves (`sameJson`), which for a model's arguments decides without the canonical text, and
- * the text (JSON.stringify, a hash for long ones) was most of what loop detection cost per call. The
- * arguments are the call's, which the history keeps unchanged (they are sent back to the model verbatim).
- * Their digest, computed once, tells most different calls apart without comparing them: each call is
- * compared with three others.
- */
-class ArgumentsFingerprint implements ToolCallFingerprint {
-  readonly toolName: string;
-  readonly arguments: unknown;
-  readonly digest: number | undefined;
-  #key: string | undefined;
-
-  constructor(toolName: string, args: unknown) {
-    this.toolName = toolName;
-    this.arguments = args;
-    this.digest = jsonDigest(args);
-  }
-
-  get key(): string {
-    if (this.#key === undefined) this.#key = keyOf(this.toolName, this.arguments);
-    return this.#key;
-  }
-}
-
-/** Whether two fingerprints have the same key, from the arguments when both have them. */
-function sameCall(a: ToolCallFingerprint, b: ToolCallFingerprint): boolean {
-  if (!(a instanceof ArgumentsFingerprint && b instanceof ArgumentsFingerprint)) return a.key === b.key;
-  // The tool name starts the key, and no digest (JSON text or hex) can make up for a different one.
-  if (a.toolName !== b.toolName) return false;
-  // Different digests are different canonical texts; equal ones prove nothing.
-  if (a.digest !== b.digest && a.digest !== undefined && b.digest !== undefined) return false;
-  return sameJson(a.arguments, b.arguments) ?? a.key === b.key;
 }
 
 /** The message the model reads when a loop is found (public specification's wording). */
@@ -85,11 +54,19 @@ const MAX_PATTERN = 3;
  * window; it finds what a detector rescanning the window after every call finds on the same record
  * (test/actors/agent/session/loop-detector.test.ts compares it with one, `repeating-pattern.ts` there, on
  * random call sequences).
+ *
+ * Two calls are the same when their tool names and canonical argument texts are. The texts are not built:
+ * the arguments are compared (`sameJson`), after their digests (`jsonDigest`, once per call) told most
+ * different calls apart. The window is kept as three rings (names, arguments, digests) rather than an object
+ * per call: that object was most of what detection cost a tool round (docs/decisions.md D24.3). The
+ * arguments are the call's, which the history keeps unchanged (they go back to the model verbatim).
  */
 export class LoopDetector {
   readonly window: number;
-  /** The last `window` calls, a ring: call number n (since the last report) sits at n % window. */
-  private readonly ring: ToolCallFingerprint[] = [];
+  /** The last `window` calls: call number n (since the last report) sits at n % window of each ring. */
+  private readonly names: string[] = [];
+  private readonly args: unknown[] = [];
+  private readonly digests: (number | undefined)[] = [];
   /** Calls recorded since the last report. */
   private count = 0;
   /** Pattern lengths worth checking: a pattern must repeat at least twice within the window. */
@@ -103,27 +80,41 @@ export class LoopDetector {
   }
 
   /** Records one call; returns the detection when the window now shows a loop. */
-  record(call: ToolCallFingerprint): LoopDetection | undefined {
+  record(toolName: string, args: unknown): LoopDetection | undefined {
+    const digest = jsonDigest(args);
     const n = this.count;
     const window = this.window;
-    const ring = this.ring;
     const runs = this.runs;
     for (let length = 1; length <= this.lengths; length++) {
       runs[length - 1] =
-        n >= length && sameCall(ring[(n - length) % window]!, call) ? runs[length - 1]! + 1 : 0;
+        n >= length && this.sameAs((n - length) % window, toolName, args, digest) ? runs[length - 1]! + 1 : 0;
     }
-    ring[n % window] = call;
+    const at = n % window;
+    this.names[at] = toolName;
+    this.args[at] = args;
+    this.digests[at] = digest;
     this.count = n + 1;
     if (this.count < window) return undefined;
     for (let length = 1; length <= this.lengths; length++) {
       if (runs[length - 1]! < window - length) continue;
       const first = this.count - window;
       const pattern: string[] = [];
-      for (let i = 0; i < length; i++) pattern.push(ring[(first + i) % window]!.toolName);
+      for (let i = 0; i < length; i++) pattern.push(this.names[(first + i) % window]!);
       this.count = 0;
       runs.fill(0);
       return { pattern, window };
     }
     return undefined;
+  }
+
+  /** Whether the call at ring position `at` has the same tool name and canonical arguments. */
+  private sameAs(at: number, toolName: string, args: unknown, digest: number | undefined): boolean {
+    // The tool name starts the key, and no argument text can make up for a different one.
+    if (this.names[at] !== toolName) return false;
+    const other = this.digests[at];
+    // Different digests are different canonical texts; equal ones prove nothing.
+    if (other !== digest && other !== undefined && digest !== undefined) return false;
+    const earlier = this.args[at];
+    return sameJson(earlier, args) ?? keyOf(toolName, earlier) === keyOf(toolName, args);
   }
 }
