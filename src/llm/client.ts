@@ -366,7 +366,7 @@ export class LLMClient {
     const error = this.abortReason(caught, link, provider);
     // Once the consumer has seen part of a stream, a retry would duplicate it.
     const delay = yielded ? undefined : nextRetryDelay(this.retryPolicy, error, attempt);
-    if (delay === undefined || link.signal.aborted) throw error;
+    if (delay === undefined || link.signal?.aborted) throw error;
     this.onRetry?.(attempt + 1, error as LLMError, delay);
     try {
       await sleep(delay, link.signal);
@@ -388,7 +388,7 @@ export class LLMClient {
         ? error
         : new RequestTimeoutError(`${provider}: request timed out`, { provider, cause: error });
     }
-    if (link.signal.aborted && !LLMError.isLLMError(error)) {
+    if (link.signal?.aborted && !LLMError.isLLMError(error)) {
       return new AbortError(`${provider}: request aborted`, { provider, cause: error });
     }
     return error;

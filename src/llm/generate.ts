@@ -115,9 +115,13 @@ export function callOptions(options: GenerateOptions, signal: AbortSignal | unde
 }
 
 /** Checks the tools and starts the loop's total deadline (its signal also carries the caller's abort). */
-export function startLoop(options: GenerateOptions): LinkedSignal {
+export function startLoop(options: GenerateOptions): LinkedSignal & { signal: AbortSignal } {
   checkToolDefinitions(options.tools ?? []);
-  return linkSignals(options.abortSignal, options.totalTimeoutMs, `${options.model} generate`);
+  const total = linkSignals(options.abortSignal, options.totalTimeoutMs, `${options.model} generate`);
+  // Tools are promised a signal, even in a loop nothing can abort: one for the whole loop.
+  return total.signal
+    ? { ...total, signal: total.signal }
+    : { ...total, signal: new AbortController().signal };
 }
 
 /** Our total deadline surfaces as RequestTimeoutError, whatever the call it interrupted reported. */

@@ -1,43 +1,53 @@
 import { RequestTimeoutError } from './errors/request-timeout-error.js';
 
 export interface LinkedSignal {
-  signal: AbortSignal;
+  /** Undefined when there is nothing to follow: no caller signal and no timeout. */
+  signal: AbortSignal | undefined;
   /** True when our own timeout (not the caller) aborted the signal. */
   timedOut(): boolean;
   dispose(): void;
 }
 
-/** One signal that fires on the caller's abort or after `timeoutMs`, remembering which. */
+/** What a call without a timeout links: the caller's own signal (or none), nothing to remember or dispose. */
+const notLinked = (signal: AbortSignal | undefined): LinkedSignal =>
+  signal === undefined ? NO_SIGNAL : { signal, timedOut: never, dispose: nothing };
+const never = (): boolean => false;
+const nothing = (): void => {};
+const NO_SIGNAL: LinkedSignal = Object.freeze({ signal: undefined, timedOut: never, dispose: nothing });
+
+/**
+ * One signal that fires on the caller's abort or after `timeoutMs`, remembering which. Without a timeout
+ * it is the caller's signal itself: an AbortController costs about 3 µs to make on Node 20, the largest
+ * single cost of an agent's tool round (docs/decisions.md D24.5), and there is nothing to tell apart.
+ */
 export function linkSignals(
   signal: AbortSignal | undefined,
   timeoutMs: number | undefined,
   what: string,
 ): LinkedSignal {
+  if (timeoutMs === undefined || !(timeoutMs > 0)) return notLinked(signal);
   const controller = new AbortController();
   let timedOut = false;
   let links: Set<AbortController> | undefined;
   if (signal?.aborted) controller.abort(signal.reason);
   else if (signal) links = follow(signal, controller);
-  const timer =
-    timeoutMs !== undefined && timeoutMs > 0
-      ? setTimeout(() => {
-          timedOut = true;
-          controller.abort(new RequestTimeoutError(`${what} timed out after ${timeoutMs} ms`));
-        }, timeoutMs)
-      : undefined;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new RequestTimeoutError(`${what} timed out after ${timeoutMs} ms`));
+  }, timeoutMs);
   return {
     signal: controller.signal,
     timedOut: () => timedOut,
     dispose() {
-      if (timer) clearTimeout(timer);
+      clearTimeout(timer);
       links?.delete(controller);
     },
   };
 }
 
 /**
- * The links that follow each caller's signal. A caller such as an agent session passes the same signal to
- * every model call; adding and removing an abort listener on it for each call costs about a microsecond on
+ * The links (calls with a timeout) that follow each caller's signal. A caller such as an agent session passes
+ * the same signal to every model call; adding and removing an abort listener on it for each call costs about a microsecond on
  * Node 20 (bench/agent-loop-overhead.mjs), so each signal gets one listener, which aborts the links alive at
  * that moment (in the order they were made) and is gone with the signal.
  */

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { LLMClient } from '../../../../src/llm/client.js';
@@ -507,5 +508,21 @@ describe('AnthropicAdapter against a local Messages API', () => {
     expect(error).toBeInstanceOf(ConfigurationError);
     expect((error as Error).message).toContain('ANTHROPIC_API_KEY');
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('AnthropicAdapter and a caller signal shared by many calls', () => {
+  // An agent session passes one signal to every call of an input, and the client hands it to the adapter as
+  // it is (docs/decisions.md D24.5): each call must take its abort listener off it again.
+  it('leaves no abort listener on it after complete and stream calls', async () => {
+    const caller = new AbortController();
+    const llm = client();
+    for (let i = 0; i < 12; i++) {
+      server.enqueue(anthropicJsonReply({ content: [{ type: 'text', text: `reply ${i}` }] }));
+      await llm.complete({ model: MODEL, messages: [Message.user('Hi')] }, { signal: caller.signal });
+      server.enqueue(anthropicStreamReply({ content: [{ type: 'text', text: `stream ${i}` }] }));
+      await collect(llm.stream({ model: MODEL, messages: [Message.user('Hi')] }, { signal: caller.signal }));
+    }
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 });

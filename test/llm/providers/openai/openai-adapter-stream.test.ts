@@ -1,4 +1,6 @@
+import { getEventListeners } from 'node:events';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LLMClient } from '../../../../src/llm/client.js';
 import { Message } from '../../../../src/llm/message.js';
 import { OpenAIAdapter } from '../../../../src/llm/providers/openai/openai-adapter.js';
 import {
@@ -7,6 +9,7 @@ import {
   functionCallItem,
   messageItem,
   reasoningItem,
+  responsesJsonReply,
   responsesSseReply,
   responsesStream,
   startFakeOpenAIServer,
@@ -146,5 +149,25 @@ describe('OpenAIAdapter.stream', () => {
     const finish = events.at(-1);
     expect(finish?.type === 'finish' && finish.response.reasoning).toBe('Thinking.');
     expect(finish?.type === 'finish' && finish.usage.reasoningTokens).toBe(7);
+  });
+});
+
+describe('OpenAIAdapter and a caller signal shared by many calls', () => {
+  // An agent session passes one signal to every call of an input, and the client hands it to the adapter as
+  // it is (docs/decisions.md D24.5): each call must take its abort listener off it again.
+  it('leaves no abort listener on it after complete and stream calls', async () => {
+    const caller = new AbortController();
+    const llm = new LLMClient({ adapters: [adapter] });
+    for (let i = 0; i < 12; i++) {
+      server.enqueue(responsesJsonReply({ output: [messageItem(`reply ${i}`)] }));
+      await llm.complete({ model: 'gpt-5.2', messages: [Message.user('Hi')] }, { signal: caller.signal });
+      server.enqueue(
+        responsesSseReply(responsesStream(streamedMessageEvents(0, ['ok']), { output: [messageItem('ok')] })),
+      );
+      await collect(
+        llm.stream({ model: 'gpt-5.2', messages: [Message.user('Hi')] }, { signal: caller.signal }),
+      );
+    }
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 });
