@@ -119,9 +119,7 @@ export function startLoop(options: GenerateOptions): LinkedSignal & { signal: Ab
   checkToolDefinitions(options.tools ?? []);
   const total = linkSignals(options.abortSignal, options.totalTimeoutMs, `${options.model} generate`);
   // Tools are promised a signal, even in a loop nothing can abort: one for the whole loop.
-  return total.signal
-    ? { ...total, signal: total.signal }
-    : { ...total, signal: new AbortController().signal };
+  return { ...total, signal: total.signal ?? new AbortController().signal };
 }
 
 /** Our total deadline surfaces as RequestTimeoutError, whatever the call it interrupted reported. */
