@@ -20,6 +20,22 @@ function setup(turns: ScriptedTurn[]) {
 }
 
 describe('generate', () => {
+  it('gives tools a signal even when nothing can abort the loop (no abortSignal, no total timeout)', async () => {
+    const { client } = setup([{ toolCalls: [{ name: 'weather', arguments: { city: 'Paris' } }] }, 'done']);
+    const signals: unknown[] = [];
+    await client.generate({
+      model: 'm',
+      prompt: 'Weather?',
+      tools: [weather],
+      toolExecutor: async (_call, context) => {
+        signals.push(context.signal);
+        return 'sunny';
+      },
+    });
+    expect(signals).toHaveLength(1);
+    expect(signals[0]).toBeInstanceOf(AbortSignal);
+  });
+
   it('rejects prompt and messages together, and neither', async () => {
     const { client } = setup(['x']);
     await expect(client.generate({ model: 'm', prompt: 'a', messages: [Message.user('b')] })).rejects.toThrow(
