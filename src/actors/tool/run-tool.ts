@@ -4,6 +4,7 @@ import { createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:f
 import { dirname } from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
+import { killGroup, openGate } from '../process/process-group.js';
 import { PROCESS_TOKEN_ENV, type ProcessLedger } from '../process/process-ledger.js';
 import { TailBuffer } from './tail-buffer.js';
 
@@ -48,16 +49,6 @@ export interface ToolRunResult {
   stdoutTail: string;
   stderrTail: string;
   durationMs: number;
-}
-
-/** Signal every process of the group; ESRCH (all gone already) is the normal case, not an error. */
-function killGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function groupAlive(pid: number): boolean {
@@ -108,11 +99,7 @@ export async function runTool(options: RunToolOptions): Promise<ToolRunResult> {
       killGroup(pgid, 'SIGKILL');
       throw error;
     }
-    const handshake = child.stdio[3] as NodeJS.WritableStream;
-    // A group killed before its shell read the line (cancelled at once) resets the socket: an 'error'
-    // with no listener would be an uncaught exception that ends the whole run. Nothing is lost.
-    handshake.on('error', () => undefined);
-    handshake.end('\n');
+    openGate(child);
   }
   const wire = (stream: NodeJS.ReadableStream, file: WriteStream, tail: TailBuffer) => {
     stream.on('data', (chunk: Buffer) => tail.push(chunk));

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { writeFileAtomic } from '../../../shared/atomic-write.js';
 import { AttractorError } from '../../../shared/errors.js';
+import { killGroup } from '../../process/process-group.js';
 import type { ProcessLedger } from '../../process/process-ledger.js';
 import { filterSecretEnv } from '../../tool/filter-secret-env.js';
 import { applyFileChanges } from './apply-file-changes.js';
@@ -22,7 +23,7 @@ import { grepFiles } from './grep-files.js';
 import { listDirectory } from './list-directory.js';
 import { PathOutsideWorkdirError } from './path-outside-workdir-error.js';
 import { isInside, resolveInside } from './resolve-inside.js';
-import { killGroup, spawnCommand } from './spawn-command.js';
+import { spawnCommand } from './spawn-command.js';
 import { toPosix } from './walk-files.js';
 
 export interface LocalExecutionEnvironmentOptions {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
+import { killGroup, openGate } from '../../process/process-group.js';
 import { PROCESS_TOKEN_ENV } from '../../process/process-ledger.js';
 import type { ExecOptions, ExecResult } from './execution-environment.js';
 import { HeadTailText } from './head-tail-text.js';
@@ -36,16 +37,6 @@ const GATE = 'IFS= read -r _ <&3 || exit 125; exec 3<&-; eval "$1"';
 const SHELL: readonly [string, ...string[]] = existsSync('/bin/bash')
   ? ['/bin/bash', '--norc', '--noprofile']
   : ['/bin/sh'];
-
-/** Signal every process of the group; ESRCH (all gone already) is the normal case. */
-export function killGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Runs `command` with bash in a new process group. On timeout or abort the whole group gets SIGTERM and,
@@ -82,11 +73,7 @@ export function spawnCommand(command: string, options: SpawnCommandOptions): Pro
       killGroup(child.pid, 'SIGKILL');
       return Promise.reject(error);
     }
-    const handshake = child.stdio[3] as NodeJS.WritableStream;
-    // A group killed before its shell read the line (cancelled at once) resets the socket: an 'error'
-    // with no listener would be an uncaught exception that ends the whole run. Nothing is lost.
-    handshake.on('error', () => undefined);
-    handshake.end('\n');
+    openGate(child);
   }
   if (options.input !== undefined && child.stdin) {
     // A command that does not read its stdin closes the pipe early: EPIPE is its choice, not our failure.
