@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { endTornLine } from '../shared/line-file.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 
 /**
@@ -8,8 +9,9 @@ import type { PipelineEvent } from '../shared/pipeline-event.js';
  * sees each event within a tick and the file is never behind the checkpoint.
  */
 export function openEventLog(path: string, onDeferredError?: (error: unknown) => void) {
-  const fd = openSync(path, 'a');
-  endTornLine(path, fd);
+  // Readable too, so a torn last line left by a killed process can be found and ended.
+  const fd = openSync(path, 'a+');
+  endTornLine(fd);
   let open = true;
   let pending = '';
   let scheduled = false;
@@ -47,21 +49,4 @@ export function openEventLog(path: string, onDeferredError?: (error: unknown) =>
       closeSync(fd);
     },
   };
-}
-
-/**
- * A process killed in the middle of a write can leave a last line without its newline: end it, so the
- * next run's first event (a resume's `pipeline.resume`) is a line of its own, not glued to the fragment.
- */
-function endTornLine(path: string, fd: number): void {
-  const { size } = fstatSync(fd);
-  if (size === 0) return;
-  const last = Buffer.alloc(1);
-  const reader = openSync(path, 'r');
-  try {
-    readSync(reader, last, 0, 1, size - 1);
-  } finally {
-    closeSync(reader);
-  }
-  if (last[0] !== 0x0a) writeSync(fd, '\n');
 }

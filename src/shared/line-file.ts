@@ -52,14 +52,7 @@ export function openLineFile(path: string, options: { durable?: boolean } = {}):
       mkdirSync(dirname(path), { recursive: true });
       opened = openSync(path, 'a+');
     }
-    const { size } = fstatSync(opened);
-    if (size === 0) {
-      if (durable) syncFolder(dirname(path));
-    } else {
-      const last = Buffer.alloc(1);
-      readSync(opened, last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) writeSync(opened, '\n');
-    }
+    if (endTornLine(opened) === 0 && durable) syncFolder(dirname(path));
     return opened;
   };
   // Lines written since the running fsync began; the fsync running; the one queued behind it.
@@ -124,6 +117,21 @@ export function openLineFile(path: string, options: { durable?: boolean } = {}):
       else closeSync(target);
     },
   };
+}
+
+/**
+ * A process killed in the middle of a write can leave a last line without its newline: end it, so the next
+ * record is a line of its own, not glued to the fragment. `fd` is open for reading and appending (`a+`);
+ * returns the file's size before.
+ */
+export function endTornLine(fd: number): number {
+  const { size } = fstatSync(fd);
+  if (size > 0) {
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    if (last[0] !== 0x0a) writeSync(fd, '\n');
+  }
+  return size;
 }
 
 function syncFolder(dir: string): void {
