@@ -1,13 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { openEventLog } from '../../src/machines/event-log.js';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+import { tempDir } from '../helpers/temp-dir.js';
 
 const event = (kind: string) => ({ kind, data: {}, timestamp: '2026-11-23T00:00:00.000Z' });
 
@@ -16,8 +11,7 @@ test.each([
   ['whole lines', '{"kind":"a"}\n', 2],
   ['an empty file', '', 1],
 ])('after %s, the next event is a line of its own', (_what, before, lines) => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'attractor-events-'));
-  dirs.push(dir);
+  const dir = tempDir('attractor-events-');
   const file = path.join(dir, 'events.jsonl');
   writeFileSync(file, before);
   const log = openEventLog(file);

@@ -1,24 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
 import { AutoApproveInterviewer } from '../../src/actors/interviewers/auto-approve.js';
 import { createSimulatedBackend } from '../../src/actors/simulated-backend.js';
 import { startPipeline } from '../../src/machines/engine.js';
 import type { RunOptions, RunResult } from '../../src/machines/run-types.js';
 import { parseScenario } from '../../src/machines/scenario.js';
 import type { PipelineEvent } from '../../src/shared/pipeline-event.js';
+import { tempDir as makeTempDir } from '../helpers/temp-dir.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-export function tempDir(prefix = 'attractor-run-'): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(d);
-  return d;
-}
+/** A temp folder removed after the test (run directories by default). */
+export const tempDir = (prefix = 'attractor-run-'): string => makeTempDir(prefix);
 
 export interface TestRun {
   result: RunResult;

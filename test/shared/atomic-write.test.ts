@@ -1,18 +1,10 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { writeFileAtomic } from '../../src/shared/atomic-write.js';
+import { tempDir as makeTempDir } from '../helpers/temp-dir.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-const tempDir = () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'attractor-atomic-'));
-  dirs.push(dir);
-  return dir;
-};
+const tempDir = () => makeTempDir('attractor-atomic-');
 
 test('replaces a file whole, making its directory when missing', () => {
   const dir = tempDir();

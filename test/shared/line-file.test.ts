@@ -1,18 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { openLineFile, readLastLine, readLines } from '../../src/shared/line-file.js';
+import { tempDir as makeTempDir } from '../helpers/temp-dir.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-const tempDir = () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'attractor-lines-'));
-  dirs.push(dir);
-  return dir;
-};
+const tempDir = () => makeTempDir('attractor-lines-');
 
 test('appends one line per record, making the folder and the file on the first append', () => {
   const file = path.join(tempDir(), 'deep', 'records.jsonl');
