@@ -59,7 +59,7 @@ export async function runBranch(
       branchId: request.branchId,
       startNodeId: request.startNodeId,
       outcome: { status: 'fail', failure_reason: 'cancelled before the branch started' },
-      context: request.context,
+      context: structuredClone(request.context),
       updates: {},
       completedNodes: [],
     };

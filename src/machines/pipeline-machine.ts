@@ -81,9 +81,20 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
         const step = stepAfter(lookup, context, p.node);
         return step.kind === 'edge' && step.edge.index === p.edge;
       },
+      // A branch's edge into a fan-in ends the branch, unless the fan-in's `enter` would not stop it there.
+      endsBranchAt: ({ context }, p: EdgeParams) => {
+        if (!context.branch || context.pauseRequested || context.steps >= context.maxSteps) return false;
+        const step = stepAfter(lookup, context, p.node);
+        return step.kind === 'edge' && step.edge.index === p.edge;
+      },
       routesToRetryTarget: ({ context }, p: JumpParams) => {
         const step = stepAfter(lookup, context, p.node);
         return step.kind === 'retry_target' && step.target === p.target;
+      },
+      // `next_node` naming a node the chart draws a jump to (a parallel node's fan-in).
+      jumpsTo: ({ context }, p: JumpParams) => {
+        const step = stepAfter(lookup, context, p.node);
+        return step.kind === 'jump' && step.target === p.target;
       },
       // What only the run knows: `next_node` naming a node without an edge, or a retry target naming no node.
       routesToJump: ({ context }, p: NodeParams) => {

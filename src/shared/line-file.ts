@@ -16,6 +16,8 @@ import { promisify } from 'node:util';
 const fsyncAsync = promisify(fsync);
 
 export interface LineFile {
+  /** Open (and create) the file now rather than at the first append. */
+  open(): void;
   /** Append one line (no newline in it) with a single write. */
   append(line: string): void;
   /**
@@ -69,6 +71,9 @@ export function openLineFile(path: string, options: { durable?: boolean } = {}):
   };
   let size = 0;
   return {
+    open(): void {
+      fd ??= open();
+    },
     append(line: string): void {
       fd ??= open();
       size += writeSync(fd, `${line}\n`);

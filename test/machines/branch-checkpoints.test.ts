@@ -71,6 +71,38 @@ describe('parallel branches survive an interrupted parallel node', () => {
   });
 });
 
+describe('the branch results file', () => {
+  it('exists, empty, while the branches run: the first to finish does not open it', async () => {
+    const seen: string[] = [];
+    let runDir = '';
+    const read = () => {
+      try {
+        return readFileSync(path.join(runDir, 'fan', 'branch-results.jsonl'), 'utf8');
+      } catch {
+        return 'missing';
+      }
+    };
+    const registry = createDefaultRegistry()
+      .register('quick', async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return { status: 'success' };
+      })
+      .register('slow', async () => {
+        // Both branches have started, neither has finished.
+        await new Promise((resolve) => setImmediate(resolve));
+        seen.push(read());
+        await new Promise((resolve) => setTimeout(resolve, 60));
+        seen.push(read());
+        return { status: 'success' };
+      });
+    runDir = path.join(tempDir(), 'run');
+    const run = startPipeline({ source: PIPELINE, runDir, registry, durable: false });
+    expect((await run.result).status).toBe('completed');
+    expect(seen[0]).toBe('');
+    expect(seen[1]).toMatch(/"branch_id":"quick"/);
+  });
+});
+
 describe('a finished branch is saved before anything else sees it', () => {
   it.each([true, false])(
     'durable=%s: its line is in branch-results.jsonl when its completion is announced',

@@ -55,6 +55,61 @@ describe('parallel fan-out and fan-in', () => {
     expect(Array.isArray(run.result.context['parallel.results'])).toBe(true);
   });
 
+  it('a branch that reaches its fan-in at the step limit fails there; a shorter one stops there', async () => {
+    const dot = `digraph par {
+      start [shape=Mdiamond]
+      fan [shape=component]
+      short [shape=parallelogram, tool_command="true"]
+      a [shape=parallelogram, tool_command="true"]
+      b [shape=parallelogram, tool_command="true"]
+      c [shape=parallelogram, tool_command="true"]
+      join [shape=tripleoctagon]
+      exit [shape=Msquare]
+      start -> fan
+      fan -> short -> join
+      fan -> a -> b -> c -> join
+      join -> exit
+    }`;
+    // Each branch counts its own steps: \`a -> b -> c\` uses all three before reaching the fan-in.
+    const run = await runDot(dot, { maxSteps: 3 });
+    const results = run.result.context['parallel.results'] as Array<Record<string, unknown>>;
+    expect(results.find((r) => r['branch_id'] === 'short')).toMatchObject({
+      status: 'success',
+      stopped_at: 'join',
+    });
+    const long = results.find((r) => r['branch_id'] === 'a');
+    expect(long?.['status']).toBe('fail');
+    expect(String(long?.['failure_reason'])).toMatch(/step limit of 3 reached before join/);
+  });
+
+  it('continues from the parallel node straight to its fan-in, not through __dispatch', async () => {
+    const dot = `digraph par {
+      start [shape=Mdiamond]
+      fan [shape=component]
+      a [shape=parallelogram, tool_command="true"]
+      b [shape=parallelogram, tool_command="true"]
+      join [shape=tripleoctagon]
+      exit [shape=Msquare]
+      start -> fan
+      fan -> a -> join
+      fan -> b -> join
+      join -> exit
+    }`;
+    // The root actor's state values, microstep by microstep.
+    const values: string[] = [];
+    const run = await runDot(dot, {
+      inspect: (event) => {
+        if (event.type === '@xstate.microstep' && event.actorRef.sessionId === event.rootId)
+          values.push(JSON.stringify((event.snapshot as unknown as { value: unknown }).value));
+      },
+    });
+    expect(run.result.status).toBe('completed');
+    const fanRoute = values.indexOf(JSON.stringify({ fan: 'route' }));
+    expect(fanRoute).toBeGreaterThan(0);
+    expect(values[fanRoute + 1]).toBe(JSON.stringify({ join: 'enter' }));
+    expect(values.slice(fanRoute)).not.toContain(JSON.stringify('__dispatch'));
+  });
+
   it('merges branch context updates under the branch id and honours wait_all with a failure', async () => {
     const dot = `digraph par {
       start [shape=Mdiamond]

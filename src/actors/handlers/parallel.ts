@@ -1,8 +1,8 @@
 import type { Outcome } from '../../compiler/outcome.js';
+import { findFanIn } from '../../compiler/routing/find-fan-in.js';
 import type { BranchResult, NodeHandler } from '../handler-types.js';
 import { BranchCheckpoints } from '../parallel/branch-checkpoints.js';
 import { evaluateJoin, type JoinVerdict } from '../parallel/evaluate-join.js';
-import { findFanIn } from '../parallel/find-fan-in.js';
 import { mergeBranchUpdates } from '../parallel/merge-branch-updates.js';
 import { readParallelPolicy } from '../parallel/parallel-policy.js';
 import type { ParallelResult } from '../parallel/parallel-result.js';
@@ -126,12 +126,12 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
     }
   };
 
-  // Every branch starts from its own deep copy of the same values. Read through the context once:
-  // it is a view (visit counts added on the fly) whose every key costs a proxy trap.
+  // Every branch starts from the same values (`runBranch` gives each its own deep copy). Read through
+  // the context once: it is a view (visit counts added on the fly) whose every key costs a proxy trap.
   let shared: Record<string, unknown> | undefined;
   const startValues = () => {
     shared ??= context.toDict();
-    return structuredClone(shared);
+    return shared;
   };
 
   const runOne = async (branch: Branch): Promise<void> => {
@@ -206,8 +206,11 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
       await runOne(branch);
     }
   };
+  const pool = Promise.all(Array.from({ length: Math.min(policy.maxParallel, branches.length) }, worker));
+  // The workers have started their first branches (synchronously, up to their first wait).
+  if (branches.some((b) => b.started && !b.record)) checkpoints.prepare();
   try {
-    await Promise.all(Array.from({ length: Math.min(policy.maxParallel, branches.length) }, worker));
+    await pool;
   } finally {
     signal.removeEventListener('abort', onAbort);
     checkpoints.close();

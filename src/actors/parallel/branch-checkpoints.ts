@@ -62,6 +62,19 @@ export class BranchCheckpoints {
     return this.#lines.synced();
   }
 
+  /**
+   * Create the file now, while the branches run, so the first branch to finish does not pay for opening
+   * it while its siblings' completions wait. A failure here is left for `save` to report.
+   */
+  prepare(): void {
+    this.#lines ??= openLineFile(this.#file, { durable: this.#durable });
+    try {
+      this.#lines.open();
+    } catch {
+      // `save` opens it again and fails the branch that tried, as without this call
+    }
+  }
+
   /** What an interrupted earlier attempt of this visit finished, by branch id (unreadable records are ignored). */
   load(): Map<string, BranchCheckpoint> {
     const found = new Map<string, BranchCheckpoint>();

@@ -45,16 +45,33 @@ function edgeParams(n: PipelineNode, edge: PipelineEdge): Record<string, unknown
   };
 }
 
-function edgeTransition(n: PipelineNode, edge: PipelineEdge): TransitionConfig {
-  const params = edgeParams(n, edge);
+function traversal(n: PipelineNode, edge: PipelineEdge): NamedRef[] {
   const ref = { node: n.id, edge: edge.index };
   const actions: NamedRef[] = [{ type: 'traverseEdge', params: ref }];
   if (edge.attrs.loop_restart) actions.push({ type: 'restartLoop', params: ref });
+  return actions;
+}
+
+function edgeTransition(n: PipelineNode, edge: PipelineEdge): TransitionConfig {
   return {
-    guard: { type: 'routesToEdge', params },
+    guard: { type: 'routesToEdge', params: edgeParams(n, edge) },
     target: stateTarget(edge.target),
-    actions,
+    actions: traversal(n, edge),
     reenter: true,
+  };
+}
+
+/**
+ * A parallel branch taking an edge into a fan-in node ends there: straight to the branch's final state,
+ * rather than entering the fan-in to leave it at once (docs/decisions.md D25.1). The guard passes only
+ * where the fan-in's `enter` state would have stopped the branch (no step limit reached, no pause asked
+ * for); otherwise the edge's own transition follows and `enter` decides, as for any node.
+ */
+function branchEndTransition(n: PipelineNode, edge: PipelineEdge): TransitionConfig {
+  return {
+    guard: { type: 'endsBranchAt', params: edgeParams(n, edge) },
+    target: controlTarget(CONTROL_STATES.branchDone),
+    actions: [...traversal(n, edge), { type: 'stopBranchAt', params: node(edge.target) }],
   };
 }
 
@@ -83,8 +100,12 @@ export interface LowerContext {
   outgoing: readonly PipelineEdge[];
   /** Whether a node id exists (retry targets naming no node go through `__dispatch` and fail there). */
   known(id: string): boolean;
+  /** Whether a node is a fan-in (`parallel.fan_in`): where a parallel branch stops. */
+  isFanIn(id: string): boolean;
   /** Distinct goal-gate retry targets of the graph (exit nodes jump to them directly). */
   goalGateTargets: readonly string[];
+  /** For a parallel node: the fan-in its branches converge on, as the graph shows it (its usual jump). */
+  fanIn?: string;
 }
 
 /** After the handler: retry, follow an edge, jump, end or fail — in the order the routing function decides. */
@@ -108,9 +129,16 @@ function routeState(n: PipelineNode, lower: LowerContext): StateConfig {
     );
     return { always };
   }
-  for (const edge of lower.outgoing) always.push(edgeTransition(n, edge));
+  for (const edge of lower.outgoing) {
+    if (lower.isFanIn(edge.target)) always.push(branchEndTransition(n, edge));
+    always.push(edgeTransition(n, edge));
+  }
   for (const target of retryTargets(n, lower.known))
     always.push(jumpTransition('routesToRetryTarget', { node: n.id, target }, 'jumpToRetryTarget'));
+  // A parallel node continues at the fan-in its branches reached (`next_node`): drawn when the graph
+  // tells which one it is; where they stopped elsewhere at run time, `__dispatch` takes over.
+  if (lower.fanIn)
+    always.push(jumpTransition('jumpsTo', { node: n.id, target: lower.fanIn }, 'jumpFromNode'));
   always.push(
     {
       // Only what is known at run time: `next_node` from a handler, or a retry target naming no node.

@@ -1,5 +1,6 @@
 import type { PipelineEdge, PipelineGraph } from '../ir.js';
 import { goalGateRetryTarget } from '../routing/check-goal-gates.js';
+import { findFanIn } from '../routing/find-fan-in.js';
 import { lowerNode } from './lower-node.js';
 import type { MachineConfig, StateConfig, TransitionConfig } from './machine-config.js';
 import { CONTROL_STATES, controlTarget, MACHINE_ID, stateKey, stateTarget } from './state-keys.js';
@@ -24,6 +25,8 @@ export function lowerToMachineConfig(graph: PipelineGraph): MachineConfig {
   for (const e of graph.edges) outgoing.get(e.source)?.push(e);
 
   const known = (id: string) => outgoing.has(id);
+  const fanIns = new Set(graph.nodes.filter((n) => n.handler === 'parallel.fan_in').map((n) => n.id));
+  const isFanIn = (id: string) => fanIns.has(id);
   const goalGateTargets = [
     ...new Set(
       graph.nodes.flatMap((n) =>
@@ -35,7 +38,21 @@ export function lowerToMachineConfig(graph: PipelineGraph): MachineConfig {
   const states: Record<string, StateConfig> = {};
   const dispatch: TransitionConfig[] = [];
   for (const n of graph.nodes) {
-    states[stateKey(n.id)] = lowerNode(n, { outgoing: outgoing.get(n.id) ?? [], known, goalGateTargets });
+    const out = outgoing.get(n.id) ?? [];
+    const fanIn =
+      n.handler === 'parallel'
+        ? findFanIn(
+            graph,
+            out.map((e) => e.target),
+          )
+        : undefined;
+    states[stateKey(n.id)] = lowerNode(n, {
+      outgoing: out,
+      known,
+      isFanIn,
+      goalGateTargets,
+      ...(fanIn ? { fanIn } : {}),
+    });
     dispatch.push({ guard: { type: 'jumpTargetIs', params: { node: n.id } }, target: stateTarget(n.id) });
   }
   dispatch.push({

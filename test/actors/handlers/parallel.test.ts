@@ -163,10 +163,9 @@ describe('parallelHandler', () => {
     expect(outcome.context_updates).toMatchObject({ 'a.draft': 'A', 'b.draft': 'B' });
     expect(outcome.suggested_next_ids).toEqual(['join']);
     expect(outcome.next_node).toBe('join');
-    // each branch got its own deep copy
-    expect(stats.contexts[0]).toEqual({ shared: { n: 1 } });
-    expect(stats.contexts[0]).not.toBe(stats.contexts[1]);
-    expect(stats.contexts[0]?.['shared']).not.toBe(stats.contexts[1]?.['shared']);
+    // Every branch is asked to start from the same values; `runBranch` gives each its own deep copy
+    // (test/machines/branch-updates.test.ts).
+    expect(stats.contexts).toEqual([{ shared: { n: 1 } }, { shared: { n: 1 } }]);
   });
 
   it('runs branches concurrently: three 300 ms branches overlap and the node takes 300 ms', async () => {

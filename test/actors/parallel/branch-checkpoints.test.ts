@@ -4,6 +4,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -50,6 +51,26 @@ describe('BranchCheckpoints', () => {
     store.clear();
     expect(readdirSync(stage)).toEqual([]);
     expect(store.load().size).toBe(0);
+  });
+
+  it('prepare() creates the file before any branch finishes; a failure there is left to save()', async () => {
+    const stage = stageDir();
+    const store = new BranchCheckpoints(stage, { durable: false });
+    store.prepare();
+    expect(readFileSync(join(stage, 'branch-results.jsonl'), 'utf8')).toBe('');
+    // An empty file (a crash before any branch finished) restores nothing.
+    expect(new BranchCheckpoints(stage).load().size).toBe(0);
+    await store.save(checkpoint('a'));
+    expect([...store.load().keys()]).toEqual(['a']);
+    store.clear();
+    expect(readdirSync(stage)).toEqual([]);
+
+    // A folder where the file should be: prepare() does not throw, save() does.
+    const blocked = stageDir();
+    mkdirSync(join(blocked, 'branch-results.jsonl'));
+    const failing = new BranchCheckpoints(blocked, { durable: false });
+    expect(() => failing.prepare()).not.toThrow();
+    expect(() => failing.save(checkpoint('a'))).toThrow(/EISDIR/);
   });
 
   it('skips a line a crash tore, and the next record after it is a line of its own', async () => {

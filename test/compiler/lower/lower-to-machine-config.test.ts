@@ -73,6 +73,28 @@ describe('lowerToMachineConfig', () => {
     expect(route[2]?.actions?.map((a) => a.type)).toEqual(['traverseEdge', 'restartLoop']);
   });
 
+  it('ends a parallel branch straight from an edge into a fan-in, guarded like the edge itself', () => {
+    const route = config(source).states['gate']?.states?.['route']?.always ?? [];
+    expect(route.map((t) => t.guard?.type ?? 'else')).toEqual([
+      'shouldRetry',
+      'endsBranchAt',
+      'routesToEdge',
+      'routesToJump',
+      'routesToEnd',
+      'else',
+    ]);
+    const [, ends, edge] = route;
+    expect(ends?.guard?.params).toEqual(edge?.guard?.params);
+    expect(ends?.target).toBe('#pipeline.__branch_done');
+    expect(ends?.actions).toEqual([
+      ...(edge?.actions ?? []),
+      { type: 'stopBranchAt', params: { node: 'join' } },
+    ]);
+    // Edges into other nodes have no such transition.
+    const work = config(source).states['work']?.states?.['route']?.always ?? [];
+    expect(work.some((t) => t.guard?.type === 'endsBranchAt')).toBe(false);
+  });
+
   it('draws retry targets and goal-gate targets as direct transitions, not through __dispatch', () => {
     const c = config(`digraph g {
       retry_target="plan"
@@ -110,6 +132,31 @@ describe('lowerToMachineConfig', () => {
       'isBranchRun',
       'else',
     ]);
+  });
+
+  it("draws a parallel node's jump to the fan-in its branches converge on", () => {
+    const c = config(`digraph g {
+      start [shape=Mdiamond]
+      fan [shape=component]
+      a
+      b
+      b2
+      join [shape=tripleoctagon]
+      exit [shape=Msquare]
+      start -> fan
+      fan -> a -> join
+      fan -> b -> b2 -> join
+      join -> exit
+    }`);
+    const route = c.states['fan']?.states?.['route']?.always ?? [];
+    const jump = route.find((t) => t.guard?.type === 'jumpsTo');
+    expect(jump?.guard?.params).toEqual({ node: 'fan', target: 'join' });
+    expect(jump?.target).toBe('#pipeline.join');
+    expect(jump?.actions).toEqual([{ type: 'jumpFromNode', params: { node: 'fan', target: 'join' } }]);
+    // Before the run-time jump through __dispatch, which stays for a fan-in the graph does not tell.
+    expect(route.indexOf(jump!)).toBeLessThan(route.findIndex((t) => t.guard?.type === 'routesToJump'));
+    // Only parallel nodes get one.
+    expect(c.states['a']?.states?.['route']?.always?.some((t) => t.guard?.type === 'jumpsTo')).toBe(false);
   });
 
   it('keeps the dispatch table linear in the graph (one jump per node)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findFanIn } from '../../../src/actors/parallel/find-fan-in.js';
-import { makeEdge, makeGraph, makeNode } from '../helpers/graph-builders.js';
+import { findFanIn } from '../../../src/compiler/routing/find-fan-in.js';
+import { makeEdge, makeGraph, makeNode } from '../../actors/helpers/graph-builders.js';
 
 const graph = makeGraph({
   nodes: [

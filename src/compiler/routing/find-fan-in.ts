@@ -1,4 +1,4 @@
-import type { PipelineGraph } from '../../compiler/ir.js';
+import type { PipelineGraph } from '../ir.js';
 
 /**
  * The fan-in node the branches converge on, from the graph alone: the first `parallel.fan_in` node in
