@@ -13,8 +13,7 @@
 
 import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   CallbackInterviewer,
   compileMachine,
@@ -57,7 +56,8 @@ export async function start(file) {
       return new Promise(() => {}); // nobody answers in this process
     });
     const machine = providePipeline(compiled, { interviewer, backend: createSimulatedBackend() });
-    const runDir = mkdtempSync(join(tmpdir(), 'release-'));
+    // The run's folder (stage outputs, status files) beside the file that stores its state.
+    const runDir = mkdtempSync(join(dirname(file), 'release-'));
     actor = createActor(machine, { input: pipelineInput(compiled, { runDir }) });
     // Also after every step, as an app would: a crash loses at most the step in progress.
     actor.subscribe(() => save(file, actor));

@@ -37,8 +37,11 @@ const PIPELINE = `digraph release {
 // Compiled once (and cached by source hash): every run is another actor of the same machine.
 const compiled = compileMachine(PIPELINE);
 
-/** Starts the service; resolves with its address and a `close()`. */
-export async function startPipelineServer(port = 3000) {
+/**
+ * Starts the service; resolves with its address and a `close()`. Each run keeps its folder (stage
+ * outputs, status files) under `runsRoot`: the system's temp folder unless you say where.
+ */
+export async function startPipelineServer(port = 3000, { runsRoot = tmpdir() } = {}) {
   const runs = new Map();
   const server = createServer(async (req, res) => {
     const reply = (status, body) => {
@@ -46,7 +49,7 @@ export async function startPipelineServer(port = 3000) {
       res.end(JSON.stringify(body));
     };
     const [, , id, action] = (req.url ?? '').split('/');
-    if (req.method === 'POST' && !id) return reply(201, { id: startRun(runs) });
+    if (req.method === 'POST' && !id) return reply(201, { id: startRun(runs, runsRoot) });
     const run = runs.get(id);
     if (!run) return reply(404, { error: 'no such run' });
     if (req.method === 'POST' && action === 'answer') {
@@ -78,7 +81,7 @@ export async function startPipelineServer(port = 3000) {
   };
 }
 
-function startRun(runs) {
+function startRun(runs, runsRoot) {
   const id = String(runs.size + 1);
   const run = { events: [], pending: undefined };
   // Human gates wait for POST /answer; nothing is approved behind the user's back.
@@ -90,7 +93,7 @@ function startRun(runs) {
     backend: createSimulatedBackend(),
     emit: (kind, _data, node) => run.events.push(`${kind} ${node ?? ''}`.trim()),
   });
-  const runDir = mkdtempSync(join(tmpdir(), `release-${id}-`));
+  const runDir = mkdtempSync(join(runsRoot, `release-${id}-`));
   run.actor = createActor(machine, { input: pipelineInput(compiled, { runDir }) });
   // The machine's own events (node.start, node.complete, …); checkpoints are ignored in this example.
   run.actor.on('pipeline.event', (e) => run.events.push(`${e.kind} ${e.nodeId ?? ''}`.trim()));

@@ -152,6 +152,10 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
       return produced;
     });
     const outcome = withCollectedUpdates(hooked, handlerContext);
+    // Stopped (the run was cancelled or paused hard) while the handler finished: the machine discards
+    // this outcome and the node runs again on resume, so nothing may claim it completed. The run's
+    // result has been reported by now, too: no file may appear in its folder after that.
+    if (signal.aborted) return { outcome };
     // The handler's own status.json stands unless a hook or a `set` changed what it returned.
     recordStatus(stageDir, outcome, !scripted && outcome === produced);
     const llmChoice = await askRouter(runtime, services.emit, node, outcome, values, signal);

@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDist } from '../helpers/ensure-dist.js';
 
@@ -10,16 +13,22 @@ interface RunView {
 
 // The example imports `attractor` as users do, through the package's exports map (dist/).
 describe('examples/embed: a pipeline inside an HTTP service', () => {
+  const runsRoot = mkdtempSync(join(tmpdir(), 'attractor-embed-'));
   let server: { port: number; close: () => Promise<void> };
   beforeAll(async () => {
     ensureDist();
     const example: string = '../../examples/embed/pipeline-server.mjs';
     const { startPipelineServer } = (await import(/* @vite-ignore */ example)) as {
-      startPipelineServer: (port: number) => Promise<typeof server>;
+      startPipelineServer: (port: number, options?: { runsRoot?: string }) => Promise<typeof server>;
     };
-    server = await startPipelineServer(0);
+    server = await startPipelineServer(0, { runsRoot });
   }, 180_000);
-  afterAll(() => server?.close());
+  afterAll(async () => {
+    await server?.close();
+    // Every run's folder went there, not into the system's temp folder.
+    expect(readdirSync(runsRoot).every((name) => name.startsWith('release-'))).toBe(true);
+    rmSync(runsRoot, { recursive: true, force: true });
+  });
 
   const url = (path: string) => `http://127.0.0.1:${server.port}${path}`;
   const view = async (id: string) => (await (await fetch(url(`/runs/${id}`))).json()) as RunView;

@@ -311,6 +311,35 @@ describe('pause, cancel and resume', () => {
     expect(again.alreadyFinished).toBe(true);
   });
 
+  it('a node still finishing when the run is cancelled writes no status.json after the result', async () => {
+    const { startPipeline } = await import('../../src/machines/engine.js');
+    let finished: () => void = () => {};
+    const handlerDone = new Promise<void>((resolve) => (finished = resolve));
+    const registry = createDefaultRegistry().register('linger', async ({ signal }) => {
+      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      // Cleaning up after the abort, as a tool killing its process group does, then reporting.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      finished();
+      return { status: 'fail', failure_reason: 'cancelled' };
+    });
+    const d = `digraph c { start [shape=Mdiamond]; slow [type="linger"]; exit [shape=Msquare]; start -> slow -> exit }`;
+    const run = startPipeline({
+      source: d,
+      registry,
+      runsRoot: tempDir(),
+      durable: false,
+      onEvent: (e) => {
+        if (e.kind === 'node.start' && e.node_id === 'slow') queueMicrotask(() => run.cancel());
+      },
+    });
+    const result = await run.result;
+    expect(result.status).toBe('cancelled');
+    await handlerDone;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(existsSync(join(result.runDir, 'slow', 'status.json'))).toBe(false);
+    expect(readJson(join(result.runDir, 'checkpoint.json'))['current_node']).toBe('slow');
+  });
+
   it('cancel aborts the running node and checkpoints it as the resume point', async () => {
     const { startPipeline } = await import('../../src/machines/engine.js');
     const d = `digraph c { start [shape=Mdiamond]; slow [shape=parallelogram, tool_command="sleep 20"]; exit [shape=Msquare]; start -> slow -> exit }`;
