@@ -56,6 +56,10 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
   const { lookup } = options;
   const random = options.random ?? Math.random;
   const node = (p: NodeParams) => lookup.node(p.node);
+  const picksEdge = (context: PipelineMachineContext, p: EdgeParams): boolean => {
+    const step = stepAfter(lookup, context, p.node);
+    return step.kind === 'edge' && step.edge.index === p.edge;
+  };
 
   const actors: Record<string, HandlerActorLogic | RetryBackoffLogic> = {
     ...options.handlerActors,
@@ -77,16 +81,13 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
       shouldRetry: ({ context }) => context.retryPending,
       // The params also carry the edge's condition, label, weight and target, for people reading the
       // chart; the decision is the compiler's `nextStep`, asked once per context.
-      routesToEdge: ({ context }, p: EdgeParams) => {
-        const step = stepAfter(lookup, context, p.node);
-        return step.kind === 'edge' && step.edge.index === p.edge;
-      },
+      routesToEdge: ({ context }, p: EdgeParams) => picksEdge(context, p),
       // A branch's edge into a fan-in ends the branch, unless the fan-in's `enter` would not stop it there.
-      endsBranchAt: ({ context }, p: EdgeParams) => {
-        if (!context.branch || context.pauseRequested || context.steps >= context.maxSteps) return false;
-        const step = stepAfter(lookup, context, p.node);
-        return step.kind === 'edge' && step.edge.index === p.edge;
-      },
+      endsBranchAt: ({ context }, p: EdgeParams) =>
+        context.branch &&
+        !context.pauseRequested &&
+        context.steps < context.maxSteps &&
+        picksEdge(context, p),
       routesToRetryTarget: ({ context }, p: JumpParams) => {
         const step = stepAfter(lookup, context, p.node);
         return step.kind === 'retry_target' && step.target === p.target;

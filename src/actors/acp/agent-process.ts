@@ -1,7 +1,8 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
+import { killGroup } from '../process/process-group.js';
 import { TailBuffer } from '../tool/tail-buffer.js';
-import { signalProcessGroup, terminateProcessGroup } from './kill-process-group.js';
+import { terminateProcessGroup } from './kill-process-group.js';
 import { type ProcessRecorder, processToken, recordProcessGroup } from './record-process-group.js';
 
 /** Groups of agents still running: killed if this process exits first, so no agent outlives a run. */
@@ -13,7 +14,7 @@ function trackGroup(pid: number): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const group of live) signalProcessGroup(group, 'SIGKILL');
+    for (const group of live) killGroup(group, 'SIGKILL');
   });
 }
 
@@ -103,6 +104,6 @@ export class AgentProcess {
 
   /** True while any process of the agent's group is alive. */
   groupAlive(): boolean {
-    return this.child.pid !== undefined && signalProcessGroup(this.child.pid, 0);
+    return this.child.pid !== undefined && killGroup(this.child.pid, 0);
   }
 }

@@ -5,9 +5,10 @@ import type {
   TerminalOutputResponse,
 } from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
+import { killGroup } from '../process/process-group.js';
 import { TailBuffer } from '../tool/tail-buffer.js';
 import { confineToWorkspace } from './confine-to-workspace.js';
-import { signalProcessGroup, terminateProcessGroup } from './kill-process-group.js';
+import { terminateProcessGroup } from './kill-process-group.js';
 import { type ProcessRecorder, processToken, recordProcessGroup } from './record-process-group.js';
 
 /** Output kept per terminal when the agent sets no `outputByteLimit`. */
@@ -79,7 +80,7 @@ export class AgentTerminals {
         });
         child.once('close', (code, signal) => {
           // Background processes the command left behind must not outlive it.
-          if (child.pid !== undefined && signalProcessGroup(child.pid, 0)) {
+          if (child.pid !== undefined && killGroup(child.pid, 0)) {
             void terminateProcessGroup(child.pid, this.#options.killGraceMs).then(forget);
           } else {
             forget();
