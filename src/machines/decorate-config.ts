@@ -8,6 +8,7 @@ import type {
 import { AttractorError } from '../shared/errors.js';
 import type { HandlerActorOutput, HandlerInvocationInput } from './invocation-runtime.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
+import type { HandlerSettlement } from './settled-node.js';
 
 /** The names a config may use: the implementations given to `setup()`. */
 export interface Implementations {
@@ -35,9 +36,10 @@ export interface DecoratedConfig<TSetupConfig> {
  * implement, with a message saying where. What plain data cannot carry is added:
  * - each invocation's `input` becomes a mapper giving the actor its node and the pipeline context as
  *   of entering the state;
- * - the actions of an invocation's `onDone` get the actor's output as `params.output` (shape-checked:
- *   setup() types only the machine's own events, so named actions never read `event.output`), and
- *   those of `onError` get the error as `params.error`.
+ * - the guards and actions of an invocation's `onDone`/`onError` transitions get how the actor ended
+ *   as `params.settlement`: `{ output }` (shape-checked: setup() types only the machine's own events,
+ *   so named guards and actions never read `event.output`) or `{ error }`. One object per event, so
+ *   what a guard computes from it the transition's actions can reuse.
  * The compiler's config is left untouched (it is cached and shared). The result is then declared to be
  * the config type `setup()` expects (`TSetupConfig`): the only cast of the seam.
  */
@@ -52,17 +54,30 @@ export function decorateConfig<TSetupConfig>(config: MachineConfig): DecoratedCo
     refs(t.actions, where);
     return t;
   };
-  const withParams = (t: TransitionConfig, extra: (event: EventObject) => Record<string, unknown>) => ({
-    ...t,
-    ...(t.actions
-      ? {
-          actions: t.actions.map((a) => ({
-            type: a.type,
-            params: ({ event }: Args) => ({ ...a.params, ...extra(event) }),
-          })),
-        }
-      : {}),
-  });
+  const settlements = new WeakMap<EventObject, HandlerSettlement>();
+  const settled = (list: TransitionConfig[] | TransitionConfig, where: string, failed: boolean) => {
+    const settlementOf = (event: EventObject): HandlerSettlement => {
+      let settlement = settlements.get(event);
+      if (!settlement) {
+        settlement = failed ? { error: 'error' in event ? event.error : undefined } : doneWith(event, where);
+        settlements.set(event, settlement);
+      }
+      return settlement;
+    };
+    const withSettlement = (ref: NamedRef) => ({
+      type: ref.type,
+      params: ({ event }: Args) => ({ ...ref.params, settlement: settlementOf(event) }),
+    });
+    // A config printed before transitions became lists (or written by hand) may give one transition.
+    return (Array.isArray(list) ? list : [list]).map((t) => {
+      transition(t, where);
+      return {
+        ...t,
+        ...(t.guard ? { guard: withSettlement(t.guard) } : {}),
+        ...(t.actions ? { actions: t.actions.map(withSettlement) } : {}),
+      };
+    });
+  };
   const state = (s: StateConfig, where: string): unknown => {
     if (typeof s !== 'object' || s === null) throw invalid(where, 'is not a state object');
     refs(s.entry, where);
@@ -82,10 +97,8 @@ export function decorateConfig<TSetupConfig>(config: MachineConfig): DecoratedCo
       invoke: {
         ...invoke,
         input: ({ context }: Args): HandlerInvocationInput => ({ node, context }),
-        onDone: withParams(transition(invoke.onDone, where), (event) => ({ output: outputOf(event, where) })),
-        onError: withParams(transition(invoke.onError, where), (event) => ({
-          error: 'error' in event ? event.error : undefined,
-        })),
+        onDone: settled(invoke.onDone, where, false),
+        onError: settled(invoke.onError, where, true),
       },
     };
   };
@@ -112,14 +125,20 @@ function invalid(where: string, what: string): AttractorError {
   return new AttractorError('MACHINE_CONFIG_INVALID', `the machine config at ${where} ${what}.`);
 }
 
-/** A done event's output, checked to be what handler actors resolve with. */
-function outputOf(event: EventObject, where: string): HandlerActorOutput | undefined {
+/**
+ * A done event's output, checked to be what handler actors resolve with. Anything else (an embedder's
+ * actor resolving with its own shape) settles the node as an error, so it fails there and routes like
+ * any FAIL, its failure reason saying why.
+ */
+function doneWith(event: EventObject, where: string): HandlerSettlement {
   const output: unknown = 'output' in event ? event.output : undefined;
-  if (output === undefined || isHandlerOutput(output)) return output;
-  throw new AttractorError(
-    'HANDLER_OUTPUT_INVALID',
-    `the actor invoked at ${where} finished without an outcome ({ outcome: { status } }).`,
-  );
+  if (output === undefined || isHandlerOutput(output)) return { output };
+  return {
+    error: new AttractorError(
+      'HANDLER_OUTPUT_INVALID',
+      `the actor invoked at ${where} finished without an outcome ({ outcome: { status } }).`,
+    ),
+  };
 }
 
 function isHandlerOutput(value: unknown): value is HandlerActorOutput {

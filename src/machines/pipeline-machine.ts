@@ -1,13 +1,9 @@
 import { assign, enqueueActions, setup } from 'xstate';
-import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import { resolveFidelity } from '../compiler/fidelity.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
-import type { Outcome } from '../compiler/outcome.js';
-import { applyOutcome } from './apply-outcome.js';
 import { decorateConfig } from './decorate-config.js';
 import { edgeSelectedData } from './edge-selected-event.js';
-import { errorOutcome } from './error-outcome.js';
-import type { HandlerActorLogic, HandlerActorOutput } from './invocation-runtime.js';
+import type { HandlerActorLogic } from './invocation-runtime.js';
 import type { MachineEmitted } from './machine-events.js';
 import {
   initialContext,
@@ -17,13 +13,17 @@ import {
 import type { GraphLookup } from './pipeline-runtime.js';
 import { type RetryBackoffLogic, retryBackoffActor } from './retry-backoff-actor.js';
 import { goalGatesAt, stepAfter } from './routing-memo.js';
+import { type HandlerSettlement, settledNode } from './settled-node.js';
 import { countVisit } from './visit-counts.js';
 
-type NodeParams = { node: string };
-type EdgeParams = { node: string; edge: number };
-type JumpParams = { node: string; target: string };
-type OutputParams = NodeParams & { output?: HandlerActorOutput };
-type ErrorParams = NodeParams & { error?: unknown };
+/**
+ * Guards and actions of a handler's `onDone`/`onError` transitions also get the `settlement` (added by
+ * decorateConfig): they route on the context as recording the outcome leaves it.
+ */
+type Settles = { settlement?: HandlerSettlement };
+type NodeParams = { node: string } & Settles;
+type EdgeParams = { node: string; edge: number } & Settles;
+type JumpParams = { node: string; target: string } & Settles;
 /** The config type a `setup()` result's `createMachine` takes. */
 type SetupConfig<S> = S extends { createMachine: (config: infer C) => unknown } ? C : never;
 
@@ -56,8 +56,13 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
   const { lookup } = options;
   const random = options.random ?? Math.random;
   const node = (p: NodeParams) => lookup.node(p.node);
+  /** The context routing reads: as the settled handler's outcome leaves it (the same object throughout). */
+  const routed = (context: PipelineMachineContext, p: NodeParams): PipelineMachineContext =>
+    p.settlement ? settledNode(lookup, context, p.node, p.settlement).context : context;
+  const stepOf = (context: PipelineMachineContext, p: NodeParams) =>
+    stepAfter(lookup, routed(context, p), p.node);
   const picksEdge = (context: PipelineMachineContext, p: EdgeParams): boolean => {
-    const step = stepAfter(lookup, context, p.node);
+    const step = stepOf(context, p);
     return step.kind === 'edge' && step.edge.index === p.edge;
   };
 
@@ -78,7 +83,7 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
       pauseRequested: ({ context }) => context.pauseRequested,
       isBranchRun: ({ context }) => context.branch,
       jumpTargetIs: ({ context }, p: NodeParams) => context.jumpTo === p.node,
-      shouldRetry: ({ context }) => context.retryPending,
+      shouldRetry: ({ context }, p: NodeParams) => routed(context, p).retryPending,
       // The params also carry the edge's condition, label, weight and target, for people reading the
       // chart; the decision is the compiler's `nextStep`, asked once per context.
       routesToEdge: ({ context }, p: EdgeParams) => picksEdge(context, p),
@@ -89,25 +94,25 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
         context.steps < context.maxSteps &&
         picksEdge(context, p),
       routesToRetryTarget: ({ context }, p: JumpParams) => {
-        const step = stepAfter(lookup, context, p.node);
+        const step = stepOf(context, p);
         return step.kind === 'retry_target' && step.target === p.target;
       },
       // `next_node` naming a node the chart draws a jump to (a parallel node's fan-in).
       jumpsTo: ({ context }, p: JumpParams) => {
-        const step = stepAfter(lookup, context, p.node);
+        const step = stepOf(context, p);
         return step.kind === 'jump' && step.target === p.target;
       },
       // What only the run knows: `next_node` naming a node without an edge, or a retry target naming no node.
       routesToJump: ({ context }, p: NodeParams) => {
-        const kind = stepAfter(lookup, context, p.node).kind;
+        const kind = stepOf(context, p).kind;
         return kind === 'jump' || kind === 'retry_target';
       },
-      routesToEnd: ({ context }, p: NodeParams) => stepAfter(lookup, context, p.node).kind === 'end',
+      routesToEnd: ({ context }, p: NodeParams) => stepOf(context, p).kind === 'end',
       goalGateRetries: ({ context }, p: JumpParams) => {
-        const gates = goalGatesAt(lookup, context);
+        const gates = goalGatesAt(lookup, routed(context, p));
         return !gates.ok && gates.target === p.target;
       },
-      goalGateUnsatisfied: ({ context }) => !goalGatesAt(lookup, context).ok,
+      goalGateUnsatisfied: ({ context }, p: NodeParams) => !goalGatesAt(lookup, routed(context, p)).ok,
     },
     actions: {
       startNode: enqueueActions(({ context, enqueue }, p: NodeParams) => {
@@ -131,16 +136,12 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
           evt('node.start', { attempt, handler: node(p).handler, step: context.steps + 1 }, p.node),
         );
       }),
-      // `output` and `error` are the invoked handler actor's, added by decorateConfig.
-      recordOutcome: enqueueActions(({ context, enqueue }, p: OutputParams) => {
-        if (p.output) recordInto(enqueue, context, p, p.output.outcome, p.output.llmChoice, p.output.logs);
-      }),
-      recordError: enqueueActions(({ context, enqueue }, p: ErrorParams) => {
-        recordInto(enqueue, context, p, errorOutcome(p.error), undefined);
-      }),
+      // First in every transition leaving `run`: it assigns what the transition's guard decided on.
+      recordOutcome: enqueueActions(({ context, enqueue }, p: NodeParams) => record(enqueue, context, p)),
+      recordError: enqueueActions(({ context, enqueue }, p: NodeParams) => record(enqueue, context, p)),
       traverseEdge: enqueueActions(({ context, enqueue }, p: EdgeParams) => {
         const edge = lookup.edge(p.edge);
-        const step = stepAfter(lookup, context, p.node);
+        const step = stepOf(context, p);
         enqueue.assign({ arrivedBy: p.edge });
         enqueue.emit(
           evt(
@@ -170,7 +171,7 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
         enqueue.emit({ type: 'checkpoint', context: next, currentNode: edge.target, status: 'running' });
       }),
       jumpFromNode: enqueueActions(({ context, enqueue }, p: NodeParams) => {
-        const step = stepAfter(lookup, context, p.node);
+        const step = stepOf(context, p);
         if (step.kind !== 'jump' && step.kind !== 'retry_target') return;
         const reason = step.kind === 'jump' ? `next_node from ${p.node}` : `retry target of ${p.node}`;
         enqueue.assign({ jumpTo: step.target, arrivedBy: undefined });
@@ -187,7 +188,7 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
         });
       }),
       jumpToRetryTarget: enqueueActions(({ context, enqueue }, p: JumpParams) => {
-        const step = stepAfter(lookup, context, p.node);
+        const step = stepOf(context, p);
         const how = step.kind === 'retry_target' ? step.via : 'retry_target';
         enqueue.assign({ arrivedBy: undefined });
         enqueue.emit(evt('edge.selected', edgeSelectedData(p.node, { target: p.target, step: how }), p.node));
@@ -200,7 +201,7 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
         });
       }),
       jumpForGoalGate: enqueueActions(({ context, enqueue }, p: JumpParams) => {
-        const gates = goalGatesAt(lookup, context);
+        const gates = goalGatesAt(lookup, routed(context, p));
         enqueue.assign({ arrivedBy: undefined });
         enqueue.emit(
           evt('edge.selected', edgeSelectedData(p.node, { target: p.target, step: 'goal_gate' }), p.node),
@@ -214,7 +215,7 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
         });
       }),
       failGoalGate: enqueueActions(({ context, enqueue }, p: NodeParams) => {
-        const gates = goalGatesAt(lookup, context);
+        const gates = goalGatesAt(lookup, routed(context, p));
         const gate = gates.ok ? p.node : gates.gate;
         const reason =
           (gates.ok ? undefined : gates.reason) ??
@@ -225,7 +226,7 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
         endRun(enqueue, context, p.node, 'completed');
       }),
       failRun: enqueueActions(({ context, enqueue }, p: NodeParams) => {
-        const step = stepAfter(lookup, context, p.node);
+        const step = stepOf(context, p);
         const reason = step.kind === 'fail' ? step.reason : `no route out of ${p.node}`;
         endRun(enqueue, context, p.node, 'failed', { node: p.node, reason });
       }),
@@ -267,16 +268,15 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
   decorated.verify(machine.implementations);
   return machine;
 
-  function recordInto(
+  function record(
     enqueue: { assign: (v: Partial<PipelineMachineContext>) => void; emit: (e: MachineEmitted) => void },
     context: PipelineMachineContext,
     p: NodeParams,
-    raw: Outcome,
-    llmChoice: string | undefined,
-    logs?: readonly ContextLogEntry[],
   ): void {
-    const applied = applyOutcome(context, lookup.graph, node(p), raw, logs);
-    enqueue.assign({ ...applied.context, ...(llmChoice ? { llmChoice } : {}) });
+    const recorded = p.settlement && settledNode(lookup, context, p.node, p.settlement).recorded;
+    if (!recorded) return;
+    const { assigned, applied, raw } = recorded;
+    enqueue.assign(assigned);
     if (applied.retrying) {
       enqueue.emit(
         evt(

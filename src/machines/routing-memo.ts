@@ -7,9 +7,9 @@ const steps = new WeakMap<PipelineMachineContext, NextStep>();
 const gates = new WeakMap<PipelineMachineContext, GoalGateResult>();
 
 /**
- * The compiler's `nextStep` for the node that just ran, asked once per context: every guard of a
- * `route` state reads the same answer. The context is never mutated, so a context object is a sound
- * cache key.
+ * The compiler's `nextStep` for the node that just ran, asked once per context: every routing guard of
+ * a settled handler reads the same answer (they all get the one context `settledNode` made). The context
+ * is never mutated, so a context object is a sound cache key.
  */
 export function stepAfter(lookup: GraphLookup, context: PipelineMachineContext, nodeId: string): NextStep {
   let step = steps.get(context);

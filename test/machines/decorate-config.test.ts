@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, toPromise } from 'xstate';
+import { createActor, fromPromise, toPromise } from 'xstate';
 import type { MachineConfig } from '../../src/compiler/lower/machine-config.js';
 import { compile, createDefaultRegistry, createPipelineMachine, pipelineInput } from '../../src/index.js';
+import type { HandlerActorOutput, HandlerInvocationInput } from '../../src/machines/invocation-runtime.js';
 import { tempDir } from './run-helpers.js';
 
 const SOURCE = `digraph d { start [shape=Mdiamond]; work [type="step"]; exit [shape=Msquare]; start -> work -> exit }`;
@@ -19,15 +20,15 @@ describe('the setup() seam (decorateConfig)', () => {
     [
       'a guard',
       (c: MachineConfig) => {
-        const t = c.states['work']?.states?.['route']?.always?.[1];
+        const t = c.states['work']?.states?.['run']?.invoke?.onDone[1];
         if (t?.guard) t.guard.type = 'routesSomewhere';
       },
-      /pipeline\.work\.route names guard "routesSomewhere"/,
+      /pipeline\.work\.run names guard "routesSomewhere"/,
     ],
     [
       'an action',
       (c: MachineConfig) => {
-        const done = c.states['work']?.states?.['run']?.invoke?.onDone;
+        const done = c.states['work']?.states?.['run']?.invoke?.onDone[0];
         if (done?.actions?.[0]) done.actions[0].type = 'recordEverything';
       },
       /pipeline\.work\.run names action "recordEverything"/,
@@ -69,7 +70,7 @@ describe('the setup() seam (decorateConfig)', () => {
     expect(config.states['work']?.states?.['run']?.invoke?.input).toEqual({ node: 'work' });
   });
 
-  it('turns a handler error into a FAIL outcome through params.error', async () => {
+  it('turns an error a handler throws into a FAIL outcome', async () => {
     const { config, graph } = compile(SOURCE, { customHandlerTypes: ['step'] });
     const registry = createDefaultRegistry().register('step', async () => {
       throw new Error('disk on fire');
@@ -80,5 +81,71 @@ describe('the setup() seam (decorateConfig)', () => {
     await toPromise(actor);
     expect(actor.getSnapshot().value).toBe('__failed');
     expect(actor.getSnapshot().context.failure?.reason).toMatch(/disk on fire/);
+  });
+
+  describe('a handler actor that rejects (the onError transitions)', () => {
+    const ROUTED = `digraph d {
+      start [shape=Mdiamond]; work [type="step", max_retries=1]; fix [type="step"]; exit [shape=Msquare]
+      start -> work
+      work -> exit [condition="outcome=success"]
+      work -> fix [condition="outcome=fail"]
+      fix -> exit
+    }`;
+    /** The pipeline machine with `handler.step` replaced by an actor rejecting with `error` on `work`. */
+    function rejecting(error: unknown) {
+      const { config, graph } = compile(ROUTED, { customHandlerTypes: ['step'] });
+      const attempts: string[] = [];
+      const machine = createPipelineMachine(config, graph).provide({
+        actors: {
+          'handler.step': fromPromise<HandlerActorOutput, HandlerInvocationInput>(async ({ input }) => {
+            attempts.push(input.node);
+            if (input.node === 'work') throw error;
+            return { outcome: { status: 'success' } };
+          }),
+        },
+      });
+      const actor = createActor(machine, { input: pipelineInput({ graph }, { runDir: tempDir() }) });
+      return { actor, attempts };
+    }
+
+    it('routes the error as a FAIL outcome: its fail edge is taken', async () => {
+      const { actor, attempts } = rejecting(new Error('socket closed'));
+      actor.start();
+      await toPromise(actor);
+      const { context, value } = actor.getSnapshot();
+      expect(value).toBe('__completed');
+      expect(attempts).toEqual(['work', 'fix']);
+      expect(context.values['_last_error']).toBe('socket closed');
+      expect(context.failedNodes).toEqual(['work']);
+    });
+
+    it('retries a retryable error within max_retries, then routes its FAIL', async () => {
+      const { actor, attempts } = rejecting(Object.assign(new Error('rate limited'), { retryable: true }));
+      actor.start();
+      await toPromise(actor);
+      expect(actor.getSnapshot().value).toBe('__completed');
+      expect(attempts).toEqual(['work', 'work', 'fix']);
+      expect(actor.getSnapshot().context.values['_last_error']).toBe('rate limited');
+    });
+  });
+
+  it('fails the node, saying why, when a handler actor resolves without an outcome', async () => {
+    const { config, graph } = compile(SOURCE, { customHandlerTypes: ['step'] });
+    const machine = createPipelineMachine(config, graph).provide({
+      actors: {
+        // What an embedder's own actor might resolve with: not a handler's output.
+        'handler.step': fromPromise<HandlerActorOutput, HandlerInvocationInput>(
+          async () => ({ result: 'done' }) as unknown as HandlerActorOutput,
+        ),
+      },
+    });
+    const actor = createActor(machine, { input: pipelineInput({ graph }, { runDir: tempDir() }) }).start();
+    await toPromise(actor);
+    const { value, context } = actor.getSnapshot();
+    expect(value).toBe('__failed');
+    expect(context.failedNodes).toEqual(['work']);
+    expect(context.values['_last_error']).toMatch(
+      /actor invoked at pipeline\.work\.run finished without an outcome/,
+    );
   });
 });

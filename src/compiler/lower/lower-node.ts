@@ -108,8 +108,11 @@ export interface LowerContext {
   fanIn?: string;
 }
 
-/** After the handler: retry, follow an edge, jump, end or fail — in the order the routing function decides. */
-function routeState(n: PipelineNode, lower: LowerContext): StateConfig {
+/**
+ * Where a node goes once its handler has settled: retry, follow an edge, jump, end or fail — in the order
+ * the routing function decides. The guards read the context as recording the outcome leaves it.
+ */
+function routeTransitions(n: PipelineNode, lower: LowerContext): TransitionConfig[] {
   const always: TransitionConfig[] = [
     { guard: { type: 'shouldRetry', params: node(n.id) }, target: 'backoff' },
   ];
@@ -127,7 +130,7 @@ function routeState(n: PipelineNode, lower: LowerContext): StateConfig {
         actions: [{ type: 'completeRun', params: node(n.id) }],
       },
     );
-    return { always };
+    return always;
   }
   for (const edge of lower.outgoing) {
     if (lower.isFanIn(edge.target)) always.push(branchEndTransition(n, edge));
@@ -153,11 +156,21 @@ function routeState(n: PipelineNode, lower: LowerContext): StateConfig {
     },
     { target: controlTarget(CONTROL_STATES.failed), actions: [{ type: 'failRun', params: node(n.id) }] },
   );
-  return { always };
+  return always;
 }
 
-/** One compound state per node: enter → run (invoke `handler.<type>`) → route, with backoff (invoke `retryBackoff`) for retries. */
+/**
+ * The handler's `onDone` (record: `recordOutcome`) or `onError` (`recordError`) transitions: the routing
+ * transitions, each recording the outcome first. Routing in the transition that leaves `run`, rather than
+ * in a `route` state entered on the way, saves a microstep per visit (docs/decisions.md D26.1).
+ */
+function settleTransitions(routes: readonly TransitionConfig[], record: string, n: PipelineNode) {
+  return routes.map((t) => ({ ...t, actions: [{ type: record, params: node(n.id) }, ...(t.actions ?? [])] }));
+}
+
+/** One compound state per node: enter → run (invoke `handler.<type>`) → the next node, with backoff (invoke `retryBackoff`) for retries. */
 export function lowerNode(n: PipelineNode, lower: LowerContext): StateConfig {
+  const routes = routeTransitions(n, lower);
   return {
     meta: { nodeId: n.id, handler: n.handler },
     initial: 'enter',
@@ -168,11 +181,10 @@ export function lowerNode(n: PipelineNode, lower: LowerContext): StateConfig {
           id: 'handler',
           src: `handler.${n.handler}`,
           input: node(n.id),
-          onDone: { target: 'route', actions: [{ type: 'recordOutcome', params: node(n.id) }] },
-          onError: { target: 'route', actions: [{ type: 'recordError', params: node(n.id) }] },
+          onDone: settleTransitions(routes, 'recordOutcome', n),
+          onError: settleTransitions(routes, 'recordError', n),
         },
       },
-      route: routeState(n, lower),
       // The wait is an invoked actor rather than an `after` delay: XState persists invoked actors and
       // restarts them on restore, but not the timers of delayed transitions, so a snapshot taken
       // during the wait would restore into a state that never leaves (docs/decisions.md D17).
@@ -181,8 +193,8 @@ export function lowerNode(n: PipelineNode, lower: LowerContext): StateConfig {
           id: 'backoff',
           src: 'retryBackoff',
           input: node(n.id),
-          onDone: { target: 'enter' },
-          onError: { target: 'enter' },
+          onDone: [{ target: 'enter' }],
+          onError: [{ target: 'enter' }],
         },
       },
     },

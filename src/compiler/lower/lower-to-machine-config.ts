@@ -8,9 +8,9 @@ import { CONTROL_STATES, controlTarget, MACHINE_ID, stateKey, stateTarget } from
 /**
  * Lower a validated graph to the XState machine config that runs it.
  *
- * Every node is a state; every outgoing edge is a guarded transition of that node's `route` state whose
- * guard params carry the edge's condition, label, weight and target, each guard asking the one routing
- * function (`nextStep`) whether it picks this edge. Jumps known from the graph (retry_target,
+ * Every node is a state; every outgoing edge is a guarded transition taken when the node's handler
+ * settles (its `onDone` and `onError`), whose guard params carry the edge's condition, label, weight and
+ * target, each guard asking the one routing function (`nextStep`) whether it picks this edge. Jumps known from the graph (retry_target,
  * fallback_retry_target, goal-gate retry targets) are direct transitions too; only what is known at run
  * time (`next_node` from a handler, resume) goes through the `__dispatch` state, whose transitions are
  * guarded by the jump target — one per node, so the config stays linear in the graph's size.

@@ -26,8 +26,9 @@ export interface StateConfig {
     id: string;
     src: string;
     input: Record<string, unknown>;
-    onDone: TransitionConfig;
-    onError: TransitionConfig;
+    /** Tried in order, like `always`. */
+    onDone: TransitionConfig[];
+    onError: TransitionConfig[];
   };
   states?: Record<string, StateConfig>;
 }

@@ -16,6 +16,16 @@ import { compileMachine } from '../../../src/machines/compile-machine.js';
 
 const config = (source: string) => lowerToMachineConfig(parseDot(source).graph);
 
+/** A node's routing: its handler's `onDone` transitions, without the `recordOutcome` each starts with. */
+function routes(c: MachineConfig, id: string): TransitionConfig[] {
+  return (c.states[id]?.states?.['run']?.invoke?.onDone ?? []).map((t) => {
+    expect(t.actions?.[0]).toEqual({ type: 'recordOutcome', params: { node: id } });
+    const rest = t.actions?.slice(1) ?? [];
+    const { actions: _recorded, ...plain } = t;
+    return rest.length > 0 ? { ...plain, actions: rest } : plain;
+  });
+}
+
 describe('lowerToMachineConfig', () => {
   const source = `digraph g {
     start [shape=Mdiamond]
@@ -49,10 +59,23 @@ describe('lowerToMachineConfig', () => {
     expect(work?.states?.['run']?.invoke?.src).toBe('handler.codergen');
     expect(work?.states?.['run']?.invoke?.input).toEqual({ node: 'work' });
     expect(c.states['gate']?.states?.['run']?.invoke?.src).toBe('handler.wait.human');
+    // Routing is in the transitions that leave `run`: no state between the handler and the next node.
+    expect(Object.keys(work?.states ?? {})).toEqual(['enter', 'run', 'backoff']);
+  });
+
+  it('routes a handler error like its outcome: the same transitions, recording the error first', () => {
+    const c = config(source);
+    const invoke = c.states['work']?.states?.['run']?.invoke;
+    const recordedWith = (list: TransitionConfig[] = []) => list.map((t) => t.actions?.[0]?.type);
+    expect(new Set(recordedWith(invoke?.onDone))).toEqual(new Set(['recordOutcome']));
+    expect(new Set(recordedWith(invoke?.onError))).toEqual(new Set(['recordError']));
+    const withoutRecord = (list: TransitionConfig[] = []) =>
+      list.map((t) => ({ ...t, actions: t.actions?.slice(1) }));
+    expect(withoutRecord(invoke?.onError)).toEqual(withoutRecord(invoke?.onDone));
   });
 
   it('emits one guarded transition per outgoing edge, its params showing the edge, then jump/end/fail', () => {
-    const route = config(source).states['work']?.states?.['route']?.always ?? [];
+    const route = routes(config(source), 'work');
     expect(route.map((t) => t.guard?.type ?? 'else')).toEqual([
       'shouldRetry',
       'routesToEdge',
@@ -74,7 +97,7 @@ describe('lowerToMachineConfig', () => {
   });
 
   it('ends a parallel branch straight from an edge into a fan-in, guarded like the edge itself', () => {
-    const route = config(source).states['gate']?.states?.['route']?.always ?? [];
+    const route = routes(config(source), 'gate');
     expect(route.map((t) => t.guard?.type ?? 'else')).toEqual([
       'shouldRetry',
       'endsBranchAt',
@@ -91,7 +114,7 @@ describe('lowerToMachineConfig', () => {
       { type: 'stopBranchAt', params: { node: 'join' } },
     ]);
     // Edges into other nodes have no such transition.
-    const work = config(source).states['work']?.states?.['route']?.always ?? [];
+    const work = routes(config(source), 'work');
     expect(work.some((t) => t.guard?.type === 'endsBranchAt')).toBe(false);
   });
 
@@ -107,13 +130,13 @@ describe('lowerToMachineConfig', () => {
       start -> plan -> build -> check -> exit
       fix -> build
     }`);
-    const build = c.states['build']?.states?.['route']?.always ?? [];
+    const build = routes(c, 'build');
     const jumps = build.filter((t) => t.guard?.type === 'routesToRetryTarget');
     expect(jumps.map((t) => [t.guard?.params, t.target])).toEqual([
       [{ node: 'build', target: 'plan' }, '#pipeline.plan'],
       [{ node: 'build', target: 'fix' }, '#pipeline.fix'],
     ]);
-    const exit = c.states['exit']?.states?.['route']?.always ?? [];
+    const exit = routes(c, 'exit');
     expect(exit.map((t) => t.guard?.type ?? 'else')).toEqual([
       'shouldRetry',
       'goalGateRetries',
@@ -148,7 +171,7 @@ describe('lowerToMachineConfig', () => {
       fan -> b -> b2 -> join
       join -> exit
     }`);
-    const route = c.states['fan']?.states?.['route']?.always ?? [];
+    const route = routes(c, 'fan');
     const jump = route.find((t) => t.guard?.type === 'jumpsTo');
     expect(jump?.guard?.params).toEqual({ node: 'fan', target: 'join' });
     expect(jump?.target).toBe('#pipeline.join');
@@ -156,7 +179,7 @@ describe('lowerToMachineConfig', () => {
     // Before the run-time jump through __dispatch, which stays for a fan-in the graph does not tell.
     expect(route.indexOf(jump!)).toBeLessThan(route.findIndex((t) => t.guard?.type === 'routesToJump'));
     // Only parallel nodes get one.
-    expect(c.states['a']?.states?.['route']?.always?.some((t) => t.guard?.type === 'jumpsTo')).toBe(false);
+    expect(routes(c, 'a').some((t) => t.guard?.type === 'jumpsTo')).toBe(false);
   });
 
   it('keeps the dispatch table linear in the graph (one jump per node)', () => {
@@ -189,7 +212,7 @@ function transitions(c: MachineConfig): TransitionConfig[] {
   const all: TransitionConfig[] = [...Object.values(c.on)];
   const walk = (state: StateConfig) => {
     all.push(...(state.always ?? []), ...Object.values(state.after ?? {}));
-    if (state.invoke) all.push(state.invoke.onDone, state.invoke.onError);
+    if (state.invoke) all.push(...state.invoke.onDone, ...state.invoke.onError);
     for (const child of Object.values(state.states ?? {})) walk(child);
   };
   for (const state of Object.values(c.states)) walk(state);
@@ -201,7 +224,8 @@ describe('every example compiles to a machine that starts', () => {
     const file = path.join(examplesDir, name);
     const compiled = compileMachine(readFileSync(file, 'utf8'), { file });
     const { config: c, graph, machine } = compiled;
-    // One state per node plus the control states; every edge drawn once, with its target and condition.
+    // One state per node plus the control states; every edge drawn with its target and condition, once
+    // for the handler's done event and once for its error.
     expect(Object.keys(c.states)).toHaveLength(graph.nodes.length + 6);
     for (const n of graph.nodes) {
       expect(c.states[stateKey(n.id)]?.states?.['run']?.invoke?.src).toBe(`handler.${n.handler}`);
@@ -210,7 +234,7 @@ describe('every example compiles to a machine that starts', () => {
     }
     const edgeGuards = transitions(c).filter((t) => t.guard?.type === 'routesToEdge');
     expect(edgeGuards).toHaveLength(
-      graph.edges.filter((e) => graph.nodes.find((n) => n.id === e.source)?.handler !== 'exit').length,
+      2 * graph.edges.filter((e) => graph.nodes.find((n) => n.id === e.source)?.handler !== 'exit').length,
     );
     for (const t of edgeGuards) {
       const edge = graph.edges.find((e) => e.index === t.guard?.params?.['edge']);
@@ -219,7 +243,7 @@ describe('every example compiles to a machine that starts', () => {
       expect(t.target).toBe(`#pipeline.${stateKey(edge?.target ?? '')}`);
     }
     // Linear in the graph: a bounded number of transitions per node and edge.
-    expect(transitions(c).length).toBeLessThanOrEqual(11 * graph.nodes.length + 2 * graph.edges.length + 10);
+    expect(transitions(c).length).toBeLessThanOrEqual(20 * graph.nodes.length + 4 * graph.edges.length + 10);
     // Every name the plain config uses is implemented by the machine.
     const impl = machine.implementations;
     for (const t of transitions(c)) {

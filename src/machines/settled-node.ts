@@ -1,0 +1,65 @@
+import type { Outcome } from '../compiler/outcome.js';
+import { type AppliedOutcome, applyOutcome } from './apply-outcome.js';
+import { errorOutcome } from './error-outcome.js';
+import type { HandlerActorOutput } from './invocation-runtime.js';
+import type { PipelineMachineContext } from './pipeline-context.js';
+import type { GraphLookup } from './pipeline-runtime.js';
+
+/**
+ * How an invoked handler actor ended: its output (done event) or its error (error event). decorateConfig
+ * makes one per event and hands the same object to every guard and action of the event's transitions.
+ */
+export type HandlerSettlement = { output: HandlerActorOutput | undefined } | { error: unknown };
+
+/** A node whose handler settled, as recording its outcome leaves the pipeline. */
+export interface SettledNode {
+  /** The context once the outcome is recorded: what routing reads. */
+  context: PipelineMachineContext;
+  /** Absent for a done event without output: then nothing is recorded. */
+  recorded?: {
+    /** What recording assigns to the context. */
+    assigned: Partial<PipelineMachineContext>;
+    applied: AppliedOutcome;
+    /** The outcome as the handler gave it, before retry accounting. */
+    raw: Outcome;
+  };
+}
+
+const settledBy = new WeakMap<HandlerSettlement, SettledNode>();
+
+/**
+ * The context a node's routing guards decide on, computed once per settlement. The guards of the
+ * handler's `onDone`/`onError` transitions run before any of their actions, so they read the outcome
+ * as it will be recorded; the recording action (first in every such transition) assigns exactly that.
+ * `context` is the one the guards saw: later actions pass the context after recording, and get the
+ * memoised answer (the settlement is the key, never the context).
+ */
+export function settledNode(
+  lookup: GraphLookup,
+  context: PipelineMachineContext,
+  nodeId: string,
+  settlement: HandlerSettlement,
+): SettledNode {
+  let settled = settledBy.get(settlement);
+  if (settled) return settled;
+  settled = settle(lookup, context, nodeId, settlement);
+  settledBy.set(settlement, settled);
+  return settled;
+}
+
+function settle(
+  lookup: GraphLookup,
+  context: PipelineMachineContext,
+  nodeId: string,
+  settlement: HandlerSettlement,
+): SettledNode {
+  let raw: Outcome;
+  let llmChoice: string | undefined;
+  let logs: HandlerActorOutput['logs'];
+  if ('error' in settlement) raw = errorOutcome(settlement.error);
+  else if (settlement.output) ({ outcome: raw, llmChoice, logs } = settlement.output);
+  else return { context };
+  const applied = applyOutcome(context, lookup.graph, lookup.node(nodeId), raw, logs);
+  const assigned = { ...applied.context, ...(llmChoice ? { llmChoice } : {}) };
+  return { context: { ...context, ...assigned }, recorded: { assigned, applied, raw } };
+}
