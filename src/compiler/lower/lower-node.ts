@@ -113,13 +113,13 @@ export interface LowerContext {
  * the routing function decides. The guards read the context as recording the outcome leaves it.
  */
 function routeTransitions(n: PipelineNode, lower: LowerContext): TransitionConfig[] {
-  const always: TransitionConfig[] = [
+  const routes: TransitionConfig[] = [
     { guard: { type: 'shouldRetry', params: node(n.id) }, target: 'backoff' },
   ];
   if (n.handler === 'exit') {
     for (const target of lower.goalGateTargets)
-      always.push(jumpTransition('goalGateRetries', { node: n.id, target }, 'jumpForGoalGate'));
-    always.push(
+      routes.push(jumpTransition('goalGateRetries', { node: n.id, target }, 'jumpForGoalGate'));
+    routes.push(
       {
         guard: { type: 'goalGateUnsatisfied', params: node(n.id) },
         target: controlTarget(CONTROL_STATES.failed),
@@ -130,19 +130,19 @@ function routeTransitions(n: PipelineNode, lower: LowerContext): TransitionConfi
         actions: [{ type: 'completeRun', params: node(n.id) }],
       },
     );
-    return always;
+    return routes;
   }
   for (const edge of lower.outgoing) {
-    if (lower.isFanIn(edge.target)) always.push(branchEndTransition(n, edge));
-    always.push(edgeTransition(n, edge));
+    if (lower.isFanIn(edge.target)) routes.push(branchEndTransition(n, edge));
+    routes.push(edgeTransition(n, edge));
   }
   for (const target of retryTargets(n, lower.known))
-    always.push(jumpTransition('routesToRetryTarget', { node: n.id, target }, 'jumpToRetryTarget'));
+    routes.push(jumpTransition('routesToRetryTarget', { node: n.id, target }, 'jumpToRetryTarget'));
   // A parallel node continues at the fan-in its branches reached (`next_node`): drawn when the graph
   // tells which one it is; where they stopped elsewhere at run time, `__dispatch` takes over.
   if (lower.fanIn)
-    always.push(jumpTransition('jumpsTo', { node: n.id, target: lower.fanIn }, 'jumpFromNode'));
-  always.push(
+    routes.push(jumpTransition('jumpsTo', { node: n.id, target: lower.fanIn }, 'jumpFromNode'));
+  routes.push(
     {
       // Only what is known at run time: `next_node` from a handler, or a retry target naming no node.
       guard: { type: 'routesToJump', params: node(n.id) },
@@ -156,12 +156,12 @@ function routeTransitions(n: PipelineNode, lower: LowerContext): TransitionConfi
     },
     { target: controlTarget(CONTROL_STATES.failed), actions: [{ type: 'failRun', params: node(n.id) }] },
   );
-  return always;
+  return routes;
 }
 
 /**
- * The handler's `onDone` (record: `recordOutcome`) or `onError` (`recordError`) transitions: the routing
- * transitions, each recording the outcome first. Routing in the transition that leaves `run`, rather than
+ * The handler's `onDone` (`record` = `recordOutcome`) or `onError` (`recordError`) transitions: the
+ * routing transitions, each recording the outcome first. Routing in the transition that leaves `run`, rather than
  * in a `route` state entered on the way, saves a microstep per visit (docs/decisions.md D26.1).
  */
 function settleTransitions(routes: readonly TransitionConfig[], record: string, n: PipelineNode) {
