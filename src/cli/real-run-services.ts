@@ -11,7 +11,7 @@ import { formatUsd, UsageTotalsSchema } from '../actors/agent/backend/usage-tota
 import type { CodergenBackend } from '../actors/codergen-backend.js';
 import type { HandlerServices } from '../actors/handler-types.js';
 import { compile } from '../compiler/compile.js';
-import { adaptersFromEnv, LLMClient, loadDotEnv, type Middleware } from '../llm/index.js';
+import { LLMClient, loadDotEnv, type Middleware } from '../llm/index.js';
 import { readCheckpoint } from '../machines/checkpoint.js';
 import { AttractorError } from '../shared/errors.js';
 import type { CliContext } from './cli-context.js';

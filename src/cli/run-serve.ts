@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { prepareAgentBackend } from '../actors/acp/prepare-agent-backend.js';
 import type { RunOptions } from '../machines/run-types.js';
 import type { RunRecord } from '../server/run-record.js';
 import { startServer } from '../server/start-server.js';

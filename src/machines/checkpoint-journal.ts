@@ -1,6 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { type LineFile, openLineFile, readLastLine } from '../shared/line-file.js';
+import { type LineFile, openLineFile } from '../shared/line-file.js';
+import { applyCheckpointDelta, isCheckpointDelta } from './checkpoint-delta.js';
 
 /** The journal's name in a run directory: a running run's checkpoints, one JSON line each, newest last. */
 export const JOURNAL_FILE = 'checkpoint-journal.jsonl';
@@ -54,18 +55,50 @@ export class CheckpointJournal {
 }
 
 /**
- * The newest complete line of a run's journal, as text; undefined when there is no journal or no
- * complete line in it. A line cut short by a crash does not parse and is skipped.
+ * The newest checkpoint in a run's journal, as the JSON object a checkpoint file holds (not yet
+ * validated); undefined when there is no journal or no complete checkpoint in it.
  */
-export function newestJournalLine(runDir: string): string | undefined {
+export function newestJournalCheckpoint(runDir: string): Record<string, unknown> | undefined {
   let text: string;
   try {
     text = readFileSync(join(runDir, JOURNAL_FILE), 'utf8');
   } catch {
     return undefined;
   }
-  return readLastLine(text, (line) => {
-    JSON.parse(line);
-    return line.trim();
-  });
+  return foldJournal(text);
+}
+
+/**
+ * Fold a journal's lines into its newest checkpoint (docs/decisions.md D27.1). A full line starts a chain;
+ * each delta applies to the line before it when its place in the chain says it follows that line. A line
+ * that does not parse (cut short by a crash) breaks the chain: the deltas after it are skipped until the
+ * next full line (a writer always starts with one), so the result is the newest checkpoint a reader can
+ * rebuild exactly, never a mix.
+ */
+export function foldJournal(text: string): Record<string, unknown> | undefined {
+  let state: Record<string, unknown> | undefined;
+  let index = -1;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      index = -1;
+      continue;
+    }
+    if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+      index = -1;
+      continue;
+    }
+    if (!('~' in json)) {
+      state = json as Record<string, unknown>;
+      index = 0;
+      continue;
+    }
+    if (state && isCheckpointDelta(json) && json['~'] === index + 1 && applyCheckpointDelta(state, json))
+      index += 1;
+    else index = -1;
+  }
+  return state;
 }

@@ -5,11 +5,12 @@ import { ContextLogEntrySchema } from '../actors/pipeline-context.js';
 import { StageStatusSchema } from '../compiler/outcome.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import { AttractorError } from '../shared/errors.js';
+import { type CheckpointParts, checkpointDelta, checkpointText } from './checkpoint-delta.js';
 import {
   CheckpointJournal,
   JOURNAL_COMPACT_BYTES,
   JOURNAL_FILE,
-  newestJournalLine,
+  newestJournalCheckpoint,
 } from './checkpoint-journal.js';
 
 /**
@@ -52,6 +53,8 @@ export interface CheckpointWriterOptions {
   durable?: boolean;
   /** A `checkpoint.json` refresh that failed between steps (nothing else can report it there). */
   onError?: (error: unknown) => void;
+  /** The run directory was made just now: it holds no checkpoint.json to look for. */
+  fresh?: boolean;
 }
 
 /**
@@ -59,7 +62,8 @@ export interface CheckpointWriterOptions {
  * the step is safe from there on); `checkpoint.json` follows when the engine flushes it (before a node
  * that does work starts) or as soon as the run waits for anything, and at once, durably, when the run
  * stops and when the journal has grown past its bound. Between routing nodes the newest checkpoint can be
- * the journal's last line only, which `readCheckpoint` takes over `checkpoint.json`.
+ * in the journal only, which `readCheckpoint` takes over `checkpoint.json`. A journal line after the first
+ * holds only what changed since the line before it (D27.1): a step writes what it changed, not the run.
  */
 export function createCheckpointWriter(options: CheckpointWriterOptions) {
   const path = join(options.runDir, 'checkpoint.json');
@@ -67,10 +71,12 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
   if (options.historyDir) mkdirSync(options.historyDir, { recursive: true });
   const journal = new CheckpointJournal(options.runDir, { durable });
   let lastStamp = 0;
-  let snapshotExists = existsSync(path);
+  let snapshotExists = options.fresh ? false : existsSync(path);
+  // The journal's newest line and its place in the chain; undefined when the next line must be full.
+  let chained: { parts: CheckpointParts; index: number } | undefined;
   // The newest checkpoint not yet in checkpoint.json, written when the run next waits (one write for a
   // burst of instant steps, and at every step of a run whose nodes take any time).
-  let pending: string | undefined;
+  let pending: CheckpointParts | undefined;
   let refresh: NodeJS.Immediate | undefined;
   const writeSnapshot = (text: string, sync: boolean): void => {
     pending = undefined;
@@ -86,49 +92,54 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
     refresh = undefined;
     if (pending === undefined) return;
     try {
-      writeSnapshot(pending, false);
+      writeSnapshot(checkpointText(pending), false);
     } catch (error) {
       options.onError?.(error);
     }
   };
   return {
     path,
-    /**
-     * `contextJson` is the context as JSON text: the engine serialises the values and the visit counts
-     * straight to text, since building the merged object first costs a copy of every key per step.
-     */
-    write(checkpoint: Omit<Checkpoint, 'context'>, contextJson: string): void {
-      // Compact: the checkpoint is written at every step, so its size is its cost.
-      const rest = JSON.stringify(checkpoint);
-      const text = `${rest.slice(0, -1)},"context":${contextJson}}\n`;
-      const running = checkpoint.status === 'running';
+    /** Record one checkpoint: the header, and the context as the machine keeps it (values, visit counts). */
+    write(parts: CheckpointParts): void {
+      let full: string | undefined;
+      const text = (): string => {
+        full ??= checkpointText(parts);
+        return full;
+      };
+      const running = parts.header.status === 'running';
       // A run directory has its checkpoint.json from the first step on (resume looks for it): written
       // before the journal, so no crash leaves a journal without it.
       const first = running && !snapshotExists;
-      if (first) writeSnapshot(text, false);
-      journal.append(text);
+      if (first) writeSnapshot(text(), false);
+      const index = chained ? chained.index + 1 : 0;
+      const delta = chained ? checkpointDelta(chained.parts, parts, index) : undefined;
+      journal.append(delta ? JSON.stringify(delta) : text());
+      chained = { parts, index: delta ? index : 0 };
       if (!running) {
         // The run stops here: checkpoint.json alone is its record, as the run layout says.
-        writeSnapshot(text, durable);
+        writeSnapshot(text(), durable);
         journal.remove();
+        chained = undefined;
       } else if (journal.size > JOURNAL_COMPACT_BYTES) {
-        writeSnapshot(text, durable);
+        writeSnapshot(text(), durable);
         journal.startOver();
+        // An emptied journal starts a new chain: its first line must hold the whole checkpoint.
+        chained = undefined;
       } else if (!first) {
-        pending = text;
+        pending = parts;
         refresh ??= setImmediate(refreshSnapshot);
       }
       if (options.historyDir) {
         // Same-millisecond checkpoints would collide: keep names unique and ordered.
-        const stamp = Math.max(checkpoint.timestamp, lastStamp + 1);
+        const stamp = Math.max(parts.header.timestamp, lastStamp + 1);
         lastStamp = stamp;
         // Resume can start from a history copy too: never leave one half-written.
-        writeFileAtomic(join(options.historyDir, `checkpoint_${stamp}.json`), text, { durable: false });
+        writeFileAtomic(join(options.historyDir, `checkpoint_${stamp}.json`), text(), { durable: false });
       }
     },
     /** Bring checkpoint.json up to date now (before a node that does work starts, for instance). */
     flush(): void {
-      if (pending !== undefined) writeSnapshot(pending, false);
+      if (pending !== undefined) writeSnapshot(checkpointText(pending), false);
     },
     /** The run is over (however it ended): bring checkpoint.json up to date and let the journal go. */
     close(): void {
@@ -143,23 +154,25 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
  * run's journal wins when there is one (a run that crashed, or is still running, docs/decisions.md D23.1).
  */
 export function readCheckpoint(path: string): Checkpoint {
-  const journaled = basename(path) === 'checkpoint.json' ? newestJournalLine(dirname(path)) : undefined;
-  // Errors name the file the text came from.
+  const journaled = basename(path) === 'checkpoint.json' ? newestJournalCheckpoint(dirname(path)) : undefined;
+  // Errors name the file the checkpoint came from.
   const source = journaled === undefined ? path : join(dirname(path), JOURNAL_FILE);
-  let text: string;
-  try {
-    text = journaled ?? readFileSync(path, 'utf8');
-  } catch {
-    throw new AttractorError('CHECKPOINT_NOT_FOUND', `cannot read checkpoint ${path}.`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new AttractorError(
-      'CHECKPOINT_CORRUPT',
-      `checkpoint ${source} is not valid JSON (was it truncated?).`,
-    );
+  let json: unknown = journaled;
+  if (json === undefined) {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      throw new AttractorError('CHECKPOINT_NOT_FOUND', `cannot read checkpoint ${path}.`);
+    }
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new AttractorError(
+        'CHECKPOINT_CORRUPT',
+        `checkpoint ${source} is not valid JSON (was it truncated?).`,
+      );
+    }
   }
   const parsed = CheckpointSchema.safeParse(json);
   if (!parsed.success) {

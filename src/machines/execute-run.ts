@@ -26,7 +26,7 @@ import {
   runQuality,
 } from './run-types.js';
 import { createScenarioInterviewer } from './scenario-interviewer.js';
-import { valuesWithVisits, valuesWithVisitsJson } from './visit-counts.js';
+import { valuesWithVisits } from './visit-counts.js';
 import { whenPipelineDone } from './watch-pipeline-actor.js';
 
 /** Handlers that only route: they do nothing a reader of checkpoint.json must see them doing. */
@@ -167,13 +167,13 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
       failOutput(`writing ${join(runDir, 'events.jsonl')}`, error);
     }
     try {
-      checkpoints.write(
-        {
+      checkpoints.write({
+        header: {
           timestamp: Date.now(),
           current_node: currentNode,
           completed_nodes: context.completedNodes,
           node_retries: context.nodeRetries,
-          logs: [...context.logs],
+          logs: context.logs,
           pipeline: graph.name,
           run_id: runId,
           run_dir: runDir,
@@ -187,8 +187,9 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
           source_sha256: prepared.sha,
           ...(accounting ? { usage: accounting.runTotals() } : {}),
         },
-        valuesWithVisitsJson(context.values, context.visits),
-      );
+        values: context.values,
+        visits: context.visits,
+      });
     } catch (error) {
       failOutput(`writing the checkpoint ${checkpoints.path}`, error);
       return;

@@ -148,24 +148,6 @@ function syncFolder(dir: string): void {
   }
 }
 
-/** The newest record of a line file: its last line that parses (a torn last line is skipped). */
-export function readLastLine<T>(text: string, parse: (line: string) => T): T | undefined {
-  let end = text.length;
-  while (end > 0) {
-    const start = text.lastIndexOf('\n', end - 1) + 1;
-    const line = text.slice(start, end);
-    if (line !== '') {
-      try {
-        return parse(line);
-      } catch {
-        // torn, or not ours: the line before it is the newest record
-      }
-    }
-    end = start - 1;
-  }
-  return undefined;
-}
-
 /** The records of a line file, in order; a line that is not one (a torn last line) is left out. */
 export function readLines<T>(text: string, parse: (line: string) => T): T[] {
   const records: T[] = [];

@@ -55,7 +55,7 @@ export function GatePrompt({ question, input, remainingMs, readOnly, width }: Ga
         {readOnly
           ? 'read-only: this run cannot be answered from here'
           : input.typing
-            ? 'type an answer, Enter to send' + (question.type === 'freeform' ? '' : ', Esc for the options')
+            ? `type an answer, Enter to send${question.type === 'freeform' ? '' : ', Esc for the options'}`
             : '↑/↓ + Enter, or press a key · / to type an answer'}
       </Text>
     </Box>

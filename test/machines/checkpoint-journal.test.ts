@@ -2,11 +2,13 @@ import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } fro
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Checkpoint, createCheckpointWriter, readCheckpoint } from '../../src/machines/checkpoint.js';
+import type { CheckpointParts } from '../../src/machines/checkpoint-delta.js';
 import {
   CheckpointJournal,
+  foldJournal,
   JOURNAL_COMPACT_BYTES,
   JOURNAL_FILE,
-  newestJournalLine,
+  newestJournalCheckpoint,
 } from '../../src/machines/checkpoint-journal.js';
 import { tempDir } from './run-helpers.js';
 
@@ -15,20 +17,25 @@ const line = (n: number) => `${JSON.stringify({ n })}\n`;
 const checkpoint = (
   steps: number,
   status: Checkpoint['status'] = 'running',
-): Omit<Checkpoint, 'context'> => ({
-  timestamp: 1_000 + steps,
-  current_node: `n${steps}`,
-  completed_nodes: [],
-  node_retries: {},
-  logs: [],
-  pipeline: 'p',
-  run_id: 'r1',
-  status,
-  node_outcomes: {},
-  steps,
-  restarts: 0,
-  failed_nodes: [],
-  source_sha256: 'abc',
+  values: Record<string, unknown> = {},
+): CheckpointParts => ({
+  header: {
+    timestamp: 1_000 + steps,
+    current_node: `n${steps}`,
+    completed_nodes: [],
+    node_retries: {},
+    logs: [],
+    pipeline: 'p',
+    run_id: 'r1',
+    status,
+    node_outcomes: {},
+    steps,
+    restarts: 0,
+    failed_nodes: [],
+    source_sha256: 'abc',
+  },
+  values,
+  visits: [],
 });
 
 const snapshot = (dir: string) =>
@@ -38,14 +45,14 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 describe('CheckpointJournal', () => {
   it('appends lines; the newest complete one is read back, a line cut short by a crash is skipped', () => {
     const dir = tempDir();
-    expect(newestJournalLine(dir)).toBeUndefined();
+    expect(newestJournalCheckpoint(dir)).toBeUndefined();
     const journal = new CheckpointJournal(dir, { durable: true });
     journal.append(line(1));
     journal.append(line(2));
-    expect(newestJournalLine(dir)).toBe('{"n":2}');
+    expect(newestJournalCheckpoint(dir)).toEqual({ n: 2 });
     journal.close();
     appendFileSync(join(dir, JOURNAL_FILE), '{"n":3,"cut');
-    expect(newestJournalLine(dir)).toBe('{"n":2}');
+    expect(newestJournalCheckpoint(dir)).toEqual({ n: 2 });
   });
 
   it('ends a torn last line before appending, so the next line is not glued to it', () => {
@@ -54,7 +61,7 @@ describe('CheckpointJournal', () => {
     const journal = new CheckpointJournal(dir, { durable: false });
     journal.append(line(3));
     journal.close();
-    expect(newestJournalLine(dir)).toBe('{"n":3}');
+    expect(newestJournalCheckpoint(dir)).toEqual({ n: 3 });
     expect(readFileSync(join(dir, JOURNAL_FILE), 'utf8')).toBe(`${line(1)}{"n":2,"cut\n${line(3)}`);
   });
 
@@ -66,9 +73,9 @@ describe('CheckpointJournal', () => {
     journal.startOver();
     expect(journal.size).toBe(0);
     expect(statSync(journal.path).size).toBe(0);
-    expect(newestJournalLine(dir)).toBeUndefined();
+    expect(newestJournalCheckpoint(dir)).toBeUndefined();
     journal.append(line(2));
-    expect(newestJournalLine(dir)).toBe('{"n":2}');
+    expect(newestJournalCheckpoint(dir)).toEqual({ n: 2 });
     journal.remove();
     expect(existsSync(journal.path)).toBe(false);
   });
@@ -78,10 +85,10 @@ describe('the checkpoint writer with its journal', () => {
   it('writes checkpoint.json at the first step, then when the run next waits; reads see the newest at once', async () => {
     const dir = tempDir();
     const writer = createCheckpointWriter({ runDir: dir });
-    writer.write(checkpoint(1), '{}');
+    writer.write(checkpoint(1));
     expect(snapshot(dir).steps).toBe(1);
-    writer.write(checkpoint(2), '{}');
-    writer.write(checkpoint(3), '{"k":1}');
+    writer.write(checkpoint(2));
+    writer.write(checkpoint(3, 'running', { k: 1 }));
     // checkpoint.json lags within a burst of instant steps; the journal has every step, durably.
     expect(snapshot(dir).steps).toBe(1);
     expect(readCheckpoint(join(dir, 'checkpoint.json'))).toMatchObject({ steps: 3, context: { k: 1 } });
@@ -96,9 +103,9 @@ describe('the checkpoint writer with its journal', () => {
     for (const status of ['completed', 'failed', 'paused', 'cancelled'] as const) {
       const dir = tempDir();
       const writer = createCheckpointWriter({ runDir: dir });
-      writer.write(checkpoint(1), '{}');
-      writer.write(checkpoint(2), '{}');
-      writer.write(checkpoint(3, status), '{}');
+      writer.write(checkpoint(1));
+      writer.write(checkpoint(2));
+      writer.write(checkpoint(3, status));
       expect(snapshot(dir)).toMatchObject({ steps: 3, status });
       expect(existsSync(join(dir, JOURNAL_FILE))).toBe(false);
       writer.close();
@@ -109,8 +116,8 @@ describe('the checkpoint writer with its journal', () => {
   it('close brings checkpoint.json up to date when a step is still pending', () => {
     const dir = tempDir();
     const writer = createCheckpointWriter({ runDir: dir, durable: false });
-    writer.write(checkpoint(1), '{}');
-    writer.write(checkpoint(2), '{}');
+    writer.write(checkpoint(1));
+    writer.write(checkpoint(2));
     writer.close();
     expect(snapshot(dir).steps).toBe(2);
   });
@@ -118,15 +125,15 @@ describe('the checkpoint writer with its journal', () => {
   it('past its bound the journal starts over behind a checkpoint.json holding its newest line', () => {
     const dir = tempDir();
     const writer = createCheckpointWriter({ runDir: dir, durable: false });
-    const half = JSON.stringify({ text: 'x'.repeat(JOURNAL_COMPACT_BYTES / 2) });
-    writer.write(checkpoint(1), half);
-    writer.write(checkpoint(2), '{}');
+    const half = () => ({ text: 'x'.repeat(JOURNAL_COMPACT_BYTES / 2) });
+    writer.write(checkpoint(1, 'running', half()));
+    writer.write(checkpoint(2));
     expect(snapshot(dir).steps).toBe(1);
     // Step 3 takes the journal past its bound: checkpoint.json gets it at once, and the journal is emptied.
-    writer.write(checkpoint(3), half);
+    writer.write(checkpoint(3, 'running', half()));
     expect(snapshot(dir).steps).toBe(3);
     expect(statSync(join(dir, JOURNAL_FILE)).size).toBe(0);
-    writer.write(checkpoint(4), '{}');
+    writer.write(checkpoint(4));
     expect(snapshot(dir).steps).toBe(3);
     expect(readCheckpoint(join(dir, 'checkpoint.json')).steps).toBe(4);
     writer.close();
@@ -135,16 +142,16 @@ describe('the checkpoint writer with its journal', () => {
   it('a resume after a crash appends to the journal it left and reads its own newest line', async () => {
     const dir = tempDir();
     const first = createCheckpointWriter({ runDir: dir });
-    first.write(checkpoint(1), '{}');
-    first.write(checkpoint(2), '{}');
+    first.write(checkpoint(1));
+    first.write(checkpoint(2));
     // Killed here: no close. checkpoint.json still says step 1; the journal says 2, and ends torn.
     appendFileSync(join(dir, JOURNAL_FILE), '{"timestamp":');
     expect(snapshot(dir).steps).toBe(1);
     expect(readCheckpoint(join(dir, 'checkpoint.json')).steps).toBe(2);
     const second = createCheckpointWriter({ runDir: dir });
-    second.write(checkpoint(3), '{}');
+    second.write(checkpoint(3));
     expect(readCheckpoint(join(dir, 'checkpoint.json')).steps).toBe(3);
-    second.write(checkpoint(4, 'completed'), '{}');
+    second.write(checkpoint(4, 'completed'));
     expect(snapshot(dir).steps).toBe(4);
     expect(existsSync(join(dir, JOURNAL_FILE))).toBe(false);
     // The "killed" writer still has its deferred checkpoint.json write queued (a real crash would not):
@@ -155,11 +162,62 @@ describe('the checkpoint writer with its journal', () => {
   it('a journal line that is not a checkpoint is a clear error naming the journal', () => {
     const dir = tempDir();
     const writer = createCheckpointWriter({ runDir: dir, durable: false });
-    writer.write(checkpoint(1), '{}');
+    writer.write(checkpoint(1));
     appendFileSync(join(dir, JOURNAL_FILE), '{"timestamp":"soon"}\n');
     expect(() => readCheckpoint(join(dir, 'checkpoint.json'))).toThrow(
       expect.objectContaining({ code: 'CHECKPOINT_CORRUPT', message: expect.stringContaining(JOURNAL_FILE) }),
     );
     writer.close();
+  });
+});
+
+describe('delta lines (D27.1)', () => {
+  const full = (n: number) => `${JSON.stringify({ n, list: [n] })}\n`;
+  const delta = (index: number, n: number) =>
+    `${JSON.stringify({ '~': index, set: { n }, push: { list: [n] } })}\n`;
+
+  it.each([
+    ['a full line alone', full(1), { n: 1, list: [1] }],
+    ['a chain of deltas', full(1) + delta(1, 2) + delta(2, 3), { n: 3, list: [1, 2, 3] }],
+    ['the line before a torn last one', `${full(1)}${delta(1, 2)}{"~":2,"se`, { n: 2, list: [1, 2] }],
+    ['no delta across a torn line', `${full(1)}{"~":1,"se\n${delta(2, 3)}`, { n: 1, list: [1] }],
+    [
+      'a new chain after a torn line',
+      `${full(1)}{"~":1,"se\n${full(5)}${delta(1, 6)}`,
+      { n: 6, list: [5, 6] },
+    ],
+    ['no delta out of its place', full(1) + delta(2, 3), { n: 1, list: [1] }],
+    [
+      'no delta that does not fit',
+      `${full(1)}${JSON.stringify({ '~': 1, push: { n: [2] } })}\n`,
+      { n: 1, list: [1] },
+    ],
+    ['nothing before a full line', delta(1, 2), undefined],
+    ['nothing in an empty journal', '', undefined],
+  ])('folding the journal finds %s', (_, text, expected) => {
+    expect(foldJournal(text)).toEqual(expected);
+  });
+
+  it('after its first line the writer appends only what changed, and readers rebuild the whole checkpoint', () => {
+    const dir = tempDir();
+    const writer = createCheckpointWriter({ runDir: dir, durable: false });
+    const one = checkpoint(1, 'running', { big: 'x'.repeat(10_000) });
+    writer.write(one);
+    const two = checkpoint(2, 'running', { ...one.values, k: 2 });
+    two.header.completed_nodes = ['a'];
+    writer.write(two);
+    const lines = readFileSync(join(dir, JOURNAL_FILE), 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]?.length).toBeGreaterThan(10_000);
+    expect(lines[1]?.length).toBeLessThan(200);
+    expect(JSON.parse(lines[1] ?? '')).toMatchObject({ '~': 1, push: { completed_nodes: ['a'] } });
+    expect(readCheckpoint(join(dir, 'checkpoint.json'))).toMatchObject({
+      steps: 2,
+      completed_nodes: ['a'],
+      context: { big: 'x'.repeat(10_000), k: 2 },
+    });
+    writer.close();
+    // checkpoint.json is always whole.
+    expect(snapshot(dir)).toMatchObject({ steps: 2, completed_nodes: ['a'], context: { k: 2 } });
   });
 });

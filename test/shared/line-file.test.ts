@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { openLineFile, readLastLine, readLines } from '../../src/shared/line-file.js';
+import { openLineFile, readLines } from '../../src/shared/line-file.js';
 import { tempDir as makeTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = () => makeTempDir('attractor-lines-');
@@ -71,13 +71,4 @@ test('counts the bytes appended, empties on truncate, and syncs on demand', () =
   lines.append('{"n":2}');
   lines.close();
   expect(readFileSync(file, 'utf8')).toBe('{"n":2}\n');
-});
-
-test.each([
-  ['the last line', '{"n":1}\n{"n":2}\n', 2],
-  ['the line before a torn one', '{"n":1}\n{"n":2}\n{"n":', 2],
-  ['nothing in an empty file', '', undefined],
-  ['nothing when no line parses', '{"n":\n', undefined],
-])('readLastLine finds %s', (_, text, n) => {
-  expect(readLastLine(text, (line) => (JSON.parse(line) as { n: number }).n)).toBe(n);
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Hono } from 'hono';
 import { renderSvg } from '../../cli/svg/render-svg.js';
 import { graphToJson } from '../../compiler/graph-to-json.js';
-import { newestJournalLine } from '../../machines/checkpoint-journal.js';
+import { newestJournalCheckpoint } from '../../machines/checkpoint-journal.js';
 import { ApiError } from '../api-error.js';
 import { NODE_STATUS_FILL } from '../node-statuses.js';
 import type { RunManager } from '../run-manager.js';
@@ -11,9 +11,11 @@ import type { RunManager } from '../run-manager.js';
 const readIfExists = (file: string): string | undefined =>
   existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 
-/** A running run's newest checkpoint can be its journal's last line (docs/decisions.md D23.1). */
-const readCheckpointText = (dir: string): string | undefined =>
-  newestJournalLine(dir) ?? readIfExists(path.join(dir, 'checkpoint.json'));
+/** A running run's newest checkpoint can be in its journal only (docs/decisions.md D23.1, D27.1). */
+const readCheckpointText = (dir: string): string | undefined => {
+  const journaled = newestJournalCheckpoint(dir);
+  return journaled ? JSON.stringify(journaled) : readIfExists(path.join(dir, 'checkpoint.json'));
+};
 
 function runDirOf(manager: RunManager, id: string): string | undefined {
   return manager.get(id).run_dir;
