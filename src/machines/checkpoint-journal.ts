@@ -1,6 +1,7 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type LineFile, openLineFile } from '../shared/line-file.js';
+import { removePresentFile } from '../shared/remove-file.js';
 import { applyCheckpointDelta, isCheckpointDelta } from './checkpoint-delta.js';
 
 /** The journal's name in a run directory: a running run's checkpoints, one JSON line each, newest last. */
@@ -46,7 +47,7 @@ export class CheckpointJournal {
   /** Close and delete the journal: the run left a durable `checkpoint.json` holding its newest line. */
   remove(): void {
     this.close();
-    rmSync(this.path, { force: true });
+    removePresentFile(this.path);
   }
 
   close(): void {

@@ -154,6 +154,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     runDir,
     ...(options.checkpointDir ? { historyDir: options.checkpointDir } : {}),
     ...(options.durable !== undefined ? { durable: options.durable } : {}),
+    fresh: prepared.fresh,
     onError: (error) => failOutput(`writing the checkpoint ${join(runDir, 'checkpoint.json')}`, error),
   });
   const writeCheckpoint = (

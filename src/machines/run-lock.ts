@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AttractorError } from '../shared/errors.js';
-import { removeFile } from '../shared/remove-file.js';
+import { removePresentFile } from '../shared/remove-file.js';
 
 /**
  * `<run dir>/run.lock` holds the pid of the process running it, so a resume cannot start a second
@@ -9,20 +9,31 @@ import { removeFile } from '../shared/remove-file.js';
  */
 export function acquireRunLock(runDir: string): () => void {
   const path = join(runDir, 'run.lock');
-  let holder: number | undefined;
+  const mine = `${process.pid}\n`;
   try {
-    holder = Number.parseInt(readFileSync(path, 'utf8'), 10);
+    // Created only if absent: the usual case (a new run, a run its last process released) in one call.
+    writeFileSync(path, mine, { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const holder = lockHolder(path);
+    if (holder !== undefined && holder !== process.pid && isAlive(holder)) {
+      throw new AttractorError(
+        'RUN_IN_PROGRESS',
+        `run ${runDir} is still running in process ${holder}; stop it (Ctrl-C) before resuming.`,
+      );
+    }
+    writeFileSync(path, mine);
+  }
+  return () => removePresentFile(path);
+}
+
+function lockHolder(path: string): number | undefined {
+  try {
+    const pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
+    return Number.isInteger(pid) ? pid : undefined;
   } catch {
-    holder = undefined;
+    return undefined;
   }
-  if (holder !== undefined && Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) {
-    throw new AttractorError(
-      'RUN_IN_PROGRESS',
-      `run ${runDir} is still running in process ${holder}; stop it (Ctrl-C) before resuming.`,
-    );
-  }
-  writeFileSync(path, `${process.pid}\n`);
-  return () => removeFile(path);
 }
 
 function isAlive(pid: number): boolean {

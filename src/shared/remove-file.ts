@@ -14,3 +14,12 @@ export function removeFile(path: string): void {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
 }
+
+/** Remove a file that is usually there (a lock, a journal): one unlink, a missing file is fine. */
+export function removePresentFile(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
