@@ -43,8 +43,6 @@ export function createRunDirectory(
   manifest: RunManifest,
   options: { durable?: boolean } = {},
 ): void {
-  // The run's folder first: making `artifacts/` first fails on a new run and walks back up (one more call).
-  mkdirSync(runDir, { recursive: true });
   mkdirSync(join(runDir, 'artifacts'), { recursive: true });
   const durability = { durable: options.durable ?? true, syncDirectory: false };
   // `attractor resume DIR` compiles this copy: it must survive whatever the checkpoint survives.
