@@ -7,8 +7,11 @@ import { applyCheckpointDelta, isCheckpointDelta } from './checkpoint-delta.js';
 /** The journal's name in a run directory: a running run's checkpoints, one JSON line each, newest last. */
 export const JOURNAL_FILE = 'checkpoint-journal.jsonl';
 
-/** Past this size the next durable `checkpoint.json` lets the journal start over (docs/decisions.md D23.2). */
-export const JOURNAL_COMPACT_BYTES = 1 << 20;
+/**
+ * Past this size the next durable `checkpoint.json` lets the journal start over (docs/decisions.md D23.2).
+ * Readers replay the whole journal (D27.1): the bound is also what a read of a running run costs.
+ */
+export const JOURNAL_COMPACT_BYTES = 256 * 1024;
 
 /**
  * The append-only side of a run's checkpoints (docs/decisions.md D23.1), a line file (`shared/line-file.ts`:
@@ -70,36 +73,42 @@ export function newestJournalCheckpoint(runDir: string): Record<string, unknown>
 }
 
 /**
- * Fold a journal's lines into its newest checkpoint (docs/decisions.md D27.1). A full line starts a chain;
- * each delta applies to the line before it when its place in the chain says it follows that line. A line
- * that does not parse (cut short by a crash) breaks the chain: the deltas after it are skipped until the
- * next full line (a writer always starts with one), so the result is the newest checkpoint a reader can
+ * Fold a journal's lines into its newest checkpoint (docs/decisions.md D27.1). A full line starts a chain
+ * (its `~` is the chain's id; a line without one, as older runs wrote, starts a chain no delta follows);
+ * a delta applies when it names the current chain and is the line after the last one applied. A line
+ * that does not parse (cut short by a crash) is never applied, so the deltas of its chain after it are
+ * not either; those of another writer never are. The result is the newest checkpoint a reader can
  * rebuild exactly, never a mix.
  */
 export function foldJournal(text: string): Record<string, unknown> | undefined {
   let state: Record<string, unknown> | undefined;
-  let index = -1;
+  let chain: string | undefined;
+  let index = 0;
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     let json: unknown;
     try {
       json = JSON.parse(line);
     } catch {
-      index = -1;
       continue;
     }
-    if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-      index = -1;
-      continue;
-    }
-    if (!('~' in json)) {
-      state = json as Record<string, unknown>;
+    if (typeof json !== 'object' || json === null || Array.isArray(json)) continue;
+    const marker: unknown = (json as Record<string, unknown>)['~'];
+    if (marker === undefined || typeof marker === 'string') {
+      const { '~': _, ...checkpoint } = json as Record<string, unknown>;
+      state = checkpoint;
+      chain = marker;
       index = 0;
-      continue;
-    }
-    if (state && isCheckpointDelta(json) && json['~'] === index + 1 && applyCheckpointDelta(state, json))
+    } else if (
+      state &&
+      chain !== undefined &&
+      isCheckpointDelta(json) &&
+      json['~'][0] === chain &&
+      json['~'][1] === index + 1 &&
+      applyCheckpointDelta(state, json)
+    ) {
       index += 1;
-    else index = -1;
+    }
   }
   return state;
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -5,7 +6,14 @@ import { ContextLogEntrySchema } from '../actors/pipeline-context.js';
 import { StageStatusSchema } from '../compiler/outcome.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import { AttractorError } from '../shared/errors.js';
-import { type CheckpointParts, checkpointDelta, checkpointText } from './checkpoint-delta.js';
+import {
+  type CheckpointParts,
+  chainStartText,
+  checkpointDelta,
+  checkpointText,
+  type WrittenCheckpoint,
+  writtenCheckpoint,
+} from './checkpoint-delta.js';
 import {
   CheckpointJournal,
   JOURNAL_COMPACT_BYTES,
@@ -57,6 +65,9 @@ export interface CheckpointWriterOptions {
   fresh?: boolean;
 }
 
+/** A chain's id: unique enough that two writers on one journal (they should not be) never share one. */
+const newChainId = (): string => randomBytes(6).toString('base64url');
+
 /**
  * The run's checkpoints (docs/decisions.md D23.1). Each one is appended to the journal first (durably:
  * the step is safe from there on); `checkpoint.json` follows when the engine flushes it (before a node
@@ -72,11 +83,11 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
   const journal = new CheckpointJournal(options.runDir, { durable });
   let lastStamp = 0;
   let snapshotExists = options.fresh ? false : existsSync(path);
-  // The journal's newest line and its place in the chain; undefined when the next line must be full.
-  let chained: { parts: CheckpointParts; index: number } | undefined;
+  // The journal's newest line, its chain and its place there; undefined when the next line must be full.
+  let chained: { written: WrittenCheckpoint; chain: string; index: number } | undefined;
   // The newest checkpoint not yet in checkpoint.json, written when the run next waits (one write for a
   // burst of instant steps, and at every step of a run whose nodes take any time).
-  let pending: CheckpointParts | undefined;
+  let pending: WrittenCheckpoint | undefined;
   let refresh: NodeJS.Immediate | undefined;
   const writeSnapshot = (text: string, sync: boolean): void => {
     pending = undefined;
@@ -92,7 +103,7 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
     refresh = undefined;
     if (pending === undefined) return;
     try {
-      writeSnapshot(checkpointText(pending), false);
+      writeSnapshot(checkpointText(pending.parts, pending.objectTexts), false);
     } catch (error) {
       options.onError?.(error);
     }
@@ -101,9 +112,10 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
     path,
     /** Record one checkpoint: the header, and the context as the machine keeps it (values, visit counts). */
     write(parts: CheckpointParts): void {
+      const written = writtenCheckpoint(parts);
       let full: string | undefined;
       const text = (): string => {
-        full ??= checkpointText(parts);
+        full ??= checkpointText(parts, written.objectTexts);
         return full;
       };
       const running = parts.header.status === 'running';
@@ -112,9 +124,12 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
       const first = running && !snapshotExists;
       if (first) writeSnapshot(text(), false);
       const index = chained ? chained.index + 1 : 0;
-      const delta = chained ? checkpointDelta(chained.parts, parts, index) : undefined;
-      journal.append(delta ? JSON.stringify(delta) : text());
-      chained = { parts, index: delta ? index : 0 };
+      const delta = chained && checkpointDelta(chained.written, written, chained.chain, index);
+      const chain = delta && chained ? chained.chain : newChainId();
+      // Until the line is appended whole, the next one must not count on it: it starts a chain of its own.
+      chained = undefined;
+      journal.append(delta ? JSON.stringify(delta) : chainStartText(text(), chain));
+      chained = { written, chain, index: delta ? index : 0 };
       if (!running) {
         // The run stops here: checkpoint.json alone is its record, as the run layout says.
         writeSnapshot(text(), durable);
@@ -126,7 +141,7 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
         // An emptied journal starts a new chain: its first line must hold the whole checkpoint.
         chained = undefined;
       } else if (!first) {
-        pending = parts;
+        pending = written;
         refresh ??= setImmediate(refreshSnapshot);
       }
       if (options.historyDir) {
@@ -139,7 +154,7 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
     },
     /** Bring checkpoint.json up to date now (before a node that does work starts, for instance). */
     flush(): void {
-      if (pending !== undefined) writeSnapshot(checkpointText(pending), false);
+      if (pending !== undefined) writeSnapshot(checkpointText(pending.parts, pending.objectTexts), false);
     },
     /** The run is over (however it ended): bring checkpoint.json up to date and let the journal go. */
     close(): void {
@@ -150,30 +165,43 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
 }
 
 /**
- * Read and validate a checkpoint file. For a run directory's `checkpoint.json`, the newest line of the
- * run's journal wins when there is one (a run that crashed, or is still running, docs/decisions.md D23.1).
+ * Read and validate a checkpoint file. For a run directory's `checkpoint.json`, the newest checkpoint in
+ * the run's journal wins when there is one (a run that crashed, or is still running, docs/decisions.md
+ * D23.1, D27.1) — unless `checkpoint.json` is further along, which only a journal whose chain broke can
+ * leave behind.
  */
 export function readCheckpoint(path: string): Checkpoint {
   const journaled = basename(path) === 'checkpoint.json' ? newestJournalCheckpoint(dirname(path)) : undefined;
-  // Errors name the file the checkpoint came from.
-  const source = journaled === undefined ? path : join(dirname(path), JOURNAL_FILE);
-  let json: unknown = journaled;
-  if (json === undefined) {
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch {
-      throw new AttractorError('CHECKPOINT_NOT_FOUND', `cannot read checkpoint ${path}.`);
-    }
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new AttractorError(
-        'CHECKPOINT_CORRUPT',
-        `checkpoint ${source} is not valid JSON (was it truncated?).`,
-      );
-    }
+  if (journaled === undefined) return validCheckpoint(parseCheckpointFile(path), path);
+  const fromJournal = validCheckpoint(journaled, join(dirname(path), JOURNAL_FILE));
+  let snapshot: Checkpoint | undefined;
+  try {
+    snapshot = validCheckpoint(parseCheckpointFile(path), path);
+  } catch {
+    // Being replaced, or not written yet: the journal's is the checkpoint.
   }
+  return snapshot && snapshot.steps > fromJournal.steps ? snapshot : fromJournal;
+}
+
+function parseCheckpointFile(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new AttractorError('CHECKPOINT_NOT_FOUND', `cannot read checkpoint ${path}.`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AttractorError(
+      'CHECKPOINT_CORRUPT',
+      `checkpoint ${path} is not valid JSON (was it truncated?).`,
+    );
+  }
+}
+
+/** The checkpoint in `json`; a clear error naming `source` (the file it came from) when it is not one. */
+function validCheckpoint(json: unknown, source: string): Checkpoint {
   const parsed = CheckpointSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -76,7 +76,7 @@ export function openLineFile(path: string, options: { durable?: boolean } = {}):
     },
     append(line: string): void {
       fd ??= open();
-      size += writeSync(fd, `${line}\n`);
+      size += writeWhole(fd, `${line}\n`);
       if (durable) dirty = true;
     },
     syncNow(): void {
@@ -122,6 +122,20 @@ export function openLineFile(path: string, options: { durable?: boolean } = {}):
       else closeSync(target);
     },
   };
+}
+
+/**
+ * Write all of `text`: a write can stop short (a signal, a disk filling up), and the rest of the line must
+ * follow it, or the next line would be glued to a fragment. Returns the bytes written.
+ */
+export function writeWhole(
+  fd: number,
+  text: string,
+  write: (fd: number, buffer: Buffer, offset: number) => number = writeSync,
+): number {
+  const buffer = Buffer.from(text);
+  for (let done = 0; done < buffer.length; ) done += write(fd, buffer, done);
+  return buffer.length;
 }
 
 /**

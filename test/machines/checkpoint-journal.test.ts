@@ -172,30 +172,56 @@ describe('the checkpoint writer with its journal', () => {
 });
 
 describe('delta lines (D27.1)', () => {
-  const full = (n: number) => `${JSON.stringify({ n, list: [n] })}\n`;
-  const delta = (index: number, n: number) =>
-    `${JSON.stringify({ '~': index, set: { n }, push: { list: [n] } })}\n`;
+  const full = (n: number, chain = 'A') => `${JSON.stringify({ '~': chain, n, list: [n] })}\n`;
+  const delta = (index: number, n: number, chain = 'A') =>
+    `${JSON.stringify({ '~': [chain, index], set: { n }, push: { completed_nodes: [n] } })}\n`;
+  // The state after deltas set `n` and pushed `pushed` onto the chain whose full line had `first`.
+  const at = (first: number, n: number, ...pushed: number[]) => ({
+    n,
+    list: [first],
+    completed_nodes: pushed,
+  });
+  const fullWithList = (n: number, chain = 'A') =>
+    `${JSON.stringify({ '~': chain, n, list: [n], completed_nodes: [] })}\n`;
 
   it.each([
     ['a full line alone', full(1), { n: 1, list: [1] }],
-    ['a chain of deltas', full(1) + delta(1, 2) + delta(2, 3), { n: 3, list: [1, 2, 3] }],
-    ['the line before a torn last one', `${full(1)}${delta(1, 2)}{"~":2,"se`, { n: 2, list: [1, 2] }],
-    ['no delta across a torn line', `${full(1)}{"~":1,"se\n${delta(2, 3)}`, { n: 1, list: [1] }],
+    ['a line an older run wrote (no chain)', '{"n":1}\n', { n: 1 }],
+    ['a chain of deltas', fullWithList(1) + delta(1, 2) + delta(2, 3), at(1, 3, 2, 3)],
+    ['the line before a torn last one', `${fullWithList(1)}${delta(1, 2)}{"~":["A",2],"se`, at(1, 2, 2)],
+    [
+      'no delta past a torn line of its chain',
+      `${fullWithList(1)}{"~":["A",1],"se\n${delta(2, 3)}`,
+      at(1, 1),
+    ],
     [
       'a new chain after a torn line',
-      `${full(1)}{"~":1,"se\n${full(5)}${delta(1, 6)}`,
-      { n: 6, list: [5, 6] },
+      `${fullWithList(1)}{"~":["A",1],"se\n${fullWithList(5, 'B')}${delta(1, 6, 'B')}`,
+      at(5, 6, 6),
     ],
-    ['no delta out of its place', full(1) + delta(2, 3), { n: 1, list: [1] }],
+    ['no delta out of its place', fullWithList(1) + delta(2, 3), at(1, 1)],
     [
-      'no delta that does not fit',
-      `${full(1)}${JSON.stringify({ '~': 1, push: { n: [2] } })}\n`,
-      { n: 1, list: [1] },
+      "no delta of another writer's chain",
+      fullWithList(1) + fullWithList(7, 'B') + delta(1, 2) + delta(1, 8, 'B'),
+      at(7, 8, 8),
+    ],
+    ['no delta that does not fit', full(1) + delta(1, 2), { n: 1, list: [1] }],
+    [
+      'no delta naming a field it may not touch',
+      `${fullWithList(1)}${JSON.stringify({ '~': ['A', 1], merge: { __proto__: { polluted: true } } })}\n`,
+      at(1, 1),
     ],
     ['nothing before a full line', delta(1, 2), undefined],
     ['nothing in an empty journal', '', undefined],
   ])('folding the journal finds %s', (_, text, expected) => {
     expect(foldJournal(text)).toEqual(expected);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('a delta may grow a list by any number of entries', () => {
+    const many = Array.from({ length: 300_000 }, (_, i) => i);
+    const text = `${fullWithList(1)}${JSON.stringify({ '~': ['A', 1], push: { completed_nodes: many } })}\n`;
+    expect(foldJournal(text)?.['completed_nodes']).toHaveLength(300_000);
   });
 
   it('after its first line the writer appends only what changed, and readers rebuild the whole checkpoint', () => {
@@ -210,14 +236,47 @@ describe('delta lines (D27.1)', () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]?.length).toBeGreaterThan(10_000);
     expect(lines[1]?.length).toBeLessThan(200);
-    expect(JSON.parse(lines[1] ?? '')).toMatchObject({ '~': 1, push: { completed_nodes: ['a'] } });
+    expect(JSON.parse(lines[1] ?? '')).toMatchObject({ push: { completed_nodes: ['a'] } });
     expect(readCheckpoint(join(dir, 'checkpoint.json'))).toMatchObject({
       steps: 2,
       completed_nodes: ['a'],
       context: { big: 'x'.repeat(10_000), k: 2 },
     });
     writer.close();
-    // checkpoint.json is always whole.
+    // checkpoint.json is always whole, and holds no chain id.
     expect(snapshot(dir)).toMatchObject({ steps: 2, completed_nodes: ['a'], context: { k: 2 } });
+    expect(snapshot(dir)).not.toHaveProperty('~');
+  });
+
+  it('two writers on one journal never mix: each delta applies only in its own chain', () => {
+    const dir = tempDir();
+    const a = createCheckpointWriter({ runDir: dir, durable: false });
+    const b = createCheckpointWriter({ runDir: dir, durable: false });
+    a.write(checkpoint(1, 'running', { who: 'a' }));
+    b.write(checkpoint(5, 'running', { who: 'b' }));
+    a.write(checkpoint(2, 'running', { who: 'a', k: 1 }));
+    expect(readCheckpoint(join(dir, 'checkpoint.json'))).toMatchObject({ steps: 5, context: { who: 'b' } });
+    b.write(checkpoint(6, 'running', { who: 'b', k: 2 }));
+    expect(readCheckpoint(join(dir, 'checkpoint.json'))).toMatchObject({
+      steps: 6,
+      context: { who: 'b', k: 2 },
+    });
+    a.close();
+    b.close();
+  });
+
+  it('a checkpoint.json further along than the journal (its chain broke) is the one read', async () => {
+    const dir = tempDir();
+    const writer = createCheckpointWriter({ runDir: dir, durable: false });
+    writer.write(checkpoint(1));
+    // A fragment (no newline) that step 2's line is glued to: the rest of the chain cannot be applied.
+    appendFileSync(join(dir, JOURNAL_FILE), '{"~":["x",1],"se');
+    writer.write(checkpoint(2));
+    writer.write(checkpoint(3));
+    expect(newestJournalCheckpoint(dir)?.['steps']).toBe(1);
+    writer.flush();
+    expect(snapshot(dir).steps).toBe(3);
+    expect(readCheckpoint(join(dir, 'checkpoint.json')).steps).toBe(3);
+    writer.close();
   });
 });

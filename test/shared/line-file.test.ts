@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { openLineFile, readLines } from '../../src/shared/line-file.js';
+import { openLineFile, readLines, writeWhole } from '../../src/shared/line-file.js';
 import { tempDir as makeTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = () => makeTempDir('attractor-lines-');
@@ -71,4 +71,17 @@ test('counts the bytes appended, empties on truncate, and syncs on demand', () =
   lines.append('{"n":2}');
   lines.close();
   expect(readFileSync(file, 'utf8')).toBe('{"n":2}\n');
+});
+
+test('a write that stops short is followed by the rest of the line, so no line is left cut', () => {
+  const written: Buffer[] = [];
+  // At most five bytes a call, as a write interrupted by a signal or a filling disk can return.
+  const shortWrite = (_fd: number, data: Buffer, offset: number): number => {
+    const bytes = data.subarray(offset, offset + 5);
+    written.push(bytes);
+    return bytes.length;
+  };
+  const line = '{"n":1,"text":"été"}\n';
+  expect(writeWhole(3, line, shortWrite)).toBe(Buffer.byteLength(line));
+  expect(Buffer.concat(written).toString()).toBe(line);
 });
