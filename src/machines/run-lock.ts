@@ -3,9 +3,13 @@ import { join } from 'node:path';
 import { AttractorError } from '../shared/errors.js';
 import { removePresentFile } from '../shared/remove-file.js';
 
+/** Locks this process holds: its own pid in a lock file does not say whether one of its runs is live. */
+const heldHere = new Set<string>();
+
 /**
  * `<run dir>/run.lock` holds the pid of the process running it, so a resume cannot start a second
- * process on a run that is still going. A lock left by a killed process (its pid is gone) is stale.
+ * run on a run that is still going, in another process or in this one (a library running two resumes
+ * of one directory). A lock left by a killed process (its pid is gone) is stale.
  */
 export function acquireRunLock(runDir: string): () => void {
   const path = join(runDir, 'run.lock');
@@ -16,15 +20,21 @@ export function acquireRunLock(runDir: string): () => void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const holder = lockHolder(path);
-    if (holder !== undefined && holder !== process.pid && isAlive(holder)) {
+    const live = holder === process.pid ? heldHere.has(path) : holder !== undefined && isAlive(holder);
+    if (live) {
+      const where = holder === process.pid ? 'this process' : `process ${holder}`;
       throw new AttractorError(
         'RUN_IN_PROGRESS',
-        `run ${runDir} is still running in process ${holder}; stop it (Ctrl-C) before resuming.`,
+        `run ${runDir} is still running in ${where}; stop it (Ctrl-C) before resuming.`,
       );
     }
     writeFileSync(path, mine);
   }
-  return () => removePresentFile(path);
+  heldHere.add(path);
+  return () => {
+    heldHere.delete(path);
+    removePresentFile(path);
+  };
 }
 
 function lockHolder(path: string): number | undefined {

@@ -552,6 +552,37 @@ describe('the run lock', () => {
     }).result;
     expect(resumed.status).toBe('completed');
   });
+
+  it('refuses a second resume of a run this same process is running', async () => {
+    const { resumePipeline, startPipeline } = await import('../../src/machines/engine.js');
+    const source = `digraph l { start [shape=Mdiamond]; a [prompt="a"]; b [type="hold"]; exit [shape=Msquare]; start -> a -> b -> exit }`;
+    const paused = await new Promise<string>((resolve) => {
+      const run = startPipeline({
+        backend: createSimulatedBackend(),
+        source,
+        runsRoot: tempDir(),
+        durable: false,
+        onEvent: (e) => {
+          if (e.kind === 'node.start' && e.node_id === 'a') run.pause();
+        },
+      });
+      void run.result.then((r) => resolve(r.runDir));
+    });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const registry = createDefaultRegistry().register('hold', async () => {
+      await held;
+      return { status: 'success' };
+    });
+    const options = { backend: createSimulatedBackend(), registry, from: paused, durable: false };
+    const first = resumePipeline(options);
+    expect(() => resumePipeline(options)).toThrow(/still running in this process/);
+    release();
+    expect((await first.result).status).toBe('completed');
+    expect(existsSync(join(paused, 'run.lock'))).toBe(false);
+  });
 });
 
 describe('a wide fan-out', () => {
