@@ -5,6 +5,7 @@ import type {
   StateConfig,
   TransitionConfig,
 } from '../compiler/lower/machine-config.js';
+import { StageStatusSchema } from '../compiler/outcome.js';
 import { AttractorError } from '../shared/errors.js';
 import type { HandlerActorOutput, HandlerInvocationInput } from './invocation-runtime.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
@@ -55,11 +56,18 @@ export function decorateConfig<TSetupConfig>(config: MachineConfig): DecoratedCo
     return t;
   };
   const settlements = new WeakMap<EventObject, HandlerSettlement>();
-  const settled = (list: TransitionConfig[] | TransitionConfig, where: string, failed: boolean) => {
+  const settled = (
+    list: TransitionConfig[] | TransitionConfig,
+    where: string,
+    failed: boolean,
+    handler: boolean,
+  ) => {
     const settlementOf = (event: EventObject): HandlerSettlement => {
       let settlement = settlements.get(event);
       if (!settlement) {
-        settlement = failed ? { error: 'error' in event ? event.error : undefined } : doneWith(event, where);
+        settlement = failed
+          ? { error: 'error' in event ? event.error : undefined }
+          : doneWith(event, where, handler);
         settlements.set(event, settlement);
       }
       return settlement;
@@ -89,6 +97,8 @@ export function decorateConfig<TSetupConfig>(config: MachineConfig): DecoratedCo
     const invoke = s.invoke;
     if (!invoke) return states ? { ...s, states } : s;
     used.push({ kind: 'actors', name: invoke.src, where });
+    // A node's handler must end with an outcome; other actors (the retry backoff) end with nothing.
+    const handlerInvoke = typeof invoke.src === 'string' && invoke.src.startsWith('handler.');
     const node = invoke.input?.['node'];
     if (typeof node !== 'string') throw invalid(where, 'invokes an actor without naming its node');
     return {
@@ -97,8 +107,8 @@ export function decorateConfig<TSetupConfig>(config: MachineConfig): DecoratedCo
       invoke: {
         ...invoke,
         input: ({ context }: Args): HandlerInvocationInput => ({ node, context }),
-        onDone: settled(invoke.onDone, where, false),
-        onError: settled(invoke.onError, where, true),
+        onDone: settled(invoke.onDone, where, false, handlerInvoke),
+        onError: settled(invoke.onError, where, true, handlerInvoke),
       },
     };
   };
@@ -126,28 +136,30 @@ function invalid(where: string, what: string): AttractorError {
 }
 
 /**
- * A done event's output, checked to be what handler actors resolve with. Anything else (an embedder's
- * actor resolving with its own shape) settles the node as an error, so it fails there and routes like
- * any FAIL, its failure reason saying why.
+ * A done event's output, checked to be what handler actors resolve with: `{ outcome: { status } }`
+ * with a stage status (nothing at all only from an actor that is not a node's handler). Anything else
+ * (an embedder's actor resolving with its own shape, or with nothing) settles the node as an error, so
+ * it fails there and routes like any FAIL, its failure reason saying why.
  */
-function doneWith(event: EventObject, where: string): HandlerSettlement {
+function doneWith(event: EventObject, where: string, handler: boolean): HandlerSettlement {
   const output: unknown = 'output' in event ? event.output : undefined;
-  if (output === undefined || isHandlerOutput(output)) return { output };
+  if ((output === undefined && !handler) || isHandlerOutput(output)) return { output };
   return {
     error: new AttractorError(
       'HANDLER_OUTPUT_INVALID',
-      `the actor invoked at ${where} finished without an outcome ({ outcome: { status } }).`,
+      `the actor invoked at ${where} finished without an outcome ({ outcome: { status } }, status one of ${StageStatusSchema.options.join(', ')}).`,
     ),
   };
 }
 
+/** The shape recording relies on (the status, and the parts it iterates or merges); not a full parse. */
 function isHandlerOutput(value: unknown): value is HandlerActorOutput {
   if (typeof value !== 'object' || value === null || !('outcome' in value)) return false;
+  if ('logs' in value && value.logs !== undefined && !Array.isArray(value.logs)) return false;
   const { outcome } = value;
-  return (
-    typeof outcome === 'object' &&
-    outcome !== null &&
-    'status' in outcome &&
-    typeof outcome.status === 'string'
-  );
+  if (typeof outcome !== 'object' || outcome === null || !('status' in outcome)) return false;
+  const updates = 'context_updates' in outcome ? outcome.context_updates : undefined;
+  if (updates !== undefined && (typeof updates !== 'object' || updates === null || Array.isArray(updates)))
+    return false;
+  return StageStatusSchema.safeParse(outcome.status).success;
 }

@@ -56,7 +56,10 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
   const { lookup } = options;
   const random = options.random ?? Math.random;
   const node = (p: NodeParams) => lookup.node(p.node);
-  /** The context routing reads: as the settled handler's outcome leaves it (the same object throughout). */
+  /**
+   * The context a routing guard reads: as the settled handler's outcome will leave it. (Actions read the
+   * context they are given: the recording action that comes first in their transition has assigned it.)
+   */
   const routed = (context: PipelineMachineContext, p: NodeParams): PipelineMachineContext =>
     p.settlement ? settledNode(lookup, context, p.node, p.settlement).context : context;
   const stepOf = (context: PipelineMachineContext, p: NodeParams) =>
@@ -141,7 +144,7 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
       recordError: enqueueActions(({ context, enqueue }, p: NodeParams) => record(enqueue, context, p)),
       traverseEdge: enqueueActions(({ context, enqueue }, p: EdgeParams) => {
         const edge = lookup.edge(p.edge);
-        const step = stepOf(context, p);
+        const step = stepAfter(lookup, context, p.node);
         enqueue.assign({ arrivedBy: p.edge });
         enqueue.emit(
           evt(
@@ -171,7 +174,7 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
         enqueue.emit({ type: 'checkpoint', context: next, currentNode: edge.target, status: 'running' });
       }),
       jumpFromNode: enqueueActions(({ context, enqueue }, p: NodeParams) => {
-        const step = stepOf(context, p);
+        const step = stepAfter(lookup, context, p.node);
         if (step.kind !== 'jump' && step.kind !== 'retry_target') return;
         const reason = step.kind === 'jump' ? `next_node from ${p.node}` : `retry target of ${p.node}`;
         enqueue.assign({ jumpTo: step.target, arrivedBy: undefined });
@@ -188,7 +191,7 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
         });
       }),
       jumpToRetryTarget: enqueueActions(({ context, enqueue }, p: JumpParams) => {
-        const step = stepOf(context, p);
+        const step = stepAfter(lookup, context, p.node);
         const how = step.kind === 'retry_target' ? step.via : 'retry_target';
         enqueue.assign({ arrivedBy: undefined });
         enqueue.emit(evt('edge.selected', edgeSelectedData(p.node, { target: p.target, step: how }), p.node));
@@ -201,7 +204,7 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
         });
       }),
       jumpForGoalGate: enqueueActions(({ context, enqueue }, p: JumpParams) => {
-        const gates = goalGatesAt(lookup, routed(context, p));
+        const gates = goalGatesAt(lookup, context);
         enqueue.assign({ arrivedBy: undefined });
         enqueue.emit(
           evt('edge.selected', edgeSelectedData(p.node, { target: p.target, step: 'goal_gate' }), p.node),
@@ -215,7 +218,7 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
         });
       }),
       failGoalGate: enqueueActions(({ context, enqueue }, p: NodeParams) => {
-        const gates = goalGatesAt(lookup, routed(context, p));
+        const gates = goalGatesAt(lookup, context);
         const gate = gates.ok ? p.node : gates.gate;
         const reason =
           (gates.ok ? undefined : gates.reason) ??
@@ -226,7 +229,7 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
         endRun(enqueue, context, p.node, 'completed');
       }),
       failRun: enqueueActions(({ context, enqueue }, p: NodeParams) => {
-        const step = stepOf(context, p);
+        const step = stepAfter(lookup, context, p.node);
         const reason = step.kind === 'fail' ? step.reason : `no route out of ${p.node}`;
         endRun(enqueue, context, p.node, 'failed', { node: p.node, reason });
       }),

@@ -25,14 +25,15 @@ export interface SettledNode {
   };
 }
 
-const settledBy = new WeakMap<HandlerSettlement, SettledNode>();
+const settledBy = new WeakMap<HandlerSettlement, { from: PipelineMachineContext; node: SettledNode }>();
 
 /**
- * The context a node's routing guards decide on, computed once per settlement. The guards of the
- * handler's `onDone`/`onError` transitions run before any of their actions, so they read the outcome
- * as it will be recorded; the recording action (first in every such transition) assigns exactly that.
- * `context` is the one the guards saw: later actions pass the context after recording, and get the
- * memoised answer (the settlement is the key, never the context).
+ * The context a node's routing guards decide on, computed once per settlement and context. The guards of
+ * the handler's `onDone`/`onError` transitions run before any of their actions, so they read the outcome
+ * as it will be recorded; the recording action (first in every such transition) sees the same context
+ * and assigns exactly that. The actions after it read the context they are given: recorded by then.
+ * Keyed by the context too: one event object can be evaluated against several snapshots (an embedder's
+ * `transition()` or `snapshot.can()`), and each must be settled from its own.
  */
 export function settledNode(
   lookup: GraphLookup,
@@ -40,11 +41,11 @@ export function settledNode(
   nodeId: string,
   settlement: HandlerSettlement,
 ): SettledNode {
-  let settled = settledBy.get(settlement);
-  if (settled) return settled;
-  settled = settle(lookup, context, nodeId, settlement);
-  settledBy.set(settlement, settled);
-  return settled;
+  const memo = settledBy.get(settlement);
+  if (memo?.from === context) return memo.node;
+  const node = settle(lookup, context, nodeId, settlement);
+  settledBy.set(settlement, { from: context, node });
+  return node;
 }
 
 function settle(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, toPromise } from 'xstate';
+import { createActor, fromPromise, toPromise, transition, waitFor } from 'xstate';
 import type { MachineConfig } from '../../src/compiler/lower/machine-config.js';
 import { compile, createDefaultRegistry, createPipelineMachine, pipelineInput } from '../../src/index.js';
 import type { HandlerActorOutput, HandlerInvocationInput } from '../../src/machines/invocation-runtime.js';
@@ -129,13 +129,19 @@ describe('the setup() seam (decorateConfig)', () => {
     });
   });
 
-  it('fails the node, saying why, when a handler actor resolves without an outcome', async () => {
+  it.each([
+    ['its own shape', { result: 'done' }],
+    ['nothing', undefined],
+    ['a status that is not a stage status', { outcome: { status: 'SUCCESS' } }],
+    ['logs that are not a list', { outcome: { status: 'success' }, logs: 5 }],
+    ['context updates that are not a record', { outcome: { status: 'success', context_updates: 'x' } }],
+  ])('fails the node, saying why, when a handler actor resolves with %s', async (_what, output) => {
     const { config, graph } = compile(SOURCE, { customHandlerTypes: ['step'] });
     const machine = createPipelineMachine(config, graph).provide({
       actors: {
         // What an embedder's own actor might resolve with: not a handler's output.
         'handler.step': fromPromise<HandlerActorOutput, HandlerInvocationInput>(
-          async () => ({ result: 'done' }) as unknown as HandlerActorOutput,
+          async () => output as unknown as HandlerActorOutput,
         ),
       },
     });
@@ -147,5 +153,39 @@ describe('the setup() seam (decorateConfig)', () => {
     expect(context.values['_last_error']).toMatch(
       /actor invoked at pipeline\.work\.run finished without an outcome/,
     );
+  });
+
+  it('settles one event object from each snapshot it is applied to (transition() with a kept event)', async () => {
+    const source = `digraph d { start [shape=Mdiamond]; w [type="step", max_retries=2]; ok [type="step"]; bad [type="step"]
+      exit [shape=Msquare]; start -> w; w -> ok [condition="outcome=success"]; w -> bad [condition="outcome=fail"]
+      ok -> exit; bad -> exit }`;
+    const { config, graph } = compile(source, { customHandlerTypes: ['step'] });
+    const machine = createPipelineMachine(config, graph).provide({
+      actors: {
+        'handler.step': fromPromise<HandlerActorOutput, HandlerInvocationInput>(() => new Promise(() => {})),
+      },
+    });
+    const actor = createActor(machine, { input: pipelineInput({ graph }, { runDir: tempDir() }) }).start();
+    const fresh = await waitFor(actor, (s) => JSON.stringify(s.value) === '{"w":"run"}');
+    actor.stop();
+    // The same node with its retries spent.
+    const spent = machine.resolveState({
+      value: fresh.value,
+      context: { ...fresh.context, nodeRetries: { w: 2 } },
+    });
+    // XState's own done event for the handler actor, kept and applied twice (the machine's event type
+    // lists only the events it is sent from outside).
+    const done = {
+      type: 'xstate.done.actor.handler',
+      actorId: 'handler',
+      output: { outcome: { status: 'retry' } },
+    };
+    const event = done as unknown as Parameters<typeof actor.send>[0];
+    const [retried] = transition(machine, fresh, event);
+    const [failed] = transition(machine, spent, event);
+    expect(retried.value).toEqual({ w: 'backoff' });
+    expect(retried.context.nodeRetries).toEqual({ w: 1 });
+    expect(failed.value).toEqual({ bad: 'run' });
+    expect(failed.context.lastOutcome?.status).toBe('fail');
   });
 });
