@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { AttractorError } from '../shared/errors.js';
 import { removePresentFile } from '../shared/remove-file.js';
 
@@ -12,7 +12,8 @@ const heldHere = new Set<string>();
  * of one directory). A lock left by a killed process (its pid is gone) is stale.
  */
 export function acquireRunLock(runDir: string): () => void {
-  const path = join(runDir, 'run.lock');
+  // Resolved: the same folder named two ways is one lock.
+  const path = resolve(runDir, 'run.lock');
   const mine = `${process.pid}\n`;
   try {
     // Created only if absent: the usual case (a new run, a run its last process released) in one call.
@@ -22,11 +23,11 @@ export function acquireRunLock(runDir: string): () => void {
     const holder = lockHolder(path);
     const live = holder === process.pid ? heldHere.has(path) : holder !== undefined && isAlive(holder);
     if (live) {
-      const where = holder === process.pid ? 'this process' : `process ${holder}`;
-      throw new AttractorError(
-        'RUN_IN_PROGRESS',
-        `run ${runDir} is still running in ${where}; stop it (Ctrl-C) before resuming.`,
-      );
+      const how =
+        holder === process.pid
+          ? 'in this process; cancel it or wait for its result'
+          : `in process ${holder}; stop it (Ctrl-C)`;
+      throw new AttractorError('RUN_IN_PROGRESS', `run ${runDir} is still running ${how} before resuming.`);
     }
     writeFileSync(path, mine);
   }

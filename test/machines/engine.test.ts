@@ -578,7 +578,9 @@ describe('the run lock', () => {
     });
     const options = { backend: createSimulatedBackend(), registry, from: paused, durable: false };
     const first = resumePipeline(options);
-    expect(() => resumePipeline(options)).toThrow(/still running in this process/);
+    expect(() => resumePipeline({ ...options, from: `${paused}/.` })).toThrow(
+      /still running in this process/,
+    );
     release();
     expect((await first.result).status).toBe('completed');
     expect(existsSync(join(paused, 'run.lock'))).toBe(false);
