@@ -1,5 +1,5 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { endTornLine } from '../shared/line-file.js';
+import { closeSync, openSync } from 'node:fs';
+import { endTornLine, writeWhole } from '../shared/line-file.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 
 /**
@@ -19,7 +19,8 @@ export function openEventLog(path: string, onDeferredError?: (error: unknown) =>
     if (!open || pending === '') return;
     const text = pending;
     pending = '';
-    writeSync(fd, text);
+    // All of it, even when a write stops short: the next event must not be glued to a fragment.
+    writeWhole(fd, text);
   };
   return {
     append(event: PipelineEvent): void {
