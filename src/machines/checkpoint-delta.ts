@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import { visitCountKey } from '../compiler/routing.js';
 import type { Checkpoint } from './checkpoint.js';
-import { type VisitCounts, valuesWithVisitsJson } from './visit-counts.js';
+import { VISIT_COUNT_PREFIX, type VisitCounts, valuesWithVisitsJson } from './visit-counts.js';
 
 /** A checkpoint's fields but its context (its lists as the machine's context shares them, read-only). */
 export type CheckpointHeader = Omit<Checkpoint, 'context' | 'logs'> & { logs: readonly ContextLogEntry[] };
@@ -62,38 +62,13 @@ export function isCheckpointDelta(json: unknown): json is CheckpointDelta {
   return CheckpointDeltaSchema.safeParse(json).success;
 }
 
-const VISIT_PREFIX = 'internal.visit_count.';
-
 /**
  * The checkpoint as the text `checkpoint.json` holds (one line). With the texts its object values had
  * when it was written, it is that checkpoint even if a handler has changed one of them in place since.
  */
 export function checkpointText(parts: CheckpointParts, objectTexts?: ReadonlyMap<string, string>): string {
   const rest = JSON.stringify(parts.header);
-  const context =
-    objectTexts && objectTexts.size > 0
-      ? contextText(parts, objectTexts)
-      : valuesWithVisitsJson(parts.values, parts.visits);
-  return `${rest.slice(0, -1)},"context":${context}}\n`;
-}
-
-/** `valuesWithVisitsJson`, with object values written as the texts given (the counts win, as there). */
-function contextText(parts: CheckpointParts, objectTexts: ReadonlyMap<string, string>): string {
-  const counts = new Map(parts.visits.map(([id, n]) => [visitCountKey(id), n]));
-  const members: string[] = [];
-  for (const [key, value] of Object.entries(parts.values)) {
-    const count = counts.get(key);
-    counts.delete(key);
-    const text =
-      count !== undefined
-        ? JSON.stringify(count)
-        : typeof value === 'object' && value !== null
-          ? objectTexts.get(key)
-          : (JSON.stringify(value) as string | undefined);
-    if (text !== undefined) members.push(`${JSON.stringify(key)}:${text}`);
-  }
-  for (const [key, count] of counts) members.push(`${JSON.stringify(key)}:${JSON.stringify(count)}`);
-  return `{${members.join(',')}}`;
+  return `${rest.slice(0, -1)},"context":${valuesWithVisitsJson(parts.values, parts.visits, objectTexts)}}\n`;
 }
 
 /** The journal line that starts chain `chain`: the checkpoint's text with the chain's id first. */
@@ -231,7 +206,7 @@ function contextChanges(prev: WrittenCheckpoint, next: WrittenCheckpoint): Recor
       if (changed) set[key] = value;
     }
     // A value under the prefix is overridden by a count in the full text: only a full line is exact.
-    if ([...dropped, ...Object.keys(set)].some((key) => key.startsWith(VISIT_PREFIX))) return undefined;
+    if ([...dropped, ...Object.keys(set)].some((key) => key.startsWith(VISIT_COUNT_PREFIX))) return undefined;
   }
   const visits = visitChanges(prev.parts.visits, next.parts.visits, set);
   if (!visits) return undefined;

@@ -9,7 +9,9 @@ import { visitCountKey } from '../compiler/routing.js';
  */
 export type VisitCounts = readonly (readonly [string, number])[];
 
-const PREFIX = 'internal.visit_count.';
+/** The key prefix of the counts among the values (`visitCountKey(id)` is this plus the node id). */
+export const VISIT_COUNT_PREFIX = visitCountKey('');
+const PREFIX = VISIT_COUNT_PREFIX;
 
 /** The node's recorded visits, undefined when it has no count. */
 export function visitsOf(visits: VisitCounts, nodeId: string): number | undefined {
@@ -65,11 +67,19 @@ const memberText = new WeakMap<readonly [string, number], string>();
 /**
  * `JSON.stringify(valuesWithVisits(values, visits))`, without the merged object: a checkpoint per step
  * of a 1,000-node run would otherwise copy a thousand keys into a new object before serialising it.
+ * With `objectTexts`, object values are written as the texts given (the checkpoint writer's, taken when
+ * the checkpoint was recorded: a handler may have changed the object in place since).
  */
-export function valuesWithVisitsJson(values: Readonly<Record<string, unknown>>, visits: VisitCounts): string {
+export function valuesWithVisitsJson(
+  values: Readonly<Record<string, unknown>>,
+  visits: VisitCounts,
+  objectTexts?: ReadonlyMap<string, string>,
+): string {
+  const json = (record: Readonly<Record<string, unknown>>): string =>
+    objectTexts && objectTexts.size > 0 ? recordedJson(record, objectTexts) : JSON.stringify(record);
   // Rare: a non-numeric value kept under the prefix, which a count may override: the plain way.
   if (visits.length === 0 || Object.keys(values).some((key) => key.startsWith(PREFIX)))
-    return JSON.stringify(valuesWithVisits(values, visits));
+    return json(valuesWithVisits(values, visits));
   const members = visits.map((entry) => {
     let text = memberText.get(entry);
     if (text === undefined) {
@@ -78,8 +88,21 @@ export function valuesWithVisitsJson(values: Readonly<Record<string, unknown>>, 
     }
     return text;
   });
-  const base = JSON.stringify(values);
+  const base = json(values);
   return base === '{}' ? `{${members.join(',')}}` : `${base.slice(0, -1)},${members.join(',')}}`;
+}
+
+/** `JSON.stringify(record)` with each object value written as `objectTexts` has it (absent: left out). */
+function recordedJson(record: Readonly<Record<string, unknown>>, objectTexts: ReadonlyMap<string, string>) {
+  const members: string[] = [];
+  for (const [key, value] of Object.entries(record)) {
+    const text =
+      typeof value === 'object' && value !== null
+        ? objectTexts.get(key)
+        : (JSON.stringify(value) as string | undefined);
+    if (text !== undefined) members.push(`${JSON.stringify(key)}:${text}`);
+  }
+  return `{${members.join(',')}}`;
 }
 
 /**
