@@ -12,9 +12,11 @@ const readIfExists = (file: string): string | undefined =>
   existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 
 /** A running run's newest checkpoint can be in its journal only (docs/decisions.md D23.1, D27.1). */
-const readCheckpointText = (dir: string): string | undefined => {
+const readCheckpointJson = (dir: string): Record<string, unknown> | undefined => {
   const journaled = newestJournalCheckpoint(dir);
-  return journaled ? JSON.stringify(journaled) : readIfExists(path.join(dir, 'checkpoint.json'));
+  if (journaled) return journaled;
+  const text = readIfExists(path.join(dir, 'checkpoint.json'));
+  return text === undefined ? undefined : (JSON.parse(text) as Record<string, unknown>);
 };
 
 function runDirOf(manager: RunManager, id: string): string | undefined {
@@ -25,17 +27,16 @@ function runDirOf(manager: RunManager, id: string): string | undefined {
 export function registerRunFileRoutes(app: Hono, manager: RunManager): void {
   app.get('/pipelines/:id/checkpoint', (c) => {
     const dir = runDirOf(manager, c.req.param('id'));
-    const text = dir ? readCheckpointText(dir) : undefined;
-    if (text === undefined)
+    const checkpoint = dir ? readCheckpointJson(dir) : undefined;
+    if (checkpoint === undefined)
       throw new ApiError(404, 'NO_CHECKPOINT', 'the run has not written a checkpoint yet.');
-    return c.json(JSON.parse(text));
+    return c.json(checkpoint);
   });
 
   app.get('/pipelines/:id/context', (c) => {
     const id = c.req.param('id');
     const dir = runDirOf(manager, id);
-    const text = dir ? readCheckpointText(dir) : undefined;
-    const context = text ? ((JSON.parse(text) as { context?: unknown }).context ?? {}) : {};
+    const context = (dir ? readCheckpointJson(dir) : undefined)?.['context'] ?? {};
     return c.json({ pipeline_id: id, event_count: manager.hub(id).eventCount, context });
   });
 
