@@ -520,10 +520,10 @@ describe('handlers that throw', () => {
 });
 
 describe('the run lock', () => {
-  it('refuses to resume a run another live process holds, and ignores a stale lock', async () => {
-    const { spawn } = await import('node:child_process');
-    const { resumePipeline, startPipeline } = await import('../../src/machines/engine.js');
-    const source = `digraph l { start [shape=Mdiamond]; a [prompt="a"]; b [prompt="b"]; exit [shape=Msquare]; start -> a -> b -> exit }`;
+  /** A run of `start -> a -> b -> exit` paused as `a` starts. */
+  async function pausedAtA(b: string) {
+    const { startPipeline } = await import('../../src/machines/engine.js');
+    const source = `digraph l { start [shape=Mdiamond]; a [prompt="a"]; b [${b}]; exit [shape=Msquare]; start -> a -> b -> exit }`;
     const run = startPipeline({
       backend: createSimulatedBackend(),
       source,
@@ -533,7 +533,13 @@ describe('the run lock', () => {
         if (e.kind === 'node.start' && e.node_id === 'a') run.pause();
       },
     });
-    const paused = await run.result;
+    return run.result;
+  }
+
+  it('refuses to resume a run another live process holds, and ignores a stale lock', async () => {
+    const { spawn } = await import('node:child_process');
+    const { resumePipeline } = await import('../../src/machines/engine.js');
+    const paused = await pausedAtA('prompt="b"');
     expect(existsSync(join(paused.runDir, 'run.lock'))).toBe(false);
     const other = spawn('sleep', ['10']);
     try {
@@ -554,20 +560,8 @@ describe('the run lock', () => {
   });
 
   it('refuses a second resume of a run this same process is running', async () => {
-    const { resumePipeline, startPipeline } = await import('../../src/machines/engine.js');
-    const source = `digraph l { start [shape=Mdiamond]; a [prompt="a"]; b [type="hold"]; exit [shape=Msquare]; start -> a -> b -> exit }`;
-    const paused = await new Promise<string>((resolve) => {
-      const run = startPipeline({
-        backend: createSimulatedBackend(),
-        source,
-        runsRoot: tempDir(),
-        durable: false,
-        onEvent: (e) => {
-          if (e.kind === 'node.start' && e.node_id === 'a') run.pause();
-        },
-      });
-      void run.result.then((r) => resolve(r.runDir));
-    });
+    const { resumePipeline } = await import('../../src/machines/engine.js');
+    const paused = (await pausedAtA('type="hold"')).runDir;
     let release = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
