@@ -40,29 +40,31 @@ const ROUTING_HANDLERS = new Set(['start', 'exit', 'conditional']);
 export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun {
   const { compiled, runDir, runId } = prepared;
   const { graph } = compiled;
-  if (prepared.fresh) {
-    createRunDirectory(
-      runDir,
-      prepared.source,
-      {
-        run_id: runId,
-        pipeline: graph.name,
-        goal: graph.attrs.goal ?? '',
-        // Absolute: a resume from another directory resolves the pipeline's relative paths against it.
-        ...(graph.file ? { source_file: resolve(graph.file) } : {}),
-        source_sha256: prepared.sha,
-        started_at: new Date().toISOString(),
-        attractor_version: packageVersion(),
-        options: {
-          max_steps: prepared.input.maxSteps,
-          ...(options.model ? { model: options.model } : {}),
-          ...(options.provider ? { provider: options.provider } : {}),
-          ...options.manifestOptions,
+  // A durable run's pipeline.dot and manifest.json reach the disk while the engine starts; settled
+  // before the first checkpoint (docs/decisions.md D28.1).
+  let runFiles = !prepared.fresh
+    ? undefined
+    : createRunDirectory(
+        runDir,
+        prepared.source,
+        {
+          run_id: runId,
+          pipeline: graph.name,
+          goal: graph.attrs.goal ?? '',
+          // Absolute: a resume from another directory resolves the pipeline's relative paths against it.
+          ...(graph.file ? { source_file: resolve(graph.file) } : {}),
+          source_sha256: prepared.sha,
+          started_at: new Date().toISOString(),
+          attractor_version: packageVersion(),
+          options: {
+            max_steps: prepared.input.maxSteps,
+            ...(options.model ? { model: options.model } : {}),
+            ...(options.provider ? { provider: options.provider } : {}),
+            ...options.manifestOptions,
+          },
         },
-      },
-      { durable: options.durable ?? true },
-    );
-  }
+        { durable: options.durable ?? true },
+      );
   // A listener that throws (a checkpoint that cannot be written, an onEvent callback whose stdout is
   // gone) must not surface as an uncaught exception from inside XState while the run goes on without
   // its record: the first such failure stops the run, and `result` rejects with it.
@@ -157,11 +159,22 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     fresh: prepared.fresh,
     onError: (error) => failOutput(`writing the checkpoint ${join(runDir, 'checkpoint.json')}`, error),
   });
+  const settleRunFiles = (): void => {
+    const files = runFiles;
+    runFiles = undefined;
+    files?.settle();
+  };
   const writeCheckpoint = (
     context: PipelineMachineContext,
     currentNode: string,
     status: Checkpoint['status'],
   ) => {
+    try {
+      settleRunFiles();
+    } catch (error) {
+      failOutput(`writing ${join(runDir, 'manifest.json')} and pipeline.dot`, error);
+      return;
+    }
     try {
       log.flush();
     } catch (error) {
@@ -304,6 +317,7 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
       budgetSignal?.removeEventListener('abort', onBudget);
       let closing: unknown;
       try {
+        settleRunFiles();
         checkpoints.close();
       } catch (error) {
         closing = error;

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../shared/atomic-write.js';
+import { type DeferredAtomicWrite, deferredAtomicWrite } from '../shared/deferred-atomic-write.js';
 
 export interface RunManifest {
   run_id: string;
@@ -33,21 +34,48 @@ export function runDirectoryFor(logsRoot: string, graphName: string, runId: stri
 
 /**
  * The run's folder, its copy of the pipeline and its manifest, each written atomically. `durable: false`
- * (a run that does not fsync its checkpoints) writes both without fsync; a durable run
- * fsyncs their content but not the folder: the first checkpoint, written in this same folder
- * right after, fsyncs it, and before that checkpoint there is nothing a manifest could resume.
+ * (a run that does not fsync its checkpoints) writes both without fsync and returns with them in place.
+ * A durable run fsyncs their content on the thread pool while the engine starts (docs/decisions.md
+ * D28.1): the returned `settle()` puts both in place and must be called before the first checkpoint;
+ * the folder is not fsync'd here either: that first checkpoint, written in this same folder right after,
+ * fsyncs it, and before that checkpoint there is nothing a manifest could resume.
  */
 export function createRunDirectory(
   runDir: string,
   source: string,
   manifest: RunManifest,
   options: { durable?: boolean } = {},
-): void {
+): { settle(): void } {
   mkdirSync(join(runDir, 'artifacts'), { recursive: true });
-  const durability = { durable: options.durable ?? true, syncDirectory: false };
+  const manifestText = `${JSON.stringify(manifest, null, 2)}\n`;
+  if (!(options.durable ?? true)) {
+    writeFileAtomic(join(runDir, 'pipeline.dot'), source, { durable: false });
+    writeFileAtomic(join(runDir, 'manifest.json'), manifestText, { durable: false });
+    return { settle: () => {} };
+  }
   // `attractor resume DIR` compiles this copy: it must survive whatever the checkpoint survives.
-  writeFileAtomic(join(runDir, 'pipeline.dot'), source, durability);
-  writeFileAtomic(join(runDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, durability);
+  const pipeline = deferredAtomicWrite(join(runDir, 'pipeline.dot'), source);
+  let record: DeferredAtomicWrite;
+  try {
+    record = deferredAtomicWrite(join(runDir, 'manifest.json'), manifestText);
+  } catch (error) {
+    settleQuietly(pipeline);
+    throw error;
+  }
+  return {
+    settle(): void {
+      pipeline.settle();
+      record.settle();
+    },
+  };
+}
+
+function settleQuietly(write: DeferredAtomicWrite): void {
+  try {
+    write.settle();
+  } catch {
+    // The error being thrown already says what went wrong with the run directory.
+  }
 }
 
 /** Stage directory of a node; visits after the k-th loop restart go under `restart-<k>/`. */

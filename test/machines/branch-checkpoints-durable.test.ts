@@ -13,6 +13,17 @@ vi.mock('../../src/shared/atomic-write.js', async (importOriginal) => {
     },
   };
 });
+// A durable run's manifest is fsync'd on the thread pool (docs/decisions.md D28.1).
+vi.mock('../../src/shared/deferred-atomic-write.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/shared/deferred-atomic-write.js')>();
+  return {
+    ...real,
+    deferredAtomicWrite: (file: string, data: string) => {
+      opened.push({ file, durable: true });
+      return real.deferredAtomicWrite(file, data);
+    },
+  };
+});
 vi.mock('../../src/shared/line-file.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/shared/line-file.js')>();
   return {

@@ -1,0 +1,84 @@
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from 'vitest';
+import { deferredAtomicWrite } from '../../src/shared/deferred-atomic-write.js';
+import { tempDir as makeTempDir } from '../helpers/temp-dir.js';
+
+const tempDir = () => makeTempDir('attractor-deferred-');
+/** Descriptors this process holds on files under `dir` (the temp file, renamed or not). */
+const fdsUnder = (dir: string): number =>
+  readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`).startsWith(dir);
+    } catch {
+      return false;
+    }
+  }).length;
+
+/** Event-loop turns until `done()` holds: the background fsync reports on one of them. */
+async function turnsUntil(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 2000 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 1));
+  expect(done()).toBe(true);
+}
+
+test('the target appears only with its content on disk: settle() places it at once', () => {
+  const dir = tempDir();
+  const target = path.join(dir, 'manifest.json');
+  const write = deferredAtomicWrite(target, '{"a":1}\n');
+  // No event-loop turn yet: the background fsync cannot have reported, so only the temp file exists.
+  expect(readdirSync(dir)).toEqual([expect.stringMatching(/^\.manifest\.json\.\d+\.\d+\.tmp$/)]);
+  write.settle();
+  expect(readdirSync(dir)).toEqual(['manifest.json']);
+  expect(readFileSync(target, 'utf8')).toBe('{"a":1}\n');
+  write.settle();
+  expect(readFileSync(target, 'utf8')).toBe('{"a":1}\n');
+});
+
+test('left alone, the write lands by itself and closes its file', async () => {
+  const dir = tempDir();
+  const target = path.join(dir, 'pipeline.dot');
+  const write = deferredAtomicWrite(target, 'digraph g {}\n');
+  expect(fdsUnder(dir)).toBe(1);
+  await turnsUntil(() => readdirSync(dir).length === 1 && fdsUnder(dir) === 0);
+  expect(readdirSync(dir)).toEqual(['pipeline.dot']);
+  expect(readFileSync(target, 'utf8')).toBe('digraph g {}\n');
+  write.settle();
+});
+
+test('settled before the background fsync reports, the file is still closed exactly once', async () => {
+  const dir = tempDir();
+  const write = deferredAtomicWrite(path.join(dir, 'f'), 'x');
+  write.settle();
+  // The descriptor stays open for the fsync still running on the thread pool, then goes.
+  expect(fdsUnder(dir)).toBe(1);
+  await turnsUntil(() => fdsUnder(dir) === 0);
+  expect(readdirSync(dir)).toEqual(['f']);
+});
+
+test('a rename that cannot land throws from settle() and leaves no temp file', () => {
+  const dir = tempDir();
+  const target = path.join(dir, 'taken');
+  mkdirSync(target);
+  writeFileSync(path.join(target, 'inside'), '');
+  const write = deferredAtomicWrite(target, 'data');
+  expect(() => write.settle()).toThrow(/EISDIR|ENOTEMPTY|EEXIST/);
+  expect(() => write.settle()).toThrow(/EISDIR|ENOTEMPTY|EEXIST/);
+  expect(readdirSync(dir)).toEqual(['taken']);
+});
+
+test('a failure met in the background is kept for settle()', async () => {
+  const dir = tempDir();
+  const target = path.join(dir, 'taken');
+  mkdirSync(target);
+  writeFileSync(path.join(target, 'inside'), '');
+  const write = deferredAtomicWrite(target, 'data');
+  await turnsUntil(() => readdirSync(dir).length === 1);
+  expect(readdirSync(dir)).toEqual(['taken']);
+  expect(() => write.settle()).toThrow(/EISDIR|ENOTEMPTY|EEXIST/);
+});
+
+test('a folder that does not exist fails at once', () => {
+  const dir = tempDir();
+  expect(() => deferredAtomicWrite(path.join(dir, 'missing', 'f'), 'x')).toThrow(/ENOENT/);
+  expect(readdirSync(dir)).toEqual([]);
+});
