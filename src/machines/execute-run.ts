@@ -14,7 +14,7 @@ import { openEventLog } from './event-log.js';
 import type { MachineEmitted } from './machine-events.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
 import { missingInterviewer } from './pipeline-services.js';
-import { createRunDirectory } from './run-directory.js';
+import { makeRunFolder, type RunFiles, type RunManifest, writeRunFiles } from './run-directory.js';
 import { RunEventFeed } from './run-event-feed.js';
 import { acquireRunLock } from './run-lock.js';
 import {
@@ -38,33 +38,70 @@ const ROUTING_HANDLERS = new Set(['start', 'exit', 'conditional']);
  * turn its end into a RunResult.
  */
 export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun {
+  const { runDir } = prepared;
+  if (prepared.fresh) makeRunFolder(runDir);
+  // Before anything is written in the folder: a second run started there is refused untouched.
+  const releaseLock = acquireRunLock(runDir, { fresh: prepared.fresh });
+  let runFiles: RunFiles | undefined;
+  try {
+    // A durable run's pipeline.dot and manifest.json reach the disk while the engine starts; settled
+    // before the first checkpoint (docs/decisions.md D28.1).
+    runFiles = prepared.fresh
+      ? writeRunFiles(runDir, prepared.source, manifestOf(prepared, options), {
+          durable: options.durable ?? true,
+        })
+      : undefined;
+    return startRun(prepared, options, runFiles, releaseLock);
+  } catch (error) {
+    // The run never started: it leaves no manifest (the folder can take a new run) and no lock.
+    runFiles?.abandon();
+    releaseLock();
+    throw error;
+  }
+}
+
+function manifestOf(prepared: Prepared, options: RunOptions): RunManifest {
+  const { graph } = prepared.compiled;
+  return {
+    run_id: prepared.runId,
+    pipeline: graph.name,
+    goal: graph.attrs.goal ?? '',
+    // Absolute: a resume from another directory resolves the pipeline's relative paths against it.
+    ...(graph.file ? { source_file: resolve(graph.file) } : {}),
+    source_sha256: prepared.sha,
+    started_at: new Date().toISOString(),
+    attractor_version: packageVersion(),
+    options: {
+      max_steps: prepared.input.maxSteps,
+      ...(options.model ? { model: options.model } : {}),
+      ...(options.provider ? { provider: options.provider } : {}),
+      ...options.manifestOptions,
+    },
+  };
+}
+
+function startRun(
+  prepared: Prepared,
+  options: RunOptions,
+  unsettledFiles: RunFiles | undefined,
+  releaseLock: () => void,
+): PipelineRun {
   const { compiled, runDir, runId } = prepared;
   const { graph } = compiled;
-  // A durable run's pipeline.dot and manifest.json reach the disk while the engine starts; settled
-  // before the first checkpoint (docs/decisions.md D28.1).
-  let runFiles = !prepared.fresh
-    ? undefined
-    : createRunDirectory(
-        runDir,
-        prepared.source,
-        {
-          run_id: runId,
-          pipeline: graph.name,
-          goal: graph.attrs.goal ?? '',
-          // Absolute: a resume from another directory resolves the pipeline's relative paths against it.
-          ...(graph.file ? { source_file: resolve(graph.file) } : {}),
-          source_sha256: prepared.sha,
-          started_at: new Date().toISOString(),
-          attractor_version: packageVersion(),
-          options: {
-            max_steps: prepared.input.maxSteps,
-            ...(options.model ? { model: options.model } : {}),
-            ...(options.provider ? { provider: options.provider } : {}),
-            ...options.manifestOptions,
-          },
-        },
-        { durable: options.durable ?? true },
-      );
+  let runFiles = unsettledFiles;
+  // Once they failed, no checkpoint may be written: it would name a run whose manifest is missing.
+  let runFilesFailure: unknown;
+  const settleRunFiles = (): void => {
+    if (runFilesFailure !== undefined) throw runFilesFailure;
+    const files = runFiles;
+    runFiles = undefined;
+    try {
+      files?.settle();
+    } catch (error) {
+      runFilesFailure = error;
+      throw error;
+    }
+  };
   // A listener that throws (a checkpoint that cannot be written, an onEvent callback whose stdout is
   // gone) must not surface as an uncaught exception from inside XState while the run goes on without
   // its record: the first such failure stops the run, and `result` rejects with it.
@@ -83,7 +120,6 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     // Not from inside the listener: the actor is in the middle of a transition.
     queueMicrotask(() => stopRun?.());
   };
-  const releaseLock = acquireRunLock(runDir);
   const eventsFile = join(runDir, 'events.jsonl');
   // Where this run's lines begin (a resume appends after the earlier runs'): `run.events()` replays from there.
   const eventsStart = existsSync(eventsFile) ? statSync(eventsFile).size : 0;
@@ -159,11 +195,6 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     fresh: prepared.fresh,
     onError: (error) => failOutput(`writing the checkpoint ${join(runDir, 'checkpoint.json')}`, error),
   });
-  const settleRunFiles = (): void => {
-    const files = runFiles;
-    runFiles = undefined;
-    files?.settle();
-  };
   const writeCheckpoint = (
     context: PipelineMachineContext,
     currentNode: string,
@@ -315,22 +346,28 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     })
     .finally(() => {
       budgetSignal?.removeEventListener('abort', onBudget);
-      let closing: unknown;
+      // Settled by the first checkpoint already, unless the run ended before writing any.
+      let closing: { what: string; error: unknown } | undefined;
+      if (runFilesFailure === undefined) {
+        try {
+          settleRunFiles();
+        } catch (error) {
+          closing = { what: join(runDir, 'manifest.json'), error };
+        }
+      }
       try {
-        settleRunFiles();
         checkpoints.close();
       } catch (error) {
-        closing = error;
+        closing ??= { what: checkpoints.path, error };
       }
       log.close();
       feed.end();
       releaseLock();
       releaseMachine();
       if (closing !== undefined) {
-        const detail = closing instanceof Error ? closing.message : String(closing);
-        throw new AttractorError('RUN_OUTPUT_FAILED', `writing ${checkpoints.path} failed: ${detail}.`, {
-          cause: closing,
-        });
+        const { what, error } = closing;
+        const detail = error instanceof Error ? error.message : String(error);
+        throw new AttractorError('RUN_OUTPUT_FAILED', `writing ${what} failed: ${detail}.`, { cause: error });
       }
     });
 

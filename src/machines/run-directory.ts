@@ -32,26 +32,38 @@ export function runDirectoryFor(logsRoot: string, graphName: string, runId: stri
   return resolve(logsRoot, safeSegment(graphName), runId);
 }
 
+/** The run's folder (and its `artifacts/`), made before its lock is taken and anything is written in it. */
+export function makeRunFolder(runDir: string): void {
+  mkdirSync(join(runDir, 'artifacts'), { recursive: true });
+}
+
+/** A new run's pipeline copy and manifest, on their way to the disk. */
+export interface RunFiles {
+  /** Both in place with their content on disk; throws what the first to fail met (the other is then given up). */
+  settle(): void;
+  /** The run never started: neither file appears. */
+  abandon(): void;
+}
+
 /**
- * The run's folder, its copy of the pipeline and its manifest, each written atomically. `durable: false`
- * (a run that does not fsync its checkpoints) writes both without fsync and returns with them in place.
- * A durable run fsyncs their content on the thread pool while the engine starts (docs/decisions.md
- * D28.1): the returned `settle()` puts both in place and must be called before the first checkpoint;
- * the folder is not fsync'd here either: that first checkpoint, written in this same folder right after,
- * fsyncs it, and before that checkpoint there is nothing a manifest could resume.
+ * The run's copy of the pipeline and its manifest, each written atomically. `durable: false` (a run
+ * that does not fsync its checkpoints) writes both without fsync and returns with them in place. A
+ * durable run fsyncs their content on the thread pool while the engine starts (docs/decisions.md
+ * D28.1): `settle()` puts both in place and must be called before the first checkpoint. The folder is
+ * not fsync'd here either: that first checkpoint, written in this same folder right after, fsyncs it,
+ * and before that checkpoint there is nothing a manifest could resume.
  */
-export function createRunDirectory(
+export function writeRunFiles(
   runDir: string,
   source: string,
   manifest: RunManifest,
   options: { durable?: boolean } = {},
-): { settle(): void } {
-  mkdirSync(join(runDir, 'artifacts'), { recursive: true });
+): RunFiles {
   const manifestText = `${JSON.stringify(manifest, null, 2)}\n`;
   if (!(options.durable ?? true)) {
     writeFileAtomic(join(runDir, 'pipeline.dot'), source, { durable: false });
     writeFileAtomic(join(runDir, 'manifest.json'), manifestText, { durable: false });
-    return { settle: () => {} };
+    return { settle: () => {}, abandon: () => {} };
   }
   // `attractor resume DIR` compiles this copy: it must survive whatever the checkpoint survives.
   const pipeline = deferredAtomicWrite(join(runDir, 'pipeline.dot'), source);
@@ -59,23 +71,25 @@ export function createRunDirectory(
   try {
     record = deferredAtomicWrite(join(runDir, 'manifest.json'), manifestText);
   } catch (error) {
-    settleQuietly(pipeline);
+    pipeline.abandon();
     throw error;
   }
   return {
     settle(): void {
-      pipeline.settle();
+      // In the order a crash-free start writes them: no manifest names a run whose pipeline copy failed.
+      try {
+        pipeline.settle();
+      } catch (error) {
+        record.abandon();
+        throw error;
+      }
       record.settle();
     },
+    abandon(): void {
+      pipeline.abandon();
+      record.abandon();
+    },
   };
-}
-
-function settleQuietly(write: DeferredAtomicWrite): void {
-  try {
-    write.settle();
-  } catch {
-    // The error being thrown already says what went wrong with the run directory.
-  }
 }
 
 /** Stage directory of a node; visits after the k-th loop restart go under `restart-<k>/`. */

@@ -9,9 +9,12 @@ const heldHere = new Set<string>();
 /**
  * `<run dir>/run.lock` holds the pid of the process running it, so a resume cannot start a second
  * run on a run that is still going, in another process or in this one (a library running two resumes
- * of one directory). A lock left by a killed process (its pid is gone) is stale.
+ * of one directory). A lock left by a killed process (its pid is gone) is stale. A new run (`fresh`)
+ * takes it before writing anything in the folder: of two runs started in one folder, the second is
+ * refused before it can touch the first one's files (docs/decisions.md D28.3). The release it returns
+ * may be called more than once.
  */
-export function acquireRunLock(runDir: string): () => void {
+export function acquireRunLock(runDir: string, options: { fresh?: boolean } = {}): () => void {
   // Resolved: the same folder named two ways is one lock.
   const path = resolve(runDir, 'run.lock');
   const mine = `${process.pid}\n`;
@@ -27,12 +30,20 @@ export function acquireRunLock(runDir: string): () => void {
         holder === process.pid
           ? 'in this process; cancel it or wait for its result'
           : `in process ${holder}; stop it (Ctrl-C)`;
+      if (options.fresh)
+        throw new AttractorError(
+          'RUN_DIR_IN_USE',
+          `${runDir} is in use by a run started ${holder === process.pid ? 'in this process' : `in process ${holder}`}: give a fresh directory for a new run.`,
+        );
       throw new AttractorError('RUN_IN_PROGRESS', `run ${runDir} is still running ${how} before resuming.`);
     }
     writeFileSync(path, mine);
   }
   heldHere.add(path);
+  let released = false;
   return () => {
+    if (released) return;
+    released = true;
     heldHere.delete(path);
     removePresentFile(path);
   };

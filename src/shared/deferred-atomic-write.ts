@@ -9,6 +9,8 @@ export interface DeferredAtomicWrite {
    * flushed) and renames now. Idempotent; throws what the write met. The folder is not fsync'd.
    */
   settle(): void;
+  /** Give the write up: the temp file goes and the target is never touched. No-op once it is in place. */
+  abandon(): void;
 }
 
 let counter = 0;
@@ -33,36 +35,53 @@ export function deferredAtomicWrite(path: string, data: string): DeferredAtomicW
     throw error;
   }
   let renamed = false;
+  let abandoned = false;
   let failure: unknown;
+  const dropTemp = (): void => {
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // Nothing to lose: the temp file held a copy the caller gave up on or could not place.
+    }
+  };
   const place = (): void => {
     try {
       renameSync(tmp, path);
       renamed = true;
     } catch (error) {
       failure = error;
-      rmSync(tmp, { force: true });
+      dropTemp();
     }
   };
   fsync(fd, (error) => {
-    closeSync(fd);
-    if (renamed || failure !== undefined) return;
+    try {
+      closeSync(fd);
+    } catch {
+      // Closing cannot lose data the fsync reported on; a throw here would be uncaught.
+    }
+    if (renamed || abandoned || failure !== undefined) return;
     if (error) {
       failure = error;
-      rmSync(tmp, { force: true });
+      dropTemp();
     } else place();
   });
   return {
     settle(): void {
-      if (!renamed && failure === undefined) {
+      if (!renamed && !abandoned && failure === undefined) {
         try {
           fsyncSync(fd);
         } catch (error) {
           failure = error;
-          rmSync(tmp, { force: true });
+          dropTemp();
         }
         if (failure === undefined) place();
       }
       if (failure !== undefined) throw failure;
+    },
+    abandon(): void {
+      if (renamed || abandoned) return;
+      abandoned = true;
+      dropTemp();
     },
   };
 }

@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createRunDirectory, type RunManifest } from '../../src/machines/run-directory.js';
+import { startPipeline } from '../../src/machines/engine.js';
+import { makeRunFolder, type RunManifest, writeRunFiles } from '../../src/machines/run-directory.js';
 import { runDot, tempDir } from './run-helpers.js';
 
 const MANIFEST: RunManifest = {
@@ -14,10 +15,19 @@ const MANIFEST: RunManifest = {
   options: {},
 };
 
-describe('createRunDirectory', () => {
-  it('durable: pipeline.dot and manifest.json appear only when settled (or by themselves later), whole', () => {
-    const runDir = join(tempDir(), 'run');
-    const files = createRunDirectory(runDir, 'digraph g {}', MANIFEST);
+/** Event-loop turns, long enough for a background fsync to report back. */
+const turns = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+function newRunFolder(): string {
+  const runDir = join(tempDir(), 'run');
+  makeRunFolder(runDir);
+  return runDir;
+}
+
+describe('writeRunFiles', () => {
+  it('durable: pipeline.dot and manifest.json appear only when settled, whole', () => {
+    const runDir = newRunFolder();
+    const files = writeRunFiles(runDir, 'digraph g {}', MANIFEST);
     // Their fsyncs run on the thread pool; no event-loop turn has happened, so neither name exists yet.
     expect(existsSync(join(runDir, 'manifest.json'))).toBe(false);
     expect(existsSync(join(runDir, 'pipeline.dot'))).toBe(false);
@@ -28,19 +38,37 @@ describe('createRunDirectory', () => {
   });
 
   it('not durable: both are in place at once', () => {
-    const runDir = join(tempDir(), 'run');
-    createRunDirectory(runDir, 'digraph g {}', MANIFEST, { durable: false });
+    const runDir = newRunFolder();
+    writeRunFiles(runDir, 'digraph g {}', MANIFEST, { durable: false });
     expect(readdirSync(runDir).sort()).toEqual(['artifacts', 'manifest.json', 'pipeline.dot']);
   });
+
+  it('abandoned: neither appears, not even once their fsyncs report back', async () => {
+    const runDir = newRunFolder();
+    writeRunFiles(runDir, 'digraph g {}', MANIFEST).abandon();
+    await turns();
+    expect(readdirSync(runDir)).toEqual(['artifacts']);
+  });
+
+  it('a pipeline copy that cannot be placed gives up the manifest too', async () => {
+    const runDir = newRunFolder();
+    mkdirSync(join(runDir, 'pipeline.dot'));
+    writeFileSync(join(runDir, 'pipeline.dot', 'in-the-way'), '');
+    const files = writeRunFiles(runDir, 'digraph g {}', MANIFEST);
+    expect(() => files.settle()).toThrow(/EISDIR|ENOTEMPTY|EEXIST/);
+    await turns();
+    expect(readdirSync(runDir).sort()).toEqual(['artifacts', 'pipeline.dot']);
+  });
 });
+
+const SOURCE = (name: string) =>
+  `digraph ${name} { start [shape=Mdiamond]; a [shape=diamond]; exit [shape=Msquare]; start -> a -> exit }`;
 
 describe('a durable run', () => {
   it('has its pipeline copy and manifest in place before its first checkpoint', async () => {
     const runDir = join(tempDir(), 'run');
     const seen: string[] = [];
-    const source =
-      'digraph g { start [shape=Mdiamond]; a [shape=diamond]; exit [shape=Msquare]; start -> a -> exit }';
-    await runDot(source, {
+    await runDot(SOURCE('g'), {
       runDir,
       durable: true,
       onEvent: (event) => {
@@ -50,7 +78,57 @@ describe('a durable run', () => {
         seen.push(JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')).pipeline);
       },
     });
-    expect(seen).toEqual([source, 'g']);
+    expect(seen).toEqual([SOURCE('g'), 'g']);
     expect(readdirSync(runDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('started twice in one folder at once: the second is refused and leaves the first one’s files alone', async () => {
+    const runDir = join(tempDir(), 'run');
+    const first = startPipeline({ source: SOURCE('first'), runDir, durable: true });
+    expect(() => startPipeline({ source: SOURCE('second'), runDir, durable: true })).toThrow(
+      expect.objectContaining({ code: 'RUN_DIR_IN_USE', message: expect.stringMatching(/in this process/) }),
+    );
+    const result = await first.result;
+    await turns();
+    expect(result.status).toBe('completed');
+    expect(readFileSync(join(runDir, 'pipeline.dot'), 'utf8')).toBe(SOURCE('first'));
+    expect(JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8'))).toMatchObject({
+      run_id: result.runId,
+      pipeline: 'first',
+    });
+    expect(readdirSync(runDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('whose pipeline copy cannot be placed stops at its first checkpoint without writing one', async () => {
+    const runDir = join(tempDir(), 'run');
+    mkdirSync(join(runDir, 'pipeline.dot'), { recursive: true });
+    writeFileSync(join(runDir, 'pipeline.dot', 'in-the-way'), '');
+    const run = startPipeline({ source: SOURCE('g'), runDir, durable: true });
+    await expect(run.result).rejects.toMatchObject({
+      code: 'RUN_OUTPUT_FAILED',
+      message: expect.stringMatching(/manifest\.json and pipeline\.dot failed/),
+    });
+    await turns();
+    const left = readdirSync(runDir);
+    expect(left).not.toContain('checkpoint.json');
+    expect(left).not.toContain('manifest.json');
+    expect(left).not.toContain('run.lock');
+  });
+
+  it('that fails to start after taking its folder leaves it free for the next run', async () => {
+    const root = tempDir();
+    const runDir = join(root, 'run');
+    const notAFolder = join(root, 'history');
+    writeFileSync(notAFolder, '');
+    expect(() =>
+      startPipeline({ source: SOURCE('g'), runDir, durable: true, checkpointDir: notAFolder }),
+    ).toThrow();
+    await turns();
+    const left = readdirSync(runDir);
+    expect(left).not.toContain('manifest.json');
+    expect(left).not.toContain('run.lock');
+    expect(left.filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    const next = await startPipeline({ source: SOURCE('g'), runDir, durable: true }).result;
+    expect(next.status).toBe('completed');
   });
 });
