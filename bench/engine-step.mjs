@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { assign, createActor, fromPromise, setup, waitFor } from 'xstate';
 import { createDefaultRegistry, runPipeline } from '../dist/index.js';
 
-const SIZES = (process.env.SIZES ?? "10,100,1000").split(",").map(Number);
+const SIZES = (process.env.SIZES ?? '10,100,1000').split(',').map(Number);
 
 function chainDot(n) {
   const lines = ['digraph chain {', '  start [shape=Mdiamond]', '  exit [shape=Msquare]'];
