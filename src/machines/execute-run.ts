@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createActor } from 'xstate';
+import { type Actor, createActor } from 'xstate';
 import { ProcessLedger } from '../actors/process/process-ledger.js';
 import { stopLeftoverProcesses } from '../actors/process/stop-leftover-processes.js';
 import { ArtifactStore } from '../shared/artifact-store.js';
@@ -13,6 +13,7 @@ import { leasePipeline } from './compile-machine.js';
 import { openEventLog } from './event-log.js';
 import type { MachineEmitted } from './machine-events.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
+import type { PipelineMachine } from './pipeline-machine.js';
 import { missingInterviewer } from './pipeline-services.js';
 import { makeRunFolder, type RunFiles, type RunManifest, writeRunFiles } from './run-directory.js';
 import { RunEventFeed } from './run-event-feed.js';
@@ -120,6 +121,14 @@ function startRun(
     // Not from inside the listener: the actor is in the middle of a transition.
     queueMicrotask(() => stopRun?.());
   };
+  // Before the event log: of the two, only this one can refuse to start (a --checkpoint-dir it cannot make).
+  const checkpoints = createCheckpointWriter({
+    runDir,
+    ...(options.checkpointDir ? { historyDir: options.checkpointDir } : {}),
+    ...(options.durable !== undefined ? { durable: options.durable } : {}),
+    fresh: prepared.fresh,
+    onError: (error) => failOutput(`writing the checkpoint ${join(runDir, 'checkpoint.json')}`, error),
+  });
   const eventsFile = join(runDir, 'events.jsonl');
   // Where this run's lines begin (a resume appends after the earlier runs'): `run.events()` replays from there.
   const eventsStart = existsSync(eventsFile) ? statSync(eventsFile).size : 0;
@@ -188,13 +197,6 @@ function startRun(
       failOutput('the onEvent callback', error);
     }
   };
-  const checkpoints = createCheckpointWriter({
-    runDir,
-    ...(options.checkpointDir ? { historyDir: options.checkpointDir } : {}),
-    ...(options.durable !== undefined ? { durable: options.durable } : {}),
-    fresh: prepared.fresh,
-    onError: (error) => failOutput(`writing the checkpoint ${join(runDir, 'checkpoint.json')}`, error),
-  });
   const writeCheckpoint = (
     context: PipelineMachineContext,
     currentNode: string,
@@ -250,51 +252,65 @@ function startRun(
   const interviewer = options.scenario
     ? createScenarioInterviewer(options.scenario, options.interviewer ?? missingInterviewer())
     : options.interviewer;
-  const processes = ProcessLedger.forRunDir(runDir);
-  const { machine, release: releaseMachine } = leasePipeline(compiled, {
-    artifacts,
-    processes,
-    ...(options.registry ? { registry: options.registry } : {}),
-    ...(interviewer ? { interviewer } : {}),
-    ...(options.backend ? { backend: options.backend } : {}),
-    ...(options.scenario ? { scenario: options.scenario } : {}),
-    ...(options.workingDir ? { workingDir: options.workingDir } : {}),
-    ...(options.llmRank ? { llmRank: options.llmRank } : {}),
-    ...(options.durable !== undefined ? { durable: options.durable } : {}),
-    emit: emitEvent,
-    signal: hard.signal,
-    ...(options.random ? { random: options.random } : {}),
-  });
-
-  emitEvent(prepared.fresh ? 'pipeline.start' : 'pipeline.resume', {
-    name: graph.name,
-    goal: graph.attrs.goal ?? '',
-    run_id: runId,
-    run_dir: runDir,
-    ...(prepared.fresh ? {} : { resume_at: prepared.input.startAt }),
-  });
-  // The run lock is ours, so whoever ran this before is dead: stop what it left running before the
-  // interrupted node runs again beside it.
-  if (!prepared.fresh) {
-    stopLeftoverProcesses(processes, {
-      onStopped: ({ entry, pids, killed }) =>
-        emitEvent(
-          'process.stopped',
-          { pgid: entry.pgid, command: entry.command, processes: pids.length, killed },
-          entry.node || undefined,
-        ),
+  // Nothing may stay open or leased when the run cannot start (executeRun gives up its files and lock).
+  let releaseMachine: () => void = () => {};
+  let launched: { actor: Actor<PipelineMachine>; done: ReturnType<typeof whenPipelineDone> };
+  try {
+    const processes = ProcessLedger.forRunDir(runDir);
+    const lease = leasePipeline(compiled, {
+      artifacts,
+      processes,
+      ...(options.registry ? { registry: options.registry } : {}),
+      ...(interviewer ? { interviewer } : {}),
+      ...(options.backend ? { backend: options.backend } : {}),
+      ...(options.scenario ? { scenario: options.scenario } : {}),
+      ...(options.workingDir ? { workingDir: options.workingDir } : {}),
+      ...(options.llmRank ? { llmRank: options.llmRank } : {}),
+      ...(options.durable !== undefined ? { durable: options.durable } : {}),
+      emit: emitEvent,
+      signal: hard.signal,
+      ...(options.random ? { random: options.random } : {}),
     });
+    releaseMachine = lease.release;
+    const machine = lease.machine;
+    emitEvent(prepared.fresh ? 'pipeline.start' : 'pipeline.resume', {
+      name: graph.name,
+      goal: graph.attrs.goal ?? '',
+      run_id: runId,
+      run_dir: runDir,
+      ...(prepared.fresh ? {} : { resume_at: prepared.input.startAt }),
+    });
+    // The run lock is ours, so whoever ran this before is dead: stop what it left running before the
+    // interrupted node runs again beside it.
+    if (!prepared.fresh) {
+      stopLeftoverProcesses(processes, {
+        onStopped: ({ entry, pids, killed }) =>
+          emitEvent(
+            'process.stopped',
+            { pgid: entry.pgid, command: entry.command, processes: pids.length, killed },
+            entry.node || undefined,
+          ),
+      });
+    }
+    const actor = createActor(machine, {
+      input: prepared.input,
+      ...(options.inspect ? { inspect: options.inspect } : {}),
+    });
+    actor.on('*', (e: MachineEmitted) => {
+      if (e.type === 'pipeline.event') emitEvent(e.kind, e.data, e.nodeId);
+      else writeCheckpoint(e.context, e.currentNode, e.status);
+    });
+    const done = whenPipelineDone(actor);
+    actor.start();
+    launched = { actor, done };
+  } catch (error) {
+    checkpoints.close();
+    log.close();
+    feed.end();
+    releaseMachine();
+    throw error;
   }
-  const actor = createActor(machine, {
-    input: prepared.input,
-    ...(options.inspect ? { inspect: options.inspect } : {}),
-  });
-  actor.on('*', (e: MachineEmitted) => {
-    if (e.type === 'pipeline.event') emitEvent(e.kind, e.data, e.nodeId);
-    else writeCheckpoint(e.context, e.currentNode, e.status);
-  });
-  const done = whenPipelineDone(actor);
-  actor.start();
+  const { actor, done } = launched;
   const execution = {
     cancel: () => actor.send({ type: 'CANCEL' }),
     pause: () => actor.send({ type: 'PAUSE' }),

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import { type DeferredAtomicWrite, deferredAtomicWrite } from '../shared/deferred-atomic-write.js';
@@ -49,7 +49,8 @@ export interface RunFiles {
  * The run's copy of the pipeline and its manifest, each written atomically. `durable: false` (a run
  * that does not fsync its checkpoints) writes both without fsync and returns with them in place. A
  * durable run fsyncs their content on the thread pool while the engine starts (docs/decisions.md
- * D28.1): `settle()` puts both in place and must be called before the first checkpoint. The folder is
+ * D28.1): neither name exists until `settle()` puts both in place (the pipeline copy first), which must
+ * happen before the first checkpoint. The folder is
  * not fsync'd here either: that first checkpoint, written in this same folder right after, fsyncs it,
  * and before that checkpoint there is nothing a manifest could resume.
  */
@@ -61,9 +62,18 @@ export function writeRunFiles(
 ): RunFiles {
   const manifestText = `${JSON.stringify(manifest, null, 2)}\n`;
   if (!(options.durable ?? true)) {
-    writeFileAtomic(join(runDir, 'pipeline.dot'), source, { durable: false });
-    writeFileAtomic(join(runDir, 'manifest.json'), manifestText, { durable: false });
-    return { settle: () => {}, abandon: () => {} };
+    const copy = join(runDir, 'pipeline.dot');
+    const record = join(runDir, 'manifest.json');
+    writeFileAtomic(copy, source, { durable: false });
+    writeFileAtomic(record, manifestText, { durable: false });
+    return {
+      settle: () => {},
+      // Ours to remove: the run holds the folder's lock, and the folder held no manifest before it.
+      abandon: () => {
+        rmSync(record, { force: true });
+        rmSync(copy, { force: true });
+      },
+    };
   }
   // `attractor resume DIR` compiles this copy: it must survive whatever the checkpoint survives.
   const pipeline = deferredAtomicWrite(join(runDir, 'pipeline.dot'), source);

@@ -4,12 +4,12 @@ import { basename, dirname, join } from 'node:path';
 /** An atomic write whose fsync runs on the thread pool while the caller goes on. */
 export interface DeferredAtomicWrite {
   /**
-   * Make sure the file is in place with its content on disk: returns at once when the background fsync
-   * already finished and the file was renamed; otherwise fsyncs (again: a no-op for data already
-   * flushed) and renames now. Idempotent; throws what the write met. The folder is not fsync'd.
+   * Put the file in place with its content on disk: fsyncs now unless the background fsync has already
+   * reported (an fsync of data already flushed returns at once anyway), then renames. Idempotent;
+   * throws what the write met. The folder is not fsync'd. A no-op after `abandon()`.
    */
   settle(): void;
-  /** Give the write up: the temp file goes and the target is never touched. No-op once it is in place. */
+  /** Give the write up: the temp file goes and the target is never touched. A no-op once settled. */
   abandon(): void;
 }
 
@@ -17,11 +17,11 @@ let counter = 0;
 
 /**
  * `writeFileAtomic` with its fsync moved off the caller's path (docs/decisions.md D28.1): the temp file is
- * written now and fsync'd on the thread pool; the rename follows when that fsync reports back, or in
- * `settle()` if the caller needs the file first. Nobody sees the target name before its content is on
- * disk, so a crash leaves either no file or the whole one, never an empty one.
+ * written now and fsync'd on the thread pool; the caller renames it into place with `settle()` when it
+ * needs the file. The name appears only then, with its content on disk, so a crash leaves either no file
+ * or the whole one, never an empty one, and files settled in an order appear in that order.
  *
- * The fd stays open until the background fsync has reported: `settle()` never closes it, so the thread
+ * The fd stays open until the background fsync has reported: only its callback closes it, so the thread
  * pool never fsyncs a descriptor number that was closed and reused.
  */
 export function deferredAtomicWrite(path: string, data: string): DeferredAtomicWrite {
@@ -34,8 +34,7 @@ export function deferredAtomicWrite(path: string, data: string): DeferredAtomicW
     rmSync(tmp, { force: true });
     throw error;
   }
-  let renamed = false;
-  let abandoned = false;
+  let state: 'writing' | 'synced' | 'placed' | 'abandoned' = 'writing';
   let failure: unknown;
   const dropTemp = (): void => {
     try {
@@ -44,14 +43,9 @@ export function deferredAtomicWrite(path: string, data: string): DeferredAtomicW
       // Nothing to lose: the temp file held a copy the caller gave up on or could not place.
     }
   };
-  const place = (): void => {
-    try {
-      renameSync(tmp, path);
-      renamed = true;
-    } catch (error) {
-      failure = error;
-      dropTemp();
-    }
+  const fail = (error: unknown): void => {
+    failure ??= error;
+    dropTemp();
   };
   fsync(fd, (error) => {
     try {
@@ -59,28 +53,33 @@ export function deferredAtomicWrite(path: string, data: string): DeferredAtomicW
     } catch {
       // Closing cannot lose data the fsync reported on; a throw here would be uncaught.
     }
-    if (renamed || abandoned || failure !== undefined) return;
-    if (error) {
-      failure = error;
-      dropTemp();
-    } else place();
+    if (state !== 'writing' || failure !== undefined) return;
+    if (error) fail(error);
+    else state = 'synced';
   });
   return {
     settle(): void {
-      if (!renamed && !abandoned && failure === undefined) {
+      if (state === 'placed' || state === 'abandoned') return;
+      if (failure === undefined && state === 'writing') {
         try {
           fsyncSync(fd);
         } catch (error) {
-          failure = error;
-          dropTemp();
+          fail(error);
         }
-        if (failure === undefined) place();
+      }
+      if (failure === undefined) {
+        try {
+          renameSync(tmp, path);
+          state = 'placed';
+        } catch (error) {
+          fail(error);
+        }
       }
       if (failure !== undefined) throw failure;
     },
     abandon(): void {
-      if (renamed || abandoned) return;
-      abandoned = true;
+      if (state === 'placed' || state === 'abandoned') return;
+      state = 'abandoned';
       dropTemp();
     },
   };

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startPipeline } from '../../src/machines/engine.js';
@@ -14,6 +14,16 @@ const MANIFEST: RunManifest = {
   attractor_version: '0.0.0',
   options: {},
 };
+
+/** Descriptors this process holds on files under `dir`. */
+const fdsUnder = (dir: string): number =>
+  readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`).startsWith(dir);
+    } catch {
+      return false;
+    }
+  }).length;
 
 /** Event-loop turns, long enough for a background fsync to report back. */
 const turns = () => new Promise((resolve) => setTimeout(resolve, 50));
@@ -37,10 +47,21 @@ describe('writeRunFiles', () => {
     expect(JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8'))).toEqual(MANIFEST);
   });
 
-  it('not durable: both are in place at once', () => {
+  it('durable: not even once their fsyncs have reported does either name appear before settle()', async () => {
     const runDir = newRunFolder();
-    writeRunFiles(runDir, 'digraph g {}', MANIFEST, { durable: false });
+    const files = writeRunFiles(runDir, 'digraph g {}', MANIFEST);
+    await turns();
+    expect(readdirSync(runDir).filter((name) => !name.endsWith('.tmp'))).toEqual(['artifacts']);
+    files.settle();
     expect(readdirSync(runDir).sort()).toEqual(['artifacts', 'manifest.json', 'pipeline.dot']);
+  });
+
+  it('not durable: both are in place at once, and abandon() removes them', () => {
+    const runDir = newRunFolder();
+    const files = writeRunFiles(runDir, 'digraph g {}', MANIFEST, { durable: false });
+    expect(readdirSync(runDir).sort()).toEqual(['artifacts', 'manifest.json', 'pipeline.dot']);
+    files.abandon();
+    expect(readdirSync(runDir)).toEqual(['artifacts']);
   });
 
   it('abandoned: neither appears, not even once their fsyncs report back', async () => {
@@ -55,6 +76,8 @@ describe('writeRunFiles', () => {
     mkdirSync(join(runDir, 'pipeline.dot'));
     writeFileSync(join(runDir, 'pipeline.dot', 'in-the-way'), '');
     const files = writeRunFiles(runDir, 'digraph g {}', MANIFEST);
+    // Settled after both fsyncs reported: the manifest's must not have placed it on its own.
+    await turns();
     expect(() => files.settle()).toThrow(/EISDIR|ENOTEMPTY|EEXIST/);
     await turns();
     expect(readdirSync(runDir).sort()).toEqual(['artifacts', 'pipeline.dot']);
@@ -114,6 +137,28 @@ describe('a durable run', () => {
     expect(left).not.toContain('manifest.json');
     expect(left).not.toContain('run.lock');
   });
+
+  it.each([false, true])(
+    'that cannot launch (durable=%s) closes what it opened and leaves its folder free',
+    async (durable) => {
+      const runDir = join(tempDir(), 'run');
+      const inspect = () => {
+        throw new Error('inspector down');
+      };
+      for (let i = 0; i < 3; i++)
+        expect(() => startPipeline({ source: SOURCE('g'), runDir, durable, inspect })).toThrow(
+          /inspector down/,
+        );
+      await turns();
+      expect(fdsUnder(runDir)).toBe(0);
+      const left = readdirSync(runDir);
+      expect(left).not.toContain('manifest.json');
+      expect(left).not.toContain('pipeline.dot');
+      expect(left).not.toContain('run.lock');
+      const next = await startPipeline({ source: SOURCE('g'), runDir, durable }).result;
+      expect(next.status).toBe('completed');
+    },
+  );
 
   it('that fails to start after taking its folder leaves it free for the next run', async () => {
     const root = tempDir();

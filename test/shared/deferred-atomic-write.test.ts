@@ -34,15 +34,16 @@ test('the target appears only with its content on disk: settle() places it at on
   expect(readFileSync(target, 'utf8')).toBe('{"a":1}\n');
 });
 
-test('left alone, the write lands by itself and closes its file', async () => {
+test('left alone, the name never appears: the file is closed once its fsync reports, and settle() places it', async () => {
   const dir = tempDir();
   const target = path.join(dir, 'pipeline.dot');
   const write = deferredAtomicWrite(target, 'digraph g {}\n');
   expect(fdsUnder(dir)).toBe(1);
-  await turnsUntil(() => readdirSync(dir).length === 1 && fdsUnder(dir) === 0);
+  await turnsUntil(() => fdsUnder(dir) === 0);
+  expect(readdirSync(dir)).toEqual([expect.stringMatching(/^\.pipeline\.dot\.\d+\.\d+\.tmp$/)]);
+  write.settle();
   expect(readdirSync(dir)).toEqual(['pipeline.dot']);
   expect(readFileSync(target, 'utf8')).toBe('digraph g {}\n');
-  write.settle();
 });
 
 test('settled before the background fsync reports, the file is still closed exactly once', async () => {
@@ -66,15 +67,16 @@ test('a rename that cannot land throws from settle() and leaves no temp file', (
   expect(readdirSync(dir)).toEqual(['taken']);
 });
 
-test('a failure met in the background is kept for settle()', async () => {
+test('abandoned, before or after its fsync reports, it leaves nothing and settle() places nothing', async () => {
   const dir = tempDir();
-  const target = path.join(dir, 'taken');
-  mkdirSync(target);
-  writeFileSync(path.join(target, 'inside'), '');
-  const write = deferredAtomicWrite(target, 'data');
-  await turnsUntil(() => readdirSync(dir).length === 1);
-  expect(readdirSync(dir)).toEqual(['taken']);
-  expect(() => write.settle()).toThrow(/EISDIR|ENOTEMPTY|EEXIST/);
+  const early = deferredAtomicWrite(path.join(dir, 'early'), 'x');
+  early.abandon();
+  const late = deferredAtomicWrite(path.join(dir, 'late'), 'x');
+  await turnsUntil(() => fdsUnder(dir) === 0);
+  late.abandon();
+  early.settle();
+  late.settle();
+  expect(readdirSync(dir)).toEqual([]);
 });
 
 test('a folder that does not exist fails at once', () => {
