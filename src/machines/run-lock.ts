@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AttractorError } from '../shared/errors.js';
 import { removePresentFile } from '../shared/remove-file.js';
@@ -24,19 +24,13 @@ export function acquireRunLock(runDir: string, options: { fresh?: boolean } = {}
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const holder = lockHolder(path);
-    const live = holder === process.pid ? heldHere.has(path) : holder !== undefined && isAlive(holder);
-    if (live) {
-      const how =
-        holder === process.pid
-          ? 'in this process; cancel it or wait for its result'
-          : `in process ${holder}; stop it (Ctrl-C)`;
-      if (options.fresh)
-        throw new AttractorError(
-          'RUN_DIR_IN_USE',
-          `${runDir} is in use by a run started ${holder === process.pid ? 'in this process' : `in process ${holder}`}: give a fresh directory for a new run.`,
-        );
-      throw new AttractorError('RUN_IN_PROGRESS', `run ${runDir} is still running ${how} before resuming.`);
-    }
+    const live =
+      holder === undefined
+        ? justCreated(path)
+        : holder === process.pid
+          ? heldHere.has(path)
+          : isAlive(holder);
+    if (live) throw refusal(runDir, holder, options.fresh ?? false);
     writeFileSync(path, mine);
   }
   heldHere.add(path);
@@ -49,12 +43,48 @@ export function acquireRunLock(runDir: string, options: { fresh?: boolean } = {}
   };
 }
 
+function refusal(runDir: string, holder: number | undefined, fresh: boolean): AttractorError {
+  if (fresh) {
+    const whose =
+      holder === process.pid
+        ? 'a run in this process'
+        : holder === undefined
+          ? 'a run another process is starting'
+          : `a run in process ${holder}`;
+    return new AttractorError(
+      'RUN_DIR_IN_USE',
+      `${runDir} is in use by ${whose}: give a fresh directory for a new run.`,
+    );
+  }
+  const how =
+    holder === process.pid
+      ? 'in this process; cancel it or wait for its result'
+      : holder === undefined
+        ? '(another process is starting it)'
+        : `in process ${holder}; stop it (Ctrl-C)`;
+  return new AttractorError('RUN_IN_PROGRESS', `run ${runDir} is still running ${how} before resuming.`);
+}
+
 function lockHolder(path: string): number | undefined {
   try {
     const pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
     return Number.isInteger(pid) ? pid : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * A lock without a pid in it: its taker created it and has not written the pid yet (the two are separate
+ * calls), or died in between. Held while that could still be the first; stale after.
+ */
+const UNWRITTEN_LOCK_GRACE_MS = 10_000;
+
+function justCreated(path: string): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs < UNWRITTEN_LOCK_GRACE_MS;
+  } catch {
+    return false;
   }
 }
 

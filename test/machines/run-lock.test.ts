@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acquireRunLock } from '../../src/machines/run-lock.js';
@@ -26,6 +26,21 @@ describe('acquireRunLock', () => {
     expect(() => acquireRunLock(dir, { fresh })).toThrow(
       expect.objectContaining({ code, message: expect.stringMatching(message) }),
     );
+    release();
+  });
+
+  it('a lock its taker has not written its pid into yet is held; one left like that long ago is stale', () => {
+    const dir = tempDir();
+    const lock = join(dir, 'run.lock');
+    writeFileSync(lock, '');
+    expect(() => acquireRunLock(dir, { fresh: true })).toThrow(/in use by a run another process is starting/);
+    expect(() => acquireRunLock(dir)).toThrow(
+      /still running \(another process is starting it\) before resuming/,
+    );
+    const longAgo = new Date(Date.now() - 60_000);
+    utimesSync(lock, longAgo, longAgo);
+    const release = acquireRunLock(dir, { fresh: true });
+    expect(readFileSync(lock, 'utf8')).toBe(`${process.pid}\n`);
     release();
   });
 });
