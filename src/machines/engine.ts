@@ -51,7 +51,7 @@ export function startPipeline(options: StartOptions): PipelineRun {
   const { graph } = compiled;
   if (!findStartNodes(graph)[0]) throw new AttractorError('NO_START_NODE', 'the pipeline has no start node.');
   const runId = newRunId();
-  const runDir = resolveRunDir(options, graph.name, runId);
+  const runDir = resolveRunDir(options, graph, runId);
   return executeRun(
     {
       compiled,

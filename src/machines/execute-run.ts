@@ -8,6 +8,7 @@ import { ArtifactStore } from '../shared/artifact-store.js';
 import { AttractorError } from '../shared/errors.js';
 import { packageVersion } from '../shared/package-version.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
+import { removePresentFile } from '../shared/remove-file.js';
 import { type Checkpoint, createCheckpointWriter } from './checkpoint.js';
 import { leasePipeline } from './compile-machine.js';
 import { openEventLog } from './event-log.js';
@@ -308,6 +309,8 @@ function startRun(
     log.close();
     feed.end();
     releaseMachine();
+    // A new run's log is its own: gone with it, so the folder can take the next run.
+    if (prepared.fresh) removePresentFile(eventsFile);
     throw error;
   }
   const { actor, done } = launched;

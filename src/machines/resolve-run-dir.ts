@@ -1,17 +1,18 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AttractorError } from '../shared/errors.js';
-import { runDirectoryFor } from './run-directory.js';
+import { runDirectoryFor, safeSegment } from './run-directory.js';
 
 export const DEFAULT_RUNS_ROOT = '.attractor-runs';
 
 /**
  * Where a fresh run writes its files: `runDir` as given, or `<runsRoot>/<graph>/<run id>/`.
- * A `runDir` that already holds a run is refused, so two runs never mix their checkpoints and logs.
+ * A `runDir` that already holds a run, or files a run would write over, is refused: two runs never mix
+ * their checkpoints and logs, and nothing of the user's is replaced.
  */
 export function resolveRunDir(
   options: { runDir?: string; runsRoot?: string },
-  graphName: string,
+  graph: { name: string; nodes: ReadonlyArray<{ id: string }> },
   runId: string,
 ): string {
   if (options.runDir !== undefined && options.runsRoot !== undefined) {
@@ -21,24 +22,63 @@ export function resolveRunDir(
     );
   }
   if (options.runDir === undefined)
-    return runDirectoryFor(options.runsRoot ?? DEFAULT_RUNS_ROOT, graphName, runId);
+    return runDirectoryFor(options.runsRoot ?? DEFAULT_RUNS_ROOT, graph.name, runId);
   const dir = resolve(options.runDir);
-  assertRunDirFree(dir, options.runDir);
+  assertRunDirFree(
+    dir,
+    options.runDir,
+    graph.nodes.map((node) => node.id),
+  );
   return dir;
 }
 
+/** What a new run writes at the top of its directory, besides a folder per node (`restart-<k>/` after a loop restart). */
+const RUN_FILES = [
+  'pipeline.dot',
+  'events.jsonl',
+  'checkpoint.json',
+  'checkpoint-journal.jsonl',
+  'run.lock',
+  'processes.json',
+  'artifacts',
+];
+
 /**
- * Refuses a directory that already holds a run (its `manifest.json`); `shown` is the path as the user
- * typed it, for the message.
+ * Refuses a directory that already holds a run (its `manifest.json`), or anything a new run would write
+ * over or into (docs/decisions.md D28.4): `--logs-dir .` must never replace a file of the user's named
+ * `pipeline.dot`. `nodeIds` are the pipeline's nodes (each gets a folder) when known; `shown` is the path
+ * as the user typed it, for the message. Empty folders are no loss and pass.
  */
-export function assertRunDirFree(dir: string, shown: string = dir): void {
-  if (!existsSync(dir) || !statSync(dir).isDirectory() || !existsSync(join(dir, 'manifest.json'))) return;
-  const other = recordedRunId(join(dir, 'manifest.json'));
+export function assertRunDirFree(dir: string, shown: string = dir, nodeIds: readonly string[] = []): void {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return;
   const arg = /^[\w./@:+-]+$/.test(shown) ? shown : JSON.stringify(shown);
+  if (existsSync(join(dir, 'manifest.json'))) {
+    const other = recordedRunId(join(dir, 'manifest.json'));
+    throw new AttractorError(
+      'RUN_DIR_IN_USE',
+      `${shown} already holds a run${other ? ` (${other})` : ''}: continue it with \`attractor resume ${arg}\`, or give a fresh directory for a new run.`,
+    );
+  }
+  // A run is starting here, or one died starting: its lock decides (RUN_DIR_IN_USE, or stale and taken).
+  if (existsSync(join(dir, 'run.lock'))) return;
+  const ours = new Set([...RUN_FILES, ...nodeIds.map(safeSegment)]);
+  const taken = readdirSync(dir)
+    .filter((name) => (ours.has(name) || /^restart-\d+$/.test(name)) && !isEmptyFolder(join(dir, name)))
+    .sort();
+  if (taken.length === 0) return;
+  const named = taken.slice(0, 3).join(', ') + (taken.length > 3 ? ` and ${taken.length - 3} more` : '');
   throw new AttractorError(
-    'RUN_DIR_IN_USE',
-    `${shown} already holds a run${other ? ` (${other})` : ''}: continue it with \`attractor resume ${arg}\`, or give a fresh directory for a new run.`,
+    'RUN_DIR_NOT_EMPTY',
+    `${shown} holds ${named}, which a run would write over: give an empty or new directory for a new run.`,
   );
+}
+
+function isEmptyFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory() && readdirSync(path).length === 0;
+  } catch {
+    return false;
+  }
 }
 
 function recordedRunId(manifestPath: string): string | undefined {

@@ -1,3 +1,5 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, STACK_LINE } from './run-cli.js';
 import { tempPipelines } from './temp-pipelines.js';
@@ -96,6 +98,24 @@ describe('bad run directories: one clear line, exit 1, not an internal error', (
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^attractor: cannot \w+ .*not-a-dir/);
     expect(lines[0]).toMatch(message);
+  });
+});
+
+describe('a --logs-dir holding the user’s own files a run would write over', () => {
+  it('is refused in one line before anything is written, and the file is kept', async () => {
+    const dir = mkdtempSync(path.join(tmp.dir, 'project-'));
+    writeFileSync(path.join(dir, 'pipeline.dot'), 'digraph mine {}\n');
+    writeFileSync(
+      path.join(dir, 'other.dot'),
+      'digraph other {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  start -> exit\n}\n',
+    );
+    const result = await runCli(['run', 'other.dot', '--dry-run', '--logs-dir', '.'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      'attractor: . holds pipeline.dot, which a run would write over: give an empty or new directory for a new run.',
+    ]);
+    expect(readFileSync(path.join(dir, 'pipeline.dot'), 'utf8')).toBe('digraph mine {}\n');
+    expect(readdirSync(dir).sort()).toEqual(['other.dot', 'pipeline.dot']);
   });
 });
 

@@ -124,9 +124,10 @@ describe('a durable run', () => {
 
   it('whose pipeline copy cannot be placed stops at its first checkpoint without writing one', async () => {
     const runDir = join(tempDir(), 'run');
-    mkdirSync(join(runDir, 'pipeline.dot'), { recursive: true });
-    writeFileSync(join(runDir, 'pipeline.dot', 'in-the-way'), '');
     const run = startPipeline({ source: SOURCE('g'), runDir, durable: true });
+    // Something takes the name while the copy's fsync runs (before the first step ends).
+    mkdirSync(join(runDir, 'pipeline.dot'));
+    writeFileSync(join(runDir, 'pipeline.dot', 'in-the-way'), '');
     await expect(run.result).rejects.toMatchObject({
       code: 'RUN_OUTPUT_FAILED',
       message: expect.stringMatching(/manifest\.json and pipeline\.dot failed/),
@@ -175,5 +176,54 @@ describe('a durable run', () => {
     expect(left.filter((name) => name.endsWith('.tmp'))).toEqual([]);
     const next = await startPipeline({ source: SOURCE('g'), runDir, durable: true }).result;
     expect(next.status).toBe('completed');
+  });
+});
+
+describe('a directory given as the run directory', () => {
+  it.each([
+    {
+      holding: 'a file of the user’s named pipeline.dot',
+      arrange: (dir: string) => writeFileSync(join(dir, 'pipeline.dot'), 'mine'),
+      message: /holds pipeline\.dot, which/,
+      kept: 'pipeline.dot',
+    },
+    {
+      holding: 'a folder named like a node, with something in it',
+      arrange: (dir: string) => {
+        mkdirSync(join(dir, 'a'));
+        writeFileSync(join(dir, 'a', 'status.json'), 'mine');
+      },
+      message: /holds a, which/,
+      kept: join('a', 'status.json'),
+    },
+    {
+      holding: 'several',
+      arrange: (dir: string) => {
+        for (const name of ['events.jsonl', 'checkpoint.json', 'processes.json', 'restart-2', 'start'])
+          writeFileSync(join(dir, name), 'mine');
+      },
+      message:
+        /holds checkpoint\.json, events\.jsonl, processes\.json and 2 more, which a run would write over/,
+      kept: 'events.jsonl',
+    },
+  ])('holding $holding is refused before anything is written', ({ arrange, message, kept }) => {
+    const runDir = tempDir();
+    arrange(runDir);
+    const before = readdirSync(runDir).sort();
+    expect(() => startPipeline({ source: SOURCE('g'), runDir, durable: false })).toThrow(
+      expect.objectContaining({ code: 'RUN_DIR_NOT_EMPTY', message: expect.stringMatching(message) }),
+    );
+    expect(readdirSync(runDir).sort()).toEqual(before);
+    expect(readFileSync(join(runDir, kept), 'utf8')).toBe('mine');
+  });
+
+  it('holding only other things, or empty folders, takes the run', async () => {
+    const runDir = tempDir();
+    writeFileSync(join(runDir, 'README.md'), 'mine');
+    mkdirSync(join(runDir, 'artifacts'));
+    mkdirSync(join(runDir, 'a'));
+    const run = await runDot(SOURCE('g'), { runDir });
+    expect(run.result.status).toBe('completed');
+    expect(readFileSync(join(runDir, 'README.md'), 'utf8')).toBe('mine');
   });
 });

@@ -9,7 +9,8 @@ Runs the pipeline from its start node. Every run gets a run directory holding
 manifest.json, a copy of the DOT source, events.jsonl, checkpoint.json (while the run
 runs, each step goes first to checkpoint-journal.jsonl, deleted when it stops) and one
 folder per node: --logs-dir DIR is that directory itself (created if missing; a DIR that
-already holds a run is refused, resume it instead); without it each run gets
+already holds a run is refused, resume it instead, and so is one holding files the run
+would write over, such as a pipeline.dot of yours); without it each run gets
 .attractor-runs/<graph>/<run id>/. The first lines of a run say where it is.
 
 Examples:
