@@ -1,12 +1,11 @@
 import { setMaxListeners } from 'node:events';
 import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { type Actor, createActor } from 'xstate';
 import { ProcessLedger } from '../actors/process/process-ledger.js';
 import { stopLeftoverProcesses } from '../actors/process/stop-leftover-processes.js';
 import { ArtifactStore } from '../shared/artifact-store.js';
 import { AttractorError } from '../shared/errors.js';
-import { packageVersion } from '../shared/package-version.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { removePresentFile } from '../shared/remove-file.js';
 import { type Checkpoint, createCheckpointWriter } from './checkpoint.js';
@@ -16,9 +15,10 @@ import type { MachineEmitted } from './machine-events.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
 import type { PipelineMachine } from './pipeline-machine.js';
 import { missingInterviewer } from './pipeline-services.js';
-import { makeRunFolder, type RunFiles, type RunManifest, writeRunFiles } from './run-directory.js';
+import { makeRunFolder, type RunFiles, writeRunFiles } from './run-directory.js';
 import { RunEventFeed } from './run-event-feed.js';
 import { acquireRunLock } from './run-lock.js';
+import { manifestOf } from './run-manifest.js';
 import {
   type PipelineRun,
   type Prepared,
@@ -60,26 +60,6 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
     releaseLock();
     throw error;
   }
-}
-
-function manifestOf(prepared: Prepared, options: RunOptions): RunManifest {
-  const { graph } = prepared.compiled;
-  return {
-    run_id: prepared.runId,
-    pipeline: graph.name,
-    goal: graph.attrs.goal ?? '',
-    // Absolute: a resume from another directory resolves the pipeline's relative paths against it.
-    ...(graph.file ? { source_file: resolve(graph.file) } : {}),
-    source_sha256: prepared.sha,
-    started_at: new Date().toISOString(),
-    attractor_version: packageVersion(),
-    options: {
-      max_steps: prepared.input.maxSteps,
-      ...(options.model ? { model: options.model } : {}),
-      ...(options.provider ? { provider: options.provider } : {}),
-      ...options.manifestOptions,
-    },
-  };
 }
 
 function startRun(

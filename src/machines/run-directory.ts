@@ -2,17 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import { type DeferredAtomicWrite, deferredAtomicWrite } from '../shared/deferred-atomic-write.js';
-
-export interface RunManifest {
-  run_id: string;
-  pipeline: string;
-  goal: string;
-  source_file?: string;
-  source_sha256: string;
-  started_at: string;
-  attractor_version: string;
-  options: Record<string, unknown>;
-}
+import type { RunManifest } from './run-manifest.js';
 
 /** A short, sortable, unique run id: UTC time plus random suffix. */
 export function newRunId(now = new Date()): string {

@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFi
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startPipeline } from '../../src/machines/engine.js';
-import { makeRunFolder, type RunManifest, writeRunFiles } from '../../src/machines/run-directory.js';
+import { makeRunFolder, writeRunFiles } from '../../src/machines/run-directory.js';
+import type { RunManifest } from '../../src/machines/run-manifest.js';
 import { runDot, tempDir } from './run-helpers.js';
 
 const MANIFEST: RunManifest = {
