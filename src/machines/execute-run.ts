@@ -15,6 +15,7 @@ import type { MachineEmitted } from './machine-events.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
 import type { PipelineMachine } from './pipeline-machine.js';
 import { missingInterviewer } from './pipeline-services.js';
+import { refuseOverwrites } from './resolve-run-dir.js';
 import { makeRunFolder, type RunFiles, writeRunFiles } from './run-directory.js';
 import { RunEventFeed } from './run-event-feed.js';
 import { acquireRunLock } from './run-lock.js';
@@ -43,9 +44,19 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
   const { runDir } = prepared;
   if (prepared.fresh) makeRunFolder(runDir);
   // Before anything is written in the folder: a second run started there is refused untouched.
+  // A lock left by a run that died starting: the first look at the folder left it to the lock.
+  const leftLock = prepared.fresh && existsSync(join(runDir, 'run.lock'));
   const releaseLock = acquireRunLock(runDir, { fresh: prepared.fresh });
   let runFiles: RunFiles | undefined;
   try {
+    // Now that the folder is ours, the look the lock stood in for.
+    if (leftLock)
+      refuseOverwrites(
+        runDir,
+        runDir,
+        prepared.compiled.graph.nodes.map((node) => node.id),
+        ['run.lock'],
+      );
     // A durable run's pipeline.dot and manifest.json reach the disk while the engine starts; settled
     // before the first checkpoint (docs/decisions.md D28.1).
     runFiles = prepared.fresh

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AttractorError } from '../shared/errors.js';
 import { runDirectoryFor, safeSegment } from './run-directory.js';
@@ -32,7 +32,10 @@ export function resolveRunDir(
   return dir;
 }
 
-/** What a new run writes at the top of its directory, besides a folder per node (`restart-<k>/` after a loop restart). */
+/**
+ * What a new run writes at the top of its directory, besides a folder per node (`restart-<k>/` after a
+ * loop restart): `answers/` and `questions/` are the human gates' channel, `child/` a child pipeline's run.
+ */
 const RUN_FILES = [
   'pipeline.dot',
   'events.jsonl',
@@ -41,29 +44,49 @@ const RUN_FILES = [
   'run.lock',
   'processes.json',
   'artifacts',
+  'answers',
+  'questions',
+  'child',
 ];
 
 /**
  * Refuses a directory that already holds a run (its `manifest.json`), or anything a new run would write
  * over or into (docs/decisions.md D28.4): `--logs-dir .` must never replace a file of the user's named
  * `pipeline.dot`. `nodeIds` are the pipeline's nodes (each gets a folder) when known; `shown` is the path
- * as the user typed it, for the message. Empty folders are no loss and pass.
+ * as the user typed it, for the message. A folder with a `run.lock` is left to the lock (a run is
+ * starting there, or one died starting): the engine looks again once it holds the lock.
  */
 export function assertRunDirFree(dir: string, shown: string = dir, nodeIds: readonly string[] = []): void {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) return;
-  const arg = /^[\w./@:+-]+$/.test(shown) ? shown : JSON.stringify(shown);
   if (existsSync(join(dir, 'manifest.json'))) {
     const other = recordedRunId(join(dir, 'manifest.json'));
+    const arg = /^[\w./@:+-]+$/.test(shown) ? shown : JSON.stringify(shown);
     throw new AttractorError(
       'RUN_DIR_IN_USE',
       `${shown} already holds a run${other ? ` (${other})` : ''}: continue it with \`attractor resume ${arg}\`, or give a fresh directory for a new run.`,
     );
   }
-  // A run is starting here, or one died starting: its lock decides (RUN_DIR_IN_USE, or stale and taken).
-  if (existsSync(join(dir, 'run.lock'))) return;
-  const ours = new Set([...RUN_FILES, ...nodeIds.map(safeSegment)]);
+  if (!existsSync(join(dir, 'run.lock'))) refuseOverwrites(dir, shown, nodeIds);
+}
+
+/**
+ * Refuses a directory holding, not as an empty folder, a name a new run writes (`except` those it holds
+ * itself by now, its `run.lock`). Names are compared without case (a `Pipeline.dot` is the same file on
+ * macOS), and a symbolic link never passes for an empty folder (the run would write through it).
+ */
+export function refuseOverwrites(
+  dir: string,
+  shown: string,
+  nodeIds: readonly string[],
+  except: readonly string[] = [],
+): void {
+  const ours = new Set([...RUN_FILES, ...nodeIds.map(safeSegment)].map((name) => name.toLowerCase()));
+  for (const name of except) ours.delete(name.toLowerCase());
   const taken = readdirSync(dir)
-    .filter((name) => (ours.has(name) || /^restart-\d+$/.test(name)) && !isEmptyFolder(join(dir, name)))
+    .filter((name) => {
+      const key = name.toLowerCase();
+      return (ours.has(key) || /^restart-\d+$/.test(key)) && !isEmptyFolder(join(dir, name));
+    })
     .sort();
   if (taken.length === 0) return;
   const named = taken.slice(0, 3).join(', ') + (taken.length > 3 ? ` and ${taken.length - 3} more` : '');
@@ -75,7 +98,7 @@ export function assertRunDirFree(dir: string, shown: string = dir, nodeIds: read
 
 function isEmptyFolder(path: string): boolean {
   try {
-    return statSync(path).isDirectory() && readdirSync(path).length === 0;
+    return lstatSync(path).isDirectory() && readdirSync(path).length === 0;
   } catch {
     return false;
   }

@@ -23,7 +23,13 @@ export function acquireRunLock(runDir: string, options: { fresh?: boolean } = {}
     writeFileSync(path, mine, { flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    const holder = lockHolder(path);
+    const { holder, blank } = lockHolder(path);
+    // Not a lock: a file of the user's that happens to have the name. A new run does not take it over.
+    if (options.fresh && holder === undefined && !blank)
+      throw new AttractorError(
+        'RUN_DIR_NOT_EMPTY',
+        `${runDir} holds run.lock, which a run would write over: give an empty or new directory for a new run.`,
+      );
     const live =
       holder === undefined
         ? justCreated(path)
@@ -65,13 +71,17 @@ function refusal(runDir: string, holder: number | undefined, fresh: boolean): At
   return new AttractorError('RUN_IN_PROGRESS', `run ${runDir} is still running ${how} before resuming.`);
 }
 
-function lockHolder(path: string): number | undefined {
+function lockHolder(path: string): { holder?: number; blank: boolean } {
+  let text: string;
   try {
-    const pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
-    return Number.isInteger(pid) ? pid : undefined;
+    text = readFileSync(path, 'utf8');
   } catch {
-    return undefined;
+    return { blank: true };
   }
+  const pid = Number.parseInt(text, 10);
+  return /^\d+\n?$/.test(text) && Number.isInteger(pid)
+    ? { holder: pid, blank: false }
+    : { blank: text.trim() === '' };
 }
 
 /**

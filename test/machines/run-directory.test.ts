@@ -1,4 +1,14 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startPipeline } from '../../src/machines/engine.js';
@@ -198,6 +208,55 @@ describe('a directory given as the run directory', () => {
       kept: join('a', 'status.json'),
     },
     {
+      holding: 'the human gates’ answers folder, with something in it',
+      arrange: (dir: string) => {
+        mkdirSync(join(dir, 'answers'));
+        writeFileSync(join(dir, 'answers', 'notes.txt'), 'mine');
+      },
+      message: /holds answers, which/,
+      kept: join('answers', 'notes.txt'),
+    },
+    {
+      holding: 'a name that differs only in case (one file on macOS)',
+      arrange: (dir: string) => writeFileSync(join(dir, 'Pipeline.dot'), 'mine'),
+      message: /holds Pipeline\.dot, which/,
+      kept: 'Pipeline.dot',
+    },
+    {
+      holding: 'a link named artifacts to an empty folder elsewhere',
+      arrange: (dir: string) => {
+        const elsewhere = join(tempDir(), 'outside');
+        mkdirSync(elsewhere);
+        symlinkSync(elsewhere, join(dir, 'artifacts'));
+        writeFileSync(join(dir, 'notes.txt'), 'mine');
+      },
+      message: /holds artifacts, which/,
+      kept: 'notes.txt',
+    },
+    {
+      holding: 'a file of the user’s named run.lock',
+      arrange: (dir: string) => {
+        writeFileSync(join(dir, 'run.lock'), 'mine');
+        const longAgo = new Date(Date.now() - 3_600_000);
+        utimesSync(join(dir, 'run.lock'), longAgo, longAgo);
+      },
+      message: /holds run\.lock, which/,
+      kept: 'run.lock',
+      litter: ['artifacts'],
+      lockKept: true,
+    },
+    {
+      holding: 'the stale lock of a run that died starting, next to a file of the user’s',
+      arrange: (dir: string) => {
+        writeFileSync(join(dir, 'run.lock'), `${spawnSync('true').pid}\n`);
+        writeFileSync(join(dir, 'pipeline.dot'), 'mine');
+      },
+      message: /holds pipeline\.dot, which/,
+      kept: 'pipeline.dot',
+      litter: ['artifacts'],
+      lockKept: false,
+    },
+    {
       holding: 'several',
       arrange: (dir: string) => {
         for (const name of ['events.jsonl', 'checkpoint.json', 'processes.json', 'restart-2', 'start'])
@@ -207,16 +266,29 @@ describe('a directory given as the run directory', () => {
         /holds checkpoint\.json, events\.jsonl, processes\.json and 2 more, which a run would write over/,
       kept: 'events.jsonl',
     },
-  ])('holding $holding is refused before anything is written', ({ arrange, message, kept }) => {
-    const runDir = tempDir();
-    arrange(runDir);
-    const before = readdirSync(runDir).sort();
-    expect(() => startPipeline({ source: SOURCE('g'), runDir, durable: false })).toThrow(
-      expect.objectContaining({ code: 'RUN_DIR_NOT_EMPTY', message: expect.stringMatching(message) }),
-    );
-    expect(readdirSync(runDir).sort()).toEqual(before);
-    expect(readFileSync(join(runDir, kept), 'utf8')).toBe('mine');
-  });
+  ] as Array<{
+    holding: string;
+    arrange: (dir: string) => void;
+    message: RegExp;
+    kept: string;
+    /** Made before the lock refused the start: the folder for artifacts, empty. */
+    litter?: string[];
+    /** False: a dead run's lock, taken over and given back with the refusal. */
+    lockKept?: boolean;
+  }>)(
+    'holding $holding is refused, the user’s files untouched',
+    ({ arrange, message, kept, litter = [], lockKept = true }) => {
+      const runDir = tempDir();
+      arrange(runDir);
+      const before = readdirSync(runDir);
+      expect(() => startPipeline({ source: SOURCE('g'), runDir, durable: false })).toThrow(
+        expect.objectContaining({ code: 'RUN_DIR_NOT_EMPTY', message: expect.stringMatching(message) }),
+      );
+      const expected = before.filter((name) => lockKept || name !== 'run.lock');
+      expect(readdirSync(runDir).sort()).toEqual([...expected, ...litter].sort());
+      expect(readFileSync(join(runDir, kept), 'utf8')).toBe('mine');
+    },
+  );
 
   it('holding only other things, or empty folders, takes the run', async () => {
     const runDir = tempDir();
