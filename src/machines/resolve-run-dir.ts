@@ -88,9 +88,13 @@ export function refuseOverwrites(
       return (ours.has(key) || /^restart-\d+$/.test(key)) && !isEmptyFolder(join(dir, name));
     })
     .sort();
-  if (taken.length === 0) return;
-  const named = taken.slice(0, 3).join(', ') + (taken.length > 3 ? ` and ${taken.length - 3} more` : '');
-  throw new AttractorError(
+  if (taken.length > 0) throw overwriteRefusal(shown, taken);
+}
+
+/** The one-line refusal of a folder holding `names` a new run would write over (the first three named). */
+export function overwriteRefusal(shown: string, names: readonly string[]): AttractorError {
+  const named = names.slice(0, 3).join(', ') + (names.length > 3 ? ` and ${names.length - 3} more` : '');
+  return new AttractorError(
     'RUN_DIR_NOT_EMPTY',
     `${shown} holds ${named}, which a run would write over: give an empty or new directory for a new run.`,
   );

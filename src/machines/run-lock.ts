@@ -2,6 +2,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AttractorError } from '../shared/errors.js';
 import { removePresentFile } from '../shared/remove-file.js';
+import { overwriteRefusal } from './resolve-run-dir.js';
 
 /** Locks this process holds: its own pid in a lock file does not say whether one of its runs is live. */
 const heldHere = new Set<string>();
@@ -25,11 +26,7 @@ export function acquireRunLock(runDir: string, options: { fresh?: boolean } = {}
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const { holder, blank } = lockHolder(path);
     // Not a lock: a file of the user's that happens to have the name. A new run does not take it over.
-    if (options.fresh && holder === undefined && !blank)
-      throw new AttractorError(
-        'RUN_DIR_NOT_EMPTY',
-        `${runDir} holds run.lock, which a run would write over: give an empty or new directory for a new run.`,
-      );
+    if (options.fresh && holder === undefined && !blank) throw overwriteRefusal(runDir, ['run.lock']);
     const live =
       holder === undefined
         ? justCreated(path)

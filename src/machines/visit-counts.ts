@@ -11,7 +11,6 @@ export type VisitCounts = readonly (readonly [string, number])[];
 
 /** The key prefix of the counts among the values (`visitCountKey(id)` is this plus the node id). */
 export const VISIT_COUNT_PREFIX = visitCountKey('');
-const PREFIX = VISIT_COUNT_PREFIX;
 
 /** The node's recorded visits, undefined when it has no count. */
 export function visitsOf(visits: VisitCounts, nodeId: string): number | undefined {
@@ -45,7 +44,8 @@ export function splitVisitCounts(values: Readonly<Record<string, unknown>>): {
   const visits: [string, number][] = [];
   for (const [key, value] of Object.entries(values)) {
     const n = Number(value);
-    if (key.startsWith(PREFIX) && Number.isFinite(n)) visits.push([key.slice(PREFIX.length), n]);
+    if (key.startsWith(VISIT_COUNT_PREFIX) && Number.isFinite(n))
+      visits.push([key.slice(VISIT_COUNT_PREFIX.length), n]);
     else rest[key] = value;
   }
   return { values: rest, visits };
@@ -78,7 +78,7 @@ export function valuesWithVisitsJson(
   const json = (record: Readonly<Record<string, unknown>>): string =>
     objectTexts && objectTexts.size > 0 ? recordedJson(record, objectTexts) : JSON.stringify(record);
   // Rare: a non-numeric value kept under the prefix, which a count may override: the plain way.
-  if (visits.length === 0 || Object.keys(values).some((key) => key.startsWith(PREFIX)))
+  if (visits.length === 0 || Object.keys(values).some((key) => key.startsWith(VISIT_COUNT_PREFIX)))
     return json(valuesWithVisits(values, visits));
   const members = visits.map((entry) => {
     let text = memberText.get(entry);
@@ -116,8 +116,8 @@ export function visitValuesView(
 ): Readonly<Record<string, unknown>> {
   if (!visits || visits.length === 0) return values;
   const countFor = (key: string | symbol): number | undefined => {
-    if (typeof key !== 'string' || !key.startsWith(PREFIX)) return undefined;
-    return visitsOf(visits, key.slice(PREFIX.length));
+    if (typeof key !== 'string' || !key.startsWith(VISIT_COUNT_PREFIX)) return undefined;
+    return visitsOf(visits, key.slice(VISIT_COUNT_PREFIX.length));
   };
   return new Proxy(values as Record<string, unknown>, {
     get: (target, key) => countFor(key) ?? Reflect.get(target, key),

@@ -3,6 +3,14 @@ import { basename, dirname, join } from 'node:path';
 
 let counter = 0;
 
+/**
+ * A temp name beside `path`, unique in this process (one counter for every writer here, deferred ones
+ * too) and hidden (a leading dot), so a crash leaves nothing that looks like the file itself.
+ */
+export function tempPathFor(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${++counter}.tmp`);
+}
+
 export interface AtomicWriteOptions {
   /** fsync the file and its directory, so the write survives a power loss (default true). */
   durable?: boolean;
@@ -26,7 +34,7 @@ export function writeFileAtomic(
 ): void {
   const durable = options.durable ?? true;
   const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${++counter}.tmp`);
+  const tmp = tempPathFor(path);
   let fd: number;
   try {
     fd = openSync(tmp, 'w');

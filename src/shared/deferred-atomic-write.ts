@@ -1,5 +1,5 @@
 import { closeSync, fsync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { tempPathFor } from './atomic-write.js';
 
 /** An atomic write whose fsync runs on the thread pool while the caller goes on. */
 export interface DeferredAtomicWrite {
@@ -13,8 +13,6 @@ export interface DeferredAtomicWrite {
   abandon(): void;
 }
 
-let counter = 0;
-
 /**
  * `writeFileAtomic` with its fsync moved off the caller's path (docs/decisions.md D28.1): the temp file is
  * written now and fsync'd on the thread pool; the caller renames it into place with `settle()` when it
@@ -25,7 +23,7 @@ let counter = 0;
  * pool never fsyncs a descriptor number that was closed and reused.
  */
 export function deferredAtomicWrite(path: string, data: string): DeferredAtomicWrite {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${++counter}.tmp`);
+  const tmp = tempPathFor(path);
   const fd = openSync(tmp, 'w');
   try {
     writeSync(fd, data);

@@ -4,7 +4,6 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
-  readlinkSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
@@ -14,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { startPipeline } from '../../src/machines/engine.js';
 import { makeRunFolder, writeRunFiles } from '../../src/machines/run-directory.js';
 import type { RunManifest } from '../../src/machines/run-manifest.js';
+import { fdsUnder } from '../helpers/open-files.js';
 import { runDot, tempDir } from './run-helpers.js';
 
 const MANIFEST: RunManifest = {
@@ -25,16 +25,6 @@ const MANIFEST: RunManifest = {
   attractor_version: '0.0.0',
   options: {},
 };
-
-/** Descriptors this process holds on files under `dir`. */
-const fdsUnder = (dir: string): number =>
-  readdirSync('/proc/self/fd').filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`).startsWith(dir);
-    } catch {
-      return false;
-    }
-  }).length;
 
 /** Event-loop turns, long enough for a background fsync to report back. */
 const turns = () => new Promise((resolve) => setTimeout(resolve, 50));

@@ -1,20 +1,11 @@
-import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { deferredAtomicWrite } from '../../src/shared/deferred-atomic-write.js';
+import { fdsUnder } from '../helpers/open-files.js';
 import { tempDir as makeTempDir } from '../helpers/temp-dir.js';
 
 const tempDir = () => makeTempDir('attractor-deferred-');
-/** Descriptors this process holds on files under `dir` (the temp file, renamed or not). */
-const fdsUnder = (dir: string): number =>
-  readdirSync('/proc/self/fd').filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`).startsWith(dir);
-    } catch {
-      return false;
-    }
-  }).length;
-
 /** Event-loop turns until `done()` holds: the background fsync reports on one of them. */
 async function turnsUntil(done: () => boolean): Promise<void> {
   for (let i = 0; i < 2000 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 1));
