@@ -63,6 +63,11 @@ export interface CheckpointWriterOptions {
   onError?: (error: unknown) => void;
   /** The run directory was made just now: it holds no checkpoint.json to look for. */
   fresh?: boolean;
+  /**
+   * Runs before every `checkpoint.json` write, and throws to fail it: what the file must never be
+   * ahead of goes to disk here (the routing nodes' stage records, D29.1).
+   */
+  beforeSnapshot?: () => void;
 }
 
 /** A chain's id: unique enough that two writers on one journal (they should not be) never share one. */
@@ -90,6 +95,7 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
   let pending: WrittenCheckpoint | undefined;
   let refresh: NodeJS.Immediate | undefined;
   const writeSnapshot = (text: string, sync: boolean): void => {
+    options.beforeSnapshot?.();
     pending = undefined;
     if (refresh) clearImmediate(refresh);
     refresh = undefined;
@@ -155,6 +161,7 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
     /** Bring checkpoint.json up to date now (before a node that does work starts, for instance). */
     flush(): void {
       if (pending !== undefined) writeSnapshot(checkpointText(pending.parts, pending.objectTexts), false);
+      else options.beforeSnapshot?.();
     },
     /** The run is over (however it ended): bring checkpoint.json up to date and let the journal go. */
     close(): void {

@@ -11,6 +11,7 @@ import { type PipelineMachine, setupPipelineMachine } from './pipeline-machine.j
 import { createGraphLookup, type GraphLookup } from './pipeline-runtime.js';
 import type { PipelineServices } from './pipeline-services.js';
 import { retryBackoffActor } from './retry-backoff-actor.js';
+import type { StageRecords } from './stage-records.js';
 
 export interface CompiledMachine extends CompiledPipeline {
   /** The XState v5 machine: the compiler's plain config with guards, actions and actors attached. */
@@ -119,6 +120,7 @@ const idle = new WeakMap<CompiledMachine, BoundMachine[]>();
 export function leasePipeline(
   compiled: CompiledMachine,
   services: PipelineServices,
+  stageRecords?: StageRecords,
 ): { machine: PipelineMachine; release(): void } {
   const free = idle.get(compiled);
   let bound = free?.pop();
@@ -129,6 +131,7 @@ export function leasePipeline(
     bound = bindPipeline(compiled, services);
   }
   const lease = bound;
+  if (stageRecords) lease.runtime.stageRecords = stageRecords;
   let released = false;
   return {
     machine: lease.machine,
@@ -137,6 +140,7 @@ export function leasePipeline(
       released = true;
       // Drop the run's services (event sink, signals, stores) so an idle machine holds nothing of it.
       lease.runtime.services = {};
+      delete lease.runtime.stageRecords;
       const list = idle.get(compiled) ?? [];
       if (list.length < IDLE_PER_PIPELINE) list.push(lease);
       idle.set(compiled, list);

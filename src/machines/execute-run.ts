@@ -29,6 +29,7 @@ import {
   runQuality,
 } from './run-types.js';
 import { createScenarioInterviewer } from './scenario-interviewer.js';
+import { restoreStageRecords, StageRecords } from './stage-records.js';
 import { valuesWithVisits } from './visit-counts.js';
 import { whenPipelineDone } from './watch-pipeline-actor.js';
 
@@ -113,12 +114,15 @@ function startRun(
     // Not from inside the listener: the actor is in the middle of a transition.
     queueMicrotask(() => stopRun?.());
   };
+  // The run's routing nodes' folders and status.json, made whenever checkpoint.json is written (D29.1).
+  const stageRecords = new StageRecords(runDir);
   // Before the event log: of the two, only this one can refuse to start (a --checkpoint-dir it cannot make).
   const checkpoints = createCheckpointWriter({
     runDir,
     ...(options.checkpointDir ? { historyDir: options.checkpointDir } : {}),
     ...(options.durable !== undefined ? { durable: options.durable } : {}),
     fresh: prepared.fresh,
+    beforeSnapshot: () => stageRecords.flush(),
     onError: (error) => failOutput(`writing the checkpoint ${join(runDir, 'checkpoint.json')}`, error),
   });
   const eventsFile = join(runDir, 'events.jsonl');
@@ -249,20 +253,24 @@ function startRun(
   let launched: { actor: Actor<PipelineMachine>; done: ReturnType<typeof whenPipelineDone> };
   try {
     const processes = ProcessLedger.forRunDir(runDir);
-    const lease = leasePipeline(compiled, {
-      artifacts,
-      processes,
-      ...(options.registry ? { registry: options.registry } : {}),
-      ...(interviewer ? { interviewer } : {}),
-      ...(options.backend ? { backend: options.backend } : {}),
-      ...(options.scenario ? { scenario: options.scenario } : {}),
-      ...(options.workingDir ? { workingDir: options.workingDir } : {}),
-      ...(options.llmRank ? { llmRank: options.llmRank } : {}),
-      ...(options.durable !== undefined ? { durable: options.durable } : {}),
-      emit: emitEvent,
-      signal: hard.signal,
-      ...(options.random ? { random: options.random } : {}),
-    });
+    const lease = leasePipeline(
+      compiled,
+      {
+        artifacts,
+        processes,
+        ...(options.registry ? { registry: options.registry } : {}),
+        ...(interviewer ? { interviewer } : {}),
+        ...(options.backend ? { backend: options.backend } : {}),
+        ...(options.scenario ? { scenario: options.scenario } : {}),
+        ...(options.workingDir ? { workingDir: options.workingDir } : {}),
+        ...(options.llmRank ? { llmRank: options.llmRank } : {}),
+        ...(options.durable !== undefined ? { durable: options.durable } : {}),
+        emit: emitEvent,
+        signal: hard.signal,
+        ...(options.random ? { random: options.random } : {}),
+      },
+      stageRecords,
+    );
     releaseMachine = lease.release;
     const machine = lease.machine;
     emitEvent(prepared.fresh ? 'pipeline.start' : 'pipeline.resume', {
@@ -275,6 +283,7 @@ function startRun(
     // The run lock is ours, so whoever ran this before is dead: stop what it left running before the
     // interrupted node runs again beside it.
     if (!prepared.fresh) {
+      restoreStageRecords(runDir, graph, options.registry, prepared.input);
       stopLeftoverProcesses(processes, {
         onStopped: ({ entry, pids, killed }) =>
           emitEvent(

@@ -5,13 +5,11 @@ import type { ChildPipelineHandle, HandlerInput, HandlerServices } from '../acto
 import { PipelineContext } from '../actors/pipeline-context.js';
 import { createDefaultRegistry, type HandlerRegistry } from '../actors/registry.js';
 import { runWithHooks } from '../actors/run-with-hooks.js';
-import { outcomeToStatusFile } from '../actors/status-file.js';
 import { resolveThreadId } from '../compiler/fidelity.js';
 import type { FidelityMode, PipelineEdge, PipelineNode } from '../compiler/ir.js';
 import type { Outcome } from '../compiler/outcome.js';
 import { routerCandidates, visitLimitFailure } from '../compiler/routing.js';
 import { anySignal, type CombinedSignal } from '../shared/any-signal.js';
-import { writeFileAtomic } from '../shared/atomic-write.js';
 import { removeFile } from '../shared/remove-file.js';
 import { runBranch, startChildPipeline } from './child-actors.js';
 import { errorOutcome } from './error-outcome.js';
@@ -25,6 +23,7 @@ import { observeChildRun } from './observe-child-run.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
 import { missingBackend, missingInterviewer } from './pipeline-services.js';
 import { stageDirFor } from './run-directory.js';
+import { runsBuiltInRouting, writeStageStatus } from './stage-records.js';
 import { visitValuesView } from './visit-counts.js';
 
 let registry: HandlerRegistry | undefined;
@@ -112,20 +111,31 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
     const overLimit = visitLimitFailure(node, runtime.lookup.graph, values);
     // Taken before any wait, so branches consume a scenario's outcomes in the order they start.
     const scripted = overLimit ? undefined : runtime.services.scenario?.nextOutcome(node.id);
-    // Every node, start, exit and conditional too, gets its folder and status.json (run layout).
-    const made = mkdirSync(stageDir, { recursive: true });
+    const registry = runtime.services.registry ?? defaultRegistry();
+    // Every node, start, exit and conditional too, gets its folder and status.json (run layout). The run's
+    // own routing nodes get theirs with its next checkpoint.json (D29.1): they write nothing in it.
+    const records = runtime.stageRecords;
+    const deferred =
+      records !== undefined &&
+      records.runDir === context.runDir &&
+      runsBuiltInRouting(registry, node.handler);
+    const record = (outcome: Outcome, keepWritten: boolean): void => {
+      if (deferred) records.defer(stageDir, outcome);
+      else recordStatus(stageDir, outcome, keepWritten);
+    };
+    const made = deferred ? undefined : mkdirSync(stageDir, { recursive: true });
     if (overLimit) {
       const outcome: Outcome = { status: 'fail', failure_reason: overLimit };
-      recordStatus(stageDir, outcome, false);
+      record(outcome, false);
       return { outcome };
     }
     // A status.json from an earlier visit must not pass for this one's. Removing it (rather than
     // comparing mtimes) is exact: kernels stamp mtimes from a coarse clock that lags Date.now(). A
-    // folder made just now (`made` names the first folder created) holds none.
-    if (!scripted && made === undefined) removeFile(join(stageDir, 'status.json'));
+    // folder made just now (`made` names the first folder created) holds none. A deferred record
+    // replaces the file whatever it holds.
+    if (!deferred && !scripted && made === undefined) removeFile(join(stageDir, 'status.json'));
     const children: ChildPipelineHandle[] = [];
     const services = handlerServices(runtime, self, context, children);
-    const registry = runtime.services.registry ?? defaultRegistry();
     const handlerContext = new PipelineContext(values, node.id);
     let produced: Outcome | undefined;
     // Hooks wrap a scripted outcome too: it stands in for the handler's run (dry runs are audited alike).
@@ -157,7 +167,7 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
     // result has been reported by now, too: no file may appear in its folder after that.
     if (signal.aborted) return { outcome };
     // The handler's own status.json stands unless a hook or a `set` changed what it returned.
-    recordStatus(stageDir, outcome, !scripted && outcome === produced);
+    record(outcome, !scripted && outcome === produced);
     const llmChoice = await askRouter(runtime, services.emit, node, outcome, values, signal);
     const logs = handlerContext.getLogs();
     return { outcome, ...(llmChoice ? { llmChoice } : {}), ...(logs.length > 0 ? { logs } : {}) };
@@ -177,9 +187,8 @@ function withCollectedUpdates(outcome: Outcome, context: PipelineContext): Outco
  * keeps its file; otherwise the engine writes the outcome.
  */
 function recordStatus(stageDir: string, outcome: Outcome, keepWritten: boolean): void {
-  const path = join(stageDir, 'status.json');
-  if (keepWritten && existsSync(path)) return;
-  writeFileAtomic(path, `${JSON.stringify(outcomeToStatusFile(outcome), null, 2)}\n`, { durable: false });
+  if (keepWritten && existsSync(join(stageDir, 'status.json'))) return;
+  writeStageStatus(stageDir, outcome);
 }
 
 async function runHandler(

@@ -5,6 +5,7 @@ import type { PipelineMachineContext } from './pipeline-context.js';
 import type { PipelineMachine } from './pipeline-machine.js';
 import type { GraphLookup } from './pipeline-runtime.js';
 import type { PipelineServices } from './pipeline-services.js';
+import type { StageRecords } from './stage-records.js';
 
 /** What a handler actor is invoked with: the node, and the pipeline context as of entering it. */
 export interface HandlerInvocationInput {
@@ -35,4 +36,6 @@ export interface InvocationRuntime {
   ): { machine: PipelineMachine; startAt: string };
   /** Handler invocations so far (for yielding to the event loop). */
   steps: number;
+  /** Set by an engine run: its routing nodes' records wait for its next checkpoint.json (D29.1). */
+  stageRecords?: StageRecords;
 }

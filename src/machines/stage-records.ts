@@ -1,0 +1,95 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { conditionalHandler } from '../actors/handlers/conditional.js';
+import { exitHandler } from '../actors/handlers/exit.js';
+import { startHandler } from '../actors/handlers/start.js';
+import { createDefaultRegistry, type HandlerRegistry } from '../actors/registry.js';
+import { outcomeToStatusFile } from '../actors/status-file.js';
+import type { PipelineGraph } from '../compiler/ir.js';
+import type { Outcome } from '../compiler/outcome.js';
+import { writeFileAtomic } from '../shared/atomic-write.js';
+import type { PipelineMachineInput } from './pipeline-context.js';
+import { stageDirFor } from './run-directory.js';
+
+/** Write a node's outcome as `<stage>/status.json` (atomically; not fsync'd, like every stage file). */
+export function writeStageStatus(stageDir: string, outcome: Outcome): void {
+  writeFileAtomic(
+    join(stageDir, 'status.json'),
+    `${JSON.stringify(outcomeToStatusFile(outcome), null, 2)}\n`,
+    {
+      durable: false,
+    },
+  );
+}
+
+const ROUTING = new Set([startHandler, exitHandler, conditionalHandler]);
+
+/**
+ * Whether the node runs a built-in routing handler (start, exit, conditional): one that does nothing but
+ * succeed, writes nothing in its folder and is never overridden by the registry at hand.
+ */
+export function runsBuiltInRouting(registry: HandlerRegistry, handlerType: string): boolean {
+  try {
+    return ROUTING.has(registry.get(handlerType));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The stage folders and `status.json` files of a run's routing nodes, made together rather than one per
+ * step (docs/decisions.md D29.1). A burst of routing nodes would otherwise create a folder and a file at
+ * every step, and each step's journal fdatasync would commit them one by one; made in one go, the file
+ * system commits them once. `flush()` runs whenever the run's `checkpoint.json` is written (so it never
+ * names a node whose record is missing) and at the run's end.
+ */
+export class StageRecords {
+  readonly #pending: { stageDir: string; outcome: Outcome }[] = [];
+
+  /** The run directory whose routing nodes are recorded here (branches and children write their own). */
+  constructor(readonly runDir: string) {}
+
+  defer(stageDir: string, outcome: Outcome): void {
+    this.#pending.push({ stageDir, outcome });
+  }
+
+  /** Make every pending folder and write its status.json, oldest first; throws what the disk refused. */
+  flush(): void {
+    while (this.#pending.length > 0) {
+      const record = this.#pending[0];
+      if (!record) break;
+      mkdirSync(record.stageDir, { recursive: true });
+      writeStageStatus(record.stageDir, record.outcome);
+      // Dropped only once written: a failed write is tried again by the next flush.
+      this.#pending.shift();
+    }
+  }
+}
+
+/**
+ * After a crash, the routing nodes completed since the run's last `checkpoint.json` may have no record
+ * (D29.1): a resume writes the missing ones from the checkpoint before the run goes on. The checkpoint
+ * keeps only a non-success status, so the notes say where the record came from.
+ */
+export function restoreStageRecords(
+  runDir: string,
+  graph: PipelineGraph,
+  registry: HandlerRegistry = createDefaultRegistry(),
+  checkpoint: Pick<PipelineMachineInput, 'completedNodes' | 'nodeOutcomes' | 'restarts'>,
+): string[] {
+  const restored: string[] = [];
+  const outcomes = checkpoint.nodeOutcomes ?? {};
+  for (const id of checkpoint.completedNodes ?? []) {
+    const node = graph.nodes.find((n) => n.id === id);
+    if (!node || !runsBuiltInRouting(registry, node.handler)) continue;
+    const stageDir = stageDirFor(runDir, id, checkpoint.restarts ?? 0);
+    if (existsSync(join(stageDir, 'status.json'))) continue;
+    mkdirSync(stageDir, { recursive: true });
+    writeStageStatus(stageDir, {
+      status: outcomes[id] ?? 'success',
+      notes: `recorded on resume: the run stopped before writing ${id}'s status`,
+    });
+    restored.push(id);
+  }
+  return restored;
+}
