@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type Actor, createActor } from 'xstate';
 import { ProcessLedger } from '../actors/process/process-ledger.js';
 import { stopLeftoverProcesses } from '../actors/process/stop-leftover-processes.js';
+import { createDefaultRegistry } from '../actors/registry.js';
 import { ArtifactStore } from '../shared/artifact-store.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
@@ -29,12 +30,17 @@ import {
   runQuality,
 } from './run-types.js';
 import { createScenarioInterviewer } from './scenario-interviewer.js';
-import { restoreStageRecords, StageRecords } from './stage-records.js';
+import { restoreStageRecords, runsBuiltInRouting, StageRecords } from './stage-records.js';
 import { valuesWithVisits } from './visit-counts.js';
 import { whenPipelineDone } from './watch-pipeline-actor.js';
 
-/** Handlers that only route: they do nothing a reader of checkpoint.json must see them doing. */
-const ROUTING_HANDLERS = new Set(['start', 'exit', 'conditional']);
+/** The events that say the run is over (or stopped): every node's record is on disk when they are heard. */
+const TERMINAL_EVENTS = new Set([
+  'pipeline.complete',
+  'pipeline.error',
+  'pipeline.paused',
+  'pipeline.cancelled',
+]);
 
 /**
  * Run a prepared pipeline: create or reopen its run directory, wire the machine's emitted events to the
@@ -137,7 +143,23 @@ function startRun(
   let budgetStop: string | undefined;
   const nodeStarted = new Map<string, number>();
   const artifacts = new ArtifactStore(runDir);
-  const routingNodes = new Set(graph.nodes.filter((n) => ROUTING_HANDLERS.has(n.handler)).map((n) => n.id));
+  // Nodes run by a built-in routing handler (a type the registry overrides may do work): they do nothing a
+  // reader of checkpoint.json must see them doing.
+  const registry = options.registry ?? createDefaultRegistry();
+  const routingNodes = new Set(
+    graph.nodes.filter((n) => runsBuiltInRouting(registry, n.handler)).map((n) => n.id),
+  );
+  // A restart forgets the completed nodes: the records of those still waiting must be on disk first.
+  let restartsRecorded = prepared.input.restarts ?? 0;
+  const flushStageRecords = (): boolean => {
+    try {
+      stageRecords.flush();
+      return true;
+    } catch (error) {
+      failOutput(`writing the stage folders of ${runDir}`, error);
+      return false;
+    }
+  };
   const emitEvent = (kind: string, data: Record<string, unknown> = {}, nodeId?: string): void => {
     // A node that does work (anything but routing) starts with checkpoint.json naming it: whoever reads
     // the file while it runs, or after a crash in it, sees where the run is (docs/decisions.md D23.1).
@@ -148,6 +170,9 @@ function startRun(
         failOutput(`writing the checkpoint ${checkpoints.path}`, error);
       }
     }
+    // Whoever hears that the run is over finds every node's record in place (routing nodes' wait for
+    // checkpoint.json, D29.1, which the run's last one follows this event).
+    if (TERMINAL_EVENTS.has(kind) && !data['branch'] && !data['parent']) flushStageRecords();
     const now = Date.now();
     let timed = data;
     if (nodeId && !data['branch'] && !data['parent']) {
@@ -208,6 +233,10 @@ function startRun(
       log.flush();
     } catch (error) {
       failOutput(`writing ${join(runDir, 'events.jsonl')}`, error);
+    }
+    if (context.restarts !== restartsRecorded) {
+      if (!flushStageRecords()) return;
+      restartsRecorded = context.restarts;
     }
     try {
       checkpoints.write({
@@ -283,7 +312,7 @@ function startRun(
     // The run lock is ours, so whoever ran this before is dead: stop what it left running before the
     // interrupted node runs again beside it.
     if (!prepared.fresh) {
-      restoreStageRecords(runDir, graph, options.registry, prepared.input);
+      restoreStageRecords(runDir, graph, registry, prepared.input);
       stopLeftoverProcesses(processes, {
         onStopped: ({ entry, pids, killed }) =>
           emitEvent(

@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { conditionalHandler } from '../actors/handlers/conditional.js';
 import { exitHandler } from '../actors/handlers/exit.js';
 import { startHandler } from '../actors/handlers/start.js';
 import { createDefaultRegistry, type HandlerRegistry } from '../actors/registry.js';
-import { outcomeToStatusFile } from '../actors/status-file.js';
+import { outcomeToStatusFile, readStatusFile } from '../actors/status-file.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { Outcome } from '../compiler/outcome.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
@@ -67,9 +67,10 @@ export class StageRecords {
 }
 
 /**
- * After a crash, the routing nodes completed since the run's last `checkpoint.json` may have no record
- * (D29.1): a resume writes the missing ones from the checkpoint before the run goes on. The checkpoint
- * keeps only a non-success status, so the notes say where the record came from.
+ * After a crash, the routing nodes completed since the run's last `checkpoint.json` may have no record,
+ * or an earlier visit's (D29.1): a resume writes those from the checkpoint before the run goes on. The
+ * checkpoint keeps a node's status only (success unless it says otherwise), so a record whose status
+ * differs from it is replaced, and the notes say where the new one came from.
  */
 export function restoreStageRecords(
   runDir: string,
@@ -83,13 +84,23 @@ export function restoreStageRecords(
     const node = graph.nodes.find((n) => n.id === id);
     if (!node || !runsBuiltInRouting(registry, node.handler)) continue;
     const stageDir = stageDirFor(runDir, id, checkpoint.restarts ?? 0);
-    if (existsSync(join(stageDir, 'status.json'))) continue;
+    const status = outcomes[id] ?? 'success';
+    if (recordedStatus(join(stageDir, 'status.json')) === status) continue;
     mkdirSync(stageDir, { recursive: true });
     writeStageStatus(stageDir, {
-      status: outcomes[id] ?? 'success',
+      status,
       notes: `recorded on resume: the run stopped before writing ${id}'s status`,
     });
     restored.push(id);
   }
   return restored;
+}
+
+/** The `outcome` a status.json holds; undefined when there is none or it cannot be read. */
+function recordedStatus(path: string): string | undefined {
+  try {
+    return readStatusFile(path)?.status;
+  } catch {
+    return undefined;
+  }
 }

@@ -122,6 +122,32 @@ describe('the checkpoint writer with its journal', () => {
     expect(snapshot(dir).steps).toBe(2);
   });
 
+  it('calls beforeSnapshot before each checkpoint.json write, whatever makes it, and on every flush', async () => {
+    const dir = tempDir();
+    // The steps checkpoint.json holds when the hook runs: it must not hold the checkpoint being written.
+    const seen: (number | undefined)[] = [];
+    const writer = createCheckpointWriter({
+      runDir: dir,
+      durable: false,
+      beforeSnapshot: () =>
+        seen.push(existsSync(join(dir, 'checkpoint.json')) ? snapshot(dir).steps : undefined),
+    });
+    const half = () => ({ text: 'x'.repeat(JOURNAL_COMPACT_BYTES / 2) });
+    writer.write(checkpoint(1)); // the first step
+    writer.write(checkpoint(2));
+    writer.flush(); // before a node that does work
+    writer.flush(); // nothing pending: the hook still runs
+    writer.write(checkpoint(3));
+    await nextTurn(); // the run waited
+    writer.write(checkpoint(4, 'running', half()));
+    writer.write(checkpoint(5));
+    writer.write(checkpoint(6, 'running', half())); // past the journal's bound
+    writer.write(checkpoint(7, 'completed')); // the end
+    expect(seen).toEqual([undefined, 1, 2, 2, 3, 6]);
+    expect(snapshot(dir).steps).toBe(7);
+    writer.close();
+  });
+
   it('past its bound the journal starts over behind a checkpoint.json holding its newest line', () => {
     const dir = tempDir();
     const writer = createCheckpointWriter({ runDir: dir, durable: false });

@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
 import { compile } from '../../src/compiler/compile.js';
 import { newestJournalCheckpoint } from '../../src/machines/checkpoint-journal.js';
-import { resumePipeline } from '../../src/machines/engine.js';
+import { resumePipeline, startPipeline } from '../../src/machines/engine.js';
+import type { PipelineRun } from '../../src/machines/run-types.js';
 import { restoreStageRecords, StageRecords } from '../../src/machines/stage-records.js';
 import { ensureDist, ROOT } from '../helpers/ensure-dist.js';
 import { readJson, runDot, tempDir } from './run-helpers.js';
@@ -115,6 +116,67 @@ describe('routing nodes’ stage records in a run (docs/decisions.md D29.1)', ()
   });
 });
 
+describe('routing nodes’ stage records, where the run meets them', () => {
+  it('are on disk when a handler that overrides exit starts', async () => {
+    const runDir = join(tempDir(), 'run');
+    let seenByExit: boolean[] = [];
+    const registry = createDefaultRegistry().register('exit', async () => {
+      seenByExit = ['start', 'c1', 'c2'].map((n) => existsSync(join(runDir, n, 'status.json')));
+      return { status: 'success' };
+    });
+    await runDot(
+      'digraph x { start [shape=Mdiamond]; c1 [shape=diamond]; c2 [shape=diamond]; exit [shape=Msquare]; start -> c1 -> c2 -> exit }',
+      { runDir, registry },
+    );
+    expect(seenByExit).toEqual([true, true, true]);
+  });
+
+  it('are all on disk when the run says it is over, however it ends', async () => {
+    const source =
+      'digraph x { start [shape=Mdiamond]; c1 [shape=diamond]; c2 [shape=diamond]; exit [shape=Msquare]; start -> c1 -> c2 -> exit }';
+    // Completed, and cancelled in the middle of the burst (c2 next).
+    for (const [kind, nodes] of [
+      ['pipeline.complete', ['start', 'c1', 'c2', 'exit']],
+      ['pipeline.cancelled', ['start', 'c1']],
+    ] as const) {
+      const runDir = join(tempDir(), 'run');
+      let atEnd: boolean[] = [];
+      const run: PipelineRun = startPipeline({
+        source,
+        runDir,
+        durable: false,
+        onEvent: (e) => {
+          if (
+            kind === 'pipeline.cancelled' &&
+            e.kind === 'checkpoint.saved' &&
+            e.data['current_node'] === 'c2'
+          )
+            run.cancel();
+          if (e.kind === kind) atEnd = nodes.map((n) => existsSync(join(runDir, n, 'status.json')));
+        },
+      });
+      await run.result;
+      expect(atEnd, kind).toEqual(nodes.map(() => true));
+    }
+  });
+
+  it('are written at the step in a parallel branch (the branch, not the run, owns its folders)', async () => {
+    const seen: boolean[] = [];
+    const registry = createDefaultRegistry().register('look', async ({ stageDir }) => {
+      seen.push(existsSync(join(dirname(stageDir), 'pick', 'status.json')));
+      return { status: 'success' };
+    });
+    const run = await runDot(
+      `digraph p { start [shape=Mdiamond]; fan [shape=component]; join [shape=tripleoctagon]; exit [shape=Msquare]
+        pick [shape=diamond]; look [type="look"]
+        start -> fan -> pick -> look -> join -> exit }`,
+      { registry },
+    );
+    expect(run.result.status).toBe('completed');
+    expect(seen).toEqual([true]);
+  });
+});
+
 describe('restoreStageRecords', () => {
   const graph = compile(BURST).graph;
 
@@ -143,38 +205,92 @@ describe('restoreStageRecords', () => {
   });
 });
 
+/** Run `source` in a child process that SIGKILLs itself when `killWhen` (JS over the event `e`) holds. */
+function runUntilKilled(source: string, runDir: string, killWhen: string) {
+  ensureDist();
+  const script = `
+    import { createDefaultRegistry, startPipeline } from ${JSON.stringify(join(ROOT, 'dist', 'index.js'))};
+    const registry = createDefaultRegistry().register('look', async () => ({ status: 'success' }));
+    let seen = 0;
+    const run = startPipeline({
+      source: ${JSON.stringify(source)},
+      runDir: ${JSON.stringify(runDir)},
+      registry,
+      onEvent: (e) => { if (${killWhen}) process.kill(process.pid, 'SIGKILL'); },
+    });
+    await run.result;
+  `;
+  return spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+}
+
+const resumeLooking = (runDir: string) =>
+  resumePipeline({
+    from: runDir,
+    registry: createDefaultRegistry().register('look', async () => ({ status: 'success' })),
+    durable: false,
+  }).result;
+
 describe('a run killed in the middle of a routing burst', () => {
   it('resumes with every completed node recorded', async () => {
-    ensureDist();
     const runDir = join(tempDir(), 'run');
-    // SIGKILL from inside the run, right after the journal took c2 -> c3: c1 and c2 are completed and
-    // their records are still waiting for checkpoint.json.
-    const script = `
-      import { createDefaultRegistry, startPipeline } from ${JSON.stringify(join(ROOT, 'dist', 'index.js'))};
-      const registry = createDefaultRegistry().register('look', async () => ({ status: 'success' }));
-      const run = startPipeline({
-        source: ${JSON.stringify(BURST)},
-        runDir: ${JSON.stringify(runDir)},
-        registry,
-        onEvent: (e) => {
-          if (e.kind === 'checkpoint.saved' && e.data.current_node === 'c3') process.kill(process.pid, 'SIGKILL');
-        },
-      });
-      await run.result;
-    `;
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    // Right after the journal took c2 -> c3: c1 and c2 are completed and their records still wait for
+    // checkpoint.json.
+    const child = runUntilKilled(
+      BURST,
+      runDir,
+      "e.kind === 'checkpoint.saved' && e.data.current_node === 'c3'",
+    );
     expect(child.signal).toBe('SIGKILL');
     const journaled = newestJournalCheckpoint(runDir) as { current_node: string; completed_nodes: string[] };
     expect(journaled.current_node).toBe('c3');
     expect(journaled.completed_nodes).toEqual(['start', 'c1', 'c2']);
     expect(existsSync(join(runDir, 'c1', 'status.json'))).toBe(false);
 
-    const registry = createDefaultRegistry().register('look', async () => ({ status: 'success' }));
-    const resumed = resumePipeline({ from: runDir, registry, durable: false });
-    expect((await resumed.result).status).toBe('completed');
+    expect((await resumeLooking(runDir)).status).toBe('completed');
     for (const node of ['start', 'c1', 'c2', 'c3', 'look', 'c4', 'exit'])
       expect(statusOf(runDir, node)['outcome'], node).toBe('success');
     expect(String(statusOf(runDir, 'c2')['notes'])).toMatch(/recorded on resume/);
     expect(statusOf(runDir, 'c3')['notes']).toBe('Conditional node evaluated: c3');
+  }, 60_000);
+
+  it('resumes with the record of the last visit, not an earlier one’s', async () => {
+    const runDir = join(tempDir(), 'run');
+    // c's second visit is over max_visits (fail), its first succeeded; killed as the run reaches exit.
+    const source = `digraph v { start [shape=Mdiamond]; c [shape=diamond, max_visits=1]; look [type="look"]; exit [shape=Msquare]
+      start -> c -> look
+      look -> c [condition="outcome=success"]
+      c -> exit [condition="outcome=fail"] }`;
+    const child = runUntilKilled(
+      source,
+      runDir,
+      "e.kind === 'checkpoint.saved' && e.data.current_node === 'exit'",
+    );
+    expect(child.signal).toBe('SIGKILL');
+    expect(statusOf(runDir, 'c')['outcome']).toBe('success');
+    const result = await resumeLooking(runDir);
+    expect(result.failedNodes).toEqual(['c']);
+    expect(statusOf(runDir, 'c')['outcome']).toBe('fail');
+  }, 60_000);
+
+  it('keeps the records of the nodes a loop_restart forgot', async () => {
+    const runDir = join(tempDir(), 'run');
+    const source = `digraph lr { start [shape=Mdiamond]; look [type="look"]; c1 [shape=diamond]; c2 [shape=diamond]; exit [shape=Msquare]
+      start -> look -> c1 -> c2
+      c2 -> look [loop_restart=true, condition="internal.visit_count.c2<2"]
+      c2 -> exit [condition="internal.visit_count.c2>=2"] }`;
+    // Killed at the restart's checkpoint (the third naming look: the edge's, then the restart's own),
+    // whose completed list is empty.
+    const child = runUntilKilled(
+      source,
+      runDir,
+      "e.kind === 'checkpoint.saved' && e.data.current_node === 'look' && ++seen === 3",
+    );
+    expect(child.signal).toBe('SIGKILL');
+    expect(newestJournalCheckpoint(runDir)).toMatchObject({ restarts: 1, completed_nodes: [] });
+    expect((await resumeLooking(runDir)).status).toBe('completed');
+    for (const node of ['c1', 'c2']) {
+      expect(statusOf(runDir, node)['outcome'], node).toBe('success');
+      expect(statusOf(join(runDir, 'restart-1'), node)['outcome'], node).toBe('success');
+    }
   }, 60_000);
 });
