@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { conditionalHandler } from '../actors/handlers/conditional.js';
 import { exitHandler } from '../actors/handlers/exit.js';
 import { startHandler } from '../actors/handlers/start.js';
-import { createDefaultRegistry, type HandlerRegistry } from '../actors/registry.js';
+import type { HandlerRegistry } from '../actors/registry.js';
 import { outcomeToStatusFile, readStatusFile } from '../actors/status-file.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { Outcome } from '../compiler/outcome.js';
@@ -75,7 +75,7 @@ export class StageRecords {
 export function restoreStageRecords(
   runDir: string,
   graph: PipelineGraph,
-  registry: HandlerRegistry = createDefaultRegistry(),
+  registry: HandlerRegistry,
   checkpoint: Pick<PipelineMachineInput, 'completedNodes' | 'nodeOutcomes' | 'restarts'>,
 ): string[] {
   const restored: string[] = [];

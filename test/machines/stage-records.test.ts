@@ -184,7 +184,7 @@ describe('restoreStageRecords', () => {
     const runDir = tempDir();
     mkdirSync(join(runDir, 'start'));
     writeFileSync(join(runDir, 'start', 'status.json'), '{"outcome":"success","notes":"kept"}');
-    const restored = restoreStageRecords(runDir, graph, undefined, {
+    const restored = restoreStageRecords(runDir, graph, createDefaultRegistry(), {
       completedNodes: ['start', 'c1', 'c2', 'look'],
       nodeOutcomes: { c2: 'fail' },
       restarts: 0,
@@ -200,7 +200,7 @@ describe('restoreStageRecords', () => {
 
   it('writes under the current restart folder', () => {
     const runDir = tempDir();
-    restoreStageRecords(runDir, graph, undefined, { completedNodes: ['c1'], restarts: 2 });
+    restoreStageRecords(runDir, graph, createDefaultRegistry(), { completedNodes: ['c1'], restarts: 2 });
     expect(existsSync(join(runDir, 'restart-2', 'c1', 'status.json'))).toBe(true);
   });
 });
