@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { type Actor, createActor } from 'xstate';
 import { ProcessLedger } from '../actors/process/process-ledger.js';
 import { stopLeftoverProcesses } from '../actors/process/stop-leftover-processes.js';
-import { createDefaultRegistry } from '../actors/registry.js';
 import { ArtifactStore } from '../shared/artifact-store.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
@@ -145,9 +144,8 @@ function startRun(
   const artifacts = new ArtifactStore(runDir);
   // Nodes run by a built-in routing handler (a type the registry overrides may do work): they do nothing a
   // reader of checkpoint.json must see them doing.
-  const registry = options.registry ?? createDefaultRegistry();
   const routingNodes = new Set(
-    graph.nodes.filter((n) => runsBuiltInRouting(registry, n.handler)).map((n) => n.id),
+    graph.nodes.filter((n) => runsBuiltInRouting(options.registry, n.handler)).map((n) => n.id),
   );
   // A restart forgets the completed nodes: the records of those still waiting must be on disk first.
   let restartsRecorded = prepared.input.restarts ?? 0;
@@ -312,7 +310,7 @@ function startRun(
     // The run lock is ours, so whoever ran this before is dead: stop what it left running before the
     // interrupted node runs again beside it.
     if (!prepared.fresh) {
-      restoreStageRecords(runDir, graph, registry, prepared.input);
+      restoreStageRecords(runDir, graph, options.registry, prepared.input);
       stopLeftoverProcesses(processes, {
         onStopped: ({ entry, pids, killed }) =>
           emitEvent(

@@ -23,12 +23,15 @@ export function writeStageStatus(stageDir: string, outcome: Outcome): void {
 }
 
 const ROUTING = new Set([startHandler, exitHandler, conditionalHandler]);
+/** The types the default registry maps to those handlers. */
+const ROUTING_TYPES = new Set(['start', 'exit', 'conditional']);
 
 /**
  * Whether the node runs a built-in routing handler (start, exit, conditional): one that does nothing but
- * succeed, writes nothing in its folder and is never overridden by the registry at hand.
+ * succeed, writes nothing in its folder and is not overridden by the run's registry (none: the default).
  */
-export function runsBuiltInRouting(registry: HandlerRegistry, handlerType: string): boolean {
+export function runsBuiltInRouting(registry: HandlerRegistry | undefined, handlerType: string): boolean {
+  if (!registry) return ROUTING_TYPES.has(handlerType);
   try {
     return ROUTING.has(registry.get(handlerType));
   } catch {
@@ -75,13 +78,14 @@ export class StageRecords {
 export function restoreStageRecords(
   runDir: string,
   graph: PipelineGraph,
-  registry: HandlerRegistry,
+  registry: HandlerRegistry | undefined,
   checkpoint: Pick<PipelineMachineInput, 'completedNodes' | 'nodeOutcomes' | 'restarts'>,
 ): string[] {
   const restored: string[] = [];
   const outcomes = checkpoint.nodeOutcomes ?? {};
+  const nodes = new Map(graph.nodes.map((n) => [n.id, n]));
   for (const id of checkpoint.completedNodes ?? []) {
-    const node = graph.nodes.find((n) => n.id === id);
+    const node = nodes.get(id);
     if (!node || !runsBuiltInRouting(registry, node.handler)) continue;
     const stageDir = stageDirFor(runDir, id, checkpoint.restarts ?? 0);
     const status = outcomes[id] ?? 'success';
