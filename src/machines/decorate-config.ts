@@ -9,7 +9,7 @@ import { StageStatusSchema } from '../compiler/outcome.js';
 import { AttractorError } from '../shared/errors.js';
 import type { HandlerActorOutput, HandlerInvocationInput } from './invocation-runtime.js';
 import type { PipelineMachineContext } from './pipeline-context.js';
-import type { HandlerSettlement } from './settled-node.js';
+import type { HandlerSettlement } from './recorded-outcome.js';
 
 /** The names a config may use: the implementations given to `setup()`. */
 export interface Implementations {
@@ -37,10 +37,9 @@ export interface DecoratedConfig<TSetupConfig> {
  * implement, with a message saying where. What plain data cannot carry is added:
  * - each invocation's `input` becomes a mapper giving the actor its node and the pipeline context as
  *   of entering the state;
- * - the guards and actions of an invocation's `onDone`/`onError` transitions get how the actor ended
- *   as `params.settlement`: `{ output }` (shape-checked: setup() types only the machine's own events,
- *   so named guards and actions never read `event.output`) or `{ error }`. One object per event, so
- *   what a guard computes from it the transition's actions can reuse.
+ * - the actions of an invocation's `onDone`/`onError` transitions (which record the outcome) get how
+ *   the actor ended as `params.settlement`: `{ output }` (shape-checked: setup() types only the
+ *   machine's own events, so named actions never read `event.output`) or `{ error }`.
  * The compiler's config is left untouched (it is cached and shared). The result is then declared to be
  * the config type `setup()` expects (`TSetupConfig`): the only cast of the seam.
  */
@@ -55,23 +54,15 @@ export function decorateConfig<TSetupConfig>(config: MachineConfig): DecoratedCo
     refs(t.actions, where);
     return t;
   };
-  const settlements = new WeakMap<EventObject, HandlerSettlement>();
+  // The actions of an invocation's `onDone`/`onError` (the recording ones) get how the actor ended.
   const settled = (
     list: TransitionConfig[] | TransitionConfig,
     where: string,
     failed: boolean,
     handler: boolean,
   ) => {
-    const settlementOf = (event: EventObject): HandlerSettlement => {
-      let settlement = settlements.get(event);
-      if (!settlement) {
-        settlement = failed
-          ? { error: 'error' in event ? event.error : undefined }
-          : doneWith(event, where, handler);
-        settlements.set(event, settlement);
-      }
-      return settlement;
-    };
+    const settlementOf = (event: EventObject): HandlerSettlement =>
+      failed ? { error: 'error' in event ? event.error : undefined } : doneWith(event, where, handler);
     const withSettlement = (ref: NamedRef) => ({
       type: ref.type,
       params: ({ event }: Args) => ({ ...ref.params, settlement: settlementOf(event) }),
@@ -79,11 +70,7 @@ export function decorateConfig<TSetupConfig>(config: MachineConfig): DecoratedCo
     // A config printed before transitions became lists (or written by hand) may give one transition.
     return (Array.isArray(list) ? list : [list]).map((t) => {
       transition(t, where);
-      return {
-        ...t,
-        ...(t.guard ? { guard: withSettlement(t.guard) } : {}),
-        ...(t.actions ? { actions: t.actions.map(withSettlement) } : {}),
-      };
+      return { ...t, ...(t.actions ? { actions: t.actions.map(withSettlement) } : {}) };
     });
   };
   const state = (s: StateConfig, where: string): unknown => {

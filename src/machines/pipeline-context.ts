@@ -1,6 +1,7 @@
 import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import type { FidelityMode } from '../compiler/ir.js';
 import type { Outcome, StageStatus } from '../compiler/outcome.js';
+import type { Route } from './route.js';
 import { splitVisitCounts, type VisitCounts } from './visit-counts.js';
 
 /**
@@ -33,6 +34,8 @@ export interface PipelineMachineContext {
   /** Index of the edge that led to the current node (edge fidelity and thread id). */
   arrivedBy?: number;
   retryPending: boolean;
+  /** Where the node that just ran goes: decided in its `route` state, once its outcome is recorded. */
+  route?: Route;
   jumpTo?: string;
   failure?: { node?: string; reason: string };
   /** Distinct nodes whose final outcome was FAIL: the run quality (clean/degraded/failed). */

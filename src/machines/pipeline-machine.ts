@@ -11,19 +11,16 @@ import {
   type PipelineMachineInput,
 } from './pipeline-context.js';
 import type { GraphLookup } from './pipeline-runtime.js';
+import { type HandlerSettlement, recordedOutcome } from './recorded-outcome.js';
 import { type RetryBackoffLogic, retryBackoffActor } from './retry-backoff-actor.js';
-import { goalGatesAt, stepAfter } from './routing-memo.js';
-import { type HandlerSettlement, settledNode } from './settled-node.js';
+import { decideRoute, type Route } from './route.js';
 import { countVisit } from './visit-counts.js';
 
-/**
- * Guards and actions of a handler's `onDone`/`onError` transitions also get the `settlement` (added by
- * decorateConfig): they route on the context as recording the outcome leaves it.
- */
-type Settles = { settlement?: HandlerSettlement };
-type NodeParams = { node: string } & Settles;
-type EdgeParams = { node: string; edge: number } & Settles;
-type JumpParams = { node: string; target: string } & Settles;
+type NodeParams = { node: string };
+/** The recording actions of a handler's `onDone`/`onError` also get how it ended (added by decorateConfig). */
+type RecordParams = NodeParams & { settlement?: HandlerSettlement };
+type EdgeParams = { node: string; edge: number };
+type JumpParams = { node: string; target: string };
 /** The config type a `setup()` result's `createMachine` takes. */
 type SetupConfig<S> = S extends { createMachine: (config: infer C) => unknown } ? C : never;
 
@@ -56,17 +53,16 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
   const { lookup } = options;
   const random = options.random ?? Math.random;
   const node = (p: NodeParams) => lookup.node(p.node);
-  /**
-   * The context a routing guard reads: as the settled handler's outcome will leave it. (Actions read the
-   * context they are given: the recording action that comes first in their transition has assigned it.)
-   */
-  const routed = (context: PipelineMachineContext, p: NodeParams): PipelineMachineContext =>
-    p.settlement ? settledNode(lookup, context, p.node, p.settlement).context : context;
-  const stepOf = (context: PipelineMachineContext, p: NodeParams) =>
-    stepAfter(lookup, routed(context, p), p.node);
-  const picksEdge = (context: PipelineMachineContext, p: EdgeParams): boolean => {
-    const step = stepOf(context, p);
-    return step.kind === 'edge' && step.edge.index === p.edge;
+  const routeOf = (context: PipelineMachineContext): Route | undefined => context.route;
+  const takesEdge = (context: PipelineMachineContext, p: EdgeParams): boolean => {
+    const route = routeOf(context);
+    return route?.kind === 'edge' && route.edge === p.edge;
+  };
+  const jumpsTo = (context: PipelineMachineContext, p: JumpParams, kinds: readonly Route['kind'][]) => {
+    const route = routeOf(context);
+    return (
+      route !== undefined && kinds.includes(route.kind) && 'target' in route && route.target === p.target
+    );
   };
 
   const actors: Record<string, HandlerActorLogic | RetryBackoffLogic> = {
@@ -86,43 +82,34 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
       pauseRequested: ({ context }) => context.pauseRequested,
       isBranchRun: ({ context }) => context.branch,
       jumpTargetIs: ({ context }, p: NodeParams) => context.jumpTo === p.node,
-      shouldRetry: ({ context }, p: NodeParams) => routed(context, p).retryPending,
-      // The params also carry the edge's condition, label, weight and target, for people reading the
-      // chart; the decision is the compiler's `nextStep`, asked once per context.
-      routesToEdge: ({ context }, p: EdgeParams) => picksEdge(context, p),
+      // The routing state's guards read the route its entry decided (`context.route`). The params also
+      // carry each edge's condition, label, weight and target, for people reading the chart.
+      shouldRetry: ({ context }) => routeOf(context)?.kind === 'retry',
+      routesToEdge: ({ context }, p: EdgeParams) => takesEdge(context, p),
       // A branch's edge into a fan-in ends the branch, unless the fan-in's `enter` would not stop it there.
       endsBranchAt: ({ context }, p: EdgeParams) =>
         context.branch &&
         !context.pauseRequested &&
         context.steps < context.maxSteps &&
-        picksEdge(context, p),
-      routesToRetryTarget: ({ context }, p: JumpParams) => {
-        const step = stepOf(context, p);
-        return step.kind === 'retry_target' && step.target === p.target;
-      },
+        takesEdge(context, p),
+      routesToRetryTarget: ({ context }, p: JumpParams) => jumpsTo(context, p, ['retry_target']),
       // `next_node` naming a node the chart draws a jump to (a parallel node's fan-in).
-      jumpsTo: ({ context }, p: JumpParams) => {
-        const step = stepOf(context, p);
-        return step.kind === 'jump' && step.target === p.target;
-      },
+      jumpsTo: ({ context }, p: JumpParams) => jumpsTo(context, p, ['jump']),
       // What only the run knows: `next_node` naming a node without an edge, or a retry target naming no node.
-      routesToJump: ({ context }, p: NodeParams) => {
-        const kind = stepOf(context, p).kind;
+      routesToJump: ({ context }) => {
+        const kind = routeOf(context)?.kind;
         return kind === 'jump' || kind === 'retry_target';
       },
-      routesToEnd: ({ context }, p: NodeParams) => stepOf(context, p).kind === 'end',
-      goalGateRetries: ({ context }, p: JumpParams) => {
-        const gates = goalGatesAt(lookup, routed(context, p));
-        return !gates.ok && gates.target === p.target;
-      },
-      goalGateUnsatisfied: ({ context }, p: NodeParams) => !goalGatesAt(lookup, routed(context, p)).ok,
+      routesToEnd: ({ context }) => routeOf(context)?.kind === 'end',
+      goalGateRetries: ({ context }, p: JumpParams) => jumpsTo(context, p, ['goal_gate_retry']),
+      goalGateUnsatisfied: ({ context }) => routeOf(context)?.kind === 'fail',
     },
     actions: {
       startNode: enqueueActions(({ context, enqueue }, p: NodeParams) => {
         const attempt = (context.nodeRetries[p.node] ?? 0) + 1;
         const edge = context.arrivedBy !== undefined ? lookup.edge(context.arrivedBy) : undefined;
         const resolved = resolveFidelity({ ...(edge ? { edge } : {}), node: node(p), graph: lookup.graph });
-        // docs/decisions.md (resume fidelity): the first `full` node after a resume sees `summary:high` once (its thread is gone).
+        // The first `full` node after a resume sees `summary:high` once: its thread is gone.
         const degrade = resolved === 'full' && context.degradeFullFidelity;
         enqueue.assign({
           fidelity: degrade ? 'summary:high' : resolved,
@@ -131,6 +118,7 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
           lastNode: p.node,
           jumpTo: undefined,
           llmChoice: undefined,
+          route: undefined,
           values: { ...context.values, current_node: p.node },
           // A new visit (not a retry of this one) counts toward max_visits.
           ...(attempt === 1 ? { visits: countVisit(context.visits, p.node) } : {}),
@@ -139,17 +127,18 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
           evt('node.start', { attempt, handler: node(p).handler, step: context.steps + 1 }, p.node),
         );
       }),
-      // First in every transition leaving `run`: it assigns what the transition's guard decided on.
-      recordOutcome: enqueueActions(({ context, enqueue }, p: NodeParams) => record(enqueue, context, p)),
-      recordError: enqueueActions(({ context, enqueue }, p: NodeParams) => record(enqueue, context, p)),
+      // The handler settled: record its outcome. Routing happens after, in the node's `route` state.
+      recordOutcome: enqueueActions(({ context, enqueue }, p: RecordParams) => record(enqueue, context, p)),
+      recordError: enqueueActions(({ context, enqueue }, p: RecordParams) => record(enqueue, context, p)),
+      decideRoute: assign({ route: ({ context }, p: NodeParams) => decideRoute(lookup, context, p.node) }),
       traverseEdge: enqueueActions(({ context, enqueue }, p: EdgeParams) => {
         const edge = lookup.edge(p.edge);
-        const step = stepAfter(lookup, context, p.node);
+        const route = routeOf(context);
         enqueue.assign({ arrivedBy: p.edge });
         enqueue.emit(
           evt(
             'edge.selected',
-            edgeSelectedData(p.node, { edge, step: step.kind === 'edge' ? step.step : 'condition' }),
+            edgeSelectedData(p.node, { edge, step: route?.kind === 'edge' ? route.step : 'condition' }),
             p.node,
           ),
         );
@@ -174,25 +163,25 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
         enqueue.emit({ type: 'checkpoint', context: next, currentNode: edge.target, status: 'running' });
       }),
       jumpFromNode: enqueueActions(({ context, enqueue }, p: NodeParams) => {
-        const step = stepAfter(lookup, context, p.node);
-        if (step.kind !== 'jump' && step.kind !== 'retry_target') return;
-        const reason = step.kind === 'jump' ? `next_node from ${p.node}` : `retry target of ${p.node}`;
-        enqueue.assign({ jumpTo: step.target, arrivedBy: undefined });
-        const how = step.kind === 'jump' ? 'next_node' : step.via;
+        const route = routeOf(context);
+        if (route?.kind !== 'jump' && route?.kind !== 'retry_target') return;
+        const reason = route.kind === 'jump' ? `next_node from ${p.node}` : `retry target of ${p.node}`;
+        enqueue.assign({ jumpTo: route.target, arrivedBy: undefined });
+        const how = route.kind === 'jump' ? 'next_node' : route.via;
         enqueue.emit(
-          evt('edge.selected', edgeSelectedData(p.node, { target: step.target, step: how }), p.node),
+          evt('edge.selected', edgeSelectedData(p.node, { target: route.target, step: how }), p.node),
         );
-        enqueue.emit(evt('node.jump', { target: step.target, reason }, p.node));
+        enqueue.emit(evt('node.jump', { target: route.target, reason }, p.node));
         enqueue.emit({
           type: 'checkpoint',
           context: { ...context, arrivedBy: undefined },
-          currentNode: step.target,
+          currentNode: route.target,
           status: 'running',
         });
       }),
       jumpToRetryTarget: enqueueActions(({ context, enqueue }, p: JumpParams) => {
-        const step = stepAfter(lookup, context, p.node);
-        const how = step.kind === 'retry_target' ? step.via : 'retry_target';
+        const route = routeOf(context);
+        const how = route?.kind === 'retry_target' ? route.via : 'retry_target';
         enqueue.assign({ arrivedBy: undefined });
         enqueue.emit(evt('edge.selected', edgeSelectedData(p.node, { target: p.target, step: how }), p.node));
         enqueue.emit(evt('node.jump', { target: p.target, reason: `retry target of ${p.node}` }, p.node));
@@ -204,12 +193,18 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
         });
       }),
       jumpForGoalGate: enqueueActions(({ context, enqueue }, p: JumpParams) => {
-        const gates = goalGatesAt(lookup, context);
+        const route = routeOf(context);
         enqueue.assign({ arrivedBy: undefined });
         enqueue.emit(
           evt('edge.selected', edgeSelectedData(p.node, { target: p.target, step: 'goal_gate' }), p.node),
         );
-        enqueue.emit(evt('goal_gate.retry', { target: p.target }, gates.ok ? p.node : gates.gate));
+        enqueue.emit(
+          evt(
+            'goal_gate.retry',
+            { target: p.target },
+            route?.kind === 'goal_gate_retry' ? route.gate : p.node,
+          ),
+        );
         enqueue.emit({
           type: 'checkpoint',
           context: { ...context, arrivedBy: undefined },
@@ -218,20 +213,13 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
         });
       }),
       failGoalGate: enqueueActions(({ context, enqueue }, p: NodeParams) => {
-        const gates = goalGatesAt(lookup, context);
-        const gate = gates.ok ? p.node : gates.gate;
-        const reason =
-          (gates.ok ? undefined : gates.reason) ??
-          `goal gate ${gate} did not succeed and no retry target is set`;
-        endRun(enqueue, context, p.node, 'failed', { node: gate, reason });
+        endRun(enqueue, context, p.node, 'failed', failureOf(context, p.node));
       }),
       completeRun: enqueueActions(({ context, enqueue }, p: NodeParams) => {
         endRun(enqueue, context, p.node, 'completed');
       }),
       failRun: enqueueActions(({ context, enqueue }, p: NodeParams) => {
-        const step = stepAfter(lookup, context, p.node);
-        const reason = step.kind === 'fail' ? step.reason : `no route out of ${p.node}`;
-        endRun(enqueue, context, p.node, 'failed', { node: p.node, reason });
+        endRun(enqueue, context, p.node, 'failed', failureOf(context, p.node));
       }),
       failStepLimit: enqueueActions(({ context, enqueue }, p: NodeParams) => {
         const reason = `step limit of ${context.maxSteps} reached before ${p.node} (raise it with --max-steps)`;
@@ -274,9 +262,9 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
   function record(
     enqueue: { assign: (v: Partial<PipelineMachineContext>) => void; emit: (e: MachineEmitted) => void },
     context: PipelineMachineContext,
-    p: NodeParams,
+    p: RecordParams,
   ): void {
-    const recorded = p.settlement && settledNode(lookup, context, p.node, p.settlement).recorded;
+    const recorded = p.settlement && recordedOutcome(lookup, context, p.node, p.settlement);
     if (!recorded) return;
     const { assigned, applied, raw } = recorded;
     enqueue.assign(assigned);
@@ -310,6 +298,12 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
       ),
     );
   }
+}
+
+/** The failure a `fail` route carries; a node that routes nowhere else fails with no route out. */
+function failureOf(context: PipelineMachineContext, nodeId: string): { node?: string; reason: string } {
+  const route = context.route;
+  return route?.kind === 'fail' ? route.failure : { node: nodeId, reason: `no route out of ${nodeId}` };
 }
 
 function endRun(

@@ -20,10 +20,10 @@ describe('the setup() seam (decorateConfig)', () => {
     [
       'a guard',
       (c: MachineConfig) => {
-        const t = c.states['work']?.states?.['run']?.invoke?.onDone[1];
+        const t = c.states['work']?.states?.['route']?.always?.[1];
         if (t?.guard) t.guard.type = 'routesSomewhere';
       },
-      /pipeline\.work\.run names guard "routesSomewhere"/,
+      /pipeline\.work\.route names guard "routesSomewhere"/,
     ],
     [
       'an action',

@@ -104,11 +104,11 @@ describe('parallel fan-out and fan-in', () => {
       },
     });
     expect(run.result.status).toBe('completed');
-    // The parallel handler's done event takes the root actor from running `fan` into the fan-in.
-    const fanRun = values.lastIndexOf(JSON.stringify({ fan: 'run' }));
-    expect(fanRun).toBeGreaterThan(0);
-    expect(values[fanRun + 1]).toBe(JSON.stringify({ join: 'enter' }));
-    expect(values.slice(fanRun)).not.toContain(JSON.stringify('__dispatch'));
+    // Once the parallel handler's outcome is recorded, `fan` routes straight into the fan-in.
+    const fanRoute = values.lastIndexOf(JSON.stringify({ fan: 'route' }));
+    expect(fanRoute).toBeGreaterThan(0);
+    expect(values[fanRoute + 1]).toBe(JSON.stringify({ join: 'enter' }));
+    expect(values.slice(fanRoute)).not.toContain(JSON.stringify('__dispatch'));
   });
 
   it('merges branch context updates under the branch id and honours wait_all with a failure', async () => {

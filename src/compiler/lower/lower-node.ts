@@ -109,8 +109,8 @@ export interface LowerContext {
 }
 
 /**
- * Where a node goes once its handler has settled: retry, follow an edge, jump, end or fail — in the order
- * the routing function decides. The guards read the context as recording the outcome leaves it.
+ * The `route` state's transitions: retry, follow an edge, jump, end or fail. Its entry (`decideRoute`)
+ * asks the routing function once, on the recorded outcome; each guard tests that decision.
  */
 function routeTransitions(n: PipelineNode, lower: LowerContext): TransitionConfig[] {
   const routes: TransitionConfig[] = [
@@ -160,17 +160,10 @@ function routeTransitions(n: PipelineNode, lower: LowerContext): TransitionConfi
 }
 
 /**
- * The handler's `onDone` (`record` = `recordOutcome`) or `onError` (`recordError`) transitions: the
- * routing transitions, each recording the outcome first. Routing in the transition that leaves `run`, rather than
- * in a `route` state entered on the way, saves a microstep per visit (docs/decisions.md D26.1).
+ * One compound state per node: enter → run (invoke `handler.<type>`, then record its outcome) → route
+ * (decide, then go to the next node), with backoff (invoke `retryBackoff`) for retries.
  */
-function settleTransitions(routes: readonly TransitionConfig[], record: string, n: PipelineNode) {
-  return routes.map((t) => ({ ...t, actions: [{ type: record, params: node(n.id) }, ...(t.actions ?? [])] }));
-}
-
-/** One compound state per node: enter → run (invoke `handler.<type>`) → the next node, with backoff (invoke `retryBackoff`) for retries. */
 export function lowerNode(n: PipelineNode, lower: LowerContext): StateConfig {
-  const routes = routeTransitions(n, lower);
   return {
     meta: { nodeId: n.id, handler: n.handler },
     initial: 'enter',
@@ -181,9 +174,13 @@ export function lowerNode(n: PipelineNode, lower: LowerContext): StateConfig {
           id: 'handler',
           src: `handler.${n.handler}`,
           input: node(n.id),
-          onDone: settleTransitions(routes, 'recordOutcome', n),
-          onError: settleTransitions(routes, 'recordError', n),
+          onDone: [{ target: 'route', actions: [{ type: 'recordOutcome', params: node(n.id) }] }],
+          onError: [{ target: 'route', actions: [{ type: 'recordError', params: node(n.id) }] }],
         },
+      },
+      route: {
+        entry: [{ type: 'decideRoute', params: node(n.id) }],
+        always: routeTransitions(n, lower),
       },
       // The wait is an invoked actor rather than an `after` delay: XState persists invoked actors and
       // restarts them on restore, but not the timers of delayed transitions, so a snapshot taken

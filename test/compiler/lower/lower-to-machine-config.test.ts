@@ -16,14 +16,11 @@ import { compileMachine } from '../../../src/machines/compile-machine.js';
 
 const config = (source: string) => lowerToMachineConfig(parseDot(source).graph);
 
-/** A node's routing: its handler's `onDone` transitions, without the `recordOutcome` each starts with. */
+/** A node's routing: the transitions of its `route` state, entered once the outcome is recorded. */
 function routes(c: MachineConfig, id: string): TransitionConfig[] {
-  return (c.states[id]?.states?.['run']?.invoke?.onDone ?? []).map((t) => {
-    expect(t.actions?.[0]).toEqual({ type: 'recordOutcome', params: { node: id } });
-    const rest = t.actions?.slice(1) ?? [];
-    const { actions: _recorded, ...plain } = t;
-    return rest.length > 0 ? { ...plain, actions: rest } : plain;
-  });
+  const route = c.states[id]?.states?.['route'];
+  expect(route?.entry).toEqual([{ type: 'decideRoute', params: { node: id } }]);
+  return route?.always ?? [];
 }
 
 describe('lowerToMachineConfig', () => {
@@ -59,19 +56,18 @@ describe('lowerToMachineConfig', () => {
     expect(work?.states?.['run']?.invoke?.src).toBe('handler.codergen');
     expect(work?.states?.['run']?.invoke?.input).toEqual({ node: 'work' });
     expect(c.states['gate']?.states?.['run']?.invoke?.src).toBe('handler.wait.human');
-    // Routing is in the transitions that leave `run`: no state between the handler and the next node.
-    expect(Object.keys(work?.states ?? {})).toEqual(['enter', 'run', 'backoff']);
+    // The outcome is recorded on the way out of `run`; `route` then decides where to go.
+    expect(Object.keys(work?.states ?? {})).toEqual(['enter', 'run', 'route', 'backoff']);
   });
 
-  it('routes a handler error like its outcome: the same transitions, recording the error first', () => {
-    const c = config(source);
-    const invoke = c.states['work']?.states?.['run']?.invoke;
-    const recordedWith = (list: TransitionConfig[] = []) => list.map((t) => t.actions?.[0]?.type);
-    expect(new Set(recordedWith(invoke?.onDone))).toEqual(new Set(['recordOutcome']));
-    expect(new Set(recordedWith(invoke?.onError))).toEqual(new Set(['recordError']));
-    const withoutRecord = (list: TransitionConfig[] = []) =>
-      list.map((t) => ({ ...t, actions: t.actions?.slice(1) }));
-    expect(withoutRecord(invoke?.onError)).toEqual(withoutRecord(invoke?.onDone));
+  it('records a handler error like its outcome, then routes both through the same route state', () => {
+    const invoke = config(source).states['work']?.states?.['run']?.invoke;
+    expect(invoke?.onDone).toEqual([
+      { target: 'route', actions: [{ type: 'recordOutcome', params: { node: 'work' } }] },
+    ]);
+    expect(invoke?.onError).toEqual([
+      { target: 'route', actions: [{ type: 'recordError', params: { node: 'work' } }] },
+    ]);
   });
 
   it('emits one guarded transition per outgoing edge, its params showing the edge, then jump/end/fail', () => {
@@ -224,8 +220,7 @@ describe('every example compiles to a machine that starts', () => {
     const file = path.join(examplesDir, name);
     const compiled = compileMachine(readFileSync(file, 'utf8'), { file });
     const { config: c, graph, machine } = compiled;
-    // One state per node plus the control states; every edge drawn with its target and condition, once
-    // for the handler's done event and once for its error.
+    // One state per node plus the control states; every edge drawn once, with its target and condition.
     expect(Object.keys(c.states)).toHaveLength(graph.nodes.length + 6);
     for (const n of graph.nodes) {
       expect(c.states[stateKey(n.id)]?.states?.['run']?.invoke?.src).toBe(`handler.${n.handler}`);
@@ -234,7 +229,7 @@ describe('every example compiles to a machine that starts', () => {
     }
     const edgeGuards = transitions(c).filter((t) => t.guard?.type === 'routesToEdge');
     expect(edgeGuards).toHaveLength(
-      2 * graph.edges.filter((e) => graph.nodes.find((n) => n.id === e.source)?.handler !== 'exit').length,
+      graph.edges.filter((e) => graph.nodes.find((n) => n.id === e.source)?.handler !== 'exit').length,
     );
     for (const t of edgeGuards) {
       const edge = graph.edges.find((e) => e.index === t.guard?.params?.['edge']);

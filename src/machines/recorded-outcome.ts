@@ -1,0 +1,38 @@
+import type { Outcome } from '../compiler/outcome.js';
+import { type AppliedOutcome, applyOutcome } from './apply-outcome.js';
+import { errorOutcome } from './error-outcome.js';
+import type { HandlerActorOutput } from './invocation-runtime.js';
+import type { PipelineMachineContext } from './pipeline-context.js';
+import type { GraphLookup } from './pipeline-runtime.js';
+
+/** How an invoked handler actor ended: its output (done event) or its error (error event). */
+export type HandlerSettlement = { output: HandlerActorOutput | undefined } | { error: unknown };
+
+/** What recording a settled handler's outcome assigns, and the outcome after retry accounting. */
+export interface RecordedOutcome {
+  assigned: Partial<PipelineMachineContext>;
+  applied: AppliedOutcome;
+  /** The outcome as the handler gave it, before retry accounting. */
+  raw: Outcome;
+}
+
+/**
+ * The context update that records how a node's handler ended: a thrown error becomes RETRY (retryable)
+ * or FAIL, an output is folded in with its logs and the router model's pick. A done event without
+ * output (an actor that is not a node's handler) records nothing.
+ */
+export function recordedOutcome(
+  lookup: GraphLookup,
+  context: PipelineMachineContext,
+  nodeId: string,
+  settlement: HandlerSettlement,
+): RecordedOutcome | undefined {
+  let raw: Outcome;
+  let llmChoice: string | undefined;
+  let logs: HandlerActorOutput['logs'];
+  if ('error' in settlement) raw = errorOutcome(settlement.error);
+  else if (settlement.output) ({ outcome: raw, llmChoice, logs } = settlement.output);
+  else return undefined;
+  const applied = applyOutcome(context, lookup.graph, lookup.node(nodeId), raw, logs);
+  return { assigned: { ...applied.context, ...(llmChoice ? { llmChoice } : {}) }, applied, raw };
+}
