@@ -12,8 +12,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { composeSystemPrompt } from '../dist/actors/agent/profiles/system-prompt.js';
-import { createSession } from '../dist/actors/agent/session/session.js';
+import { composeSystemPrompt } from '../dist/agent/profiles/system-prompt.js';
+import { createSession } from '../dist/agent/session/session.js';
 import { LLMClient, Message } from '../dist/llm/index.js';
 import { ScriptedAdapter } from '../dist/llm/testing/index.js';
 

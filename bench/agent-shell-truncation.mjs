@@ -5,9 +5,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LocalExecutionEnvironment } from '../dist/actors/agent/environment/local-execution-environment.js';
-import { runAgentTool } from '../dist/actors/agent/tools/run-agent-tool.js';
-import { shellTool } from '../dist/actors/agent/tools/shell-tool.js';
+import { LocalExecutionEnvironment } from '../dist/agent/environment/local-execution-environment.js';
+import { runAgentTool } from '../dist/agent/tools/run-agent-tool.js';
+import { shellTool } from '../dist/agent/tools/shell-tool.js';
 
 const BYTES = 100_000_000;
 const LINE = 'lorem ipsum dolor sit amet, consectetur adipiscing elit 0123456789';

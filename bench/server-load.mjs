@@ -112,10 +112,12 @@ try {
   console.log(`server peak RSS: ${peakRss.toFixed(0)} MB`);
 
   // One run: through the server (POST to the done message) vs the library in this process.
-  const { startPipeline } = await import(path.join(root, 'dist/machines/engine.js'));
-  const { withDryRunHandlers } = await import(path.join(root, 'dist/machines/dry-run.js'));
+  const { startPipeline } = await import(path.join(root, 'dist/run/engine.js'));
+  const { withDryRunHandlers } = await import(path.join(root, 'dist/actors/simulated/dry-run-handlers.js'));
   const { createDefaultRegistry } = await import(path.join(root, 'dist/actors/registry.js'));
-  const { createSimulatedBackend } = await import(path.join(root, 'dist/actors/simulated-backend.js'));
+  const { createSimulatedBackend } = await import(
+    path.join(root, 'dist/actors/simulated/simulated-backend.js')
+  );
   const { AutoApproveInterviewer } = await import(
     path.join(root, 'dist/actors/interviewers/auto-approve.js')
   );

@@ -12,34 +12,6 @@
  * }).start();
  */
 
-// The coding agent's tools and execution environment: custom tools, other environments, hooks
-export type {
-  DirEntry,
-  ExecOptions,
-  ExecResult,
-  ExecutionEnvironment,
-  FileChange,
-  GrepMatch,
-  GrepOptions,
-  GrepResult,
-} from './actors/agent/environment/execution-environment.js';
-export { FileNotFoundError } from './actors/agent/environment/file-not-found-error.js';
-export {
-  LocalExecutionEnvironment,
-  type LocalExecutionEnvironmentOptions,
-} from './actors/agent/environment/local-execution-environment.js';
-export { PathOutsideWorkdirError } from './actors/agent/environment/path-outside-workdir-error.js';
-export { runToolHooks, type ToolCallMeta, type ToolHooks } from './actors/agent/hooks/run-tool-hooks.js';
-export {
-  type AgentTool,
-  type AgentToolResult,
-  defineTool,
-  type ToolContext,
-} from './actors/agent/tools/define-tool.js';
-export { type RunAgentToolResult, runAgentTool } from './actors/agent/tools/run-agent-tool.js';
-export { BUILTIN_TOOLS, createDefaultTools, ToolRegistry } from './actors/agent/tools/tool-registry.js';
-export { truncateOutput } from './actors/agent/truncation/truncate-output.js';
-export type { TruncationLimits } from './actors/agent/truncation/truncation-limits.js';
 // Handlers, interviewers, backends
 export type { CodergenBackend, CodergenRequest, CodergenResult } from './actors/codergen-backend.js';
 export type { HandlerHook } from './actors/handler-hook.js';
@@ -59,7 +31,36 @@ export { QueueInterviewer } from './actors/interviewers/queue.js';
 export { RecordingInterviewer } from './actors/interviewers/recording.js';
 export { type ContextLogEntry, PipelineContext } from './actors/pipeline-context.js';
 export { createDefaultRegistry, HandlerRegistry } from './actors/registry.js';
-export { createSimulatedBackend } from './actors/simulated-backend.js';
+export { loadScenario, parseScenario, Scenario } from './actors/simulated/scenario.js';
+export { createSimulatedBackend } from './actors/simulated/simulated-backend.js';
+// The coding agent's tools and execution environment: custom tools, other environments, hooks
+export type {
+  DirEntry,
+  ExecOptions,
+  ExecResult,
+  ExecutionEnvironment,
+  FileChange,
+  GrepMatch,
+  GrepOptions,
+  GrepResult,
+} from './agent/environment/execution-environment.js';
+export { FileNotFoundError } from './agent/environment/file-not-found-error.js';
+export {
+  LocalExecutionEnvironment,
+  type LocalExecutionEnvironmentOptions,
+} from './agent/environment/local-execution-environment.js';
+export { PathOutsideWorkdirError } from './agent/environment/path-outside-workdir-error.js';
+export { runToolHooks, type ToolCallMeta, type ToolHooks } from './agent/hooks/run-tool-hooks.js';
+export {
+  type AgentTool,
+  type AgentToolResult,
+  defineTool,
+  type ToolContext,
+} from './agent/tools/define-tool.js';
+export { type RunAgentToolResult, runAgentTool } from './agent/tools/run-agent-tool.js';
+export { BUILTIN_TOOLS, createDefaultTools, ToolRegistry } from './agent/tools/tool-registry.js';
+export { truncateOutput } from './agent/truncation/truncate-output.js';
+export type { TruncationLimits } from './agent/truncation/truncation-limits.js';
 // Compiler: DOT → IR → transforms → validation → machine config
 export { parseAcceleratorKey } from './compiler/accelerator.js';
 export {
@@ -96,14 +97,6 @@ export { registerLintRule, unregisterLintRule } from './compiler/validate/lint-r
 export type { LintRule } from './compiler/validate/lint-rule.js';
 export { PipelineValidationError } from './compiler/validate/pipeline-validation-error.js';
 export { validate } from './compiler/validate/validate.js';
-// The pipeline machine: compile, provide services, run as an XState actor
-export { type Checkpoint, readCheckpoint } from './machines/checkpoint.js';
-export {
-  type CheckpointFile,
-  latestCheckpoint,
-  listCheckpoints,
-  saveCheckpoint,
-} from './machines/checkpoint-files.js';
 export {
   type CompiledMachine,
   type CompileMachineOptions,
@@ -111,14 +104,22 @@ export {
   createPipelineMachine,
   providePipeline,
 } from './machines/compile-machine.js';
-// Engine: whole runs with a run directory, event log, checkpoints and resume
-export { resumePipeline, runPipeline, startPipeline } from './machines/engine.js';
+export type { PipelineMachineContext, PipelineMachineInput } from './machines/machine-context.js';
 export type { MachineEmitted } from './machines/machine-events.js';
-export type { PipelineMachineContext, PipelineMachineInput } from './machines/pipeline-context.js';
 export { pipelineInput } from './machines/pipeline-input.js';
 export type { PipelineMachine, PipelineMachineEvent } from './machines/pipeline-machine.js';
 export type { PipelineServices } from './machines/pipeline-services.js';
 export { type RestoreOptions, restorePipeline } from './machines/restore-pipeline.js';
+// The pipeline machine: compile, provide services, run as an XState actor
+export { type Checkpoint, readCheckpoint } from './run/checkpoint.js';
+export {
+  type CheckpointFile,
+  latestCheckpoint,
+  listCheckpoints,
+  saveCheckpoint,
+} from './run/checkpoint-files.js';
+// Engine: whole runs with a run directory, event log, checkpoints and resume
+export { resumePipeline, runPipeline, startPipeline } from './run/engine.js';
 export type {
   PipelineRun,
   ResumeOptions,
@@ -126,8 +127,7 @@ export type {
   RunQuality,
   RunResult,
   StartOptions,
-} from './machines/run-types.js';
-export { loadScenario, parseScenario, Scenario } from './machines/scenario.js';
+} from './run/run-types.js';
 // Errors and shared contracts
 export { AttractorError, type SourceSpan } from './shared/errors.js';
 export type { PipelineEvent } from './shared/pipeline-event.js';

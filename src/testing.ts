@@ -10,6 +10,6 @@
 export { CallbackInterviewer } from './actors/interviewers/callback.js';
 export { QueueInterviewer } from './actors/interviewers/queue.js';
 export { RecordingInterviewer } from './actors/interviewers/recording.js';
-export { createSimulatedBackend } from './actors/simulated-backend.js';
+export { loadScenario, parseScenario, Scenario } from './actors/simulated/scenario.js';
+export { createSimulatedBackend } from './actors/simulated/simulated-backend.js';
 export * from './llm/testing/index.js';
-export { loadScenario, parseScenario, Scenario } from './machines/scenario.js';

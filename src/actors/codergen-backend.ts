@@ -2,8 +2,8 @@ import type { AnyActorRef } from 'xstate';
 import type { FidelityMode, PipelineNode } from '../compiler/ir.js';
 import type { Outcome } from '../compiler/outcome.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
+import type { ProcessLedger } from '../shared/process/process-ledger.js';
 import type { Interviewer } from './interviewers/interviewer.js';
-import type { ProcessLedger } from './process/process-ledger.js';
 
 export interface CodergenRequest {
   node: PipelineNode;

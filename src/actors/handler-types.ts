@@ -8,10 +8,10 @@ import type { FidelityMode, PipelineGraph, PipelineNode } from '../compiler/ir.j
 import type { Outcome, StageStatus } from '../compiler/outcome.js';
 import type { ArtifactStore } from '../shared/artifact-store.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
+import type { ProcessLedger } from '../shared/process/process-ledger.js';
 import type { CodergenBackend } from './codergen-backend.js';
 import type { Interviewer } from './interviewers/interviewer.js';
 import type { ContextLogEntry, PipelineContext } from './pipeline-context.js';
-import type { ProcessLedger } from './process/process-ledger.js';
 
 export type ContextValues = Record<string, unknown>;
 

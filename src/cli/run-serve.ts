@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { RunOptions } from '../machines/run-types.js';
+import type { RunOptions } from '../run/run-types.js';
 import type { RunRecord } from '../server/run-record.js';
 import { startServer } from '../server/start-server.js';
 import { AttractorError } from '../shared/errors.js';

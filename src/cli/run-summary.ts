@@ -1,4 +1,4 @@
-import type { RunResult } from '../machines/run-types.js';
+import type { RunResult } from '../run/run-types.js';
 import type { Colors } from './colors.js';
 
 /**

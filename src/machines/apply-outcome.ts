@@ -2,7 +2,7 @@ import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import type { PipelineGraph, PipelineNode } from '../compiler/ir.js';
 import type { Outcome, StageStatus } from '../compiler/outcome.js';
 import { maxRetriesFor } from '../compiler/routing.js';
-import type { PipelineMachineContext } from './pipeline-context.js';
+import type { PipelineMachineContext } from './machine-context.js';
 import { setVisits, splitVisitCounts } from './visit-counts.js';
 
 export interface AppliedOutcome {

@@ -9,14 +9,14 @@ import type {
   HandlerServices,
 } from '../actors/handler-types.js';
 import type { Outcome } from '../compiler/outcome.js';
+import { clearChildCheckpoint, readChildCheckpoint, writeChildCheckpoint } from '../run/child-checkpoint.js';
+import { activeStageDir } from '../run/observe-child-run.js';
+import { resumeInputFrom } from '../run/resume-input-from.js';
+import { safeSegment, stageDirFor } from '../run/run-directory.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
-import { clearChildCheckpoint, readChildCheckpoint, writeChildCheckpoint } from './child-checkpoint.js';
 import type { InvocationRuntime } from './invocation-runtime.js';
+import type { PipelineMachineContext, PipelineMachineInput } from './machine-context.js';
 import type { MachineEmitted } from './machine-events.js';
-import { activeStageDir } from './observe-child-run.js';
-import type { PipelineMachineContext, PipelineMachineInput } from './pipeline-context.js';
-import { resumeInputFrom } from './resume-input-from.js';
-import { safeSegment, stageDirFor } from './run-directory.js';
 import { valuesWithVisits } from './visit-counts.js';
 import { type FinalStatus, finalStatusOf, whenPipelineDone } from './watch-pipeline-actor.js';
 

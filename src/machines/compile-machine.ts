@@ -4,14 +4,14 @@ import { type CompiledPipeline, compile, type LoadOptions } from '../compiler/co
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
+import type { StageRecords } from '../run/stage-records.js';
 import { AttractorError } from '../shared/errors.js';
+import { createGraphLookup, type GraphLookup } from './graph-lookup.js';
 import { createHandlerActors } from './handler-invocation.js';
 import type { InvocationRuntime } from './invocation-runtime.js';
 import { type PipelineMachine, setupPipelineMachine } from './pipeline-machine.js';
-import { createGraphLookup, type GraphLookup } from './pipeline-runtime.js';
 import type { PipelineServices } from './pipeline-services.js';
 import { retryBackoffActor } from './retry-backoff-actor.js';
-import type { StageRecords } from './stage-records.js';
 
 export interface CompiledMachine extends CompiledPipeline {
   /** The XState v5 machine: the compiler's plain config with guards, actions and actors attached. */

@@ -8,7 +8,7 @@ import type {
 import { StageStatusSchema } from '../compiler/outcome.js';
 import { AttractorError } from '../shared/errors.js';
 import type { HandlerActorOutput, HandlerInvocationInput } from './invocation-runtime.js';
-import type { PipelineMachineContext } from './pipeline-context.js';
+import type { PipelineMachineContext } from './machine-context.js';
 import type { HandlerSettlement } from './recorded-outcome.js';
 
 /** The names a config may use: the implementations given to `setup()`. */

@@ -9,6 +9,9 @@ import { resolveThreadId } from '../compiler/fidelity.js';
 import type { FidelityMode, PipelineEdge, PipelineNode } from '../compiler/ir.js';
 import type { Outcome } from '../compiler/outcome.js';
 import { routerCandidates, visitLimitFailure } from '../compiler/routing.js';
+import { observeChildRun } from '../run/observe-child-run.js';
+import { stageDirFor } from '../run/run-directory.js';
+import { runsBuiltInRouting, writeStageStatus } from '../run/stage-records.js';
 import { anySignal, type CombinedSignal } from '../shared/any-signal.js';
 import { removeFile } from '../shared/remove-file.js';
 import { runBranch, startChildPipeline } from './child-actors.js';
@@ -19,11 +22,8 @@ import type {
   HandlerInvocationInput,
   InvocationRuntime,
 } from './invocation-runtime.js';
-import { observeChildRun } from './observe-child-run.js';
-import type { PipelineMachineContext } from './pipeline-context.js';
+import type { PipelineMachineContext } from './machine-context.js';
 import { missingBackend, missingInterviewer } from './pipeline-services.js';
-import { stageDirFor } from './run-directory.js';
-import { runsBuiltInRouting, writeStageStatus } from './stage-records.js';
 import { visitValuesView } from './visit-counts.js';
 
 let registry: HandlerRegistry | undefined;

@@ -1,11 +1,11 @@
 import type { PromiseActorLogic } from 'xstate';
 import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import type { Outcome } from '../compiler/outcome.js';
-import type { PipelineMachineContext } from './pipeline-context.js';
+import type { StageRecords } from '../run/stage-records.js';
+import type { GraphLookup } from './graph-lookup.js';
+import type { PipelineMachineContext } from './machine-context.js';
 import type { PipelineMachine } from './pipeline-machine.js';
-import type { GraphLookup } from './pipeline-runtime.js';
 import type { PipelineServices } from './pipeline-services.js';
-import type { StageRecords } from './stage-records.js';
 
 /** What a handler actor is invoked with: the node, and the pipeline context as of entering it. */
 export interface HandlerInvocationInput {

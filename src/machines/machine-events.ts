@@ -1,4 +1,4 @@
-import type { PipelineMachineContext } from './pipeline-context.js';
+import type { PipelineMachineContext } from './machine-context.js';
 
 export type RunStatus = 'running' | 'completed' | 'failed' | 'paused' | 'cancelled';
 

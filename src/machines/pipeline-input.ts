@@ -1,8 +1,8 @@
 import { findStartNodes } from '../compiler/validate/graph-index.js';
+import { DEFAULT_MAX_STEPS } from '../run/run-types.js';
 import { AttractorError } from '../shared/errors.js';
 import type { CompiledMachine } from './compile-machine.js';
-import type { PipelineMachineInput } from './pipeline-context.js';
-import { DEFAULT_MAX_STEPS } from './run-types.js';
+import type { PipelineMachineInput } from './machine-context.js';
 
 /**
  * The input that starts a compiled pipeline at its start node, with the context every run begins

@@ -3,14 +3,10 @@ import { resolveFidelity } from '../compiler/fidelity.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import { decorateConfig } from './decorate-config.js';
 import { edgeSelectedData } from './edge-selected-event.js';
+import type { GraphLookup } from './graph-lookup.js';
 import type { HandlerActorLogic } from './invocation-runtime.js';
+import { initialContext, type PipelineMachineContext, type PipelineMachineInput } from './machine-context.js';
 import type { MachineEmitted } from './machine-events.js';
-import {
-  initialContext,
-  type PipelineMachineContext,
-  type PipelineMachineInput,
-} from './pipeline-context.js';
-import type { GraphLookup } from './pipeline-runtime.js';
 import { type HandlerSettlement, recordedOutcome } from './recorded-outcome.js';
 import { type RetryBackoffLogic, retryBackoffActor } from './retry-backoff-actor.js';
 import { decideRoute, type Route } from './route.js';

@@ -2,10 +2,10 @@ import type { CodergenBackend } from '../actors/codergen-backend.js';
 import type { HandlerServices } from '../actors/handler-types.js';
 import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import type { HandlerRegistry } from '../actors/registry.js';
+import type { Scenario } from '../actors/simulated/scenario.js';
 import type { ArtifactStore } from '../shared/artifact-store.js';
 import { AttractorError } from '../shared/errors.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
-import type { Scenario } from './scenario.js';
 
 /**
  * What a pipeline machine's handler actors use, given once with `providePipeline` (or

@@ -1,9 +1,9 @@
 import type { Outcome } from '../compiler/outcome.js';
 import { type AppliedOutcome, applyOutcome } from './apply-outcome.js';
 import { errorOutcome } from './error-outcome.js';
+import type { GraphLookup } from './graph-lookup.js';
 import type { HandlerActorOutput } from './invocation-runtime.js';
-import type { PipelineMachineContext } from './pipeline-context.js';
-import type { GraphLookup } from './pipeline-runtime.js';
+import type { PipelineMachineContext } from './machine-context.js';
 
 /** How an invoked handler actor ended: its output (done event) or its error (error event). */
 export type HandlerSettlement = { output: HandlerActorOutput | undefined } | { error: unknown };

@@ -1,8 +1,8 @@
 import { fromPromise, type PromiseActorLogic } from 'xstate';
 import { retryDelayMs } from '../compiler/routing.js';
+import type { GraphLookup } from './graph-lookup.js';
 import type { HandlerInvocationInput } from './invocation-runtime.js';
-import type { PipelineMachineContext } from './pipeline-context.js';
-import type { GraphLookup } from './pipeline-runtime.js';
+import type { PipelineMachineContext } from './machine-context.js';
 
 export type RetryBackoffLogic = PromiseActorLogic<void, HandlerInvocationInput>;
 

@@ -1,6 +1,6 @@
 import { checkGoalGates, nextStep, type RoutingStep } from '../compiler/routing.js';
-import type { PipelineMachineContext } from './pipeline-context.js';
-import type { GraphLookup } from './pipeline-runtime.js';
+import type { GraphLookup } from './graph-lookup.js';
+import type { PipelineMachineContext } from './machine-context.js';
 import { visitValuesView } from './visit-counts.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Actor } from 'xstate';
 import { CONTROL_STATES } from '../compiler/lower/state-keys.js';
+import type { PipelineMachineContext } from './machine-context.js';
 import type { RunStatus } from './machine-events.js';
-import type { PipelineMachineContext } from './pipeline-context.js';
 import type { PipelineMachine } from './pipeline-machine.js';
 
 export type FinalStatus = Exclude<RunStatus, 'running'> | 'branch_done';

@@ -4,7 +4,7 @@ import type { InspectionEvent } from 'xstate';
 import { withAnswerChannel } from '../actors/interviewers/answer-channel-interviewer.js';
 import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import { loadPipeline } from '../compiler/compile.js';
-import type { PipelineRun } from '../machines/run-types.js';
+import type { PipelineRun } from '../run/run-types.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { App } from './App.js';
 import { followLines } from './follow-file.js';

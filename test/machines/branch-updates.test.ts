@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
-import { runDot } from './run-helpers.js';
+import { runDot } from '../helpers/run-helpers.js';
 
 describe('parallel branch context updates', () => {
   it('reports only keys a branch changed: object values it left alone are not updates', async () => {

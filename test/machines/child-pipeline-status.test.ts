@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runDot, tempDir } from './run-helpers.js';
+import { runDot, tempDir } from '../helpers/run-helpers.js';
 
 describe('manager loop over a child pipeline that does not complete', () => {
   it('a child that fails makes the manager node FAIL, not SUCCESS', async () => {

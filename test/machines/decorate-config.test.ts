@@ -3,7 +3,7 @@ import { createActor, fromPromise, toPromise, transition, waitFor } from 'xstate
 import type { MachineConfig } from '../../src/compiler/lower/machine-config.js';
 import { compile, createDefaultRegistry, createPipelineMachine, pipelineInput } from '../../src/index.js';
 import type { HandlerActorOutput, HandlerInvocationInput } from '../../src/machines/invocation-runtime.js';
-import { tempDir } from './run-helpers.js';
+import { tempDir } from '../helpers/run-helpers.js';
 
 const SOURCE = `digraph d { start [shape=Mdiamond]; work [type="step"]; exit [shape=Msquare]; start -> work -> exit }`;
 

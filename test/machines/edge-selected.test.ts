@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
-import { readEvents, runDot } from './run-helpers.js';
+import { readEvents, runDot } from '../helpers/run-helpers.js';
 
 describe('edge.selected: the engine reports each routing decision', () => {
   it('names the step that chose each edge, and the attribute behind each jump', async () => {

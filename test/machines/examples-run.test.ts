@@ -3,9 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
-import { withDryRunHandlers } from '../../src/machines/dry-run.js';
-import { createSimulatedRouter } from '../../src/machines/simulated-router.js';
-import { runDot } from './run-helpers.js';
+import { withDryRunHandlers } from '../../src/actors/simulated/dry-run-handlers.js';
+import { createSimulatedRouter } from '../../src/actors/simulated/simulated-router.js';
+import { runDot } from '../helpers/run-helpers.js';
 
 const dir = fileURLToPath(new URL('../../examples/', import.meta.url));
 const examples = readdirSync(dir)

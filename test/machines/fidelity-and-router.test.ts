@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CodergenBackend } from '../../src/actors/codergen-backend.js';
-import { createSimulatedBackend } from '../../src/actors/simulated-backend.js';
-import { resumePipeline, startPipeline } from '../../src/machines/engine.js';
-import { runDot, tempDir } from './run-helpers.js';
+import { createSimulatedBackend } from '../../src/actors/simulated/simulated-backend.js';
+import { resumePipeline, startPipeline } from '../../src/run/engine.js';
+import { runDot, tempDir } from '../helpers/run-helpers.js';
 
 function recordingBackend(seen: Array<{ id: string; fidelity: string; thread?: string }>): CodergenBackend {
   return {

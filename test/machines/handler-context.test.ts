@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTimingHook } from '../../src/actors/hooks/timing-hook.js';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
-import { readCheckpoint } from '../../src/machines/checkpoint.js';
-import { resumePipeline, startPipeline } from '../../src/machines/engine.js';
-import { runDot, tempDir } from './run-helpers.js';
+import { readCheckpoint } from '../../src/run/checkpoint.js';
+import { resumePipeline, startPipeline } from '../../src/run/engine.js';
+import { runDot, tempDir } from '../helpers/run-helpers.js';
 
 const PIPELINE = `digraph logs {
   start [shape=Mdiamond]

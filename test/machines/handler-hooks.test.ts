@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HandlerHook } from '../../src/actors/handler-hook.js';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
-import { readJson, runDot, tempDir } from './run-helpers.js';
+import { readJson, runDot, tempDir } from '../helpers/run-helpers.js';
 
 /** A hook recording `<phase>:<node>` for every invocation (with the tag of a branch or child run). */
 function recordingHook(name: string, calls: string[]): HandlerHook {

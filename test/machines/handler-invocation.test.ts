@@ -2,7 +2,7 @@ import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
-import { readJson, runDot } from './run-helpers.js';
+import { readJson, runDot } from '../helpers/run-helpers.js';
 
 describe('status.json of a visit', () => {
   it('keeps the file a handler wrote even when the filesystem stamps it before the visit began', async () => {

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AnyActorRef, InspectionEvent } from 'xstate';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
-import type { PipelineMachineContext } from '../../src/machines/pipeline-context.js';
-import { runDot, tempDir } from './run-helpers.js';
+import type { PipelineMachineContext } from '../../src/machines/machine-context.js';
+import { runDot, tempDir } from '../helpers/run-helpers.js';
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {

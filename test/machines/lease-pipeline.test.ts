@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
 import { compileMachine, leasePipeline } from '../../src/machines/compile-machine.js';
-import { runDot } from './run-helpers.js';
+import { runDot } from '../helpers/run-helpers.js';
 
 // A node whose handler says which registry ran it, and a retry whose wait asks the run's `random`.
 const PROBE = `digraph lease_probe {

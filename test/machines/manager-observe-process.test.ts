@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
 import { BIN, ensureDist } from '../helpers/ensure-dist.js';
-import { runDot, tempDir } from './run-helpers.js';
+import { runDot, tempDir } from '../helpers/run-helpers.js';
 
 beforeAll(() => ensureDist(), 180_000);
 

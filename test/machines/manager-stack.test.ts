@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
-import { createSimulatedBackend } from '../../src/actors/simulated-backend.js';
-import { startPipeline } from '../../src/machines/engine.js';
-import { runDot, tempDir } from './run-helpers.js';
+import { createSimulatedBackend } from '../../src/actors/simulated/simulated-backend.js';
+import { startPipeline } from '../../src/run/engine.js';
+import { runDot, tempDir } from '../helpers/run-helpers.js';
 
 describe('manager loop: stack.child_workdir, steering files and stack.child_autostart', () => {
   it("runs the child's tools in stack.child_workdir and steers into the child's stage directory", async () => {

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSimulatedBackend } from '../../src/actors/simulated-backend.js';
-import { resumePipeline, startPipeline } from '../../src/machines/engine.js';
-import { parseScenario } from '../../src/machines/scenario.js';
-import { runDot, tempDir } from './run-helpers.js';
+import { parseScenario } from '../../src/actors/simulated/scenario.js';
+import { createSimulatedBackend } from '../../src/actors/simulated/simulated-backend.js';
+import { resumePipeline, startPipeline } from '../../src/run/engine.js';
+import { runDot, tempDir } from '../helpers/run-helpers.js';
 
 /** The README's fix loop: a test that always fails sends the run back to implement. */
 const loop = (implementAttrs: string, graphAttrs = '', extra = '') => `digraph fix {

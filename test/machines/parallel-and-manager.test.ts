@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { QueueInterviewer } from '../../src/actors/interviewers/queue.js';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
-import { runDot, tempDir } from './run-helpers.js';
+import { runDot, tempDir } from '../helpers/run-helpers.js';
 
 describe('parallel fan-out and fan-in', () => {
   it('runs branches really concurrently: each branch waits until all three have started', async () => {

@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 import type { CodergenBackend, CodergenRequest } from '../../src/actors/codergen-backend.js';
 import { QueueInterviewer } from '../../src/actors/interviewers/queue.js';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
-import { createSimulatedBackend } from '../../src/actors/simulated-backend.js';
+import { createSimulatedBackend } from '../../src/actors/simulated/simulated-backend.js';
 import { loadPipeline } from '../../src/compiler/compile.js';
-import { resumePipeline, startPipeline } from '../../src/machines/engine.js';
-import { readJson, runDot, tempDir } from './run-helpers.js';
+import { resumePipeline, startPipeline } from '../../src/run/engine.js';
+import { readJson, runDot, tempDir } from '../helpers/run-helpers.js';
 
 const errors = (source: string) => loadPipeline(source).diagnostics.filter((d) => d.severity === 'error');
 

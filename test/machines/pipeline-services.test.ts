@@ -10,8 +10,8 @@ import type {
   PipelineServices,
 } from '../../src/index.js';
 import { compileMachine, pipelineInput, providePipeline } from '../../src/index.js';
-import { startPipeline } from '../../src/machines/engine.js';
-import { tempDir } from './run-helpers.js';
+import { startPipeline } from '../../src/run/engine.js';
+import { tempDir } from '../helpers/run-helpers.js';
 
 const GATE = `digraph g { start [shape=Mdiamond]; ask [shape=hexagon, label="Go?"]; exit [shape=Msquare]
   start -> ask; ask -> exit [label="[Y] Yes"] }`;

@@ -15,7 +15,7 @@ import {
   providePipeline,
   restorePipeline,
 } from '../../src/index.js';
-import { tempDir } from './run-helpers.js';
+import { tempDir } from '../helpers/run-helpers.js';
 
 // A loop, a retry and a conditional route: enough context (visit counts, retries, values) to tell a
 // restored run from an uninterrupted one.

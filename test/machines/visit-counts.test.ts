@@ -9,7 +9,7 @@ import {
   valuesWithVisitsJson,
   visitValuesView,
 } from '../../src/machines/visit-counts.js';
-import { readJson, runDot } from './run-helpers.js';
+import { readJson, runDot } from '../helpers/run-helpers.js';
 
 const values = { 'graph.goal': 'ship', outcome: 'success', 'internal.visit_count.stale': 'x' };
 const visits = [

@@ -4,7 +4,7 @@ import { loadPipeline } from '../../src/compiler/compile.js';
 import type { PipelineEvent } from '../../src/shared/pipeline-event.js';
 import { initialRunState, reduceRunState } from '../../src/tui/reduce-run-state.js';
 import type { RunState } from '../../src/tui/run-state.js';
-import { runDot } from '../machines/run-helpers.js';
+import { runDot } from '../helpers/run-helpers.js';
 import { ev, graphOf, runToGate } from './tui-fixtures.js';
 
 const graph = graphOf();

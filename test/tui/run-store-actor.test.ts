@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import type { Answer, Interviewer } from '../../src/actors/interviewers/interviewer.js';
-import { createSimulatedBackend } from '../../src/actors/simulated-backend.js';
+import { createSimulatedBackend } from '../../src/actors/simulated/simulated-backend.js';
 import { loadPipeline } from '../../src/compiler/compile.js';
-import { startPipeline } from '../../src/machines/engine.js';
+import { startPipeline } from '../../src/run/engine.js';
 import { createRunStore } from '../../src/tui/run-store.js';
 import { GATED_PIPELINE } from '../helpers/gated-pipeline.js';
 

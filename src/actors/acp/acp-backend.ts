@@ -1,6 +1,6 @@
 import type { McpServer } from '@agentclientprotocol/sdk';
+import { filterSecretEnv } from '../../shared/process/filter-secret-env.js';
 import type { CodergenBackend, CodergenRequest, CodergenResult } from '../codergen-backend.js';
-import { filterSecretEnv } from '../tool/filter-secret-env.js';
 import type { AgentConfig, McpServerConfig } from './agent-config.js';
 import { parsePermissionPolicy } from './answer-permission.js';
 import { composeAgentPrompt } from './compose-agent-prompt.js';

@@ -1,6 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
-import { killGroup } from '../process/process-group.js';
+import { killGroup } from '../../shared/process/process-group.js';
 import { TailBuffer } from '../tool/tail-buffer.js';
 import { terminateProcessGroup } from './kill-process-group.js';
 import { type ProcessRecorder, processToken, recordProcessGroup } from './record-process-group.js';

@@ -5,7 +5,7 @@ import type {
   TerminalOutputResponse,
 } from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
-import { killGroup } from '../process/process-group.js';
+import { killGroup } from '../../shared/process/process-group.js';
 import { TailBuffer } from '../tool/tail-buffer.js';
 import { confineToWorkspace } from './confine-to-workspace.js';
 import { terminateProcessGroup } from './kill-process-group.js';

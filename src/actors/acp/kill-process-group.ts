@@ -1,4 +1,4 @@
-import { killGroup } from '../process/process-group.js';
+import { killGroup } from '../../shared/process/process-group.js';
 
 /**
  * SIGTERM to the group, SIGKILL after `graceMs` if any member is still there. Resolves once the kill was

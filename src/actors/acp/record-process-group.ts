@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PROCESS_TOKEN_ENV, type ProcessLedger } from '../process/process-ledger.js';
+import { PROCESS_TOKEN_ENV, type ProcessLedger } from '../../shared/process/process-ledger.js';
 
 export type ProcessRecorder = Pick<ProcessLedger, 'add' | 'remove'>;
 

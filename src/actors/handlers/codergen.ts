@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import type { Outcome } from '../../compiler/outcome.js';
 import { writeFileAtomic } from '../../shared/atomic-write.js';
+import { parseEnvPassthrough } from '../../shared/process/filter-secret-env.js';
 import { removeFile } from '../../shared/remove-file.js';
 import type { NodeHandler } from '../handler-types.js';
 import { expandContextKeys } from '../prompt/expand-context-keys.js';
 import { renderContextSummary } from '../prompt/render-context-summary.js';
 import { resolvePromptTemplate } from '../prompt/resolve-prompt-template.js';
 import { readStatusFile, writeStatusFile } from '../status-file.js';
-import { parseEnvPassthrough } from '../tool/filter-secret-env.js';
 
 /** reference §14: `last_response` carries the first 200 characters of the response. */
 const LAST_RESPONSE_LENGTH = 200;

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { filterSecretEnv, parseEnvPassthrough } from '../../shared/process/filter-secret-env.js';
 import type { NodeHandler } from '../handler-types.js';
-import { filterSecretEnv, parseEnvPassthrough } from '../tool/filter-secret-env.js';
 import { runTool } from '../tool/run-tool.js';
 
 export interface ToolHandlerOptions {

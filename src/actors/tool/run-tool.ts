@@ -4,8 +4,8 @@ import { createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:f
 import { dirname } from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { killGroup, openGate } from '../process/process-group.js';
-import { PROCESS_TOKEN_ENV, type ProcessLedger } from '../process/process-ledger.js';
+import { killGroup, openGate } from '../../shared/process/process-group.js';
+import { PROCESS_TOKEN_ENV, type ProcessLedger } from '../../shared/process/process-ledger.js';
 import { TailBuffer } from './tail-buffer.js';
 
 // With a ledger, the shell waits on fd 3 until the group is recorded, then becomes the command. If the

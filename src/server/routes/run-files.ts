@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Hono } from 'hono';
 import { renderSvg } from '../../cli/svg/render-svg.js';
 import { graphToJson } from '../../compiler/graph-to-json.js';
-import { newestJournalCheckpoint } from '../../machines/checkpoint-journal.js';
+import { newestJournalCheckpoint } from '../../run/checkpoint-journal.js';
 import { ApiError } from '../api-error.js';
 import { NODE_STATUS_FILL } from '../node-statuses.js';
 import type { RunManager } from '../run-manager.js';

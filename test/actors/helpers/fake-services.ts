@@ -11,7 +11,7 @@ import type {
 } from '../../../src/actors/handler-types.js';
 import type { Interviewer } from '../../../src/actors/interviewers/interviewer.js';
 import { PipelineContext } from '../../../src/actors/pipeline-context.js';
-import { createSimulatedBackend } from '../../../src/actors/simulated-backend.js';
+import { createSimulatedBackend } from '../../../src/actors/simulated/simulated-backend.js';
 import type { PipelineGraph, PipelineNode } from '../../../src/compiler/ir.js';
 
 export interface RecordedEvent {

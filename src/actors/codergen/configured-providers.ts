@@ -1,0 +1,41 @@
+import type { Env } from '../../llm/env-config.js';
+import { type LLMEnvConfig, readLLMEnvConfig } from '../../llm/index.js';
+
+/** What a run knows about one provider before any call: is it usable, and which variable would make it so. */
+export interface ProviderStatus {
+  /** The LLM client's adapter name. */
+  name: 'anthropic' | 'openai' | 'gemini' | 'openai-compatible';
+  configured: boolean;
+  /** The variable a user sets to configure it (the key, or the base URL for an OpenAI-compatible server). */
+  variable: string;
+}
+
+/** Providers in the order a run without any model setting picks from (first configured wins). */
+export const PROVIDER_ORDER = ['anthropic', 'openai', 'gemini', 'openai-compatible'] as const;
+
+/**
+ * Which providers the environment configures. A key (or, for an OpenAI-compatible server, its base URL,
+ * whose key is optional) makes a provider usable; nothing is called.
+ *
+ * @example
+ * configuredProviders({ OPENAI_API_KEY: 'sk-…' }).find((p) => p.configured)?.name // 'openai'
+ */
+export function configuredProviders(env: Env): ProviderStatus[] {
+  const config: LLMEnvConfig = readLLMEnvConfig(env);
+  return [
+    { name: 'anthropic', configured: !!config.anthropic.apiKey, variable: config.anthropic.apiKeyVariable },
+    { name: 'openai', configured: !!config.openai.apiKey, variable: config.openai.apiKeyVariable },
+    { name: 'gemini', configured: !!config.gemini.apiKey, variable: config.gemini.apiKeyVariable },
+    {
+      name: 'openai-compatible',
+      configured: config.openaiCompatible !== undefined,
+      variable: 'OPENAI_COMPATIBLE_BASE_URL',
+    },
+  ];
+}
+
+/** `google` is the Gemini provider's other name in DOT files. */
+export function canonicalProvider(name: string): string {
+  const lower = name.trim().toLowerCase();
+  return lower === 'google' ? 'gemini' : lower;
+}

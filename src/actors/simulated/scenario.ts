@@ -1,0 +1,87 @@
+import { readFileSync, statSync } from 'node:fs';
+import { z } from 'zod';
+import type { Outcome } from '../../compiler/outcome.js';
+import { AttractorError } from '../../shared/errors.js';
+import { StatusFileSchema, statusFileToOutcome } from '../status-file.js';
+
+/** The `--scenario` file (docs/decisions.md): scripted outcomes per node and answers per human gate. */
+export const ScenarioSchema = z
+  .object({
+    nodes: z.record(z.string(), z.array(StatusFileSchema).min(1)).default({}),
+    answers: z.record(z.string(), z.array(z.string()).min(1)).default({}),
+  })
+  .strict();
+export type ScenarioFile = z.infer<typeof ScenarioSchema>;
+
+/**
+ * A loaded scenario with its visit counters. Visits count across the whole process (loop restarts and
+ * resumes within it included); when a list runs out, its last entry repeats.
+ */
+export class Scenario {
+  readonly #file: ScenarioFile;
+  readonly #visits = new Map<string, number>();
+  readonly #answered = new Map<string, number>();
+
+  constructor(file: ScenarioFile) {
+    this.#file = file;
+  }
+
+  /** The scripted outcome for this visit of `nodeId`, or undefined when the node runs normally. */
+  nextOutcome(nodeId: string): Outcome | undefined {
+    const list = this.#file.nodes[nodeId];
+    if (!list) return undefined;
+    const visit = this.#visits.get(nodeId) ?? 0;
+    this.#visits.set(nodeId, visit + 1);
+    const entry = list[Math.min(visit, list.length - 1)];
+    return entry ? statusFileToOutcome(entry) : undefined;
+  }
+
+  /** The scripted answer (an accelerator key or a label) for this visit of a human gate. */
+  nextAnswer(nodeId: string): string | undefined {
+    const list = this.#file.answers[nodeId];
+    if (!list) return undefined;
+    const visit = this.#answered.get(nodeId) ?? 0;
+    this.#answered.set(nodeId, visit + 1);
+    return list[Math.min(visit, list.length - 1)];
+  }
+
+  /** Node ids the scenario scripts (outcomes and answers), to check them against the graph. */
+  scriptedNodeIds(): string[] {
+    return [...new Set([...Object.keys(this.#file.nodes), ...Object.keys(this.#file.answers)])];
+  }
+
+  hasAnswers(nodeId: string): boolean {
+    return this.#file.answers[nodeId] !== undefined;
+  }
+}
+
+export function parseScenario(text: string, file = '<scenario>'): Scenario {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new AttractorError('SCENARIO_INVALID', `${file}: not valid JSON (${(error as Error).message}).`);
+  }
+  const parsed = ScenarioSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
+    throw new AttractorError(
+      'SCENARIO_INVALID',
+      `${file}: invalid scenario${where}: ${issue?.message ?? 'unknown problem'}. Expected {"nodes": {"<node>": [{"outcome": "success"}]}, "answers": {"<gate>": ["A"]}}.`,
+    );
+  }
+  return new Scenario(parsed.data);
+}
+
+export function loadScenario(path: string): Scenario {
+  let text: string;
+  try {
+    // Only regular files: a device such as /dev/zero would be read for ever.
+    if (!statSync(path).isFile()) throw new Error('not a file');
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new AttractorError('SCENARIO_NOT_FOUND', `cannot read scenario file ${path}.`);
+  }
+  return parseScenario(text, path);
+}

@@ -1,0 +1,154 @@
+import { LLMError, type Response, type ToolCallPart } from '../../llm/index.js';
+import { AttractorError } from '../../shared/errors.js';
+import type { AgentToolResult } from '../tools/define-tool.js';
+import { AgentEventKind } from './agent-event.js';
+import { compactHistory } from './compact-history.js';
+import { executeToolRound, RunningToolCall } from './execute-tool-round.js';
+import { loopWarningText } from './loop-detector.js';
+import type { ProcessInputResult } from './session-lifecycle-machine.js';
+import type { SessionRuntime } from './session-runtime.js';
+import { ModelTurn, toolDefinitions } from './stream-model-turn.js';
+import { Turns } from './turn.js';
+
+/** Errors after which the session cannot do anything useful, so it closes (public specification §9.11). */
+const CLOSING_ERROR_CODES = new Set(['llm.authentication', 'llm.permission_denied', 'llm.configuration']);
+
+/**
+ * Processes one input, then each queued follow-up, then reports PROCESSING_END (public specification §2.5).
+ * Never throws: failures are ERROR events; the result says whether the session must close.
+ */
+export async function processInputs(
+  rt: SessionRuntime,
+  first: string,
+  signal: AbortSignal,
+): Promise<ProcessInputResult> {
+  let input: string | undefined = first;
+  while (input !== undefined) {
+    if ((await processInput(rt, input, signal)) === 'close') return { close: true };
+    input = rt.takeFollowUp();
+  }
+  rt.emit(AgentEventKind.PROCESSING_END, {});
+  return { close: false };
+}
+
+type InputEnd = 'done' | 'close';
+
+async function processInput(rt: SessionRuntime, text: string, signal: AbortSignal): Promise<InputEnd> {
+  rt.emit(AgentEventKind.USER_INPUT, { text });
+  rt.history.push(Turns.user(text));
+  injectSteering(rt);
+  let rounds = 0;
+  let compactedForOverflow = false;
+  for (;;) {
+    if (signal.aborted) return 'close';
+    const roundLimit = rt.config.maxToolRoundsPerInput;
+    if (roundLimit > 0 && rounds >= roundLimit) {
+      rt.emit(AgentEventKind.TURN_LIMIT, { turns: rounds, limit: roundLimit, kind: 'tool_rounds' });
+      return 'done';
+    }
+    if (rt.config.maxTurns > 0 && rt.turnCount >= rt.config.maxTurns) {
+      rt.emit(AgentEventKind.TURN_LIMIT, { turns: rt.turnCount, limit: rt.config.maxTurns, kind: 'turns' });
+      return 'done';
+    }
+    let phase = 'compaction';
+    let response: Response;
+    try {
+      if (rt.config.enableCompaction && wouldOverflow(rt)) await compactHistory(rt, signal);
+      phase = 'llm';
+      const turn = new ModelTurn(rt, signal);
+      await turn.done;
+      response = turn.finish();
+    } catch (error) {
+      if (signal.aborted) return 'close';
+      const overflow = LLMError.isLLMError(error) && error.code === 'llm.context_length';
+      if (overflow && rt.config.enableCompaction && !compactedForOverflow) {
+        compactedForOverflow = true;
+        if (await compactHistory(rt, signal, { afterOverflow: true }).catch(() => false)) continue;
+      }
+      reportError(rt, error, phase);
+      return isClosing(error) ? 'close' : 'done';
+    }
+    compactedForOverflow = false;
+    rt.turnCount += 1;
+    // One clock reading for what happens in this synchronous step: USAGE, the turn, the tool calls' starts.
+    const now = Date.now();
+    rt.recordUsage(response, 'turn', now);
+    rt.history.push(Turns.assistant(response.message, response.usage, response.id, now));
+    rt.contextWindow.observe(response.usage, rt.history.length);
+    if (rt.contextWindow.shouldWarn()) {
+      const fraction = rt.contextWindow.usageFraction();
+      rt.emit(AgentEventKind.CONTEXT_WINDOW_WARNING, {
+        usage_fraction: fraction,
+        threshold: rt.contextWindow.warningThreshold,
+        message: `Context usage at ~${Math.round(fraction * 100)}% of context window`,
+      });
+    }
+    if (response.toolCalls.length === 0) return 'done';
+    rounds += 1;
+    const round = executeToolRound(rt, response.toolCalls, signal, now);
+    // A running one-call round is awaited here, on the tool's own promise: one job per round between the
+    // model's answer and the tool's result (a helper awaiting it would add its own).
+    if (round instanceof RunningToolCall) {
+      let answer: AgentToolResult | undefined;
+      let failure: unknown;
+      let ok = true;
+      try {
+        answer = await round.running;
+      } catch (error) {
+        ok = false;
+        failure = error;
+      }
+      rt.history.push(ok ? round.end(answer!) : round.fail(failure));
+    } else rt.history.push(round instanceof Promise ? await round : round);
+    if (signal.aborted) return 'close';
+    injectSteering(rt);
+    if (rt.config.enableLoopDetection) detectLoop(rt, response.toolCalls);
+  }
+}
+
+/** Whether the next request would not fit under the compaction threshold of the context window. */
+function wouldOverflow(rt: SessionRuntime): boolean {
+  return (
+    rt.contextWindow.estimateNext(rt.history, fixedChars, rt) >
+    rt.contextWindow.size * rt.config.compactionThreshold
+  );
+}
+
+/** What every request carries besides the history (no closure per round: only read before a measurement). */
+const fixedChars = (rt: SessionRuntime): number =>
+  rt.systemPrompt.length + JSON.stringify(toolDefinitions(rt)).length;
+
+function injectSteering(rt: SessionRuntime): void {
+  for (const text of rt.takeSteering()) {
+    rt.history.push(Turns.steering(text));
+    rt.emit(AgentEventKind.STEERING_INJECTED, { text });
+  }
+}
+
+function detectLoop(rt: SessionRuntime, calls: readonly ToolCallPart[]): void {
+  for (const call of calls) {
+    const found = rt.loopDetector.record(call.toolName, call.arguments);
+    if (!found) continue;
+    const warning = loopWarningText(found.window);
+    rt.history.push(Turns.steering(warning));
+    rt.emit(AgentEventKind.LOOP_DETECTION, {
+      pattern: found.pattern,
+      window: found.window,
+      message: warning,
+    });
+  }
+}
+
+function isClosing(error: unknown): boolean {
+  return AttractorError.isInstance(error) && CLOSING_ERROR_CODES.has(error.code);
+}
+
+function reportError(rt: SessionRuntime, error: unknown, phase: string): void {
+  const data: Record<string, unknown> = {
+    error: error instanceof Error ? error.message : String(error),
+    phase,
+  };
+  if (AttractorError.isInstance(error)) data['code'] = error.code;
+  if (LLMError.isLLMError(error) && error.provider !== undefined) data['provider'] = error.provider;
+  rt.emit(AgentEventKind.ERROR, data);
+}

@@ -1,0 +1,166 @@
+import { createHash } from 'node:crypto';
+import type { Diagnostic } from '../compiler/diagnostic.js';
+import type { PipelineGraph } from '../compiler/ir.js';
+import { findStartNodes } from '../compiler/validate/graph-index.js';
+import { parseVarsDeclaration, resolvePipelineVars } from '../compiler/vars/pipeline-vars.js';
+import { type CompileMachineOptions, compileMachine } from '../machines/compile-machine.js';
+import { pipelineInput } from '../machines/pipeline-input.js';
+import { AttractorError } from '../shared/errors.js';
+import { type Checkpoint, readCheckpoint } from './checkpoint.js';
+import { executeRun } from './execute-run.js';
+import { locateRun } from './locate-run.js';
+import { resolveRunDir } from './resolve-run-dir.js';
+import { resumeInputFrom } from './resume-input-from.js';
+import { newRunId } from './run-directory.js';
+import {
+  DEFAULT_MAX_STEPS,
+  type PipelineRun,
+  partialNodesOf,
+  type ResumeOptions,
+  type RunOptions,
+  type RunResult,
+  runQuality,
+  type StartOptions,
+} from './run-types.js';
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+function compileOptions(options: RunOptions): CompileMachineOptions {
+  return {
+    ...(options.goal !== undefined ? { goal: options.goal } : {}),
+    ...(options.registry ? { customHandlerTypes: options.registry.types() } : {}),
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.provider ? { provider: options.provider } : {}),
+  };
+}
+
+/**
+ * Start a pipeline run from DOT source. Returns at once; `result` settles when the run ends.
+ *
+ * @example
+ * const run = startPipeline({ source, file: 'pipeline.dot', scenario });
+ * const { status, quality } = await run.result;
+ */
+export function startPipeline(options: StartOptions): PipelineRun {
+  const supplied = options.vars ?? {};
+  const compiled = compileMachine(options.source, {
+    ...(options.file ? { file: options.file } : {}),
+    ...compileOptions(options),
+    vars: supplied,
+  });
+  const { graph } = compiled;
+  if (!findStartNodes(graph)[0]) throw new AttractorError('NO_START_NODE', 'the pipeline has no start node.');
+  const runId = newRunId();
+  const runDir = resolveRunDir(options, graph, runId);
+  return executeRun(
+    {
+      compiled,
+      warnings: [
+        ...compiled.diagnostics.filter((d) => d.severity !== 'error'),
+        ...scenarioWarnings(options, graph),
+      ],
+      source: options.source,
+      sha: sha256(options.source),
+      runId,
+      runDir,
+      input: pipelineInput(compiled, {
+        runDir,
+        maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
+        values: varsContext(resolvePipelineVars(parseVarsDeclaration(graph.attrs.vars), supplied)),
+      }),
+      fresh: true,
+    },
+    options,
+  );
+}
+
+export async function runPipeline(options: StartOptions): Promise<RunResult> {
+  return startPipeline(options).result;
+}
+
+/**
+ * Resume a run from its checkpoint: completed nodes are not re-run, the interrupted node is; context and
+ * retry counters are restored; the first `full`-fidelity node degrades once to `summary:high`.
+ */
+export function resumePipeline(options: ResumeOptions): PipelineRun {
+  const found = locateRun(options.from, options.dotFile);
+  const checkpoint: Checkpoint = readCheckpoint(found.checkpointPath);
+  const sha = sha256(found.source);
+  if (checkpoint.source_sha256 !== sha) {
+    throw new AttractorError(
+      'CHECKPOINT_MISMATCH',
+      `checkpoint ${found.checkpointPath} was written for a different pipeline than ${found.file} (the DOT source changed).`,
+    );
+  }
+  const { runDir } = found;
+  if (checkpoint.status === 'completed' || checkpoint.status === 'failed') {
+    const result: RunResult = {
+      status: checkpoint.status,
+      quality: runQuality(checkpoint.status, checkpoint.failed_nodes),
+      runId: checkpoint.run_id,
+      runDir,
+      stoppedAt: checkpoint.current_node,
+      ...(checkpoint.failure ? { failure: checkpoint.failure } : {}),
+      context: checkpoint.context,
+      completedNodes: checkpoint.completed_nodes,
+      failedNodes: checkpoint.failed_nodes,
+      partialNodes: partialNodesOf(checkpoint.node_outcomes),
+      alreadyFinished: true,
+    };
+    return {
+      runId: checkpoint.run_id,
+      runDir,
+      warnings: [],
+      result: Promise.resolve(result),
+      events: async function* () {}, // nothing ran
+      pause() {},
+      cancel() {},
+    };
+  }
+  // The original run's parameter values, from its context (`vars.<name>`).
+  const compiled = compileMachine(found.source, {
+    file: found.file,
+    ...compileOptions(options),
+    vars: varsFromContext(checkpoint.context),
+  });
+  return executeRun(
+    {
+      compiled,
+      warnings: compiled.diagnostics.filter((d) => d.severity !== 'error'),
+      source: found.source,
+      sha,
+      runId: checkpoint.run_id,
+      runDir,
+      input: resumeInputFrom(checkpoint, { runDir, maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS }),
+      fresh: false,
+    },
+    options,
+  );
+}
+
+function varsContext(values: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).map(([name, value]) => [`vars.${name}`, value]));
+}
+
+function varsFromContext(context: Record<string, unknown>): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries(context))
+    if (key.startsWith('vars.') && typeof value === 'string') values[key.slice('vars.'.length)] = value;
+  return values;
+}
+
+/** A scenario naming a node the graph does not have is almost always a typo: say so before running. */
+function scenarioWarnings(options: RunOptions, graph: PipelineGraph): Diagnostic[] {
+  if (!options.scenario) return [];
+  const ids = new Set(graph.nodes.map((n) => n.id));
+  return options.scenario
+    .scriptedNodeIds()
+    .filter((id) => !ids.has(id))
+    .map((id) => ({
+      rule: 'scenario_unknown_node',
+      severity: 'warning' as const,
+      message: `the scenario scripts node "${id}", which this pipeline does not have`,
+      node_id: id,
+      fix: `check the node id against: ${[...ids].slice(0, 12).join(', ')}${ids.size > 12 ? ', …' : ''}`,
+    }));
+}

@@ -1,0 +1,38 @@
+import type { PipelineMachineInput } from '../machines/machine-context.js';
+import type { ChildCheckpoint } from './child-checkpoint.js';
+
+/** What a checkpoint must hold to continue a pipeline: the run's and a child's checkpoints both do. */
+export type ResumableCheckpoint = Pick<
+  ChildCheckpoint,
+  | 'current_node'
+  | 'completed_nodes'
+  | 'node_outcomes'
+  | 'node_retries'
+  | 'context'
+  | 'steps'
+  | 'restarts'
+  | 'failed_nodes'
+  | 'arrived_by'
+  | 'logs'
+>;
+
+/** The machine input that continues a pipeline (a run, or a child) from its checkpoint. */
+export function resumeInputFrom(
+  checkpoint: ResumableCheckpoint,
+  base: Pick<PipelineMachineInput, 'runDir' | 'maxSteps' | 'tags'>,
+): PipelineMachineInput {
+  return {
+    ...base,
+    startAt: checkpoint.current_node,
+    values: checkpoint.context,
+    completedNodes: checkpoint.completed_nodes,
+    nodeOutcomes: checkpoint.node_outcomes,
+    nodeRetries: checkpoint.node_retries,
+    steps: checkpoint.steps,
+    restarts: checkpoint.restarts,
+    failedNodes: checkpoint.failed_nodes,
+    logs: checkpoint.logs,
+    resumed: true,
+    ...(checkpoint.arrived_by !== undefined ? { arrivedBy: checkpoint.arrived_by } : {}),
+  };
+}
