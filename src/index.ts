@@ -101,8 +101,6 @@ export {
   type CompiledMachine,
   type CompileMachineOptions,
   compileMachine,
-  createPipelineMachine,
-  providePipeline,
 } from './machines/compile-machine.js';
 export type { PipelineMachineContext, PipelineMachineInput } from './machines/machine-context.js';
 export type { MachineEmitted } from './machines/machine-events.js';
@@ -120,6 +118,7 @@ export {
 } from './run/checkpoint-files.js';
 // Engine: whole runs with a run directory, event log, checkpoints and resume
 export { resumePipeline, runPipeline, startPipeline } from './run/engine.js';
+export { createPipelineMachine, providePipeline } from './run/provide-pipeline.js';
 export type {
   PipelineRun,
   ResumeOptions,

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AnyActorRef, createActor } from 'xstate';
 import type {
@@ -9,19 +7,47 @@ import type {
   HandlerServices,
 } from '../actors/handler-types.js';
 import type { Outcome } from '../compiler/outcome.js';
-import { clearChildCheckpoint, readChildCheckpoint, writeChildCheckpoint } from '../run/child-checkpoint.js';
-import { activeStageDir } from '../run/observe-child-run.js';
-import { resumeInputFrom } from '../run/resume-input-from.js';
-import { safeSegment, stageDirFor } from '../run/run-directory.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
+import { type ChildCheckpoint, type ChildPipelineStore, noChildPipelines } from './child-pipeline-store.js';
 import type { InvocationRuntime } from './invocation-runtime.js';
 import type { PipelineMachineContext, PipelineMachineInput } from './machine-context.js';
 import type { MachineEmitted } from './machine-events.js';
+import { resumeInputFrom } from './resume-input-from.js';
+import { safeSegment, stageDirFor } from './stage-dir.js';
+import { unrecordedStages } from './stage-store.js';
 import { valuesWithVisits } from './visit-counts.js';
 import { type FinalStatus, finalStatusOf, whenPipelineDone } from './watch-pipeline-actor.js';
 
 type BranchRequest = Parameters<HandlerServices['runBranch']>[0];
 type ChildRequest = Parameters<HandlerServices['startChildPipeline']>[0];
+
+/** The run's store of child pipelines (none given: a manager loop fails saying so). */
+export function childPipelinesOf(runtime: InvocationRuntime): ChildPipelineStore {
+  return runtime.services.childPipelines ?? noChildPipelines;
+}
+
+/** What a child keeps at each step so that a re-run manager continues it. */
+function childCheckpoint(
+  sha: string,
+  context: PipelineMachineContext,
+  currentNode: string,
+  status: string,
+): ChildCheckpoint {
+  return {
+    source_sha256: sha,
+    status,
+    current_node: currentNode,
+    completed_nodes: context.completedNodes,
+    node_outcomes: context.nodeOutcomes,
+    node_retries: context.nodeRetries,
+    context: valuesWithVisits(context.values, context.visits),
+    steps: context.steps,
+    restarts: context.restarts,
+    failed_nodes: context.failedNodes,
+    logs: [...context.logs],
+    ...(context.arrivedBy !== undefined ? { arrived_by: context.arrivedBy } : {}),
+  };
+}
 
 /** Start a pipeline actor as a child of a handler actor: same actor system, so inspectors see it there. */
 function startChildActor(
@@ -134,7 +160,8 @@ export function startChildPipeline(
   context: PipelineMachineContext,
   request: ChildRequest,
 ): ChildPipelineHandle {
-  const { machine, startAt } = runtime.childMachine(
+  const store = childPipelinesOf(runtime);
+  const { machine, startAt, sha } = runtime.childMachine(
     request.dotFile,
     request.workingDir ? { workingDir: request.workingDir } : {},
   );
@@ -142,14 +169,13 @@ export function startChildPipeline(
   const childDir = manager
     ? join(context.runDir, safeSegment(manager), 'child')
     : join(context.runDir, 'child');
-  const sha = createHash('sha256').update(readFileSync(request.dotFile)).digest('hex');
   const base = {
     runDir: childDir,
     maxSteps: context.maxSteps,
     tags: { ...context.tags, parent: manager ?? 'child' },
   };
-  const saved = readChildCheckpoint(childDir, sha);
-  const forget = (): void => clearChildCheckpoint(childDir);
+  const saved = store.checkpoint(childDir, sha);
+  const forget = (): void => store.clearCheckpoint(childDir);
   // Finished before the crash that interrupted its manager: report the result, never run it again.
   if (saved && (saved.status === 'completed' || saved.status === 'failed')) {
     const finished: ChildPipelineStatus = {
@@ -173,7 +199,7 @@ export function startChildPipeline(
     machine,
     parent,
     saved ? resumeInputFrom(saved, base) : { ...base, startAt, values: structuredClone(request.context) },
-    (e) => writeChildCheckpoint(childDir, sha, e.context, e.currentNode, e.status),
+    (e) => store.saveCheckpoint(childDir, childCheckpoint(sha, e.context, e.currentNode, e.status)),
   );
   const cancel = () => actor.send({ type: 'CANCEL' });
   request.signal.addEventListener('abort', cancel, { once: true });
@@ -185,7 +211,7 @@ export function startChildPipeline(
     return {
       ...childStatus(state, ctx, ctx.lastNode),
       runDir: childDir,
-      ...activeStageDir(ctx.lastNode && stageDirFor(childDir, ctx.lastNode, ctx.restarts)),
+      ...activeStageDir(runtime, ctx.lastNode && stageDirFor(childDir, ctx.lastNode, ctx.restarts)),
     };
   };
   return {
@@ -195,4 +221,10 @@ export function startChildPipeline(
     cancel,
     forget,
   };
+}
+
+/** The stage directory to steer into, once the child's node has its folder (one about to start has none yet). */
+function activeStageDir(runtime: InvocationRuntime, dir: string | undefined): { stageDir?: string } {
+  const stages = runtime.services.stages ?? unrecordedStages;
+  return dir && stages.exists(dir) ? { stageDir: dir } : {};
 }

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { type CompiledPipeline, compile, type LoadOptions } from '../compiler/compile.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
-import type { StageRecords } from '../run/stage-records.js';
 import { AttractorError } from '../shared/errors.js';
+import { childPipelinesOf } from './child-actors.js';
 import { createGraphLookup, type GraphLookup } from './graph-lookup.js';
 import { createHandlerActors } from './handler-invocation.js';
 import type { InvocationRuntime } from './invocation-runtime.js';
@@ -30,8 +29,8 @@ const cache = new Map<string, CompiledMachine>();
 
 /**
  * DOT source (or a loaded graph) to a real XState machine, for embedding and inspection. Its handler
- * actors run with no services (built-in handlers; no interviewer, no LLM backend): give them with
- * `providePipeline`. Compiling is cached per source hash and options (not when the source names
+ * actors run with no services (built-in handlers; no interviewer, no LLM backend, no stores, so nothing is
+ * recorded): give them with `providePipeline`. Compiling is cached per source hash and options (not when the source names
  * `@file` prompts, whose files may change, nor with custom transforms or rules).
  *
  * @example
@@ -61,15 +60,11 @@ export function compileMachine(
 }
 
 /**
- * The published implementations (guards, actions, delays, handler actors) attached to a plain config,
- * such as the JSON `attractor compile --format xstate` prints; `graph` is the pipeline it was lowered
- * from (routing reads its edges).
- *
- * @example
- * const { graph } = loadPipeline(source);
- * const machine = createPipelineMachine(JSON.parse(printedConfig), graph, { backend, interviewer });
+ * The implementations (guards, actions, handler actors) attached to a plain config, such as the JSON
+ * `attractor compile --format xstate` prints; `graph` is the pipeline it was lowered from (routing reads
+ * its edges). Only the stores `services` gives are used (`createPipelineMachine` adds the file stores).
  */
-export function createPipelineMachine(
+export function machineFromConfig(
   config: MachineConfig,
   graph: PipelineGraph,
   services: PipelineServices = {},
@@ -95,72 +90,25 @@ function machineFor(config: MachineConfig, lookup: GraphLookup, services: Pipeli
 
 /**
  * The compiled machine with its handler actors bound to `services` (`machine.provide()`), so that
- * `createActor(providePipeline(compiled, services), { input })` runs the pipeline, its parallel branches
- * and child pipelines as actors of one actor system.
+ * `createActor(bindServices(compiled, services), { input })` runs the pipeline, its parallel branches
+ * and child pipelines as actors of one actor system. What `services` leaves out is not done: no stage
+ * store records nothing, no child pipeline store fails manager loops (`providePipeline` gives the file
+ * stores of a run directory).
  */
-export function providePipeline(compiled: CompiledMachine, services: PipelineServices = {}): PipelineMachine {
-  return bindPipeline(compiled, services).machine;
-}
-
-interface BoundMachine {
-  machine: PipelineMachine;
-  runtime: InvocationRuntime;
-}
-
-const IDLE_PER_PIPELINE = 4;
-const idle = new WeakMap<CompiledMachine, BoundMachine[]>();
-
-/**
- * `providePipeline` for one engine run, which says when it is over: the machine a finished run of the
- * same compiled pipeline was bound with is bound to the new run's services and used again. Binding
- * with `provide()` rebuilds every state node of the chart (O(graph) per run: about a tenth of a
- * 10-node run's CPU); rebinding swaps the runtime's services. Only for callers that own the machine's
- * whole life (`executeRun`): a machine handed to users is never rebound under them.
- */
-export function leasePipeline(
-  compiled: CompiledMachine,
-  services: PipelineServices,
-  stageRecords?: StageRecords,
-): { machine: PipelineMachine; release(): void } {
-  const free = idle.get(compiled);
-  let bound = free?.pop();
-  if (bound) {
-    bound.runtime.services = services;
-    bound.runtime.steps = 0;
-  } else {
-    bound = bindPipeline(compiled, services);
-  }
-  const lease = bound;
-  if (stageRecords) lease.runtime.stageRecords = stageRecords;
-  let released = false;
-  return {
-    machine: lease.machine,
-    release() {
-      if (released) return;
-      released = true;
-      // Drop the run's services (event sink, signals, stores) so an idle machine holds nothing of it.
-      lease.runtime.services = {};
-      delete lease.runtime.stageRecords;
-      const list = idle.get(compiled) ?? [];
-      if (list.length < IDLE_PER_PIPELINE) list.push(lease);
-      idle.set(compiled, list);
-    },
-  };
-}
-
-/** A rebindable binding: the retry wait reads `random` from the runtime, so swapping services is enough. */
-function bindPipeline(compiled: CompiledMachine, services: PipelineServices): BoundMachine {
+export function bindServices(compiled: CompiledMachine, services: PipelineServices = {}): PipelineMachine {
   let provided: PipelineMachine | undefined;
   const runtime = runtimeFor(
     compiled.lookup,
     services,
     once(() => provided),
   );
-  const random = () => (runtime.services.random ?? Math.random)();
   provided = compiled.machine.provide({
-    actors: { ...createHandlerActors(runtime), retryBackoff: retryBackoffActor(compiled.lookup, random) },
+    actors: {
+      ...createHandlerActors(runtime),
+      retryBackoff: retryBackoffActor(compiled.lookup, services.random ?? Math.random),
+    },
   });
-  return { machine: provided, runtime };
+  return provided;
 }
 
 /**
@@ -187,20 +135,13 @@ function runtimeFor(
     steps: 0,
     machine,
     childMachine(dotFile, options = {}) {
-      // The services of the run now bound (a leased machine is rebound from run to run).
-      const { services } = runtime;
-      let source: string;
-      try {
-        source = readFileSync(dotFile, 'utf8');
-      } catch {
-        throw new AttractorError('CHILD_PIPELINE_NOT_FOUND', `cannot read child pipeline ${dotFile}.`);
-      }
+      const { source, sha256 } = childPipelinesOf(runtime).read(dotFile);
       const child = compileMachine(source, { file: dotFile });
       const start = findStartNodes(child.graph)[0];
       if (!start)
         throw new AttractorError('CHILD_PIPELINE_INVALID', `child pipeline ${dotFile} has no start node.`);
       const childServices = options.workingDir ? { ...services, workingDir: options.workingDir } : services;
-      return { machine: providePipeline(child, childServices), startAt: start.id };
+      return { machine: bindServices(child, childServices), startAt: start.id, sha: sha256 };
     },
   };
   return runtime;

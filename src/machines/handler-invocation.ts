@@ -1,7 +1,6 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { type AnyActorRef, fromPromise } from 'xstate';
 import type { ChildPipelineHandle, HandlerInput, HandlerServices } from '../actors/handler-types.js';
+import { runsBuiltInRouting } from '../actors/handlers/built-in-routing.js';
 import { PipelineContext } from '../actors/pipeline-context.js';
 import { createDefaultRegistry, type HandlerRegistry } from '../actors/registry.js';
 import { runWithHooks } from '../actors/run-with-hooks.js';
@@ -9,12 +8,8 @@ import { resolveThreadId } from '../compiler/fidelity.js';
 import type { FidelityMode, PipelineEdge, PipelineNode } from '../compiler/ir.js';
 import type { Outcome } from '../compiler/outcome.js';
 import { routerCandidates, visitLimitFailure } from '../compiler/routing.js';
-import { observeChildRun } from '../run/observe-child-run.js';
-import { stageDirFor } from '../run/run-directory.js';
-import { runsBuiltInRouting, writeStageStatus } from '../run/stage-records.js';
 import { anySignal, type CombinedSignal } from '../shared/any-signal.js';
-import { removeFile } from '../shared/remove-file.js';
-import { runBranch, startChildPipeline } from './child-actors.js';
+import { childPipelinesOf, runBranch, startChildPipeline } from './child-actors.js';
 import { errorOutcome } from './error-outcome.js';
 import type {
   HandlerActorLogic,
@@ -24,6 +19,8 @@ import type {
 } from './invocation-runtime.js';
 import type { PipelineMachineContext } from './machine-context.js';
 import { missingBackend, missingInterviewer } from './pipeline-services.js';
+import { stageDirFor } from './stage-dir.js';
+import { type StageVisit, unrecordedStages } from './stage-store.js';
 import { visitValuesView } from './visit-counts.js';
 
 let registry: HandlerRegistry | undefined;
@@ -64,7 +61,7 @@ function handlerServices(
       children.push(child);
       return child;
     },
-    observeChildRun: ({ runDir }) => observeChildRun(runDir),
+    observeChildRun: ({ runDir }) => childPipelinesOf(runtime).observe(runDir),
   };
 }
 
@@ -112,28 +109,20 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
     // Taken before any wait, so branches consume a scenario's outcomes in the order they start.
     const scripted = overLimit ? undefined : runtime.services.scenario?.nextOutcome(node.id);
     const registry = runtime.services.registry ?? defaultRegistry();
-    // Every node, start, exit and conditional too, gets its folder and status.json (run layout). The run's
-    // own routing nodes get theirs with its next checkpoint.json (D29.1): they write nothing in it.
-    const records = runtime.stageRecords;
-    const deferred =
-      records !== undefined &&
-      records.runDir === context.runDir &&
-      runsBuiltInRouting(registry, node.handler);
-    const record = (outcome: Outcome, keepWritten: boolean): void => {
-      if (deferred) records.defer(stageDir, outcome);
-      else recordStatus(stageDir, outcome, keepWritten);
+    // Every node, start, exit and conditional too, gets its folder and status.json (the run layout);
+    // the store decides when (the run's own routing nodes' wait for its next checkpoint.json).
+    const stages = runtime.services.stages ?? unrecordedStages;
+    const visit: StageVisit = {
+      runDir: context.runDir,
+      stageDir,
+      routing: runsBuiltInRouting(registry, node.handler),
     };
-    const made = deferred ? undefined : mkdirSync(stageDir, { recursive: true });
+    stages.begin(visit, { scripted: scripted !== undefined });
     if (overLimit) {
       const outcome: Outcome = { status: 'fail', failure_reason: overLimit };
-      record(outcome, false);
+      stages.record(visit, outcome, { keepWritten: false });
       return { outcome };
     }
-    // A status.json from an earlier visit must not pass for this one's. Removing it (rather than
-    // comparing mtimes) is exact: kernels stamp mtimes from a coarse clock that lags Date.now(). A
-    // folder made just now (`made` names the first folder created) holds none. A deferred record
-    // replaces the file whatever it holds.
-    if (!deferred && !scripted && made === undefined) removeFile(join(stageDir, 'status.json'));
     const children: ChildPipelineHandle[] = [];
     const services = handlerServices(runtime, self, context, children);
     const handlerContext = new PipelineContext(values, node.id);
@@ -167,7 +156,7 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
     // result has been reported by now, too: no file may appear in its folder after that.
     if (signal.aborted) return { outcome };
     // The handler's own status.json stands unless a hook or a `set` changed what it returned.
-    record(outcome, !scripted && outcome === produced);
+    stages.record(visit, outcome, { keepWritten: !scripted && outcome === produced });
     const llmChoice = await askRouter(runtime, services.emit, node, outcome, values, signal);
     const logs = handlerContext.getLogs();
     return { outcome, ...(llmChoice ? { llmChoice } : {}), ...(logs.length > 0 ? { logs } : {}) };
@@ -179,16 +168,6 @@ function withCollectedUpdates(outcome: Outcome, context: PipelineContext): Outco
   const collected = context.pendingUpdates();
   if (Object.keys(collected).length === 0) return outcome;
   return { ...outcome, context_updates: { ...collected, ...outcome.context_updates } };
-}
-
-/**
- * `<stage>/status.json` holds every node's outcome (spec ATR-E4, start, exit and conditional nodes
- * included). A handler (or an external agent, the status-file contract) that wrote it during this visit
- * keeps its file; otherwise the engine writes the outcome.
- */
-function recordStatus(stageDir: string, outcome: Outcome, keepWritten: boolean): void {
-  if (keepWritten && existsSync(join(stageDir, 'status.json'))) return;
-  writeStageStatus(stageDir, outcome);
 }
 
 async function runHandler(

@@ -1,7 +1,6 @@
 import type { PromiseActorLogic } from 'xstate';
 import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import type { Outcome } from '../compiler/outcome.js';
-import type { StageRecords } from '../run/stage-records.js';
 import type { GraphLookup } from './graph-lookup.js';
 import type { PipelineMachineContext } from './machine-context.js';
 import type { PipelineMachine } from './pipeline-machine.js';
@@ -33,9 +32,7 @@ export interface InvocationRuntime {
   childMachine(
     dotFile: string,
     options?: { workingDir?: string },
-  ): { machine: PipelineMachine; startAt: string };
+  ): { machine: PipelineMachine; startAt: string; sha: string };
   /** Handler invocations so far (for yielding to the event loop). */
   steps: number;
-  /** Set by an engine run: its routing nodes' records wait for its next checkpoint.json (D29.1). */
-  stageRecords?: StageRecords;
 }

@@ -46,6 +46,8 @@ export interface PipelineMachineContext {
   branch: boolean;
   /** Where the run stopped: exit node, paused node, branch fan-in, failing node. */
   stoppedAt?: string;
+  /** Why the run was paused at once (`PAUSE_NOW`), e.g. its cost budget was spent. */
+  pausedFor?: { reason: string; message: string };
   /** After a resume, the first `full`-fidelity node degrades to `summary:high` once. */
   degradeFullFidelity: boolean;
   /** Fidelity resolved for the node being run (edge, node, graph default, `compact`). */

@@ -1,8 +1,10 @@
 import { findStartNodes } from '../compiler/validate/graph-index.js';
-import { DEFAULT_MAX_STEPS } from '../run/run-types.js';
 import { AttractorError } from '../shared/errors.js';
 import type { CompiledMachine } from './compile-machine.js';
 import type { PipelineMachineInput } from './machine-context.js';
+
+/** Node visits a run may make before it fails (`--max-steps`). */
+export const DEFAULT_MAX_STEPS = 1000;
 
 /**
  * The input that starts a compiled pipeline at its start node, with the context every run begins

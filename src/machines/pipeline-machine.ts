@@ -22,8 +22,13 @@ type SetupConfig<S> = S extends { createMachine: (config: infer C) => unknown } 
 
 /** Events a pipeline actor accepts. */
 export type PipelineMachineEvent =
+  /** Finish the running node, then stop paused. */
   | { type: 'PAUSE' }
+  /** Stop at once: the running node is aborted and runs again on resume. */
   | { type: 'CANCEL' }
+  /** Stop at once like CANCEL, but paused, saying why (`reason: 'budget'` when the cost budget is spent). */
+  | { type: 'PAUSE_NOW'; reason: string; message: string }
+  /** A manager loop's message to its child: the child's next node sees it in its context. */
   | { type: 'STEER'; message: string };
 
 export interface PipelineMachineOptions {
@@ -236,6 +241,14 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
       steer: assign({
         values: ({ context, event }) =>
           event.type === 'STEER' ? { ...context.values, 'manager.steer': event.message } : context.values,
+      }),
+      pauseNow: enqueueActions(({ context, event, enqueue }) => {
+        if (event.type !== 'PAUSE_NOW') return;
+        const at = context.lastNode ?? '';
+        const pausedFor = { reason: event.reason, message: event.message };
+        enqueue.assign({ stoppedAt: at, pausedFor });
+        enqueue.emit(evt('pipeline.paused', { resume_at: at, ...pausedFor }, at));
+        enqueue.emit({ type: 'checkpoint', context, currentNode: at, status: 'paused' });
       }),
       cancelRun: enqueueActions(({ context, enqueue }) => {
         const at = context.lastNode ?? '';

@@ -6,6 +6,8 @@ import type { Scenario } from '../actors/simulated/scenario.js';
 import type { ArtifactStore } from '../shared/artifact-store.js';
 import { AttractorError } from '../shared/errors.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
+import type { ChildPipelineStore } from './child-pipeline-store.js';
+import type { StageStore } from './stage-store.js';
 
 /**
  * What a pipeline machine's handler actors use, given once with `providePipeline` (or
@@ -40,6 +42,10 @@ export interface PipelineServices {
   durable?: boolean;
   /** Jitter for retry backoff (default `Math.random`). */
   random?: () => number;
+  /** Where node visits are recorded (stage folders, `status.json`); none: nothing is recorded. */
+  stages?: StageStore;
+  /** Where manager loops' child pipelines come from and keep their checkpoints; none: manager loops fail. */
+  childPipelines?: ChildPipelineStore;
 }
 
 /** Stands in for an interviewer nobody gave: the first human gate fails with this. */

@@ -4,16 +4,15 @@ import type { PipelineGraph } from '../compiler/ir.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
 import { parseVarsDeclaration, resolvePipelineVars } from '../compiler/vars/pipeline-vars.js';
 import { type CompileMachineOptions, compileMachine } from '../machines/compile-machine.js';
-import { pipelineInput } from '../machines/pipeline-input.js';
+import { DEFAULT_MAX_STEPS, pipelineInput } from '../machines/pipeline-input.js';
+import { resumeInputFrom } from '../machines/resume-input-from.js';
 import { AttractorError } from '../shared/errors.js';
 import { type Checkpoint, readCheckpoint } from './checkpoint.js';
 import { executeRun } from './execute-run.js';
 import { locateRun } from './locate-run.js';
 import { resolveRunDir } from './resolve-run-dir.js';
-import { resumeInputFrom } from './resume-input-from.js';
 import { newRunId } from './run-directory.js';
 import {
-  DEFAULT_MAX_STEPS,
   type PipelineRun,
   partialNodesOf,
   type ResumeOptions,

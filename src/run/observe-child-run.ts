@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildPipelineHandle, ChildPipelineStatus } from '../actors/handler-types.js';
+import { stageDirFor } from '../machines/stage-dir.js';
 import { readCheckpoint } from './checkpoint.js';
-import { stageDirFor } from './run-directory.js';
 
 const STATES: Record<string, ChildPipelineStatus['state']> = {
   running: 'running',
@@ -14,7 +14,7 @@ const STATES: Record<string, ChildPipelineStatus['state']> = {
 };
 
 /** The stage directory to steer into, once the engine has created it (a node about to start has none yet). */
-export function activeStageDir(dir: string | undefined | ''): { stageDir?: string } {
+function activeStageDir(dir: string | undefined | ''): { stageDir?: string } {
   return dir && existsSync(dir) ? { stageDir: dir } : {};
 }
 

@@ -1,7 +1,8 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { safeSegment } from '../machines/stage-dir.js';
 import { AttractorError } from '../shared/errors.js';
-import { runDirectoryFor, safeSegment } from './run-directory.js';
+import { runDirectoryFor } from './run-directory.js';
 
 export const DEFAULT_RUNS_ROOT = '.attractor-runs';
 

@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { safeSegment } from '../machines/stage-dir.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import { type DeferredAtomicWrite, deferredAtomicWrite } from '../shared/deferred-atomic-write.js';
 import type { RunManifest } from './run-manifest.js';
@@ -11,10 +12,6 @@ export function newRunId(now = new Date()): string {
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
   return `${stamp}-${Math.random().toString(36).slice(2, 8)}`;
-}
-
-export function safeSegment(name: string): string {
-  return name.replace(/[^A-Za-z0-9._-]/g, '_') || 'pipeline';
 }
 
 /** Default run directory: `.attractor-runs/<graph name>/<run id>/` under the logs root. */
@@ -90,10 +87,4 @@ export function writeRunFiles(
       record.abandon();
     },
   };
-}
-
-/** Stage directory of a node; visits after the k-th loop restart go under `restart-<k>/`. */
-export function stageDirFor(runDir: string, nodeId: string, restarts: number): string {
-  const base = restarts > 0 ? join(runDir, `restart-${restarts}`) : runDir;
-  return join(base, safeSegment(nodeId));
 }

@@ -111,8 +111,6 @@ export interface PipelineRun {
   cancel(): void;
 }
 
-export const DEFAULT_MAX_STEPS = 1000;
-
 /** A run ready to execute (fresh or resumed). */
 export interface Prepared {
   compiled: CompiledMachine;

@@ -1,15 +1,15 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { conditionalHandler } from '../actors/handlers/conditional.js';
-import { exitHandler } from '../actors/handlers/exit.js';
-import { startHandler } from '../actors/handlers/start.js';
+import { runsBuiltInRouting } from '../actors/handlers/built-in-routing.js';
 import type { HandlerRegistry } from '../actors/registry.js';
 import { outcomeToStatusFile, readStatusFile } from '../actors/status-file.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { Outcome } from '../compiler/outcome.js';
 import type { PipelineMachineInput } from '../machines/machine-context.js';
+import { stageDirFor } from '../machines/stage-dir.js';
+import type { StageStore, StageVisit } from '../machines/stage-store.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
-import { stageDirFor } from './run-directory.js';
+import { removeFile } from '../shared/remove-file.js';
 
 /** Write a node's outcome as `<stage>/status.json` (atomically; not fsync'd, like every stage file). */
 export function writeStageStatus(stageDir: string, outcome: Outcome): void {
@@ -22,41 +22,44 @@ export function writeStageStatus(stageDir: string, outcome: Outcome): void {
   );
 }
 
-const ROUTING = new Set([startHandler, exitHandler, conditionalHandler]);
-/** The types the default registry maps to those handlers. */
-const ROUTING_TYPES = new Set(['start', 'exit', 'conditional']);
-
 /**
- * Whether the node runs a built-in routing handler (start, exit, conditional): one that does nothing but
- * succeed, writes nothing in its folder and is not overridden by the run's registry (none: the default).
+ * A run directory's stage records: each node visit's folder and `status.json`, written as the visit
+ * ends (atomically, not fsync'd: the checkpoint is the durable record).
+ *
+ * The run's own routing nodes (built-in start, exit and conditional handlers, which write nothing in
+ * their folder) are the exception: their folders and files are made together, whenever the run's
+ * `checkpoint.json` is written (`flush()`, docs/decisions/0061-routing-nodes-stage-records-with-checkpoint.md),
+ * rather than one per step, whose journal fdatasync would commit each folder on its own. Parallel
+ * branches and child pipelines (other directories) write theirs at once.
  */
-export function runsBuiltInRouting(registry: HandlerRegistry | undefined, handlerType: string): boolean {
-  if (!registry) return ROUTING_TYPES.has(handlerType);
-  try {
-    return ROUTING.has(registry.get(handlerType));
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The stage folders and `status.json` files of a run's routing nodes, made together rather than one per
- * step (docs/decisions.md D29.1). A burst of routing nodes would otherwise create a folder and a file at
- * every step, and each step's journal fdatasync would commit them one by one; made in one go, the file
- * system commits them once. `flush()` runs whenever the run's `checkpoint.json` is written (so it never
- * names a node whose record is missing) and at the run's end.
- */
-export class StageRecords {
+export class FileStageStore implements StageStore {
   readonly #pending: { stageDir: string; outcome: Outcome }[] = [];
 
-  /** The run directory whose routing nodes are recorded here (branches and children write their own). */
-  constructor(readonly runDir: string) {}
+  /** `runDir`: the run whose routing nodes' records wait for its checkpoint; none: nothing waits. */
+  constructor(readonly runDir?: string) {}
 
-  defer(stageDir: string, outcome: Outcome): void {
-    this.#pending.push({ stageDir, outcome });
+  begin(visit: StageVisit, options: { scripted: boolean }): void {
+    if (this.#defers(visit)) return;
+    const made = mkdirSync(visit.stageDir, { recursive: true });
+    // A status.json from an earlier visit must not pass for this one's. Removing it (rather than
+    // comparing mtimes) is exact: kernels stamp mtimes from a coarse clock that lags Date.now(). A
+    // folder made just now (`made` names the first folder created) holds none; a scripted outcome
+    // replaces it anyway.
+    if (!options.scripted && made === undefined) removeFile(join(visit.stageDir, 'status.json'));
   }
 
-  /** Make every pending folder and write its status.json, oldest first; throws what the disk refused. */
+  record(visit: StageVisit, outcome: Outcome, options: { keepWritten: boolean }): void {
+    if (this.#defers(visit)) this.#pending.push({ stageDir: visit.stageDir, outcome });
+    // A handler (or an external agent, through the status-file contract) that wrote its own keeps it.
+    else if (!options.keepWritten || !existsSync(join(visit.stageDir, 'status.json')))
+      writeStageStatus(visit.stageDir, outcome);
+  }
+
+  exists(stageDir: string): boolean {
+    return existsSync(stageDir);
+  }
+
+  /** Make every waiting folder and write its status.json, oldest first; throws what the disk refused. */
   flush(): void {
     while (this.#pending.length > 0) {
       const record = this.#pending[0];
@@ -67,11 +70,15 @@ export class StageRecords {
       this.#pending.shift();
     }
   }
+
+  #defers(visit: StageVisit): boolean {
+    return visit.routing && visit.runDir === this.runDir;
+  }
 }
 
 /**
  * After a crash, the routing nodes completed since the run's last `checkpoint.json` may have no record,
- * or an earlier visit's (D29.1): a resume writes those from the checkpoint before the run goes on. The
+ * or an earlier visit's (docs/decisions/0061-routing-nodes-stage-records-with-checkpoint.md): a resume writes those from the checkpoint before the run goes on. The
  * checkpoint keeps a node's status only (success unless it says otherwise), so a record whose status
  * differs from it is replaced, and the notes say where the new one came from.
  */

@@ -7,7 +7,7 @@ import { createActor, toPromise } from 'xstate';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
 import { loadPipeline } from '../../src/compiler/compile.js';
 import type { MachineConfig } from '../../src/compiler/lower/machine-config.js';
-import { createPipelineMachine } from '../../src/machines/compile-machine.js';
+import { createPipelineMachine } from '../../src/run/provide-pipeline.js';
 import { runCli } from './run-cli.js';
 
 const example = fileURLToPath(new URL('../../examples/09-conditions.dot', import.meta.url));

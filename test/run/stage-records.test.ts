@@ -4,10 +4,11 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
 import { compile } from '../../src/compiler/compile.js';
+import type { Outcome } from '../../src/compiler/outcome.js';
 import { newestJournalCheckpoint } from '../../src/run/checkpoint-journal.js';
 import { resumePipeline, startPipeline } from '../../src/run/engine.js';
 import type { PipelineRun } from '../../src/run/run-types.js';
-import { restoreStageRecords, StageRecords } from '../../src/run/stage-records.js';
+import { FileStageStore, restoreStageRecords } from '../../src/run/stage-records.js';
 import { ensureDist, ROOT } from '../helpers/ensure-dist.js';
 import { readJson, runDot, tempDir } from '../helpers/run-helpers.js';
 
@@ -24,12 +25,19 @@ const BURST = `digraph burst {
 
 const statusOf = (runDir: string, node: string) => readJson(join(runDir, node, 'status.json'));
 
-describe('StageRecords', () => {
-  it('makes the folders and status.json files it was given when flushed, not before', () => {
+/** A routing node's visit of `runDir`: its record waits for the store's flush. */
+const routing = (runDir: string, stageDir: string) => ({ runDir, stageDir, routing: true });
+const deferred = (records: FileStageStore, runDir: string, stageDir: string, outcome: Outcome) => {
+  records.begin(routing(runDir, stageDir), { scripted: false });
+  records.record(routing(runDir, stageDir), outcome, { keepWritten: false });
+};
+
+describe('FileStageStore', () => {
+  it("makes its run's routing nodes' folders and status.json files when flushed, not before", () => {
     const runDir = tempDir();
-    const records = new StageRecords(runDir);
-    records.defer(join(runDir, 'a'), { status: 'success', notes: 'first' });
-    records.defer(join(runDir, 'restart-1', 'b'), { status: 'fail', failure_reason: 'no' });
+    const records = new FileStageStore(runDir);
+    deferred(records, runDir, join(runDir, 'a'), { status: 'success', notes: 'first' });
+    deferred(records, runDir, join(runDir, 'restart-1', 'b'), { status: 'fail', failure_reason: 'no' });
     expect(existsSync(join(runDir, 'a'))).toBe(false);
     records.flush();
     expect(statusOf(runDir, 'a')).toMatchObject({ outcome: 'success', notes: 'first' });
@@ -38,11 +46,11 @@ describe('StageRecords', () => {
 
   it('keeps what it could not write for the next flush', () => {
     const runDir = tempDir();
-    const records = new StageRecords(runDir);
+    const records = new FileStageStore(runDir);
     // A file where the folder must go: the first flush cannot make it.
     writeFileSync(join(runDir, 'a'), 'in the way');
-    records.defer(join(runDir, 'a'), { status: 'success' });
-    records.defer(join(runDir, 'b'), { status: 'success' });
+    deferred(records, runDir, join(runDir, 'a'), { status: 'success' });
+    deferred(records, runDir, join(runDir, 'b'), { status: 'success' });
     expect(() => records.flush()).toThrow(/EEXIST|ENOTDIR/);
     expect(existsSync(join(runDir, 'b'))).toBe(false);
     // Gone, so the retry goes through, in order.
@@ -51,9 +59,34 @@ describe('StageRecords', () => {
     expect(statusOf(runDir, 'a')['outcome']).toBe('success');
     expect(statusOf(runDir, 'b')['outcome']).toBe('success');
   });
+
+  it('writes at once what is not its own routing nodes: nodes that do work, other directories', () => {
+    const runDir = tempDir();
+    const records = new FileStageStore(runDir);
+    const work = { runDir, stageDir: join(runDir, 'w'), routing: false };
+    records.begin(work, { scripted: false });
+    expect(existsSync(join(runDir, 'w'))).toBe(true);
+    records.record(work, { status: 'success' }, { keepWritten: false });
+    const branch = join(runDir, 'fan', 'branches', 'x');
+    deferred(records, branch, join(branch, 'c'), { status: 'success' });
+    expect(statusOf(runDir, 'w')['outcome']).toBe('success');
+    expect(statusOf(branch, 'c')['outcome']).toBe('success');
+  });
+
+  it("keeps a status.json the handler wrote when asked to, and removes an earlier visit's before the next", () => {
+    const runDir = tempDir();
+    const records = new FileStageStore(runDir);
+    const work = { runDir, stageDir: join(runDir, 'w'), routing: false };
+    records.begin(work, { scripted: false });
+    writeFileSync(join(runDir, 'w', 'status.json'), JSON.stringify({ outcome: 'partial_success' }));
+    records.record(work, { status: 'success' }, { keepWritten: true });
+    expect(statusOf(runDir, 'w')['outcome']).toBe('partial_success');
+    records.begin(work, { scripted: false });
+    expect(existsSync(join(runDir, 'w', 'status.json'))).toBe(false);
+  });
 });
 
-describe('routing nodes’ stage records in a run (docs/decisions.md D29.1)', () => {
+describe('routing nodes’ stage records in a run (docs/decisions/0061)', () => {
   it('are on disk whenever checkpoint.json names their nodes, and before a node that does work starts', async () => {
     const runDir = join(tempDir(), 'run');
     const missing: string[] = [];

@@ -75,6 +75,8 @@ export function lowerToMachineConfig(graph: PipelineGraph): MachineConfig {
       PAUSE: { actions: [{ type: 'requestPause' }] },
       STEER: { actions: [{ type: 'steer' }] },
       CANCEL: { target: controlTarget(CONTROL_STATES.cancelled), actions: [{ type: 'cancelRun' }] },
+      // Stop at once, like CANCEL, but paused: resuming is the normal next step (a spent budget).
+      PAUSE_NOW: { target: controlTarget(CONTROL_STATES.paused), actions: [{ type: 'pauseNow' }] },
     },
     states,
   };

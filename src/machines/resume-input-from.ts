@@ -1,5 +1,5 @@
-import type { PipelineMachineInput } from '../machines/machine-context.js';
-import type { ChildCheckpoint } from './child-checkpoint.js';
+import type { ChildCheckpoint } from './child-pipeline-store.js';
+import type { PipelineMachineInput } from './machine-context.js';
 
 /** What a checkpoint must hold to continue a pipeline: the run's and a child's checkpoints both do. */
 export type ResumableCheckpoint = Pick<
