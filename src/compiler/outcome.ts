@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DeepReadonly } from '../shared/deep-readonly.js';
 
 /** The five stage statuses (reference §9). */
 export const StageStatusSchema = z.enum(['success', 'partial_success', 'retry', 'fail', 'skipped']);
@@ -18,6 +19,18 @@ export const OutcomeSchema = z.object({
   score: z.number().optional(),
 });
 export type Outcome = z.infer<typeof OutcomeSchema>;
+/** An outcome read where it must not be changed (the machine's context keeps it). */
+export type ReadonlyOutcome = DeepReadonly<Outcome>;
+
+/** A copy of `outcome` its new owner may change. */
+export function copyOutcome(outcome: ReadonlyOutcome): Outcome {
+  const { suggested_next_ids, context_updates, ...rest } = outcome;
+  return {
+    ...rest,
+    ...(suggested_next_ids ? { suggested_next_ids: [...suggested_next_ids] } : {}),
+    ...(context_updates ? { context_updates: { ...context_updates } } : {}),
+  };
+}
 
 export const isSuccessStatus = (status: StageStatus): boolean =>
   status === 'success' || status === 'partial_success';

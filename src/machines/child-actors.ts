@@ -6,7 +6,7 @@ import type {
   ChildPipelineStatus,
   HandlerServices,
 } from '../actors/handler-types.js';
-import type { Outcome } from '../compiler/outcome.js';
+import { copyOutcome, type Outcome } from '../compiler/outcome.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
 import { type ChildCheckpoint, type ChildPipelineStore, noChildPipelines } from './child-pipeline-store.js';
 import type { InvocationRuntime } from './invocation-runtime.js';
@@ -120,7 +120,9 @@ export async function runBranch(
     const outcome: Outcome =
       status === 'failed' || status === 'cancelled'
         ? { status: 'fail', failure_reason: final.failure?.reason ?? status }
-        : (final.lastOutcome ?? { status: 'success' });
+        : final.lastOutcome
+          ? copyOutcome(final.lastOutcome)
+          : { status: 'success' };
     return {
       branchId: request.branchId,
       startNodeId: request.startNodeId,
@@ -128,7 +130,7 @@ export async function runBranch(
       context: finalValues,
       updates,
       ...(final.stoppedAt ? { stoppedAt: final.stoppedAt } : {}),
-      completedNodes: final.completedNodes,
+      completedNodes: [...final.completedNodes],
       ...(final.logs.length > 0 ? { logs: [...final.logs] } : {}),
     };
   } finally {
@@ -142,13 +144,17 @@ function childState(status: FinalStatus): ChildPipelineStatus['state'] {
   return status === 'cancelled' ? 'cancelled' : 'failed';
 }
 
-function childStatus(state: ChildPipelineStatus['state'], ctx: PipelineMachineContext, at?: string) {
+function childStatus(
+  state: ChildPipelineStatus['state'],
+  ctx: PipelineMachineContext,
+  at?: string,
+): ChildPipelineStatus {
   return {
     state,
     ...(at ? { currentNode: at } : {}),
-    completedNodes: ctx.completedNodes,
+    completedNodes: [...ctx.completedNodes],
     context: valuesWithVisits(ctx.values, ctx.visits),
-    ...(ctx.lastOutcome ? { outcome: ctx.lastOutcome } : {}),
+    ...(ctx.lastOutcome ? { outcome: copyOutcome(ctx.lastOutcome) } : {}),
     ...(ctx.logs.length > 0 ? { logs: [...ctx.logs] } : {}),
   };
 }
@@ -181,9 +187,9 @@ export function startChildPipeline(
     const finished: ChildPipelineStatus = {
       state: saved.status,
       currentNode: saved.current_node,
-      completedNodes: saved.completed_nodes,
+      completedNodes: [...saved.completed_nodes],
       context: saved.context,
-      ...(saved.logs.length > 0 ? { logs: saved.logs } : {}),
+      ...(saved.logs.length > 0 ? { logs: [...saved.logs] } : {}),
       runDir: childDir,
     };
     return {

@@ -1,10 +1,13 @@
 import type { ChildPipelineHandle } from '../actors/handler-types.js';
 import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import type { StageStatus } from '../compiler/outcome.js';
+import type { DeepReadonly } from '../shared/deep-readonly.js';
 import { AttractorError } from '../shared/errors.js';
 
 /** What a manager loop's child keeps between steps, so a re-run manager continues it. */
-export interface ChildCheckpoint {
+export type ChildCheckpoint = DeepReadonly<ChildCheckpointShape>;
+
+interface ChildCheckpointShape {
   source_sha256: string;
   status: string;
   current_node: string;

@@ -1,14 +1,18 @@
 import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import type { FidelityMode } from '../compiler/ir.js';
 import type { Outcome, StageStatus } from '../compiler/outcome.js';
+import type { DeepReadonly } from '../shared/deep-readonly.js';
 import type { Route } from './route.js';
 import { splitVisitCounts, type VisitCounts } from './visit-counts.js';
 
 /**
  * The pipeline actor's context: everything a checkpoint needs, nothing that grows with the run's
- * length (completed nodes are a set, events stream to disk).
+ * length (completed nodes are a set, events stream to disk). Read-only all the way down: actions replace
+ * it (`assign`), so a snapshot an inspector or subscriber kept never changes after the fact.
  */
-export interface PipelineMachineContext {
+export type PipelineMachineContext = DeepReadonly<MachineContextShape>;
+
+interface MachineContextShape {
   /** The context store the nodes read and write, without the visit counts (see `visits`). */
   values: Record<string, unknown>;
   /**
@@ -65,13 +69,13 @@ export interface PipelineMachineInput {
   tags?: Record<string, string>;
   values: Record<string, unknown>;
   maxSteps: number;
-  completedNodes?: string[];
-  nodeOutcomes?: Record<string, StageStatus>;
-  nodeRetries?: Record<string, number>;
+  completedNodes?: readonly string[];
+  nodeOutcomes?: Readonly<Record<string, StageStatus>>;
+  nodeRetries?: Readonly<Record<string, number>>;
   logs?: readonly ContextLogEntry[];
   steps?: number;
   restarts?: number;
-  failedNodes?: string[];
+  failedNodes?: readonly string[];
   branch?: boolean;
   resumed?: boolean;
   arrivedBy?: number;

@@ -2,10 +2,13 @@ import { z } from 'zod';
 import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import { visitCountKey } from '../compiler/routing.js';
 import { VISIT_COUNT_PREFIX, type VisitCounts, valuesWithVisitsJson } from '../machines/visit-counts.js';
+import type { DeepReadonly } from '../shared/deep-readonly.js';
 import type { Checkpoint } from './checkpoint.js';
 
-/** A checkpoint's fields but its context (its lists as the machine's context shares them, read-only). */
-export type CheckpointHeader = Omit<Checkpoint, 'context' | 'logs'> & { logs: readonly ContextLogEntry[] };
+/** A checkpoint's fields but its context (its lists and records as the machine's context shares them, read-only). */
+export type CheckpointHeader = DeepReadonly<
+  Omit<Checkpoint, 'context' | 'logs'> & { logs: ContextLogEntry[] }
+>;
 
 /**
  * One checkpoint before it is text: the header, and the context in the two parts the machine keeps (the

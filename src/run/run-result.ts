@@ -37,7 +37,7 @@ export function runOutcome(
       ...(budgetExceeded !== undefined ? { budgetExceeded } : {}),
       ...(run.usage ? { usage: run.usage } : {}),
       context: valuesWithVisits(context.values, context.visits),
-      completedNodes: context.completedNodes,
+      completedNodes: [...context.completedNodes],
       failedNodes: [...context.failedNodes],
       partialNodes,
     },

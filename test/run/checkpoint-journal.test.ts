@@ -255,8 +255,8 @@ describe('delta lines (D27.1)', () => {
     const writer = createCheckpointWriter({ runDir: dir, durable: false });
     const one = checkpoint(1, 'running', { big: 'x'.repeat(10_000) });
     writer.write(one);
-    const two = checkpoint(2, 'running', { ...one.values, k: 2 });
-    two.header.completed_nodes = ['a'];
+    const base = checkpoint(2, 'running', { ...one.values, k: 2 });
+    const two = { ...base, header: { ...base.header, completed_nodes: ['a'] } };
     writer.write(two);
     const lines = readFileSync(join(dir, JOURNAL_FILE), 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(2);

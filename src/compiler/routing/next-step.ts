@@ -1,6 +1,6 @@
 import { outgoingEdges } from '../graph-edges.js';
 import type { PipelineEdge, PipelineGraph, PipelineNode } from '../ir.js';
-import type { Outcome } from '../outcome.js';
+import type { ReadonlyOutcome } from '../outcome.js';
 import { routeFailure } from './route-failure.js';
 import { type EdgeSelectionStep, selectEdgeStep } from './select-edge.js';
 
@@ -8,7 +8,7 @@ export interface NextStepInput {
   graph: PipelineGraph;
   /** The node that just ran. */
   node: PipelineNode;
-  outcome: Outcome;
+  outcome: ReadonlyOutcome;
   context: Record<string, unknown>;
   /** The router model's pick among `routerCandidates(...)`, when the engine asked it. */
   llmChoice?: string;

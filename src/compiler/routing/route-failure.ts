@@ -1,6 +1,6 @@
 import { conditionTestsOutcome, parseCondition } from '../conditions/index.js';
 import type { PipelineEdge, PipelineGraph, PipelineNode } from '../ir.js';
-import type { Outcome } from '../outcome.js';
+import type { ReadonlyOutcome } from '../outcome.js';
 import { isConditional, matchingConditionalEdges } from './select-edge.js';
 import { visitLimitFailure } from './visit-limit.js';
 
@@ -10,7 +10,7 @@ export interface FailureRoutingInput {
   graph?: PipelineGraph;
   /** Outgoing edges of `node`. */
   edges: PipelineEdge[];
-  outcome: Outcome;
+  outcome: ReadonlyOutcome;
   context: Record<string, unknown>;
 }
 
@@ -21,7 +21,7 @@ export type FailureRoute =
   | { kind: 'fail'; reason: string };
 
 /** The failure reason the run reports when a FAIL is not routed anywhere. */
-export function failureReason(node: PipelineNode, outcome: Outcome): string {
+export function failureReason(node: PipelineNode, outcome: ReadonlyOutcome): string {
   const reason = outcome.failure_reason?.trim();
   return reason ? reason : `node "${node.id}" failed`;
 }

@@ -1,12 +1,12 @@
 import { normalizeLabel } from '../accelerator.js';
 import { type ConditionScope, evaluateCondition } from '../conditions/index.js';
 import type { PipelineEdge } from '../ir.js';
-import type { Outcome } from '../outcome.js';
+import type { ReadonlyOutcome } from '../outcome.js';
 
 export interface EdgeSelectionInput {
   /** Outgoing edges of the node that just ran. */
   edges: PipelineEdge[];
-  outcome: Outcome;
+  outcome: ReadonlyOutcome;
   /** The run context; the outcome's `context_updates` are layered on top for evaluation. */
   context: Record<string, unknown>;
   /** Target id chosen by the router model among `llmDecideCandidates` (docs/decisions.md). */
@@ -30,7 +30,7 @@ export function bestEdge(edges: readonly PipelineEdge[]): PipelineEdge | undefin
   return [...edges].sort(compareEdges)[0];
 }
 
-export function conditionScope(outcome: Outcome, context: Record<string, unknown>): ConditionScope {
+export function conditionScope(outcome: ReadonlyOutcome, context: Record<string, unknown>): ConditionScope {
   return {
     outcome: outcome.status,
     ...(outcome.preferred_label !== undefined ? { preferred_label: outcome.preferred_label } : {}),
@@ -41,7 +41,7 @@ export function conditionScope(outcome: Outcome, context: Record<string, unknown
 /** Step 1: conditional edges whose condition is true, best first. */
 export function matchingConditionalEdges(
   edges: readonly PipelineEdge[],
-  outcome: Outcome,
+  outcome: ReadonlyOutcome,
   context: Record<string, unknown>,
 ): PipelineEdge[] {
   const scope = conditionScope(outcome, context);
