@@ -9,6 +9,7 @@ import type {
 import { copyOutcome, type Outcome } from '../compiler/outcome.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
 import { type ChildCheckpoint, type ChildPipelineStore, noChildPipelines } from './child-pipeline-store.js';
+import { CHILD_STARTED } from './handler-actor-logic.js';
 import type { InvocationRuntime } from './invocation-runtime.js';
 import type { PipelineMachineContext, PipelineMachineInput } from './machine-context.js';
 import type { MachineEmitted } from './machine-events.js';
@@ -49,17 +50,23 @@ function childCheckpoint(
   };
 }
 
-/** Start a pipeline actor as a child of a handler actor: same actor system, so inspectors see it there. */
+/**
+ * Start a pipeline actor as a child of a handler actor, named for what it is (`branch:<id>`,
+ * `child:<manager node>`): in the handler's `snapshot.children` while it runs, and in the actor system
+ * under its run directory (`system.get(runDir)`), so inspectors show it where it belongs.
+ */
 function startChildActor(
   runtime: InvocationRuntime,
   machine: ReturnType<InvocationRuntime['machine']>,
   parent: AnyActorRef,
+  id: string,
   input: PipelineMachineInput,
   onCheckpoint?: (e: Extract<MachineEmitted, { type: 'checkpoint' }>) => void,
 ) {
   const emit: EmitEvent = runtime.services.emit ?? (() => {});
   const tags = input.tags ?? {};
-  const actor = createActor(machine, { parent, input });
+  const actor = createActor(machine, { parent, id, systemId: input.runDir, input });
+  parent.send({ type: CHILD_STARTED, child: actor });
   if (onCheckpoint)
     actor.on('checkpoint', (e) => onCheckpoint(e as Extract<MachineEmitted, { type: 'checkpoint' }>));
   // The child's own checkpoints are not the run's: only its events go on, tagged.
@@ -93,7 +100,7 @@ export async function runBranch(
   // Updates are found by identity against this clone: the machine copies values shallowly, so a value
   // the branch left alone keeps its reference (comparing with `request.context` would flag every object).
   const startValues = structuredClone(request.context);
-  const { actor, done } = startChildActor(runtime, runtime.machine(), parent, {
+  const { actor, done } = startChildActor(runtime, runtime.machine(), parent, `branch:${request.branchId}`, {
     startAt: request.startNodeId,
     // Under the parallel node's folder, so nested or separate parallels cannot share branch folders.
     runDir: join(
@@ -204,6 +211,7 @@ export function startChildPipeline(
     runtime,
     machine,
     parent,
+    `child:${manager ?? 'child'}`,
     saved ? resumeInputFrom(saved, base) : { ...base, startAt, values: structuredClone(request.context) },
     (e) => store.saveCheckpoint(childDir, childCheckpoint(sha, e.context, e.currentNode, e.status)),
   );

@@ -1,4 +1,4 @@
-import { type AnyActorRef, fromPromise } from 'xstate';
+import type { AnyActorRef } from 'xstate';
 import type { ChildPipelineHandle, HandlerInput, HandlerServices } from '../actors/handler-types.js';
 import { runsBuiltInRouting } from '../actors/handlers/built-in-routing.js';
 import { PipelineContext } from '../actors/pipeline-context.js';
@@ -11,12 +11,8 @@ import { routerCandidates, visitLimitFailure } from '../compiler/routing.js';
 import { anySignal, type CombinedSignal } from '../shared/any-signal.js';
 import { childPipelinesOf, runBranch, startChildPipeline } from './child-actors.js';
 import { errorOutcome } from './error-outcome.js';
-import type {
-  HandlerActorLogic,
-  HandlerActorOutput,
-  HandlerInvocationInput,
-  InvocationRuntime,
-} from './invocation-runtime.js';
+import { fromHandler, type HandlerActorLogic } from './handler-actor-logic.js';
+import type { HandlerActorOutput, HandlerInvocationInput, InvocationRuntime } from './invocation-runtime.js';
 import type { PipelineMachineContext } from './machine-context.js';
 import { missingBackend, missingInterviewer } from './pipeline-services.js';
 import { stageDirFor } from './stage-dir.js';
@@ -94,7 +90,7 @@ export function createHandlerActors(runtime: InvocationRuntime): Record<string, 
 }
 
 function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
-  return fromPromise<HandlerActorOutput, HandlerInvocationInput>(async ({ input, self, signal }) => {
+  return fromHandler(async ({ input, self, signal }) => {
     // Steps of no-op handlers chain through microtasks only; let signals and timers in now and then.
     if (++runtime.steps % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     const { context } = input;

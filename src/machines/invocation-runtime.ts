@@ -1,4 +1,3 @@
-import type { PromiseActorLogic } from 'xstate';
 import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import type { Outcome } from '../compiler/outcome.js';
 import type { GraphLookup } from './graph-lookup.js';
@@ -19,8 +18,6 @@ export interface HandlerActorOutput {
   /** Entries the handler and its hooks appended with `context.appendLog`. */
   logs?: ContextLogEntry[];
 }
-
-export type HandlerActorLogic = PromiseActorLogic<HandlerActorOutput, HandlerInvocationInput>;
 
 /** What every handler actor of one pipeline (and its parallel branches) shares. */
 export interface InvocationRuntime {

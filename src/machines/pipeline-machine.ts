@@ -1,10 +1,11 @@
-import { assign, enqueueActions, setup } from 'xstate';
+import { assign, enqueueActions, type PromiseActorLogic, setup } from 'xstate';
 import { resolveFidelity } from '../compiler/fidelity.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import { decorateConfig } from './decorate-config.js';
 import { edgeSelectedData } from './edge-selected-event.js';
 import type { GraphLookup } from './graph-lookup.js';
-import type { HandlerActorLogic } from './invocation-runtime.js';
+import type { HandlerActorLogic } from './handler-actor-logic.js';
+import type { HandlerActorOutput, HandlerInvocationInput } from './invocation-runtime.js';
 import { initialContext, type PipelineMachineContext, type PipelineMachineInput } from './machine-context.js';
 import type { MachineEmitted } from './machine-events.js';
 import { type HandlerSettlement, recordedOutcome } from './recorded-outcome.js';
@@ -66,7 +67,11 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
     );
   };
 
-  const actors: Record<string, HandlerActorLogic | RetryBackoffLogic> = {
+  // An embedder may provide its own `handler.<type>` as a plain promise actor (`fromPromise`).
+  const actors: Record<
+    string,
+    HandlerActorLogic | PromiseActorLogic<HandlerActorOutput, HandlerInvocationInput> | RetryBackoffLogic
+  > = {
     ...options.handlerActors,
     retryBackoff: retryBackoffActor(lookup, random),
   };

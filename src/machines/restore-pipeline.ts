@@ -1,5 +1,6 @@
 import { type Actor, type ActorOptions, createActor, type Snapshot } from 'xstate';
 import { z } from 'zod';
+import { backoffActorId, handlerActorId } from '../compiler/lower/state-keys.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineMachine } from './pipeline-machine.js';
 import { splitVisitCounts } from './visit-counts.js';
@@ -36,8 +37,11 @@ const PersistedPipelineSnapshotSchema = z.looseObject({
   ),
 });
 
-/** The actor each node sub-state runs, by the lowering's state and invoke names. */
-const RUNNING_CHILD: Record<string, string> = { run: 'handler', backoff: 'backoff' };
+/** The actor a node's sub-state runs, by the lowering's invoke ids; and the id it had before actors were named after their node. */
+const RUNNING_CHILD: Record<string, { id: (nodeId: string) => string; legacy: string }> = {
+  run: { id: handlerActorId, legacy: 'handler' },
+  backoff: { id: backoffActorId, legacy: 'backoff' },
+};
 
 export type RestoreOptions = Omit<ActorOptions<PipelineMachine>, 'snapshot' | 'input'>;
 
@@ -90,16 +94,21 @@ export function restorePipeline(
   for (const [id, child] of Object.entries(persisted.children))
     if (!Object.hasOwn(actors, child.src))
       throw invalid(`its running actor "${id}" is "${child.src}", which this pipeline does not have`);
-  const running = subState !== undefined ? RUNNING_CHILD[subState] : undefined;
-  if (persisted.status === 'active' && running && !persisted.children[running])
+  const nodeId = nodeIdOf(machine, stateKey);
+  const expected = subState !== undefined && nodeId !== undefined ? RUNNING_CHILD[subState] : undefined;
+  const running = expected && nodeId !== undefined ? expected.id(nodeId) : undefined;
+  const children =
+    expected && running ? renamed(persisted.children, expected.legacy, running) : persisted.children;
+  if (persisted.status === 'active' && running && !children[running])
     throw invalid(`it is in ${stateKey}.${subState} but has no "${running}" actor to continue`);
 
+  const named = { ...persisted, children };
   const snapshot: Snapshot<unknown> =
     persisted.status === 'done'
-      ? { ...persisted, status: 'done', output: persisted.output, error: undefined }
+      ? { ...named, status: 'done', output: persisted.output, error: undefined }
       : persisted.status === 'error'
-        ? { ...persisted, status: 'error', output: undefined, error: persisted.error }
-        : { ...persisted, status: 'active', output: undefined, error: undefined };
+        ? { ...named, status: 'error', output: undefined, error: persisted.error }
+        : { ...named, status: 'active', output: undefined, error: undefined };
   const { context } = persisted;
   return createActor(machine, {
     ...options,
@@ -112,6 +121,22 @@ export function restorePipeline(
       values: context.values,
     },
   });
+}
+
+/** The node a top-level state of the machine stands for (its `meta.nodeId`). */
+function nodeIdOf(machine: PipelineMachine, stateKey: string): string | undefined {
+  const meta: unknown = machine.states[stateKey]?.meta;
+  return typeof meta === 'object' && meta !== null && 'nodeId' in meta && typeof meta.nodeId === 'string'
+    ? meta.nodeId
+    : undefined;
+}
+
+/** Snapshots persisted before actors were named after their node call them `handler` and `backoff`. */
+function renamed<T>(children: Record<string, T>, legacy: string, id: string): Record<string, T> {
+  const child = children[legacy];
+  if (child === undefined || Object.hasOwn(children, id)) return children;
+  const { [legacy]: _legacy, ...rest } = children;
+  return { ...rest, [id]: child };
 }
 
 function invalid(why: string): AttractorError {

@@ -176,8 +176,8 @@ describe('the setup() seam (decorateConfig)', () => {
     // XState's own done event for the handler actor, kept and applied twice (the machine's event type
     // lists only the events it is sent from outside).
     const done = {
-      type: 'xstate.done.actor.handler',
-      actorId: 'handler',
+      type: 'xstate.done.actor.w',
+      actorId: 'w',
       output: { outcome: { status: 'retry' } },
     };
     const event = done as unknown as Parameters<typeof actor.send>[0];

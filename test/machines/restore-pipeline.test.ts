@@ -155,7 +155,7 @@ describe('restorePipeline', () => {
     };
     expect(snapshot.context.visits).toContainEqual(['plan', 2]);
     toOldLayout(snapshot.context);
-    toOldLayout(snapshot.children.handler.snapshot.input.context);
+    toOldLayout(snapshot.children.ship.snapshot.input.context);
 
     const restored = restorePipeline(machineWith(stepHandler([])), snapshot).start();
     const done = toPromise(restored);
@@ -252,6 +252,14 @@ describe('restorePipeline', () => {
     expect(again).toEqual([]);
   });
 
+  it('restores a snapshot persisted when the running actor was called "handler"', async () => {
+    const snapshot = await valid();
+    const children = snapshot['children'] as Record<string, unknown>;
+    const legacy = { ...snapshot, children: { handler: children['plan'] } };
+    const restored = restorePipeline(machineWith(stepHandler([])), legacy);
+    expect(Object.keys(restored.getSnapshot().children)).toEqual(['plan']);
+  });
+
   it('gives a persisted snapshot that survives a JSON round trip unchanged', async () => {
     const actor = createActor(machineWith(stepHandler([], () => new Promise(() => {}))), {
       input: input(tempDir()),
@@ -264,7 +272,7 @@ describe('restorePipeline', () => {
     expect(persisted).toMatchObject({
       status: 'active',
       value: { plan: 'run' },
-      children: { handler: { src: 'handler.step', snapshot: { input: { node: 'plan' } } } },
+      children: { plan: { src: 'handler.step', snapshot: { input: { node: 'plan' } } } },
     });
   });
 
@@ -311,7 +319,7 @@ describe('restorePipeline', () => {
     [
       'a running state without its actor',
       (s: Record<string, unknown>) => ({ ...s, children: {} }),
-      /no "handler" actor to continue/,
+      /no "plan" actor to continue/,
     ],
   ])('refuses %s with SNAPSHOT_INVALID', async (_name, edit, message) => {
     const bad = edit(await valid());

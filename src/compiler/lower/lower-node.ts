@@ -1,6 +1,6 @@
 import type { PipelineEdge, PipelineNode } from '../ir.js';
 import type { NamedRef, StateConfig, TransitionConfig } from './machine-config.js';
-import { CONTROL_STATES, controlTarget, stateTarget } from './state-keys.js';
+import { backoffActorId, CONTROL_STATES, controlTarget, handlerActorId, stateTarget } from './state-keys.js';
 
 const node = (id: string): Record<string, unknown> => ({ node: id });
 
@@ -171,7 +171,7 @@ export function lowerNode(n: PipelineNode, lower: LowerContext): StateConfig {
       enter: enterState(n),
       run: {
         invoke: {
-          id: 'handler',
+          id: handlerActorId(n.id),
           src: `handler.${n.handler}`,
           input: node(n.id),
           onDone: [{ target: 'route', actions: [{ type: 'recordOutcome', params: node(n.id) }] }],
@@ -187,7 +187,7 @@ export function lowerNode(n: PipelineNode, lower: LowerContext): StateConfig {
       // during the wait would restore into a state that never leaves (docs/decisions.md D17).
       backoff: {
         invoke: {
-          id: 'backoff',
+          id: backoffActorId(n.id),
           src: 'retryBackoff',
           input: node(n.id),
           onDone: [{ target: 'enter' }],

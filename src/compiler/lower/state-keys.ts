@@ -21,3 +21,8 @@ export function stateKey(nodeId: string): string {
 
 export const stateTarget = (nodeId: string): string => `#${MACHINE_ID}.${stateKey(nodeId)}`;
 export const controlTarget = (key: string): string => `#${MACHINE_ID}.${key}`;
+
+/** The id of the actor running a node's handler: the node's id, so an inspector names it. */
+export const handlerActorId = (nodeId: string): string => nodeId;
+/** The id of the actor waiting out a node's retry backoff. */
+export const backoffActorId = (nodeId: string): string => `backoff:${nodeId}`;
