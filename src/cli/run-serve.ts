@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { RunOptions } from '../machines/run-types.js';
 import type { RunRecord } from '../server/run-record.js';
 import { startServer } from '../server/start-server.js';
@@ -20,7 +21,7 @@ function wholeNumber(flag: string, value: string, min: number): number {
 export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<number> {
   // Runs that call models get the same agent backend, router and budget as `attractor run`: keys come
   // from the server's environment (and the working directory's .env); a missing key fails that run.
-  const realRunOptions = (record: RunRecord, source: string): Partial<RunOptions> => {
+  const realRunOptions = (record: RunRecord, source: string, readScope: ReadScope): Partial<RunOptions> => {
     const real = realRunServices(
       {
         ...(record.options.model ? { model: record.options.model } : {}),
@@ -33,6 +34,7 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
       {
         source,
         file: record.source_file === '<inline>' ? path.join(ctx.io.cwd, 'pipeline.dot') : record.source_file,
+        readScope,
       },
     );
     return {

@@ -39,6 +39,7 @@ export async function startServer(
     store: new FileRunStore(options.dataDir),
     maxConcurrentRuns: options.maxConcurrentRuns,
     allowTools: options.allowTools,
+    allowDirs: options.allowDirs,
     ...extra,
   });
   if (options.resumeInterrupted) manager.resumeInterrupted();
