@@ -44,10 +44,11 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
       workingDir: real.workingDir,
     };
   };
+  const port = wholeNumber('--port', flags.port, 0);
   const server = await startServer(
     {
       host: flags.host,
-      port: wholeNumber('--port', flags.port, 0),
+      port,
       dataDir: path.resolve(ctx.io.cwd, flags.dataDir),
       maxConcurrentRuns: wholeNumber('--max-concurrent-runs', flags.maxConcurrentRuns, 1),
       allowTools: flags.allowTools === true,
@@ -55,9 +56,19 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
       resumeInterrupted: flags.resumeInterrupted === true,
       ...(flags.token ? { token: flags.token } : {}),
       ...(flags.corsOrigin ? { corsOrigin: flags.corsOrigin } : {}),
+      ...(flags.allowedHost ? { allowedHosts: flags.allowedHost } : {}),
     },
     { realRunOptions },
-  );
+  ).catch((error: unknown) => {
+    if (AttractorError.isInstance(error) && error.code === 'PORT_IN_USE') {
+      throw new AttractorError(
+        'PORT_IN_USE',
+        `port ${port} is already in use on ${flags.host}: stop what uses it, or choose another port with --port (--port 0 picks a free one).`,
+        { cause: error },
+      );
+    }
+    throw error;
+  });
   ctx.io.stderr(`attractor serve: listening on ${server.url} (data in ${flags.dataDir})\n`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {
