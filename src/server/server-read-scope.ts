@@ -26,5 +26,6 @@ export function serverReadScope(sourceFile: string, allowDirs: readonly string[]
         ? 'no folder at all (this server was started without --allow-dir)'
         : "the server's allowed folders (--allow-dir)",
     widen: 'ask the server operator to allow its folder with --allow-dir',
+    hidePaths: true,
   };
 }

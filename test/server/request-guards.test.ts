@@ -149,6 +149,7 @@ describe('requests that change something: JSON, and the server’s own Origin', 
     const foreign = { 'content-type': 'application/json', origin: 'https://evil.example' };
     for (const route of [
       `/pipelines/${body.id}/cancel`,
+      `/pipelines/${body.id}/resume`,
       `/pipelines/${body.id}/questions/${question.id}/answer`,
     ]) {
       const response = await raw(`${server.url}${route}`, {

@@ -41,15 +41,13 @@ export function readNamedFile(
   const read = reader(located.path, scope.roots);
   if (read.ok) return read;
   if (read.problem === 'outside') return notAllowed(name, located.path, read.reason, scope, what);
+  const shown = scope.hidePaths ? `"${name}"` : located.path;
   return {
     ok: false,
     kind: 'unusable',
     path: located.path,
-    message: `${what} names "${name}", but ${located.path} cannot be used: ${read.reason}; paths are relative to the pipeline file`,
-    fix:
-      read.problem === 'missing'
-        ? `create ${located.path} or fix the path`
-        : 'name a regular text file instead',
+    message: `${what} names "${name}", but ${shown} cannot be used: ${read.reason}; paths are relative to the pipeline file`,
+    fix: read.problem === 'missing' ? `create ${shown} or fix the path` : 'name a regular text file instead',
   };
 }
 

@@ -15,6 +15,8 @@ export interface ReadScope {
   described: string;
   /** How the person running the pipeline widens the scope ("pass --allow-read DIR"), if they can. */
   widen?: string;
+  /** Messages show names as written, never absolute paths (a server's clients learn nothing of its disk). */
+  hidePaths?: boolean;
 }
 
 /**
