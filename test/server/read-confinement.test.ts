@@ -179,7 +179,7 @@ describe('inputs that used to hang or crash the server', () => {
       fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(5_000) }),
     ]);
     expect(refused.status).toBe(400);
-    expect((await refused.json()).error.code).toBe(code);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(code);
     expect(health.status).toBe(200);
     expect((await server.json('GET', '/healthz')).body).toEqual({ status: 'ok' });
     expect(Date.now() - started).toBeLessThan(5_000);
