@@ -38,8 +38,3 @@ export function cliReadScope(file: string, cwd: string, allowRead: readonly stri
     widen: 'pass --allow-read DIR to allow another folder',
   };
 }
-
-/** Commander's collector for a repeatable `--allow-read DIR`. */
-export function collectAllowRead(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}

@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { CliContext } from '../cli-context.js';
-import { collectAllowRead } from '../cli-read-scope.js';
+import { collectRepeated } from '../collect-repeated.js';
 import { COMPILE_FORMATS, type CompileFormat } from '../compile-format.js';
 
 const EXAMPLES = `
@@ -27,7 +27,7 @@ export function registerCompileCommand(program: Command, ctx: CliContext): void 
     .option(
       '--allow-read <dir>',
       'another folder the pipeline may name files in (repeatable; default: its folder and the working directory)',
-      collectAllowRead,
+      collectRepeated,
     )
     .addHelpText('after', EXAMPLES)
     .action(async (file: string, options: { format: CompileFormat; allowRead?: string[] }) => {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
-import { collectAllowRead } from '../cli-read-scope.js';
+import { collectRepeated } from '../collect-repeated.js';
 import { parsePositiveInt } from '../parse-positive-int.js';
 import { parseSetFlag } from '../parse-set-flag.js';
 import type { RunFlags } from '../run-flags.js';
@@ -79,7 +79,7 @@ export function addRunFlags(command: Command, options: { runDir: boolean } = { r
     .option(
       '--allow-read <dir>',
       'another folder the pipeline may name files in (repeatable; default: its folder and the working directory)',
-      collectAllowRead,
+      collectRepeated,
     )
     .option('--json', 'print one JSON event per line on stdout, nothing else')
     .option('--no-tui', 'plain progress lines even on a terminal')

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
-import { collectAllowRead as collect } from '../cli-read-scope.js';
+import { collectRepeated } from '../collect-repeated.js';
 
 const EXAMPLES = `
 Serves the HTTP API (and a live web view at /) for submitting, watching and answering runs.
@@ -53,12 +53,12 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .option(
       '--allowed-host <name>',
       'another Host name (or name:port) to answer to (repeatable; required with --host 0.0.0.0)',
-      collect,
+      collectRepeated,
     )
     .option(
       '--cors-origin <origin>',
       'let web pages from this origin call the API, e.g. https://app.example (repeatable; none by default)',
-      collect,
+      collectRepeated,
     )
     .option('--resume-interrupted', 'continue runs a previous server left interrupted')
     .addHelpText('after', EXAMPLES)

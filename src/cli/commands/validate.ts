@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
-import { collectAllowRead } from '../cli-read-scope.js';
+import { collectRepeated } from '../collect-repeated.js';
 
 const EXAMPLES = `
 Parses the file, applies transforms (stylesheet, $goal, @file prompts) and runs every lint rule.
@@ -29,7 +29,7 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
     .option(
       '--allow-read <dir>',
       'another folder the pipeline may name files in (repeatable; default: its folder and the working directory)',
-      collectAllowRead,
+      collectRepeated,
     )
     .addHelpText('after', EXAMPLES)
     .action(async (file: string, options: { strict?: boolean; json?: boolean; allowRead?: string[] }) => {
