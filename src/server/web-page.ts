@@ -35,7 +35,7 @@ const STYLE = `
 const SCRIPT = `
 "use strict";
 // The token lives in this tab's sessionStorage and travels as a header, never in a cookie or a URL
-// (docs/decisions/0103-web-view-signs-in-with-a-header-token.md). A #token=... link is taken once and
+// (docs/decisions/0104-web-view-signs-in-with-a-header-token.md). A #token=... link is taken once and
 // removed from the address bar.
 var TOKEN_KEY = "attractor.token";
 var fragment = location.hash.match(/token=([^&]+)/);
