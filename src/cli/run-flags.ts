@@ -25,4 +25,6 @@ export interface RunFlags {
   maxCost?: string;
   /** Where the agents work (default: the current directory). */
   workdir?: string;
+  /** `--allow-read DIR`, collected: more folders the pipeline may name files in. */
+  allowRead?: string[];
 }

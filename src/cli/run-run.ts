@@ -18,6 +18,7 @@ import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { RunTui } from '../tui/start-run-tui.js';
 import type { CliContext } from './cli-context.js';
+import { cliReadScope } from './cli-read-scope.js';
 import { displayPath } from './display-path.js';
 import { createEventPrinter, type EventPrinter } from './event-printer.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
@@ -86,6 +87,7 @@ function buildOptions(
   }
   const registry = createDefaultRegistry();
   const interviewer = chooseInterviewer(flags);
+  const { readScope } = pipeline;
   const { maxSteps } = flags;
   const runDir = flags.logsDir ?? flags.logDir;
   return {
@@ -115,6 +117,7 @@ function buildOptions(
       ? { backend: withAgentBackends(real?.backend ?? createSimulatedBackend(), agents.acp) }
       : {}),
     workingDir: real?.workingDir ?? ctx.io.cwd,
+    ...(readScope ? { readScope } : {}),
     registry: flags.dryRun ? withDryRunHandlers(registry) : registry,
     onEvent: learningRunDir(interviewer, onEvent),
   };
@@ -132,6 +135,7 @@ async function prepareAgents(
   return prepareAgentBackend({
     source,
     file,
+    readScope: cliReadScope(file, ctx.io.cwd, flags.allowRead),
     workingDir: ctx.io.cwd,
     env: ctx.io.env,
     autoApprove: flags.autoApprove === true,
@@ -274,6 +278,7 @@ async function openTui(
   const { startRunTui } = await loadTui();
   return startRunTui({
     ...pipeline,
+    readScope: cliReadScope(pipeline.file, ctx.io.cwd, flags.allowRead),
     ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
     env: ctx.io.env,
   });
@@ -310,6 +315,8 @@ async function startWith(
 
 export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Promise<number> {
   const source = readPipelineSource(file, ctx.io.cwd);
+  // Checked first: a bad --allow-read is a flag error, whatever else the run would say.
+  const readScope = cliReadScope(source.absolutePath, ctx.io.cwd, flags.allowRead);
   const runDir = flags.logsDir ?? flags.logDir;
   // Checked here too, so the message names the directory as the user typed it.
   if (runDir !== undefined) assertRunDirFree(path.resolve(ctx.io.cwd, runDir), runDir);
@@ -325,7 +332,7 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
       flags,
       ctx,
       tui ? tui.onEvent : printer.print,
-      { source: source.text, file: source.absolutePath },
+      { source: source.text, file: source.absolutePath, readScope },
       agents,
     );
     const { real: _real, ...runOptions } = options;
@@ -433,7 +440,12 @@ export async function runResume(
     recorded,
     ctx,
     tui ? tui.onEvent : printer.print,
-    { source: found.source, file: found.file, checkpointPath: found.checkpointPath },
+    {
+      source: found.source,
+      file: found.file,
+      checkpointPath: found.checkpointPath,
+      readScope: cliReadScope(found.file, ctx.io.cwd, flags.allowRead),
+    },
     agents,
   );
   const { runDir: _runDir, runsRoot: _runsRoot, real, ...resumeOptions } = options;

@@ -31,6 +31,7 @@ function compileOptions(options: RunOptions): CompileMachineOptions {
     ...(options.registry ? { customHandlerTypes: options.registry.types() } : {}),
     ...(options.model ? { model: options.model } : {}),
     ...(options.provider ? { provider: options.provider } : {}),
+    ...(options.readScope ? { readScope: options.readScope } : {}),
   };
 }
 

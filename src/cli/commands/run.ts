@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
+import { collectRepeated } from '../collect-repeated.js';
 import { parsePositiveInt } from '../parse-positive-int.js';
 import { parseSetFlag } from '../parse-set-flag.js';
 import type { RunFlags } from '../run-flags.js';
@@ -30,6 +31,8 @@ an error before the run starts. Resume reuses the original values.
               --scenario answers them. --model and --provider apply to real runs only.
 --scenario F  scripted outcomes per node and answers per gate (see README); implies the
               simulated backend for codergen nodes.
+--allow-read DIR  the files a pipeline names (@file prompts, child DOT files) must lie in
+              its folder or the working directory; this allows one more folder (repeatable).
 
 --inspect     open http://127.0.0.1:8080 in a browser to watch the run in the Stately
               inspector (needs the optional package @statelyai/inspect and internet for
@@ -73,6 +76,11 @@ export function addRunFlags(command: Command, options: { runDir: boolean } = { r
     .option('--replay <file>', 'answer every model call from a recorded cassette: no keys, no network')
     .option('--max-cost <usd>', 'pause the run once its models cost more than this (US dollars)')
     .option('--workdir <dir>', 'where the agents and tool commands work (default: the current directory)')
+    .option(
+      '--allow-read <dir>',
+      'another folder the pipeline may name files in (repeatable; default: its folder and the working directory)',
+      collectRepeated,
+    )
     .option('--json', 'print one JSON event per line on stdout, nothing else')
     .option('--no-tui', 'plain progress lines even on a terminal')
     .option('--inspect [port]', 'serve live XState inspection events on 127.0.0.1 (default port 8080)')
