@@ -20,7 +20,10 @@ import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
  */
 function answerFields(file: QuestionFile, choice: string): { choice: string } | { text: string } {
   const question = toQuestion(file);
-  const checked = checkAnswer(question, answerFromFile(question, { id: file.id, choice, answered_at: '' }) ?? {});
+  const checked = checkAnswer(
+    question,
+    answerFromFile(question, { id: file.id, choice, answered_at: '' }) ?? {},
+  );
   if (!checked.ok) throw new AttractorError('ANSWER_NO_OPTION', `${checked.reason}.`);
   // As typed: the run resolves it exactly as checked here (a key shared by two options stays the one meant).
   return checked.text !== undefined ? { text: checked.text } : { choice };

@@ -33,7 +33,9 @@ export function findChoice<T extends GateChoice>(choices: readonly T[], answer: 
   if (wanted === '') return undefined;
   return (
     choices.find((choice) => choice.key.toLowerCase() === wanted) ??
-    choices.find((choice) => normalizeLabel(choice.label) === wanted || choice.label.toLowerCase() === wanted) ??
+    choices.find(
+      (choice) => normalizeLabel(choice.label) === wanted || choice.label.toLowerCase() === wanted,
+    ) ??
     choices.find((choice) => choice.target?.toLowerCase() === wanted)
   );
 }

@@ -56,7 +56,8 @@ export function gateInput(
       if (!checked.ok) return { state: { ...state, error: checked.reason } };
       return { state: next(state, {}), answer };
     }
-    if (key.escape && question.type !== 'freeform') return { state: next(state, { typing: false, typed: '' }) };
+    if (key.escape && question.type !== 'freeform')
+      return { state: next(state, { typing: false, typed: '' }) };
     if (key.backspace || key.delete) return { state: next(state, { typed: state.typed.slice(0, -1) }) };
     if (key.upArrow || key.downArrow || key.input === '') return { state };
     return { state: next(state, { typed: state.typed + key.input }) };

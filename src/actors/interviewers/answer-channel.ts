@@ -68,7 +68,11 @@ const safeStage = (stage: string): string => stage.replace(/[^\w.-]/g, '_');
  * directory has seen (open questions and every answer or closing record), skipping `taken` ones
  * (asked in this process, not yet written). File-name safe; never reused within the run.
  */
-export function nextQuestionId(runDir: string, stage: string, taken: ReadonlySet<string> = new Set()): string {
+export function nextQuestionId(
+  runDir: string,
+  stage: string,
+  taken: ReadonlySet<string> = new Set(),
+): string {
   const prefix = `${safeStage(stage)}-`;
   let highest = 0;
   for (const dir of [questionsDir(runDir), answersDir(runDir)]) {
@@ -220,7 +224,8 @@ export function closedReason(runDir: string, id: string): string | undefined {
   if (!file) return undefined;
   if (file.closed === 'timed_out')
     return `question ${id} is closed: its gate timed out (and took its default, if it has one).`;
-  if (file.closed === 'withdrawn') return `question ${id} is closed: its gate stopped waiting without an answer.`;
+  if (file.closed === 'withdrawn')
+    return `question ${id} is closed: its gate stopped waiting without an answer.`;
   return `question ${id} was already answered${file.answered_by ? ` by ${file.answered_by}` : ''}.`;
 }
 
@@ -232,7 +237,9 @@ export function closedReason(runDir: string, id: string): string | undefined {
 export function answerFromFile(question: Question, file: AnswerFile): Answer | undefined {
   if (file.closed !== undefined) return undefined;
   if (file.choice !== undefined) {
-    return question.type === 'freeform' ? { text: file.choice } : resolveScriptedAnswer(question, file.choice);
+    return question.type === 'freeform'
+      ? { text: file.choice }
+      : resolveScriptedAnswer(question, file.choice);
   }
   if (file.text !== undefined) return { text: file.text };
   return { value: file.value ?? 'skipped' };

@@ -15,7 +15,8 @@ export class AutoApproveInterviewer implements Interviewer {
   async ask(question: Question): Promise<Answer> {
     const yesNo = question.type === 'yes_no' || question.type === 'confirmation';
     const first = question.options[0];
-    if (first) return yesNo ? { selected: first, value: isNoLike(first.label) ? 'no' : 'yes' } : { selected: first };
+    if (first)
+      return yesNo ? { selected: first, value: isNoLike(first.label) ? 'no' : 'yes' } : { selected: first };
     return yesNo ? { value: 'yes' } : { value: 'auto-approved' };
   }
 }

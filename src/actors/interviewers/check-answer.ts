@@ -1,5 +1,5 @@
-import type { Answer, AnswerValue, Question, QuestionOption } from './interviewer.js';
 import { describeOptions } from './describe-options.js';
+import type { Answer, AnswerValue, Question, QuestionOption } from './interviewer.js';
 import { matchOption, yesNoOption } from './match-option.js';
 import { resolveScriptedAnswer } from './resolve-scripted-answer.js';
 
@@ -21,7 +21,10 @@ export const acceptsText = (question: Pick<Question, 'type' | 'textOption'>): bo
   question.type === 'freeform' || question.textOption !== undefined;
 
 /** The option `selected` stands for: the same object, the same edge, or at least the same key. */
-function sameOption(options: readonly QuestionOption[], selected: QuestionOption): QuestionOption | undefined {
+function sameOption(
+  options: readonly QuestionOption[],
+  selected: QuestionOption,
+): QuestionOption | undefined {
   return (
     options.find((option) => option === selected) ??
     options.find((option) => option.target === selected.target && option.label === selected.label) ??
@@ -69,7 +72,10 @@ export function checkAnswer(question: Question, answer: Answer): CheckedAnswer {
   }
   // Auto-approval takes the first option, whatever the question's type.
   if (answer.value === 'auto-approved') return options[0] ? { ok: true, option: options[0] } : { ok: true };
-  return { ok: false, reason: `an empty answer is none of the options of ${where(question)}${listed(question)}` };
+  return {
+    ok: false,
+    reason: `an empty answer is none of the options of ${where(question)}${listed(question)}`,
+  };
 }
 
 const where = (question: Question): string => (question.stage ? `gate ${question.stage}` : 'the question');

@@ -154,15 +154,26 @@ describe('waitHumanHandler', () => {
       status: 'fail',
       failure_reason: `answer refused: ${said} is none of the options of gate review: [A] Approve, [R] Revise, [T] Try again, [A] abandon`,
     });
-    expect(events.at(-1)).toMatchObject({ kind: 'interview.complete', data: { refused: expect.any(String) } });
+    expect(events.at(-1)).toMatchObject({
+      kind: 'interview.complete',
+      data: { refused: expect.any(String) },
+    });
   });
 
   it.each<[string, string, Answer, string, string]>([
-    ['free text follows the option human.freeform names', 'R', { text: 'add tests first' }, 'fix', 'add tests first'],
+    [
+      'free text follows the option human.freeform names',
+      'R',
+      { text: 'add tests first' },
+      'fix',
+      'add tests first',
+    ],
     ['an option picked by key keeps no text', 'R', { text: 'A' }, 'ship', ''],
     ['free text by its label', 'revise', { text: 'too slow' }, 'fix', 'too slow'],
   ])('%s', async (_name, freeform, answer, target, text) => {
-    const { outcome, events } = await run(new CallbackInterviewer(() => answer), { 'human.freeform': freeform });
+    const { outcome, events } = await run(new CallbackInterviewer(() => answer), {
+      'human.freeform': freeform,
+    });
     expect(outcome.suggested_next_ids).toEqual([target]);
     expect(outcome.context_updates).toMatchObject({ 'human.gate.text': text });
     expect(events[0]?.data).toMatchObject({ text_option: 'R' });

@@ -197,22 +197,25 @@ describe('the answer channel', () => {
   test.each([
     ['its gate timed out', gateTimedOut(50), 'timed_out', /timed out/],
     ['the interviewer gave up', undefined, 'withdrawn', /stopped waiting/],
-  ] as const)('a question closes for good when %s: a late answer finds it taken', async (_n, reason, closed, said) => {
-    const controller = new AbortController();
-    const inner: Interviewer = reason
-      ? silent()
-      : { ask: () => Promise.reject(new AttractorError('NO_INTERVIEWER', 'nobody to ask')) };
-    const asking = withAnswerChannel(inner, () => runDir).ask(choice, controller.signal);
-    if (reason) {
-      await waitFor(() => readPendingQuestions(runDir).length === 1);
-      controller.abort(reason);
-    }
-    await expect(asking).rejects.toThrow();
-    expect(readPendingQuestions(runDir)).toEqual([]);
-    expect(readAnswerFile(runDir, 'gate-1')).toMatchObject({ closed, answered_by: 'run' });
-    expect(writeAnswerFile(runDir, { id: 'gate-1', choice: 'A', answered_at: '' })).toBe(false);
-    expect(closedReason(runDir, 'gate-1')).toMatch(said);
-  });
+  ] as const)(
+    'a question closes for good when %s: a late answer finds it taken',
+    async (_n, reason, closed, said) => {
+      const controller = new AbortController();
+      const inner: Interviewer = reason
+        ? silent()
+        : { ask: () => Promise.reject(new AttractorError('NO_INTERVIEWER', 'nobody to ask')) };
+      const asking = withAnswerChannel(inner, () => runDir).ask(choice, controller.signal);
+      if (reason) {
+        await waitFor(() => readPendingQuestions(runDir).length === 1);
+        controller.abort(reason);
+      }
+      await expect(asking).rejects.toThrow();
+      expect(readPendingQuestions(runDir)).toEqual([]);
+      expect(readAnswerFile(runDir, 'gate-1')).toMatchObject({ closed, answered_by: 'run' });
+      expect(writeAnswerFile(runDir, { id: 'gate-1', choice: 'A', answered_at: '' })).toBe(false);
+      expect(closedReason(runDir, 'gate-1')).toMatch(said);
+    },
+  );
 
   test('each asking of a gate gets a new id, never one an earlier visit used', async () => {
     const ids: string[] = [];
@@ -241,7 +244,9 @@ describe('the answer channel', () => {
     await waitFor(() => readPendingQuestions(runDir).length === 1);
     writeAnswerFile(runDir, { id: 'gate-1', choice: 'looks fine', answered_at: new Date().toISOString() });
     await waitFor(() => refused.length === 1);
-    expect(refused[0]).toBe('"looks fine" is none of the options of gate gate: [A] Approve, [R] Revise, [S] Skip tests');
+    expect(refused[0]).toBe(
+      '"looks fine" is none of the options of gate gate: [A] Approve, [R] Revise, [S] Skip tests',
+    );
     expect(readPendingQuestions(runDir).map((q) => q.id)).toEqual(['gate-1']);
     const aside = readdirSync(answersDir(runDir)).filter((f) => f.includes('.refused-'));
     expect(aside).toHaveLength(1);
@@ -249,9 +254,9 @@ describe('the answer channel', () => {
       choice: 'looks fine',
       refused: refused[0],
     });
-    expect(writeAnswerFile(runDir, { id: 'gate-1', choice: 'S', answered_at: new Date().toISOString() })).toBe(
-      true,
-    );
+    expect(
+      writeAnswerFile(runDir, { id: 'gate-1', choice: 'S', answered_at: new Date().toISOString() }),
+    ).toBe(true);
     await expect(asking).resolves.toEqual({ selected: choice.options[2] });
   });
 

@@ -358,7 +358,9 @@ export const semanticCases: RuleCase[] = [
   {
     rule: 'human_freeform_choice',
     name: 'human.freeform=true on a gate with one edge',
-    graph: linearGraph({ nodes: { work: { shape: 'hexagon', label: 'What to build?', 'human.freeform': 'true' } } }),
+    graph: linearGraph({
+      nodes: { work: { shape: 'hexagon', label: 'What to build?', 'human.freeform': 'true' } },
+    }),
     expected: [],
   },
   ...(['true', 'Q'] as const).map((value) => ({
@@ -372,7 +374,12 @@ export const semanticCases: RuleCase[] = [
 /** A gate with two choices: `[A] Approve` to done, `[R] Revise` back to work. */
 function reviewGate(gateAttrs: Record<string, string>) {
   return lintGraph({
-    nodes: { start: mdiamond, work, gate: { shape: 'hexagon', label: 'Ship it?', ...gateAttrs }, done: msquare },
+    nodes: {
+      start: mdiamond,
+      work,
+      gate: { shape: 'hexagon', label: 'Ship it?', ...gateAttrs },
+      done: msquare,
+    },
     edges: [
       ['start', 'work'],
       ['work', 'gate'],
