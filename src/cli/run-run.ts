@@ -240,9 +240,16 @@ async function openInspection(flags: RunFlags, ctx: CliContext): Promise<Inspect
   if (flags.inspect === undefined && flags.inspectLog === undefined) return undefined;
   const port = flags.inspect === undefined ? undefined : parsePort(flags.inspect);
   const { openInspectStream } = await import('./inspect-stream.js');
+  if (flags.inspectOrigin && port === undefined) {
+    throw new AttractorError(
+      'BAD_FLAG',
+      '--inspect-origin needs --inspect: it says who may read that stream.',
+    );
+  }
   const stream = await openInspectStream({
     ...(port !== undefined ? { port } : {}),
     ...(flags.inspectLog ? { logFile: path.resolve(ctx.io.cwd, flags.inspectLog) } : {}),
+    ...(flags.inspectOrigin ? { origins: flags.inspectOrigin } : {}),
   });
   if (stream.url) ctx.io.stderr(`attractor: inspector at ${stream.url} (open it in a browser)\n`);
   return stream;
