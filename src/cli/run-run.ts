@@ -29,6 +29,7 @@ import { readPipelineSource } from './read-pipeline-source.js';
 import { type RealRunInput, type RealRunServices, realRunServices } from './real-run-services.js';
 import type { RunFlags } from './run-flags.js';
 import { formatRunSummary } from './run-summary.js';
+import { sayHowResumeStarts } from './say-how-resume-starts.js';
 import { errorWithShownFile, withShownFile } from './shown-locations.js';
 import {
   type AnsweringInterviewer,
@@ -422,6 +423,9 @@ export async function runResume(
       `${from} is not a run directory or a checkpoint file, so there is nothing to resume; to start a run of a pipeline: attractor run ${from}`,
     );
   }
+  const found = locateRun(target, dotFile ? path.resolve(ctx.io.cwd, dotFile) : undefined);
+  const early = sayHowResumeStarts(found, flags, ctx);
+  if (early !== undefined) return early;
   const recorded = withRecordedMode(flags, target);
   const dot = dotFile
     ? path.resolve(ctx.io.cwd, dotFile)
@@ -430,7 +434,6 @@ export async function runResume(
     ? await prepareAgents(readFileSync(dot, 'utf8'), dot, recorded, ctx)
     : undefined;
   const printer = createEventPrinter(flags.json === true, ctx);
-  const found = locateRun(target, dotFile ? path.resolve(ctx.io.cwd, dotFile) : undefined);
   const tui = await openTui(recorded, ctx, {
     source: found.source,
     file: found.file,
