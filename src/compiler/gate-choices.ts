@@ -11,7 +11,7 @@ export interface GateChoice {
 }
 
 /**
- * A gate's choices (concepts §7): one per outgoing edge, in declaration order — two edges to the same
+ * A gate's choices: one per outgoing edge, in declaration order — two edges to the same
  * node with different labels are two choices. The label is the edge's, else its target id; the key
  * comes from the label's accelerator.
  */
