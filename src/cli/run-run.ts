@@ -30,6 +30,7 @@ import { readPipelineSource } from './read-pipeline-source.js';
 import { type RealRunInput, type RealRunServices, realRunServices } from './real-run-services.js';
 import type { RunFlags } from './run-flags.js';
 import { formatRunSummary } from './run-summary.js';
+import { sayHowResumeStarts } from './say-how-resume-starts.js';
 import { errorWithShownFile, withShownFile } from './shown-locations.js';
 import {
   type AnsweringInterviewer,
@@ -244,9 +245,16 @@ async function openInspection(flags: RunFlags, ctx: CliContext): Promise<Inspect
   if (flags.inspect === undefined && flags.inspectLog === undefined) return undefined;
   const port = flags.inspect === undefined ? undefined : parsePort(flags.inspect);
   const { openInspectStream } = await import('./inspect-stream.js');
+  if (flags.inspectOrigin && port === undefined) {
+    throw new AttractorError(
+      'BAD_FLAG',
+      '--inspect-origin needs --inspect: it says who may read that stream.',
+    );
+  }
   const stream = await openInspectStream({
     ...(port !== undefined ? { port } : {}),
     ...(flags.inspectLog ? { logFile: path.resolve(ctx.io.cwd, flags.inspectLog) } : {}),
+    ...(flags.inspectOrigin ? { origins: flags.inspectOrigin } : {}),
   });
   if (stream.url) ctx.io.stderr(`attractor: inspector at ${stream.url} (open it in a browser)\n`);
   return stream;
@@ -422,6 +430,9 @@ export async function runResume(
       `${from} is not a run directory or a checkpoint file, so there is nothing to resume; to start a run of a pipeline: attractor run ${from}`,
     );
   }
+  const found = locateRun(target, dotFile ? path.resolve(ctx.io.cwd, dotFile) : undefined);
+  const early = sayHowResumeStarts(found, flags, ctx);
+  if (early !== undefined) return early;
   const recorded = withRecordedMode(flags, target);
   const dot = dotFile
     ? path.resolve(ctx.io.cwd, dotFile)
@@ -430,7 +441,6 @@ export async function runResume(
     ? await prepareAgents(readFileSync(dot, 'utf8'), dot, recorded, ctx)
     : undefined;
   const printer = createEventPrinter(flags.json === true, ctx);
-  const found = locateRun(target, dotFile ? path.resolve(ctx.io.cwd, dotFile) : undefined);
   const tui = await openTui(recorded, ctx, {
     source: found.source,
     file: found.file,

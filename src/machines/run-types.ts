@@ -129,6 +129,8 @@ export interface Prepared {
   input: PipelineMachineInput;
   fresh: boolean;
   warnings: Diagnostic[];
+  /** A resume of a failed run: the node it starts again at and why the run had failed. */
+  afterFailure?: { node: string; reason: string };
 }
 
 /** A resume continues in the run's own directory, so it takes neither `runDir` nor `runsRoot`. */

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
 import { collectRepeated } from '../collect-repeated.js';
+import { parseInspectOriginFlag } from '../inspect-origin.js';
 import { parsePositiveInt } from '../parse-positive-int.js';
 import { parseSetFlag } from '../parse-set-flag.js';
 import type { RunFlags } from '../run-flags.js';
@@ -35,8 +36,10 @@ an error before the run starts. Resume reuses the original values.
               its folder or the working directory; this allows one more folder (repeatable).
 
 --inspect     open http://127.0.0.1:8080 in a browser to watch the run in the Stately
-              inspector (needs the optional package @statelyai/inspect and internet for
-              the viewer itself); the server stops when the run ends.
+              inspector (needs the optional package ws, and internet for the viewer
+              itself); a page opened late is replayed the whole run first. Only the
+              server's own page and non-browser clients may connect; --inspect-origin
+              ORIGIN allows another web origin. The server stops when the run ends.
 
 Ctrl-C once: finish the current node, checkpoint, print how to resume, exit 130.
 Ctrl-C twice: abort now (child processes are killed), checkpoint, exit 130.
@@ -84,6 +87,11 @@ export function addRunFlags(command: Command, options: { runDir: boolean } = { r
     .option('--json', 'print one JSON event per line on stdout, nothing else')
     .option('--no-tui', 'plain progress lines even on a terminal')
     .option('--inspect [port]', 'serve live XState inspection events on 127.0.0.1 (default port 8080)')
+    .option(
+      '--inspect-origin <origin>',
+      'also let this web origin read the --inspect stream (repeatable), e.g. https://stately.ai',
+      parseInspectOriginFlag,
+    )
     .option('--inspect-log <file>', 'write every XState inspection event to FILE as JSON Lines');
 }
 

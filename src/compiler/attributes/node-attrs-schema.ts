@@ -41,6 +41,8 @@ export const nodeAttrShape = {
   max_parallel: integerAttr,
   'human.default_choice': stringAttr,
   'human.timeout': durationAttr,
+  /** The option free text follows (key, label or target), or `true` on a gate with one edge. */
+  'human.freeform': stringAttr,
   'manager.poll_interval': durationAttr,
   'manager.max_cycles': integerAttr,
   'manager.stop_condition': stringAttr,

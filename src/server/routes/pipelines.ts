@@ -83,6 +83,9 @@ export function registerPipelineRoutes(app: Hono, manager: RunManager, options: 
         text: q.text,
         type: q.type,
         options: q.options.map((o) => ({ key: o.key, label: o.label })),
+        // Free text is an answer only where the gate takes it (`human.freeform`), following this option.
+        accepts_text: q.type === 'freeform' || q.text_option !== undefined,
+        ...(q.text_option !== undefined ? { text_option: q.text_option } : {}),
         stage: q.stage,
         ...(q.timeout_seconds !== undefined ? { timeout_seconds: q.timeout_seconds } : {}),
       })),
