@@ -98,6 +98,8 @@ async function runVisit(
     config: {
       ...options.session,
       userInstructions: stageInstructions(request.stageDir, env.workingDirectory),
+      // The node's `max_tokens` caps each turn's output; unset, the model's own limit applies.
+      ...(node.attrs.max_tokens !== undefined ? { maxTokens: node.attrs.max_tokens } : {}),
       ...(effort && REASONING.has(effort) ? { reasoningEffort: effort as 'low' | 'medium' | 'high' } : {}),
     },
     ...(pre || post ? { toolHooks: { ...(pre ? { pre } : {}), ...(post ? { post } : {}) } } : {}),

@@ -26,6 +26,11 @@ export const SessionConfigSchema = z
     /** Hard ceiling on any shell timeout, whatever the model asks for. */
     maxCommandTimeoutMs: z.number().int().positive().default(600_000),
     reasoningEffort: z.enum(['low', 'medium', 'high']).optional(),
+    /**
+     * Output tokens each model turn may produce (ours; a node's `max_tokens`). Unset: the model's own limit from
+     * the catalog, else 16,384. Never more than the context window leaves after the input.
+     */
+    maxTokens: z.number().int().positive().optional(),
     enableLoopDetection: z.boolean().default(true),
     loopDetectionWindow: z.number().int().min(2).default(10),
     maxSubagentDepth: z.number().int().min(0).default(1),
