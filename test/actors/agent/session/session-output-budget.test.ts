@@ -98,10 +98,7 @@ describe('an answer cut off at the output limit', () => {
     const { tool, ran } = writeTool();
     const requests: Request[] = [];
     const turns: ScriptedTurn[] = [
-      cutAnswer([
-        { kind: 'text', text: 'Writing the file.' },
-        toolCallPart('call_cut', 'write_file', half),
-      ]),
+      cutAnswer([{ kind: 'text', text: 'Writing the file.' }, toolCallPart('call_cut', 'write_file', half)]),
       { toolCalls: [{ name: 'write_file', arguments: { path: 'big.ts', content: 'part 1' } }] },
       'Written in parts.',
     ];
@@ -149,12 +146,12 @@ describe('an answer cut off at the output limit', () => {
     await collect(session.submit('go'));
     expect(ran).toEqual(['a.ts:2']);
     const results = session.history.find((t) => t.kind === 'tool_results');
-    expect(results?.kind === 'tool_results' ? results.results.map((r) => [r.toolCallId, r.isError]) : []).toEqual(
-      [
-        ['whole', false],
-        ['cut', true],
-      ],
-    );
+    expect(
+      results?.kind === 'tool_results' ? results.results.map((r) => [r.toolCallId, r.isError]) : [],
+    ).toEqual([
+      ['whole', false],
+      ['cut', true],
+    ]);
   });
 
   it('asks the model to continue an answer cut off in its text', async () => {
@@ -166,7 +163,9 @@ describe('an answer cut off at the output limit', () => {
       message: 'output cut off at 64000 tokens: the agent was asked to continue',
     });
     const last = adapter.calls[1]!.request.messages.at(-1)!;
-    expect(messageText(last)).toMatch(/^Your previous answer was cut off at its limit of 64000 output tokens/);
+    expect(messageText(last)).toMatch(
+      /^Your previous answer was cut off at its limit of 64000 output tokens/,
+    );
     expect(events.find((e) => e.kind === 'assistant_text_end' && e.data['text'] === 'done')).toBeDefined();
   });
 
@@ -186,7 +185,9 @@ describe('an answer cut off at the output limit', () => {
       t.kind === 'assistant' ? t.message.content.filter((p) => p.kind === 'tool_call') : [],
     );
     const results = session.history.flatMap((t) => (t.kind === 'tool_results' ? t.results : []));
-    expect(results.map((r) => r.toolCallId)).toEqual(calls.map((c) => c.kind === 'tool_call' && c.toolCallId));
+    expect(results.map((r) => r.toolCallId)).toEqual(
+      calls.map((c) => c.kind === 'tool_call' && c.toolCallId),
+    );
     expect(session.state).toBe('idle');
   });
 });
