@@ -26,6 +26,8 @@ export interface AgentBackendOptions {
   /** Graph-level attributes that apply to every node unless the node sets its own. */
   graphExtra?: Record<string, string>;
   graphEnvPassthrough?: string;
+  /** The graph's `auto_compact`, for nodes that set none (default false: the session only warns). */
+  graphAutoCompact?: boolean;
   session?: Partial<SessionConfigInput>;
   /** How often the stage directory is checked for a manager's `steering.md` (default 250 ms). */
   steeringPollMs?: number;
@@ -98,6 +100,8 @@ async function runVisit(
     config: {
       ...options.session,
       userInstructions: stageInstructions(request.stageDir, env.workingDirectory),
+      enableCompaction:
+        node.attrs.auto_compact ?? options.graphAutoCompact ?? options.session?.enableCompaction ?? false,
       // The node's `max_tokens` caps each turn's output; unset, the model's own limit applies.
       ...(node.attrs.max_tokens !== undefined ? { maxTokens: node.attrs.max_tokens } : {}),
       ...(effort && REASONING.has(effort) ? { reasoningEffort: effort as 'low' | 'medium' | 'high' } : {}),

@@ -11,7 +11,7 @@ export const DEFAULT_AGENT_MAX_TOKENS = 16_384;
 export const MIN_OUTPUT_TOKENS = 1_024;
 
 /** The input estimate is four characters a token; a real tokenizer may count up to this much more. */
-const ESTIMATE_SLACK = 1.1;
+const ESTIMATE_SLACK = 1.25;
 
 /**
  * The most output tokens a turn of `model` may produce: the session's `maxTokens` (a node's `max_tokens`), else
@@ -29,7 +29,12 @@ export function outputLimit(model: string, profile: ProviderProfile, configured?
  * refuse a request whose input plus `max_tokens` exceeds the window), and never under {@link MIN_OUTPUT_TOKENS}
  * unless the limit itself is lower. Pure.
  */
-export function outputBudget(limit: number, contextWindow: number, estimatedInputTokens: number): number {
-  const room = Math.floor(contextWindow - estimatedInputTokens * ESTIMATE_SLACK);
+export function outputBudget(
+  limit: number,
+  contextWindow: number,
+  input: { measured: number; estimated: number },
+): number {
+  // The provider's own count of the last request is exact; only what was appended since is a guess.
+  const room = Math.floor(contextWindow - input.measured - input.estimated * ESTIMATE_SLACK);
   return Math.min(limit, Math.max(MIN_OUTPUT_TOKENS, room));
 }

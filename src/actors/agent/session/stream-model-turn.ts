@@ -40,7 +40,11 @@ export function buildRequest(rt: SessionRuntime): Request {
     systemPrompt: rt.systemPrompt,
     messages: rt.messages.for(rt.history),
     toolChoice: { mode: 'auto' },
-    maxTokens: outputBudget(rt.outputLimit, rt.contextWindow.size, estimateNextInput(rt)),
+    maxTokens: outputBudget(
+      rt.outputLimit,
+      rt.contextWindow.size,
+      rt.contextWindow.estimateNextParts(rt.history, fixedChars, rt),
+    ),
   };
   const tools = toolDefinitions(rt);
   if (tools.length > 0) request.tools = tools;

@@ -84,13 +84,18 @@ describe('the output budget of an agent turn', () => {
   });
 
   it.each([
-    [64_000, 200_000, 10_000, 64_000],
-    [64_000, 200_000, 150_000, 35_000],
-    [64_000, 200_000, 199_000, MIN_OUTPUT_TOKENS],
-    [500, 200_000, 199_000, 500],
-  ])('outputBudget(limit %i, window %i, input %i) = %i', (limit, window, input, expected) => {
-    expect(outputBudget(limit, window, input)).toBe(expected);
-  });
+    [64_000, 200_000, 10_000, 0, 64_000],
+    [64_000, 200_000, 150_000, 0, 50_000],
+    [64_000, 200_000, 150_000, 8_000, 40_000],
+    [64_000, 200_000, 0, 120_000, 50_000],
+    [64_000, 200_000, 199_000, 0, MIN_OUTPUT_TOKENS],
+    [500, 200_000, 199_000, 0, 500],
+  ])(
+    'outputBudget(limit %i, window %i, measured %i + estimated %i) = %i',
+    (limit, window, measured, estimated, expected) => {
+      expect(outputBudget(limit, window, { measured, estimated })).toBe(expected);
+    },
+  );
 });
 
 describe('an answer cut off at the output limit', () => {
