@@ -5,7 +5,7 @@ import { describeModelFailure } from '../../../../src/actors/agent/backend/descr
 const providers = configuredProviders({ OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:11434/v1' });
 
 describe('describeModelFailure', () => {
-  it.each([
+  it.each<[string, { message: string; code: string; provider?: string }, string]>([
     [
       'a refusal names the key variable (the compatible server’s key, not its URL)',
       { message: '401 Unauthorized', code: 'llm.authentication', provider: 'openai-compatible' },
@@ -30,7 +30,11 @@ describe('describeModelFailure', () => {
       { message: 'overloaded', code: 'llm.server', provider: 'anthropic' },
       'anthropic kept failing after retries: overloaded',
     ],
-    ['anything else', { message: 'model not found', code: 'llm.not_found' }, 'openai call failed: model not found'],
+    [
+      'anything else',
+      { message: 'model not found', code: 'llm.not_found' },
+      'openai call failed: model not found',
+    ],
   ])('%s', (_name, error, expected) => {
     const reason = describeModelFailure(error, error.provider ?? 'openai', providers);
     expect(reason).toBe(expected);
