@@ -31,6 +31,15 @@ an error before the run starts. Resume reuses the original values.
 --scenario F  scripted outcomes per node and answers per gate (see README); implies the
               simulated backend for codergen nodes.
 
+Real runs (no --dry-run, --scenario or --replay) call models with keys from the
+environment or a .env file: ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, or
+OPENAI_COMPATIBLE_BASE_URL for a local server (OPENAI_COMPATIBLE_API_KEY only if it wants
+one). Each agent turn may write up to the model's own output limit (node max_tokens=N
+caps it); an answer cut off inside a tool call is never run, the agent is asked for
+smaller steps. A context window past 80% is a warning (agent.context_window_warning);
+auto_compact=true on a node or the graph summarises older turns instead, at the cost of
+an extra model call.
+
 --inspect     open http://127.0.0.1:8080 in a browser to watch the run in the Stately
               inspector (needs the optional package @statelyai/inspect and internet for
               the viewer itself); the server stops when the run ends.

@@ -6,9 +6,6 @@ import { AnthropicAdapter } from '../../../src/llm/providers/anthropic/anthropic
 import { GeminiAdapter } from '../../../src/llm/providers/gemini/gemini-adapter.js';
 import { OpenAIAdapter } from '../../../src/llm/providers/openai/openai-adapter.js';
 
-// Port 9 (discard) on loopback: nothing is ever sent, the key check comes first.
-const NOWHERE = 'http://127.0.0.1:9/v1';
-
 // An OpenAI-compatible server's key is optional (local servers need none): test/llm/providers/openai-compatible/.
 describe('a missing API key: one wording for every provider, naming it and its variable(s)', () => {
   it.each([
