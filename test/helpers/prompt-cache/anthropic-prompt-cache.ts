@@ -102,7 +102,8 @@ export function promptBlocks(body: Json): Block[] {
     const content = message['content'];
     const parts: Json[] =
       typeof content === 'string' ? [{ type: 'text', text: content }] : (content as Json[]);
-    parts.forEach((part, index) => add(`${String(message['role'])}:${index}`, part, blockText(part)));
+    for (const [index, part] of parts.entries())
+      add(`${String(message['role'])}:${index}`, part, blockText(part));
   }
   return blocks;
 }
