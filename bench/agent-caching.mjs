@@ -6,7 +6,7 @@
 // (test/helpers/prompt-cache/measure-agent-caching.ts) with esbuild and runs it, so the figures here are the
 // test's. Tokens are counted by a deterministic stand-in tokenizer, not the providers' own (see
 // test/helpers/prompt-cache/stand-in-tokenizer.ts): read the shares and ratios, not the absolute counts.
-// Target (issue 28): from turn 5 on, every call reads more than 50% of its input from the cache.
+// Target: from turn 5 on, every call reads more than 50% of its input from the cache.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
