@@ -36,5 +36,7 @@ export function outputBudget(
 ): number {
   // The provider's own count of the last request is exact; only what was appended since is a guess.
   const room = Math.floor(contextWindow - input.measured - input.estimated * ESTIMATE_SLACK);
-  return Math.min(limit, Math.max(MIN_OUTPUT_TOKENS, room));
+  // `| 0`: a small integer for V8, not a heap number from the float arithmetic above; requests carrying a
+  // boxed number cost the session's loop measurably (bench/agent-loop-overhead.mjs).
+  return Math.min(limit, Math.max(MIN_OUTPUT_TOKENS, room)) | 0;
 }
