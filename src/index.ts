@@ -133,5 +133,6 @@ export type {
 } from './machines/run-types.js';
 export { loadScenario, parseScenario, Scenario } from './machines/scenario.js';
 // Errors and shared contracts
+export { type ArtifactInfo, ArtifactStore } from './shared/artifact-store.js';
 export { AttractorError, type SourceSpan } from './shared/errors.js';
 export type { PipelineEvent } from './shared/pipeline-event.js';

@@ -119,6 +119,7 @@ export function realRunServices(flags: RunFlags, ctx: CliContext, input: RealRun
       defaults,
       graphExtra: graph.extra,
       ...(graph.attrs.env_passthrough ? { graphEnvPassthrough: graph.attrs.env_passthrough } : {}),
+      ...(graph.attrs.auto_compact !== undefined ? { graphAutoCompact: graph.attrs.auto_compact } : {}),
     }),
     llmRank: createLlmRouter({ client, choice: routerChoice(graph, defaults), providers, ledger }),
     accounting: ledger,

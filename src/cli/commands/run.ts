@@ -35,6 +35,15 @@ an error before the run starts. Resume reuses the original values.
 --allow-read DIR  the files a pipeline names (@file prompts, child DOT files) must lie in
               its folder or the working directory; this allows one more folder (repeatable).
 
+Real runs (no --dry-run, --scenario or --replay) call models with keys from the
+environment or a .env file: ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, or
+OPENAI_COMPATIBLE_BASE_URL for a local server (OPENAI_COMPATIBLE_API_KEY only if it wants
+one). Each agent turn may write up to the model's own output limit (node max_tokens=N
+caps it); an answer cut off inside a tool call is never run, the agent is asked for
+smaller steps. A context window past 80% is a warning (agent.context_window_warning);
+auto_compact=true on a node or the graph summarises older turns instead, at the cost of
+an extra model call.
+
 --inspect     open http://127.0.0.1:8080 in a browser to watch the run in the Stately
               inspector (needs the optional package ws, and internet for the viewer
               itself); a page opened late is replayed the whole run first. Only the
