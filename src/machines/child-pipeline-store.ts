@@ -1,5 +1,6 @@
 import type { ChildPipelineHandle } from '../actors/handler-types.js';
 import type { ContextLogEntry } from '../actors/pipeline-context.js';
+import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { StageStatus } from '../compiler/outcome.js';
 import type { DeepReadonly } from '../shared/deep-readonly.js';
 import { AttractorError } from '../shared/errors.js';
@@ -24,8 +25,8 @@ interface ChildCheckpointShape {
 
 /** Where a manager loop's child pipelines come from and keep their checkpoints. */
 export interface ChildPipelineStore {
-  /** A child pipeline's DOT source (by the path a manager node names) and its sha256. */
-  read(dotFile: string): { source: string; sha256: string };
+  /** A child pipeline's DOT source (by the path a manager node names, read inside `scope`) and its sha256. */
+  read(dotFile: string, scope: ReadScope): { source: string; sha256: string };
   /** The child's checkpoint in `childDir`, when it is one of this same source. */
   checkpoint(childDir: string, sha256: string): ChildCheckpoint | undefined;
   saveCheckpoint(childDir: string, checkpoint: ChildCheckpoint): void;

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import path from 'node:path';
 import { type CompiledPipeline, compile, type LoadOptions } from '../compiler/compile.js';
+import { defaultReadScope } from '../compiler/files/read-scope.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
@@ -135,8 +137,13 @@ function runtimeFor(
     steps: 0,
     machine,
     childMachine(dotFile, options = {}) {
-      const { source, sha256 } = childPipelinesOf(runtime).read(dotFile);
-      const child = compileMachine(source, { file: dotFile });
+      // The child reads inside the parent's scope; its own names resolve against its folder.
+      const scope = lookup.graph.readScope ?? defaultReadScope(lookup.graph.file);
+      const { source, sha256 } = childPipelinesOf(runtime).read(dotFile, scope);
+      const child = compileMachine(source, {
+        file: dotFile,
+        readScope: { ...scope, base: path.dirname(dotFile) },
+      });
       const start = findStartNodes(child.graph)[0];
       if (!start)
         throw new AttractorError('CHILD_PIPELINE_INVALID', `child pipeline ${dotFile} has no start node.`);
@@ -150,10 +157,11 @@ function runtimeFor(
 function cacheKey(input: string | PipelineGraph, options: CompileMachineOptions): string | undefined {
   if (typeof input !== 'string' || options.transforms || options.rules || input.includes('@'))
     return undefined;
-  const { file, goal, customHandlerTypes, model, provider } = options;
+  const { file, goal, customHandlerTypes, model, provider, readScope, readFile } = options;
+  if (readFile) return undefined;
   return createHash('sha256')
     .update(input)
-    .update(JSON.stringify([file, goal, customHandlerTypes, model, provider]))
+    .update(JSON.stringify([file, goal, customHandlerTypes, model, provider, readScope]))
     .digest('hex');
 }
 

@@ -12,7 +12,7 @@ import { anySignal, type CombinedSignal } from '../shared/any-signal.js';
 import { childPipelinesOf, runBranch, startChildPipeline } from './child-actors.js';
 import { errorOutcome } from './error-outcome.js';
 import { fromHandler, type HandlerActorLogic } from './handler-actor-logic.js';
-import type { HandlerActorOutput, HandlerInvocationInput, InvocationRuntime } from './invocation-runtime.js';
+import type { InvocationRuntime } from './invocation-runtime.js';
 import type { PipelineMachineContext } from './machine-context.js';
 import { missingBackend, missingInterviewer } from './pipeline-services.js';
 import { stageDirFor } from './stage-dir.js';

@@ -25,7 +25,10 @@ export interface InvocationRuntime {
   services: PipelineServices;
   /** The machine these actors belong to: parallel branches are more actors of it. */
   machine(): PipelineMachine;
-  /** The machine of a child pipeline's DOT file, bound to the same services (but its own working directory). */
+  /**
+   * The machine of a child pipeline's DOT file (read inside the graph's read scope), bound to the same
+   * services (but its own working directory); `source` is the text it was compiled from.
+   */
   childMachine(
     dotFile: string,
     options?: { workingDir?: string },

@@ -3,10 +3,12 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ContextLogEntrySchema } from '../actors/pipeline-context.js';
+import { MAX_NAMED_FILE_BYTES } from '../compiler/files/read-named-file.js';
 import { StageStatusSchema } from '../compiler/outcome.js';
 import type { ChildCheckpoint, ChildPipelineStore } from '../machines/child-pipeline-store.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import { AttractorError } from '../shared/errors.js';
+import { readConfinedFile } from '../shared/read-confined-file.js';
 import { observeChildRun } from './observe-child-run.js';
 
 const ChildCheckpointSchema = z.object({
@@ -34,14 +36,15 @@ const FILE = 'checkpoint.json';
  * it when its visit completes.
  */
 export const fileChildPipelines: ChildPipelineStore = {
-  read(dotFile) {
-    let source: string;
-    try {
-      source = readFileSync(dotFile, 'utf8');
-    } catch {
-      throw new AttractorError('CHILD_PIPELINE_NOT_FOUND', `cannot read child pipeline ${dotFile}.`);
+  read(dotFile, scope) {
+    const read = readConfinedFile(dotFile, { roots: scope.roots, maxBytes: MAX_NAMED_FILE_BYTES });
+    if (!read.ok) {
+      throw new AttractorError(
+        read.problem === 'outside' ? 'FILE_NOT_ALLOWED' : 'CHILD_PIPELINE_NOT_FOUND',
+        `cannot read child pipeline ${dotFile}: ${read.reason}.`,
+      );
     }
-    return { source, sha256: createHash('sha256').update(source).digest('hex') };
+    return { source: read.text, sha256: createHash('sha256').update(read.text).digest('hex') };
   },
   checkpoint(childDir, sha256) {
     const file = join(childDir, FILE);

@@ -177,6 +177,7 @@ function launch(
     run_id: runId,
     run_dir: runDir,
     ...(prepared.fresh ? {} : { resume_at: prepared.input.startAt }),
+    ...(prepared.afterFailure ? { after_failure: prepared.afterFailure } : {}),
   });
   // The run lock is ours, so whoever ran this before is dead: stop what it left running before the
   // interrupted node runs again beside it.
