@@ -1,12 +1,6 @@
-import {
-  type ConditionNode,
-  conditionKeys,
-  evaluateCondition,
-  parseCondition,
-} from '../../conditions/index.js';
+import { conditionCanBe, conditionKeys, parseCondition } from '../../conditions/index.js';
 import type { Diagnostic } from '../../diagnostic.js';
 import type { PipelineGraph, PipelineNode } from '../../ir.js';
-import { conditionScope } from '../../routing/select-edge.js';
 import type { GraphIndex } from '../graph-index.js';
 import type { LintRule } from '../lint-rule.js';
 import { stronglyConnectedComponents } from '../strongly-connected-components.js';
@@ -42,7 +36,7 @@ function failureRoutes(node: PipelineNode, index: GraphIndex): { routes: Failure
     // Any edge that tests a counter (a way out after N rounds, or a fail edge that stops after N) bounds it.
     if (keys.some((key) => COUNTER.test(key))) counted = true;
     if (!keys.includes('outcome')) continue;
-    if (!possibly(parsed, true)) continue;
+    if (!conditionCanBe(parsed, true, 'fail')) continue;
     routes.push({ from: node.id, to: edge.target, how: `[condition="${text}"]` });
   }
   for (const attr of ['retry_target', 'fallback_retry_target'] as const) {
@@ -50,31 +44,6 @@ function failureRoutes(node: PipelineNode, index: GraphIndex): { routes: Failure
     if (target && index.nodes.has(target)) routes.push({ from: node.id, to: target, how: `(${attr})` });
   }
   return { routes, counted };
-}
-
-const FAILED = conditionScope({ status: 'fail' }, {});
-
-/**
- * Whether the condition can come out `want` when the outcome is FAIL, whatever the other keys hold
- * (`outcome=success && context.x` cannot; `outcome=fail && context.x` can).
- */
-function possibly(node: ConditionNode, want: boolean): boolean {
-  switch (node.kind) {
-    case 'true':
-      return want;
-    case 'and':
-      return want
-        ? node.operands.every((o) => possibly(o, true))
-        : node.operands.some((o) => possibly(o, false));
-    case 'or':
-      return want
-        ? node.operands.some((o) => possibly(o, true))
-        : node.operands.every((o) => possibly(o, false));
-    case 'not':
-      return possibly(node.operand, !want);
-    default:
-      return node.key === 'outcome' ? evaluateCondition(node, FAILED) === want : true;
-  }
 }
 
 function loopFinding(members: readonly PipelineNode[], route: FailureRoute): Diagnostic {
