@@ -18,23 +18,28 @@ function candidateValues(nodes: readonly ConditionNode[]): Map<string, Set<strin
   const walk = (node: ConditionNode): void => {
     switch (node.kind) {
       case 'true':
-        return;
+        break;
       case 'and':
       case 'or':
         for (const operand of node.operands) walk(operand);
-        return;
+        break;
       case 'not':
-        return walk(node.operand);
+        walk(node.operand);
+        break;
       case 'truthy':
-        return add(node.key);
+        add(node.key);
+        break;
       case 'contains':
-        return add(node.key, node.value);
+        add(node.key, node.value);
+        break;
       case 'in':
-        return add(node.key, ...node.values);
+        add(node.key, ...node.values);
+        break;
       case 'compare': {
         const n = Number(node.value);
         const around = node.value.trim() !== '' && Number.isFinite(n) ? [String(n - 1), String(n + 1)] : [];
-        return add(node.key, node.value, ...around);
+        add(node.key, node.value, ...around);
+        break;
       }
     }
   };
