@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../compiler/diagnostic.js';
 import type { PipelineGraph } from '../compiler/ir.js';
+import { parseDot } from '../compiler/parse/parse-dot.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
 import { parseVarsDeclaration, resolvePipelineVars } from '../compiler/vars/pipeline-vars.js';
 import { AttractorError } from '../shared/errors.js';
@@ -12,6 +13,7 @@ import { pipelineInput } from './pipeline-input.js';
 import { resolveRunDir } from './resolve-run-dir.js';
 import { resumeInputFrom } from './resume-input-from.js';
 import { newRunId } from './run-directory.js';
+import { runEnding } from './run-ending.js';
 import {
   DEFAULT_MAX_STEPS,
   type PipelineRun,
@@ -19,7 +21,6 @@ import {
   type ResumeOptions,
   type RunOptions,
   type RunResult,
-  runQuality,
   type StartOptions,
 } from './run-types.js';
 
@@ -94,9 +95,12 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
   }
   const { runDir } = found;
   if (checkpoint.status === 'completed' || checkpoint.status === 'failed') {
+    const ending = finishedRunEnding(found.source, found.file, checkpoint);
     const result: RunResult = {
       status: checkpoint.status,
-      quality: runQuality(checkpoint.status, checkpoint.failed_nodes),
+      quality: ending.quality,
+      recoveredNodes: ending.recoveredNodes,
+      ...(ending.deadEnd ? { deadEnd: ending.deadEnd } : {}),
       runId: checkpoint.run_id,
       runDir,
       stoppedAt: checkpoint.current_node,
@@ -136,6 +140,23 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
     },
     options,
   );
+}
+
+/** How a finished run ended, from its checkpoint and the graph's shape (which nodes are exits). */
+function finishedRunEnding(source: string, file: string, checkpoint: Checkpoint) {
+  let graph: PipelineGraph | undefined;
+  try {
+    graph = parseDot(source, { file }).graph;
+  } catch {
+    graph = undefined; // it ran, so it parses; if not, the quality goes without the dead-end check
+  }
+  return runEnding(graph, {
+    status: checkpoint.status,
+    stoppedAt: checkpoint.current_node,
+    failedNodes: checkpoint.failed_nodes,
+    nodeOutcomes: checkpoint.node_outcomes,
+    completedNodes: checkpoint.completed_nodes,
+  });
 }
 
 function varsContext(values: Record<string, string>): Record<string, string> {

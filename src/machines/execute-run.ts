@@ -17,6 +17,7 @@ import type { PipelineMachine } from './pipeline-machine.js';
 import { missingInterviewer } from './pipeline-services.js';
 import { refuseOverwrites } from './resolve-run-dir.js';
 import { makeRunFolder, type RunFiles, writeRunFiles } from './run-directory.js';
+import { runEnding } from './run-ending.js';
 import { RunEventFeed } from './run-event-feed.js';
 import { acquireRunLock } from './run-lock.js';
 import { manifestOf } from './run-manifest.js';
@@ -26,7 +27,6 @@ import {
   partialNodesOf,
   type RunOptions,
   type RunResult,
-  runQuality,
 } from './run-types.js';
 import { createScenarioInterviewer } from './scenario-interviewer.js';
 import { restoreStageRecords, runsBuiltInRouting, StageRecords } from './stage-records.js';
@@ -365,19 +365,29 @@ function startRun(
       const budgetPaused = budgetStop !== undefined && status === 'cancelled';
       const final = status === 'branch_done' ? 'completed' : budgetPaused ? 'paused' : status;
       const failure = budgetPaused ? undefined : context.failure;
-      const q = runQuality(final, context.failedNodes);
+      const ending = runEnding(graph, {
+        status: final,
+        ...(context.stoppedAt ? { stoppedAt: context.stoppedAt } : {}),
+        failedNodes: context.failedNodes,
+        nodeOutcomes: context.nodeOutcomes,
+        completedNodes: context.completedNodes,
+      });
       const partialNodes = partialNodesOf(context.nodeOutcomes);
       emitEvent('pipeline.finalize', {
         status: final,
-        quality: q,
+        quality: ending.quality,
         ...(failure ? { reason: failure.reason } : {}),
         ...(budgetPaused ? { reason: budgetStop } : {}),
+        ...(ending.deadEnd ? { reason: ending.deadEnd.reason } : {}),
         failed_nodes: [...context.failedNodes],
+        recovered_nodes: ending.recoveredNodes,
         partial_nodes: partialNodes,
       });
       return {
         status: final,
-        quality: q,
+        quality: ending.quality,
+        recoveredNodes: ending.recoveredNodes,
+        ...(ending.deadEnd ? { deadEnd: ending.deadEnd } : {}),
         runId,
         runDir,
         ...(context.stoppedAt ? { stoppedAt: context.stoppedAt } : {}),

@@ -64,6 +64,9 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
     p.settlement ? settledNode(lookup, context, p.node, p.settlement).context : context;
   const stepOf = (context: PipelineMachineContext, p: NodeParams) =>
     stepAfter(lookup, routed(context, p), p.node);
+  /** The run ends at this node: it is an exit, or no edge is eligible after its (non-FAIL) outcome. */
+  const endsHere = (context: PipelineMachineContext, p: NodeParams): boolean =>
+    node(p).handler === 'exit' || stepOf(context, p).kind === 'end';
   const picksEdge = (context: PipelineMachineContext, p: EdgeParams): boolean => {
     const step = stepOf(context, p);
     return step.kind === 'edge' && step.edge.index === p.edge;
@@ -111,11 +114,14 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
         return kind === 'jump' || kind === 'retry_target';
       },
       routesToEnd: ({ context }, p: NodeParams) => stepOf(context, p).kind === 'end',
+      // At an exit, and where the run would end at a node with no eligible edge (a dead end).
       goalGateRetries: ({ context }, p: JumpParams) => {
+        if (!endsHere(context, p)) return false;
         const gates = goalGatesAt(lookup, routed(context, p));
         return !gates.ok && gates.target === p.target;
       },
-      goalGateUnsatisfied: ({ context }, p: NodeParams) => !goalGatesAt(lookup, routed(context, p)).ok,
+      goalGateUnsatisfied: ({ context }, p: NodeParams) =>
+        endsHere(context, p) && !goalGatesAt(lookup, routed(context, p)).ok,
     },
     actions: {
       startNode: enqueueActions(({ context, enqueue }, p: NodeParams) => {

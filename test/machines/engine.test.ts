@@ -94,14 +94,22 @@ describe('routing driven by a scenario', () => {
     expect(run.events.find((e) => e.kind === 'pipeline.error')?.node_id).toBe('work');
   });
 
-  it('a FAIL jumps to the node retry_target, and the run ends degraded', async () => {
+  it('a FAIL jumps to the node retry_target; repaired there, the run ends clean with the node recovered', async () => {
     const dot = `digraph f { start [shape=Mdiamond]; prep [prompt="p"]; work [prompt="w", retry_target="prep"]; exit [shape=Msquare]; start -> prep -> work -> exit }`;
     const run = await runDot(dot, {
       scenarioJson: { nodes: { work: [{ outcome: 'fail' }, { outcome: 'success' }] } },
     });
     expect(run.visited).toEqual(['start', 'prep', 'work', 'prep', 'work', 'exit']);
     expect(run.result.status).toBe('completed');
-    expect(run.result.quality).toBe('degraded');
+    expect(run.result).toMatchObject({ quality: 'clean', failedNodes: ['work'], recoveredNodes: ['work'] });
+    expect(run.events.at(-1)?.data).toMatchObject({ failed_nodes: ['work'], recovered_nodes: ['work'] });
+  });
+
+  it('a FAIL a fail edge routes around (never repaired) leaves the run degraded', async () => {
+    const dot = `digraph f { start [shape=Mdiamond]; work [prompt="w"]; report [prompt="r"]; exit [shape=Msquare]
+      start -> work -> exit; work -> report [condition="outcome=fail"]; report -> exit }`;
+    const run = await runDot(dot, { scenarioJson: { nodes: { work: [{ outcome: 'fail' }] } } });
+    expect(run.result).toMatchObject({ status: 'completed', quality: 'degraded', recoveredNodes: [] });
   });
 
   it('preferred_label picks the labelled edge and next_node overrides routing', async () => {

@@ -63,7 +63,6 @@ describe('validate on parsed DOT', () => {
     expect(lint(source)).toEqual([
       { rule: 'cycles', severity: 'warning', at: '3', node: 'a' },
       { rule: 'reachability', severity: 'error', at: '5', node: 'lost' },
-      { rule: 'dead_end', severity: 'warning', at: '5', node: 'lost' },
       { rule: 'condition_syntax', severity: 'error', at: '10', node: 'b->done' },
     ]);
   });

@@ -55,7 +55,6 @@ describe('validate', () => {
       ['cycles', 'work'],
       ['fidelity_valid', 'work'],
       ['prompt_on_llm_nodes', 'orphan'],
-      ['dead_end', 'orphan'],
       ['exit_no_outgoing', 'done'],
     ]);
     const lines = findings.map((d) => d.loc!.line);

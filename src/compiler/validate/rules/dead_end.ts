@@ -5,6 +5,7 @@ import type { StageStatus } from '../../outcome.js';
 import { isConditional } from '../../routing/select-edge.js';
 import type { GraphIndex } from '../graph-index.js';
 import type { LintRule } from '../lint-rule.js';
+import { reachableNodes } from '../reachable-nodes.js';
 
 const RULE = 'dead_end';
 
@@ -64,8 +65,10 @@ export const deadEndRule: LintRule = {
     const findings: Diagnostic[] = [];
     // With no exit at all every end is a dead end: terminal_node says so once.
     if (index.exitIds.length === 0) return findings;
+    // An unreachable node is reachability's error already: one finding per place.
+    const reached = reachableNodes(graph, index);
     for (const node of graph.nodes) {
-      if (index.exitIdSet.has(node.id) || node.handler === 'parallel') continue;
+      if (!reached.has(node.id) || index.exitIdSet.has(node.id) || node.handler === 'parallel') continue;
       const edges = index.edgesFrom(node.id);
       if (edges.some((edge) => !isConditional(edge))) continue;
       const conditions = parsedConditions(edges);

@@ -107,6 +107,11 @@ describe('dead_end', () => {
     expect(check(pipeline(edges, nodes))).toEqual([]);
   });
 
+  it('leaves unreachable nodes to reachability (one finding per place)', () => {
+    const graph = pipeline([['check', 'done']], { lost: work });
+    expect(check(graph)).toEqual([]);
+  });
+
   it('leaves exits (also exits by name) and parallel nodes alone', () => {
     const graph = lintGraph({
       nodes: {
