@@ -33,6 +33,8 @@ export interface PipelineMachineContext {
   /** Index of the edge that led to the current node (edge fidelity and thread id). */
   arrivedBy?: number;
   retryPending: boolean;
+  /** The wait before the pending retry, decided when the retry was (`node.retry`'s `delay_ms`). */
+  retryDelayMs?: number;
   jumpTo?: string;
   failure?: { node?: string; reason: string };
   /** Distinct nodes whose final outcome was FAIL: the run quality (clean/degraded/failed). */

@@ -290,7 +290,11 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
       enqueue.emit(
         evt(
           'node.retry',
-          { attempt: applied.attempt, reason: raw.failure_reason ?? raw.notes ?? 'retry requested' },
+          {
+            attempt: applied.attempt,
+            reason: raw.failure_reason ?? raw.notes ?? 'retry requested',
+            ...(assigned.retryDelayMs !== undefined ? { delay_ms: assigned.retryDelayMs } : {}),
+          },
           p.node,
         ),
       );

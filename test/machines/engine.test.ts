@@ -468,6 +468,36 @@ describe('retry backoff', () => {
     expect(starts).toHaveLength(2);
     expect((starts[1] ?? 0) - (starts[0] ?? 0)).toBe(200);
   });
+
+  it('node.retry says how long the wait before the next attempt is (delay_ms), and the wait is that long', async () => {
+    const d = `digraph r { start [shape=Mdiamond]; work [prompt="w", max_retries=2, retry_policy=standard]; exit [shape=Msquare]; start -> work -> exit }`;
+    const starts: number[] = [];
+    const draws = [0, 0.9];
+    vi.useFakeTimers();
+    let run: Awaited<ReturnType<typeof runDot>>;
+    try {
+      const pending = runDot(d, {
+        random: () => draws.shift() ?? 0.5,
+        scenarioJson: {
+          nodes: { work: [{ outcome: 'retry' }, { outcome: 'retry' }, { outcome: 'success' }] },
+        },
+        onEvent: (e) => {
+          if (e.kind === 'node.start' && e.node_id === 'work') starts.push(Date.now());
+        },
+      });
+      await vi.runAllTimersAsync();
+      run = await pending;
+    } finally {
+      vi.useRealTimers();
+    }
+    // standard: 200 ms then 400 ms, times a jitter of 0.5 + the draw.
+    const retries = run.events.filter((e) => e.kind === 'node.retry').map((e) => e.data);
+    expect(retries).toEqual([
+      { attempt: 1, reason: 'retry requested', delay_ms: 100 },
+      { attempt: 2, reason: 'retry requested', delay_ms: 560 },
+    ]);
+    expect(starts.slice(1).map((at, i) => at - (starts[i] ?? 0))).toEqual([100, 560]);
+  });
 });
 
 describe('resume from the --checkpoint-dir history', () => {
