@@ -88,7 +88,7 @@ describe('routing nodes’ stage records in a run (docs/decisions.md D29.1)', ()
     });
     expect(statusOf(runDir, 'exit')).toMatchObject({
       outcome: 'success',
-      notes: 'Pipeline reached exit exit',
+      notes: 'Pipeline reached exit node "exit"',
     });
   });
 

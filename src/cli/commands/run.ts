@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
 import { parsePositiveInt } from '../parse-positive-int.js';
 import { parseSetFlag } from '../parse-set-flag.js';
+import { parseUsd } from '../parse-usd.js';
 import type { RunFlags } from '../run-flags.js';
 
 const EXAMPLES = `
@@ -71,7 +72,7 @@ export function addRunFlags(command: Command, options: { runDir: boolean } = { r
     .option('--auto-approve', 'answer every human gate with its first option')
     .option('--record <file>', 'keep every model exchange of the run in this cassette (JSONL)')
     .option('--replay <file>', 'answer every model call from a recorded cassette: no keys, no network')
-    .option('--max-cost <usd>', 'pause the run once its models cost more than this (US dollars)')
+    .option('--max-cost <usd>', 'pause the run once its models cost more than this (US dollars)', parseUsd)
     .option('--workdir <dir>', 'where the agents and tool commands work (default: the current directory)')
     .option('--json', 'print one JSON event per line on stdout, nothing else')
     .option('--no-tui', 'plain progress lines even on a terminal')
