@@ -177,11 +177,15 @@ function scenarioWarnings(options: RunOptions, graph: PipelineGraph): Diagnostic
   return options.scenario
     .scriptedNodeIds()
     .filter((id) => !ids.has(id))
-    .map((id) => ({
-      rule: 'scenario_unknown_node',
-      severity: 'warning' as const,
-      message: `the scenario scripts node "${id}", which this pipeline does not have`,
-      node_id: id,
-      fix: `check the node id against: ${[...ids].slice(0, 12).join(', ')}${ids.size > 12 ? ', …' : ''}`,
-    }));
+    .map((id) => {
+      const loc = options.scenario?.locationOf(id);
+      return {
+        rule: 'scenario_unknown_node',
+        severity: 'warning' as const,
+        message: `the scenario scripts node "${id}", which this pipeline does not have`,
+        node_id: id,
+        fix: `check the node id against: ${[...ids].slice(0, 12).join(', ')}${ids.size > 12 ? ', …' : ''}`,
+        ...(loc ? { loc } : {}),
+      };
+    });
 }

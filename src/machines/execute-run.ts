@@ -300,6 +300,8 @@ function startRun(
     );
     releaseMachine = lease.release;
     const machine = lease.machine;
+    // Before the run's first event, so a reader sees what the pipeline was warned about before it runs.
+    if (prepared.warnings.length > 0) options.onWarnings?.(prepared.warnings);
     emitEvent(prepared.fresh ? 'pipeline.start' : 'pipeline.resume', {
       name: graph.name,
       goal: graph.attrs.goal ?? '',

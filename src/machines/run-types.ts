@@ -78,6 +78,8 @@ export interface RunOptions {
   llmRank?: HandlerServices['llmRank'];
   accounting?: RunAccounting;
   onEvent?: (event: PipelineEvent) => void;
+  /** The pipeline's lint and scenario warnings, once, before the run's first event (also `PipelineRun.warnings`). */
+  onWarnings?: (warnings: Diagnostic[]) => void;
   inspect?: (event: InspectionEvent) => void;
   /** Recorded in `manifest.json` under `options` (the CLI keeps `dry_run` and `scenario` there for resume). */
   manifestOptions?: Record<string, unknown>;

@@ -251,14 +251,25 @@ describe('attractor run (in process)', () => {
     expect(r.stdout).not.toMatch(/goal_gate_has_retry/);
   });
 
-  it('warns when the scenario scripts a node the pipeline does not have', async () => {
+  it('warns, at its place in the scenario file and before the run starts, about a node the pipeline does not have', async () => {
     const dir = workspace({
       'p.dot': PIPELINE,
-      's.json': '{"nodes": {"wirte": [{"outcome": "success"}]}, "answers": {"gate": ["S"]}}',
+      's.json':
+        '{\n  "nodes": {"wirte": [{"outcome": "success"}]},\n  "answers": {"gate": ["S"], "gaet": ["S"]}\n}',
     });
-    const r = await runCli(['run', 'p.dot', '--scenario', 's.json', '--logs-dir', 'runs'], { cwd: dir });
+    // Both streams in the order they were written.
+    const lines: string[] = [];
+    const r = await runCli(['run', 'p.dot', '--scenario', 's.json', '--logs-dir', 'runs'], {
+      cwd: dir,
+      stdout: (text) => lines.push(`out ${text}`),
+      stderr: (text) => lines.push(`err ${text}`),
+    });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/warning scenario_unknown_node: the scenario scripts node "wirte"/);
+    expect(lines.slice(0, 3)).toEqual([
+      'err s.json:2:13: warning scenario_unknown_node: the scenario scripts node "wirte", which this pipeline does not have (fix: check the node id against: start, write, gate, fix, exit)\n',
+      'err s.json:3:30: warning scenario_unknown_node: the scenario scripts node "gaet", which this pipeline does not have (fix: check the node id against: start, write, gate, fix, exit)\n',
+      expect.stringMatching(/^out ▶ demo/),
+    ]);
   });
 
   it('an unknown flag is a usage error (exit 2)', async () => {
