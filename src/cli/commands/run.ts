@@ -21,9 +21,11 @@ Examples:
   $ attractor run pipeline.dot --set feature=login --set env=prod
 
 Pipeline parameters: a graph attribute vars="feature, env=staging" declares them (defaults
-after =); --set gives values; $feature expands in prompts, labels and tool commands, and
-conditions read vars.feature. A parameter with no value, or --set of an undeclared name, is
-an error before the run starts. Resume reuses the original values.
+after =); --set gives values; $feature expands in prompts and labels, and conditions read
+vars.feature. Tool commands get the goal and each parameter as environment variables
+($goal, $feature), so a value is never run as shell syntax. A parameter with no value, or
+--set of an undeclared name, is an error before the run starts. Resume reuses the original
+values.
 
 --dry-run     nothing external runs: no model calls (LLM steps are simulated), no tool
               commands (each is recorded in <node>/command.sh and counts as exit code 0
@@ -36,9 +38,16 @@ an error before the run starts. Resume reuses the original values.
               inspector (needs the optional package @statelyai/inspect and internet for
               the viewer itself); the server stops when the run ends.
 
+The last line gives the run's quality: clean; degraded (a node's failure was routed around
+and never repaired, or the run ended at a node that is not an exit because no edge matched:
+"ended at check: no edge matched"); failed. A node that failed and later passed (red, then
+green) is named as recovered and keeps the run clean.
+
 Ctrl-C once: finish the current node, checkpoint, print how to resume, exit 130.
 Ctrl-C twice: abort now (child processes are killed), checkpoint, exit 130.
-Exit codes: 0 success, 1 failure (or invalid pipeline), 2 bad command line, 130 interrupted.
+Exit codes: 0 success (a dead end included), 1 failure (or invalid pipeline), 2 bad command
+line (an unknown flag, or a malformed value such as --max-cost abc, in every mode),
+130 interrupted.
 `;
 
 /** Flags of `run` and `resume`; only `run` chooses a run directory (a resume continues in its own). */
