@@ -40,8 +40,10 @@ export function formatEventLine(event: PipelineEvent, colors: Colors, cwd?: stri
           : '';
       return `  ${paint(mark)} ${node}${at} ${paint(status)}${why}`;
     }
-    case 'node.retry':
-      return `  ↻ ${node}${at} retry ${String(d['attempt'])}: ${String(d['reason'])}`;
+    case 'node.retry': {
+      const wait = typeof d['delay_ms'] === 'number' ? ` (next attempt in ${formatWait(d['delay_ms'])})` : '';
+      return `  ↻ ${node}${at} retry ${String(d['attempt'])}: ${String(d['reason'])}${wait}`;
+    }
     case 'goal_gate.retry':
       return `  ↺ goal gate ${node} unsatisfied: back to ${String(d['target'])}`;
     case 'loop.restart':
@@ -77,6 +79,12 @@ export function formatEventLine(event: PipelineEvent, colors: Colors, cwd?: stri
     default:
       return undefined;
   }
+}
+
+/** `350 ms`, `1.6 s`, `54 s`: a retry's backoff, as long as a person reads it. */
+function formatWait(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
 
 /** The argument a person recognises a tool call by (its path or command), cut to one short line. */

@@ -1,6 +1,6 @@
 import { AttractorError } from '../shared/errors.js';
 import type { CliIo } from './cli-io.js';
-import { EXIT_FAILURE, EXIT_INTERNAL } from './exit-codes.js';
+import { EXIT_FAILURE, EXIT_INTERNAL, EXIT_USAGE } from './exit-codes.js';
 
 /**
  * Turns anything an action threw into what the user reads on stderr and the exit code.
@@ -11,7 +11,8 @@ export function presentError(error: unknown, io: Pick<CliIo, 'stderr'>, verbose:
   if (AttractorError.isInstance(error)) {
     io.stderr(`attractor: ${oneLine(error.describe())}\n`);
     if (verbose && error.stack) io.stderr(`${error.stack}\n`);
-    return EXIT_FAILURE;
+    // A flag value found wrong after parsing (a --workdir that does not exist) is still the command line.
+    return error.code === 'BAD_FLAG' ? EXIT_USAGE : EXIT_FAILURE;
   }
   const fsError = environmentError(error);
   if (fsError) {

@@ -36,11 +36,15 @@ export interface RealRunServices {
   setRunDir(runDir: string): void;
 }
 
-function parseMaxCost(value: string | undefined, from: string): number | undefined {
+/** The graph's `max_cost_usd`: a bad value is the pipeline's fault (exit 1), named as the attribute. */
+function parseMaxCost(value: string | undefined): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) {
-    throw new AttractorError('BAD_FLAG', `${from} must be a positive number of US dollars, got "${value}".`);
+    throw new AttractorError(
+      'MAX_COST_INVALID',
+      `max_cost_usd must be a positive number of US dollars, got "${value}".`,
+    );
   }
   return n;
 }
@@ -88,8 +92,7 @@ export function realRunServices(flags: RunFlags, ctx: CliContext, input: RealRun
   }
   if (flags.record) middleware.push(createRunRecorder(path.resolve(ctx.io.cwd, flags.record), paths));
 
-  const maxCost =
-    parseMaxCost(flags.maxCost, '--max-cost') ?? parseMaxCost(graph.extra['max_cost_usd'], 'max_cost_usd');
+  const maxCost = flags.maxCost ?? parseMaxCost(graph.extra['max_cost_usd']);
   const initial = input.checkpointPath ? readCheckpoint(input.checkpointPath).usage : undefined;
   const parsed = initial ? UsageTotalsSchema.safeParse(initial) : undefined;
   const ledger = new UsageLedger({

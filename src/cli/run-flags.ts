@@ -23,8 +23,8 @@ export interface RunFlags {
   /** Real runs: keep every model exchange in this cassette / answer every call from it. */
   record?: string;
   replay?: string;
-  /** USD budget of the run (overrides the graph's max_cost_usd). */
-  maxCost?: string;
+  /** USD budget of the run (overrides the graph's max_cost_usd); checked by commander (exit 2). */
+  maxCost?: number;
   /** Where the agents work (default: the current directory). */
   workdir?: string;
   /** `--allow-read DIR`, collected: more folders the pipeline may name files in. */

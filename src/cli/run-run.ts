@@ -101,7 +101,9 @@ function buildOptions(
       : { runsRoot: path.resolve(ctx.io.cwd, DEFAULT_RUNS_ROOT) }),
     ...(flags.checkpointDir ? { checkpointDir: path.resolve(ctx.io.cwd, flags.checkpointDir) } : {}),
     ...(maxSteps ? { maxSteps } : {}),
-    ...(flags.scenario ? { scenario: loadScenario(path.resolve(ctx.io.cwd, flags.scenario)) } : {}),
+    ...(flags.scenario
+      ? { scenario: loadScenario(path.resolve(ctx.io.cwd, flags.scenario), flags.scenario) }
+      : {}),
     manifestOptions: {
       dry_run: flags.dryRun === true,
       ...(flags.scenario ? { scenario: path.resolve(ctx.io.cwd, flags.scenario) } : {}),
@@ -144,6 +146,20 @@ async function prepareAgents(
   });
 }
 
+/**
+ * Lint and scenario warnings go to stderr before the run's first event (so --json stdout stays events
+ * only), each `file:line:col` in the path as the user typed it.
+ */
+function printWarnings(
+  ctx: CliContext,
+  show: (d: Diagnostic) => Diagnostic,
+): (warnings: Diagnostic[]) => void {
+  return (warnings) => {
+    for (const warning of warnings)
+      ctx.io.stderr(`${formatDiagnostic(show(warning), warning.loc?.file ?? '', ctx.colors)}\n`);
+  };
+}
+
 /** Ctrl-C once pauses after the current node; twice cancels at once. */
 function handleInterrupts(
   run: PipelineRun,
@@ -175,15 +191,11 @@ async function finish(
   run: PipelineRun,
   interviewer: Interviewer | undefined,
   printer: EventPrinter,
-  show: (d: Diagnostic) => Diagnostic,
   flags: RunFlags,
   ctx: CliContext,
   inspection?: InspectStream,
   tui?: RunTui,
 ): Promise<number> {
-  // Lint warnings go to stderr before the run's own output, so --json stdout stays events only.
-  for (const warning of run.warnings)
-    ctx.io.stderr(`${formatDiagnostic(show(warning), warning.loc?.file ?? '', ctx.colors)}\n`);
   tui?.mount(run);
   const interrupts = handleInterrupts(run, ctx);
   // Nobody reads the output any more (`| head -1`): an interruption, not a reason to die mid-node.
@@ -350,6 +362,7 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
         ...runOptions,
         ...tuiInterviewer(tui, flags),
         ...(inspect ? { inspect } : {}),
+        onWarnings: printWarnings(ctx, (d) => withShownFile(d, source)),
         source: source.text,
         file: source.absolutePath,
       }),
@@ -363,16 +376,7 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
     throw errorWithShownFile(error, source);
   }
   options.real?.setRunDir(run.runDir);
-  return finish(
-    run,
-    options.interviewer,
-    printer,
-    (d) => withShownFile(d, source),
-    flags,
-    ctx,
-    inspection,
-    tui,
-  );
+  return finish(run, options.interviewer, printer, flags, ctx, inspection, tui);
 }
 
 /** Without --dry-run or --scenario, a resume runs the way the run started (recorded in manifest.json). */
@@ -476,10 +480,11 @@ export async function runResume(
       ...resumeOptions,
       ...tuiInterviewer(tui, recorded),
       ...(inspect ? { inspect } : {}),
+      onWarnings: printWarnings(ctx, (d) => d),
       from: path.resolve(ctx.io.cwd, from),
       ...(dotFile ? { dotFile: path.resolve(ctx.io.cwd, dotFile) } : {}),
     }),
   );
   real?.setRunDir(run.runDir);
-  return finish(run, options.interviewer, printer, (d) => d, flags, ctx, inspection, tui);
+  return finish(run, options.interviewer, printer, flags, ctx, inspection, tui);
 }

@@ -26,9 +26,7 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
       {
         ...(record.options.model ? { model: record.options.model } : {}),
         ...(record.options.goal !== undefined ? { goal: record.options.goal } : {}),
-        ...(record.options.max_cost_usd !== undefined
-          ? { maxCost: String(record.options.max_cost_usd) }
-          : {}),
+        ...(record.options.max_cost_usd !== undefined ? { maxCost: record.options.max_cost_usd } : {}),
       },
       ctx,
       {

@@ -2,13 +2,18 @@ import type { RunResult } from '../run/run-types.js';
 import type { Colors } from './colors.js';
 
 /**
- * The quality with its reasons, e.g. `quality: degraded — failed: test; retried: implement`:
- * `degraded` alone tells a user nothing about where to look.
+ * The quality with its reasons, e.g. `quality: degraded — failed: test; retried: implement`, or
+ * `quality: degraded — ended at check: no edge matched`: `degraded` alone tells a user nothing about
+ * where to look. Nodes that failed and then succeeded are `recovered`, not `failed`.
  */
 export function describeQuality(result: RunResult, retried: readonly string[]): string {
+  const recovered = result.recoveredNodes;
+  const failed = result.failedNodes.filter((id) => !recovered.includes(id));
   const parts = [
-    result.failedNodes.length > 0 ? `failed: ${result.failedNodes.join(', ')}` : '',
+    result.deadEnd?.reason ?? '',
+    failed.length > 0 ? `failed: ${failed.join(', ')}` : '',
     result.partialNodes.length > 0 ? `partial: ${result.partialNodes.join(', ')}` : '',
+    recovered.length > 0 ? `recovered: ${recovered.join(', ')}` : '',
     retried.length > 0 ? `retried: ${retried.join(', ')}` : '',
   ].filter(Boolean);
   return `quality: ${result.quality}${parts.length > 0 ? ` — ${parts.join('; ')}` : ''}`;

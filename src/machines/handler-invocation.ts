@@ -155,7 +155,13 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
     stages.record(visit, outcome, { keepWritten: !scripted && outcome === produced });
     const llmChoice = await askRouter(runtime, services.emit, node, outcome, values, signal);
     const logs = handlerContext.getLogs();
-    return { outcome, ...(llmChoice ? { llmChoice } : {}), ...(logs.length > 0 ? { logs } : {}) };
+    const retryJitter = outcome.status === 'retry' ? (runtime.services.random ?? Math.random)() : undefined;
+    return {
+      outcome,
+      ...(llmChoice ? { llmChoice } : {}),
+      ...(logs.length > 0 ? { logs } : {}),
+      ...(retryJitter !== undefined ? { retryJitter } : {}),
+    };
   });
 }
 

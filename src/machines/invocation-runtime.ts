@@ -17,6 +17,12 @@ export interface HandlerActorOutput {
   llmChoice?: string;
   /** Entries the handler and its hooks appended with `context.appendLog`. */
   logs?: ContextLogEntry[];
+  /**
+   * For a RETRY: the jitter of its backoff, a draw in [0, 1) from the run's `random`. Drawn here, where
+   * the run's services are, so the machine stays a pure function of its events and the `node.retry`
+   * event can say how long the wait is (none: no jitter).
+   */
+  retryJitter?: number;
 }
 
 /** What every handler actor of one pipeline (and its parallel branches) shares. */

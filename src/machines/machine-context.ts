@@ -40,6 +40,8 @@ interface MachineContextShape {
   retryPending: boolean;
   /** Where the node that just ran goes: decided in its `route` state, once its outcome is recorded. */
   route?: Route;
+  /** The wait before the pending retry, decided when the retry was (`node.retry`'s `delay_ms`). */
+  retryDelayMs?: number;
   jumpTo?: string;
   failure?: { node?: string; reason: string };
   /** Distinct nodes whose final outcome was FAIL: the run quality (clean/degraded/failed). */

@@ -108,7 +108,7 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
       },
       routesToEnd: ({ context }) => routeOf(context)?.kind === 'end',
       goalGateRetries: ({ context }, p: JumpParams) => jumpsTo(context, p, ['goal_gate_retry']),
-      goalGateUnsatisfied: ({ context }) => routeOf(context)?.kind === 'fail',
+      goalGateUnsatisfied: ({ context }) => routeOf(context)?.kind === 'goal_gate_failed',
     },
     actions: {
       startNode: enqueueActions(({ context, enqueue }, p: NodeParams) => {
@@ -286,7 +286,11 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
       enqueue.emit(
         evt(
           'node.retry',
-          { attempt: applied.attempt, reason: raw.failure_reason ?? raw.notes ?? 'retry requested' },
+          {
+            attempt: applied.attempt,
+            reason: raw.failure_reason ?? raw.notes ?? 'retry requested',
+            ...(assigned.retryDelayMs !== undefined ? { delay_ms: assigned.retryDelayMs } : {}),
+          },
           p.node,
         ),
       );
@@ -314,10 +318,12 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
   }
 }
 
-/** The failure a `fail` route carries; a node that routes nowhere else fails with no route out. */
+/** The failure a failing route carries; a node that routes nowhere else fails with no route out. */
 function failureOf(context: PipelineMachineContext, nodeId: string): { node?: string; reason: string } {
   const route = context.route;
-  return route?.kind === 'fail' ? route.failure : { node: nodeId, reason: `no route out of ${nodeId}` };
+  return route?.kind === 'fail' || route?.kind === 'goal_gate_failed'
+    ? route.failure
+    : { node: nodeId, reason: `no route out of ${nodeId}` };
 }
 
 function endRun(

@@ -1,4 +1,5 @@
 import type { Outcome } from '../compiler/outcome.js';
+import { retryDelayMs } from '../compiler/routing.js';
 import { type AppliedOutcome, applyOutcome } from './apply-outcome.js';
 import { errorOutcome } from './error-outcome.js';
 import type { GraphLookup } from './graph-lookup.js';
@@ -30,9 +31,20 @@ export function recordedOutcome(
   let raw: Outcome;
   let llmChoice: string | undefined;
   let logs: HandlerActorOutput['logs'];
+  let retryJitter: number | undefined;
   if ('error' in settlement) raw = errorOutcome(settlement.error);
-  else if (settlement.output) ({ outcome: raw, llmChoice, logs } = settlement.output);
+  else if (settlement.output) ({ outcome: raw, llmChoice, logs, retryJitter } = settlement.output);
   else return undefined;
-  const applied = applyOutcome(context, lookup.graph, lookup.node(nodeId), raw, logs);
-  return { assigned: { ...applied.context, ...(llmChoice ? { llmChoice } : {}) }, applied, raw };
+  const node = lookup.node(nodeId);
+  const applied = applyOutcome(context, lookup.graph, node, raw, logs);
+  // The wait before a retry is decided with it: `node.retry` says how long, the backoff waits exactly that.
+  const jitter = typeof retryJitter === 'number' && Number.isFinite(retryJitter) ? retryJitter : 0.5;
+  const retryDelay = applied.retrying
+    ? { retryDelayMs: retryDelayMs(node.attrs.retry_policy, applied.attempt, () => jitter) }
+    : {};
+  return {
+    assigned: { ...applied.context, ...retryDelay, ...(llmChoice ? { llmChoice } : {}) },
+    applied,
+    raw,
+  };
 }

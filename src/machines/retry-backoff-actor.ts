@@ -6,9 +6,14 @@ import type { PipelineMachineContext } from './machine-context.js';
 
 export type RetryBackoffLogic = PromiseActorLogic<void, HandlerInvocationInput>;
 
-/** The delay before a retry: from the node's `retry_policy` and the attempt, with jitter from `random`. */
+/**
+ * The delay before a retry: the one decided with the retry (`context.retryDelayMs`, what `node.retry`
+ * reported), else (a snapshot persisted before it was kept) from the node's `retry_policy` and the
+ * attempt, with jitter from `random`.
+ */
 export function retryBackoffDelay(lookup: GraphLookup, random: () => number) {
   return ({ context }: { context: PipelineMachineContext }): number => {
+    if (context.retryDelayMs !== undefined) return context.retryDelayMs;
     const n = context.lastNode ? lookup.node(context.lastNode) : undefined;
     const attempt = n ? (context.nodeRetries[n.id] ?? 1) : 1;
     return retryDelayMs(n?.attrs.retry_policy, attempt, random);

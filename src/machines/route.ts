@@ -19,8 +19,10 @@ export type Route =
   | { kind: 'jump'; target: string }
   /** The run ends successfully here (an exit, or no eligible edge after an outcome that did not fail). */
   | { kind: 'end' }
-  /** A visited goal gate did not succeed: go back to its retry target. */
+  /** The run would end here, but a visited goal gate did not succeed: go back to its retry target. */
   | { kind: 'goal_gate_retry'; gate: string; target: string }
+  /** The run would end here, but a visited goal gate did not succeed and nothing can retry it. */
+  | { kind: 'goal_gate_failed'; failure: { node: string; reason: string } }
   /** The run fails here. */
   | { kind: 'fail'; failure: { node: string; reason: string } };
 
@@ -46,12 +48,15 @@ export function decideRoute(lookup: GraphLookup, context: PipelineMachineContext
       return { kind: 'edge', edge: step.edge.index, step: step.step };
     case 'fail':
       return { kind: 'fail', failure: { node: nodeId, reason: step.reason } };
+    // A dead end ends the run like an exit: the goal gates are checked on that way out too.
+    case 'end':
+      return goalGateRoute(lookup, context, values);
     default:
       return step;
   }
 }
 
-/** At an exit: every visited goal gate must have succeeded, else go back to its retry target or fail. */
+/** Where the run ends: every visited goal gate must have succeeded, else go back to its retry target or fail. */
 function goalGateRoute(
   lookup: GraphLookup,
   context: PipelineMachineContext,
@@ -61,6 +66,6 @@ function goalGateRoute(
   if (gates.ok) return { kind: 'end' };
   if (gates.target) return { kind: 'goal_gate_retry', gate: gates.gate, target: gates.target };
   const reason = gates.reason ?? `goal gate ${gates.gate} did not succeed and no retry target is set`;
-  // The run stops at the exit that checked the gates; the failure names the gate.
-  return { kind: 'fail', failure: { node: gates.gate, reason } };
+  // The run stops where it checked the gates; the failure names the gate.
+  return { kind: 'goal_gate_failed', failure: { node: gates.gate, reason } };
 }

@@ -13,13 +13,13 @@ import { locateRun } from './locate-run.js';
 import { resolveRunDir } from './resolve-run-dir.js';
 import { failedRunRestart, restartCheckpoint } from './restart-after-failure.js';
 import { newRunId } from './run-directory.js';
+import { runEnding } from './run-ending.js';
 import {
   type PipelineRun,
   partialNodesOf,
   type ResumeOptions,
   type RunOptions,
   type RunResult,
-  runQuality,
   type StartOptions,
 } from './run-types.js';
 
@@ -106,9 +106,12 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
   // names a node to start from) is reported finished, like a completed run.
   const restart = failedRunRestart(checkpoint, compiled.graph);
   if (checkpoint.status === 'completed' || (checkpoint.status === 'failed' && !restart)) {
+    const ending = finishedRunEnding(compiled.graph, checkpoint);
     const result: RunResult = {
       status: checkpoint.status,
-      quality: runQuality(checkpoint.status, checkpoint.failed_nodes),
+      quality: ending.quality,
+      recoveredNodes: ending.recoveredNodes,
+      ...(ending.deadEnd ? { deadEnd: ending.deadEnd } : {}),
       runId: checkpoint.run_id,
       runDir,
       stoppedAt: checkpoint.current_node,
@@ -146,6 +149,17 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
   );
 }
 
+/** How a finished run ended, from its checkpoint and the graph's shape (which nodes are exits). */
+function finishedRunEnding(graph: PipelineGraph, checkpoint: Checkpoint) {
+  return runEnding(graph, {
+    status: checkpoint.status,
+    stoppedAt: checkpoint.current_node,
+    failedNodes: checkpoint.failed_nodes,
+    nodeOutcomes: checkpoint.node_outcomes,
+    completedNodes: checkpoint.completed_nodes,
+  });
+}
+
 function varsContext(values: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(values).map(([name, value]) => [`vars.${name}`, value]));
 }
@@ -164,11 +178,15 @@ function scenarioWarnings(options: RunOptions, graph: PipelineGraph): Diagnostic
   return options.scenario
     .scriptedNodeIds()
     .filter((id) => !ids.has(id))
-    .map((id) => ({
-      rule: 'scenario_unknown_node',
-      severity: 'warning' as const,
-      message: `the scenario scripts node "${id}", which this pipeline does not have`,
-      node_id: id,
-      fix: `check the node id against: ${[...ids].slice(0, 12).join(', ')}${ids.size > 12 ? ', …' : ''}`,
-    }));
+    .map((id) => {
+      const loc = options.scenario?.locationOf(id);
+      return {
+        rule: 'scenario_unknown_node',
+        severity: 'warning' as const,
+        message: `the scenario scripts node "${id}", which this pipeline does not have`,
+        node_id: id,
+        fix: `check the node id against: ${[...ids].slice(0, 12).join(', ')}${ids.size > 12 ? ', …' : ''}`,
+        ...(loc ? { loc } : {}),
+      };
+    });
 }

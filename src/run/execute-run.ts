@@ -171,6 +171,8 @@ function launch(
     emit: emitEvent,
     signal: hard.signal,
   });
+  // Before the run's first event, so a reader sees what the pipeline was warned about before it runs.
+  if (prepared.warnings.length > 0) options.onWarnings?.(prepared.warnings);
   emitEvent(prepared.fresh ? 'pipeline.start' : 'pipeline.resume', {
     name: graph.name,
     goal: graph.attrs.goal ?? '',
@@ -219,7 +221,7 @@ function launch(
   const result = done
     .then(({ status, context }) => {
       if (failure.error) throw failure.error;
-      const { result, finalize } = runOutcome(status, context, {
+      const { result, finalize } = runOutcome(graph, status, context, {
         runId,
         runDir,
         ...(accounting ? { usage: accounting.runTotals() } : {}),

@@ -1,13 +1,16 @@
+import type { PipelineGraph } from '../compiler/ir.js';
 import type { PipelineMachineContext } from '../machines/machine-context.js';
 import { valuesWithVisits } from '../machines/visit-counts.js';
 import type { FinalStatus } from '../machines/watch-pipeline-actor.js';
-import { partialNodesOf, type RunResult, runQuality } from './run-types.js';
+import { runEnding } from './run-ending.js';
+import { partialNodesOf, type RunResult } from './run-types.js';
 
 /**
  * How a run ended, from the pipeline actor's final state and context: the `RunResult` its caller gets
  * and the data of the `pipeline.finalize` event that closes its event stream.
  */
 export function runOutcome(
+  graph: PipelineGraph,
   status: FinalStatus,
   context: PipelineMachineContext,
   run: { runId: string; runDir: string; usage?: Record<string, unknown> },
@@ -15,21 +18,30 @@ export function runOutcome(
   // A branch that reached its fan-in (a run started as one, by an embedder) completed.
   const final = status === 'branch_done' ? 'completed' : status;
   const failure = final === 'paused' ? undefined : context.failure;
-  const quality = runQuality(final, context.failedNodes);
+  const ending = runEnding(graph, {
+    status: final,
+    ...(context.stoppedAt ? { stoppedAt: context.stoppedAt } : {}),
+    failedNodes: context.failedNodes,
+    nodeOutcomes: context.nodeOutcomes,
+    completedNodes: context.completedNodes,
+  });
   const partialNodes = partialNodesOf(context.nodeOutcomes);
   const budgetExceeded = context.pausedFor?.reason === 'budget' ? context.pausedFor.message : undefined;
-  const reason = failure?.reason ?? context.pausedFor?.message;
+  const reason = failure?.reason ?? context.pausedFor?.message ?? ending.deadEnd?.reason;
   return {
     finalize: {
       status: final,
-      quality,
+      quality: ending.quality,
       ...(reason !== undefined ? { reason } : {}),
       failed_nodes: [...context.failedNodes],
+      recovered_nodes: ending.recoveredNodes,
       partial_nodes: partialNodes,
     },
     result: {
       status: final,
-      quality,
+      quality: ending.quality,
+      recoveredNodes: ending.recoveredNodes,
+      ...(ending.deadEnd ? { deadEnd: ending.deadEnd } : {}),
       runId: run.runId,
       runDir: run.runDir,
       ...(context.stoppedAt ? { stoppedAt: context.stoppedAt } : {}),

@@ -23,8 +23,12 @@ export interface RunResult {
   failure?: { node?: string; reason: string };
   context: Record<string, unknown>;
   completedNodes: string[];
-  /** Nodes whose outcome was FAIL at some point (a `degraded` run went on past them). */
+  /** Nodes whose outcome was FAIL at some point. */
   failedNodes: string[];
+  /** Those of `failedNodes` whose latest visit succeeded: repaired, so they do not degrade the run. */
+  recoveredNodes: string[];
+  /** A completed run that ended at a node with no eligible edge, not at an exit (quality `degraded`). */
+  deadEnd?: { node: string; reason: string };
   /** Nodes whose last outcome was PARTIAL_SUCCESS. */
   partialNodes: string[];
   /** True when `resume` found the run already finished and did nothing. */
@@ -75,6 +79,8 @@ export interface RunOptions {
   llmRank?: HandlerServices['llmRank'];
   accounting?: RunAccounting;
   onEvent?: (event: PipelineEvent) => void;
+  /** The pipeline's lint and scenario warnings, once, before the run's first event (also `PipelineRun.warnings`). */
+  onWarnings?: (warnings: Diagnostic[]) => void;
   inspect?: (event: InspectionEvent) => void;
   /** Recorded in `manifest.json` under `options` (the CLI keeps `dry_run` and `scenario` there for resume). */
   manifestOptions?: Record<string, unknown>;
@@ -141,10 +147,4 @@ export interface ResumeOptions extends Omit<RunOptions, 'runDir' | 'runsRoot' | 
 
 export function partialNodesOf(nodeOutcomes: Readonly<Record<string, string>>): string[] {
   return Object.keys(nodeOutcomes).filter((id) => nodeOutcomes[id] === 'partial_success');
-}
-
-/** `clean`: completed, no node failed; `degraded`: completed, but some node failed on the way; `failed`. */
-export function runQuality(status: string, failedNodes: readonly string[]): RunQuality {
-  if (status !== 'completed') return 'failed';
-  return failedNodes.length > 0 ? 'degraded' : 'clean';
 }

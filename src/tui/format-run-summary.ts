@@ -28,6 +28,11 @@ export function formatRunSummary(state: RunState, now: number): string {
   });
   const elapsed = state.startedAt ? (state.finishedAt ?? now) - state.startedAt : 0;
   const head = `${state.name}: ${phaseLabel(state).text} in ${formatDuration(elapsed)}, ${formatCost(state.usage.costUsd)}`;
-  const failure = state.failure && state.phase === 'failed' ? [`  ${state.failure}`] : [];
+  const failure =
+    state.failure && state.phase === 'failed'
+      ? [`  ${state.failure}`]
+      : state.endReason && state.phase === 'done'
+        ? [`  ${state.endReason}`]
+        : [];
   return `${[head, ...lines, ...failure].join('\n')}\n`;
 }

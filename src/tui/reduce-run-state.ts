@@ -271,7 +271,13 @@ export function reduceRunState(graph: PipelineGraph, state: RunState, event: Pip
         phase: phase === 'running' || phase === 'waiting' ? 'paused' : phase,
         finishedAt: time(event),
         ...(quality === 'clean' || quality === 'degraded' || quality === 'failed' ? { quality } : {}),
-        ...(text(d['reason']) && !state.failure ? { failure: text(d['reason']) } : {}),
+        ...(status === 'completed'
+          ? text(d['reason'])
+            ? { endReason: text(d['reason']) }
+            : {}
+          : text(d['reason']) && !state.failure
+            ? { failure: text(d['reason']) }
+            : {}),
       };
     }
     default: {

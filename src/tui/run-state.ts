@@ -124,6 +124,8 @@ export interface RunState {
   gate?: GateView;
   usage: Usage;
   failure?: string;
+  /** Why a completed run is degraded though no node failed: it ended at a dead end (`ended at a: no edge matched`). */
+  endReason?: string;
   resumeAt?: string;
   /** Finished node visits, oldest first (append-only). */
   log: LogEntry[];

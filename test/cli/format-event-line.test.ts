@@ -23,6 +23,24 @@ describe('formatEventLine', () => {
     expect(formatEventLine(event('node.complete', data, 'test'), plain)).toBe(line);
   });
 
+  it.each([
+    [
+      { attempt: 1, reason: 'rate limited', delay_ms: 350 },
+      '  ↻ test retry 1: rate limited (next attempt in 350 ms)',
+    ],
+    [
+      { attempt: 2, reason: 'rate limited', delay_ms: 1600 },
+      '  ↻ test retry 2: rate limited (next attempt in 1.6 s)',
+    ],
+    [
+      { attempt: 3, reason: 'rate limited', delay_ms: 54_000 },
+      '  ↻ test retry 3: rate limited (next attempt in 54 s)',
+    ],
+    [{ attempt: 1, reason: 'older run' }, '  ↻ test retry 1: older run'],
+  ])('a retry says how long the wait is: %o', (data, line) => {
+    expect(formatEventLine(event('node.retry', data, 'test'), plain)).toBe(line);
+  });
+
   it('a parallel fan-out says how many branches and which', () => {
     expect(formatEventLine(event('parallel.start', { branches: ['a', 'b', 'c'] }, 'fork'), plain)).toBe(
       '  ⇉ fork: 3 branches (a, b, c)',

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -58,6 +58,35 @@ describe('pipeline parameters: vars, --set, $name, vars.<name>', () => {
     expect(r.stdout).toMatch(/→ prod/);
     const checkpoint = JSON.parse(readFileSync(path.join(dir, 'run', 'checkpoint.json'), 'utf8'));
     expect(checkpoint.context).toMatchObject({ 'vars.feature': 'login', 'vars.env': 'prod' });
+  });
+
+  it('a value from --set or --goal is never run as shell syntax: tool commands read it from the environment', async () => {
+    const dir = workspace();
+    // Pasted into `echo deploying $feature to $env`, this would run `touch pwned`.
+    const hostile = "'; touch pwned; echo '";
+    writeFileSync(
+      path.join(dir, 'goal.dot'),
+      `digraph g { start [shape=Mdiamond]; say [shape=parallelogram, tool_command="echo goal=$goal"]; exit [shape=Msquare]; start -> say -> exit }`,
+    );
+    const set = await runCli(
+      ['run', 'p.dot', '--scenario', 's.json', '--set', `feature=${hostile}`, '--logs-dir', 'run'],
+      { cwd: dir },
+    );
+    expect(set.code).toBe(0);
+    const goal = await runCli(
+      ['run', 'goal.dot', '--scenario', 's.json', '--goal', hostile, '--logs-dir', 'run2'],
+      {
+        cwd: dir,
+      },
+    );
+    expect(goal.code).toBe(0);
+    expect(existsSync(path.join(dir, 'pwned'))).toBe(false);
+    expect(readFileSync(path.join(dir, 'run', 'deploy', 'stdout.log'), 'utf8')).toBe(
+      "deploying '; touch pwned; echo ' to staging\n",
+    );
+    expect(readFileSync(path.join(dir, 'run2', 'say', 'stdout.log'), 'utf8')).toBe(
+      "goal='; touch pwned; echo '\n",
+    );
   });
 
   it('a default applies when --set does not give the value', async () => {

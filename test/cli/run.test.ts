@@ -200,6 +200,45 @@ describe('attractor run (in process)', () => {
     });
   });
 
+  it('a dead end completes (exit 0) but the summary line says degraded and where it ended', async () => {
+    const dot = `digraph demo {
+      start [shape=Mdiamond]
+      check [prompt="Check"]
+      exit [shape=Msquare]
+      start -> check
+      check -> exit [condition="context.ok=true"]
+    }`;
+    const dir = workspace({ 'p.dot': dot });
+    const r = await runCli(['run', 'p.dot', '--dry-run', '--logs-dir', 'runs'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /^Completed at check \(quality: degraded — ended at check: no edge matched\)\. Run directory: runs$/m,
+    );
+    // validate warned before the run started, with the fix.
+    expect(r.stderr).toMatch(/warning dead_end: Node "check" has only conditional edges/);
+  });
+
+  it('red, then green: a test that failed and was then fixed leaves the run clean, naming it recovered', async () => {
+    const dot = `digraph demo {
+      start [shape=Mdiamond]
+      test [shape=parallelogram, tool_command="true"]
+      fix [prompt="Fix", max_visits=3]
+      exit [shape=Msquare]
+      start -> test
+      test -> exit [condition="outcome=success"]
+      test -> fix [condition="outcome=fail"]
+      fix -> test
+    }`;
+    const scenario = { nodes: { test: [{ outcome: 'fail' }, { outcome: 'success' }] } };
+    const dir = workspace({ 'p.dot': dot, 's.json': JSON.stringify(scenario) });
+    const r = await runCli(['run', 'p.dot', '--scenario', 's.json', '--logs-dir', 'runs'], { cwd: dir });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /^Completed at exit \(quality: clean — recovered: test\)\. Run directory: runs$/m,
+    );
+  });
+
   it('prints lint warnings on stderr before running, keeping --json stdout to events', async () => {
     const warned = PIPELINE.replace(
       'write [prompt="Write hello for $goal"]',
@@ -212,14 +251,25 @@ describe('attractor run (in process)', () => {
     expect(r.stdout).not.toMatch(/goal_gate_has_retry/);
   });
 
-  it('warns when the scenario scripts a node the pipeline does not have', async () => {
+  it('warns, at its place in the scenario file and before the run starts, about a node the pipeline does not have', async () => {
     const dir = workspace({
       'p.dot': PIPELINE,
-      's.json': '{"nodes": {"wirte": [{"outcome": "success"}]}, "answers": {"gate": ["S"]}}',
+      's.json':
+        '{\n  "nodes": {"wirte": [{"outcome": "success"}]},\n  "answers": {"gate": ["S"], "gaet": ["S"]}\n}',
     });
-    const r = await runCli(['run', 'p.dot', '--scenario', 's.json', '--logs-dir', 'runs'], { cwd: dir });
+    // Both streams in the order they were written.
+    const lines: string[] = [];
+    const r = await runCli(['run', 'p.dot', '--scenario', 's.json', '--logs-dir', 'runs'], {
+      cwd: dir,
+      stdout: (text) => lines.push(`out ${text}`),
+      stderr: (text) => lines.push(`err ${text}`),
+    });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/warning scenario_unknown_node: the scenario scripts node "wirte"/);
+    expect(lines.slice(0, 3)).toEqual([
+      'err s.json:2:13: warning scenario_unknown_node: the scenario scripts node "wirte", which this pipeline does not have (fix: check the node id against: start, write, gate, fix, exit)\n',
+      'err s.json:3:30: warning scenario_unknown_node: the scenario scripts node "gaet", which this pipeline does not have (fix: check the node id against: start, write, gate, fix, exit)\n',
+      expect.stringMatching(/^out ▶ demo/),
+    ]);
   });
 
   it('an unknown flag is a usage error (exit 2)', async () => {

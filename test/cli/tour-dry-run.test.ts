@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,4 +58,36 @@ describe("a newcomer's first run: the tour (real process)", () => {
       'done',
     ]);
   });
+
+  it('a smoke test that really fails takes the explain detour, and the run says it is degraded', () => {
+    const tour = path.join(ROOT, 'examples', 'tour.dot');
+    writeFileSync(path.join(dir, 'none.json'), '{}');
+    // A PATH with tr but no grep: the command runs and exits 127.
+    const bin = path.join(dir, 'bin');
+    mkdirSync(bin, { recursive: true });
+    if (!existsSync(path.join(bin, 'tr'))) symlinkSync(which('tr'), path.join(bin, 'tr'));
+    const r = spawnSync(
+      process.execPath,
+      [BIN, 'run', tour, '--scenario', 'none.json', '--auto-approve', '--json', '--logs-dir', 'failing'],
+      { cwd: dir, encoding: 'utf8', input: '', env: { PATH: bin } },
+    );
+    expect(r.status).toBe(0);
+    expect(started(r.stdout)).toEqual([
+      'start',
+      'plan',
+      'implement',
+      'smoke_test',
+      'checked',
+      'explain',
+      'approve',
+      'done',
+    ]);
+    expect(r.stderr).toMatch(/Completed at done \(quality: degraded — failed: smoke_test\)/);
+  });
 });
+
+function which(command: string): string {
+  const found = spawnSync('/bin/sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).stdout.trim();
+  if (!found) throw new Error(`${command} is not installed`);
+  return found;
+}

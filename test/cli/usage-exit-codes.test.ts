@@ -29,4 +29,41 @@ describe('a bad flag value is a bad command line: exit 2, as --help says (real p
     expect(r.stderr).toMatch(/Run 'attractor run --help' for usage\./);
     expect(r.stdout).toBe('');
   });
+
+  // A real run (no --dry-run) and a dry run alike: the value is checked before anything starts.
+  it.each([
+    ['abc', ['--dry-run']],
+    ['abc', []],
+    ['0', []],
+    ['-1', ['--dry-run']],
+    ['', []],
+  ])('--max-cost %j %j', (value, mode) => {
+    const r = spawnSync(process.execPath, [BIN, 'run', 'p.dot', ...mode, '--max-cost', value], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { PATH: process.env['PATH'] },
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(
+      /--max-cost <usd>' argument '.*' is invalid\. Expected a positive number of US dollars\./,
+    );
+    expect(r.stdout).toBe('');
+  });
+
+  it('a flag value found wrong after parsing is a usage error too: --record with --replay, a missing --workdir', () => {
+    for (const args of [
+      ['--record', 'a.jsonl', '--replay', 'b.jsonl'],
+      ['--workdir', 'no-such-dir'],
+    ]) {
+      const r = spawnSync(process.execPath, [BIN, 'run', 'p.dot', ...args], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { PATH: process.env['PATH'] },
+      });
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(
+        /^attractor: (--record and --replay cannot be used together|--workdir no-such-dir: no such directory)\./,
+      );
+    }
+  });
 });

@@ -94,14 +94,22 @@ describe('routing driven by a scenario', () => {
     expect(run.events.find((e) => e.kind === 'pipeline.error')?.node_id).toBe('work');
   });
 
-  it('a FAIL jumps to the node retry_target, and the run ends degraded', async () => {
+  it('a FAIL jumps to the node retry_target; repaired there, the run ends clean with the node recovered', async () => {
     const dot = `digraph f { start [shape=Mdiamond]; prep [prompt="p"]; work [prompt="w", retry_target="prep"]; exit [shape=Msquare]; start -> prep -> work -> exit }`;
     const run = await runDot(dot, {
       scenarioJson: { nodes: { work: [{ outcome: 'fail' }, { outcome: 'success' }] } },
     });
     expect(run.visited).toEqual(['start', 'prep', 'work', 'prep', 'work', 'exit']);
     expect(run.result.status).toBe('completed');
-    expect(run.result.quality).toBe('degraded');
+    expect(run.result).toMatchObject({ quality: 'clean', failedNodes: ['work'], recoveredNodes: ['work'] });
+    expect(run.events.at(-1)?.data).toMatchObject({ failed_nodes: ['work'], recovered_nodes: ['work'] });
+  });
+
+  it('a FAIL a fail edge routes around (never repaired) leaves the run degraded', async () => {
+    const dot = `digraph f { start [shape=Mdiamond]; work [prompt="w"]; report [prompt="r"]; exit [shape=Msquare]
+      start -> work -> exit; work -> report [condition="outcome=fail"]; report -> exit }`;
+    const run = await runDot(dot, { scenarioJson: { nodes: { work: [{ outcome: 'fail' }] } } });
+    expect(run.result).toMatchObject({ status: 'completed', quality: 'degraded', recoveredNodes: [] });
   });
 
   it('preferred_label picks the labelled edge and next_node overrides routing', async () => {
@@ -459,6 +467,36 @@ describe('retry backoff', () => {
     }
     expect(starts).toHaveLength(2);
     expect((starts[1] ?? 0) - (starts[0] ?? 0)).toBe(200);
+  });
+
+  it('node.retry says how long the wait before the next attempt is (delay_ms), and the wait is that long', async () => {
+    const d = `digraph r { start [shape=Mdiamond]; work [prompt="w", max_retries=2, retry_policy=standard]; exit [shape=Msquare]; start -> work -> exit }`;
+    const starts: number[] = [];
+    const draws = [0, 0.9];
+    vi.useFakeTimers();
+    let run: Awaited<ReturnType<typeof runDot>>;
+    try {
+      const pending = runDot(d, {
+        random: () => draws.shift() ?? 0.5,
+        scenarioJson: {
+          nodes: { work: [{ outcome: 'retry' }, { outcome: 'retry' }, { outcome: 'success' }] },
+        },
+        onEvent: (e) => {
+          if (e.kind === 'node.start' && e.node_id === 'work') starts.push(Date.now());
+        },
+      });
+      await vi.runAllTimersAsync();
+      run = await pending;
+    } finally {
+      vi.useRealTimers();
+    }
+    // standard: 200 ms then 400 ms, times a jitter of 0.5 + the draw.
+    const retries = run.events.filter((e) => e.kind === 'node.retry').map((e) => e.data);
+    expect(retries).toEqual([
+      { attempt: 1, reason: 'retry requested', delay_ms: 100 },
+      { attempt: 2, reason: 'retry requested', delay_ms: 560 },
+    ]);
+    expect(starts.slice(1).map((at, i) => at - (starts[i] ?? 0))).toEqual([100, 560]);
   });
 });
 

@@ -121,7 +121,7 @@ describe('routing nodes’ stage records in a run (docs/decisions/0061)', () => 
     });
     expect(statusOf(runDir, 'exit')).toMatchObject({
       outcome: 'success',
-      notes: 'Pipeline reached exit exit',
+      notes: 'Pipeline reached exit node "exit"',
     });
   });
 

@@ -31,3 +31,21 @@ test('the summary left on screen: totals, then one plain line per node that ran,
     '',
   ]);
 });
+
+test('a run that ended at a dead end says where, under its degraded head line', () => {
+  const graph = graphOf();
+  const events = [
+    ...runToGate(),
+    ev('pipeline.complete', 'review', {}),
+    ev('pipeline.finalize', undefined, {
+      status: 'completed',
+      quality: 'degraded',
+      reason: 'ended at review: no edge matched',
+    }),
+  ];
+  const state = events.reduce((s, e) => reduceRunState(graph, s, e), initialRunState(graph));
+  expect(state.failure).toBeUndefined();
+  const lines = formatRunSummary(state, 0).trimEnd().split('\n');
+  expect(lines[0]).toMatch(/^release: done \(degraded\)/);
+  expect(lines.at(-1)).toBe('  ended at review: no edge matched');
+});

@@ -3,5 +3,5 @@ import type { NodeHandler } from '../handler-types.js';
 /** The terminal node does no work: goal gates are checked by the engine before it is entered. */
 export const exitHandler: NodeHandler = async ({ node }) => ({
   status: 'success',
-  notes: `Pipeline reached exit ${node.id}`,
+  notes: `Pipeline reached exit node "${node.id}"`,
 });

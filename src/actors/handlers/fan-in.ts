@@ -23,7 +23,8 @@ function describeCandidates(results: readonly ParallelResult[]): string {
  * Collects a parallel node's branches (concepts §12): picks the best of `parallel.results` and writes
  * `parallel.fan_in.best_id` / `parallel.fan_in.best_outcome`. With a `prompt`, `services.llmRank`
  * chooses; without a router, or when it answers with an unknown id, the heuristic ranking decides.
- * SUCCESS when any branch succeeded, else FAIL.
+ * SUCCESS when any branch succeeded and the parallel node's join did not fail (`parallel.outcome`); else
+ * FAIL, so the fan-in's fail edge routes a failed fan-out (docs/decisions/0163).
  */
 export const fanInHandler: NodeHandler = async ({ node, context, signal, services }) => {
   const raw = context.get('parallel.results');
@@ -52,10 +53,16 @@ export const fanInHandler: NodeHandler = async ({ node, context, signal, service
     if (chosen) best = chosen;
   }
   const anySucceeded = ranked.some((r) => r.status === 'success' || r.status === 'partial_success');
+  const joinFailed = context.get('parallel.outcome') === 'fail';
+  const failure = joinFailed
+    ? `the parallel node's join failed: ${context.getString('parallel.failure_reason', 'its branches failed')}`
+    : anySucceeded
+      ? undefined
+      : 'every parallel branch failed';
   return {
-    status: anySucceeded ? 'success' : 'fail',
+    status: failure ? 'fail' : 'success',
     notes: `Selected best candidate: ${best.branch_id}`,
-    ...(anySucceeded ? {} : { failure_reason: 'every parallel branch failed' }),
+    ...(failure ? { failure_reason: failure } : {}),
     context_updates: {
       'parallel.fan_in.best_id': best.branch_id,
       'parallel.fan_in.best_outcome': best.status,

@@ -1,3 +1,4 @@
+import type { PipelineGraph, PipelineNode } from '../../compiler/ir.js';
 import type { Outcome } from '../../compiler/outcome.js';
 import { findFanIn } from '../../compiler/routing/find-fan-in.js';
 import type { BranchResult, NodeHandler } from '../handler-types.js';
@@ -31,6 +32,13 @@ function branchIds(targets: readonly string[]): string[] {
     seen.set(target, count);
     return count === 1 ? target : `${target}#${count}`;
   });
+}
+
+/** The node names a retry target that exists: its FAIL jumps there rather than to the fan-in. */
+function hasRetryTarget(node: PipelineNode, graph: PipelineGraph): boolean {
+  return [node.attrs.retry_target, node.attrs.fallback_retry_target].some(
+    (target) => target?.trim() && graph.nodes.some((n) => n.id === target.trim()),
+  );
 }
 
 /** The fan-in most branches stopped at, else the one the graph leads them to. */
@@ -257,6 +265,9 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
     ...(final.status === 'fail' ? { failure_reason: final.reason } : {}),
     context_updates: {
       'parallel.results': results,
+      // The join's verdict, for the fan-in: it fails when the join failed, whatever the best branch did.
+      'parallel.outcome': final.status,
+      ...(final.status === 'fail' ? { 'parallel.failure_reason': final.reason } : {}),
       ...mergeBranchUpdates(
         branches
           .filter((b) => b.result && !b.record?.cancelled)
@@ -264,8 +275,10 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
       ),
     },
     ...(fanIn ? { suggested_next_ids: [fanIn] } : {}),
-    // The fan-in is not an outgoing edge of this node, so edge selection could never pick it.
-    ...(fanIn && final.status !== 'fail' ? { next_node: fanIn } : {}),
+    // The fan-in is not an outgoing edge of this node, so edge selection could never pick it. A failed
+    // join goes there too (the fan-in fails in turn, and its fail edge routes it), unless this node's own
+    // retry target takes over (docs/decisions/0163).
+    ...(fanIn && (final.status !== 'fail' || !hasRetryTarget(node, graph)) ? { next_node: fanIn } : {}),
   };
   services.emit(
     'parallel.complete',

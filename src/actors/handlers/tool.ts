@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { filterSecretEnv, parseEnvPassthrough } from '../../shared/process/filter-secret-env.js';
 import type { NodeHandler } from '../handler-types.js';
+import { pipelineValuesEnv } from '../tool/pipeline-values-env.js';
 import { runTool } from '../tool/run-tool.js';
 
 export interface ToolHandlerOptions {
@@ -16,13 +17,14 @@ export interface ToolHandlerOptions {
 const lastLine = (text: string): string => text.trimEnd().split('\n').at(-1) ?? '';
 
 /**
- * Runs `tool_command` with `/bin/sh -c` (reference §2 `parallelogram`). Exit 0 is SUCCESS, anything else
+ * Runs `tool_command` with `/bin/sh -c` (a `parallelogram` node), with the run's goal and
+ * parameters as environment variables (`$goal`, `$feature`: `pipelineValuesEnv`). Exit 0 is SUCCESS, anything else
  * FAIL with the exit code and the end of stderr. stdout/stderr are kept in full as `stdout.log` and
  * `stderr.log` in the stage directory; the context gets `tool.output` (end of stdout, trimmed),
  * `tool.last_line` and `tool.exit_code`.
  */
 export function createToolHandler(options: ToolHandlerOptions = {}): NodeHandler {
-  return async ({ node, graph, stageDir, signal, workingDir, services }) => {
+  return async ({ node, graph, context, stageDir, signal, workingDir, services }) => {
     const command = node.attrs.tool_command?.trim();
     if (!command) return { status: 'fail', failure_reason: 'No tool_command specified' };
     const passthrough = [
@@ -40,7 +42,11 @@ export function createToolHandler(options: ToolHandlerOptions = {}): NodeHandler
     const result = await runTool({
       command,
       cwd,
-      env: filterSecretEnv(options.env ?? process.env, passthrough),
+      // The run's values come last: a declared parameter is what the pipeline asked for by that name.
+      env: {
+        ...filterSecretEnv(options.env ?? process.env, passthrough),
+        ...pipelineValuesEnv(graph, context),
+      },
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       signal,
       stdoutPath: join(stageDir, 'stdout.log'),

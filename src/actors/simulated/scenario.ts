@@ -1,8 +1,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import type { Outcome } from '../../compiler/outcome.js';
-import { AttractorError } from '../../shared/errors.js';
+import { AttractorError, type SourceSpan } from '../../shared/errors.js';
 import { StatusFileSchema, statusFileToOutcome } from '../status-file.js';
+import { scenarioKeyLocations, type TextPosition } from './scenario-key-locations.js';
 
 /** The `--scenario` file (docs/decisions.md): scripted outcomes per node and answers per human gate. */
 export const ScenarioSchema = z
@@ -21,9 +22,22 @@ export class Scenario {
   readonly #file: ScenarioFile;
   readonly #visits = new Map<string, number>();
   readonly #answered = new Map<string, number>();
+  readonly #source: { path?: string; text?: string };
+  #keys: Map<string, TextPosition> | undefined;
 
-  constructor(file: ScenarioFile) {
+  /** `source`: the file it was read from (its path as shown to the user, and its text), to locate warnings. */
+  constructor(file: ScenarioFile, source: { path?: string; text?: string } = {}) {
     this.#file = file;
+    this.#source = source;
+  }
+
+  /** Where a scripted node id is written in the scenario file (`file:line:col`, as far as it is known). */
+  locationOf(nodeId: string): SourceSpan | undefined {
+    const { path, text } = this.#source;
+    if (path === undefined) return undefined;
+    this.#keys ??= text === undefined ? new Map() : scenarioKeyLocations(text);
+    // Without a place in the file, its first line: a location always names the file.
+    return { file: path, ...(this.#keys.get(nodeId) ?? { line: 1, column: 1 }) };
   }
 
   /** The scripted outcome for this visit of `nodeId`, or undefined when the node runs normally. */
@@ -55,6 +69,7 @@ export class Scenario {
   }
 }
 
+/** `file` names the scenario in messages and warnings (as the user typed it, preferably). */
 export function parseScenario(text: string, file = '<scenario>'): Scenario {
   let json: unknown;
   try {
@@ -71,17 +86,18 @@ export function parseScenario(text: string, file = '<scenario>'): Scenario {
       `${file}: invalid scenario${where}: ${issue?.message ?? 'unknown problem'}. Expected {"nodes": {"<node>": [{"outcome": "success"}]}, "answers": {"<gate>": ["A"]}}.`,
     );
   }
-  return new Scenario(parsed.data);
+  return new Scenario(parsed.data, file === '<scenario>' ? {} : { path: file, text });
 }
 
-export function loadScenario(path: string): Scenario {
+/** `shownAs`: the path as the user typed it, for messages and warnings (default `path`). */
+export function loadScenario(path: string, shownAs = path): Scenario {
   let text: string;
   try {
     // Only regular files: a device such as /dev/zero would be read for ever.
     if (!statSync(path).isFile()) throw new Error('not a file');
     text = readFileSync(path, 'utf8');
   } catch {
-    throw new AttractorError('SCENARIO_NOT_FOUND', `cannot read scenario file ${path}.`);
+    throw new AttractorError('SCENARIO_NOT_FOUND', `cannot read scenario file ${shownAs}.`);
   }
-  return parseScenario(text, path);
+  return parseScenario(text, shownAs);
 }

@@ -4,6 +4,7 @@ import { collectRepeated } from '../collect-repeated.js';
 import { parseInspectOriginFlag } from '../inspect-origin.js';
 import { parsePositiveInt } from '../parse-positive-int.js';
 import { parseSetFlag } from '../parse-set-flag.js';
+import { parseUsd } from '../parse-usd.js';
 import type { RunFlags } from '../run-flags.js';
 
 const EXAMPLES = `
@@ -22,9 +23,11 @@ Examples:
   $ attractor run pipeline.dot --set feature=login --set env=prod
 
 Pipeline parameters: a graph attribute vars="feature, env=staging" declares them (defaults
-after =); --set gives values; $feature expands in prompts, labels and tool commands, and
-conditions read vars.feature. A parameter with no value, or --set of an undeclared name, is
-an error before the run starts. Resume reuses the original values.
+after =); --set gives values; $feature expands in prompts and labels, and conditions read
+vars.feature. Tool commands get the goal and each parameter as environment variables
+($goal, $feature), so a value is never run as shell syntax. A parameter with no value, or
+--set of an undeclared name, is an error before the run starts. Resume reuses the original
+values.
 
 --dry-run     nothing external runs: no model calls (LLM steps are simulated), no tool
               commands (each is recorded in <node>/command.sh and counts as exit code 0
@@ -50,9 +53,16 @@ an extra model call.
               server's own page and non-browser clients may connect; --inspect-origin
               ORIGIN allows another web origin. The server stops when the run ends.
 
+The last line gives the run's quality: clean; degraded (a node's failure was routed around
+and never repaired, or the run ended at a node that is not an exit because no edge matched:
+"ended at check: no edge matched"); failed. A node that failed and later passed (red, then
+green) is named as recovered and keeps the run clean.
+
 Ctrl-C once: finish the current node, checkpoint, print how to resume, exit 130.
 Ctrl-C twice: abort now (child processes are killed), checkpoint, exit 130.
-Exit codes: 0 success, 1 failure (or invalid pipeline), 2 bad command line, 130 interrupted.
+Exit codes: 0 success (a dead end included), 1 failure (or invalid pipeline), 2 bad command
+line (an unknown flag, or a malformed value such as --max-cost abc, in every mode),
+130 interrupted.
 `;
 
 /** Flags of `run` and `resume`; only `run` chooses a run directory (a resume continues in its own). */
@@ -86,7 +96,7 @@ export function addRunFlags(command: Command, options: { runDir: boolean } = { r
     .option('--auto-approve', 'answer every human gate with its first option')
     .option('--record <file>', 'keep every model exchange of the run in this cassette (JSONL)')
     .option('--replay <file>', 'answer every model call from a recorded cassette: no keys, no network')
-    .option('--max-cost <usd>', 'pause the run once its models cost more than this (US dollars)')
+    .option('--max-cost <usd>', 'pause the run once its models cost more than this (US dollars)', parseUsd)
     .option('--workdir <dir>', 'where the agents and tool commands work (default: the current directory)')
     .option(
       '--allow-read <dir>',

@@ -1,6 +1,8 @@
+export { conditionCanBe } from './condition-can-be.js';
 export type { ComparisonOperator, ConditionNode } from './condition-node.js';
 export { conditionKeys, conditionTestsOutcome } from './condition-references.js';
 export { ConditionSyntaxError } from './condition-syntax-error.js';
+export { conditionsCover } from './conditions-cover.js';
 export {
   type ConditionScope,
   evaluateCondition,

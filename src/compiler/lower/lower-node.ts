@@ -104,6 +104,8 @@ export interface LowerContext {
   isFanIn(id: string): boolean;
   /** Distinct goal-gate retry targets of the graph (exit nodes jump to them directly). */
   goalGateTargets: readonly string[];
+  /** Whether the graph has goal gates: then a node that can end the run (a dead end) checks them too. */
+  hasGoalGates?: boolean;
   /** For a parallel node: the fan-in its branches converge on, as the graph shows it (its usual jump). */
   fanIn?: string;
 }
@@ -117,19 +119,10 @@ function routeTransitions(n: PipelineNode, lower: LowerContext): TransitionConfi
     { guard: { type: 'shouldRetry', params: node(n.id) }, target: 'backoff' },
   ];
   if (n.handler === 'exit') {
-    for (const target of lower.goalGateTargets)
-      routes.push(jumpTransition('goalGateRetries', { node: n.id, target }, 'jumpForGoalGate'));
-    routes.push(
-      {
-        guard: { type: 'goalGateUnsatisfied', params: node(n.id) },
-        target: controlTarget(CONTROL_STATES.failed),
-        actions: [{ type: 'failGoalGate', params: node(n.id) }],
-      },
-      {
-        target: controlTarget(CONTROL_STATES.completed),
-        actions: [{ type: 'completeRun', params: node(n.id) }],
-      },
-    );
+    routes.push(...goalGateRoutes(n, lower), {
+      target: controlTarget(CONTROL_STATES.completed),
+      actions: [{ type: 'completeRun', params: node(n.id) }],
+    });
     return routes;
   }
   for (const edge of lower.outgoing) {
@@ -142,13 +135,16 @@ function routeTransitions(n: PipelineNode, lower: LowerContext): TransitionConfi
   // tells which one it is; where they stopped elsewhere at run time, `__dispatch` takes over.
   if (lower.fanIn)
     routes.push(jumpTransition('jumpsTo', { node: n.id, target: lower.fanIn }, 'jumpFromNode'));
+  routes.push({
+    // Only what is known at run time: `next_node` from a handler, or a retry target naming no node.
+    guard: { type: 'routesToJump', params: node(n.id) },
+    target: controlTarget(CONTROL_STATES.dispatch),
+    actions: [{ type: 'jumpFromNode', params: node(n.id) }],
+  });
+  // A node with no unconditional edge can end the run (a dead end): the goal gates are checked on that
+  // way out exactly as at an exit (their guards hold only when the run ends here).
+  if (lower.hasGoalGates && !lower.outgoing.some(isUnconditional)) routes.push(...goalGateRoutes(n, lower));
   routes.push(
-    {
-      // Only what is known at run time: `next_node` from a handler, or a retry target naming no node.
-      guard: { type: 'routesToJump', params: node(n.id) },
-      target: controlTarget(CONTROL_STATES.dispatch),
-      actions: [{ type: 'jumpFromNode', params: node(n.id) }],
-    },
     {
       guard: { type: 'routesToEnd', params: node(n.id) },
       target: controlTarget(CONTROL_STATES.completed),
@@ -157,6 +153,22 @@ function routeTransitions(n: PipelineNode, lower: LowerContext): TransitionConfi
     { target: controlTarget(CONTROL_STATES.failed), actions: [{ type: 'failRun', params: node(n.id) }] },
   );
   return routes;
+}
+
+const isUnconditional = (edge: PipelineEdge): boolean => (edge.attrs.condition ?? '').trim() === '';
+
+/** Where the run goes when it would end at `n` with a goal gate unsatisfied: a gate's retry target, or failure. */
+function goalGateRoutes(n: PipelineNode, lower: LowerContext): TransitionConfig[] {
+  return [
+    ...lower.goalGateTargets.map((target) =>
+      jumpTransition('goalGateRetries', { node: n.id, target }, 'jumpForGoalGate'),
+    ),
+    {
+      guard: { type: 'goalGateUnsatisfied', params: node(n.id) },
+      target: controlTarget(CONTROL_STATES.failed),
+      actions: [{ type: 'failGoalGate', params: node(n.id) }],
+    },
+  ];
 }
 
 /**

@@ -35,6 +35,8 @@ export function lowerToMachineConfig(graph: PipelineGraph): MachineConfig {
     ),
   ];
 
+  const hasGoalGates = graph.nodes.some((n) => n.attrs.goal_gate === true);
+
   const states: Record<string, StateConfig> = {};
   const dispatch: TransitionConfig[] = [];
   for (const n of graph.nodes) {
@@ -51,6 +53,7 @@ export function lowerToMachineConfig(graph: PipelineGraph): MachineConfig {
       known,
       isFanIn,
       goalGateTargets,
+      hasGoalGates,
       ...(fanIn ? { fanIn } : {}),
     });
     dispatch.push({ guard: { type: 'jumpTargetIs', params: { node: n.id } }, target: stateTarget(n.id) });

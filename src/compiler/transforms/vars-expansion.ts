@@ -3,7 +3,9 @@ import { expandVars, parseVarsDeclaration, resolvePipelineVars } from '../vars/p
 import type { Transform, TransformContext } from './transform.js';
 
 /**
- * Expands declared pipeline parameters (`vars`) in prompts, labels and tool commands. Only a run
+ * Expands declared pipeline parameters (`vars`) in prompts and labels. Tool commands are left as
+ * written: they get the values as environment variables (`actors/tool/pipeline-values-env.ts`), so a
+ * value is never read as shell syntax. Only a run
  * supplies `ctx.vars` (possibly empty): then every declared parameter needs a value; `validate` and
  * `compile` without values leave `$name` as written.
  */
@@ -17,7 +19,7 @@ export const varsExpansionTransform: Transform = {
     const nodes = graph.nodes.map((node) => {
       const attrs = { ...node.attrs };
       let changed = false;
-      for (const key of ['prompt', 'label', 'tool_command'] as const) {
+      for (const key of ['prompt', 'label'] as const) {
         const text = attrs[key];
         if (text === undefined) continue;
         const expanded = expandVars(text, values);

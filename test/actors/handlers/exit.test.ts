@@ -19,7 +19,7 @@ describe('exitHandler', () => {
       const outcome = await exitHandler(
         makeInput({ node, graph: makeGraph({ nodes: [node] }), runDir, services, context }),
       );
-      expect(outcome).toEqual({ status: 'success', notes: 'Pipeline reached exit n' });
+      expect(outcome).toEqual({ status: 'success', notes: 'Pipeline reached exit node "n"' });
       expect(services.events).toEqual([]);
     },
   );

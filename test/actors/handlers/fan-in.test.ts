@@ -70,6 +70,19 @@ describe('fanInHandler', () => {
     expect(outcome.context_updates?.['parallel.fan_in.best_id']).toBe(best);
   });
 
+  it("FAILs when the parallel node's join failed, even with a branch that succeeded (k_of_n short of k)", async () => {
+    const outcome = await run({
+      'parallel.results': results,
+      'parallel.outcome': 'fail',
+      'parallel.failure_reason': '2 of 3 branches succeeded, 3 needed',
+    });
+    expect(outcome).toMatchObject({
+      status: 'fail',
+      failure_reason: "the parallel node's join failed: 2 of 3 branches succeeded, 3 needed",
+      context_updates: { 'parallel.fan_in.best_id': 'c' },
+    });
+  });
+
   it.each<[string, unknown, string]>([
     ['missing', undefined, 'No parallel results to evaluate'],
     ['empty', [], 'No parallel results to evaluate'],

@@ -224,10 +224,25 @@ describe('parallelHandler', () => {
     );
     expect(outcome.status).toBe('fail');
     expect(outcome.failure_reason).toMatch(/fail_fast/);
-    expect(outcome.next_node).toBeUndefined();
+    // The failed join goes on to the fan-in, which fails in turn and routes it by its own edges.
+    expect(outcome.next_node).toBe('join');
+    expect(outcome.context_updates).toMatchObject({
+      'parallel.outcome': 'fail',
+      'parallel.failure_reason': expect.stringMatching(/fail_fast/),
+    });
     expect(stats.started).toEqual(['a', 'b']);
     expect(results[2]).toMatchObject({ branch_id: 'c', status: 'skipped', cancelled: true });
     expect(results[2]?.failure_reason).toMatch(/not started/);
+  });
+
+  it.each([
+    { attr: 'retry_target', target: 'a', next: undefined },
+    { attr: 'fallback_retry_target', target: 'a', next: undefined },
+    { attr: 'retry_target', target: 'nowhere', next: 'join' },
+  ])('a failed join with $attr=$target on the node: next_node $next', async ({ attr, target, next }) => {
+    const { outcome } = await run({ a: { status: 'fail' }, b: { status: 'fail' } }, { [attr]: target });
+    expect(outcome.status).toBe('fail');
+    expect(outcome.next_node).toBe(next);
   });
 
   it('continue lets every branch finish after a failure', async () => {

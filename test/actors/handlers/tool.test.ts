@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createToolHandler } from '../../../src/actors/handlers/tool.js';
@@ -20,7 +20,12 @@ describe('tool handler', () => {
     for (const cleanup of cleanups.splice(0)) cleanup();
   });
 
-  async function runNode(attrs: NodeAttrs, graphAttrs: GraphAttrs = {}, signal?: AbortSignal) {
+  async function runNode(
+    attrs: NodeAttrs,
+    graphAttrs: GraphAttrs = {},
+    signal?: AbortSignal,
+    context: Record<string, unknown> = {},
+  ) {
     const { runDir, cleanup } = makeRunDir();
     cleanups.push(cleanup);
     const node = makeNode('check', { shape: 'parallelogram', ...attrs });
@@ -29,6 +34,7 @@ describe('tool handler', () => {
       graph: makeGraph({ nodes: [node], attrs: graphAttrs }),
       runDir,
       services: createFakeServices(),
+      context,
       ...(signal ? { signal } : {}),
       extra: { workingDir: runDir },
     });
@@ -44,6 +50,41 @@ describe('tool handler', () => {
     const { outcome } = await runNode({ tool_command: command });
     expect(outcome.status).toBe(status);
     expect(outcome.context_updates).toMatchObject({ 'tool.exit_code': exitCode, 'tool.output': output });
+  });
+
+  describe('the goal and pipeline parameters reach the command as environment variables, never as shell syntax', () => {
+    // Each value, were it pasted into the command, would run `touch pwned` in the working directory.
+    const hostile = "'; touch pwned; echo '";
+    it.each([
+      { name: '$goal', graphAttrs: { goal: hostile }, context: {}, command: 'echo goal=$goal' },
+      {
+        name: 'a declared $feature',
+        graphAttrs: { vars: 'feature' },
+        context: { 'vars.feature': hostile },
+        command: 'echo goal=$feature',
+      },
+      {
+        name: 'a declared parameter in double quotes',
+        graphAttrs: { vars: 'feature' },
+        context: { 'vars.feature': `$(touch pwned)${hostile}` },
+        command: 'echo "goal=$feature"',
+      },
+    ])('$name', async ({ graphAttrs, context, command }) => {
+      const { outcome, runDir } = await runNode({ tool_command: command }, graphAttrs, undefined, context);
+      expect(outcome.status).toBe('success');
+      expect(existsSync(join(runDir, 'pwned'))).toBe(false);
+      expect(String(outcome.context_updates?.['tool.output'])).toContain("touch pwned; echo '");
+    });
+
+    it('an undeclared vars.<name> in the context is not passed; a declared one overrides the environment', async () => {
+      const { outcome } = await runNode(
+        { tool_command: 'echo "[$PLAIN] [$other] [$goal]"' },
+        { vars: 'PLAIN', goal: 'Ship it' },
+        undefined,
+        { 'vars.PLAIN': 'declared', 'vars.other': 'not declared' },
+      );
+      expect(outcome.context_updates?.['tool.output']).toBe('[declared] [] [Ship it]');
+    });
   });
 
   it('timeout=0 means no timeout, as for every other node type', async () => {

@@ -148,7 +148,8 @@ describe('examples/10-agent-tdd.dot and its cassette', () => {
       ['run', DOT, '--json', '--logs-dir', 'run', '--replay', CASSETTE, '--workdir', dir],
       { cwd: elsewhere, env: { PATH: process.env['PATH'] } },
     );
-    expect(result.stderr).toContain('Completed at exit');
+    // Red, then green, is the intended path: clean, with the test that was fixed named as recovered.
+    expect(result.stderr).toContain('Completed at exit (quality: clean — recovered: run_tests)');
     expect(result.code).toBe(0);
     const visited = result.stdout
       .split('\n')

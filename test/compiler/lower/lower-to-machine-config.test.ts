@@ -143,6 +143,31 @@ describe('lowerToMachineConfig', () => {
     expect(exit[1]?.target).toBe('#pipeline.plan');
   });
 
+  it('a node that can end the run (no unconditional edge) checks the goal gates as an exit does', () => {
+    const gated = (gate: string) =>
+      config(`digraph g {
+        start [shape=Mdiamond]
+        build [${gate}retry_target="build"]
+        check
+        exit [shape=Msquare]
+        start -> build -> check
+        check -> exit [condition="context.ok=true"]
+      }`);
+    const kinds = (c: MachineConfig, id: string) => routes(c, id).map((t) => t.guard?.type ?? 'else');
+    expect(kinds(gated('goal_gate=true, '), 'check')).toEqual([
+      'shouldRetry',
+      'routesToEdge',
+      'routesToJump',
+      'goalGateRetries',
+      'goalGateUnsatisfied',
+      'routesToEnd',
+      'else',
+    ]);
+    // A node with an unconditional edge never ends the run there; without goal gates there is nothing to check.
+    expect(kinds(gated('goal_gate=true, '), 'build')).not.toContain('goalGateUnsatisfied');
+    expect(kinds(gated(''), 'check')).not.toContain('goalGateUnsatisfied');
+  });
+
   it('stops parallel branches at fan-in nodes', () => {
     const c = config(source);
     expect(c.states['join']?.states?.['enter']?.always?.map((t) => t.guard?.type ?? 'else')).toEqual([

@@ -59,6 +59,18 @@ describe('applyTransforms — $goal', () => {
   });
 });
 
+describe('applyTransforms — tool commands are left as written', () => {
+  it('neither $goal nor a declared parameter is pasted into a tool_command (the shell reads them from its environment)', () => {
+    const graph = buildGraph({
+      attrs: { goal: "x'; rm -rf ~; '", vars: 'feature' },
+      nodes: { t: { shape: 'parallelogram', tool_command: 'echo $goal $feature', prompt: 'Do $feature' } },
+    });
+    const { graph: out } = applyTransforms(graph, { vars: { feature: "'; rm -rf ~; '" } });
+    expect(nodeOf(out, 't').attrs.tool_command).toBe('echo $goal $feature');
+    expect(nodeOf(out, 't').attrs.prompt).toBe("Do '; rm -rf ~; '");
+  });
+});
+
 describe('applyTransforms — @file prompts', () => {
   const dirs: string[] = [];
   afterEach(() => {

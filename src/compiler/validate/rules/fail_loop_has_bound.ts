@@ -1,12 +1,6 @@
-import {
-  type ConditionNode,
-  conditionKeys,
-  evaluateCondition,
-  parseCondition,
-} from '../../conditions/index.js';
+import { conditionCanBe, conditionKeys, parseCondition } from '../../conditions/index.js';
 import type { Diagnostic } from '../../diagnostic.js';
 import type { PipelineGraph, PipelineNode } from '../../ir.js';
-import { conditionScope } from '../../routing/select-edge.js';
 import type { GraphIndex } from '../graph-index.js';
 import type { LintRule } from '../lint-rule.js';
 import { stronglyConnectedComponents } from '../strongly-connected-components.js';
@@ -42,7 +36,7 @@ function failureRoutes(node: PipelineNode, index: GraphIndex): { routes: Failure
     // Any edge that tests a counter (a way out after N rounds, or a fail edge that stops after N) bounds it.
     if (keys.some((key) => COUNTER.test(key))) counted = true;
     if (!keys.includes('outcome')) continue;
-    if (!possibly(parsed, true)) continue;
+    if (!conditionCanBe(parsed, true, 'fail')) continue;
     routes.push({ from: node.id, to: edge.target, how: `[condition="${text}"]` });
   }
   for (const attr of ['retry_target', 'fallback_retry_target'] as const) {
@@ -50,31 +44,6 @@ function failureRoutes(node: PipelineNode, index: GraphIndex): { routes: Failure
     if (target && index.nodes.has(target)) routes.push({ from: node.id, to: target, how: `(${attr})` });
   }
   return { routes, counted };
-}
-
-const FAILED = conditionScope({ status: 'fail' }, {});
-
-/**
- * Whether the condition can come out `want` when the outcome is FAIL, whatever the other keys hold
- * (`outcome=success && context.x` cannot; `outcome=fail && context.x` can).
- */
-function possibly(node: ConditionNode, want: boolean): boolean {
-  switch (node.kind) {
-    case 'true':
-      return want;
-    case 'and':
-      return want
-        ? node.operands.every((o) => possibly(o, true))
-        : node.operands.some((o) => possibly(o, false));
-    case 'or':
-      return want
-        ? node.operands.some((o) => possibly(o, true))
-        : node.operands.every((o) => possibly(o, false));
-    case 'not':
-      return possibly(node.operand, !want);
-    default:
-      return node.key === 'outcome' ? evaluateCondition(node, FAILED) === want : true;
-  }
 }
 
 function loopFinding(members: readonly PipelineNode[], route: FailureRoute): Diagnostic {
@@ -98,23 +67,32 @@ function loopFinding(members: readonly PipelineNode[], route: FailureRoute): Dia
  * A loop that a FAIL can send round again (a fail edge or a retry target inside it) needs a bound:
  * `max_visits` on one of its nodes (or the graph's `default_max_visits`), a condition on a counter, or
  * a person or supervisor deciding inside it. `max_retries` alone does not bound it: each trip round
- * is a new visit with a fresh retry budget.
+ * is a new visit with a fresh retry budget. The bound must sit on the loop the failure goes round: a
+ * human gate that also leads back into it (`gate -> implement`) does not stop `test -> implement
+ * [condition="outcome=fail"]` from circling without it, so bounding nodes are taken out of the graph
+ * before the loops are looked for.
  */
 export const failLoopHasBoundRule: LintRule = {
   id: RULE,
   severity: 'warning',
   description:
-    'A loop that repeats on failure needs max_visits (or default_max_visits) or a counter condition.',
+    'A loop that repeats on failure needs max_visits (or default_max_visits) or a counter condition on it.',
   check(graph: PipelineGraph, index: GraphIndex) {
     if ((graph.attrs.default_max_visits ?? 0) >= 1) return [];
     const position = new Map(graph.nodes.map((node, i) => [node.id, i]));
     const routesOf = new Map(graph.nodes.map((node) => [node.id, failureRoutes(node, index)]));
-    const successors = (id: string): string[] => [
-      ...index.edgesFrom(id).map((edge) => edge.target),
-      ...(routesOf.get(id)?.routes ?? []).map((route) => route.to),
-    ];
+    const bounds = (node: PipelineNode): boolean =>
+      (node.attrs.max_visits ?? 0) >= 1 ||
+      DECIDING_HANDLERS.has(node.handler) ||
+      routesOf.get(node.id)?.counted === true;
+    const free = new Set(graph.nodes.filter((node) => !bounds(node)).map((node) => node.id));
+    const successors = (id: string): string[] =>
+      [
+        ...index.edgesFrom(id).map((edge) => edge.target),
+        ...(routesOf.get(id)?.routes ?? []).map((route) => route.to),
+      ].filter((target) => free.has(target));
     const findings: Diagnostic[] = [];
-    for (const component of stronglyConnectedComponents([...index.nodes.keys()], successors)) {
+    for (const component of stronglyConnectedComponents([...free], successors)) {
       const inside = new Set(component);
       const members = component
         .map((id) => index.nodes.get(id)!)
@@ -122,11 +100,7 @@ export const failLoopHasBoundRule: LintRule = {
       const repeat = members
         .flatMap((node) => routesOf.get(node.id)?.routes ?? [])
         .find((route) => inside.has(route.to) && (component.length > 1 || route.to === route.from));
-      if (!repeat) continue;
-      const bounded =
-        members.some((node) => (node.attrs.max_visits ?? 0) >= 1 || DECIDING_HANDLERS.has(node.handler)) ||
-        members.some((node) => routesOf.get(node.id)?.counted === true);
-      if (!bounded) findings.push(loopFinding(members, repeat));
+      if (repeat) findings.push(loopFinding(members, repeat));
     }
     return findings.sort((a, b) => (a.loc?.line ?? 0) - (b.loc?.line ?? 0));
   },

@@ -1,12 +1,14 @@
 import type { LintRule } from '../lint-rule.js';
 import { conditionSyntaxRule } from './condition_syntax.js';
 import { cyclesRule } from './cycles.js';
+import { deadEndRule } from './dead_end.js';
 import { edgeTargetExistsRule } from './edge_target_exists.js';
 import { exitNoOutgoingRule } from './exit_no_outgoing.js';
 import { failLoopHasBoundRule } from './fail_loop_has_bound.js';
 import { fidelityValidRule } from './fidelity_valid.js';
 import { goalGateHasRetryRule } from './goal_gate_has_retry.js';
 import { humanFreeformChoiceRule } from './human_freeform_choice.js';
+import { parallelFailureHasRouteRule } from './parallel_failure_has_route.js';
 import { promptOnLlmNodesRule } from './prompt_on_llm_nodes.js';
 import { reachabilityRule } from './reachability.js';
 import { requiredAttributesRule } from './required_attributes.js';
@@ -22,12 +24,14 @@ export {
   conditionSyntaxRule,
   createTypeKnownRule,
   cyclesRule,
+  deadEndRule,
   edgeTargetExistsRule,
   exitNoOutgoingRule,
   failLoopHasBoundRule,
   fidelityValidRule,
   goalGateHasRetryRule,
   humanFreeformChoiceRule,
+  parallelFailureHasRouteRule,
   promptOnLlmNodesRule,
   reachabilityRule,
   requiredAttributesRule,
@@ -58,6 +62,8 @@ function withTypeKnown(typeKnown: LintRule): LintRule[] {
     promptOnLlmNodesRule,
     cyclesRule,
     failLoopHasBoundRule,
+    deadEndRule,
+    parallelFailureHasRouteRule,
     varsDeclaredRule,
     humanFreeformChoiceRule,
   ];

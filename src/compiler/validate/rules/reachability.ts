@@ -1,14 +1,13 @@
 import type { Diagnostic } from '../../diagnostic.js';
 import type { LintRule } from '../lint-rule.js';
+import { reachableNodes } from '../reachable-nodes.js';
 
 const RULE = 'reachability';
 
 /**
- * Every node reachable from the start node. Orphans are an ERROR (docs/decisions.md), although the spec's parity
- * matrix calls them a warning: an unreachable node is almost always a typo in an edge.
- * Retry jumps count as paths, because the engine takes them: a reached node's `retry_target` and
- * `fallback_retry_target`, and the graph's two targets once a reached node is a goal gate (docs/decisions.md, §3).
- * Without a start node there is nothing to measure from; `start_node` reports that.
+ * Every node reachable from the start node (`reachableNodes`: retry jumps count as paths). Orphans are an
+ * ERROR (docs/decisions.md), although the spec's parity matrix calls them a warning: an unreachable node is
+ * almost always a typo in an edge. Without a start node there is nothing to measure from; `start_node` reports that.
  */
 export const reachabilityRule: LintRule = {
   id: RULE,
@@ -16,24 +15,7 @@ export const reachabilityRule: LintRule = {
   description: 'Every node must be reachable from the start node.',
   check(graph, index) {
     if (index.startIds.length === 0) return [];
-    const seen = new Set<string>(index.startIds);
-    const stack = [...index.startIds];
-    const visit = (id: string | undefined): void => {
-      if (id === undefined || seen.has(id)) return;
-      seen.add(id);
-      stack.push(id);
-    };
-    for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
-      for (const edge of index.edgesFrom(id)) visit(edge.target);
-      const node = index.nodes.get(id);
-      if (!node) continue;
-      visit(node.attrs.retry_target);
-      visit(node.attrs.fallback_retry_target);
-      if (node.attrs.goal_gate === true) {
-        visit(graph.attrs.retry_target);
-        visit(graph.attrs.fallback_retry_target);
-      }
-    }
+    const seen = reachableNodes(graph, index);
     const start = index.startIds[0];
     const findings: Diagnostic[] = [];
     for (const node of graph.nodes) {

@@ -52,6 +52,26 @@ describe('fail_loop_has_bound', () => {
       route: '"implement" -> "implement" (retry_target)',
     },
     {
+      name: "a human gate that also leads back into the loop, but not on the failure's way round",
+      graph: pipeline(
+        [
+          FIX,
+          ['test', 'gate', { condition: 'outcome=success' }],
+          ['gate', 'implement', { label: '[R] Rework' }],
+          ['gate', 'done', { label: '[S] Ship' }],
+        ],
+        { gate: { shape: 'hexagon' } },
+      ),
+      route: '"test" -> "implement" [condition="outcome=fail"]',
+    },
+    {
+      name: 'max_visits on a node the failure does not go through',
+      graph: pipeline([FIX, ['test', 'review', { condition: 'outcome=success' }], ['review', 'implement']], {
+        review: { ...work, max_visits: 2 },
+      }),
+      route: '"test" -> "implement" [condition="outcome=fail"]',
+    },
+    {
       name: 'max_retries alone (each trip is a new visit)',
       graph: pipeline([FIX], { implement: { ...work, max_retries: 3 } }),
       route: '"test" -> "implement" [condition="outcome=fail"]',

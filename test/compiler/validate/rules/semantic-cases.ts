@@ -332,6 +332,83 @@ export const semanticCases: RuleCase[] = [
     }),
     expected: ['work'],
   },
+  // dead_end
+  {
+    rule: 'dead_end',
+    name: 'conditional edges that cover every case',
+    graph: linearGraph({
+      nodes: { check: work },
+      edges: [
+        ['work', 'check'],
+        ['check', 'done', { condition: 'context.verdict=pass' }],
+        ['check', 'work', { condition: 'context.verdict!=pass' }],
+      ],
+    }),
+    expected: [],
+  },
+  {
+    rule: 'dead_end',
+    name: 'conditions an unset value satisfies none of',
+    graph: linearGraph({
+      nodes: { check: work },
+      edges: [
+        ['work', 'check'],
+        ['check', 'done', { condition: 'context.verdict=pass' }],
+        ['check', 'work', { condition: 'context.verdict=fail' }],
+      ],
+    }),
+    expected: ['check'],
+  },
+  // parallel_failure_has_route
+  {
+    rule: 'parallel_failure_has_route',
+    name: 'a fail edge at the fan-in',
+    graph: lintGraph({
+      nodes: {
+        start: mdiamond,
+        fan: { shape: 'component' },
+        a: work,
+        b: work,
+        join: { shape: 'tripleoctagon' },
+        fix: work,
+        done: msquare,
+      },
+      edges: [
+        ['start', 'fan'],
+        ['fan', 'a'],
+        ['fan', 'b'],
+        ['a', 'join'],
+        ['b', 'join'],
+        ['join', 'done', { condition: 'outcome=success' }],
+        ['join', 'fix', { condition: 'outcome=fail' }],
+        ['fix', 'done'],
+      ],
+    }),
+    expected: [],
+  },
+  {
+    rule: 'parallel_failure_has_route',
+    name: 'no route for every branch failing',
+    graph: lintGraph({
+      nodes: {
+        start: mdiamond,
+        fan: { shape: 'component' },
+        a: work,
+        b: work,
+        join: { shape: 'tripleoctagon' },
+        done: msquare,
+      },
+      edges: [
+        ['start', 'fan'],
+        ['fan', 'a'],
+        ['fan', 'b'],
+        ['a', 'join'],
+        ['b', 'join'],
+        ['join', 'done'],
+      ],
+    }),
+    expected: ['fan'],
+  },
   // vars_declared
   {
     rule: 'vars_declared',
