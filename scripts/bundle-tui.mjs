@@ -233,7 +233,7 @@ for (const name of readdirSync(tuiDir)) {
 // and hands it `require` (Node's for built-ins, our already-loaded modules for the rest).
 await build({
   stdin: {
-    contents: "export * from '../src/tui/tui-entry.js';\nexport { yogaReady } from 'yoga-layout';\n",
+    contents: "export * from './tui-entry.js';\nexport { yogaReady } from 'yoga-layout';\n",
     resolveDir: tuiDir,
     sourcefile: 'tui-bundle-entry.js',
     loader: 'js',
