@@ -11,7 +11,7 @@ describe('grep, glob, list_dir', () => {
   const ws = useWorkspace();
   const setup = () => {
     mkdirSync(join(ws.dir, 'src/util'), { recursive: true });
-    writeFileSync(join(ws.dir, 'src/main.ts'), 'import x from "../../actors/agent/tools/util";\nTODO: fix\n');
+    writeFileSync(join(ws.dir, 'src/main.ts'), 'import x from "./util";\nTODO: fix\n');
     writeFileSync(join(ws.dir, 'src/util/index.ts'), 'export const todo = 1;\n');
     writeFileSync(join(ws.dir, 'README.md'), '# todo list\n');
     const now = Date.now() / 1000;
