@@ -52,8 +52,9 @@ describe('the agent session in the actor system', () => {
     const session = [...actors.values()].find((a) => a.id.startsWith('agent-session-'));
     expect(session?.parent).toBeDefined();
     const parent = actors.get(session?.parent ?? '');
-    // The parent is the handler actor the node's `run` state invokes, itself a child of the pipeline actor.
-    expect(parent?.id).toBe('handler');
+    // The parent is the handler actor the node's `run` state invokes (named after the node), itself a
+    // child of the pipeline actor.
+    expect(parent?.id).toBe('work');
     const root = actors.get(parent?.parent ?? '');
     expect(root).toBeDefined();
     expect(root?.parent).toBeUndefined();
