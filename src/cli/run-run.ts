@@ -1,18 +1,20 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { PreparedAgents } from '../actors/acp/prepare-agent-backend.js';
-import { withAgentBackends } from '../actors/acp/with-agent-backends.js';
+import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
 import type { Interviewer } from '../actors/interviewers/interviewer.js';
-import { createDefaultRegistry } from '../actors/registry.js';
-import { withDryRunHandlers } from '../actors/simulated/dry-run-handlers.js';
 import { loadScenario } from '../actors/simulated/scenario.js';
 import { createSimulatedBackend } from '../actors/simulated/simulated-backend.js';
-import { createSimulatedRouter } from '../actors/simulated/simulated-router.js';
 import type { Diagnostic } from '../compiler/diagnostic.js';
+import type { ReadScope } from '../compiler/files/read-scope.js';
+import type { PipelineGraph } from '../compiler/ir.js';
+import type { CompiledMachine } from '../machines/compile-machine.js';
+import { readCheckpoint } from '../run/checkpoint.js';
 import { confirmInterruptedRerun } from '../run/confirm-interrupted-rerun.js';
-import { resumePipeline, startPipeline } from '../run/engine.js';
+import { checkpointVars, compileRun, resumePipeline, startPipeline } from '../run/engine.js';
 import { locateRun } from '../run/locate-run.js';
 import { assertRunDirFree, DEFAULT_RUNS_ROOT } from '../run/resolve-run-dir.js';
+import { createRunServices } from '../run/run-services.js';
 import type { PipelineRun, RunOptions, RunResult } from '../run/run-types.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
@@ -27,7 +29,6 @@ import { DEFAULT_INSPECT_PORT, type InspectStream } from './inspect-stream.js';
 import { loadTui } from './load-tui.js';
 import { presentValidationFailure, validationFindings } from './present-validation-failure.js';
 import { readPipelineSource } from './read-pipeline-source.js';
-import { type RealRunInput, type RealRunServices, realRunServices } from './real-run-services.js';
 import type { RunFlags } from './run-flags.js';
 import { formatRunSummary } from './run-summary.js';
 import { sayHowResumeStarts } from './say-how-resume-starts.js';
@@ -61,37 +62,87 @@ function learningRunDir(
   };
 }
 
-function buildOptions(
+/** `--model` / `--provider` on a run that simulates every model call: accepted, said once. */
+function noteSimulatedModels(flags: RunFlags, ctx: CliContext): void {
+  if (!(flags.dryRun || flags.scenario !== undefined) || !(flags.model || flags.provider)) return;
+  const which = [flags.model ? '--model' : '', flags.provider ? '--provider' : '']
+    .filter(Boolean)
+    .join(' and ');
+  ctx.io.stderr(
+    `attractor: ${which} ${flags.model && flags.provider ? 'apply' : 'applies'} to real runs; this ${flags.dryRun ? 'dry run' : 'scenario run'} simulates every model call.\n`,
+  );
+}
+
+/** A real run's settings from the flags: where agents work, the keys' environment, defaults, budget, cassettes. */
+function realSettings(flags: RunFlags, ctx: CliContext, initialUsage?: unknown): RealRunSettings {
+  if (flags.record && flags.replay) {
+    throw new AttractorError('BAD_FLAG', '--record and --replay cannot be used together.');
+  }
+  const workingDir = path.resolve(ctx.io.cwd, flags.workdir ?? '.');
+  if (!existsSync(workingDir)) {
+    throw new AttractorError('BAD_FLAG', `--workdir ${flags.workdir}: no such directory.`);
+  }
+  return {
+    workingDir,
+    env: ctx.io.env,
+    ...(flags.model ? { model: flags.model } : {}),
+    ...(flags.provider ? { provider: flags.provider } : {}),
+    ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}),
+    ...(flags.record ? { recordTo: path.resolve(ctx.io.cwd, flags.record) } : {}),
+    ...(flags.replay ? { replayFrom: path.resolve(ctx.io.cwd, flags.replay) } : {}),
+    ...(initialUsage !== undefined ? { initialUsage } : {}),
+    onPlan: (lines) => {
+      if (ctx.verbose()) for (const line of lines) ctx.io.stderr(`attractor: ${line}\n`);
+    },
+  };
+}
+
+/** Nodes with `agent` run through external ACP agents: checked (binaries on PATH) before the run starts. */
+async function prepareAgents(
+  graph: PipelineGraph,
+  flags: RunFlags,
+  ctx: CliContext,
+): Promise<PreparedAgents | undefined> {
+  if (flags.dryRun) return undefined;
+  const { prepareAgentBackend } = await import('../actors/acp/prepare-agent-backend.js');
+  return prepareAgentBackend({
+    graph,
+    workingDir: ctx.io.cwd,
+    env: ctx.io.env,
+    autoApprove: flags.autoApprove === true,
+    fallback: createSimulatedBackend(),
+  });
+}
+
+/**
+ * What `run` and `resume` build from the flags around the one compiled pipeline: the run's services
+ * (`createRunServices`, as the server and embedders build them) and its settings.
+ */
+async function buildRun(
+  compiled: CompiledMachine,
   flags: RunFlags,
   ctx: CliContext,
   onEvent: (e: PipelineEvent) => void,
-  pipeline: RealRunInput,
-  agents?: PreparedAgents,
-): RunOptions & { real?: RealRunServices } {
-  const simulated = flags.dryRun || flags.scenario !== undefined;
-  // Nodes driven by external ACP agents need no model of ours: a run whose every LLM node has an agent
-  // needs no keys (a dry run starts no agent).
-  const real = simulated || agents?.coversAllCodergen ? undefined : realRunServices(flags, ctx, pipeline);
-  if (simulated && (flags.model || flags.provider)) {
-    ctx.io.stderr(
-      'attractor: note: --model and --provider apply to real runs; this run simulates its models\n',
-    );
-  }
-  // Accepted (a resume or script may pass them), but nothing here calls a model: say so once.
-  if (flags.model || flags.provider) {
-    const which = [flags.model ? '--model' : '', flags.provider ? '--provider' : '']
-      .filter(Boolean)
-      .join(' and ');
-    ctx.io.stderr(
-      `attractor: ${which} ${flags.model && flags.provider ? 'apply' : 'applies'} to real runs; this ${flags.dryRun ? 'dry run' : 'scenario run'} simulates every model call.\n`,
-    );
-  }
-  const registry = createDefaultRegistry();
+  options: { interviewer?: Interviewer; initialUsage?: unknown; readScope: ReadScope },
+) {
+  noteSimulatedModels(flags, ctx);
+  const agents = await prepareAgents(compiled.graph, flags, ctx);
   const interviewer = chooseInterviewer(flags);
-  const { readScope } = pipeline;
-  const { maxSteps } = flags;
+  const scenario = flags.scenario
+    ? loadScenario(path.resolve(ctx.io.cwd, flags.scenario), flags.scenario)
+    : undefined;
+  const services = createRunServices({
+    graph: compiled.graph,
+    ...(flags.dryRun ? { dryRun: true } : {}),
+    ...(scenario ? { scenario } : {}),
+    ...(flags.autoApprove ? { autoApprove: true } : {}),
+    interviewer: options.interviewer ?? interviewer,
+    ...(flags.dryRun || scenario ? {} : { real: realSettings(flags, ctx, options.initialUsage) }),
+    ...(agents ? { agents } : {}),
+  });
+  const { real, ...runServices } = services;
   const runDir = flags.logsDir ?? flags.logDir;
-  return {
+  const settings: Omit<RunOptions, keyof typeof runServices> = {
     ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
     ...(flags.set ? { vars: flags.set } : {}),
     ...(flags.model ? { model: flags.model } : {}),
@@ -100,10 +151,7 @@ function buildOptions(
       ? { runDir: path.resolve(ctx.io.cwd, runDir) }
       : { runsRoot: path.resolve(ctx.io.cwd, DEFAULT_RUNS_ROOT) }),
     ...(flags.checkpointDir ? { checkpointDir: path.resolve(ctx.io.cwd, flags.checkpointDir) } : {}),
-    ...(maxSteps ? { maxSteps } : {}),
-    ...(flags.scenario
-      ? { scenario: loadScenario(path.resolve(ctx.io.cwd, flags.scenario), flags.scenario) }
-      : {}),
+    ...(flags.maxSteps ? { maxSteps: flags.maxSteps } : {}),
     manifestOptions: {
       dry_run: flags.dryRun === true,
       ...(flags.scenario ? { scenario: path.resolve(ctx.io.cwd, flags.scenario) } : {}),
@@ -111,39 +159,14 @@ function buildOptions(
       ...(real ? { workdir: real.workingDir } : {}),
       ...(real && flags.replay ? { replay: path.resolve(ctx.io.cwd, flags.replay) } : {}),
     },
-    interviewer,
-    ...(real
-      ? { real, backend: real.backend, llmRank: real.llmRank, accounting: real.accounting }
-      : // --dry-run and --scenario simulate the LLM on purpose; the library never does so on its own.
-        { backend: createSimulatedBackend(), llmRank: createSimulatedRouter() }),
-    ...(agents && !flags.dryRun
-      ? { backend: withAgentBackends(real?.backend ?? createSimulatedBackend(), agents.acp) }
-      : {}),
-    workingDir: real?.workingDir ?? ctx.io.cwd,
-    ...(readScope ? { readScope } : {}),
-    registry: flags.dryRun ? withDryRunHandlers(registry) : registry,
+    readScope: options.readScope,
     onEvent: learningRunDir(interviewer, onEvent),
   };
-}
-
-/** Nodes with `agent` run through external ACP agents: checked (binaries on PATH) before the run starts. */
-async function prepareAgents(
-  source: string,
-  file: string,
-  flags: RunFlags,
-  ctx: CliContext,
-): Promise<PreparedAgents | undefined> {
-  if (flags.dryRun) return undefined;
-  const { prepareAgentBackend } = await import('../actors/acp/prepare-agent-backend.js');
-  return prepareAgentBackend({
-    source,
-    file,
-    readScope: cliReadScope(file, ctx.io.cwd, flags.allowRead),
-    workingDir: ctx.io.cwd,
-    env: ctx.io.env,
-    autoApprove: flags.autoApprove === true,
-    fallback: createSimulatedBackend(),
-  });
+  return {
+    options: { ...settings, ...runServices, workingDir: runServices.workingDir ?? ctx.io.cwd },
+    real,
+    interviewer,
+  };
 }
 
 /**
@@ -292,20 +315,13 @@ function wantsTui(flags: RunFlags, ctx: CliContext): boolean {
 async function openTui(
   flags: RunFlags,
   ctx: CliContext,
-  pipeline: { source: string; file: string; replayFrom?: string },
+  pipeline: { graph: PipelineGraph },
+  replayFrom?: string,
 ): Promise<RunTui | undefined> {
   if (!wantsTui(flags, ctx)) return undefined;
   const { startRunTui } = await loadTui();
-  return startRunTui({
-    ...pipeline,
-    readScope: cliReadScope(pipeline.file, ctx.io.cwd, flags.allowRead),
-    ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
-    env: ctx.io.env,
-  });
+  return startRunTui({ ...pipeline, ...(replayFrom ? { replayFrom } : {}), env: ctx.io.env });
 }
-
-const tuiInterviewer = (tui: RunTui | undefined, flags: RunFlags) =>
-  tui && !flags.autoApprove && !flags.dryRun ? { interviewer: tui.interviewer } : {};
 
 /**
  * Starts the run, its actor system inspected by `--inspect` and by the TUI (which follows the live
@@ -340,34 +356,41 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
   const runDir = flags.logsDir ?? flags.logDir;
   // Checked here too, so the message names the directory as the user typed it.
   if (runDir !== undefined) assertRunDirFree(path.resolve(ctx.io.cwd, runDir), runDir);
-  const agents = await prepareAgents(source.text, source.absolutePath, flags, ctx);
   const printer = createEventPrinter(flags.json === true, ctx);
-  const tui = await openTui(flags, ctx, { source: source.text, file: source.absolutePath });
-  let options: ReturnType<typeof buildOptions>;
+  let tui: RunTui | undefined;
+  let built: Awaited<ReturnType<typeof buildRun>>;
   let run: PipelineRun;
   let inspection: InspectStream | undefined;
   try {
-    // Real runs compile the pipeline for their preflight: its validation failures read the same either way.
-    options = buildOptions(
-      flags,
-      ctx,
-      tui ? tui.onEvent : printer.print,
-      { source: source.text, file: source.absolutePath, readScope },
-      agents,
-    );
-    const { real: _real, ...runOptions } = options;
+    // Compiled once: the services, the agents, the TUI and the run all take this one.
+    const compiled = compileRun({
+      source: source.text,
+      file: source.absolutePath,
+      readScope,
+      ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
+      ...(flags.set ? { vars: flags.set } : {}),
+      ...(flags.model ? { model: flags.model } : {}),
+      ...(flags.provider ? { provider: flags.provider } : {}),
+    });
+    tui = await openTui(flags, ctx, { graph: compiled.graph });
+    built = await buildRun(compiled, flags, ctx, tui ? tui.onEvent : printer.print, {
+      readScope,
+      ...(tui ? { interviewer: tui.interviewer } : {}),
+    });
     inspection = await openInspection(flags, ctx);
+    const { options } = built;
     run = await startWith(inspection, tui, (inspect) =>
       startPipeline({
-        ...runOptions,
-        ...tuiInterviewer(tui, flags),
+        ...options,
         ...(inspect ? { inspect } : {}),
         onWarnings: printWarnings(ctx, (d) => withShownFile(d, source)),
         source: source.text,
         file: source.absolutePath,
+        compiled,
       }),
     );
   } catch (error) {
+    await tui?.close();
     const findings = validationFindings(error);
     if (findings) {
       const shown = findings.map((d) => withShownFile(d, source));
@@ -375,8 +398,8 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
     }
     throw errorWithShownFile(error, source);
   }
-  options.real?.setRunDir(run.runDir);
-  return finish(run, options.interviewer, printer, flags, ctx, inspection, tui);
+  built.real?.setRunDir(run.runDir);
+  return finish(run, built.interviewer, printer, flags, ctx, inspection, tui);
 }
 
 /** Without --dry-run or --scenario, a resume runs the way the run started (recorded in manifest.json). */
@@ -438,35 +461,29 @@ export async function runResume(
   const early = sayHowResumeStarts(found, flags, ctx);
   if (early !== undefined) return early;
   const recorded = withRecordedMode(flags, target);
-  const dot = dotFile
-    ? path.resolve(ctx.io.cwd, dotFile)
-    : path.join(statSync(target).isDirectory() ? target : path.dirname(target), 'pipeline.dot');
-  const agents = existsSync(dot)
-    ? await prepareAgents(readFileSync(dot, 'utf8'), dot, recorded, ctx)
-    : undefined;
-  const printer = createEventPrinter(flags.json === true, ctx);
-  const tui = await openTui(recorded, ctx, {
+  const readScope = cliReadScope(found.file, ctx.io.cwd, flags.allowRead);
+  const checkpoint = readCheckpoint(found.checkpointPath);
+  const compiled = compileRun({
     source: found.source,
     file: found.file,
-    replayFrom: found.runDir,
+    readScope,
+    vars: checkpointVars(checkpoint),
+    ...(recorded.goal !== undefined ? { goal: recorded.goal } : {}),
+    ...(recorded.model ? { model: recorded.model } : {}),
+    ...(recorded.provider ? { provider: recorded.provider } : {}),
   });
-  const options = buildOptions(
-    recorded,
-    ctx,
-    tui ? tui.onEvent : printer.print,
-    {
-      source: found.source,
-      file: found.file,
-      checkpointPath: found.checkpointPath,
-      readScope: cliReadScope(found.file, ctx.io.cwd, flags.allowRead),
-    },
-    agents,
-  );
-  const { runDir: _runDir, runsRoot: _runsRoot, real, ...resumeOptions } = options;
+  const printer = createEventPrinter(flags.json === true, ctx);
+  const tui = await openTui(recorded, ctx, { graph: compiled.graph }, found.runDir);
+  const built = await buildRun(compiled, recorded, ctx, tui ? tui.onEvent : printer.print, {
+    readScope,
+    initialUsage: checkpoint.usage,
+    ...(tui ? { interviewer: tui.interviewer } : {}),
+  });
+  const { runDir: _runDir, runsRoot: _runsRoot, vars: _vars, ...resumeOptions } = built.options;
   const decision = await confirmInterruptedRerun({
     from: target,
     ...(dotFile ? { dotFile: path.resolve(ctx.io.cwd, dotFile) } : {}),
-    interviewer: options.interviewer ?? createNonInteractiveInterviewer({ autoApprove: false }),
+    interviewer: resumeOptions.interviewer ?? createNonInteractiveInterviewer({ autoApprove: false }),
   });
   if (decision.needed && !decision.rerun) {
     ctx.io.stderr(
@@ -478,13 +495,13 @@ export async function runResume(
   const run = await startWith(inspection, tui, (inspect) =>
     resumePipeline({
       ...resumeOptions,
-      ...tuiInterviewer(tui, recorded),
       ...(inspect ? { inspect } : {}),
       onWarnings: printWarnings(ctx, (d) => d),
       from: path.resolve(ctx.io.cwd, from),
       ...(dotFile ? { dotFile: path.resolve(ctx.io.cwd, dotFile) } : {}),
+      compiled,
     }),
   );
-  real?.setRunDir(run.runDir);
-  return finish(run, options.interviewer, printer, flags, ctx, inspection, tui);
+  built.real?.setRunDir(run.runDir);
+  return finish(run, built.interviewer, printer, flags, ctx, inspection, tui);
 }

@@ -1,13 +1,9 @@
 import path from 'node:path';
-import type { ReadScope } from '../compiler/files/read-scope.js';
-import type { RunOptions } from '../run/run-types.js';
-import type { RunRecord } from '../server/run-record.js';
 import { startServer } from '../server/start-server.js';
 import { AttractorError } from '../shared/errors.js';
 import type { CliContext } from './cli-context.js';
 import type { ServeFlags } from './commands/serve.js';
 import { EXIT_OK } from './exit-codes.js';
-import { realRunServices } from './real-run-services.js';
 
 function wholeNumber(flag: string, value: string, min: number): number {
   const n = Number(value);
@@ -19,29 +15,6 @@ function wholeNumber(flag: string, value: string, min: number): number {
 
 /** `attractor serve`: runs until SIGTERM or Ctrl-C, which drain the running pipelines first. */
 export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<number> {
-  // Runs that call models get the same agent backend, router and budget as `attractor run`: keys come
-  // from the server's environment (and the working directory's .env); a missing key fails that run.
-  const realRunOptions = (record: RunRecord, source: string, readScope: ReadScope): Partial<RunOptions> => {
-    const real = realRunServices(
-      {
-        ...(record.options.model ? { model: record.options.model } : {}),
-        ...(record.options.goal !== undefined ? { goal: record.options.goal } : {}),
-        ...(record.options.max_cost_usd !== undefined ? { maxCost: record.options.max_cost_usd } : {}),
-      },
-      ctx,
-      {
-        source,
-        file: record.source_file === '<inline>' ? path.join(ctx.io.cwd, 'pipeline.dot') : record.source_file,
-        readScope,
-      },
-    );
-    return {
-      backend: real.backend,
-      llmRank: real.llmRank,
-      accounting: real.accounting,
-      workingDir: real.workingDir,
-    };
-  };
   const port = wholeNumber('--port', flags.port, 0);
   const server = await startServer(
     {
@@ -56,7 +29,9 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
       ...(flags.corsOrigin ? { corsOrigin: flags.corsOrigin } : {}),
       ...(flags.allowedHost ? { allowedHosts: flags.allowedHost } : {}),
     },
-    { realRunOptions },
+    // Runs that call models get the same coding agent, router and budget as `attractor run`: keys come
+    // from the server's environment (and the working directory's .env); a missing key fails that run.
+    { realRuns: { workingDir: ctx.io.cwd, env: ctx.io.env } },
   ).catch((error: unknown) => {
     if (AttractorError.isInstance(error) && error.code === 'PORT_IN_USE') {
       throw new AttractorError(

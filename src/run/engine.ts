@@ -3,7 +3,11 @@ import type { Diagnostic } from '../compiler/diagnostic.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
 import { parseVarsDeclaration, resolvePipelineVars } from '../compiler/vars/pipeline-vars.js';
-import { type CompileMachineOptions, compileMachine } from '../machines/compile-machine.js';
+import {
+  type CompiledMachine,
+  type CompileMachineOptions,
+  compileMachine,
+} from '../machines/compile-machine.js';
 import { DEFAULT_MAX_STEPS, pipelineInput } from '../machines/pipeline-input.js';
 import { resumeInputFrom } from '../machines/resume-input-from.js';
 import { AttractorError } from '../shared/errors.js';
@@ -25,7 +29,30 @@ import {
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-function compileOptions(options: RunOptions): CompileMachineOptions {
+/** What compiling a pipeline for a run depends on: its source and the run's settings that change it. */
+export type CompileRunOptions = Pick<
+  RunOptions,
+  'goal' | 'vars' | 'model' | 'provider' | 'readScope' | 'registry'
+> & { source: string; file?: string };
+
+/**
+ * The pipeline compiled as a run of it will execute it (`--goal`, `--set`, default model, read scope,
+ * custom handler types applied). Compile once and hand the result to `startPipeline({ compiled })`, the
+ * run's services and a TUI: nothing parses the DOT source again.
+ *
+ * @example
+ * const compiled = compileRun({ source, file: 'pipeline.dot', vars: { feature: 'login' } });
+ * const run = startPipeline({ source, file: 'pipeline.dot', compiled, vars: { feature: 'login' } });
+ */
+export function compileRun(options: CompileRunOptions): CompiledMachine {
+  return compileMachine(options.source, {
+    ...(options.file ? { file: options.file } : {}),
+    ...compileOptions(options),
+    vars: options.vars ?? {},
+  });
+}
+
+function compileOptions(options: Omit<CompileRunOptions, 'source'>): CompileMachineOptions {
   return {
     ...(options.goal !== undefined ? { goal: options.goal } : {}),
     ...(options.registry ? { customHandlerTypes: options.registry.types() } : {}),
@@ -44,11 +71,7 @@ function compileOptions(options: RunOptions): CompileMachineOptions {
  */
 export function startPipeline(options: StartOptions): PipelineRun {
   const supplied = options.vars ?? {};
-  const compiled = compileMachine(options.source, {
-    ...(options.file ? { file: options.file } : {}),
-    ...compileOptions(options),
-    vars: supplied,
-  });
+  const compiled = options.compiled ?? compileRun(options);
   const { graph } = compiled;
   if (!findStartNodes(graph)[0]) throw new AttractorError('NO_START_NODE', 'the pipeline has no start node.');
   const runId = newRunId();
@@ -97,11 +120,9 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
   }
   const { runDir } = found;
   // The original run's parameter values, from its context (`vars.<name>`).
-  const compiled = compileMachine(found.source, {
-    file: found.file,
-    ...compileOptions(options),
-    vars: varsFromContext(checkpoint.context),
-  });
+  const compiled =
+    options.compiled ??
+    compileRun({ ...options, source: found.source, file: found.file, vars: checkpointVars(checkpoint) });
   // A failed run starts again at the node that failed, as a retry of it; one that cannot (nothing
   // names a node to start from) is reported finished, like a completed run.
   const restart = failedRunRestart(checkpoint, compiled.graph);
@@ -164,9 +185,10 @@ function varsContext(values: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(values).map(([name, value]) => [`vars.${name}`, value]));
 }
 
-function varsFromContext(context: Record<string, unknown>): Record<string, string> {
+/** The parameter values a run was started with, from its checkpoint's context (`vars.<name>`). */
+export function checkpointVars(checkpoint: Pick<Checkpoint, 'context'>): Record<string, string> {
   const values: Record<string, string> = {};
-  for (const [key, value] of Object.entries(context))
+  for (const [key, value] of Object.entries(checkpoint.context))
     if (key.startsWith('vars.') && typeof value === 'string') values[key.slice('vars.'.length)] = value;
   return values;
 }

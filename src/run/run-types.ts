@@ -100,6 +100,8 @@ export interface StartOptions extends RunOptions {
   /** DOT source; `file` is its path (locations, `@file` prompts, child dotfiles). */
   source: string;
   file?: string;
+  /** The source compiled for this run already (`compileRun` with the same options): not compiled again. */
+  compiled?: CompiledMachine;
 }
 
 /** A run in progress: pause (finish the node, checkpoint, stop) or cancel (abort now). */
@@ -139,6 +141,8 @@ export interface Prepared {
 
 /** A resume continues in the run's own directory, so it takes neither `runDir` nor `runsRoot`. */
 export interface ResumeOptions extends Omit<RunOptions, 'runDir' | 'runsRoot' | 'vars'> {
+  /** The run's pipeline compiled already (`compileRun` with the checkpoint's `checkpointVars`). */
+  compiled?: CompiledMachine;
   /** A run directory, or a checkpoint file. */
   from: string;
   /** The DOT file, when the run directory's copy should not be used (it must be the same pipeline). */

@@ -1,18 +1,17 @@
 import { existsSync, renameSync } from 'node:fs';
 import path from 'node:path';
+import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
 import { withAnswerChannel } from '../actors/interviewers/answer-channel-interviewer.js';
-import { AutoApproveInterviewer } from '../actors/interviewers/auto-approve.js';
-import { createDefaultRegistry } from '../actors/registry.js';
-import { withDryRunHandlers } from '../actors/simulated/dry-run-handlers.js';
 import { parseScenario } from '../actors/simulated/scenario.js';
-import { createSimulatedBackend } from '../actors/simulated/simulated-backend.js';
-import { createSimulatedRouter } from '../actors/simulated/simulated-router.js';
 import { loadPipeline } from '../compiler/compile.js';
 import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import { hasErrors } from '../compiler/validate/validate.js';
-import { resumePipeline, startPipeline } from '../run/engine.js';
+import type { CompiledMachine } from '../machines/compile-machine.js';
+import { readCheckpoint } from '../run/checkpoint.js';
+import { checkpointVars, compileRun, resumePipeline, startPipeline } from '../run/engine.js';
 import { newRunId } from '../run/run-directory.js';
+import { createRunServices } from '../run/run-services.js';
 import type { PipelineRun, RunOptions, RunResult } from '../run/run-types.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
@@ -40,8 +39,11 @@ export interface RunManagerOptions {
    * see `serverReadScope`.
    */
   allowDirs?: readonly string[];
-  /** Options for runs that call real models (the codergen backend, router); absent: only simulated runs. */
-  realRunOptions?: (record: RunRecord, source: string, readScope: ReadScope) => Partial<RunOptions>;
+  /**
+   * Runs that call real models: where their agents work and the environment their keys come from (the
+   * coding agent, router and budget are built as for `attractor run`); absent: only simulated runs.
+   */
+  realRuns?: Pick<RealRunSettings, 'workingDir' | 'env'>;
 }
 
 export interface Submission {
@@ -283,7 +285,7 @@ export class RunManager {
       );
     }
     const simulated = submission.options.dry_run || submission.options.scenario !== undefined;
-    if (!simulated && !this.#options.realRunOptions) {
+    if (!simulated && !this.#options.realRuns) {
       throw new ApiError(
         422,
         'NO_BACKEND',
@@ -319,15 +321,27 @@ export class RunManager {
     };
     let run: PipelineRun;
     try {
-      const options = this.#runOptions(record, interviewer, onEvent);
       const runDir = this.#store.runDirFor(id);
-      if (existsSync(path.join(runDir, 'checkpoint.json'))) {
+      const checkpointPath = path.join(runDir, 'checkpoint.json');
+      const resumed = existsSync(checkpointPath) ? readCheckpoint(checkpointPath) : undefined;
+      const source = this.#store.source(id);
+      // Compiled once, for the run and its services (a resume with the values it started with).
+      const compiled = compileRun({
+        source,
+        file: record.source_file,
+        readScope: this.#readScope(record.source_file),
+        ...(record.options.goal !== undefined ? { goal: record.options.goal } : {}),
+        ...(record.options.model !== undefined ? { model: record.options.model } : {}),
+        ...(resumed ? { vars: checkpointVars(resumed) } : {}),
+      });
+      const options = this.#runOptions(record, compiled, interviewer, onEvent, resumed?.usage);
+      if (resumed) {
         const { runDir: _fresh, ...resumeOptions } = options;
-        run = resumePipeline({ ...resumeOptions, from: runDir });
+        run = resumePipeline({ ...resumeOptions, from: runDir, compiled });
       } else {
         // Killed before its first checkpoint: nothing ran that a resume could keep; start over beside it.
         if (existsSync(runDir)) renameSync(runDir, `${runDir}.abandoned-${Date.now()}`);
-        run = startPipeline({ ...options, source: this.#store.source(id), file: record.source_file });
+        run = startPipeline({ ...options, source, file: record.source_file, compiled });
       }
     } catch (error) {
       this.#live.delete(id);
@@ -366,42 +380,45 @@ export class RunManager {
     this.#pump();
   }
 
+  /** The run's settings and services, built as `attractor run` builds them (`createRunServices`). */
   #runOptions(
     record: RunRecord,
+    compiled: CompiledMachine,
     interviewer: HttpInterviewer,
     onEvent: (e: PipelineEvent) => void,
+    initialUsage: unknown,
   ): RunOptions {
     const { options } = record;
     const scenario = options.scenario !== undefined ? parseScenarioOrReject(options.scenario) : undefined;
-    const simulated = options.dry_run || scenario !== undefined;
-    const registry = createDefaultRegistry();
     const runDir = this.#store.runDirFor(record.id);
-    const readScope = this.#readScope(record.source_file);
-    const base: RunOptions = {
+    const { realRuns } = this.#options;
+    const { real: _real, ...services } = createRunServices({
+      graph: compiled.graph,
+      ...(options.dry_run ? { dryRun: true } : {}),
+      ...(scenario ? { scenario } : {}),
+      ...(options.auto_approve ? { autoApprove: true } : {}),
+      // Published in the run directory too, so `attractor attach <run dir>` (or a script) can answer;
+      // the first answer, HTTP or file, wins and withdraws the other.
+      interviewer: withAnswerChannel(interviewer, () => runDir, { answeredBy: 'http' }),
+      ...(realRuns
+        ? {
+            real: {
+              ...realRuns,
+              ...(options.model ? { model: options.model } : {}),
+              ...(options.max_cost_usd !== undefined ? { maxCostUsd: options.max_cost_usd } : {}),
+              ...(initialUsage !== undefined ? { initialUsage } : {}),
+            },
+          }
+        : {}),
+    });
+    return {
+      ...services,
       runDir,
-      readScope,
+      readScope: this.#readScope(record.source_file),
       ...(options.goal !== undefined ? { goal: options.goal } : {}),
       ...(options.model !== undefined ? { model: options.model } : {}),
-      // Published in the run directory too, so `attractor attach <run dir>` (or a script) can answer;
-      // the first answer, HTTP or file, wins and withdraws the other (docs/decisions.md D18).
-      interviewer: options.auto_approve
-        ? new AutoApproveInterviewer()
-        : withAnswerChannel(interviewer, () => runDir, { answeredBy: 'http' }),
-      registry: options.dry_run ? withDryRunHandlers(registry) : registry,
       manifestOptions: { dry_run: options.dry_run, server_run_id: record.id },
       onEvent,
-    };
-    if (simulated) {
-      return {
-        ...base,
-        backend: createSimulatedBackend(),
-        llmRank: createSimulatedRouter(),
-        ...(scenario ? { scenario } : {}),
-      };
-    }
-    return {
-      ...base,
-      ...this.#options.realRunOptions?.(record, this.#store.source(record.id), readScope),
     };
   }
 }

@@ -29,7 +29,7 @@ export interface RunningServer {
  */
 export async function startServer(
   input: ServerOptionsInput,
-  extra: Pick<RunManagerOptions, 'realRunOptions'> = {},
+  extra: Pick<RunManagerOptions, 'realRuns'> = {},
 ): Promise<RunningServer> {
   const parsed = ServerOptionsSchema.safeParse(input);
   if (!parsed.success) {

@@ -5,6 +5,7 @@ import { withAnswerChannel } from '../actors/interviewers/answer-channel-intervi
 import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import { loadPipeline } from '../compiler/compile.js';
 import type { ReadScope } from '../compiler/files/read-scope.js';
+import type { PipelineGraph } from '../compiler/ir.js';
 import type { PipelineRun } from '../run/run-types.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { App } from './App.js';
@@ -15,19 +16,27 @@ import { createRunStore } from './run-store.js';
 import { ThemeContext, themeFor } from './theme.js';
 import { MAX_FPS } from './use-run-state.js';
 
-export interface RunTuiOptions {
-  /** The pipeline's DOT source and path: the pane lists its nodes before any event arrives. */
-  source: string;
-  file?: string;
-  /** Where the pipeline may read the files it names, as the run itself reads them. */
-  readScope?: ReadScope;
-  goal?: string;
+/**
+ * The pipeline, so the pane lists its nodes before any event arrives: as compiled for the run (the CLI
+ * compiles once), or its DOT source and path to load here.
+ */
+export type TuiPipeline =
+  | { graph: PipelineGraph }
+  | {
+      source: string;
+      file?: string;
+      /** Where the pipeline may read the files it names, as the run itself reads them. */
+      readScope?: ReadScope;
+      goal?: string;
+    };
+
+export type RunTuiOptions = TuiPipeline & {
   env: Record<string, string | undefined>;
   /** A run directory whose events.jsonl is replayed first (resume shows what already ran). */
   replayFrom?: string;
   stdout?: NodeJS.WriteStream;
   stdin?: NodeJS.ReadStream;
-}
+};
 
 export interface RunTui {
   /** Pass as the run's `onEvent`. */
@@ -58,11 +67,14 @@ function replay(path: string, push: (event: PipelineEvent) => void): void {
  * which the CLI does lazily, and only on a terminal.
  */
 export function startRunTui(options: RunTuiOptions): RunTui {
-  const { graph } = loadPipeline(options.source, {
-    ...(options.file ? { file: options.file } : {}),
-    ...(options.readScope ? { readScope: options.readScope } : {}),
-    ...(options.goal !== undefined ? { goal: options.goal } : {}),
-  });
+  const graph =
+    'graph' in options
+      ? options.graph
+      : loadPipeline(options.source, {
+          ...(options.file ? { file: options.file } : {}),
+          ...(options.readScope ? { readScope: options.readScope } : {}),
+          ...(options.goal !== undefined ? { goal: options.goal } : {}),
+        }).graph;
   const store = createRunStore(graph);
   if (options.replayFrom) replay(`${options.replayFrom}/events.jsonl`, store.push);
   const broker = createGateBroker();

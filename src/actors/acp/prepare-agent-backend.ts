@@ -1,5 +1,3 @@
-import { loadPipeline } from '../../compiler/compile.js';
-import type { ReadScope } from '../../compiler/files/read-scope.js';
 import type { PipelineGraph } from '../../compiler/ir.js';
 import type { CodergenBackend } from '../codergen-backend.js';
 import { createAcpBackend } from './acp-backend.js';
@@ -18,28 +16,13 @@ export interface PreparedAgents {
 }
 
 export interface PrepareAgentsOptions {
-  /** DOT source of the pipeline about to run. */
-  source: string;
-  file?: string;
-  /** Where the pipeline may read the files it names (default: its folder and the working directory). */
-  readScope?: ReadScope;
+  /** The pipeline about to run, as compiled for it. */
+  graph: PipelineGraph;
   workingDir: string;
   env: Readonly<Record<string, string | undefined>>;
   /** `--auto-approve`. */
   autoApprove: boolean;
   fallback: CodergenBackend;
-}
-
-function parse(options: PrepareAgentsOptions): PipelineGraph | undefined {
-  try {
-    return loadPipeline(options.source, {
-      ...(options.file ? { file: options.file } : {}),
-      ...(options.readScope ? { readScope: options.readScope } : {}),
-    }).graph;
-  } catch {
-    // Not a pipeline at all: the run itself reports that, with its location.
-    return undefined;
-  }
 }
 
 /**
@@ -48,8 +31,7 @@ function parse(options: PrepareAgentsOptions): PipelineGraph | undefined {
  * backend that routes those nodes to ACP. Undefined when no node selects an agent.
  */
 export function prepareAgentBackend(options: PrepareAgentsOptions): PreparedAgents | undefined {
-  const graph = parse(options);
-  if (!graph) return undefined;
+  const { graph } = options;
   const config = loadAgentConfig(options.workingDir, options.env);
   const agentNodes = preflightAgents(graph, config, options.env, options.workingDir);
   if (agentNodes.length === 0) return undefined;
