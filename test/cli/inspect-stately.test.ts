@@ -141,7 +141,7 @@ describe('attractor run --inspect, read by the real @statelyai/inspect receiver'
     const live = JSON.parse(root.definition ?? '{}');
     expect(live.states).toEqual(config.states);
     expect(live.on).toEqual(config.on);
-    const guards = live.states.check.states.run.invoke.onDone.map((t: { guard?: unknown }) => t.guard);
+    const guards = live.states.check.states.route.always.map((t: { guard?: unknown }) => t.guard);
     expect(guards).toContainEqual({
       type: 'routesToEdge',
       params: expect.objectContaining({

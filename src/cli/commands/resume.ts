@@ -29,7 +29,7 @@ export function registerResumeCommand(program: Command, ctx: CliContext): void {
   )
     .addHelpText('after', EXAMPLES)
     .action(async (run: string, file: string | undefined, flags: RunFlags & { pipelineDot?: string }) => {
-      const { runResume } = await import('../run-run.js');
+      const { runResume } = await import('../run-resume.js');
       ctx.setExitCode(await runResume(run, file ?? flags.pipelineDot, flags, ctx));
     });
 }

@@ -1,0 +1,152 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { PreparedAgents } from '../actors/acp/prepare-agent-backend.js';
+import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
+import type { Interviewer } from '../actors/interviewers/interviewer.js';
+import { loadScenario } from '../actors/simulated/scenario.js';
+import { createSimulatedBackend } from '../actors/simulated/simulated-backend.js';
+import type { ReadScope } from '../compiler/files/read-scope.js';
+import type { PipelineGraph } from '../compiler/ir.js';
+import type { CompiledMachine } from '../machines/compile-machine.js';
+import { DEFAULT_RUNS_ROOT } from '../run/resolve-run-dir.js';
+import { createRunServices } from '../run/run-services.js';
+import type { RunOptions } from '../run/run-types.js';
+import { AttractorError } from '../shared/errors.js';
+import type { PipelineEvent } from '../shared/pipeline-event.js';
+import type { CliContext } from './cli-context.js';
+import type { RunFlags } from './run-flags.js';
+import {
+  type AnsweringInterviewer,
+  createAnsweringInterviewer,
+  createNonInteractiveInterviewer,
+} from './terminal-interviewer.js';
+
+/** Without the TUI, a gate asks on stderr/stdin and in the run directory's answer channel (D18). */
+function chooseInterviewer(flags: RunFlags): Interviewer | AnsweringInterviewer {
+  if (flags.autoApprove || flags.dryRun) return createNonInteractiveInterviewer({ autoApprove: true });
+  return createAnsweringInterviewer();
+}
+
+/**
+ * The answer channel learns the run directory from the run's first event, before any node runs (a
+ * resumed run may ask at once, before `startPipeline` has even returned).
+ */
+function learningRunDir(
+  interviewer: Interviewer | AnsweringInterviewer,
+  onEvent: (e: PipelineEvent) => void,
+): (e: PipelineEvent) => void {
+  if (!('setRunDir' in interviewer)) return onEvent;
+  return (event) => {
+    if (event.kind === 'pipeline.start' || event.kind === 'pipeline.resume') {
+      interviewer.setRunDir(String(event.data['run_dir']));
+    }
+    onEvent(event);
+  };
+}
+
+/** `--model` / `--provider` on a run that simulates every model call: accepted, said once. */
+function noteSimulatedModels(flags: RunFlags, ctx: CliContext): void {
+  if (!(flags.dryRun || flags.scenario !== undefined) || !(flags.model || flags.provider)) return;
+  const which = [flags.model ? '--model' : '', flags.provider ? '--provider' : '']
+    .filter(Boolean)
+    .join(' and ');
+  ctx.io.stderr(
+    `attractor: ${which} ${flags.model && flags.provider ? 'apply' : 'applies'} to real runs; this ${flags.dryRun ? 'dry run' : 'scenario run'} simulates every model call.\n`,
+  );
+}
+
+/** A real run's settings from the flags: where agents work, the keys' environment, defaults, budget, cassettes. */
+function realSettings(flags: RunFlags, ctx: CliContext, initialUsage?: unknown): RealRunSettings {
+  if (flags.record && flags.replay) {
+    throw new AttractorError('BAD_FLAG', '--record and --replay cannot be used together.');
+  }
+  const workingDir = path.resolve(ctx.io.cwd, flags.workdir ?? '.');
+  if (!existsSync(workingDir)) {
+    throw new AttractorError('BAD_FLAG', `--workdir ${flags.workdir}: no such directory.`);
+  }
+  return {
+    workingDir,
+    env: ctx.io.env,
+    ...(flags.model ? { model: flags.model } : {}),
+    ...(flags.provider ? { provider: flags.provider } : {}),
+    ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}),
+    ...(flags.record ? { recordTo: path.resolve(ctx.io.cwd, flags.record) } : {}),
+    ...(flags.replay ? { replayFrom: path.resolve(ctx.io.cwd, flags.replay) } : {}),
+    ...(initialUsage !== undefined ? { initialUsage } : {}),
+    onPlan: (lines) => {
+      if (ctx.verbose()) for (const line of lines) ctx.io.stderr(`attractor: ${line}\n`);
+    },
+  };
+}
+
+/** Nodes with `agent` run through external ACP agents: checked (binaries on PATH) before the run starts. */
+async function prepareAgents(
+  graph: PipelineGraph,
+  flags: RunFlags,
+  ctx: CliContext,
+): Promise<PreparedAgents | undefined> {
+  if (flags.dryRun) return undefined;
+  const { prepareAgentBackend } = await import('../actors/acp/prepare-agent-backend.js');
+  return prepareAgentBackend({
+    graph,
+    workingDir: ctx.io.cwd,
+    env: ctx.io.env,
+    autoApprove: flags.autoApprove === true,
+    fallback: createSimulatedBackend(),
+  });
+}
+
+/**
+ * What `run` and `resume` build from the flags around the one compiled pipeline: the run's services
+ * (`createRunServices`, as the server and embedders build them) and its settings.
+ */
+export async function buildRun(
+  compiled: CompiledMachine,
+  flags: RunFlags,
+  ctx: CliContext,
+  onEvent: (e: PipelineEvent) => void,
+  options: { interviewer?: Interviewer; initialUsage?: unknown; readScope: ReadScope },
+) {
+  noteSimulatedModels(flags, ctx);
+  const agents = await prepareAgents(compiled.graph, flags, ctx);
+  const interviewer = chooseInterviewer(flags);
+  const scenario = flags.scenario
+    ? loadScenario(path.resolve(ctx.io.cwd, flags.scenario), flags.scenario)
+    : undefined;
+  const services = createRunServices({
+    graph: compiled.graph,
+    ...(flags.dryRun ? { dryRun: true } : {}),
+    ...(scenario ? { scenario } : {}),
+    ...(flags.autoApprove ? { autoApprove: true } : {}),
+    interviewer: options.interviewer ?? interviewer,
+    ...(flags.dryRun || scenario ? {} : { real: realSettings(flags, ctx, options.initialUsage) }),
+    ...(agents ? { agents } : {}),
+  });
+  const { real, ...runServices } = services;
+  const runDir = flags.logsDir ?? flags.logDir;
+  const settings: Omit<RunOptions, keyof typeof runServices> = {
+    ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
+    ...(flags.set ? { vars: flags.set } : {}),
+    ...(flags.model ? { model: flags.model } : {}),
+    ...(flags.provider ? { provider: flags.provider } : {}),
+    ...(runDir !== undefined
+      ? { runDir: path.resolve(ctx.io.cwd, runDir) }
+      : { runsRoot: path.resolve(ctx.io.cwd, DEFAULT_RUNS_ROOT) }),
+    ...(flags.checkpointDir ? { checkpointDir: path.resolve(ctx.io.cwd, flags.checkpointDir) } : {}),
+    ...(flags.maxSteps ? { maxSteps: flags.maxSteps } : {}),
+    manifestOptions: {
+      dry_run: flags.dryRun === true,
+      ...(flags.scenario ? { scenario: path.resolve(ctx.io.cwd, flags.scenario) } : {}),
+      // A resume works where the run worked, and a replayed run keeps replaying.
+      ...(real ? { workdir: real.workingDir } : {}),
+      ...(real && flags.replay ? { replay: path.resolve(ctx.io.cwd, flags.replay) } : {}),
+    },
+    readScope: options.readScope,
+    onEvent: learningRunDir(interviewer, onEvent),
+  };
+  return {
+    options: { ...settings, ...runServices, workingDir: runServices.workingDir ?? ctx.io.cwd },
+    real,
+    interviewer,
+  };
+}
