@@ -47,6 +47,7 @@ function looksLikeCheckpoint(file: string): boolean {
   }
 }
 
+/** `attractor resume <run-dir>`: continue a run where it stopped, the way it started (dry, scenario or real). */
 export async function runResume(
   from: string,
   dotFile: string | undefined,
