@@ -1,5 +1,5 @@
 // TUI streaming cost: 20,000 assistant text deltas at 2,000/s through the TUI the CLI ships (the
-// bundle dist/tui/tui-entry.bundle.cjs, loaded as the CLI loads it, with its React production build)
+// bundle dist/tui/tui-entry.bundle.js, loaded as the CLI loads it, with its React production build)
 // into a null terminal stream. Reports CPU time per second of streaming (target < 30% of one core) and
 // the frames per second that reached the terminal (target ≤ 30).
 import { existsSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { offscreenTerminal } from '../scripts/offscreen-terminal.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-if (!existsSync(path.join(root, 'dist', 'tui', 'tui-entry.bundle.cjs'))) {
+if (!existsSync(path.join(root, 'dist', 'tui', 'tui-entry.bundle.js'))) {
   console.error('tui-stream: dist/ is missing; run `npm run build`');
   process.exit(1);
 }

@@ -42,7 +42,7 @@ export function ActivityPane({ node, width, rows, expanded, frame, outputTail }:
       blocks.unshift(
         <Box key={item.id} flexDirection="column">
           {tail.hidden ? <Text color={theme.muted}>⋮</Text> : null}
-          <Markdown lines={renderMarkdown(tail.lines, tail.inFence)} />
+          <Markdown lines={renderMarkdown(tail.lines, tail.fence)} />
         </Box>,
       );
     } else if (item.kind === 'thought') {
