@@ -23,12 +23,6 @@ let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
 
 test('the markdown renderer loads with the first text: lines are shown as written until it is there', async () => {
-  const idle = render(<FirstLine wanted={false} />);
-  // Not wanted yet (no text to show): nothing loads, the line stays as written.
-  await new Promise((resolve) => setImmediate(resolve));
-  expect(idle.lastFrame()).toBe('plain:- **bold**');
-  idle.unmount();
-
   const app = render(<FirstLine wanted />);
   unmount = app.unmount;
   expect(app.lastFrame()).toBe('plain:- **bold**');
