@@ -1,8 +1,9 @@
 // TUI streaming cost: 20,000 assistant text deltas at 2,000/s through the TUI the CLI ships (the
 // bundle dist/tui/tui-entry.bundle.js, loaded as the CLI loads it, with its React production build)
-// into a null terminal stream. Reports CPU time per second of streaming (target < 30% of one core) and
-// the frames per second that reached the terminal (target ≤ 30); with `node --expose-gc`, also the heap
-// the stream left behind after garbage collection (what Ink's text caches keep, with the text itself).
+// into a null terminal stream. Reports CPU time per second of streaming (target < 50% of one core,
+// docs/decisions/0184-tui-stream-target-is-half-a-core.md) and the frames per second that reached
+// the terminal (target ≤ 30); with `node --expose-gc`, also the heap the stream left behind after
+// garbage collection (what Ink's text caches keep, with the text itself).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,7 +90,7 @@ print(`TUI loaded from its ${tuiLoadInfo()?.from ?? 'unknown'}`);
 print(
   `${TOTAL} deltas in ${seconds.toFixed(2)} s (${Math.round(TOTAL / seconds)}/s), ${(bytes / 1024).toFixed(0)} KB written`,
 );
-print(`CPU: ${(cpuShare * 100).toFixed(1)}% of one core (target < 30%) ${cpuShare < 0.3 ? 'OK' : 'MISSED'}`);
+print(`CPU: ${(cpuShare * 100).toFixed(1)}% of one core (target < 50%) ${cpuShare < 0.5 ? 'OK' : 'MISSED'}`);
 print(
   `frames: ${fps.toFixed(1)}/s (target ≤ 30) ${fps <= 30.5 ? 'OK' : 'MISSED'} (${((writes - writes0) / seconds).toFixed(0)} writes/s)`,
 );
