@@ -45,11 +45,15 @@ export type { CodergenBackend, CodergenRequest, CodergenResult } from './actors/
 export type { HandlerHook } from './actors/handler-hook.js';
 export type { HandlerInput, HandlerServices, NodeHandler } from './actors/handler-types.js';
 export { createTimingHook, type NodeTiming, type TimingHookOptions } from './actors/hooks/timing-hook.js';
+export { askMultiple } from './actors/interviewers/ask-multiple.js';
 export { AutoApproveInterviewer } from './actors/interviewers/auto-approve.js';
 export { CallbackInterviewer } from './actors/interviewers/callback.js';
+export { type CheckedAnswer, checkAnswer } from './actors/interviewers/check-answer.js';
+export { confirm } from './actors/interviewers/confirm.js';
 export { ConsoleInterviewer } from './actors/interviewers/console.js';
 export type {
   Answer,
+  AnswerValue,
   Interviewer,
   Question,
   QuestionOption,
@@ -129,5 +133,6 @@ export type {
 } from './machines/run-types.js';
 export { loadScenario, parseScenario, Scenario } from './machines/scenario.js';
 // Errors and shared contracts
+export { type ArtifactInfo, ArtifactStore } from './shared/artifact-store.js';
 export { AttractorError, type SourceSpan } from './shared/errors.js';
 export type { PipelineEvent } from './shared/pipeline-event.js';

@@ -24,6 +24,18 @@ describe('package exports', () => {
       ['LLMClient', 'AnthropicAdapter', 'OpenAIAdapter', 'GeminiAdapter', 'OpenAICompatibleAdapter'],
     ],
     [
+      'attractor/agent',
+      [
+        'createSession',
+        'getProfile',
+        'defineTool',
+        'LocalExecutionEnvironment',
+        'createAgentBackend',
+        'UsageLedger',
+        'ToolRegistry',
+      ],
+    ],
+    [
       'attractor/testing',
       ['ScriptedAdapter', 'RecordMiddleware', 'ReplayMiddleware', 'QueueInterviewer', 'parseScenario'],
     ],

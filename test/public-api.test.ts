@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -23,6 +25,7 @@ function declaredExports(): { values: string[]; types: string[] } {
 
 // The root API is curated: adding or removing a name is a decision, made by editing these lists.
 const VALUES = [
+  'ArtifactStore',
   'AttractorError',
   'AutoApproveInterviewer',
   'BUILTIN_TOOLS',
@@ -41,6 +44,8 @@ const VALUES = [
   'SHAPE_HANDLERS',
   'Scenario',
   'ToolRegistry',
+  'askMultiple',
+  'checkAnswer',
   'checkGoalGates',
   'compile',
   'compileMachine',
@@ -49,6 +54,7 @@ const VALUES = [
   'createPipelineMachine',
   'createSimulatedBackend',
   'createTimingHook',
+  'confirm',
   'defineTool',
   'evaluateCondition',
   'incomingEdges',
@@ -82,8 +88,11 @@ const VALUES = [
 
 const TYPES = [
   'AgentTool',
+  'ArtifactInfo',
   'AgentToolResult',
   'Answer',
+  'AnswerValue',
+  'CheckedAnswer',
   'Checkpoint',
   'CheckpointFile',
   'CodergenBackend',
@@ -174,5 +183,19 @@ describe('the root export surface', () => {
     ).graph;
     expect(api.outgoingEdges(graph, 'start').map((e) => e.target)).toEqual(['a', 'b']);
     expect(api.incomingEdges(graph, 'a').map((e) => e.source)).toEqual(['start', 'b']);
+  });
+
+  it('exports the artifact store handlers receive, usable on its own', async () => {
+    const { ArtifactStore } = await import('../src/index.js');
+    const dir = mkdtempSync(join(tmpdir(), 'attractor-artifacts-'));
+    try {
+      const big = 'x'.repeat(200 * 1024);
+      const info = new ArtifactStore(dir).store('report', big);
+      expect(info.is_file_backed).toBe(true);
+      // A store reopened on the same run directory reads it back, as a resumed run does.
+      expect(new ArtifactStore(dir).retrieve(info.id)).toBe(big);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

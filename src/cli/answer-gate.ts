@@ -1,35 +1,54 @@
 import { type FSWatcher, watch } from 'node:fs';
 import path from 'node:path';
 import {
+  answerFromFile,
+  closedReason,
   type QuestionFile,
-  readAnswerFile,
   readPendingQuestions,
+  readQuestionFile,
+  toQuestion,
   writeAnswerFile,
 } from '../actors/interviewers/answer-channel.js';
-import { matchOption } from '../actors/interviewers/match-option.js';
+import { checkAnswer } from '../actors/interviewers/check-answer.js';
 import { AttractorError } from '../shared/errors.js';
 import type { CliContext } from './cli-context.js';
 import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
 
-/** What the answer file of `choice` says for this question, or an error naming the options. */
+/**
+ * What the answer file of `choice` says for this question (exactly what the run will read back), or
+ * an error naming the options: free text only where the gate takes it.
+ */
 function answerFields(file: QuestionFile, choice: string): { choice: string } | { text: string } {
-  const { question } = file;
-  if (question.type === 'freeform') return { text: choice };
-  const option = matchOption(question.options, choice);
-  if (option) return { choice: option.key };
-  const listed = question.options.map((o) => `${o.key} (${o.label})`).join(', ');
-  throw new AttractorError(
-    'ANSWER_NO_OPTION',
-    `"${choice}" is none of the options of gate ${file.node_id}: ${listed}.`,
+  const question = toQuestion(file);
+  const checked = checkAnswer(
+    question,
+    answerFromFile(question, { id: file.id, choice, answered_at: '' }) ?? {},
   );
+  if (!checked.ok) throw new AttractorError('ANSWER_NO_OPTION', `${checked.reason}.`);
+  // As typed: the run resolves it exactly as checked here (a key shared by two options stays the one meant).
+  return checked.text !== undefined ? { text: checked.text } : { choice };
 }
 
 /**
- * `attractor attach <run-dir> --answer <choice>`: answers the question the run waits on (or the next
- * one it asks) through the run directory's answer channel, without a terminal. Exits 1 when the run
- * ends without asking, or when another answer got there first.
+ * `attractor attach <run-dir> --answer <choice> [--question <id>]`: answers the question the run
+ * waits on (or the next one it asks; or question `id` only) through the run directory's answer
+ * channel, without a terminal. Exits 1 when the run ends without asking, when another answer got there
+ * first, when the question is closed (answered, timed out, an earlier visit's), or when the answer
+ * names no option.
  */
-export async function answerGate(runDir: string, choice: string, ctx: CliContext): Promise<number> {
+export async function answerGate(
+  runDir: string,
+  choice: string,
+  ctx: CliContext,
+  questionId?: string,
+): Promise<number> {
+  if (questionId !== undefined) {
+    const closed = closedReason(runDir, questionId);
+    if (closed) {
+      ctx.io.stderr(`attractor: ${closed}\n`);
+      return EXIT_FAILURE;
+    }
+  }
   const { followLines } = await import('../tui/follow-file.js');
   let settle: (code: number) => void = () => {};
   const done = new Promise<number>((resolve) => {
@@ -38,7 +57,8 @@ export async function answerGate(runDir: string, choice: string, ctx: CliContext
   let answered = false;
   const tryAnswer = () => {
     if (answered) return;
-    const file = readPendingQuestions(runDir)[0];
+    const file =
+      questionId === undefined ? readPendingQuestions(runDir)[0] : readQuestionFile(runDir, questionId);
     if (!file) return;
     answered = true;
     try {
@@ -51,9 +71,8 @@ export async function answerGate(runDir: string, choice: string, ctx: CliContext
         answered_at: new Date().toISOString(),
       });
       if (!won) {
-        const other = readAnswerFile(runDir, file.id);
         ctx.io.stderr(
-          `attractor: gate ${file.node_id} was already answered${other?.answered_by ? ` by ${other.answered_by}` : ''}.\n`,
+          `attractor: gate ${file.node_id}: ${closedReason(runDir, file.id) ?? `question ${file.id} was already answered.`}\n`,
         );
         settle(EXIT_FAILURE);
         return;
@@ -87,7 +106,11 @@ export async function answerGate(runDir: string, choice: string, ctx: CliContext
   const giveUp = () => {
     if (answered) return;
     answered = true;
-    ctx.io.stderr('attractor: the run ended without asking a question.\n');
+    ctx.io.stderr(
+      questionId === undefined
+        ? 'attractor: the run ended without asking a question.\n'
+        : `attractor: the run ended without asking question ${questionId}.\n`,
+    );
     settle(EXIT_FAILURE);
   };
   const follower = followLines(path.join(runDir, 'events.jsonl'), (line) => {

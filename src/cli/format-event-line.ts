@@ -62,6 +62,14 @@ export function formatEventLine(event: PipelineEvent, colors: Colors, cwd?: stri
       return `    · ${node}${at} ${String(d['tool_name'] ?? d['title'] ?? 'tool')} ${firstArgument(d['arguments'])}`.trimEnd();
     case 'agent.error':
       return colors.red(`    ✗ ${node}${at} agent error: ${String(d['error'])}`);
+    // What costs tokens or loses work is said even without the TUI: a full context, a cut-off answer.
+    case 'agent.context_window_warning':
+    case 'agent.output_truncated':
+      return colors.yellow(`    ! ${node}${at} ${String(d['message'])}`);
+    case 'agent.compaction':
+      return colors.yellow(
+        `    ! ${node}${at} context compacted: ${String(d['removed_turns'])} older turns summarised by an extra model call`,
+      );
     case 'router.error':
       return colors.yellow(`    ? ${node}${at} router failed, routing by edges: ${String(d['error'])}`);
     case 'pipeline.error':

@@ -1,15 +1,20 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { WebSocketServer } from 'ws';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { WebSocket, WebSocketServer } from 'ws';
 import type { InspectionEvent } from 'xstate';
 import { AttractorError } from '../shared/errors.js';
-import { toStatelyInspectionEvent } from './stately-inspection-event.js';
+import { bridgePage } from './inspect-bridge-page.js';
+import { hostAllowed, type InspectAccess, originAllowed } from './inspect-origin.js';
+import { InspectionLog } from './inspection-log.js';
+import { createStatelyConverter } from './stately-inspection-event.js';
 
 export interface InspectStreamOptions {
   /** Serve the events over WebSocket on 127.0.0.1:port (`--inspect [PORT]`). */
   port?: number;
   /** Append every event to this file as JSON Lines (`--inspect-log FILE`). */
   logFile?: string;
+  /** `--inspect-origin`: web origins besides the server's own that may read the stream. */
+  origins?: readonly string[];
 }
 
 export interface InspectStream {
@@ -21,76 +26,134 @@ export interface InspectStream {
 }
 
 export const DEFAULT_INSPECT_PORT = 8080;
-/** A client that connects late still sees the run from its start, up to this many events. */
-const REPLAY_LIMIT = 10_000;
+/** A client replayed the run from disk gets it in steps: at most this much unsent per socket. */
+const REPLAY_HIGH_WATER = 4 * 1024 * 1024;
+/** How long `close()` lets a late client's replay finish before ending its connection. */
+const REPLAY_GRACE_MS = 5000;
+
+interface Client {
+  socket: WebSocket;
+  /** Messages sent while its replay from disk ran: sent right after it, in order. */
+  queued: string[];
+  live: boolean;
+  replayed: Promise<void>;
+}
 
 /**
- * The live actor system's inspection events in the message format of `@statelyai/inspect`, served
- * over WebSocket (`ws`, loaded only when asked) on loopback only, and written as JSON Lines. We are
- * the server, so no client of ours retries a connection in the background, and `close()` ends every
- * connection: the run always exits. (The package's own WebSocket client retries for ever when nothing
- * listens, and converts events later, on idle callbacks — so it is not used.)
+ * The live actor system's inspection events in the message format of `@statelyai/inspect`
+ * (stately-inspection-event.ts), written as JSON Lines and served over WebSocket (`ws`, loaded only
+ * when asked) on loopback only, to the server's own pages and non-browser clients (inspect-origin.ts).
+ * A client that connects late is first replayed the whole run from the log on disk, then follows live:
+ * it sees every actor registered before any of its events, however long the run. We are the server,
+ * so no client of ours retries a connection in the background, and `close()` ends every connection:
+ * the run always exits. (The package's own WebSocket client retries for ever when nothing listens,
+ * and converts events later, on idle callbacks — so it is not used.)
  */
 export async function openInspectStream(options: InspectStreamOptions): Promise<InspectStream> {
-  const replay: string[] = [];
-  let log: WriteStream | undefined;
+  const serving = options.port !== undefined;
   let server: Server | undefined;
   let sockets: WebSocketServer | undefined;
-  if (options.logFile) log = createWriteStream(options.logFile, { flags: 'w' });
-  if (options.port !== undefined) {
+  const clients = new Set<Client>();
+  let log: InspectionLog | undefined;
+  if (serving) {
     const { WebSocketServer } = await loadWebSocket();
-    server = createServer((_req, res) => {
+    const wss = new WebSocketServer({ noServer: true });
+    const http = createServer();
+    // Set once listening: the port to check Host and Origin against, and the log to replay from.
+    let ready: { access: InspectAccess; log: InspectionLog } | undefined;
+    http.on('request', (req, res) => {
+      if (!ready || !hostAllowed(req.headers.host, ready.access)) {
+        res.writeHead(403, { 'content-type': 'text/plain' }).end('forbidden: unknown Host\n');
+        return;
+      }
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(bridgePage());
     });
-    sockets = new WebSocketServer({ server });
-    sockets.on('connection', (socket) => {
-      for (const line of replay) socket.send(line);
+    http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const allowed =
+        ready &&
+        hostAllowed(req.headers.host, ready.access) &&
+        originAllowed(req.headers.origin, ready.access);
+      if (!ready || !allowed) {
+        socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+        return;
+      }
+      const record = ready.log;
+      wss.handleUpgrade(req, socket, head, (ws) => clients.add(connect(ws, record, clients)));
     });
-    await listen(server, options.port);
+    await listen(http, options.port ?? DEFAULT_INSPECT_PORT);
+    log = InspectionLog.open(options.logFile);
+    const address = http.address();
+    const bound = typeof address === 'object' && address ? address.port : 0;
+    ready = { access: { port: bound, origins: options.origins ?? [] }, log };
+    server = http;
+    sockets = wss;
+  } else if (options.logFile) {
+    log = InspectionLog.open(options.logFile);
   }
-  const send = (event: InspectionEvent): void => {
-    const converted = toStatelyInspectionEvent(event);
-    if (!converted) return;
-    let line: string;
-    try {
-      line = JSON.stringify(converted);
-    } catch {
-      return; // a context that cannot be serialised is not worth stopping the run for
-    }
-    log?.write(`${line}\n`);
-    if (!sockets) return;
-    if (replay.length < REPLAY_LIMIT) replay.push(line);
-    for (const client of sockets.clients) if (client.readyState === client.OPEN) client.send(line);
-  };
   const address = server?.address();
   const port = typeof address === 'object' && address ? address.port : undefined;
+  const converter = createStatelyConverter((message) => {
+    const line = JSON.stringify(message);
+    log?.append(line);
+    for (const client of clients) {
+      if (!client.live) client.queued.push(line);
+      else if (client.socket.readyState === client.socket.OPEN) client.socket.send(line);
+    }
+  });
   return {
-    inspect: send,
+    inspect: (event) => converter.convert(event),
     ...(port !== undefined ? { url: `http://127.0.0.1:${port}` } : {}),
     async close() {
+      converter.flush();
       if (sockets) {
+        // A late client still being replayed gets the rest first (within a grace period).
+        const grace = new Promise<void>((resolve) => setTimeout(resolve, REPLAY_GRACE_MS).unref());
+        await Promise.race([Promise.allSettled([...clients].map((c) => c.replayed)), grace]);
         // Let queued frames go out, then end every connection so nothing holds the process open.
-        await Promise.all(
-          [...sockets.clients].map(
-            (client) =>
-              new Promise<void>((resolve) => {
-                if (client.readyState !== client.OPEN) return resolve();
-                client.once('close', () => resolve());
-                client.close(1000, 'run finished');
-                setTimeout(() => {
-                  client.terminate();
-                  resolve();
-                }, 1000).unref();
-              }),
-          ),
-        );
+        await Promise.all([...clients].map((client) => closeClient(client.socket)));
         sockets.close();
       }
       if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-      if (log) await new Promise<void>((resolve) => log.end(() => resolve()));
+      log?.close();
     },
   };
+}
+
+/** A new client: replayed everything logged so far, then live. */
+function connect(socket: WebSocket, log: InspectionLog, clients: Set<Client>): Client {
+  const client: Client = { socket, queued: [], live: false, replayed: Promise.resolve() };
+  socket.on('close', () => clients.delete(client));
+  socket.on('error', () => clients.delete(client));
+  const open = () => socket.readyState === socket.OPEN;
+  const send = async (line: string) => {
+    if (!open()) return;
+    socket.send(line);
+    while (open() && socket.bufferedAmount > REPLAY_HIGH_WATER) await new Promise((r) => setTimeout(r, 10));
+  };
+  client.replayed = log
+    .replay(log.size, send)
+    .then(() => {
+      for (const line of client.queued.splice(0)) if (open()) socket.send(line);
+      client.live = true;
+    })
+    .catch(() => {
+      // The log could not be read back: say so rather than stream events for actors never announced.
+      if (open()) socket.close(1011, 'the inspection log could not be replayed');
+    });
+  return client;
+}
+
+function closeClient(client: WebSocket): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (client.readyState !== client.OPEN) return resolve();
+    client.once('close', () => resolve());
+    client.close(1000, 'run finished');
+    setTimeout(() => {
+      client.terminate();
+      resolve();
+    }, 1000).unref();
+  });
 }
 
 async function loadWebSocket() {
@@ -111,37 +174,13 @@ function listen(server: Server, port: number): Promise<void> {
       reject(
         new AttractorError(
           'INSPECT_PORT',
-          `--inspect cannot listen on 127.0.0.1:${port}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : error.message}.`,
+          error.code === 'EADDRINUSE'
+            ? `--inspect: port ${port} on 127.0.0.1 is in use; pick another with --inspect <port> (--inspect 0 takes a free one).`
+            : `--inspect cannot listen on 127.0.0.1:${port}: ${error.message}.`,
           { cause: error },
         ),
       ),
     );
     server.listen(port, '127.0.0.1', () => resolve());
   });
-}
-
-/** The page a browser opens: the Stately inspector in a frame, fed from our WebSocket. */
-function bridgePage(): string {
-  return `<!doctype html>
-<meta charset="utf-8"><title>Attractor run — Stately inspector</title>
-<style>html,body,iframe{margin:0;width:100%;height:100%;border:0}</style>
-<iframe id="viewer" src="https://stately.ai/inspect"></iframe>
-<script>
-  const viewer = document.getElementById('viewer');
-  const pending = [];
-  let ready = false;
-  addEventListener('message', (m) => {
-    if (m.data && m.data.type === '@statelyai.connected') {
-      ready = true;
-      for (const e of pending.splice(0)) viewer.contentWindow.postMessage(e, '*');
-    }
-  });
-  const socket = new WebSocket('ws://' + location.host);
-  socket.onmessage = (m) => {
-    const e = JSON.parse(m.data);
-    if (ready) viewer.contentWindow.postMessage(e, '*');
-    else pending.push(e);
-  };
-</script>
-`;
 }

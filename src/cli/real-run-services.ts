@@ -11,6 +11,7 @@ import { formatUsd, UsageTotalsSchema } from '../actors/agent/backend/usage-tota
 import type { CodergenBackend } from '../actors/codergen-backend.js';
 import type { HandlerServices } from '../actors/handler-types.js';
 import { compile } from '../compiler/compile.js';
+import type { ReadScope } from '../compiler/files/read-scope.js';
 import { LLMClient, loadDotEnv, type Middleware } from '../llm/index.js';
 import { readCheckpoint } from '../machines/checkpoint.js';
 import { AttractorError } from '../shared/errors.js';
@@ -22,6 +23,8 @@ export interface RealRunInput {
   file: string;
   /** On resume: the checkpoint whose usage the run continues from. */
   checkpointPath?: string;
+  /** Where the pipeline may read the files it names (the CLI's or the server's scope). */
+  readScope?: ReadScope;
 }
 
 export interface RealRunServices {
@@ -63,6 +66,7 @@ export function realRunServices(flags: RunFlags, ctx: CliContext, input: RealRun
   const env = loadDotEnv(workingDir, ctx.io.env);
   const compiled = compile(input.source, {
     file: input.file,
+    ...(input.readScope ? { readScope: input.readScope } : {}),
     ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
   });
   const graph = compiled.graph;
@@ -115,6 +119,7 @@ export function realRunServices(flags: RunFlags, ctx: CliContext, input: RealRun
       defaults,
       graphExtra: graph.extra,
       ...(graph.attrs.env_passthrough ? { graphEnvPassthrough: graph.attrs.env_passthrough } : {}),
+      ...(graph.attrs.auto_compact !== undefined ? { graphAutoCompact: graph.attrs.auto_compact } : {}),
     }),
     llmRank: createLlmRouter({ client, choice: routerChoice(graph, defaults), providers, ledger }),
     accounting: ledger,

@@ -40,7 +40,7 @@ async function followPlain(runDir: string, ctx: CliContext): Promise<number> {
 
 export async function runAttach(
   dir: string,
-  flags: { tui?: boolean; answer?: string },
+  flags: { tui?: boolean; answer?: string; question?: string },
   ctx: CliContext,
 ): Promise<number> {
   const runDir = path.resolve(ctx.io.cwd, dir);
@@ -50,9 +50,12 @@ export async function runAttach(
   if (!existsSync(path.join(runDir, 'manifest.json'))) {
     throw new AttractorError('ATTACH_NOT_A_RUN', `${dir} has no manifest.json: is it a run directory?`);
   }
+  if (flags.question !== undefined && flags.answer === undefined) {
+    throw new AttractorError('BAD_FLAG', '--question needs --answer: the answer to give that question.');
+  }
   if (flags.answer !== undefined) {
     const { answerGate } = await import('./answer-gate.js');
-    return answerGate(runDir, flags.answer, ctx);
+    return answerGate(runDir, flags.answer, ctx, flags.question);
   }
   const tty = flags.tui !== false && ctx.io.isTTY && process.stdin.isTTY === true && !ctx.io.env['CI'];
   if (!tty) return followPlain(runDir, ctx);

@@ -8,11 +8,11 @@ import { loadPipelineFile } from './load-pipeline-file.js';
 /** `attractor compile`: the graph after transforms on stdout; diagnostics on stderr. */
 export async function runCompile(
   file: string,
-  options: { format: CompileFormat },
+  options: { format: CompileFormat; allowRead?: string[] },
   ctx: CliContext,
 ): Promise<number> {
   const { io, colors } = ctx;
-  const { graph, diagnostics } = loadPipelineFile(file, io);
+  const { graph, diagnostics } = loadPipelineFile(file, io, options.allowRead);
   for (const d of diagnostics) io.stderr(`${formatDiagnostic(d, file, colors)}\n`);
   const counts = countDiagnostics(diagnostics);
   if (counts.errors > 0) {

@@ -17,6 +17,8 @@ export interface RunFlags {
   tui?: boolean;
   /** `--inspect [PORT]`: true without a port. */
   inspect?: boolean | string;
+  /** `--inspect-origin`, collected and normalised: web origins allowed to read the stream. */
+  inspectOrigin?: string[];
   inspectLog?: string;
   /** Real runs: keep every model exchange in this cassette / answer every call from it. */
   record?: string;
@@ -25,4 +27,6 @@ export interface RunFlags {
   maxCost?: string;
   /** Where the agents work (default: the current directory). */
   workdir?: string;
+  /** `--allow-read DIR`, collected: more folders the pipeline may name files in. */
+  allowRead?: string[];
 }

@@ -18,6 +18,7 @@ import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { RunTui } from '../tui/start-run-tui.js';
 import type { CliContext } from './cli-context.js';
+import { cliReadScope } from './cli-read-scope.js';
 import { displayPath } from './display-path.js';
 import { createEventPrinter, type EventPrinter } from './event-printer.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
@@ -29,6 +30,7 @@ import { readPipelineSource } from './read-pipeline-source.js';
 import { type RealRunInput, type RealRunServices, realRunServices } from './real-run-services.js';
 import type { RunFlags } from './run-flags.js';
 import { formatRunSummary } from './run-summary.js';
+import { sayHowResumeStarts } from './say-how-resume-starts.js';
 import { errorWithShownFile, withShownFile } from './shown-locations.js';
 import {
   type AnsweringInterviewer,
@@ -86,6 +88,7 @@ function buildOptions(
   }
   const registry = createDefaultRegistry();
   const interviewer = chooseInterviewer(flags);
+  const { readScope } = pipeline;
   const { maxSteps } = flags;
   const runDir = flags.logsDir ?? flags.logDir;
   return {
@@ -115,6 +118,7 @@ function buildOptions(
       ? { backend: withAgentBackends(real?.backend ?? createSimulatedBackend(), agents.acp) }
       : {}),
     workingDir: real?.workingDir ?? ctx.io.cwd,
+    ...(readScope ? { readScope } : {}),
     registry: flags.dryRun ? withDryRunHandlers(registry) : registry,
     onEvent: learningRunDir(interviewer, onEvent),
   };
@@ -132,6 +136,7 @@ async function prepareAgents(
   return prepareAgentBackend({
     source,
     file,
+    readScope: cliReadScope(file, ctx.io.cwd, flags.allowRead),
     workingDir: ctx.io.cwd,
     env: ctx.io.env,
     autoApprove: flags.autoApprove === true,
@@ -240,9 +245,16 @@ async function openInspection(flags: RunFlags, ctx: CliContext): Promise<Inspect
   if (flags.inspect === undefined && flags.inspectLog === undefined) return undefined;
   const port = flags.inspect === undefined ? undefined : parsePort(flags.inspect);
   const { openInspectStream } = await import('./inspect-stream.js');
+  if (flags.inspectOrigin && port === undefined) {
+    throw new AttractorError(
+      'BAD_FLAG',
+      '--inspect-origin needs --inspect: it says who may read that stream.',
+    );
+  }
   const stream = await openInspectStream({
     ...(port !== undefined ? { port } : {}),
     ...(flags.inspectLog ? { logFile: path.resolve(ctx.io.cwd, flags.inspectLog) } : {}),
+    ...(flags.inspectOrigin ? { origins: flags.inspectOrigin } : {}),
   });
   if (stream.url) ctx.io.stderr(`attractor: inspector at ${stream.url} (open it in a browser)\n`);
   return stream;
@@ -274,6 +286,7 @@ async function openTui(
   const { startRunTui } = await loadTui();
   return startRunTui({
     ...pipeline,
+    readScope: cliReadScope(pipeline.file, ctx.io.cwd, flags.allowRead),
     ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
     env: ctx.io.env,
   });
@@ -310,6 +323,8 @@ async function startWith(
 
 export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Promise<number> {
   const source = readPipelineSource(file, ctx.io.cwd);
+  // Checked first: a bad --allow-read is a flag error, whatever else the run would say.
+  const readScope = cliReadScope(source.absolutePath, ctx.io.cwd, flags.allowRead);
   const runDir = flags.logsDir ?? flags.logDir;
   // Checked here too, so the message names the directory as the user typed it.
   if (runDir !== undefined) assertRunDirFree(path.resolve(ctx.io.cwd, runDir), runDir);
@@ -325,7 +340,7 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
       flags,
       ctx,
       tui ? tui.onEvent : printer.print,
-      { source: source.text, file: source.absolutePath },
+      { source: source.text, file: source.absolutePath, readScope },
       agents,
     );
     const { real: _real, ...runOptions } = options;
@@ -415,6 +430,9 @@ export async function runResume(
       `${from} is not a run directory or a checkpoint file, so there is nothing to resume; to start a run of a pipeline: attractor run ${from}`,
     );
   }
+  const found = locateRun(target, dotFile ? path.resolve(ctx.io.cwd, dotFile) : undefined);
+  const early = sayHowResumeStarts(found, flags, ctx);
+  if (early !== undefined) return early;
   const recorded = withRecordedMode(flags, target);
   const dot = dotFile
     ? path.resolve(ctx.io.cwd, dotFile)
@@ -423,7 +441,6 @@ export async function runResume(
     ? await prepareAgents(readFileSync(dot, 'utf8'), dot, recorded, ctx)
     : undefined;
   const printer = createEventPrinter(flags.json === true, ctx);
-  const found = locateRun(target, dotFile ? path.resolve(ctx.io.cwd, dotFile) : undefined);
   const tui = await openTui(recorded, ctx, {
     source: found.source,
     file: found.file,
@@ -433,7 +450,12 @@ export async function runResume(
     recorded,
     ctx,
     tui ? tui.onEvent : printer.print,
-    { source: found.source, file: found.file, checkpointPath: found.checkpointPath },
+    {
+      source: found.source,
+      file: found.file,
+      checkpointPath: found.checkpointPath,
+      readScope: cliReadScope(found.file, ctx.io.cwd, flags.allowRead),
+    },
     agents,
   );
   const { runDir: _runDir, runsRoot: _runsRoot, real, ...resumeOptions } = options;

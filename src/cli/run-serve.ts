@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { RunOptions } from '../machines/run-types.js';
 import type { RunRecord } from '../server/run-record.js';
 import { startServer } from '../server/start-server.js';
@@ -20,7 +21,7 @@ function wholeNumber(flag: string, value: string, min: number): number {
 export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<number> {
   // Runs that call models get the same agent backend, router and budget as `attractor run`: keys come
   // from the server's environment (and the working directory's .env); a missing key fails that run.
-  const realRunOptions = (record: RunRecord, source: string): Partial<RunOptions> => {
+  const realRunOptions = (record: RunRecord, source: string, readScope: ReadScope): Partial<RunOptions> => {
     const real = realRunServices(
       {
         ...(record.options.model ? { model: record.options.model } : {}),
@@ -33,6 +34,7 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
       {
         source,
         file: record.source_file === '<inline>' ? path.join(ctx.io.cwd, 'pipeline.dot') : record.source_file,
+        readScope,
       },
     );
     return {
@@ -42,10 +44,11 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
       workingDir: real.workingDir,
     };
   };
+  const port = wholeNumber('--port', flags.port, 0);
   const server = await startServer(
     {
       host: flags.host,
-      port: wholeNumber('--port', flags.port, 0),
+      port,
       dataDir: path.resolve(ctx.io.cwd, flags.dataDir),
       maxConcurrentRuns: wholeNumber('--max-concurrent-runs', flags.maxConcurrentRuns, 1),
       allowTools: flags.allowTools === true,
@@ -53,9 +56,19 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
       resumeInterrupted: flags.resumeInterrupted === true,
       ...(flags.token ? { token: flags.token } : {}),
       ...(flags.corsOrigin ? { corsOrigin: flags.corsOrigin } : {}),
+      ...(flags.allowedHost ? { allowedHosts: flags.allowedHost } : {}),
     },
     { realRunOptions },
-  );
+  ).catch((error: unknown) => {
+    if (AttractorError.isInstance(error) && error.code === 'PORT_IN_USE') {
+      throw new AttractorError(
+        'PORT_IN_USE',
+        `port ${port} is already in use on ${flags.host}: stop what uses it, or choose another port with --port (--port 0 picks a free one).`,
+        { cause: error },
+      );
+    }
+    throw error;
+  });
   ctx.io.stderr(`attractor serve: listening on ${server.url} (data in ${flags.dataDir})\n`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {

@@ -8,6 +8,8 @@ import { loadPipelineFile } from './load-pipeline-file.js';
 export interface ValidateOptions {
   strict?: boolean;
   json?: boolean;
+  /** `--allow-read DIR`: more folders the pipeline may name files in. */
+  allowRead?: string[];
 }
 
 /** `attractor validate`: exit 0 when no errors (and, with `--strict`, no warnings), else 1. */
@@ -15,7 +17,7 @@ export function runValidate(file: string, options: ValidateOptions, ctx: CliCont
   const { io, colors } = ctx;
   let loaded: ReturnType<typeof loadPipelineFile>;
   try {
-    loaded = loadPipelineFile(file, io);
+    loaded = loadPipelineFile(file, io, options.allowRead);
   } catch (error) {
     if (!options.json || !AttractorError.isInstance(error)) throw error;
     io.stdout(`${JSON.stringify({ valid: false, diagnostics: [errorToDiagnostic(error)] }, null, 2)}\n`);

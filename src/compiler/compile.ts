@@ -1,4 +1,7 @@
 import type { Diagnostic } from './diagnostic.js';
+import { checkNamedFiles } from './files/check-named-files.js';
+import type { NamedFileReader } from './files/read-named-file.js';
+import { defaultReadScope, type ReadScope } from './files/read-scope.js';
 import type { PipelineGraph } from './ir.js';
 import { lowerToMachineConfig } from './lower/lower-to-machine-config.js';
 import type { MachineConfig } from './lower/machine-config.js';
@@ -11,6 +14,13 @@ import { hasErrors, validate } from './validate/validate.js';
 export interface LoadOptions {
   /** Path of the DOT file: locations, `@file` prompts and child dotfiles resolve against it. */
   file?: string;
+  /**
+   * Where named files (`@file` prompts, child dotfiles) may be read from; default: the DOT file's folder
+   * and the working directory (`defaultReadScope`). Kept on the graph for what a run reads later.
+   */
+  readScope?: ReadScope;
+  /** Reads named files (default: the disk, confined to `readScope`). Injected in tests. */
+  readFile?: NamedFileReader;
   /** Overrides the graph's `goal` (`--goal`). */
   goal?: string;
   /** Pipeline parameter values (`--set name=value`); given, every declared parameter must get one. */
@@ -31,18 +41,24 @@ export interface LoadedPipeline {
  */
 export function loadPipeline(source: string, options: LoadOptions = {}): LoadedPipeline {
   const parsed = parseDot(source, options.file ? { file: options.file } : {});
-  const transformed = applyTransforms(parsed.graph, {
-    ...(options.goal !== undefined ? { goal: options.goal } : {}),
-    ...(options.vars !== undefined ? { vars: options.vars } : {}),
-    ...(options.transforms ? { transforms: options.transforms } : {}),
-  });
+  const readScope = options.readScope ?? defaultReadScope(options.file);
+  const transformed = applyTransforms(
+    { ...parsed.graph, readScope },
+    {
+      ...(options.goal !== undefined ? { goal: options.goal } : {}),
+      ...(options.vars !== undefined ? { vars: options.vars } : {}),
+      ...(options.transforms ? { transforms: options.transforms } : {}),
+      ...(options.readFile ? { readFile: options.readFile } : {}),
+    },
+  );
+  const files = checkNamedFiles(transformed.graph, options.readFile);
   const lint = validate(transformed.graph, {
     ...(options.rules ? { rules: options.rules } : {}),
     ...(options.customHandlerTypes ? { customHandlerTypes: options.customHandlerTypes } : {}),
   });
   return {
     graph: transformed.graph,
-    diagnostics: [...parsed.diagnostics, ...transformed.diagnostics, ...lint],
+    diagnostics: [...parsed.diagnostics, ...transformed.diagnostics, ...files, ...lint],
   };
 }
 

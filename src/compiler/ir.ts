@@ -8,6 +8,7 @@ import type { SourceSpan } from '../shared/errors.js';
 import type { edgeAttrsSchema } from './attributes/edge-attrs-schema.js';
 import type { graphAttrsSchema } from './attributes/graph-attrs-schema.js';
 import type { nodeAttrsSchema } from './attributes/node-attrs-schema.js';
+import type { ReadScope } from './files/read-scope.js';
 
 export type SourceLocation = SourceSpan;
 
@@ -64,6 +65,11 @@ export interface PipelineGraph {
   edges: PipelineEdge[];
   /** Path of the DOT file, when compiled from a file: `@file` prompts and child dotfiles resolve against it. */
   file?: string;
+  /**
+   * Where the files this pipeline names may be read from (set by `loadPipeline`); absent, the DOT file's
+   * folder and the working directory (`defaultReadScope`).
+   */
+  readScope?: ReadScope;
   loc: SourceLocation;
   attrLocs: Record<string, SourceLocation>;
 }

@@ -28,12 +28,21 @@ export { errorFromException } from './errors/error-from-exception.js';
 export { errorFromHttpStatus, type HttpErrorInput } from './errors/error-from-http-status.js';
 export { InvalidRequestError } from './errors/invalid-request-error.js';
 export { InvalidToolCallError } from './errors/invalid-tool-call-error.js';
-export { LLMError, type LLMErrorOptions } from './errors/llm-error.js';
+export {
+  LLMError,
+  /** The specification's name for the base of every client error. */
+  LLMError as SDKError,
+  type LLMErrorOptions,
+} from './errors/llm-error.js';
 export { NetworkError } from './errors/network-error.js';
 export { NoObjectGeneratedError } from './errors/no-object-generated-error.js';
 export { NotFoundError } from './errors/not-found-error.js';
 export { parseRetryAfter } from './errors/parse-retry-after.js';
-export { PermissionDeniedError } from './errors/permission-denied-error.js';
+export {
+  /** The specification's name for HTTP 403. */
+  PermissionDeniedError as AccessDeniedError,
+  PermissionDeniedError,
+} from './errors/permission-denied-error.js';
 export { ProviderError } from './errors/provider-error.js';
 export { QuotaExceededError } from './errors/quota-exceeded-error.js';
 export { RateLimitError } from './errors/rate-limit-error.js';

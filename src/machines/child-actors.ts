@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AnyActorRef, createActor } from 'xstate';
 import type {
@@ -134,7 +133,7 @@ export function startChildPipeline(
   context: PipelineMachineContext,
   request: ChildRequest,
 ): ChildPipelineHandle {
-  const { machine, startAt } = runtime.childMachine(
+  const { machine, startAt, source } = runtime.childMachine(
     request.dotFile,
     request.workingDir ? { workingDir: request.workingDir } : {},
   );
@@ -142,7 +141,7 @@ export function startChildPipeline(
   const childDir = manager
     ? join(context.runDir, safeSegment(manager), 'child')
     : join(context.runDir, 'child');
-  const sha = createHash('sha256').update(readFileSync(request.dotFile)).digest('hex');
+  const sha = createHash('sha256').update(source).digest('hex');
   const base = {
     runDir: childDir,
     maxSteps: context.maxSteps,

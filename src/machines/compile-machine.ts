@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { type CompiledPipeline, compile, type LoadOptions } from '../compiler/compile.js';
+import { MAX_NAMED_FILE_BYTES } from '../compiler/files/read-named-file.js';
+import { defaultReadScope } from '../compiler/files/read-scope.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
 import { AttractorError } from '../shared/errors.js';
+import { readConfinedFile } from '../shared/read-confined-file.js';
 import { createHandlerActors } from './handler-invocation.js';
 import type { InvocationRuntime } from './invocation-runtime.js';
 import { type PipelineMachine, setupPipelineMachine } from './pipeline-machine.js';
@@ -189,18 +192,25 @@ function runtimeFor(
     childMachine(dotFile, options = {}) {
       // The services of the run now bound (a leased machine is rebound from run to run).
       const { services } = runtime;
-      let source: string;
-      try {
-        source = readFileSync(dotFile, 'utf8');
-      } catch {
-        throw new AttractorError('CHILD_PIPELINE_NOT_FOUND', `cannot read child pipeline ${dotFile}.`);
+      // The child reads inside the parent's scope; its own names resolve against its folder.
+      const scope = lookup.graph.readScope ?? defaultReadScope(lookup.graph.file);
+      const read = readConfinedFile(dotFile, { roots: scope.roots, maxBytes: MAX_NAMED_FILE_BYTES });
+      if (!read.ok) {
+        throw new AttractorError(
+          read.problem === 'outside' ? 'FILE_NOT_ALLOWED' : 'CHILD_PIPELINE_NOT_FOUND',
+          `cannot read child pipeline ${dotFile}: ${read.reason}.`,
+        );
       }
-      const child = compileMachine(source, { file: dotFile });
+      const source = read.text;
+      const child = compileMachine(source, {
+        file: dotFile,
+        readScope: { ...scope, base: path.dirname(dotFile) },
+      });
       const start = findStartNodes(child.graph)[0];
       if (!start)
         throw new AttractorError('CHILD_PIPELINE_INVALID', `child pipeline ${dotFile} has no start node.`);
       const childServices = options.workingDir ? { ...services, workingDir: options.workingDir } : services;
-      return { machine: providePipeline(child, childServices), startAt: start.id };
+      return { machine: providePipeline(child, childServices), startAt: start.id, source };
     },
   };
   return runtime;
@@ -209,10 +219,11 @@ function runtimeFor(
 function cacheKey(input: string | PipelineGraph, options: CompileMachineOptions): string | undefined {
   if (typeof input !== 'string' || options.transforms || options.rules || input.includes('@'))
     return undefined;
-  const { file, goal, customHandlerTypes, model, provider } = options;
+  const { file, goal, customHandlerTypes, model, provider, readScope, readFile } = options;
+  if (readFile) return undefined;
   return createHash('sha256')
     .update(input)
-    .update(JSON.stringify([file, goal, customHandlerTypes, model, provider]))
+    .update(JSON.stringify([file, goal, customHandlerTypes, model, provider, readScope]))
     .digest('hex');
 }
 

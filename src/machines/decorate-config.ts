@@ -74,7 +74,7 @@ export function decorateConfig<TSetupConfig>(config: MachineConfig): DecoratedCo
     };
     const withSettlement = (ref: NamedRef) => ({
       type: ref.type,
-      params: ({ event }: Args) => ({ ...ref.params, settlement: settlementOf(event) }),
+      params: printsAs(({ event }: Args) => ({ ...ref.params, settlement: settlementOf(event) }), ref.params),
     });
     // A config printed before transitions became lists (or written by hand) may give one transition.
     return (Array.isArray(list) ? list : [list]).map((t) => {
@@ -106,7 +106,7 @@ export function decorateConfig<TSetupConfig>(config: MachineConfig): DecoratedCo
       ...(states ? { states } : {}),
       invoke: {
         ...invoke,
-        input: ({ context }: Args): HandlerInvocationInput => ({ node, context }),
+        input: printsAs(({ context }: Args): HandlerInvocationInput => ({ node, context }), invoke.input),
         onDone: settled(invoke.onDone, where, false, handlerInvoke),
         onError: settled(invoke.onError, where, true, handlerInvoke),
       },
@@ -129,6 +129,16 @@ export function decorateConfig<TSetupConfig>(config: MachineConfig): DecoratedCo
           );
     },
   };
+}
+
+/**
+ * A function the config needs that serialises (JSON.stringify calls a function's `toJSON` too) as the
+ * plain data it was made from: the live machine's definition — what an inspector is sent — shows every
+ * guard's and action's params and every invocation's input exactly as `compile --format xstate` prints
+ * them, not `{ "type": "params" }`.
+ */
+function printsAs<F extends (args: Args) => unknown>(fn: F, data: unknown): F {
+  return Object.assign(fn, { toJSON: () => data });
 }
 
 function invalid(where: string, what: string): AttractorError {

@@ -10,6 +10,7 @@ import { executeRun } from './execute-run.js';
 import { locateRun } from './locate-run.js';
 import { pipelineInput } from './pipeline-input.js';
 import { resolveRunDir } from './resolve-run-dir.js';
+import { failedRunRestart, restartCheckpoint } from './restart-after-failure.js';
 import { resumeInputFrom } from './resume-input-from.js';
 import { newRunId } from './run-directory.js';
 import {
@@ -31,6 +32,7 @@ function compileOptions(options: RunOptions): CompileMachineOptions {
     ...(options.registry ? { customHandlerTypes: options.registry.types() } : {}),
     ...(options.model ? { model: options.model } : {}),
     ...(options.provider ? { provider: options.provider } : {}),
+    ...(options.readScope ? { readScope: options.readScope } : {}),
   };
 }
 
@@ -80,7 +82,9 @@ export async function runPipeline(options: StartOptions): Promise<RunResult> {
 
 /**
  * Resume a run from its checkpoint: completed nodes are not re-run, the interrupted node is; context and
- * retry counters are restored; the first `full`-fidelity node degrades once to `summary:high`.
+ * retry counters are restored; the first `full`-fidelity node degrades once to `summary:high`. A run
+ * that failed starts again at the node that failed, its retries renewed (`pipeline.resume` carries
+ * `after_failure`); a completed run is not run again (`alreadyFinished`).
  */
 export function resumePipeline(options: ResumeOptions): PipelineRun {
   const found = locateRun(options.from, options.dotFile);
@@ -93,7 +97,16 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
     );
   }
   const { runDir } = found;
-  if (checkpoint.status === 'completed' || checkpoint.status === 'failed') {
+  // The original run's parameter values, from its context (`vars.<name>`).
+  const compiled = compileMachine(found.source, {
+    file: found.file,
+    ...compileOptions(options),
+    vars: varsFromContext(checkpoint.context),
+  });
+  // A failed run starts again at the node that failed, as a retry of it; one that cannot (nothing
+  // names a node to start from) is reported finished, like a completed run.
+  const restart = failedRunRestart(checkpoint, compiled.graph);
+  if (checkpoint.status === 'completed' || (checkpoint.status === 'failed' && !restart)) {
     const result: RunResult = {
       status: checkpoint.status,
       quality: runQuality(checkpoint.status, checkpoint.failed_nodes),
@@ -117,12 +130,7 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
       cancel() {},
     };
   }
-  // The original run's parameter values, from its context (`vars.<name>`).
-  const compiled = compileMachine(found.source, {
-    file: found.file,
-    ...compileOptions(options),
-    vars: varsFromContext(checkpoint.context),
-  });
+  const from = restart ? restartCheckpoint(checkpoint, restart) : checkpoint;
   return executeRun(
     {
       compiled,
@@ -131,8 +139,9 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
       sha,
       runId: checkpoint.run_id,
       runDir,
-      input: resumeInputFrom(checkpoint, { runDir, maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS }),
+      input: resumeInputFrom(from, { runDir, maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS }),
       fresh: false,
+      ...(restart ? { afterFailure: restart } : {}),
     },
     options,
   );

@@ -306,6 +306,7 @@ function startRun(
       run_id: runId,
       run_dir: runDir,
       ...(prepared.fresh ? {} : { resume_at: prepared.input.startAt }),
+      ...(prepared.afterFailure ? { after_failure: prepared.afterFailure } : {}),
     });
     // The run lock is ours, so whoever ran this before is dead: stop what it left running before the
     // interrupted node runs again beside it.

@@ -29,11 +29,14 @@ export interface InvocationRuntime {
   services: PipelineServices;
   /** The machine these actors belong to: parallel branches are more actors of it. */
   machine(): PipelineMachine;
-  /** The machine of a child pipeline's DOT file, bound to the same services (but its own working directory). */
+  /**
+   * The machine of a child pipeline's DOT file (read inside the graph's read scope), bound to the same
+   * services (but its own working directory); `source` is the text it was compiled from.
+   */
   childMachine(
     dotFile: string,
     options?: { workingDir?: string },
-  ): { machine: PipelineMachine; startAt: string };
+  ): { machine: PipelineMachine; startAt: string; source: string };
   /** Handler invocations so far (for yielding to the event loop). */
   steps: number;
   /** Set by an engine run: its routing nodes' records wait for its next checkpoint.json (D29.1). */

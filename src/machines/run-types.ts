@@ -4,6 +4,7 @@ import type { HandlerServices } from '../actors/handler-types.js';
 import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import type { HandlerRegistry } from '../actors/registry.js';
 import type { Diagnostic } from '../compiler/diagnostic.js';
+import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { CompiledMachine } from './compile-machine.js';
 import type { PipelineMachineInput } from './pipeline-context.js';
@@ -79,6 +80,11 @@ export interface RunOptions {
   manifestOptions?: Record<string, unknown>;
   /** Where tool commands run (default: the process's working directory). */
   workingDir?: string;
+  /**
+   * Where the files the pipeline names may be read from (`@file` prompts, child dotfiles); default: the
+   * DOT file's folder and the working directory. The CLI adds `--allow-read`; the server its allowed folders.
+   */
+  readScope?: ReadScope;
   /** fsync checkpoints (default true). */
   durable?: boolean;
   random?: () => number;
@@ -123,6 +129,8 @@ export interface Prepared {
   input: PipelineMachineInput;
   fresh: boolean;
   warnings: Diagnostic[];
+  /** A resume of a failed run: the node it starts again at and why the run had failed. */
+  afterFailure?: { node: string; reason: string };
 }
 
 /** A resume continues in the run's own directory, so it takes neither `runDir` nor `runsRoot`. */

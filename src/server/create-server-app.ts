@@ -3,16 +3,24 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { ZodError } from 'zod';
 import { AttractorError } from '../shared/errors.js';
+import { hostAllowList } from './allowed-hosts.js';
 import { ApiError } from './api-error.js';
-import { isAuthorized } from './bearer-auth.js';
+import { hostGuard, stateChangeGuard, tokenGuard } from './request-guards.js';
 import { registerPipelineRoutes } from './routes/pipelines.js';
 import { registerRunFileRoutes } from './routes/run-files.js';
 import type { RunManager } from './run-manager.js';
 import type { ServerOptions } from './server-options.js';
-import { WEB_PAGE } from './web-page.js';
+import { WEB_PAGE, WEB_PAGE_HEADERS } from './web-page.js';
 
-/** The HTTP API as a Hono app (fetch-style handler): testable without a socket, served by `startServer`. */
-export function createServerApp(manager: RunManager, options: ServerOptions): Hono {
+/**
+ * The HTTP API as a Hono app (fetch-style handler): testable without a socket, served by `startServer`.
+ * `port` is the port the socket is bound to (known once it listens): `Host` headers must name it.
+ */
+export function createServerApp(
+  manager: RunManager,
+  options: ServerOptions,
+  port: () => number = () => options.port,
+): Hono {
   const app = new Hono();
 
   app.onError((error, c) => {
@@ -30,20 +38,11 @@ export function createServerApp(manager: RunManager, options: ServerOptions): Ho
     c.json({ error: { code: 'NOT_FOUND', message: `no route ${c.req.method} ${c.req.path}` } }, 404),
   );
 
-  if (options.corsOrigin) app.use('*', cors({ origin: options.corsOrigin }));
-  const token = options.token;
-  if (token) {
-    app.use('*', async (c, next) => {
-      if (c.req.path === '/healthz') return next();
-      if (!c.req.header('authorization')) {
-        throw new ApiError(401, 'UNAUTHORIZED', 'this server needs "Authorization: Bearer <token>".');
-      }
-      if (!isAuthorized(c.req.header('authorization'), token)) {
-        throw new ApiError(403, 'FORBIDDEN', 'the bearer token is not valid.');
-      }
-      return next();
-    });
-  }
+  // In this order: a request for another site's name is refused before anything else looks at it.
+  app.use('*', hostGuard(hostAllowList(options.host, port, options.allowedHosts)));
+  if (options.corsOrigin.length > 0) app.use('*', cors({ origin: [...options.corsOrigin] }));
+  app.use('*', stateChangeGuard(options.corsOrigin));
+  if (options.token) app.use('*', tokenGuard(options.token));
   app.use(
     '*',
     bodyLimit({
@@ -59,7 +58,7 @@ export function createServerApp(manager: RunManager, options: ServerOptions): Ho
   );
 
   app.get('/healthz', (c) => c.json({ status: manager.draining ? 'draining' : 'ok' }));
-  app.get('/', (c) => c.html(WEB_PAGE));
+  app.get('/', (c) => c.html(WEB_PAGE, 200, WEB_PAGE_HEADERS));
   registerPipelineRoutes(app, manager, options);
   registerRunFileRoutes(app, manager);
   return app;

@@ -1,5 +1,7 @@
 import { isAnsweredElsewhere } from '../actors/interviewers/answer-channel-interviewer.js';
+import { acceptsText, checkAnswer } from '../actors/interviewers/check-answer.js';
 import type { Answer, Interviewer, Question } from '../actors/interviewers/interviewer.js';
+import { matchOption } from '../actors/interviewers/match-option.js';
 import { resolveScriptedAnswer } from '../actors/interviewers/resolve-scripted-answer.js';
 import { ApiError } from './api-error.js';
 import type { StoredQuestion } from './run-record.js';
@@ -10,17 +12,53 @@ interface Waiting {
   resolve: (answer: Answer) => void;
 }
 
+/** The Answer an HTTP answer string means: an option's key, label or target, yes/no, or free text. */
+function parseAnswer(question: Question, text: string): Answer {
+  return question.type === 'freeform' ? { text } : resolveScriptedAnswer(question, text);
+}
+
+/** A stored question as the interviewer protocol's Question, to check an answer against it. */
+function storedAsQuestion(stored: StoredQuestion): Question {
+  const textOption =
+    stored.text_option === undefined ? undefined : matchOption(stored.options, stored.text_option);
+  return {
+    id: stored.id,
+    text: stored.text,
+    type: stored.type,
+    options: stored.options,
+    stage: stored.stage,
+    ...(textOption ? { textOption } : {}),
+  };
+}
+
+/**
+ * 422 for an answer that names none of the question's options (and free text where the question
+ * takes none): the run keeps waiting, and the body lists what would be accepted.
+ */
+function checked(question: Question, text: string): Answer {
+  const answer = parseAnswer(question, text);
+  const result = checkAnswer(question, answer);
+  if (result.ok) return answer;
+  throw new ApiError(422, 'ANSWER_NO_OPTION', `${result.reason}.`, {
+    question_id: question.id,
+    options: question.options.map((o) => ({ key: o.key, label: o.label })),
+    accepts_text: acceptsText(question),
+  });
+}
+
 /**
  * Human gates answered over HTTP. Each question is written to the store before the gate waits, so a
  * restarted server lists it again; an answer given while the run is not live (after a crash) is kept
- * and consumed when the resumed gate asks the same question. Question ids are stable across that
- * re-ask: the gate's node id plus a per-run counter.
+ * and consumed when the resumed gate asks the same question. The id is the one the run directory's
+ * answer channel gives the asking (`Question.id`: unique per visit, kept when a resumed gate asks
+ * again), so an answer meant for an earlier visit is refused (409).
  */
 export class HttpInterviewer implements Interviewer {
   readonly #runId: string;
   readonly #store: RunStore;
   readonly #waiting = new Map<string, Waiting>();
   readonly #onChange: () => void;
+  #counter = 0;
 
   /** Questions waiting for an answer in this process. */
   get waiting(): number {
@@ -39,16 +77,21 @@ export class HttpInterviewer implements Interviewer {
 
   ask(question: Question, signal: AbortSignal): Promise<Answer> {
     const stored = this.#store.questions(this.#runId);
-    // A question left from before a restart (same gate) keeps its id; an answer given meanwhile wins.
-    const earlier = stored.find((q) => q.stage === question.stage);
+    // A question left from before a restart keeps its id; an answer given meanwhile wins. Without the
+    // channel's id (no run directory), the gate's own earlier question is the one asked again.
+    const earlier =
+      question.id !== undefined
+        ? stored.find((q) => q.id === question.id)
+        : stored.find((q) => q.stage === question.stage);
     if (earlier?.status === 'answered' && earlier.answer !== undefined) {
       this.#store.saveQuestions(
         this.#runId,
         stored.filter((q) => q !== earlier),
       );
-      return Promise.resolve(resolveScriptedAnswer(question, earlier.answer));
+      return Promise.resolve(parseAnswer(question, earlier.answer));
     }
-    const id = earlier?.id ?? `${question.stage}-${stored.length + 1}`;
+    const id = question.id ?? earlier?.id ?? `${question.stage}-${Date.now()}-${++this.#counter}`;
+    const asked: Question = { ...question, id };
     const record: StoredQuestion = {
       id,
       stage: question.stage,
@@ -59,6 +102,7 @@ export class HttpInterviewer implements Interviewer {
         label: o.label,
         ...(o.target ? { target: o.target } : {}),
       })),
+      ...(question.textOption ? { text_option: question.textOption.key } : {}),
       ...(question.timeoutMs !== undefined ? { timeout_seconds: question.timeoutMs / 1000 } : {}),
       asked_at: new Date().toISOString(),
       status: 'pending',
@@ -85,7 +129,7 @@ export class HttpInterviewer implements Interviewer {
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       this.#waiting.set(id, {
-        question,
+        question: asked,
         resolve: (answer) => {
           signal.removeEventListener('abort', onAbort);
           finish();
@@ -95,21 +139,30 @@ export class HttpInterviewer implements Interviewer {
     });
   }
 
-  /** Answer a pending question of a live run; 409 when it is not pending. */
+  /**
+   * Answer a pending question of a live run: 409 when it is not pending (answered, closed, or an
+   * earlier visit's), 422 when the answer names none of its options.
+   */
   answer(questionId: string, text: string): void {
     const waiting = this.#waiting.get(questionId);
-    if (!waiting) throw new ApiError(409, 'QUESTION_NOT_PENDING', `question ${questionId} is not pending.`);
-    waiting.resolve(resolveScriptedAnswer(waiting.question, text));
+    if (!waiting) throw notPending(questionId);
+    waiting.resolve(checked(waiting.question, text));
   }
 }
+
+const notPending = (questionId: string): ApiError =>
+  new ApiError(
+    409,
+    'QUESTION_NOT_PENDING',
+    `question ${questionId} is not pending: it was answered or closed, or belongs to an earlier visit of its gate.`,
+  );
 
 /** Answer a question of a run that is not live (its server died): kept for the resumed gate. */
 export function recordOfflineAnswer(store: RunStore, runId: string, questionId: string, text: string): void {
   const stored = store.questions(runId);
   const question = stored.find((q) => q.id === questionId);
-  if (question?.status !== 'pending') {
-    throw new ApiError(409, 'QUESTION_NOT_PENDING', `question ${questionId} is not pending.`);
-  }
+  if (question?.status !== 'pending') throw notPending(questionId);
+  checked(storedAsQuestion(question), text);
   store.saveQuestions(
     runId,
     stored.map((q) => (q === question ? { ...q, status: 'answered' as const, answer: text } : q)),

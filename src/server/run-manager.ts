@@ -5,6 +5,7 @@ import { AutoApproveInterviewer } from '../actors/interviewers/auto-approve.js';
 import { createDefaultRegistry } from '../actors/registry.js';
 import { createSimulatedBackend } from '../actors/simulated-backend.js';
 import { loadPipeline } from '../compiler/compile.js';
+import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import { hasErrors } from '../compiler/validate/validate.js';
 import { withDryRunHandlers } from '../machines/dry-run.js';
@@ -27,14 +28,20 @@ import {
   TERMINAL_STATUSES,
 } from './run-record.js';
 import type { ListRunsQuery, RunPage, RunStore } from './run-store.js';
+import { serverReadScope } from './server-read-scope.js';
 
 export interface RunManagerOptions {
   store: RunStore;
   maxConcurrentRuns: number;
   /** Tool commands (and manager loops' children) run only when the server was started with `--allow-tools`. */
   allowTools: boolean;
+  /**
+   * The only folders submitted pipelines may read named files from (`--allow-dir`; default none):
+   * see `serverReadScope`.
+   */
+  allowDirs?: readonly string[];
   /** Options for runs that call real models (the codergen backend, router); absent: only simulated runs. */
-  realRunOptions?: (record: RunRecord, source: string) => Partial<RunOptions>;
+  realRunOptions?: (record: RunRecord, source: string, readScope: ReadScope) => Partial<RunOptions>;
 }
 
 export interface Submission {
@@ -118,7 +125,10 @@ export class RunManager {
 
   graph(id: string): PipelineGraph {
     const record = this.get(id);
-    return loadPipeline(this.#store.source(id), { file: record.source_file }).graph;
+    return loadPipeline(this.#store.source(id), {
+      file: record.source_file,
+      readScope: this.#readScope(record.source_file),
+    }).graph;
   }
 
   /** The run's events: live, or read back from its `events.jsonl`. */
@@ -246,6 +256,7 @@ export class RunManager {
     try {
       loaded = loadPipeline(submission.source, {
         file: submission.sourceFile,
+        readScope: this.#readScope(submission.sourceFile),
         ...(submission.options.goal !== undefined ? { goal: submission.options.goal } : {}),
       });
     } catch (error) {
@@ -280,6 +291,10 @@ export class RunManager {
       );
     }
     return loaded.graph;
+  }
+
+  #readScope(sourceFile: string): ReadScope {
+    return serverReadScope(sourceFile, this.#options.allowDirs ?? []);
   }
 
   #pump(): void {
@@ -361,8 +376,10 @@ export class RunManager {
     const simulated = options.dry_run || scenario !== undefined;
     const registry = createDefaultRegistry();
     const runDir = this.#store.runDirFor(record.id);
+    const readScope = this.#readScope(record.source_file);
     const base: RunOptions = {
       runDir,
+      readScope,
       ...(options.goal !== undefined ? { goal: options.goal } : {}),
       ...(options.model !== undefined ? { model: options.model } : {}),
       // Published in the run directory too, so `attractor attach <run dir>` (or a script) can answer;
@@ -382,7 +399,10 @@ export class RunManager {
         ...(scenario ? { scenario } : {}),
       };
     }
-    return { ...base, ...this.#options.realRunOptions?.(record, this.#store.source(record.id)) };
+    return {
+      ...base,
+      ...this.#options.realRunOptions?.(record, this.#store.source(record.id), readScope),
+    };
   }
 }
 

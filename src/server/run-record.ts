@@ -49,6 +49,8 @@ export const StoredQuestionSchema = z.object({
   type: z.enum(['yes_no', 'multiple_choice', 'freeform', 'confirmation']),
   options: z.array(z.object({ key: z.string(), label: z.string(), target: z.string().optional() })),
   timeout_seconds: z.number().optional(),
+  /** The key of the option free text follows (a gate with `human.freeform`); absent: options only. */
+  text_option: z.string().optional(),
   asked_at: z.string(),
   status: z.enum(['pending', 'answered']),
   /** The raw answer given over HTTP (accelerator key, option label or free text). */

@@ -9,9 +9,28 @@ export const ServerOptionsSchema = z.object({
   token: z.string().min(1).optional(),
   maxConcurrentRuns: z.number().int().positive().default(4),
   allowTools: z.boolean().default(false),
-  /** Directories `dot_path` may name files in (default: none, so only `dot_source` is accepted). */
+  /**
+   * Directories `dot_path` may name files in, and the only ones any submitted pipeline may read named
+   * files (`@file` prompts, child dotfiles) from (default: none).
+   */
   allowDirs: z.array(z.string()).default([]),
-  corsOrigin: z.string().optional(),
+  /**
+   * More `Host` names the server answers to (`name` on any port, or `name:port`), besides the address it
+   * is bound to; required when it is bound to every interface (`0.0.0.0`, `::`).
+   */
+  allowedHosts: z.array(z.string().min(1)).default([]),
+  /** Web origins (`https://app.example`) allowed to call the API from a browser: CORS and the Origin check. */
+  corsOrigin: z
+    .union([z.string(), z.array(z.string())])
+    .default([])
+    .transform((value) => (typeof value === 'string' ? [value] : value))
+    .pipe(
+      z.array(
+        z.string().refine(isOrigin, {
+          message: 'a CORS origin is scheme://host[:port], such as https://app.example (no "*", no path)',
+        }),
+      ),
+    ),
   bodyLimitBytes: z
     .number()
     .int()
@@ -24,6 +43,16 @@ export const ServerOptionsSchema = z.object({
 });
 export type ServerOptions = z.output<typeof ServerOptionsSchema>;
 export type ServerOptionsInput = z.input<typeof ServerOptionsSchema>;
+
+/** `https://app.example:8443` exactly: what a browser sends as `Origin`. */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
 
 const LOOPBACK = /^(127(?:\.\d{1,3}){3}|::1|localhost)$/i;
 export const isLoopback = (host: string): boolean => LOOPBACK.test(host);

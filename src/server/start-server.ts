@@ -1,6 +1,8 @@
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { createAdaptorServer } from '@hono/node-server';
+import type { Hono } from 'hono';
 import { AttractorError } from '../shared/errors.js';
+import { isWildcard } from './allowed-hosts.js';
 import { createServerApp } from './create-server-app.js';
 import { FileRunStore } from './file-run-store.js';
 import { RunManager, type RunManagerOptions } from './run-manager.js';
@@ -18,6 +20,8 @@ export interface RunningServer {
 
 /**
  * Start `attractor serve`: the run store under `dataDir`, the run manager, the HTTP API on `host:port`.
+ * The socket is bound first: a port in use (`PORT_IN_USE`) leaves the data directory untouched, so a
+ * second server started by mistake never marks the first one's runs as interrupted.
  *
  * @example
  * const server = await startServer({ port: 0, dataDir: '.attractor-server' });
@@ -27,7 +31,17 @@ export async function startServer(
   input: ServerOptionsInput,
   extra: Pick<RunManagerOptions, 'realRunOptions'> = {},
 ): Promise<RunningServer> {
-  const options = ServerOptionsSchema.parse(input);
+  const parsed = ServerOptionsSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const at = issue?.path.join('.') ?? '';
+    const value = issue ? readPath(input, issue.path) : undefined;
+    throw new AttractorError(
+      'BAD_SERVER_OPTION',
+      `server option ${at}${value === undefined ? '' : ` ${JSON.stringify(value)}`}: ${issue?.message ?? 'invalid'}.`,
+    );
+  }
+  const options = parsed.data;
   const token = options.token ?? process.env['ATTRACTOR_TOKEN'];
   if (!isLoopback(options.host) && !token) {
     throw new AttractorError(
@@ -35,19 +49,46 @@ export async function startServer(
       `listening on ${options.host} exposes the server beyond this machine: set --token (or ATTRACTOR_TOKEN), and clients send "Authorization: Bearer <token>".`,
     );
   }
-  const manager = new RunManager({
-    store: new FileRunStore(options.dataDir),
-    maxConcurrentRuns: options.maxConcurrentRuns,
-    allowTools: options.allowTools,
-    ...extra,
+  if (isWildcard(options.host) && options.allowedHosts.length === 0) {
+    throw new AttractorError(
+      'ALLOWED_HOSTS_REQUIRED',
+      `listening on ${options.host || 'every interface'} answers any address of this machine: name the host names or addresses clients will use with --allowed-host NAME (repeatable), so requests for other names (DNS rebinding) are refused.`,
+    );
+  }
+  let app: Hono | undefined;
+  const server = createAdaptorServer({
+    hostname: options.host,
+    // Nothing is accepted before the app exists; the guard is for the one turn between the two.
+    fetch: (request, env) => (app ? app.fetch(request, env) : new Response('starting', { status: 503 })),
   });
-  if (options.resumeInterrupted) manager.resumeInterrupted();
-  const app = createServerApp(manager, { ...options, ...(token ? { token } : {}) });
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: options.host, port: options.port }, () => resolve(s));
-    s.once('error', reject);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new AttractorError('PORT_IN_USE', `port ${options.port} on ${options.host} is already in use.`, {
+              cause: error,
+            })
+          : error,
+      ),
+    );
+    server.listen(options.port, options.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  let manager: RunManager;
+  try {
+    manager = new RunManager({
+      store: new FileRunStore(options.dataDir),
+      maxConcurrentRuns: options.maxConcurrentRuns,
+      allowTools: options.allowTools,
+      allowDirs: options.allowDirs,
+      ...extra,
+    });
+    if (options.resumeInterrupted) manager.resumeInterrupted();
+    app = createServerApp(manager, { ...options, ...(token ? { token } : {}) }, () => port);
+  } catch (error) {
+    server.close();
+    throw error;
+  }
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const close = (): Promise<void> =>
     new Promise((resolve) => {
@@ -65,4 +106,13 @@ export async function startServer(
       await close();
     },
   };
+}
+
+function readPath(value: unknown, keys: readonly PropertyKey[]): unknown {
+  let at: unknown = value;
+  for (const key of keys) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at;
 }

@@ -1,17 +1,14 @@
+import { createHash } from 'node:crypto';
+
 /**
  * The live web view served at `GET /`: one self-contained page (no CDN, no framework), so it works
  * offline. It lists runs, starts one from pasted DOT, and for a selected run shows the SVG graph
- * re-coloured from the SSE stream, the event log, node details on click, the live agent output and
- * buttons for pending human questions. A token (when the server needs one) is read from `#token=...`.
- * Events are read with fetch streaming rather than EventSource, which cannot send `Authorization`.
+ * re-coloured from the event stream, the event log, node details on click, the live agent output and
+ * buttons for pending human questions. The page itself holds no run data: on a server with a token it
+ * asks for the token (or takes `#token=...` once) and sends it as `Authorization` on every request.
+ * Events are read with fetch streaming rather than EventSource, which cannot send that header.
  */
-export const WEB_PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Attractor</title>
-<style>
+const STYLE = `
   body { font: 14px/1.4 system-ui, sans-serif; margin: 0; display: grid; grid-template-columns: 320px 1fr; height: 100vh; }
   aside { border-right: 1px solid #ddd; overflow: auto; padding: 8px; }
   main { overflow: auto; padding: 8px 16px; }
@@ -30,43 +27,48 @@ export const WEB_PAGE = `<!doctype html>
   #questions button { margin: 2px 4px 2px 0; }
   .question { border: 1px solid #bfdbfe; background: #eff6ff; padding: 6px; margin: 4px 0; }
   pre { white-space: pre-wrap; background: #fafafa; padding: 4px; }
-</style>
-</head>
-<body>
-<aside>
-  <h1>Attractor</h1>
-  <form id="submit">
-    <textarea id="dot" placeholder="digraph pipeline { ... }"></textarea>
-    <label><input type="checkbox" id="dry" checked> dry run</label>
-    <button type="submit" id="start">Start</button>
-    <div id="submit-error" role="alert"></div>
-  </form>
-  <h2>Runs</h2>
-  <ul id="runs"></ul>
-</aside>
-<main>
-  <div id="empty">Select a run, or start one.</div>
-  <section id="run" hidden>
-    <h1 id="title"></h1>
-    <div>status: <span id="run-status" class="status"></span> <button id="cancel">Cancel</button> <button id="resume">Resume</button></div>
-    <div id="questions"></div>
-    <div id="graph"></div>
-    <h2>Node</h2><div id="node">Click a node in the graph.</div>
-    <h2>Agent output</h2><div id="agent"></div>
-    <h2>Events</h2><div id="log"></div>
-  </section>
-</main>
-<script>
+  #signin { grid-column: 1 / -1; max-width: 420px; margin: 15vh auto; padding: 16px; border: 1px solid #ddd; }
+  #signin input { width: 100%; box-sizing: border-box; margin: 8px 0; font: 14px monospace; }
+  #signin-error { color: #b91c1c; }
+`;
+
+const SCRIPT = `
 "use strict";
-var token = (location.hash.match(/token=([^&]+)/) || [])[1];
-var headers = token ? { Authorization: "Bearer " + decodeURIComponent(token) } : {};
+// The token lives in this tab's sessionStorage and travels as a header, never in a cookie or a URL
+// (docs/decisions/0104-web-view-signs-in-with-a-header-token.md). A #token=... link is taken once and
+// removed from the address bar.
+var TOKEN_KEY = "attractor.token";
+var fragment = location.hash.match(/token=([^&]+)/);
+if (fragment) {
+  sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(fragment[1]));
+  history.replaceState(null, "", location.pathname + location.search);
+}
+function authHeaders() { var t = sessionStorage.getItem(TOKEN_KEY); return t ? { Authorization: "Bearer " + t } : {}; }
 var selected = null, stream = null, statuses = {};
 var FILL = { running: "#fde68a", waiting: "#bfdbfe", success: "#bbf7d0", partial_success: "#fef08a", retry: "#fed7aa", fail: "#fecaca", skipped: "#e5e7eb" };
 function $(id) { return document.getElementById(id); }
+function showSignIn(message) {
+  if (stream) stream.abort();
+  $("app-aside").hidden = true; $("app-main").hidden = true; $("signin").hidden = false;
+  $("signin-error").textContent = message || "";
+  $("token").focus();
+}
+function showApp() {
+  $("signin").hidden = true; $("app-aside").hidden = false; $("app-main").hidden = false;
+  $("signout").hidden = !sessionStorage.getItem(TOKEN_KEY);
+}
+/** A 401 means no valid token: forget the one we had and ask for another. */
+function checkAuth(r) {
+  if (r.status !== 401) return r;
+  var had = !!sessionStorage.getItem(TOKEN_KEY);
+  sessionStorage.removeItem(TOKEN_KEY);
+  showSignIn(had ? "That token is not valid for this server." : "");
+  throw new Error("sign in first");
+}
 function api(path, init) {
   init = init || {};
-  init.headers = Object.assign({ "content-type": "application/json" }, headers, init.headers || {});
-  return fetch(path, init).then(function (r) {
+  init.headers = Object.assign({ "content-type": "application/json" }, authHeaders(), init.headers || {});
+  return fetch(path, init).then(checkAuth).then(function (r) {
     return r.text().then(function (t) {
       var body = t ? (r.headers.get("content-type") || "").indexOf("json") >= 0 ? JSON.parse(t) : t : null;
       if (!r.ok) throw new Error(body && body.error ? body.error.message : r.statusText);
@@ -76,7 +78,9 @@ function api(path, init) {
 }
 function el(tag, text, cls) { var e = document.createElement(tag); if (text != null) e.textContent = text; if (cls) e.className = cls; return e; }
 function refreshRuns() {
+  if (!$("signin").hidden) return;
   api("/pipelines?limit=50").then(function (page) {
+    showApp();
     var ul = $("runs"); ul.textContent = "";
     page.pipelines.forEach(function (r) {
       var li = el("li", null, "run" + (r.id === selected ? " selected" : ""));
@@ -118,7 +122,7 @@ function follow(id) {
   if (stream) stream.abort();
   stream = new AbortController();
   var ctrl = stream;
-  fetch("/pipelines/" + id + "/events", { headers: headers, signal: ctrl.signal }).then(function (r) {
+  fetch("/pipelines/" + id + "/events", { headers: authHeaders(), signal: ctrl.signal }).then(checkAuth).then(function (r) {
     var reader = r.body.getReader(), decoder = new TextDecoder(), buffer = "";
     function pump() {
       return reader.read().then(function (chunk) {
@@ -174,7 +178,7 @@ function select(id) {
     $("title").textContent = r.name + (r.goal ? " — " + r.goal : "");
     $("run-status").textContent = r.status; $("run-status").className = "status " + r.status;
   });
-  fetch("/pipelines/" + id + "/graph?format=svg", { headers: headers }).then(function (r) { return r.text(); }).then(function (svg) {
+  fetch("/pipelines/" + id + "/graph?format=svg", { headers: authHeaders() }).then(checkAuth).then(function (r) { return r.text(); }).then(function (svg) {
     $("graph").innerHTML = svg;
     document.querySelectorAll("#graph g.node").forEach(function (g) {
       g.onclick = function () { var t = g.querySelector("title"); if (t) showNode(id, t.textContent); };
@@ -193,9 +197,79 @@ $("submit").onsubmit = function (ev) {
 };
 $("cancel").onclick = function () { if (selected) api("/pipelines/" + selected + "/cancel", { method: "POST" }).then(refreshRuns); };
 $("resume").onclick = function () { if (selected) api("/pipelines/" + selected + "/resume", { method: "POST" }).then(function () { select(selected); }); };
+$("signin").onsubmit = function (ev) {
+  ev.preventDefault();
+  sessionStorage.setItem(TOKEN_KEY, $("token").value.trim());
+  $("token").value = "";
+  $("signin").hidden = true;
+  refreshRuns();
+};
+$("signout").onclick = function () { sessionStorage.removeItem(TOKEN_KEY); location.reload(); };
 refreshRuns();
 setInterval(refreshRuns, 3000);
-</script>
+`;
+
+export const WEB_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Attractor</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<form id="signin" hidden>
+  <h1>Attractor</h1>
+  <p>This server needs its access token. It is kept in this browser tab only.</p>
+  <label>Token <input id="token" type="password" autocomplete="off" required></label>
+  <button type="submit" id="signin-button">Sign in</button>
+  <div id="signin-error" role="alert"></div>
+</form>
+<aside id="app-aside">
+  <h1>Attractor <button id="signout" hidden>Sign out</button></h1>
+  <form id="submit">
+    <textarea id="dot" placeholder="digraph pipeline { ... }"></textarea>
+    <label><input type="checkbox" id="dry" checked> dry run</label>
+    <button type="submit" id="start">Start</button>
+    <div id="submit-error" role="alert"></div>
+  </form>
+  <h2>Runs</h2>
+  <ul id="runs"></ul>
+</aside>
+<main id="app-main">
+  <div id="empty">Select a run, or start one.</div>
+  <section id="run" hidden>
+    <h1 id="title"></h1>
+    <div>status: <span id="run-status" class="status"></span> <button id="cancel">Cancel</button> <button id="resume">Resume</button></div>
+    <div id="questions"></div>
+    <div id="graph"></div>
+    <h2>Node</h2><div id="node">Click a node in the graph.</div>
+    <h2>Agent output</h2><div id="agent"></div>
+    <h2>Events</h2><div id="log"></div>
+  </section>
+</main>
+<script>${SCRIPT}</script>
 </body>
 </html>
 `;
+
+const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/**
+ * Served with the page: only its own script and style run (by hash), it talks only to this server, and
+ * no other site may frame it or receive its form; the token it keeps is reachable by no injected script.
+ */
+export const WEB_PAGE_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': [
+    "default-src 'none'",
+    `script-src ${sha256(SCRIPT)}`,
+    `style-src ${sha256(STYLE)}`,
+    "connect-src 'self'",
+    "img-src 'self' data:",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; '),
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};

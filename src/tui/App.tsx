@@ -92,8 +92,8 @@ export function App({ store, gates, controls, onQuit, runDir, size, fps, clock =
     }
     if (pending) {
       const result = gateInput(pending.question, inputRef.current, { ...k, input: key });
-      setInput(result.state);
-      if (result.answer) pending.answer(result.answer);
+      const refused = result.answer ? pending.answer(result.answer) : undefined;
+      setInput(refused ? { ...result.state, error: refused } : result.state);
       return;
     }
     if (key === 'q' && onQuit) return onQuit();

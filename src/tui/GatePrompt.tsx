@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { acceptsText } from '../actors/interviewers/check-answer.js';
 import type { Question } from '../actors/interviewers/interviewer.js';
 import { stripAcceleratorPrefix } from '../compiler/accelerator.js';
 import type { GateInputState } from './gate-input.js';
@@ -43,6 +44,11 @@ export function GatePrompt({ question, input, remainingMs, readOnly, width }: Ga
           <Text inverse> </Text>
         </Text>
       ) : null}
+      {input.error ? (
+        <Text color={theme.warn} wrap="wrap">
+          ✗ {input.error}
+        </Text>
+      ) : null}
       {remainingMs !== undefined ? (
         <Text color={theme.warn}>
           ⏱ {Math.max(0, Math.ceil(remainingMs / 1000))}s left
@@ -55,8 +61,8 @@ export function GatePrompt({ question, input, remainingMs, readOnly, width }: Ga
         {readOnly
           ? 'read-only: this run cannot be answered from here'
           : input.typing
-            ? `type an answer, Enter to send${question.type === 'freeform' ? '' : ', Esc for the options'}`
-            : '↑/↓ + Enter, or press a key · / to type an answer'}
+            ? `type ${acceptsText(question) ? 'an answer' : "an option's key or label"}, Enter to send${question.type === 'freeform' ? '' : ', Esc for the options'}`
+            : `↑/↓ + Enter, or press a key · / to type ${question.textOption ? `an answer (free text → ${stripAcceleratorPrefix(question.textOption.label)})` : 'an option'}`}
       </Text>
     </Box>
   );

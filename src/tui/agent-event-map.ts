@@ -108,7 +108,13 @@ export function mapAgentEvent(event: PipelineEvent): AgentAction | undefined {
       };
     case 'agent.warning':
     case 'agent.context_window_warning':
+    case 'agent.output_truncated':
       return { type: 'warning', message: str(d['message']) || 'warning' };
+    case 'agent.compaction':
+      return {
+        type: 'warning',
+        message: `context compacted: ${num(d['removed_turns'])} older turns summarised (${num(d['tokens_before'])} → ${num(d['tokens_after'])} tokens)`,
+      };
     case 'agent.loop_detection':
       return {
         type: 'warning',

@@ -27,13 +27,14 @@ export function createGateBroker(now: () => number = Date.now): Interviewer & Ga
           reject(signal.reason);
         };
         const gate: PendingGate = {
-          id: `${question.stage}-${++counter}`,
+          id: question.id ?? `${question.stage}-${++counter}`,
           question,
           askedAt: now(),
           answer(answer) {
-            if (!queue.includes(gate)) return;
+            if (!queue.includes(gate)) return `question ${gate.id} is closed: it was answered elsewhere.`;
             remove();
             resolve(answer);
+            return undefined;
           },
         };
         queue.push(gate);

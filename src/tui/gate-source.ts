@@ -6,7 +6,8 @@ export interface PendingGate {
   question: Question;
   /** Epoch ms the question was asked (for the countdown). */
   askedAt: number;
-  answer(answer: Answer): void;
+  /** Gives the answer; returns why it could not be given (the question closed meanwhile), if so. */
+  answer(answer: Answer): string | undefined;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { InspectionEvent } from 'xstate';
 import { withAnswerChannel } from '../actors/interviewers/answer-channel-interviewer.js';
 import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import { loadPipeline } from '../compiler/compile.js';
+import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { PipelineRun } from '../machines/run-types.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { App } from './App.js';
@@ -18,6 +19,8 @@ export interface RunTuiOptions {
   /** The pipeline's DOT source and path: the pane lists its nodes before any event arrives. */
   source: string;
   file?: string;
+  /** Where the pipeline may read the files it names, as the run itself reads them. */
+  readScope?: ReadScope;
   goal?: string;
   env: Record<string, string | undefined>;
   /** A run directory whose events.jsonl is replayed first (resume shows what already ran). */
@@ -57,6 +60,7 @@ function replay(path: string, push: (event: PipelineEvent) => void): void {
 export function startRunTui(options: RunTuiOptions): RunTui {
   const { graph } = loadPipeline(options.source, {
     ...(options.file ? { file: options.file } : {}),
+    ...(options.readScope ? { readScope: options.readScope } : {}),
     ...(options.goal !== undefined ? { goal: options.goal } : {}),
   });
   const store = createRunStore(graph);

@@ -1,6 +1,7 @@
 import { existsSync, type FSWatcher, watch } from 'node:fs';
 import {
   answerToFile,
+  closedReason,
   questionsDir,
   readPendingQuestions,
   toQuestion,
@@ -34,8 +35,9 @@ export function watchQuestionFiles(
       askedAt: Date.parse(first.asked_at) || Date.now(),
       answer(answer) {
         answered.add(first.id);
-        writeAnswerFile(runDir, answerToFile(first.id, answer, by, new Date()));
+        const won = writeAnswerFile(runDir, answerToFile(first.id, answer, by, new Date()));
         rescan();
+        return won ? undefined : closedReason(runDir, first.id);
       },
     };
     for (const listener of listeners) listener();

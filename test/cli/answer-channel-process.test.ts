@@ -140,7 +140,9 @@ describe('the answer channel of a run without the TUI', () => {
     await until('the question file', () => (questionFiles(run.runDir).length > 0 ? true : undefined));
     const wrong = attach(run.runDir, 'Maybe');
     expect(wrong.status).toBe(1);
-    expect(wrong.stderr).toMatch(/"Maybe" is none of the options of gate gate: A \(\[A\] Approve\), R/);
+    expect(wrong.stderr).toBe(
+      'attractor: "Maybe" is none of the options of gate gate: [A] Approve, [R] Reject.\n',
+    );
     expect(questionFiles(run.runDir)).toHaveLength(1);
     expect(attach(run.runDir, 'approve').status).toBe(0);
     expect(await run.exited).toBe(0);
@@ -187,13 +189,23 @@ describe('the answer channel of a run without the TUI', () => {
     expect(readdirSync(path.join(run.runDir, 'answers'))).toHaveLength(1);
   }, 60_000);
 
-  it('a closed stdin still fails the gate at once, naming every way to answer', async () => {
+  it('a closed stdin fails a gate without a default at once, naming every way to answer', async () => {
     const run = startRun();
     run.child.stdin?.end();
     expect(await run.exited).toBe(1);
     expect(run.stdout()).toMatch(
-      /needs an answer but there is no terminal.*--auto-approve.*attractor attach/s,
+      /needs an answer, but stdin is closed and the gate has no default.*--auto-approve.*--scenario.*human\.default_choice and human\.timeout.*attractor attach <run-dir> --answer/s,
     );
+    // The question is closed for good: a late answer finds it taken.
     expect(questionFiles(run.runDir)).toEqual([]);
+    const late = spawnSync(
+      process.execPath,
+      [BIN, 'attach', run.runDir, '--question', 'gate-1', '--answer', 'A'],
+      { encoding: 'utf8', timeout: 20_000 },
+    );
+    expect(late.status).toBe(1);
+    expect(late.stderr).toBe(
+      'attractor: question gate-1 is closed: its gate stopped waiting without an answer.\n',
+    );
   }, 60_000);
 });

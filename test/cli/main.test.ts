@@ -25,6 +25,10 @@ describe('attractor main', () => {
   it.each([
     ['validate', ['--strict', '--json', 'attractor validate examples/tour.dot']],
     ['compile', ['--format', 'xstate', 'svg', 'attractor compile']],
+    [
+      'run',
+      ['--max-cost', 'OPENAI_COMPATIBLE_API_KEY only if it wants', 'max_tokens=N', 'auto_compact=true'],
+    ],
   ])('%s --help documents its flags with examples', async (command, expected) => {
     for (const argv of [
       [command, '--help'],

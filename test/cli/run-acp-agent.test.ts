@@ -188,7 +188,7 @@ describe('attractor run with an external ACP agent', () => {
   it('"ask" without a terminal, a scripted answer or --auto-approve fails the node saying how to answer', async () => {
     const r = await run(pipeline(''));
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/needs an answer but there is no terminal.*--auto-approve/);
+    expect(r.stderr).toMatch(/needs an answer, but stdin is closed.*--auto-approve/);
   }, 60_000);
 
   it('--auto-approve answers "ask" with allow', async () => {

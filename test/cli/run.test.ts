@@ -240,7 +240,7 @@ describe('attractor run (in process)', () => {
     expect(history.every((f) => /^checkpoint_\d+\.json$/.test(f))).toBe(true);
     const again = await runCli(['resume', path.join(dir, 'runs')], { cwd: dir });
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/already finished/);
+    expect(again.stdout).toMatch(/^Run \S+ already completed at exit; nothing to resume\.\n$/);
   });
 
   it('--logs-dir DIR is the run directory: its files go directly there, and the first lines say so', async () => {

@@ -94,6 +94,23 @@ describe('attractor validate', () => {
     expect(json.stdout).not.toContain('\u001b[');
   });
 
+  it('type-checks the agent budget attributes: max_tokens a positive integer, auto_compact a boolean', async () => {
+    const file = tmp.write(
+      'budget.dot',
+      'digraph budget {\n  graph [auto_compact="often"]\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  work [prompt="x", max_tokens="0"]\n  big [prompt="y", max_tokens=64000, auto_compact=true]\n  start -> work -> big -> exit\n}\n',
+    );
+    const result = await runCli(['validate', file, '--json']);
+    const typeWarnings = parseReport(result.stdout).diagnostics.filter((d) => d['rule'] === 'attribute_type');
+    expect(typeWarnings.map((d) => [d['node_id'], d['loc']])).toEqual([
+      [undefined, expect.objectContaining({ line: 2 })],
+      ['work', expect.objectContaining({ line: 5 })],
+    ]);
+    expect(String(typeWarnings[1]!['message'])).toContain('max_tokens="0" is not a positive integer');
+    const plain = await runCli(['validate', file, '--strict']);
+    expect(plain.code).toBe(1);
+    expect(plain.stdout).toMatch(/budget\.dot:5:\d+: warning attribute_type: /);
+  });
+
   it('resolves a relative path against the working directory and shows it as typed', async () => {
     const result = await runCli(['validate', 'broken.dot'], { cwd: tmp.dir });
     expect(result.code).toBe(1);

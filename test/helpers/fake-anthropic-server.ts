@@ -13,7 +13,14 @@ export type FakeBlock =
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'redacted_thinking'; data: string }
-  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+  | {
+      type: 'tool_use';
+      id: string;
+      name: string;
+      input: Record<string, unknown>;
+      /** The argument JSON as streamed, when it is not `input`'s: a call cut off by max_tokens stops mid-JSON. */
+      partialJson?: string;
+    };
 
 export interface FakeUsage {
   input_tokens: number;
@@ -138,7 +145,7 @@ export function anthropicStreamEvents(message: FakeMessage, chunkSize = 4): SseE
         content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
       });
       push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: '' } });
-      for (const partial_json of chunks(JSON.stringify(block.input), chunkSize)) {
+      for (const partial_json of chunks(block.partialJson ?? JSON.stringify(block.input), chunkSize)) {
         push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } });
       }
     }

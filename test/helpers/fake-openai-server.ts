@@ -16,8 +16,13 @@ export interface FakeOpenAIServer extends ScriptedServer {
 
 const ROUTES = new Set(['/v1/responses', '/v1/chat/completions']);
 
-/** Starts the fake; requests with another key get OpenAI's real 401, unknown paths its 404. */
-export async function startFakeOpenAIServer(apiKey = FAKE_OPENAI_KEY): Promise<FakeOpenAIServer> {
+/**
+ * Starts the fake; requests with another key get OpenAI's real 401, unknown paths its 404. With `apiKey` null
+ * it checks no key, like a local server (Ollama, llama.cpp) that takes any request.
+ */
+export async function startFakeOpenAIServer(
+  apiKey: string | null = FAKE_OPENAI_KEY,
+): Promise<FakeOpenAIServer> {
   const server = await startScriptedServer((request) => {
     const path = request.url.split('?')[0] ?? '';
     if (!ROUTES.has(path)) {
@@ -26,7 +31,7 @@ export async function startFakeOpenAIServer(apiKey = FAKE_OPENAI_KEY): Promise<F
         type: 'invalid_request_error',
       });
     }
-    if (request.headers.authorization !== `Bearer ${apiKey}`) {
+    if (apiKey !== null && request.headers.authorization !== `Bearer ${apiKey}`) {
       return openAIErrorReply(401, {
         message:
           'Incorrect API key provided: sk-wrong. You can find your API key at https://platform.openai.com/account/api-keys.',

@@ -276,11 +276,11 @@ describe('attractor serve: auth', () => {
     await expect(startServer({ host: '0.0.0.0', port: 0, dataDir: os.tmpdir() })).rejects.toThrow(/--token/);
   });
 
-  it('with a token, requests need the bearer header (401 without, 403 wrong); health checks do not', async () => {
+  it('with a token, requests need the bearer header (401 without or wrong); health checks do not', async () => {
     const server = await testServer({ token: 's3cret' });
     expect((await server.json('GET', '/pipelines')).status).toBe(401);
     expect((await server.json('GET', '/pipelines', undefined, { authorization: 'Bearer nope' })).status).toBe(
-      403,
+      401,
     );
     expect(
       (await server.json('GET', '/pipelines', undefined, { authorization: 'Bearer s3cret' })).status,

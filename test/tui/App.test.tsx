@@ -62,7 +62,7 @@ describe.each([80, 120])('at %i columns', (width) => {
     expect(frame).toMatch(/ {3}\[A\] Approve → done/);
     expect(frame).toMatch(/❯ \[R\] Revise → plan/);
     expect(frame).toContain('⏱ 13s left, then the default [A]');
-    expect(frame).toContain('↑/↓ + Enter, or press a key · / to type an answer');
+    expect(frame).toContain('↑/↓ + Enter, or press a key · / to type an option');
     expect(lines(frame).every((l) => l.length <= width)).toBe(true);
   });
 
@@ -105,6 +105,31 @@ describe.each([80, 120])('at %i columns', (width) => {
     expect(frame).toContain('⏱ 18s left, then the default [A]');
     app.stdin.write('r');
     await expect(answer).resolves.toEqual({ selected: question.options[1] } satisfies Answer);
+  });
+
+  test('typed text naming no option keeps the gate open and says why; a key then answers it', async () => {
+    const { app, broker } = mount(width);
+    unmount = app.unmount;
+    let answered: Answer | undefined;
+    void broker.ask(question, new AbortController().signal).then((a) => {
+      answered = a;
+    });
+    await settle(100);
+    app.stdin.write('/');
+    await settle();
+    for (const c of 'looks fine') app.stdin.write(c);
+    await settle();
+    app.stdin.write(ENTER);
+    await settle(100);
+    expect(answered).toBeUndefined();
+    const frame = app.frame();
+    expect(frame).toContain('? Ship it?');
+    expect(frame).toContain('✗ "looks fine" is none of the options of gate review: [A] Approve, [R]');
+    app.stdin.write('\u001b');
+    await settle();
+    app.stdin.write('r');
+    await settle(100);
+    expect(answered).toEqual({ selected: question.options[1] });
   });
 
   test('↓ + Enter answers with the second option', async () => {

@@ -82,6 +82,20 @@ test.each([
     { type: 'warning', message: 'Context usage at ~82% of context window' },
   ],
   [
+    'agent.output_truncated',
+    {
+      max_tokens: 64000,
+      tool_name: 'write_file',
+      message: 'output cut off at 64000 tokens inside a write_file call',
+    },
+    { type: 'warning', message: 'output cut off at 64000 tokens inside a write_file call' },
+  ],
+  [
+    'agent.compaction',
+    { removed_turns: 12, tokens_before: 170000, tokens_after: 40000 },
+    { type: 'warning', message: 'context compacted: 12 older turns summarised (170000 → 40000 tokens)' },
+  ],
+  [
     'agent.turn_limit',
     { turns: 5, limit: 5, kind: 'tool_rounds' },
     { type: 'warning', message: 'turn limit reached: 5 of 5 tool rounds' },

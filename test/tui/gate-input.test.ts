@@ -52,8 +52,8 @@ test.each([
     { selected: choice.options[1] },
   ],
   [
-    'free text that names no option is passed as text',
-    choice,
+    'free text is an answer at a gate that takes it',
+    { ...choice, textOption: choice.options[1]! },
     [k('/'), k('m'), k('a'), k('y'), k('b'), k('e'), k('', { return: true })],
     { text: 'maybe' },
   ],
@@ -67,6 +67,29 @@ test.each([
   ['Enter on an empty free-form answer does nothing', freeform, [k('', { return: true })], undefined],
 ])('%s', (_name, question, keys, expected) => {
   expect(press(question, keys).answer).toEqual(expected);
+});
+
+test('text naming no option of a gate that takes no free text is refused: the gate stays open and says why', () => {
+  const yesNo: Question = {
+    ...choice,
+    type: 'yes_no',
+    options: [
+      { key: 'Y', label: 'Yes', target: 'ship' },
+      { key: 'N', label: 'No', target: 'plan' },
+    ],
+  };
+  const typed = [...'looks fine'].map((c) => k(c));
+  const result = press(yesNo, [k('/'), ...typed, k('', { return: true })]);
+  expect(result.answer).toBeUndefined();
+  expect(result.state).toMatchObject({
+    typing: true,
+    typed: 'looks fine',
+    error: '"looks fine" is none of the options of gate review: [Y] Yes, [N] No',
+  });
+  // The next key clears the message; the person can still answer.
+  const after = press(yesNo, [k('/'), ...typed, k('', { return: true }), k('', { escape: true }), k('n')]);
+  expect(after.answer).toEqual({ selected: yesNo.options[1] });
+  expect(after.state.error).toBeUndefined();
 });
 
 test('Esc leaves typing mode on a choice question', () => {

@@ -1,4 +1,5 @@
 import { loadPipeline } from '../../compiler/compile.js';
+import type { ReadScope } from '../../compiler/files/read-scope.js';
 import type { PipelineGraph } from '../../compiler/ir.js';
 import type { CodergenBackend } from '../codergen-backend.js';
 import { createAcpBackend } from './acp-backend.js';
@@ -20,6 +21,8 @@ export interface PrepareAgentsOptions {
   /** DOT source of the pipeline about to run. */
   source: string;
   file?: string;
+  /** Where the pipeline may read the files it names (default: its folder and the working directory). */
+  readScope?: ReadScope;
   workingDir: string;
   env: Readonly<Record<string, string | undefined>>;
   /** `--auto-approve`. */
@@ -29,7 +32,10 @@ export interface PrepareAgentsOptions {
 
 function parse(options: PrepareAgentsOptions): PipelineGraph | undefined {
   try {
-    return loadPipeline(options.source, options.file ? { file: options.file } : {}).graph;
+    return loadPipeline(options.source, {
+      ...(options.file ? { file: options.file } : {}),
+      ...(options.readScope ? { readScope: options.readScope } : {}),
+    }).graph;
   } catch {
     // Not a pipeline at all: the run itself reports that, with its location.
     return undefined;

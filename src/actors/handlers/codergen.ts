@@ -24,7 +24,7 @@ export const codergenHandler: NodeHandler = async (input) => {
   if (!template.ok) {
     const outcome: Outcome = {
       status: 'fail',
-      failure_reason: `prompt file not found: ${template.missingFile}`,
+      failure_reason: template.reason,
     };
     writeStatusFile(statusPath, outcome);
     return outcome;

@@ -1,4 +1,4 @@
-import { parseAcceleratorKey } from '../../compiler/accelerator.js';
+import { freeTextChoice, gateChoices } from '../../compiler/gate-choices.js';
 import type { PipelineGraph, PipelineNode } from '../../compiler/ir.js';
 import type { Question, QuestionOption } from '../interviewers/interviewer.js';
 import { isNoLike, isYesLike } from '../interviewers/match-option.js';
@@ -9,12 +9,7 @@ import { isNoLike, isYesLike } from '../interviewers/match-option.js';
  * edge's, else its target id; the key comes from the label's accelerator.
  */
 export function humanGateQuestion(node: PipelineNode, graph: Pick<PipelineGraph, 'edges'>): Question {
-  const options: QuestionOption[] = graph.edges
-    .filter((edge) => edge.source === node.id)
-    .map((edge) => {
-      const label = edge.attrs.label || edge.target;
-      return { key: parseAcceleratorKey(label).key, label, target: edge.target };
-    });
+  const options: QuestionOption[] = gateChoices(node, graph.edges);
   const [first, second] = options;
   const yesNo =
     options.length === 2 &&
@@ -24,11 +19,14 @@ export function humanGateQuestion(node: PipelineNode, graph: Pick<PipelineGraph,
       (isNoLike(first.label) && isYesLike(second.label)));
   const timeoutMs = node.attrs['human.timeout'];
   const defaultChoice = node.attrs['human.default_choice'];
+  const textOption = freeTextChoice(node.attrs['human.freeform'], options);
   return {
     text: node.attrs.label || node.attrs.prompt || 'Select an option:',
-    type: yesNo ? 'yes_no' : 'multiple_choice',
+    // One way on and free text accepted: the question is the text (what to build, why it was refused).
+    type: textOption && options.length === 1 ? 'freeform' : yesNo ? 'yes_no' : 'multiple_choice',
     options,
     stage: node.id,
+    ...(textOption ? { textOption } : {}),
     // 0 means no timeout, as for node `timeout` everywhere else.
     ...(timeoutMs === undefined || timeoutMs <= 0 ? {} : { timeoutMs }),
     ...(defaultChoice === undefined ? {} : { defaultChoice }),

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { defaultReadScope, resolveInScope } from '../../compiler/files/read-scope.js';
 import type { ChildPipelineHandle, ChildPipelineStatus, HandlerInput } from '../handler-types.js';
 
 export type AcquiredChild =
@@ -13,7 +14,7 @@ const SPEC_OUTCOME_KEY = 'context.stack.child.outcome';
 
 /**
  * The child a manager loop supervises. With `stack.child_autostart` (default true) it starts
- * `stack.child_dotfile` (relative to the graph file) in `stack.child_workdir` (relative to the run's
+ * `stack.child_dotfile` (relative to the graph file, inside the graph's read scope) in `stack.child_workdir` (relative to the run's
  * working directory; default: that directory). With `stack.child_autostart=false` it starts nothing
  * and observes a child run someone else started: the run directory in context key `stack.child.run_dir`
  * (relative to the run's working directory), else the spec's `context.stack.child.status` /
@@ -32,8 +33,11 @@ export function acquireChild(input: HandlerInput, childSignal: AbortSignal): Acq
   if (workingDir && !(existsSync(workingDir) && statSync(workingDir).isDirectory())) {
     return { ok: false, reason: `stack.child_workdir ${workingDir} is not a directory` };
   }
+  const dotFile = resolveInScope(childFile, graph.readScope ?? defaultReadScope(graph.file));
+  if (!dotFile.ok)
+    return { ok: false, reason: `stack.child_dotfile "${childFile}" is refused: ${dotFile.reason}` };
   const child = services.startChildPipeline({
-    dotFile: resolve(graph.file ? dirname(graph.file) : process.cwd(), childFile),
+    dotFile: dotFile.path,
     managerNodeId: node.id,
     context: context.snapshot(),
     signal: childSignal,

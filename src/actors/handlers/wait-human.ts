@@ -1,34 +1,21 @@
 import type { PipelineGraph } from '../../compiler/ir.js';
 import type { Outcome } from '../../compiler/outcome.js';
 import type { NodeHandler } from '../handler-types.js';
+import { checkAnswer } from '../interviewers/check-answer.js';
+import { gateTimedOut } from '../interviewers/gate-timed-out.js';
 import type { Answer, Question, QuestionOption } from '../interviewers/interviewer.js';
-import { matchOption, yesNoOption } from '../interviewers/match-option.js';
+import { matchOption } from '../interviewers/match-option.js';
 import { humanGateQuestion } from './human-gate-question.js';
 
 const TIMED_OUT = Symbol('timed out');
 
-/** The option an answer stands for, and whether we had to guess it. */
-function chosenOption(question: Question, answer: Answer): { option: QuestionOption; guessed: boolean } {
-  const { options } = question;
-  const selected = answer.selected;
-  const byAnswer =
-    (selected &&
-      (options.find((option) => option === selected) ??
-        options.find((option) => option.target === selected.target && option.label === selected.label) ??
-        matchOption(options, selected.key))) ??
-    (answer.value === 'yes' || answer.value === 'no'
-      ? yesNoOption(options, answer.value === 'yes')
-      : undefined) ??
-    (answer.text === undefined ? undefined : matchOption(options, answer.text));
-  // A.4: an answer that names no choice falls back to the first one.
-  return byAnswer ? { option: byAnswer, guessed: false } : { option: options[0]!, guessed: true };
-}
-
 function selectedOutcome(
   graph: PipelineGraph,
   nodeId: string,
+  question: Question,
   option: QuestionOption,
   notes: string,
+  text?: string,
 ): Outcome {
   const edge = graph.edges.find(
     (candidate) =>
@@ -41,7 +28,12 @@ function selectedOutcome(
     // Without a label of its own the edge is reached by its target alone.
     ...(edge?.attrs.label ? { preferred_label: edge.attrs.label } : {}),
     suggested_next_ids: option.target ? [option.target] : [],
-    context_updates: { 'human.gate.selected': option.key, 'human.gate.label': option.label },
+    context_updates: {
+      'human.gate.selected': option.key,
+      'human.gate.label': option.label,
+      // A gate that takes text always sets it, so an earlier visit's text never lingers.
+      ...(question.textOption ? { 'human.gate.text': text ?? '' } : {}),
+    },
     notes,
   };
 }
@@ -49,8 +41,10 @@ function selectedOutcome(
 /**
  * A human gate (concepts §7, docs/decisions.md): asks the interviewer to pick one of the outgoing edges and
  * returns SUCCESS with `preferred_label` = its label, `suggested_next_ids` = [its target] and context
- * `human.gate.selected` / `human.gate.label`. `human.timeout` (ms) bounds the wait; on timeout
- * `human.default_choice` (a key, label or target id) is taken, else RETRY. A skipped question FAILs.
+ * `human.gate.selected` / `human.gate.label` (and `human.gate.text`, the free text of a gate with
+ * `human.freeform`). `human.timeout` (ms) bounds the wait; on timeout `human.default_choice` (a key,
+ * label or target id) is taken, else RETRY. A skipped question FAILs, and so does an answer that names
+ * none of the options (an interviewer's bug: no typo ever picks an edge).
  */
 export const waitHumanHandler: NodeHandler = async ({ node, graph, signal, services }) => {
   const question = humanGateQuestion(node, graph);
@@ -62,6 +56,7 @@ export const waitHumanHandler: NodeHandler = async ({ node, graph, signal, servi
       question: question.text,
       type: question.type,
       options: question.options.map(({ key, label, target }) => ({ key, label, target })),
+      ...(question.textOption ? { text_option: question.textOption.key } : {}),
       ...(question.timeoutMs === undefined ? {} : { timeout_ms: question.timeoutMs }),
       ...(question.defaultChoice === undefined ? {} : { default_choice: question.defaultChoice }),
     },
@@ -74,7 +69,7 @@ export const waitHumanHandler: NodeHandler = async ({ node, graph, signal, servi
     if (question.timeoutMs === undefined) return;
     timer = setTimeout(() => {
       resolve(TIMED_OUT);
-      timeout.abort(new Error(`human gate timed out after ${question.timeoutMs} ms`));
+      timeout.abort(gateTimedOut(question.timeoutMs ?? 0));
     }, question.timeoutMs);
   });
   let answer: Answer | typeof TIMED_OUT;
@@ -105,22 +100,29 @@ export const waitHumanHandler: NodeHandler = async ({ node, graph, signal, servi
     return selectedOutcome(
       graph,
       node.id,
+      question,
       fallback,
       `Timed out; used default choice ${question.defaultChoice}`,
     );
   }
-  if (answer.value === 'skipped') {
+  const checked = checkAnswer(question, answer);
+  if (!checked.ok) {
+    services.emit('interview.complete', { refused: checked.reason }, node.id);
+    return { status: 'fail', failure_reason: `answer refused: ${checked.reason}` };
+  }
+  if (checked.value === 'skipped' || !checked.option) {
     services.emit('interview.complete', { skipped: true }, node.id);
     return { status: 'fail', failure_reason: 'human skipped interaction' };
   }
-  const { option, guessed } = chosenOption(question, answer);
+  const { option, text } = checked;
   services.emit(
     'interview.complete',
-    { key: option.key, label: option.label, target: option.target },
+    { key: option.key, label: option.label, target: option.target, ...(text !== undefined ? { text } : {}) },
     node.id,
   );
-  const notes = guessed
-    ? `Answer ${JSON.stringify(answer.text ?? answer.value ?? '')} matched no option; chose ${option.label}`
-    : `Human selected: ${option.label}`;
-  return selectedOutcome(graph, node.id, option, notes);
+  const notes =
+    text !== undefined
+      ? `Human answered ${JSON.stringify(text)} (${option.label})`
+      : `Human selected: ${option.label}`;
+  return selectedOutcome(graph, node.id, question, option, notes, text);
 };

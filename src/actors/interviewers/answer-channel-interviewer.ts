@@ -6,14 +6,18 @@ import {
   answerFromFile,
   answersDir,
   answerToFile,
-  questionId,
+  closeQuestion,
+  nextQuestionId,
   readAnswerFile,
   readQuestionFiles,
+  refuseAnswerFile,
   removeQuestionFile,
   toQuestionFile,
   writeAnswerFile,
   writeQuestionFile,
 } from './answer-channel.js';
+import { checkAnswer } from './check-answer.js';
+import { isGateTimeout } from './gate-timed-out.js';
 import type { Answer, Interviewer, Question } from './interviewer.js';
 
 /**
@@ -30,6 +34,8 @@ export function isAnsweredElsewhere(reason: unknown): boolean {
 export interface AnswerChannelOptions {
   /** Called when an answer file won, so the wrapped interviewer's user can be told who answered. */
   onAnsweredElsewhere?(question: Question, answer: Answer, file: AnswerFile): void;
+  /** Called when an answer file named no option: it was moved aside and the question still waits. */
+  onRefused?(question: Question, file: AnswerFile, reason: string): void;
   /** Recorded as `answered_by` when the wrapped interviewer answers (default "run"). */
   answeredBy?: string;
 }
@@ -39,13 +45,18 @@ export interface AnswerChannelOptions {
  * first answer from either the wrapped interviewer (a terminal, the TUI, the HTTP server) or an answer
  * file written by another process. `runDir` is read when a question is asked: the directory is known
  * only once the run has started. The wrapper keeps the wrapped interviewer's `close()`.
+ *
+ * Each asking gets an id unique in the run (`Question.id`, passed on to the wrapped interviewer), so a
+ * gate visited again asks a new question. How a question ends is recorded: answered (the answer
+ * file), timed out or given up (a closing record in its place), or left open when the run stops
+ * (cancel, pause, a kill) — the resumed gate then asks it again under the same id and takes an
+ * answer written meanwhile (docs/decisions/0122).
  */
 export function withAnswerChannel<T extends Interviewer & { close?(): void }>(
   inner: T,
   runDir: () => string | undefined,
   options: AnswerChannelOptions = {},
 ): Interviewer & { close?(): void } {
-  let counter = 0;
   // Questions this wrapper has published and not yet withdrawn.
   const open = new Set<string>();
   return {
@@ -55,11 +66,13 @@ export function withAnswerChannel<T extends Interviewer & { close?(): void }>(
       const dir = runDir();
       if (dir === undefined) return inner.ask(question, signal);
       signal.throwIfAborted();
-      // A question of this gate left by a process that died while it waited (SIGKILL, a crash) is
-      // asked again under its id, and an answer written meanwhile is taken (as the server does, D11.6).
+      // A question of this gate left open by a run that stopped while it waited (a cancel, a pause, a
+      // kill) belongs to a visit that never completed: it is asked again under its id, and an answer
+      // written meanwhile is taken.
       const left = readQuestionFiles(dir).find((f) => f.node_id === question.stage && !open.has(f.id));
-      const id = left?.id ?? questionId(question.stage, Date.now(), ++counter);
+      const id = left?.id ?? nextQuestionId(dir, question.stage, open);
       open.add(id);
+      const asked: Question = { ...question, id };
       const done = new AbortController();
       const combined = anySignal([signal, done.signal]);
       const both = combined.signal;
@@ -68,35 +81,51 @@ export function withAnswerChannel<T extends Interviewer & { close?(): void }>(
       const fromFile = new Promise<Answer>((resolve) => {
         const check = () => {
           const file = readAnswerFile(dir, id);
-          if (!file || fileWon) return;
+          if (!file || fileWon || file.closed) return;
+          const answer = answerFromFile(asked, file);
+          const checked = answer ? checkAnswer(asked, answer) : undefined;
+          if (!answer || !checked?.ok) {
+            const reason = checked && !checked.ok ? checked.reason : 'the answer file holds no answer';
+            refuseAnswerFile(dir, file, reason);
+            options.onRefused?.(asked, file, reason);
+            return;
+          }
           fileWon = file;
           // Settled first, so the race takes this answer rather than the inner ask's rejection; then
           // the inner ask is withdrawn with a reason that says "answered", not "abandoned".
-          resolve(answerFromFile(question, file));
+          resolve(answer);
           done.abort(
             new AttractorError(ANSWERED_ELSEWHERE, `answered by ${file.answered_by ?? 'another process'}`),
           );
         };
         const watcher = watch(answersDir(dir), check);
         both.addEventListener('abort', () => watcher.close(), { once: true });
-        writeQuestionFile(dir, toQuestionFile(id, question, new Date()));
+        writeQuestionFile(dir, toQuestionFile(id, asked, new Date()));
         check();
       });
       // An answer already there (written while the process that asked was dead) is not asked again.
-      const fromInner = fileWon ? fromFile : inner.ask(question, both);
+      const fromInner = fileWon ? fromFile : inner.ask(asked, both);
       // Once a file answers, the inner ask is aborted and rejects: that rejection is expected.
       fromInner.catch(() => {});
+      // Open when the run stops: the resumed gate asks it again.
+      let keepOpen = false;
       try {
         // The file first: when both have settled already, the answer beats the withdrawn ask's rejection.
         const answer = await Promise.race([fromFile, fromInner]);
-        if (fileWon) options.onAnsweredElsewhere?.(question, answer, fileWon);
+        if (fileWon) options.onAnsweredElsewhere?.(asked, answer, fileWon);
         // The record of who answered; a late writer then finds the answer taken instead of talking to no one.
         else writeAnswerFile(dir, answerToFile(id, answer, options.answeredBy ?? 'run', new Date()));
         return answer;
+      } catch (error) {
+        const reason: unknown = signal.aborted ? signal.reason : undefined;
+        const timedOut = isGateTimeout(reason);
+        if (signal.aborted && !timedOut) keepOpen = true;
+        else closeQuestion(dir, id, timedOut ? 'timed_out' : 'withdrawn', new Date());
+        throw error;
       } finally {
         if (!done.signal.aborted) done.abort(new Error('answered'));
         combined.dispose();
-        removeQuestionFile(dir, id);
+        if (!keepOpen) removeQuestionFile(dir, id);
         open.delete(id);
       }
     },

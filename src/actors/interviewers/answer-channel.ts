@@ -1,9 +1,19 @@
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../shared/atomic-write.js';
 import type { Answer, Question } from './interviewer.js';
 import { matchOption } from './match-option.js';
+import { resolveScriptedAnswer } from './resolve-scripted-answer.js';
 
 /**
  * The file-based answer channel of a run directory: how a process other than the one running the
@@ -13,6 +23,11 @@ import { matchOption } from './match-option.js';
  *   once the gate has its answer from any source.
  * - Anyone may answer by creating `answers/<id>.json`; creation is exclusive (first answer wins) and
  *   atomic (a reader never sees half a file). The answer file stays as a record of who answered.
+ * - Ids are unique in the run directory (`<gate>-<n>`, n counting that gate's questions): a second
+ *   visit of a gate asks a new question, so an answer meant for an earlier visit never answers it.
+ * - A question closed without an answer (its gate timed out) gets an answer file saying so
+ *   (`closed`), so a late answer finds the slot taken. A question whose run stopped (cancelled,
+ *   paused, killed) stays open: the resumed gate asks it again under the same id.
  */
 export const questionFileSchema = z.object({
   id: z.string(),
@@ -24,6 +39,8 @@ export const questionFileSchema = z.object({
     options: z.array(z.object({ key: z.string(), label: z.string(), target: z.string().optional() })),
     timeout_ms: z.number().optional(),
     default_choice: z.string().optional(),
+    /** The key of the option free text follows (a gate with `human.freeform`); absent: options only. */
+    text_option: z.string().optional(),
   }),
 });
 export type QuestionFile = z.infer<typeof questionFileSchema>;
@@ -34,6 +51,8 @@ export const answerFileSchema = z.object({
   choice: z.string().optional(),
   value: z.enum(['yes', 'no', 'skipped']).optional(),
   text: z.string().optional(),
+  /** Written by the run, not a person: the question closed without an answer. */
+  closed: z.enum(['timed_out', 'withdrawn']).optional(),
   answered_by: z.string().optional(),
   answered_at: z.string(),
 });
@@ -42,9 +61,33 @@ export type AnswerFile = z.infer<typeof answerFileSchema>;
 export const questionsDir = (runDir: string): string => join(runDir, 'questions');
 export const answersDir = (runDir: string): string => join(runDir, 'answers');
 
-/** A file-name-safe, unique id for one asking of a gate. */
-export function questionId(stage: string, at: number, counter: number): string {
-  return `${stage.replace(/[^\w.-]/g, '_')}-${at}-${counter}`;
+const safeStage = (stage: string): string => stage.replace(/[^\w.-]/g, '_');
+
+/**
+ * A new question id for gate `stage`: `<gate>-<n>`, one more than any id of that gate the run
+ * directory has seen (open questions and every answer or closing record), skipping `taken` ones
+ * (asked in this process, not yet written). File-name safe; never reused within the run.
+ */
+export function nextQuestionId(
+  runDir: string,
+  stage: string,
+  taken: ReadonlySet<string> = new Set(),
+): string {
+  const prefix = `${safeStage(stage)}-`;
+  let highest = 0;
+  for (const dir of [questionsDir(runDir), answersDir(runDir)]) {
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir)) {
+      if (!name.startsWith(prefix) || !name.endsWith('.json')) continue;
+      const n = name.slice(prefix.length, -'.json'.length);
+      if (/^\d+$/.test(n)) highest = Math.max(highest, Number(n));
+    }
+  }
+  for (const id of taken) {
+    const n = id.startsWith(prefix) ? id.slice(prefix.length) : '';
+    if (/^\d+$/.test(n)) highest = Math.max(highest, Number(n));
+  }
+  return `${prefix}${highest + 1}`;
 }
 
 export function toQuestionFile(id: string, question: Question, askedAt: Date): QuestionFile {
@@ -62,19 +105,24 @@ export function toQuestionFile(id: string, question: Question, askedAt: Date): Q
       })),
       ...(question.timeoutMs !== undefined ? { timeout_ms: question.timeoutMs } : {}),
       ...(question.defaultChoice !== undefined ? { default_choice: question.defaultChoice } : {}),
+      ...(question.textOption ? { text_option: question.textOption.key } : {}),
     },
   };
 }
 
 export function toQuestion(file: QuestionFile): Question {
   const q = file.question;
+  const options = q.options.map(({ key, label, target }) => ({ key, label, ...(target ? { target } : {}) }));
+  const textOption = q.text_option === undefined ? undefined : matchOption(options, q.text_option);
   return {
     text: q.text,
     type: q.type,
     stage: file.node_id,
-    options: q.options.map(({ key, label, target }) => ({ key, label, ...(target ? { target } : {}) })),
+    options,
     ...(q.timeout_ms !== undefined ? { timeoutMs: q.timeout_ms } : {}),
     ...(q.default_choice !== undefined ? { defaultChoice: q.default_choice } : {}),
+    ...(textOption ? { textOption } : {}),
+    id: file.id,
   };
 }
 
@@ -108,6 +156,11 @@ export function readQuestionFiles(runDir: string): QuestionFile[] {
     .sort((a, b) => a.asked_at.localeCompare(b.asked_at));
 }
 
+/** One question file by id, if it is there (open). */
+export function readQuestionFile(runDir: string, id: string): QuestionFile | undefined {
+  return readJson(join(questionsDir(runDir), `${id}.json`), questionFileSchema);
+}
+
 /** Questions waiting now (no answer file yet), oldest first. */
 export function readPendingQuestions(runDir: string): QuestionFile[] {
   return readQuestionFiles(runDir).filter((file) => !existsSync(join(answersDir(runDir), `${file.id}.json`)));
@@ -137,12 +190,56 @@ export function writeAnswerFile(runDir: string, answer: AnswerFile): boolean {
   }
 }
 
-/** The interviewer Answer an answer file means for its question. */
-export function answerFromFile(question: Question, file: AnswerFile): Answer {
+/**
+ * Moves an answer file the run could not take (it names no option) out of the answer slot, keeping it
+ * beside as `<id>.refused-<ms>.json` with the reason, so a correct answer can still be written.
+ */
+export function refuseAnswerFile(runDir: string, file: AnswerFile, reason: string): void {
+  const dir = answersDir(runDir);
+  const aside = join(dir, `${file.id}.refused-${Date.now()}.json`);
+  try {
+    renameSync(join(dir, `${file.id}.json`), aside);
+    writeFileAtomic(aside, `${JSON.stringify({ ...file, refused: reason }, null, 2)}\n`, { durable: false });
+  } catch {
+    // Someone removed it first: the slot is free either way.
+  }
+}
+
+/** Records that a question closed without an answer; false when an answer got there first. */
+export function closeQuestion(
+  runDir: string,
+  id: string,
+  closed: 'timed_out' | 'withdrawn',
+  at: Date,
+): boolean {
+  return writeAnswerFile(runDir, { id, closed, answered_by: 'run', answered_at: at.toISOString() });
+}
+
+/**
+ * Why question `id` cannot be answered any more, for a person who tried: who answered it, or how it
+ * closed; undefined while it is open.
+ */
+export function closedReason(runDir: string, id: string): string | undefined {
+  const file = readAnswerFile(runDir, id);
+  if (!file) return undefined;
+  if (file.closed === 'timed_out')
+    return `question ${id} is closed: its gate timed out (and took its default, if it has one).`;
+  if (file.closed === 'withdrawn')
+    return `question ${id} is closed: its gate stopped waiting without an answer.`;
+  return `question ${id} was already answered${file.answered_by ? ` by ${file.answered_by}` : ''}.`;
+}
+
+/**
+ * The interviewer Answer an answer file means for its question, or undefined for a closing record.
+ * `choice` is read as typed text (an option's key, label or target; yes/no words at a yes/no gate;
+ * free text where the question takes it); `checkAnswer` decides whether it stands.
+ */
+export function answerFromFile(question: Question, file: AnswerFile): Answer | undefined {
+  if (file.closed !== undefined) return undefined;
   if (file.choice !== undefined) {
-    const option = matchOption(question.options, file.choice);
-    if (option) return { selected: option };
-    return { text: file.choice };
+    return question.type === 'freeform'
+      ? { text: file.choice }
+      : resolveScriptedAnswer(question, file.choice);
   }
   if (file.text !== undefined) return { text: file.text };
   return { value: file.value ?? 'skipped' };
@@ -154,7 +251,9 @@ export function answerToFile(id: string, answer: Answer, by: string, at: Date): 
     id,
     ...(answer.selected ? { choice: answer.selected.key } : {}),
     ...(answer.text !== undefined ? { text: answer.text } : {}),
-    ...(answer.value && answer.value !== 'timeout' ? { value: answer.value } : {}),
+    ...(answer.value === 'yes' || answer.value === 'no' || answer.value === 'skipped'
+      ? { value: answer.value }
+      : {}),
     answered_by: by,
     answered_at: at.toISOString(),
   };

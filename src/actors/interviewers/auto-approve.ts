@@ -1,24 +1,22 @@
 import type { Answer, Interviewer, Question } from './interviewer.js';
-import { yesNoOption } from './match-option.js';
+import { isNoLike } from './match-option.js';
 
 /**
- * Says yes to everything (reference §10): YES for yes/no and confirmation questions, the first option of
- * a multiple choice, `auto-approved` as free text. For CI and `--auto-approve`.
+ * Approves every question the same way, whatever its type (docs/decisions/0123): the
+ * first option — the first outgoing edge of a gate, even on a yes/no gate whose first edge is "No" —
+ * so `--auto-approve`, `--dry-run`, the server's `auto_approve` and this class route a pipeline
+ * identically. A yes/no or confirmation answer also carries the value its first option means; a
+ * question without options gets YES (yes/no, confirmation) or the value `auto-approved`.
+ *
+ * @example
+ * await runPipeline({ source, backend, interviewer: new AutoApproveInterviewer() });
  */
 export class AutoApproveInterviewer implements Interviewer {
   async ask(question: Question): Promise<Answer> {
-    switch (question.type) {
-      case 'yes_no':
-      case 'confirmation': {
-        const selected = yesNoOption(question.options, true);
-        return { value: 'yes', ...(selected ? { selected } : {}) };
-      }
-      case 'multiple_choice': {
-        const selected = question.options[0];
-        return selected ? { selected } : { value: 'skipped' };
-      }
-      case 'freeform':
-        return { text: 'auto-approved' };
-    }
+    const yesNo = question.type === 'yes_no' || question.type === 'confirmation';
+    const first = question.options[0];
+    if (first)
+      return yesNo ? { selected: first, value: isNoLike(first.label) ? 'no' : 'yes' } : { selected: first };
+    return yesNo ? { value: 'yes' } : { value: 'auto-approved' };
   }
 }

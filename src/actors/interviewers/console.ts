@@ -1,5 +1,6 @@
 import { createInterface, type Interface } from 'node:readline';
 import { stripAcceleratorPrefix } from '../../compiler/accelerator.js';
+import { acceptsText, checkAnswer } from './check-answer.js';
 import type { Answer, Interviewer, Question } from './interviewer.js';
 import { resolveScriptedAnswer } from './resolve-scripted-answer.js';
 
@@ -10,24 +11,25 @@ export interface ConsoleInterviewerOptions {
   output?: NodeJS.WritableStream;
   /**
    * The answer when the input ends before one is typed; default SKIPPED (Ctrl-D on a terminal). A
-   * closed pipe can throw instead: nobody is there to answer.
+   * closed pipe can throw instead (nobody is there to answer), or wait, until the signal aborts, for
+   * an answer from elsewhere (a gate's timeout and default).
    */
-  onInputEnd?: (question: Question) => Answer;
+  onInputEnd?: (question: Question, signal: AbortSignal) => Answer | Promise<Answer>;
 }
 
 type LineResult = { kind: 'line'; line: string } | { kind: 'eof' } | { kind: 'timeout' };
 
 /**
  * Asks on a plain terminal when the TUI is off (A.6 "Console"): prints `[?] question` and the options as
- * `  [K] label`, then reads a line. An unknown answer asks again; an empty one takes the default choice
- * when there is one. Times out with a TIMEOUT answer, answers SKIPPED at end of input, and rejects with
+ * `  [K] label`, then reads a line. An answer naming no option asks again, saying why (free text only
+ * for a question that accepts it); an empty one takes the default choice when there is one. Times out with a TIMEOUT answer, answers SKIPPED at end of input, and rejects with
  * the signal's reason when aborted. One line reader lives for the interviewer's lifetime, so lines typed
  * ahead are not lost between questions; call `close()` when done.
  */
 export class ConsoleInterviewer implements Interviewer {
   readonly #input: NodeJS.ReadableStream;
   readonly #output: NodeJS.WritableStream;
-  readonly #onInputEnd: (question: Question) => Answer;
+  readonly #onInputEnd: (question: Question, signal: AbortSignal) => Answer | Promise<Answer>;
   #reader: Interface | undefined;
   readonly #lines: string[] = [];
   readonly #waiters: Array<(result: LineResult) => void> = [];
@@ -70,15 +72,15 @@ export class ConsoleInterviewer implements Interviewer {
       }
       if (result.kind === 'eof') {
         this.#write('\n');
-        return this.#onInputEnd(question);
+        return this.#onInputEnd(question, signal);
       }
       const line = result.line.trim();
-      if (question.type === 'freeform') return { text: line };
       const typed = line === '' ? (question.defaultChoice ?? '') : line;
       if (typed === '') continue;
-      const answer = resolveScriptedAnswer(question, typed);
-      if (answer.selected || answer.value) return answer;
-      this.#write(`Invalid choice: ${typed}\n`);
+      const answer = question.type === 'freeform' ? { text: typed } : resolveScriptedAnswer(question, typed);
+      const checked = checkAnswer(question, answer);
+      if (checked.ok) return answer;
+      this.#write(`Invalid choice: ${checked.reason}\n`);
     }
   }
 
@@ -94,8 +96,9 @@ export class ConsoleInterviewer implements Interviewer {
   #prompt(question: Question): string {
     if (question.type === 'freeform') return '> ';
     const yesNo = question.type === 'yes_no' || question.type === 'confirmation' ? ' (y/n)' : '';
+    const text = acceptsText(question) ? ' or type an answer' : '';
     const fallback = question.defaultChoice ? ` [${question.defaultChoice}]` : '';
-    return `Select${yesNo}${fallback}: `;
+    return `Select${yesNo}${text}${fallback}: `;
   }
 
   #write(text: string): void {

@@ -20,9 +20,21 @@ export interface Question {
   defaultChoice?: string;
   /** Whatever the asker wants an interviewer (a UI, an audit log) to know; passed through untouched. */
   metadata?: Record<string, unknown>;
+  /**
+   * The option a free-text answer takes, when the question accepts free text besides its options (a
+   * gate with `human.freeform`). Without it only a `freeform` question accepts text; any other answer
+   * must name an option (`checkAnswer`).
+   */
+  textOption?: QuestionOption;
+  /**
+   * This asking's id, unique in its run (a second visit of a gate gets a new one): set by the run
+   * directory's answer channel, so the HTTP server, `attach` and the answer files all use the same id.
+   */
+  id?: string;
 }
 
-export type AnswerValue = 'yes' | 'no' | 'skipped' | 'timeout';
+/** `auto-approved`: the AutoApproveInterviewer's answer to a question that has no option to pick. */
+export type AnswerValue = 'yes' | 'no' | 'skipped' | 'timeout' | 'auto-approved';
 
 export interface Answer {
   /** The chosen option, for multiple choice. */

@@ -1,4 +1,5 @@
 import { normalizeLabel } from '../../compiler/accelerator.js';
+import { findChoice } from '../../compiler/gate-choices.js';
 import type { QuestionOption } from './interviewer.js';
 
 const YES = new Set([
@@ -23,15 +24,7 @@ export const isNoLike = (label: string): boolean => NO.has(normalizeLabel(label)
  * `[K]` prefix), or by edge target, case-insensitively — in that order, so `A` is a key before a label.
  */
 export function matchOption(options: readonly QuestionOption[], answer: string): QuestionOption | undefined {
-  const wanted = answer.trim().toLowerCase();
-  if (wanted === '') return undefined;
-  return (
-    options.find((option) => option.key.toLowerCase() === wanted) ??
-    options.find(
-      (option) => normalizeLabel(option.label) === wanted || option.label.toLowerCase() === wanted,
-    ) ??
-    options.find((option) => option.target?.toLowerCase() === wanted)
-  );
+  return findChoice(options, answer);
 }
 
 /** For yes/no questions: the option that means yes (or no), else the first (or last) option. */

@@ -1,10 +1,13 @@
+import { AttractorError } from '../../shared/errors.js';
+import { checkAnswer } from './check-answer.js';
 import type { Answer, Interviewer, Question } from './interviewer.js';
 import { resolveScriptedAnswer } from './resolve-scripted-answer.js';
 
 /**
  * Answers from a pre-filled queue, for tests and scenario files: one shared queue, or one per stage
- * (gate node id). Each answer names an option by accelerator key, label or target, case-insensitively;
- * an empty queue answers SKIPPED.
+ * (gate node id). Each answer names an option by accelerator key, label or target, case-insensitively
+ * (free text only for a question that accepts it); an answer naming no option throws
+ * `ANSWER_NO_OPTION` rather than picking one. An empty queue answers SKIPPED.
  *
  * @example
  * new QueueInterviewer(['A', 'reject']);
@@ -38,6 +41,9 @@ export class QueueInterviewer implements Interviewer {
     const queue = this.#byStage.get(question.stage) ?? this.#shared;
     const next = queue.shift();
     if (next === undefined) return { value: 'skipped' };
-    return resolveScriptedAnswer(question, next);
+    const answer = resolveScriptedAnswer(question, next);
+    const checked = checkAnswer(question, answer);
+    if (!checked.ok) throw new AttractorError('ANSWER_NO_OPTION', `queued answer ${checked.reason}.`);
+    return answer;
   }
 }

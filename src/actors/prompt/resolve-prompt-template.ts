@@ -1,26 +1,27 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readNamedFile } from '../../compiler/files/read-named-file.js';
+import { defaultReadScope } from '../../compiler/files/read-scope.js';
 import type { PipelineGraph, PipelineNode } from '../../compiler/ir.js';
+import { promptIncludePath } from '../../compiler/transforms/prompt-include.js';
 
-export type PromptTemplate = { ok: true; text: string } | { ok: false; missingFile: string };
-
-const FILE_REFERENCE = /^@(\S+)$/;
+export type PromptTemplate = { ok: true; text: string } | { ok: false; reason: string };
 
 /**
  * The node's prompt before `{key}` expansion: `prompt`, else `label`, else the node id.
  * The compiler inlines `@file` prompts; one that still reads `@path` here was not loaded (a graph built
- * in code, or a file deleted since compiling), so we try once more relative to the DOT file and report
- * the missing path otherwise.
+ * in code, a label used as the prompt, or a file deleted since compiling), so it is read now, inside the
+ * graph's read scope like every file a pipeline names, and the reason is reported when it cannot be.
  */
 export function resolvePromptTemplate(
   node: PipelineNode,
-  graph: Pick<PipelineGraph, 'file'>,
+  graph: Pick<PipelineGraph, 'file' | 'readScope'>,
 ): PromptTemplate {
   const text = node.attrs.prompt || node.attrs.label || node.id;
-  const reference = FILE_REFERENCE.exec(text.trim());
-  if (!reference) return { ok: true, text };
-  const base = graph.file ? dirname(graph.file) : process.cwd();
-  const path = resolve(base, reference[1]!);
-  if (!existsSync(path)) return { ok: false, missingFile: path };
-  return { ok: true, text: readFileSync(path, 'utf8') };
+  const include = promptIncludePath(text);
+  if (include === undefined) return { ok: true, text };
+  const read = readNamedFile(
+    include,
+    graph.readScope ?? defaultReadScope(graph.file),
+    `the prompt of node "${node.id}"`,
+  );
+  return read.ok ? { ok: true, text: read.text } : { ok: false, reason: read.message };
 }

@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { CliContext } from '../cli-context.js';
+import { collectRepeated } from '../collect-repeated.js';
 import { COMPILE_FORMATS, type CompileFormat } from '../compile-format.js';
 
 const EXAMPLES = `
@@ -23,8 +24,13 @@ export function registerCompileCommand(program: Command, ctx: CliContext): void 
     .description('print a pipeline after transforms, as JSON, XState config or SVG')
     .argument('<file>', 'the pipeline (.dot)')
     .addOption(new Option('--format <format>', 'output format').choices(COMPILE_FORMATS).default('json'))
+    .option(
+      '--allow-read <dir>',
+      'another folder the pipeline may name files in (repeatable; default: its folder and the working directory)',
+      collectRepeated,
+    )
     .addHelpText('after', EXAMPLES)
-    .action(async (file: string, options: { format: CompileFormat }) => {
+    .action(async (file: string, options: { format: CompileFormat; allowRead?: string[] }) => {
       // Loaded here, not at the top: `attractor --version` must not pay for the compiler.
       const { runCompile } = await import('../run-compile.js');
       ctx.setExitCode(await runCompile(file, options, ctx));

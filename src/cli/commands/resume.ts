@@ -6,7 +6,11 @@ import { addRunFlags } from './run.js';
 const EXAMPLES = `
 Continues an interrupted run from its checkpoint: completed nodes are not run again, the
 interrupted node is. The run directory keeps a copy of the DOT source, so the file
-argument is optional. Resuming a finished run says so and exits 0.
+argument is optional. A failed run starts again at the node that failed (its retries
+renewed), once you have fixed what made it fail; the first line says so. Resuming a
+completed run says so and exits 0, before any provider key is checked. A gate that was
+waiting when the run stopped asks its question again under the same id, and takes an
+answer given meanwhile (attractor attach <run-dir> --answer <key>).
 
 Examples:
   $ attractor resume .attractor-runs/tour/20261122T120000Z-ab12cd

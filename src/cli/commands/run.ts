@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
+import { collectRepeated } from '../collect-repeated.js';
+import { parseInspectOriginFlag } from '../inspect-origin.js';
 import { parsePositiveInt } from '../parse-positive-int.js';
 import { parseSetFlag } from '../parse-set-flag.js';
 import type { RunFlags } from '../run-flags.js';
@@ -30,10 +32,23 @@ an error before the run starts. Resume reuses the original values.
               --scenario answers them. --model and --provider apply to real runs only.
 --scenario F  scripted outcomes per node and answers per gate (see README); implies the
               simulated backend for codergen nodes.
+--allow-read DIR  the files a pipeline names (@file prompts, child DOT files) must lie in
+              its folder or the working directory; this allows one more folder (repeatable).
+
+Real runs (no --dry-run, --scenario or --replay) call models with keys from the
+environment or a .env file: ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, or
+OPENAI_COMPATIBLE_BASE_URL for a local server (OPENAI_COMPATIBLE_API_KEY only if it wants
+one). Each agent turn may write up to the model's own output limit (node max_tokens=N
+caps it); an answer cut off inside a tool call is never run, the agent is asked for
+smaller steps. A context window past 80% is a warning (agent.context_window_warning);
+auto_compact=true on a node or the graph summarises older turns instead, at the cost of
+an extra model call.
 
 --inspect     open http://127.0.0.1:8080 in a browser to watch the run in the Stately
-              inspector (needs the optional package @statelyai/inspect and internet for
-              the viewer itself); the server stops when the run ends.
+              inspector (needs the optional package ws, and internet for the viewer
+              itself); a page opened late is replayed the whole run first. Only the
+              server's own page and non-browser clients may connect; --inspect-origin
+              ORIGIN allows another web origin. The server stops when the run ends.
 
 Ctrl-C once: finish the current node, checkpoint, print how to resume, exit 130.
 Ctrl-C twice: abort now (child processes are killed), checkpoint, exit 130.
@@ -73,9 +88,19 @@ export function addRunFlags(command: Command, options: { runDir: boolean } = { r
     .option('--replay <file>', 'answer every model call from a recorded cassette: no keys, no network')
     .option('--max-cost <usd>', 'pause the run once its models cost more than this (US dollars)')
     .option('--workdir <dir>', 'where the agents and tool commands work (default: the current directory)')
+    .option(
+      '--allow-read <dir>',
+      'another folder the pipeline may name files in (repeatable; default: its folder and the working directory)',
+      collectRepeated,
+    )
     .option('--json', 'print one JSON event per line on stdout, nothing else')
     .option('--no-tui', 'plain progress lines even on a terminal')
     .option('--inspect [port]', 'serve live XState inspection events on 127.0.0.1 (default port 8080)')
+    .option(
+      '--inspect-origin <origin>',
+      'also let this web origin read the --inspect stream (repeatable), e.g. https://stately.ai',
+      parseInspectOriginFlag,
+    )
     .option('--inspect-log <file>', 'write every XState inspection event to FILE as JSON Lines');
 }
 

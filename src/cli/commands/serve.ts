@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
+import { collectRepeated } from '../collect-repeated.js';
 
 const EXAMPLES = `
 Serves the HTTP API (and a live web view at /) for submitting, watching and answering runs.
@@ -10,7 +11,14 @@ POST /pipelines/{id}/resume, or all at start with --resume-interrupted.
 Examples:
   $ attractor serve                                  # http://127.0.0.1:8000
   $ attractor serve --port 9000 --allow-tools --allow-dir ./pipelines
-  $ ATTRACTOR_TOKEN=secret attractor serve --host 0.0.0.0
+  $ ATTRACTOR_TOKEN=secret attractor serve --host 0.0.0.0 --allowed-host build.example.com
+
+The server answers only requests naming it in their Host header (its address, the loopback
+names on a loopback address, and --allowed-host names); requests that change something need
+Content-Type: application/json and, from a browser, the server's own Origin or a --cors-origin.
+With a token, everything but the page at / and /healthz needs "Authorization: Bearer <token>"
+(401 otherwise); the web view asks for the token. Submitted pipelines read named files
+(@file prompts, child DOT files) only inside the --allow-dir folders. See the README's Security section.
 
 SIGTERM drains: no new runs, running ones pause at their next node with a checkpoint, then exit.
 `;
@@ -23,7 +31,8 @@ export interface ServeFlags {
   maxConcurrentRuns: string;
   allowTools?: boolean;
   allowDir?: string[];
-  corsOrigin?: string;
+  allowedHost?: string[];
+  corsOrigin?: string[];
   resumeInterrupted?: boolean;
 }
 
@@ -37,8 +46,20 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .option('--token <token>', 'require "Authorization: Bearer <token>" (default: $ATTRACTOR_TOKEN)')
     .option('--max-concurrent-runs <n>', 'runs executing at once; the rest queue', '4')
     .option('--allow-tools', 'run tool commands of submitted pipelines (refused with 403 otherwise)')
-    .option('--allow-dir <dir...>', 'directories "dot_path" may name files in')
-    .option('--cors-origin <origin>', 'allow browser requests from this origin (no CORS otherwise)')
+    .option(
+      '--allow-dir <dir...>',
+      'folders "dot_path" may name and submitted pipelines may read named files from (default: none)',
+    )
+    .option(
+      '--allowed-host <name>',
+      'another Host name (or name:port) to answer to (repeatable; required with --host 0.0.0.0)',
+      collectRepeated,
+    )
+    .option(
+      '--cors-origin <origin>',
+      'let web pages from this origin call the API, e.g. https://app.example (repeatable; none by default)',
+      collectRepeated,
+    )
     .option('--resume-interrupted', 'continue runs a previous server left interrupted')
     .addHelpText('after', EXAMPLES)
     .action(async (flags: ServeFlags) => {

@@ -1,9 +1,12 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
+import { collectRepeated } from '../collect-repeated.js';
 
 const EXAMPLES = `
-Parses the file, applies transforms (stylesheet, $goal) and runs every lint rule.
+Parses the file, applies transforms (stylesheet, $goal, @file prompts) and runs every lint rule.
 Prints one line per finding, file:line:col: severity rule: message, then a summary.
+Every file the pipeline names (@file prompts, child DOT files of manager loops) must exist
+and lie inside the pipeline's folder or the working directory (--allow-read DIR adds more).
 
 Examples:
   $ attractor validate examples/tour.dot
@@ -23,8 +26,13 @@ export function registerValidateCommand(program: Command, ctx: CliContext): void
     .argument('<file>', 'the pipeline (.dot)')
     .option('--strict', 'treat warnings as errors (exit 1 when there is any warning)')
     .option('--json', 'print {"valid", "diagnostics"} as JSON on stdout')
+    .option(
+      '--allow-read <dir>',
+      'another folder the pipeline may name files in (repeatable; default: its folder and the working directory)',
+      collectRepeated,
+    )
     .addHelpText('after', EXAMPLES)
-    .action(async (file: string, options: { strict?: boolean; json?: boolean }) => {
+    .action(async (file: string, options: { strict?: boolean; json?: boolean; allowRead?: string[] }) => {
       // Loaded here, not at the top: `attractor --version` must not pay for the compiler.
       const { runValidate } = await import('../run-validate.js');
       ctx.setExitCode(runValidate(file, options, ctx));

@@ -21,6 +21,15 @@ export const integerAttr = z
   .transform((text) => Number.parseInt(text, 10))
   .describe('an integer such as 3');
 
+/** Counts that must be at least 1 (a token budget of 0 would make every answer fail). */
+export const positiveIntegerAttr = z
+  .string()
+  .trim()
+  .regex(INTEGER)
+  .transform((text) => Number.parseInt(text, 10))
+  .refine((value) => value >= 1)
+  .describe('a positive integer such as 16000');
+
 export const floatAttr = z.string().trim().regex(FLOAT).transform(Number).describe('a number such as 1.5');
 
 export const booleanAttr = z

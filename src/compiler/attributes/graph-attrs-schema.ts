@@ -17,6 +17,8 @@ export const graphAttrShape = {
   default_thread_id: stringAttr,
   router_model: stringAttr,
   env_passthrough: stringAttr,
+  /** `auto_compact` of agent nodes that set none. */
+  auto_compact: booleanAttr,
   agent: stringAttr,
   agent_command: stringAttr,
   agent_permissions: stringAttr,

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { booleanAttr, durationAttr, floatAttr, integerAttr, stringAttr } from './attribute-value-schemas.js';
+import {
+  booleanAttr,
+  durationAttr,
+  floatAttr,
+  integerAttr,
+  positiveIntegerAttr,
+  stringAttr,
+} from './attribute-value-schemas.js';
 
 /**
  * Node attributes (reference §3, api-reference §2, docs/decisions.md/§13), keyed by canonical DOT name.
@@ -29,7 +36,13 @@ export const nodeAttrShape = {
   idempotent: booleanAttr,
   retry_policy: stringAttr,
   temperature: floatAttr,
-  max_tokens: integerAttr,
+  /** Output tokens each agent turn may produce (default: the model's own limit). */
+  max_tokens: positiveIntegerAttr,
+  /**
+   * true: when the agent's context nears its window, older turns are summarised by an extra model call
+   * (off by default: the session only warns).
+   */
+  auto_compact: booleanAttr,
   tool_command: stringAttr,
   env_passthrough: stringAttr,
   agent: stringAttr,
@@ -41,6 +54,8 @@ export const nodeAttrShape = {
   max_parallel: integerAttr,
   'human.default_choice': stringAttr,
   'human.timeout': durationAttr,
+  /** The option free text follows (key, label or target), or `true` on a gate with one edge. */
+  'human.freeform': stringAttr,
   'manager.poll_interval': durationAttr,
   'manager.max_cycles': integerAttr,
   'manager.stop_condition': stringAttr,

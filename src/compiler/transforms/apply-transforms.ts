@@ -1,5 +1,6 @@
 import { AttractorError } from '../../shared/errors.js';
 import type { Diagnostic } from '../diagnostic.js';
+import type { NamedFileReader } from '../files/read-named-file.js';
 import type { PipelineGraph } from '../ir.js';
 import { agentDefaultsTransform } from './agent-defaults.js';
 import { goalExpansionTransform } from './goal-expansion.js';
@@ -44,7 +45,7 @@ export interface ApplyTransformsOptions {
   vars?: Readonly<Record<string, string>>;
   /** Extra transforms for this call, run after the registered ones. */
   transforms?: Transform[];
-  readFile?: (absPath: string) => string;
+  readFile?: NamedFileReader;
 }
 
 /**

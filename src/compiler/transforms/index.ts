@@ -7,7 +7,6 @@ export {
   registerTransform,
 } from './apply-transforms.js';
 export { expandGoal, goalExpansionTransform } from './goal-expansion.js';
-export { promptIncludePath, promptIncludeTransform, resolvePromptInclude } from './prompt-include.js';
-export { PromptIncludeError } from './prompt-include-error.js';
+export { promptIncludePath, promptIncludeTransform } from './prompt-include.js';
 export { stylesheetTransform } from './stylesheet-transform.js';
 export type { Transform, TransformContext } from './transform.js';

@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../diagnostic.js';
+import type { NamedFileReader } from '../files/read-named-file.js';
 import type { PipelineGraph } from '../ir.js';
 
 export interface TransformContext {
@@ -8,8 +9,8 @@ export interface TransformContext {
   vars?: Readonly<Record<string, string>>;
   /** Transforms push warnings here instead of throwing (expected problems are returned). */
   diagnostics: Diagnostic[];
-  /** Reads a file (absolute path) as UTF-8; defaults to the file system. Injected in tests. */
-  readFile?: (absPath: string) => string;
+  /** Reads a named file inside the graph's read scope; defaults to the disk (`readFromDisk`). Injected in tests. */
+  readFile?: NamedFileReader;
 }
 
 /**

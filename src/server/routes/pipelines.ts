@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import type { Hono } from 'hono';
 import { ApiError } from '../api-error.js';
-import { confinePath } from '../confine-path.js';
+import { readDotPath } from '../read-dot-path.js';
 import type { RunManager } from '../run-manager.js';
 import { runView } from '../run-view.js';
 import type { ServerOptions } from '../server-options.js';
+import { INLINE_SOURCE } from '../server-read-scope.js';
 import { sseResponse } from '../sse-response.js';
 import { AnswerRequestSchema, ListQuerySchema, SubmitRequestSchema } from '../submit-request.js';
 
@@ -25,10 +25,11 @@ export function registerPipelineRoutes(app: Hono, manager: RunManager, options: 
   app.post('/pipelines', async (c) => {
     const body = SubmitRequestSchema.parse(await jsonBody(c.req.raw));
     let source: string;
-    let sourceFile = '<inline>';
+    let sourceFile = INLINE_SOURCE;
     if (body.dot_path !== undefined) {
-      sourceFile = confinePath(body.dot_path, options.allowDirs);
-      source = readFileSync(sourceFile, 'utf8');
+      const read = readDotPath(body.dot_path, options.allowDirs);
+      sourceFile = read.file;
+      source = read.text;
     } else {
       source = body.dot_source as string;
     }
@@ -82,6 +83,9 @@ export function registerPipelineRoutes(app: Hono, manager: RunManager, options: 
         text: q.text,
         type: q.type,
         options: q.options.map((o) => ({ key: o.key, label: o.label })),
+        // Free text is an answer only where the gate takes it (`human.freeform`), following this option.
+        accepts_text: q.type === 'freeform' || q.text_option !== undefined,
+        ...(q.text_option !== undefined ? { text_option: q.text_option } : {}),
         stage: q.stage,
         ...(q.timeout_seconds !== undefined ? { timeout_seconds: q.timeout_seconds } : {}),
       })),

@@ -212,7 +212,9 @@ describe('codergenHandler', () => {
     );
     const outcome = await codergenHandler(input);
     expect(outcome.status).toBe('fail');
-    expect(outcome.failure_reason).toBe(`prompt file not found: ${join(runDir, 'prompts', 'nope.md')}`);
+    expect(outcome.failure_reason).toContain(
+      `${join(runDir, 'prompts', 'nope.md')} cannot be used: no such file`,
+    );
     expect(backend.requests).toHaveLength(0);
     expect(JSON.parse(readFileSync(join(stageDir, 'status.json'), 'utf8')).outcome).toBe('fail');
   });

@@ -90,7 +90,11 @@ describe('managerLoopHandler', () => {
       },
     });
     const node = makeNode('manager', { shape: 'house', 'manager.poll_interval': 5, ...attrs });
-    const graph = makeGraph({ nodes: [node], attrs: graphAttrs, file: `${runDir}/pipelines/main.dot` });
+    const graph = {
+      ...makeGraph({ nodes: [node], attrs: graphAttrs, file: `${runDir}/pipelines/main.dot` }),
+      // The folder above the pipeline's is allowed too, as `--allow-read` or the working directory would.
+      readScope: { base: `${runDir}/pipelines`, roots: [runDir], described: 'the test folders' },
+    };
     const outcome = await managerLoopHandler(
       makeInput({
         node,
@@ -178,6 +182,18 @@ describe('managerLoopHandler', () => {
       'stack.child_dotfile': '../sub/x.dot',
     });
     expect(b.log.requests[0]?.dotFile).toBe(`${b.runDir}/sub/x.dot`);
+  });
+
+  it.each([
+    ['climbs out of the read scope', '../../elsewhere/x.dot'],
+    ['is absolute', '/etc/x.dot'],
+  ])('refuses a child dotfile that %s, starting nothing', async (_what, dotFile) => {
+    const { outcome, log } = await run([{ state: 'completed', completedNodes: [], context: {} }], {
+      'stack.child_dotfile': dotFile,
+    });
+    expect(outcome.status).toBe('fail');
+    expect(outcome.failure_reason ?? outcome.notes).toMatch(/stack.child_dotfile .* is refused/);
+    expect(log.requests).toHaveLength(0);
   });
 
   it('writes manager.* and stack.child.* telemetry to the context', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { waitHumanHandler } from '../../../src/actors/handlers/wait-human.js';
 import { CallbackInterviewer } from '../../../src/actors/interviewers/callback.js';
-import type { Answer, Interviewer } from '../../../src/actors/interviewers/interviewer.js';
+import type { Answer, Interviewer, Question } from '../../../src/actors/interviewers/interviewer.js';
 import { QueueInterviewer } from '../../../src/actors/interviewers/queue.js';
 import type { EdgeAttrs, NodeAttrs } from '../../../src/compiler/ir.js';
 import { createFakeServices, makeInput, makeRunDir } from '../helpers/fake-services.js';
@@ -132,7 +132,6 @@ describe('waitHumanHandler', () => {
   });
 
   it.each<[string, Answer, string]>([
-    ['an unknown text falls back to the first option', { text: 'maybe' }, 'ship'],
     [
       'a copy of an option is matched by target and label',
       { selected: { key: 'T', label: '[T] Try again', target: 'fix' } },
@@ -142,6 +141,66 @@ describe('waitHumanHandler', () => {
   ])('%s', async (_name, answer, target) => {
     const { outcome } = await run(new CallbackInterviewer(() => answer));
     expect(outcome.suggested_next_ids).toEqual([target]);
+  });
+
+  it.each<[string, Answer, string]>([
+    ['an unknown text', { text: 'looks fine' }, '"looks fine"'],
+    ['an empty text', { text: '' }, 'an empty answer'],
+    ['an option of another question', { selected: { key: 'Z', label: 'Zap', target: 'nowhere' } }, '"Zap"'],
+    ['nothing at all', {}, 'an empty answer'],
+  ])('an answer naming no option (%s) FAILs the gate: no edge is guessed', async (_name, answer, said) => {
+    const { outcome, events } = await run(new CallbackInterviewer(() => answer));
+    expect(outcome).toEqual({
+      status: 'fail',
+      failure_reason: `answer refused: ${said} is none of the options of gate review: [A] Approve, [R] Revise, [T] Try again, [A] abandon`,
+    });
+    expect(events.at(-1)).toMatchObject({
+      kind: 'interview.complete',
+      data: { refused: expect.any(String) },
+    });
+  });
+
+  it.each<[string, string, Answer, string, string]>([
+    [
+      'free text follows the option human.freeform names',
+      'R',
+      { text: 'add tests first' },
+      'fix',
+      'add tests first',
+    ],
+    ['an option picked by key keeps no text', 'R', { text: 'A' }, 'ship', ''],
+    ['free text by its label', 'revise', { text: 'too slow' }, 'fix', 'too slow'],
+  ])('%s', async (_name, freeform, answer, target, text) => {
+    const { outcome, events } = await run(new CallbackInterviewer(() => answer), {
+      'human.freeform': freeform,
+    });
+    expect(outcome.suggested_next_ids).toEqual([target]);
+    expect(outcome.context_updates).toMatchObject({ 'human.gate.text': text });
+    expect(events[0]?.data).toMatchObject({ text_option: 'R' });
+  });
+
+  it('a gate with one edge and human.freeform=true asks a freeform question and keeps the text', async () => {
+    let asked: Question | undefined;
+    const { outcome } = await run(
+      new CallbackInterviewer((q) => {
+        asked = q;
+        return { text: 'a /health endpoint' };
+      }),
+      { 'human.freeform': 'true' },
+      [['ship', { label: 'Build it' }]],
+    );
+    expect(asked).toMatchObject({ type: 'freeform', textOption: { key: 'B', target: 'ship' } });
+    expect(outcome).toMatchObject({
+      status: 'success',
+      suggested_next_ids: ['ship'],
+      context_updates: { 'human.gate.text': 'a /health endpoint', 'human.gate.selected': 'B' },
+      notes: 'Human answered "a /health endpoint" (Build it)',
+    });
+  });
+
+  it('a gate without human.freeform sets no human.gate.text', async () => {
+    const { outcome } = await run(new QueueInterviewer(['A']));
+    expect(outcome.context_updates).not.toHaveProperty('human.gate.text');
   });
 
   it('FAILs as cancelled when the run is aborted while waiting', async () => {

@@ -1,10 +1,13 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import {
   answerFromFile,
+  answersDir,
   answerToFile,
+  closedReason,
+  nextQuestionId,
   questionsDir,
   readAnswerFile,
   readPendingQuestions,
@@ -17,7 +20,9 @@ import {
   isAnsweredElsewhere,
   withAnswerChannel,
 } from '../../../src/actors/interviewers/answer-channel-interviewer.js';
+import { gateTimedOut } from '../../../src/actors/interviewers/gate-timed-out.js';
 import type { Answer, Interviewer, Question } from '../../../src/actors/interviewers/interviewer.js';
+import { AttractorError } from '../../../src/shared/errors.js';
 import { choice, freeform, signal } from './fixtures.js';
 
 let runDir: string;
@@ -64,7 +69,8 @@ describe('the answer channel', () => {
       node_id: 'gate',
       question: { text: 'Ship it?', type: 'multiple_choice' },
     });
-    expect(toQuestion(pending!)).toEqual(choice);
+    expect(pending!.id).toBe('gate-1');
+    expect(toQuestion(pending!)).toEqual({ ...choice, id: 'gate-1' });
     expect(
       writeAnswerFile(runDir, {
         id: pending!.id,
@@ -172,13 +178,95 @@ describe('the answer channel', () => {
     expect(readPendingQuestions(runDir)).toEqual([]);
   });
 
-  test('aborting the gate removes its question', async () => {
+  test('a run that stops while its gate waits leaves the question open for the resumed gate', async () => {
     const controller = new AbortController();
     const asking = withAnswerChannel(silent(), () => runDir).ask(choice, controller.signal);
     await waitFor(() => readPendingQuestions(runDir).length === 1);
-    controller.abort(new Error('cancelled'));
-    await expect(asking).rejects.toThrow('cancelled');
-    expect(readPendingQuestions(runDir)).toEqual([]);
+    controller.abort(new AttractorError('CANCELLED', 'run cancelled'));
+    await expect(asking).rejects.toThrow('run cancelled');
+    expect(readPendingQuestions(runDir).map((q) => q.id)).toEqual(['gate-1']);
+    // Answered while the run is stopped: the resumed gate (same visit, same id) takes that answer.
+    writeAnswerFile(runDir, { id: 'gate-1', choice: 'R', answered_at: new Date().toISOString() });
+    const inner = silent();
+    await expect(withAnswerChannel(inner, () => runDir).ask(choice, signal())).resolves.toEqual({
+      selected: choice.options[1],
+    });
+    expect(inner.asked).toEqual([]);
+  });
+
+  test.each([
+    ['its gate timed out', gateTimedOut(50), 'timed_out', /timed out/],
+    ['the interviewer gave up', undefined, 'withdrawn', /stopped waiting/],
+  ] as const)(
+    'a question closes for good when %s: a late answer finds it taken',
+    async (_n, reason, closed, said) => {
+      const controller = new AbortController();
+      const inner: Interviewer = reason
+        ? silent()
+        : { ask: () => Promise.reject(new AttractorError('NO_INTERVIEWER', 'nobody to ask')) };
+      const asking = withAnswerChannel(inner, () => runDir).ask(choice, controller.signal);
+      if (reason) {
+        await waitFor(() => readPendingQuestions(runDir).length === 1);
+        controller.abort(reason);
+      }
+      await expect(asking).rejects.toThrow();
+      expect(readPendingQuestions(runDir)).toEqual([]);
+      expect(readAnswerFile(runDir, 'gate-1')).toMatchObject({ closed, answered_by: 'run' });
+      expect(writeAnswerFile(runDir, { id: 'gate-1', choice: 'A', answered_at: '' })).toBe(false);
+      expect(closedReason(runDir, 'gate-1')).toMatch(said);
+    },
+  );
+
+  test('each asking of a gate gets a new id, never one an earlier visit used', async () => {
+    const ids: string[] = [];
+    const inner: Interviewer = {
+      ask: async (q) => {
+        ids.push(q.id ?? '?');
+        return { selected: choice.options[0]! };
+      },
+    };
+    const channel = withAnswerChannel(inner, () => runDir);
+    await channel.ask(choice, signal());
+    await channel.ask(choice, signal());
+    await channel.ask({ ...choice, stage: 'other gate' }, signal());
+    // Even a new process (a resume) continues the numbering from the run directory.
+    await withAnswerChannel(inner, () => runDir).ask(choice, signal());
+    expect(ids).toEqual(['gate-1', 'gate-2', 'other_gate-1', 'gate-3']);
+    expect(readAnswerFile(runDir, 'gate-1')).toMatchObject({ choice: 'A' });
+    expect(nextQuestionId(runDir, 'gate')).toBe('gate-4');
+  });
+
+  test('an answer file naming no option is moved aside with the reason; the question keeps waiting', async () => {
+    const refused: string[] = [];
+    const asking = withAnswerChannel(silent(), () => runDir, {
+      onRefused: (_q, _file, reason) => refused.push(reason),
+    }).ask(choice, signal());
+    await waitFor(() => readPendingQuestions(runDir).length === 1);
+    writeAnswerFile(runDir, { id: 'gate-1', choice: 'looks fine', answered_at: new Date().toISOString() });
+    await waitFor(() => refused.length === 1);
+    expect(refused[0]).toBe(
+      '"looks fine" is none of the options of gate gate: [A] Approve, [R] Revise, [S] Skip tests',
+    );
+    expect(readPendingQuestions(runDir).map((q) => q.id)).toEqual(['gate-1']);
+    const aside = readdirSync(answersDir(runDir)).filter((f) => f.includes('.refused-'));
+    expect(aside).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(answersDir(runDir), aside[0]!), 'utf8'))).toMatchObject({
+      choice: 'looks fine',
+      refused: refused[0],
+    });
+    expect(
+      writeAnswerFile(runDir, { id: 'gate-1', choice: 'S', answered_at: new Date().toISOString() }),
+    ).toBe(true);
+    await expect(asking).resolves.toEqual({ selected: choice.options[2] });
+  });
+
+  test('a gate that takes free text gets it through a file, with the option it follows', async () => {
+    const question = { ...choice, textOption: choice.options[1]! };
+    const asking = withAnswerChannel(silent(), () => runDir).ask(question, signal());
+    await waitFor(() => readPendingQuestions(runDir).length === 1);
+    expect(readPendingQuestions(runDir)[0]?.question.text_option).toBe('R');
+    writeAnswerFile(runDir, { id: 'gate-1', text: 'add tests first', answered_at: new Date().toISOString() });
+    await expect(asking).resolves.toEqual({ text: 'add tests first' });
   });
 
   test('before the run directory is known, the wrapped interviewer alone is asked', async () => {
@@ -193,6 +281,7 @@ describe('the answer channel', () => {
     [choice, { choice: 'Revise' }, { selected: choice.options[1] }],
     [choice, { choice: 'fix' }, { selected: choice.options[1] }],
     [choice, { choice: 'something else' }, { text: 'something else' }],
+    [choice, { closed: 'timed_out' as const }, undefined],
     [freeform, { text: 'because' }, { text: 'because' }],
     [choice, { value: 'skipped' as const }, { value: 'skipped' }],
   ])('answer file %#: %o means %o', (question, fields, expected) => {

@@ -46,12 +46,22 @@ describe('ConsoleInterviewer', () => {
     expect(printed()).toContain('Select (y/n): ');
   });
 
-  it('asks again after an invalid choice', async () => {
+  it('asks again after an answer naming no option, saying which options there are', async () => {
     const { input, interviewer, printed } = setup();
     const answer = interviewer.ask(choice, signal());
-    input.write('zzz\nA\n');
+    input.write('looks fine\nA\n');
     expect((await answer).selected?.key).toBe('A');
-    expect(printed()).toContain('Invalid choice: zzz\nSelect: ');
+    expect(printed()).toContain(
+      'Invalid choice: "looks fine" is none of the options of gate gate: [A] Approve, [R] Revise, [S] Skip tests\nSelect: ',
+    );
+  });
+
+  it('takes free text at a gate that names the option free text follows', async () => {
+    const { input, interviewer, printed } = setup();
+    const answer = interviewer.ask({ ...choice, textOption: choice.options[1]! }, signal());
+    input.write('add tests first\n');
+    expect(await answer).toEqual({ text: 'add tests first' });
+    expect(printed()).toContain('Select or type an answer: ');
   });
 
   it('takes the default choice on an empty line', async () => {

@@ -11,13 +11,19 @@ describe('QueueInterviewer', () => {
     ['[a] approve', choice, { selected: choice.options[0]! }],
     ['skip tests', choice, { selected: choice.options[2]! }],
     ['fix', choice, { selected: choice.options[1]! }],
-    ['nonsense', choice, { text: 'nonsense' }],
+    ['nonsense', { ...choice, textOption: choice.options[1]! }, { text: 'nonsense' }],
     ['y', yesNo, { selected: yesNo.options[1]! }],
     ['yes', yesNo, { selected: yesNo.options[1]! }],
     ['no', yesNo, { selected: yesNo.options[0]! }],
     ['free text', freeform, { text: 'free text' }],
   ])('answer %j to %s', async (entry, question, expected) => {
     expect(await new QueueInterviewer([entry]).ask(question)).toEqual(expected);
+  });
+
+  it('refuses an answer naming no option of a question that takes no free text', async () => {
+    await expect(new QueueInterviewer(['nonsense']).ask(choice)).rejects.toThrow(
+      'queued answer "nonsense" is none of the options of gate gate: [A] Approve, [R] Revise, [S] Skip tests.',
+    );
   });
 
   it('pops answers in order and answers SKIPPED when empty', async () => {

@@ -30,11 +30,22 @@ describe('resolvePromptTemplate', () => {
   });
 
   it('names the missing file, resolved against the DOT file', () => {
-    expect(
-      resolvePromptTemplate(makeNode('n', { prompt: '@prompts/none.md' }), { file: join(dir, 'main.dot') }),
-    ).toEqual({
-      ok: false,
-      missingFile: join(dir, 'prompts', 'none.md'),
+    const template = resolvePromptTemplate(makeNode('n', { prompt: '@prompts/none.md' }), {
+      file: join(dir, 'main.dot'),
     });
+    expect(template.ok).toBe(false);
+    expect(!template.ok && template.reason).toContain(`${join(dir, 'prompts', 'none.md')} cannot be used`);
+  });
+
+  // Read at run time (a label used as the prompt, a graph built in code): the same bounds as compiling.
+  it.each([
+    ['a label climbing out of the read scope', { label: '@../outside.md' }],
+    ['an absolute path', { prompt: '@/etc/hostname' }],
+  ])('refuses %s as not allowed (whether or not it exists)', (_what, attrs: NodeAttrs) => {
+    const template = resolvePromptTemplate(makeNode('n', attrs), {
+      file: join(dir, 'main.dot'),
+      readScope: { base: dir, roots: [dir], described: 'the test folder' },
+    });
+    expect(template).toEqual({ ok: false, reason: expect.stringMatching(/not allowed/) });
   });
 });

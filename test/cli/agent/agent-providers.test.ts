@@ -148,3 +148,58 @@ describe('attractor run against each provider’s wire format', () => {
     expect(server.requests).toHaveLength(2);
   });
 });
+
+describe('an OpenAI-compatible server without OPENAI_COMPATIBLE_API_KEY', () => {
+  async function workspace(attrs: string): Promise<string> {
+    const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'attractor-compat-')));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(
+      path.join(dir, 'p.dot'),
+      `digraph p { start [shape=Mdiamond]; exit [shape=Msquare]; work [prompt="Say hi", ${attrs}]; start -> work -> exit; }`,
+    );
+    return dir;
+  }
+  const answer = chatSseReply([
+    chatChunk({ role: 'assistant', content: 'Hi.' }),
+    chatChunk({}, 'stop'),
+    chatChunk(null, null, { prompt: 50, completion: 2 }),
+  ]);
+
+  it('runs against a keyless local server, sending no Authorization header', async () => {
+    const server = await startFakeOpenAIServer(null);
+    cleanups.push(() => server.close());
+    server.enqueue(answer);
+    const dir = await workspace('llm_provider="openai-compatible", llm_model="qwen3:8b"');
+    const env = { OPENAI_COMPATIBLE_BASE_URL: server.baseURL };
+    const result = await runCli(['run', 'p.dot', '--logs-dir', 'run'], { cwd: dir, env });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.headers).not.toHaveProperty('authorization');
+  });
+
+  it('a server that wants a key refused the request: the failure names OPENAI_COMPATIBLE_API_KEY', async () => {
+    const server = await startFakeOpenAIServer();
+    cleanups.push(() => server.close());
+    const dir = await workspace('llm_provider="openai-compatible", llm_model="qwen3:8b"');
+    const env = { OPENAI_COMPATIBLE_BASE_URL: server.baseURL };
+    const result = await runCli(['run', 'p.dot', '--logs-dir', 'run'], { cwd: dir, env });
+    expect(result.code).toBe(1);
+    const status = JSON.parse(readFileSync(path.join(dir, 'run', 'work', 'status.json'), 'utf8')) as {
+      failure_reason: string;
+    };
+    expect(status.failure_reason).toMatch(
+      /^openai-compatible refused the request \(.*Incorrect API key.*\): check OPENAI_COMPATIBLE_API_KEY$/,
+    );
+  });
+
+  it('a node naming no model is told so, not that a provider is not configured', async () => {
+    const dir = await workspace('llm_provider="openai-compatible"');
+    const env = { OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:9/v1' };
+    const result = await runCli(['run', 'p.dot', '--logs-dir', 'run'], { cwd: dir, env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('no model is named for provider openai-compatible');
+    expect(result.stderr).toContain('needed by node work');
+    expect(result.stderr).not.toContain('not configured');
+  });
+});

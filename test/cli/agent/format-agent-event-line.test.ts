@@ -24,6 +24,21 @@ describe('formatEventLine for agent events', () => {
       '    ✗ work agent error: anthropic refused the request',
     ],
     ['router.error', { error: 'timeout' }, '    ? work router failed, routing by edges: timeout'],
+    [
+      'agent.context_window_warning',
+      { usage_fraction: 0.84, message: 'Context usage at ~84% of context window' },
+      '    ! work Context usage at ~84% of context window',
+    ],
+    [
+      'agent.output_truncated',
+      { max_tokens: 16384, message: 'output cut off at 16384 tokens: the agent was asked to continue' },
+      '    ! work output cut off at 16384 tokens: the agent was asked to continue',
+    ],
+    [
+      'agent.compaction',
+      { removed_turns: 9, tokens_before: 180000, tokens_after: 50000 },
+      '    ! work context compacted: 9 older turns summarised by an extra model call',
+    ],
   ])('%s', (kind, data, expected) => {
     expect(line(kind, data)).toBe(expected);
   });

@@ -13,6 +13,8 @@ describe('typeAttributes: converting DOT strings', () => {
     ['node', 'max_retries', '2.0', 2],
     ['node', 'max_retries', '-1', -1],
     ['node', 'max_tokens', '4096', 4096],
+    ['node', 'auto_compact', 'true', true],
+    ['graph', 'auto_compact', 'false', false],
     ['node', 'join_k', '2', 2],
     ['node', 'max_parallel', '5', 5],
     ['node', 'manager.max_cycles', '1000', 1000],
@@ -66,6 +68,11 @@ describe('typeAttributes: converting DOT strings', () => {
     ['edge', 'weight', 'heavy', 'a number'],
     ['edge', 'loop_restart', 'sometimes', 'a boolean'],
     ['graph', 'default_max_retries', 'many', 'an integer'],
+    ['node', 'max_tokens', 'lots', 'a positive integer'],
+    ['node', 'max_tokens', '0', 'a positive integer'],
+    ['node', 'max_tokens', '-5', 'a positive integer'],
+    ['node', 'auto_compact', 'sometimes', 'a boolean'],
+    ['graph', 'auto_compact', 'maybe', 'a boolean'],
   ] as const)('%s %s=%j is an attribute_type warning and stays unset', (owner, key, value, expected) => {
     const subject =
       owner === 'edge'

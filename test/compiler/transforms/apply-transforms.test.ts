@@ -6,9 +6,7 @@ import type { PipelineGraph } from '../../../src/compiler/ir.js';
 import {
   applyTransforms,
   expandGoal,
-  PromptIncludeError,
   registerTransform,
-  resolvePromptInclude,
   type Transform,
 } from '../../../src/compiler/transforms/index.js';
 import { AttractorError } from '../../../src/shared/errors.js';
@@ -83,7 +81,7 @@ describe('applyTransforms — @file prompts', () => {
     expect(diagnostics).toEqual([]);
   });
 
-  it('a missing file is a prompt_file_missing warning and the prompt stays as written', () => {
+  it('a missing file is a prompt_file_missing error at the prompt and the prompt stays as written', () => {
     const file = tempPipeline();
     const graph = buildGraph({ file, nodes: { review: { prompt: '@prompts/missing.md' } } });
     const { graph: out, diagnostics } = applyTransforms(graph);
@@ -91,7 +89,7 @@ describe('applyTransforms — @file prompts', () => {
     expect(diagnostics).toHaveLength(1);
     expect(diagnostics[0]).toMatchObject({
       rule: 'prompt_file_missing',
-      severity: 'warning',
+      severity: 'error',
       node_id: 'review',
       loc: nodeOf(graph, 'review').attrLocs['prompt'],
     });
@@ -102,7 +100,7 @@ describe('applyTransforms — @file prompts', () => {
     const reads: string[] = [];
     const readFile = (p: string) => {
       reads.push(p);
-      return 'content';
+      return { ok: true as const, path: p, text: 'content' };
     };
     const graph = buildGraph({
       file: '/virtual/dir/p.dot',
@@ -119,20 +117,21 @@ describe('applyTransforms — @file prompts', () => {
     expect(reads).toEqual([path.resolve('/virtual/dir/x/y.md')]);
   });
 
-  // A device or FIFO never ends (`@/dev/zero` used to hang validate until memory ran out) and a huge
-  // file is not a prompt: both are refused like a missing file.
+  // A device or FIFO never ends (`@/dev/zero` used to hang validate until memory ran out), a folder is
+  // not a prompt: each is an error, and nothing outside the pipeline's folders is even looked at.
   it.each([
-    ['a device that never ends', '@/dev/zero'],
-    ['a directory', '@prompts'],
-  ])('%s is a prompt_file_missing warning, not a hang', (_what, prompt) => {
+    ['an absolute path (a device that never ends)', '@/dev/zero', 'file_not_allowed'],
+    ['a climb out of the folder', '@../../../../../../etc/hostname', 'file_not_allowed'],
+    ['a directory', '@prompts', 'prompt_file_missing'],
+  ])('%s is an error, not a hang', (_what, prompt, rule) => {
     const file = tempPipeline();
     const graph = buildGraph({ file, nodes: { review: { prompt } } });
     const { graph: out, diagnostics } = applyTransforms(graph);
     expect(nodeOf(out, 'review').attrs.prompt).toBe(prompt);
-    expect(diagnostics.map((d) => d.rule)).toEqual(['prompt_file_missing']);
+    expect(diagnostics.map((d) => [d.rule, d.severity])).toEqual([[rule, 'error']]);
   });
 
-  it('a prompt file over 10 MB is a prompt_file_missing warning naming the size limit', () => {
+  it('a prompt file over 10 MB is a prompt_file_missing error naming the size limit', () => {
     const file = tempPipeline();
     fs.writeFileSync(
       path.join(path.dirname(file), 'prompts', 'huge.md'),
@@ -143,18 +142,6 @@ describe('applyTransforms — @file prompts', () => {
     expect(nodeOf(out, 'review').attrs.prompt).toBe('@prompts/huge.md');
     expect(diagnostics.map((d) => d.rule)).toEqual(['prompt_file_missing']);
     expect(diagnostics[0]?.message).toMatch(/10 MB/);
-  });
-
-  it('resolvePromptInclude throws a PromptIncludeError naming the file', () => {
-    expect(resolvePromptInclude('plain prompt', '/x/p.dot')).toBeUndefined();
-    try {
-      resolvePromptInclude('@nope.md', '/definitely/not/here/p.dot', { nodeId: 'n' });
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(PromptIncludeError);
-      expect(error).toMatchObject({ code: 'PROMPT_FILE_MISSING', includePath: 'nope.md' });
-      expect((error as Error).message).toMatch(/node "n".*\/definitely\/not\/here\/nope\.md/);
-    }
   });
 });
 

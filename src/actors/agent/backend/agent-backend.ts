@@ -1,71 +1,84 @@
-import type { LLMClient, TokenUsage } from '../../../llm/index.js';
+import type { TokenUsage } from '../../../llm/index.js';
 import type { CodergenBackend, CodergenRequest, CodergenResult } from '../../codergen-backend.js';
 import { watchSteering } from '../../steering-file.js';
+import type { ExecutionEnvironment } from '../environment/execution-environment.js';
 import { LocalExecutionEnvironment } from '../environment/local-execution-environment.js';
 import { getProfile } from '../profiles/get-profile.js';
 import { type AgentEvent, AgentEventKind } from '../session/agent-event.js';
 import { createSession } from '../session/session.js';
-import type { SessionConfigInput } from '../session/session-config.js';
 import type { Turn } from '../session/turn.js';
-import type { ProviderStatus } from './configured-providers.js';
+import type { AgentBackendOptions } from './agent-backend-options.js';
+import { configuredProviders, type ProviderStatus } from './configured-providers.js';
 import { describeModelFailure } from './describe-model-failure.js';
 import { runInNode } from './node-scope.js';
-import { type ModelChoice, resolveModel } from './resolve-model.js';
+import { resolveModel } from './resolve-model.js';
 import { stageInstructions } from './stage-instructions.js';
 import { toPipelineEventData } from './to-pipeline-event.js';
-import type { UsageLedger } from './usage-ledger.js';
+import { UsageLedger } from './usage-ledger.js';
 
-export interface AgentBackendOptions {
-  client: LLMClient;
-  /** Where the agent works: the directory `attractor run` started in, or `--workdir`. */
-  workingDir: string;
+export type { AgentBackendOptions, AgentEnvironmentContext } from './agent-backend-options.js';
+
+/** The agent backend, with the ledger its model calls are booked on (pass it as `RunOptions.accounting`). */
+export interface AgentBackend extends CodergenBackend {
+  readonly ledger: UsageLedger;
+}
+
+interface Resolved {
+  client: AgentBackendOptions['client'];
   providers: readonly ProviderStatus[];
   ledger: UsageLedger;
-  /** `--model` / `--provider`, for nodes that name neither (the engine already filled node attributes). */
-  defaults?: ModelChoice;
-  /** Graph-level attributes that apply to every node unless the node sets its own. */
-  graphExtra?: Record<string, string>;
-  graphEnvPassthrough?: string;
-  session?: Partial<SessionConfigInput>;
-  /** How often the stage directory is checked for a manager's `steering.md` (default 250 ms). */
-  steeringPollMs?: number;
+  graphExtra: Record<string, string> | undefined;
+  graphEnvPassthrough: string | undefined;
+  graphAutoCompact: boolean | undefined;
 }
 
 const REASONING = new Set(['low', 'medium', 'high']);
 
 /**
  * The codergen backend of real runs: one agent session per node visit, working in the run's working
- * directory with the provider profile of the node's model. `full` fidelity continues the conversation of the
- * node's thread; other modes start fresh with the run summary the fidelity allows. Agent events join the
- * pipeline stream as `agent.<kind>`, and every model call is booked on the run's ledger.
+ * directory with the provider profile of the node's model (plus the options' custom tools, in the options'
+ * execution environment when one is given). `full` fidelity continues the conversation of the node's thread;
+ * other modes start fresh with the run summary the fidelity allows. Agent events join the pipeline stream as
+ * `agent.<kind>`, and every model call is booked on the backend's ledger.
  *
  * @example
- * const backend = createAgentBackend({ client, workingDir: process.cwd(), providers, ledger });
+ * const backend = createAgentBackend({ client: LLMClient.fromEnv(), tools: [deployTool] });
+ * await runPipeline({ source, backend, accounting: backend.ledger, interviewer });
  */
-export function createAgentBackend(options: AgentBackendOptions): CodergenBackend {
+export function createAgentBackend(options: AgentBackendOptions): AgentBackend {
   const threads = new Map<string, readonly Turn[]>();
+  const resolved: Resolved = {
+    client: options.client,
+    providers: options.providers ?? providersOfClient(options.client),
+    ledger: options.ledger ?? new UsageLedger(),
+    graphExtra: options.graphExtra ?? options.graph?.extra,
+    graphEnvPassthrough: options.graphEnvPassthrough ?? options.graph?.attrs.env_passthrough,
+    graphAutoCompact: options.graphAutoCompact ?? options.graph?.attrs.auto_compact,
+  };
   return {
     name: 'agent',
-    run: (request) => runInNode(request.node.id, () => runVisit(options, threads, request)),
+    ledger: resolved.ledger,
+    run: (request) => runInNode(request.node.id, () => runVisit(options, resolved, threads, request)),
   };
 }
 
 async function runVisit(
   options: AgentBackendOptions,
+  resolved: Resolved,
   threads: Map<string, readonly Turn[]>,
   request: CodergenRequest,
 ): Promise<CodergenResult> {
   const { node } = request;
-  const { ledger } = options;
+  const { ledger } = resolved;
   ledger.startVisit(node.id);
-  const resolved = resolveModel(
+  const choice = resolveModel(
     {
       model: request.model ?? options.defaults?.model,
       provider: request.provider ?? options.defaults?.provider,
     },
-    options.providers,
+    resolved.providers,
   );
-  if (!resolved.model || !resolved.provider) {
+  if (!choice.model || !choice.provider) {
     return {
       response: '',
       outcome: {
@@ -74,30 +87,26 @@ async function runVisit(
       },
     };
   }
-  const passthrough = (node.attrs.env_passthrough ?? options.graphEnvPassthrough ?? '')
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
-  const env = new LocalExecutionEnvironment({
-    // A manager loop's child may work elsewhere (`stack.child_workdir`): the request says where.
-    workingDir: request.workingDir ?? options.workingDir,
-    envPassthrough: passthrough,
-    // Every shell command of the agent is in the run's process ledger: a resume after a crash stops it.
-    ...(request.processes ? { processes: request.processes, node: node.id } : {}),
-  });
+  const env = environmentFor(options, resolved, request);
   const thread = request.fidelity === 'full' && request.threadId ? request.threadId : undefined;
   const history = thread ? threads.get(thread) : undefined;
-  const pre = node.extra['tool_hooks.pre'] ?? options.graphExtra?.['tool_hooks.pre'];
-  const post = node.extra['tool_hooks.post'] ?? options.graphExtra?.['tool_hooks.post'];
+  const pre = node.extra['tool_hooks.pre'] ?? resolved.graphExtra?.['tool_hooks.pre'];
+  const post = node.extra['tool_hooks.post'] ?? resolved.graphExtra?.['tool_hooks.post'];
   const effort = request.reasoningEffort?.toLowerCase();
+  const tools = typeof options.tools === 'function' ? options.tools(node) : (options.tools ?? []);
   const sessionOptions = {
-    client: options.client,
-    profile: getProfile(resolved.provider, { model: resolved.model }),
+    client: resolved.client,
+    profile: getProfile(choice.provider, { model: choice.model }),
+    ...(tools.length > 0 ? { tools: [...tools] } : {}),
     env,
-    model: resolved.model,
+    model: choice.model,
     config: {
       ...options.session,
       userInstructions: stageInstructions(request.stageDir, env.workingDirectory),
+      enableCompaction:
+        node.attrs.auto_compact ?? resolved.graphAutoCompact ?? options.session?.enableCompaction ?? false,
+      // The node's `max_tokens` caps each turn's output; unset, the model's own limit applies.
+      ...(node.attrs.max_tokens !== undefined ? { maxTokens: node.attrs.max_tokens } : {}),
       ...(effort && REASONING.has(effort) ? { reasoningEffort: effort as 'low' | 'medium' | 'high' } : {}),
     },
     ...(pre || post ? { toolHooks: { ...(pre ? { pre } : {}), ...(post ? { post } : {}) } } : {}),
@@ -119,7 +128,7 @@ async function runVisit(
     if (event.kind === AgentEventKind.USAGE) {
       const cost = ledger.record({
         nodeId: node.id,
-        model: String(event.data['model'] ?? resolved.model),
+        model: String(event.data['model'] ?? choice.model),
         usage: event.data['usage'] as TokenUsage,
       });
       extra = { cost_usd: cost, node_totals: ledger.nodeTotals(node.id) };
@@ -153,8 +162,8 @@ async function runVisit(
         ...(typeof error.data['code'] === 'string' ? { code: error.data['code'] } : {}),
         ...(typeof error.data['provider'] === 'string' ? { provider: error.data['provider'] } : {}),
       },
-      resolved.provider,
-      options.providers,
+      choice.provider,
+      resolved.providers,
     );
     return { ...base, outcome: { status: 'fail', failure_reason: reason } };
   }
@@ -169,4 +178,39 @@ async function runVisit(
     };
   }
   return base;
+}
+
+/**
+ * The environment a node visit's agent works in: the options' (an instance, or made per visit by a factory),
+ * else a local one in the run's working directory whose commands are in the run's process ledger.
+ */
+function environmentFor(
+  options: AgentBackendOptions,
+  resolved: Resolved,
+  request: CodergenRequest,
+): ExecutionEnvironment {
+  const { node } = request;
+  const envPassthrough = (node.attrs.env_passthrough ?? resolved.graphEnvPassthrough ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  // A manager loop's child may work elsewhere (`stack.child_workdir`): the request says where.
+  const workingDir = request.workingDir ?? options.workingDir ?? process.cwd();
+  const custom = options.environment;
+  if (typeof custom === 'function') {
+    return custom({ node, workingDir, envPassthrough, stageDir: request.stageDir, signal: request.signal });
+  }
+  if (custom) return custom;
+  return new LocalExecutionEnvironment({
+    workingDir,
+    envPassthrough,
+    // Every shell command of the agent is in the run's process ledger: a resume after a crash stops it.
+    ...(request.processes ? { processes: request.processes, node: node.id } : {}),
+  });
+}
+
+/** Without a provider list: the providers the client has an adapter for count as configured. */
+function providersOfClient(client: AgentBackendOptions['client']): ProviderStatus[] {
+  const known = configuredProviders({});
+  return known.map((status) => ({ ...status, configured: client.adapter(status.name) !== undefined }));
 }

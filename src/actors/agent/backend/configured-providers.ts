@@ -8,6 +8,8 @@ export interface ProviderStatus {
   configured: boolean;
   /** The variable a user sets to configure it (the key, or the base URL for an OpenAI-compatible server). */
   variable: string;
+  /** The key's variable, when it is not `variable` (an OpenAI-compatible server's key is optional). */
+  keyVariable?: string;
 }
 
 /** Providers in the order a run without any model setting picks from (first configured wins). */
@@ -30,6 +32,7 @@ export function configuredProviders(env: Env): ProviderStatus[] {
       name: 'openai-compatible',
       configured: config.openaiCompatible !== undefined,
       variable: 'OPENAI_COMPATIBLE_BASE_URL',
+      keyVariable: 'OPENAI_COMPATIBLE_API_KEY',
     },
   ];
 }

@@ -1,12 +1,13 @@
 import { canonicalProvider, type ProviderStatus } from './configured-providers.js';
 
-const AUTH_CODES = new Set(['llm.authentication', 'llm.permission_denied', 'llm.configuration']);
+/** The provider answered, and said no to the credentials. */
+const AUTH_CODES = new Set(['llm.authentication', 'llm.permission_denied']);
 const TRANSIENT_CODES = new Set(['llm.rate_limit', 'llm.server', 'llm.network', 'llm.timeout', 'llm.stream']);
 
 /**
- * The failure reason of a node whose model call failed, written for the person who must fix it: an
- * authentication problem names the provider and the variable to set; a transient error that outlived the
- * client's retries says so.
+ * The failure reason of a node whose model call failed, written for the person who must fix it: a refusal
+ * names the provider and the key variable to check; a configuration error (no request was sent) says so
+ * rather than blaming the provider; a transient error that outlived the client's retries says so.
  */
 export function describeModelFailure(
   error: { message: string; code?: string; provider?: string },
@@ -14,9 +15,12 @@ export function describeModelFailure(
   providers: readonly ProviderStatus[],
 ): string {
   const name = canonicalProvider(error.provider ?? provider ?? '') || 'the provider';
-  const variable = providers.find((p) => p.name === name)?.variable;
+  const status = providers.find((p) => p.name === name);
   if (error.code && AUTH_CODES.has(error.code)) {
-    return `${name} refused the request (${error.message}): check ${variable ?? 'its API key'}`;
+    return `${name} refused the request (${error.message}): check ${status?.keyVariable ?? status?.variable ?? 'its API key'}`;
+  }
+  if (error.code === 'llm.configuration') {
+    return `${name} could not be called, no request was sent: ${error.message}`;
   }
   if (error.code && TRANSIENT_CODES.has(error.code)) {
     return `${name} kept failing after retries: ${error.message}`;

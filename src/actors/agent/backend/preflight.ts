@@ -10,7 +10,11 @@ export interface PlannedUse extends LlmUse {
 
 /** One thing to fix before the run can start, and the nodes that need it. */
 export interface PreflightProblem {
-  /** The variable to set, or a sentence when no variable fixes it. */
+  /**
+   * `provider`: `need` is the variable to set (or a sentence when no variable fixes it); `model`: the provider
+   * is configured but nothing names a model for it (`need` is the provider), which no key would fix.
+   */
+  kind?: 'provider' | 'model';
   need: string;
   nodes: string[];
 }
@@ -35,11 +39,12 @@ export function preflight(
     ...use,
     resolved: resolveModel(use.choice, providers),
   }));
-  const problems = new Map<string, string[]>();
-  const add = (need: string, node: string) => {
-    const nodes = problems.get(need) ?? [];
-    if (!nodes.includes(node)) nodes.push(node);
-    problems.set(need, nodes);
+  const problems = new Map<string, PreflightProblem>();
+  const add = (need: string, node: string, kind: 'provider' | 'model' = 'provider') => {
+    const key = `${kind}:${need}`;
+    const problem = problems.get(key) ?? { ...(kind === 'model' ? { kind } : {}), need, nodes: [] };
+    if (!problem.nodes.includes(node)) problem.nodes.push(node);
+    problems.set(key, problem);
   };
   for (const use of uses) {
     const { provider, model } = use.resolved;
@@ -54,19 +59,36 @@ export function preflight(
         use.nodeId,
       );
     else if (!status.configured) add(status.variable, use.nodeId);
-    else if (!model) add(`a model name for provider ${provider} (llm_model or --model)`, use.nodeId);
+    else if (!model) add(provider, use.nodeId, 'model');
   }
-  return { uses, problems: [...problems].map(([need, nodes]) => ({ need, nodes })) };
+  return { uses, problems: [...problems.values()] };
 }
 
-/** The refusal `attractor run` prints (exit 1) when preflight found problems. */
+const neededBy = (nodes: readonly string[]): string =>
+  `needed by ${nodes.length === 1 ? 'node' : 'nodes'} ${nodes.join(', ')}`;
+
+/**
+ * The refusal `attractor run` prints (exit 1) when preflight found problems: providers to configure, and
+ * (said apart, since no key fixes it) nodes whose provider has no default model and names none.
+ */
 export function preflightError(problems: readonly PreflightProblem[]): AttractorError {
-  const parts = problems.map(
-    (p) => `${p.need} (needed by ${p.nodes.length === 1 ? 'node' : 'nodes'} ${p.nodes.join(', ')})`,
-  );
+  const missing = problems.filter((p) => p.kind !== 'model');
+  const unnamed = problems.filter((p) => p.kind === 'model');
+  const sentences: string[] = [];
+  if (missing.length > 0) {
+    const parts = missing.map((p) => `${p.need} (${neededBy(p.nodes)})`);
+    sentences.push(
+      `a model provider is not configured: set ${parts.join('; set ')}. Set keys in the environment or in a .env file of the working directory`,
+    );
+  }
+  for (const p of unnamed) {
+    sentences.push(
+      `no model is named for provider ${p.need}, which has no default model (${neededBy(p.nodes)}): set llm_model on the node (or in the model stylesheet) or pass --model`,
+    );
+  }
   return new AttractorError(
-    'PROVIDER_NOT_CONFIGURED',
-    `cannot start the run, a model provider is not configured: set ${parts.join('; set ')}. Set keys in the environment or in a .env file of the working directory; or run without models using --dry-run, --scenario FILE or --replay FILE.`,
+    missing.length > 0 ? 'PROVIDER_NOT_CONFIGURED' : 'MODEL_NOT_NAMED',
+    `cannot start the run, ${sentences.join('. Also, ')}. Or run without models using --dry-run, --scenario FILE or --replay FILE.`,
   );
 }
 

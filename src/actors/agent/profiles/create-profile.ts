@@ -1,4 +1,5 @@
 import { getLatestModel, getModelInfo } from '../../../llm/index.js';
+import { DEFAULT_AGENT_MAX_TOKENS } from '../session/output-budget.js';
 import type { AgentTool } from '../tools/define-tool.js';
 import { createDefaultTools } from '../tools/tool-registry.js';
 import type { ProfileId, ProviderProfile } from './provider-profile.js';
@@ -26,6 +27,8 @@ export interface ProfileOptions {
   model?: string;
   /** Overrides the catalog's context window (models the catalog does not know, tests). */
   contextWindow?: number;
+  /** Overrides the catalog's output limit (models the catalog does not know). */
+  maxOutputTokens?: number;
   /** Extra tools, registered after the profile's own (a same-named tool replaces the built-in one). */
   tools?: readonly AgentTool[];
   /** Adapter name requests go to (an OpenAI-compatible server registered under another name). */
@@ -44,6 +47,7 @@ export function createProfile(spec: ProfileSpec, options: ProfileOptions = {}): 
     model,
     contextWindow:
       options.contextWindow ?? info?.contextWindow ?? latest?.contextWindow ?? FALLBACK_CONTEXT_WINDOW,
+    maxOutputTokens: options.maxOutputTokens ?? info?.maxOutputTokens ?? DEFAULT_AGENT_MAX_TOKENS,
     defaultCommandTimeoutMs: spec.defaultCommandTimeoutMs,
     supportsReasoning: info?.supportsReasoning ?? false,
     supportsStreaming: info?.supportsStreaming ?? true,

@@ -16,6 +16,11 @@ export interface ProviderProfile {
   readonly model: string;
   /** Tokens, from the model catalog. */
   readonly contextWindow: number;
+  /**
+   * Output tokens a turn of `model` may produce (the catalog's limit, else the agent default); a session asks
+   * for this much unless its config says otherwise. Absent: the session looks the model up itself.
+   */
+  readonly maxOutputTokens?: number;
   /** Shell timeout when neither the model nor SessionConfig sets one. */
   readonly defaultCommandTimeoutMs: number;
   readonly supportsReasoning: boolean;

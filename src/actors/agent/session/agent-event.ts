@@ -1,7 +1,7 @@
 /**
  * What a session reports while it works: the seeds' AgentEventType table (api-reference §5) plus
- * PROCESSING_END and WARNING (the public specification), USAGE after every model call and COMPACTION when
- * older turns were summarised. The pipeline stream carries them as `agent.<kind>`.
+ * PROCESSING_END and WARNING (the public specification), USAGE after every model call, COMPACTION when
+ * older turns were summarised and OUTPUT_TRUNCATED when an answer stopped at the output limit. The pipeline stream carries them as `agent.<kind>`.
  */
 export const AgentEventKind = {
   SESSION_START: 'session_start',
@@ -18,6 +18,7 @@ export const AgentEventKind = {
   TURN_LIMIT: 'turn_limit',
   LOOP_DETECTION: 'loop_detection',
   CONTEXT_WINDOW_WARNING: 'context_window_warning',
+  OUTPUT_TRUNCATED: 'output_truncated',
   COMPACTION: 'compaction',
   USAGE: 'usage',
   WARNING: 'warning',
@@ -32,7 +33,8 @@ export type AgentEventKind = (typeof AgentEventKind)[keyof typeof AgentEventKind
  * tool_call_start `tool_name, tool_call_id, arguments` · tool_call_output_delta `text, tool_call_id` ·
  * tool_call_end `tool_name, tool_call_id, output, truncated_output, is_error` · steering_injected `text` ·
  * turn_limit `turns, limit` (+ `kind`: turns | tool_rounds) · loop_detection `pattern, window` ·
- * context_window_warning `usage_fraction, threshold, message` · usage `model, provider, usage, cost_usd` ·
+ * context_window_warning `usage_fraction, threshold, message` ·
+ * output_truncated `max_tokens, message` (+ `tool_name, tool_call_id` when a tool call was cut off, not run) · usage `model, provider, usage, cost_usd` ·
  * compaction `removed_turns, tokens_before` · warning `message` · error `error, phase`.
  */
 export interface AgentEvent {

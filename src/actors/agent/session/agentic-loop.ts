@@ -5,10 +5,18 @@ import { AgentEventKind } from './agent-event.js';
 import { compactHistory } from './compact-history.js';
 import { executeToolRound, RunningToolCall } from './execute-tool-round.js';
 import { loopWarningText } from './loop-detector.js';
+import {
+  continueAfterCut,
+  cutToolCall,
+  cutToolCallResult,
+  MAX_CONSECUTIVE_TRUNCATIONS,
+  stoppedToolCallResult,
+  withoutCutArguments,
+} from './output-truncation.js';
 import type { ProcessInputResult } from './session-lifecycle-machine.js';
 import type { SessionRuntime } from './session-runtime.js';
-import { ModelTurn, toolDefinitions } from './stream-model-turn.js';
-import { Turns } from './turn.js';
+import { estimateNextInput, ModelTurn } from './stream-model-turn.js';
+import { type ToolResultsTurn, Turns } from './turn.js';
 
 /** Errors after which the session cannot do anything useful, so it closes (public specification §9.11). */
 const CLOSING_ERROR_CODES = new Set(['llm.authentication', 'llm.permission_denied', 'llm.configuration']);
@@ -39,6 +47,7 @@ async function processInput(rt: SessionRuntime, text: string, signal: AbortSigna
   injectSteering(rt);
   let rounds = 0;
   let compactedForOverflow = false;
+  let cutsInARow = 0;
   for (;;) {
     if (signal.aborted) return 'close';
     const roundLimit = rt.config.maxToolRoundsPerInput;
@@ -52,10 +61,12 @@ async function processInput(rt: SessionRuntime, text: string, signal: AbortSigna
     }
     let phase = 'compaction';
     let response: Response;
+    let maxTokens: number;
     try {
       if (rt.config.enableCompaction && wouldOverflow(rt)) await compactHistory(rt, signal);
       phase = 'llm';
       const turn = new ModelTurn(rt, signal);
+      maxTokens = turn.maxTokens;
       await turn.done;
       response = turn.finish();
     } catch (error) {
@@ -73,7 +84,12 @@ async function processInput(rt: SessionRuntime, text: string, signal: AbortSigna
     // One clock reading for what happens in this synchronous step: USAGE, the turn, the tool calls' starts.
     const now = Date.now();
     rt.recordUsage(response, 'turn', now);
-    rt.history.push(Turns.assistant(response.message, response.usage, response.id, now));
+    // A `length` finish: the answer stopped at the output limit, maybe in the middle of a tool call.
+    const cutOff = response.finishReason.reason === 'length';
+    const cut = cutToolCall(response);
+    cutsInARow = cutOff ? cutsInARow + 1 : 0;
+    const message = cut ? withoutCutArguments(response.message, cut) : response.message;
+    rt.history.push(Turns.assistant(message, response.usage, response.id, now));
     rt.contextWindow.observe(response.usage, rt.history.length);
     if (rt.contextWindow.shouldWarn()) {
       const fraction = rt.contextWindow.usageFraction();
@@ -83,40 +99,71 @@ async function processInput(rt: SessionRuntime, text: string, signal: AbortSigna
         message: `Context usage at ~${Math.round(fraction * 100)}% of context window`,
       });
     }
-    if (response.toolCalls.length === 0) return 'done';
-    rounds += 1;
-    const round = executeToolRound(rt, response.toolCalls, signal, now);
-    // A running one-call round is awaited here, on the tool's own promise: one job per round between the
-    // model's answer and the tool's result (a helper awaiting it would add its own).
-    if (round instanceof RunningToolCall) {
-      let answer: AgentToolResult | undefined;
-      let failure: unknown;
-      let ok = true;
-      try {
-        answer = await round.running;
-      } catch (error) {
-        ok = false;
-        failure = error;
+    if (cutOff) {
+      reportCut(rt, maxTokens, cut);
+      if (cutsInARow >= MAX_CONSECUTIVE_TRUNCATIONS) {
+        // Every call of the answer gets a result, so the history stays valid for a later input.
+        if (response.toolCalls.length > 0) {
+          rt.history.push(Turns.toolResults(response.toolCalls.map((call) => stoppedToolCallResult(call))));
+        }
+        rt.emit(AgentEventKind.ERROR, {
+          error: `The model's answer was cut off at its limit of ${maxTokens} output tokens ${cutsInARow} times in a row; raise max_tokens or ask for smaller steps.`,
+          code: 'agent.output_limit',
+          phase: 'llm',
+        });
+        return 'done';
       }
-      rt.history.push(ok ? round.end(answer!) : round.fail(failure));
-    } else rt.history.push(round instanceof Promise ? await round : round);
+    }
+    if (response.toolCalls.length === 0) {
+      if (!cutOff) return 'done';
+      rt.history.push(Turns.steering(continueAfterCut(maxTokens)));
+      continue;
+    }
+    rounds += 1;
+    // The cut call is never run: its arguments are incomplete. The calls before it were finished.
+    const calls = cut ? response.toolCalls.filter((call) => call !== cut) : response.toolCalls;
+    let results: ToolResultsTurn;
+    if (calls.length === 0) results = Turns.toolResults([], now);
+    else {
+      const round = executeToolRound(rt, calls, signal, now);
+      // A running one-call round is awaited here, on the tool's own promise: one job per round between the
+      // model's answer and the tool's result (a helper awaiting it would add its own).
+      if (round instanceof RunningToolCall) {
+        let answer: AgentToolResult | undefined;
+        let failure: unknown;
+        let ok = true;
+        try {
+          answer = await round.running;
+        } catch (error) {
+          ok = false;
+          failure = error;
+        }
+        results = ok ? round.end(answer!) : round.fail(failure);
+      } else results = round instanceof Promise ? await round : round;
+    }
+    if (cut) results.results.push(cutToolCallResult(cut, maxTokens));
+    rt.history.push(results);
     if (signal.aborted) return 'close';
     injectSteering(rt);
-    if (rt.config.enableLoopDetection) detectLoop(rt, response.toolCalls);
+    if (rt.config.enableLoopDetection) detectLoop(rt, calls);
   }
 }
 
 /** Whether the next request would not fit under the compaction threshold of the context window. */
 function wouldOverflow(rt: SessionRuntime): boolean {
-  return (
-    rt.contextWindow.estimateNext(rt.history, fixedChars, rt) >
-    rt.contextWindow.size * rt.config.compactionThreshold
-  );
+  return estimateNextInput(rt) > rt.contextWindow.size * rt.config.compactionThreshold;
 }
 
-/** What every request carries besides the history (no closure per round: only read before a measurement). */
-const fixedChars = (rt: SessionRuntime): number =>
-  rt.systemPrompt.length + JSON.stringify(toolDefinitions(rt)).length;
+/** OUTPUT_TRUNCATED: what was cut off and what the model is asked to do about it. */
+function reportCut(rt: SessionRuntime, maxTokens: number, cut: ToolCallPart | undefined): void {
+  rt.emit(AgentEventKind.OUTPUT_TRUNCATED, {
+    max_tokens: maxTokens,
+    ...(cut ? { tool_name: cut.toolName, tool_call_id: cut.toolCallId } : {}),
+    message: cut
+      ? `output cut off at ${maxTokens} tokens inside a ${cut.toolName} call: not run, the agent was asked to continue in smaller steps`
+      : `output cut off at ${maxTokens} tokens: the agent was asked to continue`,
+  });
+}
 
 function injectSteering(rt: SessionRuntime): void {
   for (const text of rt.takeSteering()) {

@@ -60,11 +60,21 @@ export class ContextWindowTracker {
 
   /** Tokens the next request will carry: measured, plus an estimate for what was appended after. */
   estimateNext<C>(history: readonly Turn[], fixedChars: (context: C) => number, context: C): number {
+    const { measured, estimated } = this.estimateNextParts(history, fixedChars, context);
+    return measured + estimated;
+  }
+
+  /** {@link estimateNext} in its two parts: what the provider counted, and what is guessed at four characters a token. */
+  estimateNextParts<C>(
+    history: readonly Turn[],
+    fixedChars: (context: C) => number,
+    context: C,
+  ): { measured: number; estimated: number } {
     if (this.lastTokens === undefined || this.measuredTurns > history.length) {
       // Only without a measurement: the system prompt and tool schemas are otherwise inside lastTokens.
-      return estimateTokens(fixedChars(context)) + historyTokens(history);
+      return { measured: 0, estimated: estimateTokens(fixedChars(context)) + historyTokens(history) };
     }
-    return this.lastTokens + historyTokens(history, this.measuredTurns);
+    return { measured: this.lastTokens, estimated: historyTokens(history, this.measuredTurns) };
   }
 
   /** The fraction used by the last measured call, 0 before any. */

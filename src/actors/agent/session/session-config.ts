@@ -26,6 +26,11 @@ export const SessionConfigSchema = z
     /** Hard ceiling on any shell timeout, whatever the model asks for. */
     maxCommandTimeoutMs: z.number().int().positive().default(600_000),
     reasoningEffort: z.enum(['low', 'medium', 'high']).optional(),
+    /**
+     * Output tokens each model turn may produce (ours; a node's `max_tokens`). Unset: the model's own limit from
+     * the catalog, else 16,384. Never more than the context window leaves after the input.
+     */
+    maxTokens: z.number().int().positive().optional(),
     enableLoopDetection: z.boolean().default(true),
     loopDetectionWindow: z.number().int().min(2).default(10),
     maxSubagentDepth: z.number().int().min(0).default(1),
@@ -37,10 +42,12 @@ export const SessionConfigSchema = z
     /** Fraction of the context window at which CONTEXT_WINDOW_WARNING is emitted. */
     contextWindowWarningThreshold: z.number().min(0).max(1).default(0.8),
     /**
-     * Our addition (the seeds only warn): when the next request would not fit the context window, older turns
-     * are summarised by the model into one message instead of failing.
+     * Our addition, off by default as the specification only warns (CONTEXT_WINDOW_WARNING): when on, a request
+     * that would not fit under `compactionThreshold` of the window, or that the provider refused as too long,
+     * first has the older turns summarised into one message by an extra, billed model call. A node's
+     * `auto_compact=true` turns it on.
      */
-    enableCompaction: z.boolean().default(true),
+    enableCompaction: z.boolean().default(false),
     /** Fraction of the context window above which the next request triggers a compaction (ours). */
     compactionThreshold: z.number().gt(0).max(1).default(0.9),
   })

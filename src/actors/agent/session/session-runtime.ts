@@ -22,6 +22,8 @@ export interface SessionRuntime {
   readonly env: ExecutionEnvironment;
   readonly config: SessionConfig;
   readonly model: string;
+  /** The most output tokens a turn may ask for (config, catalog or default: output-budget.ts). */
+  readonly outputLimit: number;
   readonly tools: ReadonlyMap<string, AgentTool>;
   readonly toolHooks: ToolHooks | undefined;
   readonly loopDetector: LoopDetector;

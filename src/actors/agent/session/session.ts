@@ -17,6 +17,7 @@ import { ContextWindowTracker } from './context-window-tracker.js';
 import { EventQueue } from './event-queue.js';
 import { HistoryMessages } from './history-messages.js';
 import { LoopDetector } from './loop-detector.js';
+import { outputLimit } from './output-budget.js';
 import { resolveSessionConfig, type SessionConfig } from './session-config.js';
 import {
   type ProcessInputResult,
@@ -94,6 +95,7 @@ class AgentSession implements Session {
       env: options.env,
       config: this.config,
       model: this.model,
+      outputLimit: outputLimit(this.model, options.profile, this.config.maxTokens),
       tools,
       toolHooks: options.toolHooks,
       loopDetector: new LoopDetector(this.config.loopDetectionWindow),

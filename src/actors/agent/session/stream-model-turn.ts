@@ -1,6 +1,7 @@
 import type { Request, Response, StreamEvent, ToolDefinition } from '../../../llm/index.js';
 import { AttractorError } from '../../../shared/errors.js';
 import { AgentEventKind } from './agent-event.js';
+import { outputBudget } from './output-budget.js';
 import type { SessionRuntime } from './session-runtime.js';
 
 const definitionsCache = new WeakMap<ReadonlyMap<string, unknown>, ToolDefinition[]>();
@@ -19,7 +20,19 @@ export function toolDefinitions(rt: Pick<SessionRuntime, 'tools'>): ToolDefiniti
   return definitions;
 }
 
-/** One model request for the current history (public specification §2.5 step 3). */
+/** What every request carries besides the history (no closure per round: only read before a measurement). */
+export const fixedChars = (rt: SessionRuntime): number =>
+  rt.systemPrompt.length + JSON.stringify(toolDefinitions(rt)).length;
+
+/** Tokens the next request will carry, by the context window tracker's measure. */
+export function estimateNextInput(rt: SessionRuntime): number {
+  return rt.contextWindow.estimateNext(rt.history, fixedChars, rt);
+}
+
+/**
+ * One model request for the current history (public specification §2.5 step 3), asking for the session's
+ * output limit (as far as the context window allows) rather than an adapter's default.
+ */
 export function buildRequest(rt: SessionRuntime): Request {
   const request: Request = {
     model: rt.model,
@@ -27,6 +40,11 @@ export function buildRequest(rt: SessionRuntime): Request {
     systemPrompt: rt.systemPrompt,
     messages: rt.messages.for(rt.history),
     toolChoice: { mode: 'auto' },
+    maxTokens: outputBudget(
+      rt.outputLimit,
+      rt.contextWindow.size,
+      rt.contextWindow.estimateNextParts(rt.history, fixedChars, rt),
+    ),
   };
   const tools = toolDefinitions(rt);
   if (tools.length > 0) request.tools = tools;
@@ -46,14 +64,18 @@ export function buildRequest(rt: SessionRuntime): Request {
  */
 export class ModelTurn {
   readonly done: Promise<unknown>;
+  /** The output tokens this turn asked for. */
+  readonly maxTokens: number;
   readonly #rt: SessionRuntime;
   #started = false;
   #response: Response | undefined;
 
   constructor(rt: SessionRuntime, signal: AbortSignal) {
     this.#rt = rt;
+    const request = buildRequest(rt);
+    this.maxTokens = request.maxTokens!;
     // Each event is handled as the client hands it over, with no promise per event (StreamResult.drain).
-    this.done = rt.client.stream(buildRequest(rt), { signal }).drain(this.#onEvent);
+    this.done = rt.client.stream(request, { signal }).drain(this.#onEvent);
   }
 
   readonly #onEvent = (event: StreamEvent): void => {

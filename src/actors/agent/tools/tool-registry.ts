@@ -6,12 +6,14 @@ import { globTool } from './glob-tool.js';
 import { grepTool } from './grep-tool.js';
 import { listDirTool } from './list-dir-tool.js';
 import { readFileTool } from './read-file-tool.js';
+import { readManyFilesTool } from './read-many-files-tool.js';
 import { shellTool } from './shell-tool.js';
 import { writeFileTool } from './write-file-tool.js';
 
 /** The built-in tools by name (the subagent tools live with the session, which they need). */
 export const BUILTIN_TOOLS: Readonly<Record<string, AgentTool>> = {
   read_file: readFileTool as AgentTool,
+  read_many_files: readManyFilesTool as AgentTool,
   write_file: writeFileTool as AgentTool,
   edit_file: editFileTool as AgentTool,
   shell: shellTool as AgentTool,

@@ -10,6 +10,8 @@ export interface TruncationLimits {
 /** Stage 1 defaults, api-reference §5: characters kept and how. */
 export const DEFAULT_CHAR_LIMITS: Readonly<Record<string, number>> = {
   read_file: 50_000,
+  /** Ours (not in the table above): several files read at once get read_file's budget, not more. */
+  read_many_files: 50_000,
   shell: 30_000,
   grep: 20_000,
   glob: 20_000,
@@ -22,6 +24,7 @@ export const DEFAULT_CHAR_LIMITS: Readonly<Record<string, number>> = {
 
 export const DEFAULT_TRUNCATION_MODES: Readonly<Record<string, TruncationMode>> = {
   read_file: 'head_tail',
+  read_many_files: 'head_tail',
   shell: 'head_tail',
   grep: 'tail',
   glob: 'tail',

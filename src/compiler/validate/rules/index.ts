@@ -6,6 +6,7 @@ import { exitNoOutgoingRule } from './exit_no_outgoing.js';
 import { failLoopHasBoundRule } from './fail_loop_has_bound.js';
 import { fidelityValidRule } from './fidelity_valid.js';
 import { goalGateHasRetryRule } from './goal_gate_has_retry.js';
+import { humanFreeformChoiceRule } from './human_freeform_choice.js';
 import { promptOnLlmNodesRule } from './prompt_on_llm_nodes.js';
 import { reachabilityRule } from './reachability.js';
 import { requiredAttributesRule } from './required_attributes.js';
@@ -26,6 +27,7 @@ export {
   failLoopHasBoundRule,
   fidelityValidRule,
   goalGateHasRetryRule,
+  humanFreeformChoiceRule,
   promptOnLlmNodesRule,
   reachabilityRule,
   requiredAttributesRule,
@@ -57,6 +59,7 @@ function withTypeKnown(typeKnown: LintRule): LintRule[] {
     cyclesRule,
     failLoopHasBoundRule,
     varsDeclaredRule,
+    humanFreeformChoiceRule,
   ];
 }
 

@@ -17,7 +17,6 @@ import type {
   ToolChoiceMode,
 } from '../../types.js';
 import { rateLimitFromHeaders } from '../openai/map-openai-response.js';
-import { missingApiKeyError } from '../shared/missing-api-key-error.js';
 import { type RequestDeadline, startRequestDeadline } from '../shared/request-deadline.js';
 import { convertToOpenAICompatibleMessages } from './convert-to-openai-compatible-messages.js';
 import { mapOpenAICompatibleError } from './map-openai-compatible-error.js';
@@ -27,7 +26,10 @@ import { mapOpenAICompatibleStream } from './map-openai-compatible-stream.js';
 export interface OpenAICompatibleAdapterOptions {
   /** The provider name requests route by and errors carry; defaults to `openai-compatible`. */
   name?: string;
-  /** Defaults to `OPENAI_COMPATIBLE_API_KEY`. Servers that need no key still need some value here. */
+  /**
+   * Defaults to `OPENAI_COMPATIBLE_API_KEY`. Optional: without one (local servers such as Ollama or llama.cpp
+   * need none) requests carry no `Authorization` header at all.
+   */
   apiKey?: string;
   /** The server's OpenAI-style root, usually ending in `/v1`. Defaults to `OPENAI_COMPATIBLE_BASE_URL`. */
   baseURL?: string;
@@ -44,6 +46,9 @@ export interface OpenAICompatibleAdapterOptions {
 }
 
 type Body = Omit<ChatCompletionCreateParamsBase, 'stream'>;
+
+/** Never sent: see where the SDK is built. */
+const NO_KEY = 'no-key';
 
 function toolChoice(choice: ToolChoice, provider: string): ChatCompletionToolChoiceOption {
   if (choice.mode !== 'named') return choice.mode;
@@ -140,21 +145,19 @@ export class OpenAICompatibleAdapter implements ProviderAdapter {
           },
         );
       }
-      if (!apiKey) {
-        const label =
-          provider === 'openai-compatible' ? 'OpenAI-compatible' : `${provider} (OpenAI-compatible)`;
-        throw missingApiKeyError(label, provider, ['OPENAI_COMPATIBLE_API_KEY']);
-      }
       const { OpenAI } = await import('openai');
+      // The SDK refuses to start without some credential; with no key we give it a placeholder and remove the
+      // header it would make of it (a null default header unsets it), so a keyless server sees none.
+      const headers = apiKey ? options.defaultHeaders : { ...options.defaultHeaders, Authorization: null };
       return new OpenAI({
-        apiKey,
+        apiKey: apiKey || NO_KEY,
         baseURL,
         // The SDK would otherwise pick up OPENAI_ORG_ID / OPENAI_PROJECT_ID meant for api.openai.com.
         organization: null,
         project: null,
         maxRetries: 0,
         ...(options.fetch ? { fetch: options.fetch } : {}),
-        ...(options.defaultHeaders ? { defaultHeaders: options.defaultHeaders } : {}),
+        ...(headers ? { defaultHeaders: headers } : {}),
       });
     })();
     // A failed construction must not be cached: the configuration may be fixed before the next call.

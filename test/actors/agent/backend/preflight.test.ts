@@ -86,6 +86,31 @@ describe('preflight', () => {
     expect(report.problems).toEqual([{ need: 'GEMINI_API_KEY', nodes: ['a'] }]);
   });
 
+  it('says a node names no model for a provider without a default, apart from missing keys', () => {
+    const graph = graphOf(`
+      local [llm_provider="openai-compatible"]; plan [llm_model="claude-sonnet-4-6"];
+      start -> local -> plan -> exit;`);
+    const report = preflight(
+      graph,
+      configuredProviders({ OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:11434/v1' }),
+    );
+    expect(report.problems).toEqual([
+      { kind: 'model', need: 'openai-compatible', nodes: ['local'] },
+      { need: 'ANTHROPIC_API_KEY', nodes: ['plan'] },
+    ]);
+    const both = preflightError(report.problems);
+    expect(both.code).toBe('PROVIDER_NOT_CONFIGURED');
+    expect(both.message).toBe(
+      'cannot start the run, a model provider is not configured: set ANTHROPIC_API_KEY (needed by node plan). Set keys in the environment or in a .env file of the working directory. Also, no model is named for provider openai-compatible, which has no default model (needed by node local): set llm_model on the node (or in the model stylesheet) or pass --model. Or run without models using --dry-run, --scenario FILE or --replay FILE.',
+    );
+    const modelOnly = preflightError(report.problems.filter((p) => p.kind === 'model'));
+    expect(modelOnly.code).toBe('MODEL_NOT_NAMED');
+    expect(modelOnly.message).not.toContain('not configured');
+    expect(modelOnly.message).toMatch(
+      /^cannot start the run, no model is named for provider openai-compatible/,
+    );
+  });
+
   it('refuses an unknown provider name', () => {
     const report = preflight(
       graphOf('w [llm_provider=acme]; start -> w -> exit;'),

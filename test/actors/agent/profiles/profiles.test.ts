@@ -36,7 +36,10 @@ describe('provider profiles', () => {
   it.each([
     ['anthropic', ['read_file', 'write_file', 'edit_file', 'shell', 'grep', 'glob']],
     ['openai', ['read_file', 'apply_patch', 'write_file', 'shell', 'grep', 'glob']],
-    ['gemini', ['read_file', 'write_file', 'edit_file', 'shell', 'grep', 'glob', 'list_dir']],
+    [
+      'gemini',
+      ['read_file', 'read_many_files', 'write_file', 'edit_file', 'shell', 'grep', 'glob', 'list_dir'],
+    ],
     ['openai-compatible', ['read_file', 'write_file', 'edit_file', 'shell', 'grep', 'glob']],
   ])('%s exposes its tool set', (id, names) => {
     expect(

@@ -13,7 +13,7 @@ describe('SessionConfig', () => {
       modelId: '',
       userInstructions: '',
       contextWindowWarningThreshold: 0.8,
-      enableCompaction: true,
+      enableCompaction: false,
       compactionThreshold: 0.9,
     });
     const config = resolveSessionConfig();

@@ -78,6 +78,7 @@ describe('Session context window', () => {
       client,
       profile: testProfile({ contextWindow: 1_500, toolList: [bigTool] }),
       env: testEnv(),
+      config: { enableCompaction: true },
     });
     const events = await collect(session.submit('fill the context'));
     expect(kinds(events)).not.toContain('error');
@@ -108,7 +109,12 @@ describe('Session context window', () => {
         return { error: new ContextLengthError('prompt is too long', { provider: 'anthropic' }) };
       return 'answered after compaction';
     });
-    const session = createSession({ client, profile: testProfile({ toolList: [bigTool] }), env: testEnv() });
+    const session = createSession({
+      client,
+      profile: testProfile({ toolList: [bigTool] }),
+      env: testEnv(),
+      config: { enableCompaction: true },
+    });
     const events = await collect(session.submit('go'));
     expect(kinds(events)).not.toContain('error');
     expect(kinds(events)).toContain('compaction');
@@ -120,16 +126,30 @@ describe('Session context window', () => {
     );
   });
 
-  it('reports the overflow as an error when compaction is disabled', async () => {
+  it('by default only warns as the context fills: no summarising call, the history is kept whole', async () => {
+    const { adapter, client } = scripted((request, index) => {
+      const usage = { inputTokens: requestTokens(request), outputTokens: 5 };
+      return index < 6
+        ? { toolCalls: [{ name: 'big', arguments: { n: index } }], usage }
+        : { text: 'ok', usage };
+    });
+    const session = createSession({
+      client,
+      profile: testProfile({ contextWindow: 2_500, toolList: [bigTool] }),
+      env: testEnv(),
+    });
+    const events = await collect(session.submit('fill the context'));
+    expect(kinds(events)).not.toContain('compaction');
+    expect(adapter.calls.every((call) => call.request.systemPrompt !== SUMMARIZATION_PROMPT)).toBe(true);
+    expect(events.filter((e) => e.kind === 'context_window_warning')).toHaveLength(1);
+    expect(session.history.filter((turn) => turn.kind === 'tool_results')).toHaveLength(6);
+  });
+
+  it('reports the overflow as an error when compaction is off (the default)', async () => {
     const { client } = scripted([
       { error: new ContextLengthError('prompt is too long', { provider: 'anthropic' }) },
     ]);
-    const session = createSession({
-      client,
-      profile: testProfile(),
-      env: testEnv(),
-      config: { enableCompaction: false },
-    });
+    const session = createSession({ client, profile: testProfile(), env: testEnv() });
     const events = await collect(session.submit('go'));
     expect(events.find((e) => e.kind === 'error')!.data).toMatchObject({
       code: 'llm.context_length',

@@ -3,6 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { editFileTool } from '../../../../src/actors/agent/tools/edit-file-tool.js';
 import { readFileTool } from '../../../../src/actors/agent/tools/read-file-tool.js';
+import {
+  READ_MANY_FILES_LIMIT,
+  readManyFilesTool,
+} from '../../../../src/actors/agent/tools/read-many-files-tool.js';
 import { runAgentTool } from '../../../../src/actors/agent/tools/run-agent-tool.js';
 import { writeFileTool } from '../../../../src/actors/agent/tools/write-file-tool.js';
 import { headTailMarker } from '../../../../src/actors/agent/truncation/truncate-output.js';
@@ -136,5 +140,53 @@ describe('edit_file', () => {
     writeFileSync(join(ws.dir, 'f.ts'), 'dup dup');
     expect(await edit(args)).toMatchObject({ output: expected, isError: true });
     expect(content()).toBe('dup dup');
+  });
+});
+
+describe('read_many_files', () => {
+  const ws = useWorkspace();
+  const read = (paths: unknown) => runAgentTool(readManyFilesTool, { paths }, ws.ctx());
+
+  it('reads files and glob matches in the order asked, each numbered under its header', async () => {
+    mkdirSync(join(ws.dir, 'src'));
+    writeFileSync(join(ws.dir, 'src', 'b.ts'), 'b1\nb2\n');
+    writeFileSync(join(ws.dir, 'src', 'a.ts'), 'a1\n');
+    writeFileSync(join(ws.dir, 'README.md'), 'hello');
+    const result = await read(['README.md', 'src/*.ts', 'src/a.ts']);
+    expect(result).toMatchObject({ isError: false });
+    expect(result.output).toBe(
+      [
+        '--- README.md ---\n     1\thello',
+        '--- src/a.ts ---\n     1\ta1',
+        '--- src/b.ts ---\n     1\tb1\n     2\tb2',
+      ].join('\n\n'),
+    );
+  });
+
+  it('reports a missing file or an empty pattern in place and still returns the others', async () => {
+    writeFileSync(join(ws.dir, 'a.txt'), 'a');
+    const result = await read(['nope.txt', 'a.txt', '*.none']);
+    expect(result.isError).toBe(false);
+    expect(result.output).toBe(
+      '--- nope.txt ---\nError: file not found: nope.txt\n\n--- a.txt ---\n     1\ta\n\n--- *.none ---\nNo files matched.',
+    );
+  });
+
+  it.each([
+    [['missing.txt'], /^--- missing.txt ---\nError: file not found/],
+    [['../outside.txt'], /Error: path is outside the working directory/],
+    [[], /^Invalid arguments for tool: read_many_files: paths: /],
+    ['a.txt', /^Invalid arguments for tool: read_many_files: paths: /],
+  ])('%j is an error result (%s)', async (paths, expected) => {
+    const result = await read(paths);
+    expect(result.isError).toBe(true);
+    expect(result.output).toMatch(expected);
+  });
+
+  it(`refuses more than ${READ_MANY_FILES_LIMIT} files, saying how to narrow`, async () => {
+    for (let i = 0; i <= READ_MANY_FILES_LIMIT; i++) writeFileSync(join(ws.dir, `f${i}.txt`), `${i}`);
+    const result = await read(['*.txt']);
+    expect(result).toMatchObject({ isError: true });
+    expect(result.output).toContain(`match ${READ_MANY_FILES_LIMIT + 1} files`);
   });
 });

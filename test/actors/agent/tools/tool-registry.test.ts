@@ -8,6 +8,7 @@ describe('tool registry', () => {
     const registry = createDefaultTools();
     expect(registry.names()).toEqual([
       'read_file',
+      'read_many_files',
       'write_file',
       'edit_file',
       'shell',

@@ -348,4 +348,43 @@ export const semanticCases: RuleCase[] = [
     graph: linearGraph({ nodes: { work: { prompt: 'Build $feature' } } }),
     expected: ['work'],
   },
+  // human_freeform_choice
+  ...(['R', 'Revise', 'work', 'false'] as const).map((value) => ({
+    rule: 'human_freeform_choice',
+    name: `human.freeform="${value}" on a gate with two choices`,
+    graph: reviewGate({ 'human.freeform': value }),
+    expected: [],
+  })),
+  {
+    rule: 'human_freeform_choice',
+    name: 'human.freeform=true on a gate with one edge',
+    graph: linearGraph({
+      nodes: { work: { shape: 'hexagon', label: 'What to build?', 'human.freeform': 'true' } },
+    }),
+    expected: [],
+  },
+  ...(['true', 'Q'] as const).map((value) => ({
+    rule: 'human_freeform_choice',
+    name: `human.freeform="${value}" names no single choice`,
+    graph: reviewGate({ 'human.freeform': value }),
+    expected: ['gate'],
+  })),
 ];
+
+/** A gate with two choices: `[A] Approve` to done, `[R] Revise` back to work. */
+function reviewGate(gateAttrs: Record<string, string>) {
+  return lintGraph({
+    nodes: {
+      start: mdiamond,
+      work,
+      gate: { shape: 'hexagon', label: 'Ship it?', ...gateAttrs },
+      done: msquare,
+    },
+    edges: [
+      ['start', 'work'],
+      ['work', 'gate'],
+      ['gate', 'done', { label: '[A] Approve' }],
+      ['gate', 'work', { label: '[R] Revise' }],
+    ],
+  });
+}

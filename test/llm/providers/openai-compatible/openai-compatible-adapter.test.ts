@@ -4,7 +4,9 @@ import { Message } from '../../../../src/llm/message.js';
 import { OpenAICompatibleAdapter } from '../../../../src/llm/providers/openai-compatible/openai-compatible-adapter.js';
 import type { Request } from '../../../../src/llm/types.js';
 import {
+  chatChunk,
   chatCompletionReply,
+  chatSseReply,
   FAKE_OPENAI_KEY,
   type FakeOpenAIServer,
   startFakeOpenAIServer,
@@ -216,15 +218,40 @@ describe('OpenAICompatibleAdapter.complete', () => {
 });
 
 describe('OpenAICompatibleAdapter configuration', () => {
-  it.each([
-    [{ baseURL: 'http://127.0.0.1:9/v1' }, 'OPENAI_COMPATIBLE_API_KEY'],
-    [{ apiKey: 'k' }, 'OPENAI_COMPATIBLE_BASE_URL'],
-  ])('fails at the first call naming the missing variable (%o)', async (options, variable) => {
-    const incomplete = new OpenAICompatibleAdapter({ ...options, env: {} });
+  it('fails at the first call naming the missing server URL, without sending anything', async () => {
+    const incomplete = new OpenAICompatibleAdapter({ apiKey: 'k', env: {} });
     await expect(incomplete.complete({ model: 'm', messages: [Message.user('x')] })).rejects.toMatchObject({
       name: 'ConfigurationError',
-      message: expect.stringContaining(variable),
+      message: expect.stringContaining('OPENAI_COMPATIBLE_BASE_URL'),
     });
+  });
+
+  it('needs no key: a keyless local server gets no Authorization header, streaming or not', async () => {
+    const keyless = await startFakeOpenAIServer(null);
+    try {
+      const local = new OpenAICompatibleAdapter({ env: { OPENAI_COMPATIBLE_BASE_URL: keyless.baseURL } });
+      keyless.enqueue(
+        chatCompletionReply({ content: 'no key needed' }),
+        chatSseReply([chatChunk({ role: 'assistant', content: 'streamed' }), chatChunk({}, 'stop')]),
+      );
+      const response = await local.complete({ model: 'llama3', messages: [Message.user('x')] });
+      expect(response.text).toBe('no key needed');
+      const events = await collectEvents(local.stream({ model: 'llama3', messages: [Message.user('x')] }));
+      expect(events.some((e) => e.type === 'finish')).toBe(true);
+      expect(keyless.requests).toHaveLength(2);
+      for (const request of keyless.requests) expect(request.headers).not.toHaveProperty('authorization');
+    } finally {
+      await keyless.close();
+    }
+  });
+
+  it('without a key, a server that wants one refuses with its 401 (an AuthenticationError)', async () => {
+    const local = new OpenAICompatibleAdapter({ baseURL: server.baseURL, env: {} });
+    const error = await local
+      .complete({ model: 'm', messages: [Message.user('x')] })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'AuthenticationError', status: 401, provider: 'openai-compatible' });
+    expect(server.requests.at(-1)!.headers).not.toHaveProperty('authorization');
   });
 
   it('reads OPENAI_COMPATIBLE_API_KEY and OPENAI_COMPATIBLE_BASE_URL, and uses its own provider name', async () => {

@@ -1,0 +1,89 @@
+/**
+ * `attractor/agent`: the coding agent as a library — a session you create, submit to, steer, follow up and
+ * abort, whose events you read as an async iterable or subscribe to; the provider profiles (tool sets, system
+ * prompts, limits); `defineTool` for your own tools; the execution environment interface and its local
+ * implementation; and `createAgentBackend`, which runs a pipeline's agent nodes with your tools and your
+ * environment (pass it as `backend` to `runPipeline`). Explicit named exports only.
+ *
+ * @example
+ * import { createSession, getProfile, LocalExecutionEnvironment } from 'attractor/agent';
+ * import { LLMClient } from 'attractor/llm';
+ * const session = createSession({
+ *   client: LLMClient.fromEnv(),
+ *   profile: getProfile('anthropic'),
+ *   env: new LocalExecutionEnvironment({ workingDir: '/tmp/project' }),
+ * });
+ * for await (const event of session.submit('Add a test for parseConfig')) console.log(event.kind);
+ * await session.shutdown();
+ */
+
+// Running a pipeline's agent nodes with your tools and environment
+export {
+  type AgentBackend,
+  type AgentBackendOptions,
+  type AgentEnvironmentContext,
+  createAgentBackend,
+} from './actors/agent/backend/agent-backend.js';
+export { configuredProviders, type ProviderStatus } from './actors/agent/backend/configured-providers.js';
+export type { ModelChoice } from './actors/agent/backend/resolve-model.js';
+export { type LedgerOptions, UsageLedger } from './actors/agent/backend/usage-ledger.js';
+export type { UsageTotals } from './actors/agent/backend/usage-totals.js';
+// Where the agent works
+export type {
+  DirEntry,
+  ExecOptions,
+  ExecResult,
+  ExecutionEnvironment,
+  FileChange,
+  GrepMatch,
+  GrepOptions,
+  GrepResult,
+} from './actors/agent/environment/execution-environment.js';
+export { FileNotFoundError } from './actors/agent/environment/file-not-found-error.js';
+export {
+  LocalExecutionEnvironment,
+  type LocalExecutionEnvironmentOptions,
+} from './actors/agent/environment/local-execution-environment.js';
+export { PathOutsideWorkdirError } from './actors/agent/environment/path-outside-workdir-error.js';
+export type { ToolCallMeta, ToolHooks } from './actors/agent/hooks/run-tool-hooks.js';
+// Provider profiles
+export { anthropicProfile } from './actors/agent/profiles/anthropic-profile.js';
+export {
+  createProfile,
+  type ProfileOptions,
+  type ProfileSpec,
+} from './actors/agent/profiles/create-profile.js';
+export { geminiProfile } from './actors/agent/profiles/gemini-profile.js';
+export { getProfile, PROFILE_PROVIDERS } from './actors/agent/profiles/get-profile.js';
+export { openaiCompatibleProfile } from './actors/agent/profiles/openai-compatible-profile.js';
+export { openaiProfile } from './actors/agent/profiles/openai-profile.js';
+export type { ProfileId, ProviderProfile } from './actors/agent/profiles/provider-profile.js';
+export type { SystemPromptContext } from './actors/agent/profiles/system-prompt.js';
+// The session
+export { type AgentEvent, AgentEventKind } from './actors/agent/session/agent-event.js';
+export { DEFAULT_AGENT_MAX_TOKENS } from './actors/agent/session/output-budget.js';
+export { type CreateSessionOptions, createSession, type Session } from './actors/agent/session/session.js';
+export {
+  type SessionConfig,
+  type SessionConfigInput,
+  SessionConfigSchema,
+  type TruncationConfig,
+} from './actors/agent/session/session-config.js';
+export type { SessionState } from './actors/agent/session/session-lifecycle-machine.js';
+export type {
+  AssistantTurn,
+  SteeringTurn,
+  SystemTurn,
+  ToolResult,
+  ToolResultsTurn,
+  Turn,
+  UserTurn,
+} from './actors/agent/session/turn.js';
+// Tools
+export {
+  type AgentTool,
+  type AgentToolResult,
+  defineTool,
+  type ToolContext,
+} from './actors/agent/tools/define-tool.js';
+export { BUILTIN_TOOLS, createDefaultTools, ToolRegistry } from './actors/agent/tools/tool-registry.js';

@@ -1,0 +1,148 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ensureDist } from '../helpers/ensure-dist.js';
+
+/** A gate with a default and a timeout, in a loop (Revise comes back to it: a second visit). */
+const gated = (timeout: string) => `digraph gated {
+  start [shape=Mdiamond]
+  gate [shape=hexagon, label="Ship it?", human.default_choice="R", human.timeout="${timeout}"]
+  ship [prompt="Ship"]
+  rework [prompt="Rework"]
+  exit [shape=Msquare]
+  start -> gate
+  gate -> ship [label="[A] Approve"]
+  gate -> rework [label="[R] Revise"]
+  rework -> exit
+  ship -> exit
+}`;
+
+const LOOP = `digraph loop {
+  start [shape=Mdiamond]
+  gate [shape=hexagon, label="Ship it?"]
+  rework [prompt="Rework"]
+  exit [shape=Msquare]
+  start -> gate
+  gate -> exit [label="[A] Approve"]
+  gate -> rework [label="[R] Revise"]
+  rework -> gate
+}`;
+
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+beforeAll(() => ensureDist(), 180_000);
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** `attractor run --no-tui` with stdin closed (/dev/null: CI, a cron job) and no auto-approval. */
+function startRun(dot: string, stdin: 'ignore' | 'pipe' = 'ignore') {
+  const dir = mkdtempSync(path.join(tmpdir(), 'attractor-noterm-'));
+  dirs.push(dir);
+  writeFileSync(path.join(dir, 'p.dot'), dot);
+  writeFileSync(path.join(dir, 's.json'), '{}');
+  const started = Date.now();
+  const child = spawn(
+    process.execPath,
+    [BIN, 'run', 'p.dot', '--no-tui', '--scenario', 's.json', '--logs-dir', 'runs'],
+    { cwd: dir, stdio: [stdin, 'pipe', 'pipe'], env: { ...process.env, CI: '1' } },
+  );
+  children.push(child);
+  let stderr = '';
+  child.stderr?.on('data', (d) => {
+    stderr += String(d);
+  });
+  const exited = new Promise<{ code: number | null; ms: number }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, ms: Date.now() - started })),
+  );
+  return { child, runDir: path.join(dir, 'runs'), exited, stderr: () => stderr };
+}
+
+async function until<T>(what: string, probe: () => T | undefined, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const questionIds = (runDir: string): string[] => {
+  const dir = path.join(runDir, 'questions');
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => f.slice(0, -5))
+    : [];
+};
+
+function attach(runDir: string, ...args: string[]) {
+  return spawnSync(process.execPath, [BIN, 'attach', runDir, ...args], { encoding: 'utf8', timeout: 20_000 });
+}
+
+function events(runDir: string): Array<{ kind: string; node_id?: string; data: Record<string, unknown> }> {
+  return readFileSync(path.join(runDir, 'events.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+}
+
+describe('a human gate without a terminal', () => {
+  it('with a default and a timeout, waits the timeout and takes the default (stdin closed)', async () => {
+    const run = startRun(gated('2s'));
+    const { code, ms } = await run.exited;
+    expect(run.stderr()).toContain(
+      '[i] gate: stdin is closed; waiting 2s for an answer (attractor attach <run-dir> --answer <key>), then taking the default R',
+    );
+    expect(code).toBe(0);
+    expect(ms).toBeGreaterThanOrEqual(2000);
+    const timeout = events(run.runDir).find((e) => e.kind === 'interview.timeout');
+    expect(timeout?.data).toMatchObject({ default_choice: 'R', selected: 'R' });
+    expect(events(run.runDir).some((e) => e.node_id === 'rework' && e.kind === 'node.complete')).toBe(true);
+    // The question is closed: an answer now finds it taken.
+    expect(questionIds(run.runDir)).toEqual([]);
+    const late = attach(run.runDir, '--question', 'gate-1', '--answer', 'A');
+    expect(late.status).toBe(1);
+    expect(late.stderr).toMatch(/question gate-1 is closed: its gate timed out/);
+  }, 60_000);
+
+  it('while it waits for its default, `attach --answer` still answers it', async () => {
+    const run = startRun(gated('60s'));
+    await until('the question file', () => (questionIds(run.runDir).length > 0 ? true : undefined));
+    await until('the waiting notice', () =>
+      run.stderr().includes('stdin is closed; waiting') ? true : undefined,
+    );
+    const answered = attach(run.runDir, '--answer', 'A');
+    expect(answered.stdout).toMatch(/Answered gate \(question gate-1\): A/);
+    expect(answered.status).toBe(0);
+    const { code, ms } = await run.exited;
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(60_000);
+    expect(events(run.runDir).find((e) => e.kind === 'interview.complete')?.data).toMatchObject({ key: 'A' });
+    expect(events(run.runDir).some((e) => e.kind === 'interview.timeout')).toBe(false);
+  }, 60_000);
+
+  it('a second visit asks a new question: the first visit’s id is refused as answered', async () => {
+    const run = startRun(LOOP, 'pipe');
+    await until('the first question', () => (questionIds(run.runDir).includes('gate-1') ? true : undefined));
+    expect(attach(run.runDir, '--answer', 'R').status).toBe(0);
+    await until('the second question', () => (questionIds(run.runDir).includes('gate-2') ? true : undefined));
+    const stale = attach(run.runDir, '--question', 'gate-1', '--answer', 'A');
+    expect(stale.status).toBe(1);
+    expect(stale.stderr).toMatch(
+      /^attractor: question gate-1 was already answered by attach \(pid \d+\)\.\n$/,
+    );
+    expect(questionIds(run.runDir)).toEqual(['gate-2']);
+    const current = attach(run.runDir, '--question', 'gate-2', '--answer', 'A');
+    expect(current.status).toBe(0);
+    expect((await run.exited).code).toBe(0);
+    const keys = events(run.runDir)
+      .filter((e) => e.kind === 'interview.complete')
+      .map((e) => e.data['key']);
+    expect(keys).toEqual(['R', 'A']);
+  }, 60_000);
+});
