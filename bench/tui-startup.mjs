@@ -1,9 +1,8 @@
 // TUI start-up cost: `attractor run --dry-run` of a 5-node pipeline in a pseudo-terminal (util-linux
-// `script`), with the TUI against `--no-tui`. Target: the TUI adds ≤ 150 ms (Ink and React load lazily,
-// only on a terminal).
+// `script`), with the TUI against `--no-tui`. Target: the TUI adds ≤ 350 ms (Ink and React load lazily,
+// only on a terminal; docs/decisions/0182-tui-startup-target-is-350-ms.md).
 //
-// The first TUI run after a build writes V8's code cache for the bundle (cli/load-tui.ts); the warm-up
-// pair does that, and every timed run uses it, as every run after the first does.
+// A warm-up pair first fills the file cache, as every run after the first finds it.
 //
 // The two are run in alternating pairs and the cost is the median of the pairs' differences: on a
 // shared machine the load drifts over seconds, and a pair run back to back sees about the same load.
@@ -16,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'attractor.js');
 const PAIRS = Number(process.env.BENCH_RUNS ?? 15);
-const TARGET_MS = 150;
+const TARGET_MS = 350;
 const dir = mkdtempSync(path.join(tmpdir(), 'tui-startup-'));
 writeFileSync(
   path.join(dir, 'five.dot'),
@@ -49,7 +48,7 @@ const tui = [];
 const extra = [];
 const extraCpu = [];
 timeRun('--no-tui'); // warms the file cache
-timeRun(''); // and writes the code cache, as the first TUI run after a build does
+timeRun('');
 for (let i = 0; i < PAIRS; i++) {
   // Alternate which goes first, so neither always runs on the warmer machine.
   let a;

@@ -1,14 +1,16 @@
 // TUI streaming cost: 20,000 assistant text deltas at 2,000/s through the TUI the CLI ships (the
-// bundle dist/tui/tui-entry.bundle.cjs, loaded as the CLI loads it, with its React production build)
-// into a null terminal stream. Reports CPU time per second of streaming (target < 30% of one core) and
-// the frames per second that reached the terminal (target ≤ 30).
+// bundle dist/tui/tui-entry.bundle.js, loaded as the CLI loads it, with its React production build)
+// into a null terminal stream. Reports CPU time per second of streaming (target < 50% of one core,
+// docs/decisions/0184-tui-stream-target-is-half-a-core.md) and the frames per second that reached
+// the terminal (target ≤ 30); with `node --expose-gc`, also the heap the stream left behind after
+// garbage collection (what Ink's text caches keep, with the text itself).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { offscreenTerminal } from '../scripts/offscreen-terminal.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-if (!existsSync(path.join(root, 'dist', 'tui', 'tui-entry.bundle.cjs'))) {
+if (!existsSync(path.join(root, 'dist', 'tui', 'tui-entry.bundle.js'))) {
   console.error('tui-stream: dist/ is missing; run `npm run build`');
   process.exit(1);
 }
@@ -47,6 +49,8 @@ tui.onEvent({ kind: 'pipeline.start', data: { name: 's', run_id: 'bench' }, time
 tui.onEvent({ kind: 'node.start', node_id: 'a', data: { attempt: 1 }, timestamp: now() });
 tui.mount({ runDir: root, pause() {}, cancel() {} });
 await new Promise((r) => setTimeout(r, 200));
+globalThis.gc?.();
+const heap0 = process.memoryUsage().heapUsed;
 
 // Ink takes over `console` while mounted (patchConsole), so results are written to stdout directly.
 const print = (line) => process.stdout.write(`${line}\n`);
@@ -86,8 +90,12 @@ print(`TUI loaded from its ${tuiLoadInfo()?.from ?? 'unknown'}`);
 print(
   `${TOTAL} deltas in ${seconds.toFixed(2)} s (${Math.round(TOTAL / seconds)}/s), ${(bytes / 1024).toFixed(0)} KB written`,
 );
-print(`CPU: ${(cpuShare * 100).toFixed(1)}% of one core (target < 30%) ${cpuShare < 0.3 ? 'OK' : 'MISSED'}`);
+print(`CPU: ${(cpuShare * 100).toFixed(1)}% of one core (target < 50%) ${cpuShare < 0.5 ? 'OK' : 'MISSED'}`);
 print(
   `frames: ${fps.toFixed(1)}/s (target ≤ 30) ${fps <= 30.5 ? 'OK' : 'MISSED'} (${((writes - writes0) / seconds).toFixed(0)} writes/s)`,
 );
+if (globalThis.gc) {
+  globalThis.gc();
+  print(`heap retained after GC: ${((process.memoryUsage().heapUsed - heap0) / 2 ** 20).toFixed(1)} MB`);
+}
 process.exit(0);

@@ -1,4 +1,4 @@
-// A terminal no one sees, for running the TUI off screen (the build's warm-up run, bench/tui-stream.mjs):
+// A terminal no one sees, for running the TUI off screen (bench/tui-stream.mjs):
 // a screen that takes every write (handed to `onWrite`, if given) and a keyboard that never types. Ink
 // wants both to look like TTYs: a sized screen, and a stdin it can put in raw mode for its keys.
 import { Readable, Writable } from 'node:stream';

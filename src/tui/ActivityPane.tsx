@@ -2,11 +2,11 @@ import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import { Markdown } from './Markdown.js';
 import { PlanView, planRows } from './PlanView.js';
-import { renderMarkdown } from './render-markdown.js';
 import type { NodeView } from './run-state.js';
 import { ThoughtLine, thoughtRows } from './ThoughtLine.js';
 import { ToolCallLine } from './ToolCallLine.js';
 import { tailLines } from './tail-lines.js';
+import { plainLines, useMarkdown } from './use-markdown.js';
 import { useTheme } from './use-theme.js';
 
 export interface ActivityPaneProps {
@@ -28,6 +28,8 @@ export interface ActivityPaneProps {
  */
 export function ActivityPane({ node, width, rows, expanded, frame, outputTail }: ActivityPaneProps) {
   const theme = useTheme();
+  const renderMarkdown =
+    useMarkdown(node?.activity.some((item) => item.kind === 'text') ?? false) ?? plainLines;
   if (!node) return null;
   const inner = width - 4;
   const blocks: ReactNode[] = [];
@@ -42,7 +44,7 @@ export function ActivityPane({ node, width, rows, expanded, frame, outputTail }:
       blocks.unshift(
         <Box key={item.id} flexDirection="column">
           {tail.hidden ? <Text color={theme.muted}>⋮</Text> : null}
-          <Markdown lines={renderMarkdown(tail.lines, tail.inFence)} />
+          <Markdown lines={renderMarkdown(tail.lines, tail.fence)} />
         </Box>,
       );
     } else if (item.kind === 'thought') {

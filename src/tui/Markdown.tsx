@@ -26,6 +26,12 @@ function styleProps(style: MarkdownStyle, theme: Theme) {
       return { color: theme.string };
     case 'number':
       return { color: theme.number };
+    case 'added':
+      return { color: theme.added };
+    case 'removed':
+      return { color: theme.removed };
+    case 'link':
+      return { underline: true };
     case 'plain':
       return {};
   }
@@ -62,7 +68,7 @@ const MarkdownLine = memo(
   (before, after) => sameSegments(before.segments, after.segments),
 );
 
-/** Lays out lines already parsed by render-markdown.ts. */
+/** Lays out lines already parsed by render-markdown.ts (markdown-it, highlight.js). */
 export function Markdown({ lines }: { lines: MarkdownSegment[][] }) {
   return (
     <Box flexDirection="column">

@@ -1,7 +1,8 @@
 /**
  * The last lines of a long text that fill `rows` terminal rows at `width` columns, found by walking
  * back from the end, so a 100 KB streamed answer costs only what is shown (virtualised output).
- * Also says whether that tail begins inside a ``` code fence, which the markdown renderer needs.
+ * Also says whether that tail begins inside a ``` code fence, and the fence's info string (its
+ * language), which the markdown renderer needs.
  * Newlines at the very end make no empty lines (a streamed answer often ends with some); they are
  * skipped by index, as a `/\n+$/` replace would scan the whole text every frame.
  */
@@ -9,7 +10,7 @@ export function tailLines(
   text: string,
   rows: number,
   width: number,
-): { lines: string[]; inFence: boolean; hidden: boolean } {
+): { lines: string[]; fence: string | undefined; hidden: boolean } {
   const lines: string[] = [];
   let used = 0;
   let end = text.length;
@@ -33,11 +34,13 @@ export function tailLines(
     end = start < 0 ? -1 : start;
   }
   const hidden = end >= 0;
-  let fences = 0;
+  let fence: string | undefined;
   if (hidden) {
     for (let at = text.indexOf('```'); at >= 0 && at < end; at = text.indexOf('```', at + 3)) {
-      if (at === 0 || text[at - 1] === '\n') fences += 1;
+      if (at !== 0 && text[at - 1] !== '\n') continue;
+      const eol = text.indexOf('\n', at);
+      fence = fence === undefined ? text.slice(at + 3, eol < 0 ? text.length : eol).trim() : undefined;
     }
   }
-  return { lines, inFence: fences % 2 === 1, hidden };
+  return { lines, fence, hidden };
 }

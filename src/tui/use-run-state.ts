@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { RunState } from './run-state.js';
 import type { RunStore } from './run-store.js';
 
-/** At most this many frames per second reach the terminal (issue 9: ≤ 30 fps; Ink's maxFps). */
+/** At most this many frames per second reach the terminal (Ink's `maxFps`). */
 export const MAX_FPS = 30;
 
 /**

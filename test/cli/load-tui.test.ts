@@ -23,15 +23,15 @@ function withoutNodeEnv(): NodeJS.ProcessEnv {
 describe('the built CLI loads the TUI from its one-file bundle', () => {
   beforeAll(() => ensureDist(), 180_000);
 
-  it('the build writes dist/tui/tui-entry.bundle.cjs', () => {
-    expect(existsSync(path.join(ROOT, 'dist', 'tui', 'tui-entry.bundle.cjs'))).toBe(true);
+  it('the build writes dist/tui/tui-entry.bundle.js', () => {
+    expect(existsSync(path.join(ROOT, 'dist', 'tui', 'tui-entry.bundle.js'))).toBe(true);
   });
 
   it('loadTui() gives the TUI without loading Ink or React module by module', () => {
     const script = `
-      const { loadTui } = await import(${JSON.stringify(path.join(ROOT, 'dist', 'cli', 'load-tui.js'))});
+      const { loadTui, tuiLoadInfo } = await import(${JSON.stringify(path.join(ROOT, 'dist', 'cli', 'load-tui.js'))});
       const tui = await loadTui();
-      console.log(typeof tui.startRunTui, typeof tui.attachTui, String(process.env.NODE_ENV));
+      console.log(typeof tui.startRunTui, typeof tui.attachTui, String(process.env.NODE_ENV), tuiLoadInfo().from);
     `;
     const child = spawnSync(
       process.execPath,
@@ -43,8 +43,22 @@ describe('the built CLI loads the TUI from its one-file bundle', () => {
     );
     expect(child.status, child.stderr).toBe(0);
     // The TUI's environment is not the run's: tool commands must not inherit a NODE_ENV the TUI set.
-    expect(child.stdout.trim()).toBe('function function undefined');
+    expect(child.stdout.trim()).toBe('function function undefined bundle');
     expect(child.stderr).not.toMatch(/LOADED/);
+  });
+
+  it("with Ink's development mode on (DEV=true) the TUI comes from its modules, as Ink ships them", () => {
+    const script = `
+      const { loadTui, tuiLoadInfo } = await import(${JSON.stringify(path.join(ROOT, 'dist', 'cli', 'load-tui.js'))});
+      const tui = await loadTui();
+      console.log(typeof tui.startRunTui, tuiLoadInfo().from);
+    `;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      env: { ...withoutNodeEnv(), DEV: 'true' },
+    });
+    expect(child.status, child.stderr).toBe(0);
+    expect(child.stdout.trim()).toBe('function modules');
   });
 
   it('the same logger does see Ink when the TUI is loaded from its modules (so the check can fail)', () => {

@@ -21,7 +21,7 @@ function newest(dir: string): number {
 export function ensureDist(): void {
   // The TUI bundle is the build's last output (`npm run build`: tsc, then scripts/bundle-tui.mjs), so a
   // `tsc`-only build leaves it older than src/ and the next test run rebuilds both.
-  const marker = path.join(ROOT, 'dist', 'tui', 'tui-entry.bundle.cjs');
+  const marker = path.join(ROOT, 'dist', 'tui', 'tui-entry.bundle.js');
   const fresh = (): boolean => {
     try {
       return statSync(marker).mtimeMs >= newest(path.join(ROOT, 'src'));

@@ -1,12 +1,18 @@
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { ActivityPane } from '../../src/tui/ActivityPane.js';
 import { Header } from '../../src/tui/Header.js';
 import { PipelinePane } from '../../src/tui/PipelinePane.js';
 import { initialRunState, reduceRunState } from '../../src/tui/reduce-run-state.js';
 import type { NodeView, RunState } from '../../src/tui/run-state.js';
 import { StatusLine } from '../../src/tui/StatusLine.js';
+import { loadMarkdown } from '../../src/tui/use-markdown.js';
 import { lines, renderAt, settle } from './render-at.js';
 import { ev, graphOf, runToGate } from './tui-fixtures.js';
+
+// The markdown renderer loads with the first text shown (use-markdown.ts); these frames want it there.
+beforeAll(async () => {
+  await loadMarkdown();
+});
 
 const graph = graphOf();
 const atGate: RunState = runToGate().reduce((s, e) => reduceRunState(graph, s, e), initialRunState(graph));

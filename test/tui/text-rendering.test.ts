@@ -10,16 +10,38 @@ const flat = (lines: ReturnType<typeof renderMarkdown>) =>
 describe('renderMarkdown', () => {
   test.each([
     ['# Title', 'heading:Title'],
+    ['## A `code` heading', 'heading:A code heading'],
     ['- item **bold**', 'bullet:• |plain:item |bold:bold'],
     ['2. second', 'bullet:2. |plain:second'],
     ['use `npm test` now', 'plain:use |code:npm test|plain: now'],
-    ['an *emphasis*', 'plain:an |italic:emphasis'],
-    ['> quoted', 'quote:▎ |quote:quoted'],
+    ['an *emphasis* and _another_', 'plain:an |italic:emphasis|plain: and |italic:another'],
+    ['> quoted **loud**', 'quote:▎ |quote:quoted |bold:loud'],
+    ['see [the docs](https://x.dev/a)', 'plain:see |link:the docs|comment: (https://x.dev/a)'],
+    ['at <https://x.dev>', 'plain:at |link:https://x.dev'],
+    ['not \\*emphasis\\*', 'plain:not *emphasis*'],
+    ['**unclosed while streaming', 'plain:**unclosed while streaming'],
+    ['| a | b |', 'plain:| a | b |'],
   ])('%s', (line, expected) => {
     expect(flat(renderMarkdown([line]))).toEqual([expected]);
   });
 
-  test('fenced code is framed and highlighted line by line', () => {
+  test('one line out for each line in: lists nest, blank lines stay, a setext underline stays', () => {
+    expect(
+      flat(renderMarkdown(['Intro', '- a', '  - nested', '- b', '', 'Title', '=====', '', '---'])),
+    ).toEqual([
+      'plain:Intro',
+      'bullet:• |plain:a',
+      'plain:  |bullet:• |plain:nested',
+      'bullet:• |plain:b',
+      'plain:',
+      'heading:Title',
+      'heading:=====',
+      'plain:',
+      'fence:---',
+    ]);
+  });
+
+  test('fenced code is framed and highlighted by its language', () => {
     expect(flat(renderMarkdown(['```ts', 'const n = 42; // answer', '```']))).toEqual([
       'fence:┌ ts',
       'fence:│ |keyword:const|plain: n = |number:42|plain:; |comment:// answer',
@@ -27,19 +49,45 @@ describe('renderMarkdown', () => {
     ]);
   });
 
-  test('a tail that starts inside a fence is rendered as code', () => {
-    expect(flat(renderMarkdown(['return "x"'], true))).toEqual([
-      'fence:│ |keyword:return|plain: |string:"x"',
+  test('a block is highlighted as a whole: a string spanning lines is a string on each', () => {
+    expect(flat(renderMarkdown(['```python', 's = """one', 'two"""', '```']))).toEqual([
+      'fence:┌ python',
+      'fence:│ |plain:s = |string:"""one',
+      'fence:│ |string:two"""',
+      'fence:└',
     ]);
+  });
+
+  test('a fence still streaming has no closing line; one without a known language is plain', () => {
+    expect(flat(renderMarkdown(['```', 'const x = 1']))).toEqual([
+      'fence:┌ code',
+      'fence:│ |plain:const x = 1',
+    ]);
+    expect(flat(renderMarkdown(['```nosuchlang', 'x']))).toEqual(['fence:┌ nosuchlang', 'fence:│ |plain:x']);
+  });
+
+  test('a tail that starts inside a fence is rendered as code of that fence', () => {
+    expect(flat(renderMarkdown(['return "x"', '```', 'after *it*'], 'ts'))).toEqual([
+      'fence:│ |keyword:return|plain: |string:"x"',
+      'fence:└',
+      'plain:after |italic:it',
+    ]);
+    expect(flat(renderMarkdown(['return "x"'], ''))).toEqual(['fence:│ |plain:return "x"']);
   });
 });
 
 test.each([
-  ['py', '# note', ['comment:# note']],
-  ['ts', 'x # y', ['plain:x # y']],
-  ['sh', "echo 'hi'", ['plain:echo ', "string:'hi'"]],
-])('highlightCode %s %s', (language, line, expected) => {
-  expect(highlightCode(line, language).map((t) => `${t.token}:${t.text}`)).toEqual(expected);
+  ['py', '# note', [['comment:# note']]],
+  ['ts', 'x # y', [['plain:x # y']]],
+  ['sh', "echo 'hi'", [["keyword:echo|plain: |string:'hi'"]]],
+  ['diff', '-old\n+new', [['removed:-old'], ['added:+new']]],
+  // highlight.js escapes its output as HTML; the text comes back as it was written.
+  ['html', '<a href="x">&amp;</a>', [['plain:<a href=|string:"x"|plain:>|string:&amp;|plain:</a>']]],
+  ['', 'if (x) {}', [['plain:if (x) {}']]],
+])('highlightCode %s %s', (language, code, expected) => {
+  expect(
+    highlightCode(code, language).map((line) => [line.map((t) => `${t.token}:${t.text}`).join('|')]),
+  ).toEqual(expected);
 });
 
 describe('tailLines', () => {
@@ -47,7 +95,7 @@ describe('tailLines', () => {
   test('returns only the last rows, and says lines were hidden', () => {
     expect(tailLines(text, 3, 80)).toEqual({
       lines: ['line 997', 'line 998', 'line 999'],
-      inFence: false,
+      fence: undefined,
       hidden: true,
     });
   });
@@ -55,7 +103,7 @@ describe('tailLines', () => {
     expect(tailLines(`a\nb\n${'x'.repeat(200)}`, 4, 80).lines).toEqual(['b', 'x'.repeat(200)]);
   });
   test('a short text is shown whole', () => {
-    expect(tailLines('one\ntwo', 10, 80)).toEqual({ lines: ['one', 'two'], inFence: false, hidden: false });
+    expect(tailLines('one\ntwo', 10, 80)).toEqual({ lines: ['one', 'two'], fence: undefined, hidden: false });
   });
   test.each([
     ['one\ntwo\n\n\n', 10, { lines: ['one', 'two'], hidden: false }],
@@ -64,11 +112,13 @@ describe('tailLines', () => {
     ['', 3, { lines: [''], hidden: false }],
     ['\n\nthree\n', 5, { lines: ['', '', 'three'], hidden: false }],
   ])('newlines at the end make no lines: %j in %i rows', (input, rows, expected) => {
-    expect(tailLines(input, rows, 80)).toEqual({ ...expected, inFence: false });
+    expect(tailLines(input, rows, 80)).toEqual({ ...expected, fence: undefined });
   });
-  test('knows when the tail starts inside a code fence', () => {
-    expect(tailLines('intro\n```js\na\nb\nc', 2, 80).inFence).toBe(true);
-    expect(tailLines('```js\na\n```\nb\nc', 2, 80).inFence).toBe(false);
+  test('knows when the tail starts inside a code fence, and its language', () => {
+    expect(tailLines('intro\n```js\na\nb\nc', 2, 80).fence).toBe('js');
+    expect(tailLines('intro\n```\na\nb\nc', 2, 80).fence).toBe('');
+    expect(tailLines('```js\na\n```\nb\nc', 2, 80).fence).toBeUndefined();
+    expect(tailLines('```js\na\n```\n```py\nb\nc', 1, 80).fence).toBe('py');
   });
 });
 
