@@ -30,7 +30,7 @@ export async function runCompile(
       break;
     }
     case 'svg': {
-      const { renderSvg } = await import('./svg/render-svg.js');
+      const { renderSvg } = await import('../svg/render-svg.js');
       io.stdout(await renderSvg(graph));
       break;
     }

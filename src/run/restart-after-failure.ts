@@ -1,5 +1,5 @@
 import type { PipelineGraph } from '../compiler/ir.js';
-import type { Checkpoint } from '../run/checkpoint.js';
+import type { Checkpoint } from './checkpoint.js';
 
 /** Where a failed run starts again, and why it had stopped. */
 export interface FailedRunRestart {

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Hono } from 'hono';
-import { renderSvg } from '../../cli/svg/render-svg.js';
 import { graphToJson } from '../../compiler/graph-to-json.js';
 import { newestJournalCheckpoint } from '../../run/checkpoint-journal.js';
+import { renderSvg } from '../../svg/render-svg.js';
 import { ApiError } from '../api-error.js';
 import { NODE_STATUS_FILL } from '../node-statuses.js';
 import type { RunManager } from '../run-manager.js';

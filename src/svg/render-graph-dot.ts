@@ -1,5 +1,5 @@
-import type { PipelineGraph } from '../../compiler/ir.js';
-import { SHAPE_HANDLERS } from '../../compiler/ir.js';
+import type { PipelineGraph } from '../compiler/ir.js';
+import { SHAPE_HANDLERS } from '../compiler/ir.js';
 
 /**
  * A clean DOT text for drawing: every node with its authored shape (or the shape of its handler

@@ -1,5 +1,5 @@
-import type { PipelineGraph } from '../../compiler/ir.js';
-import { AttractorError } from '../../shared/errors.js';
+import type { PipelineGraph } from '../compiler/ir.js';
+import { AttractorError } from '../shared/errors.js';
 import { type GraphDrawingOptions, renderGraphDot } from './render-graph-dot.js';
 
 /** Draws the pipeline as SVG with the bundled WebAssembly Graphviz (no system `dot` needed). */
