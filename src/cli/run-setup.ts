@@ -117,7 +117,8 @@ export async function buildRun(
     graph: compiled.graph,
     ...(flags.dryRun ? { dryRun: true } : {}),
     ...(scenario ? { scenario } : {}),
-    ...(flags.autoApprove ? { autoApprove: true } : {}),
+    // A dry run on the command line answers every gate with its first option, as --auto-approve does.
+    ...(flags.autoApprove || flags.dryRun ? { autoApprove: true } : {}),
     interviewer: options.interviewer ?? interviewer,
     ...(flags.dryRun || scenario ? {} : { real: realSettings(flags, ctx, options.initialUsage) }),
     ...(agents ? { agents } : {}),

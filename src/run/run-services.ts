@@ -20,7 +20,7 @@ import type { RunAccounting } from './run-types.js';
 export interface RunServicesOptions {
   /** The pipeline the run executes, as compiled for it (`compileRun`). */
   graph: PipelineGraph;
-  /** Nothing external runs: a simulated model, tool commands recorded not run, gates take their first option. */
+  /** Nothing external runs: a simulated model, tool commands recorded not run (gates: see `autoApprove`). */
   dryRun?: boolean;
   /** Scripted outcomes and answers per node; the model is simulated, tools run. */
   scenario?: Scenario;
@@ -54,7 +54,8 @@ export interface RunServices {
  * The services of one run, built the same way by the CLI, the server and embedders: a dry or scenario
  * run simulates its model on purpose (the library never does on its own); a real run gets the coding
  * agent, the router model and the budget (`createRealRunServices`); nodes with an external agent go
- * through ACP; gates are answered by the interviewer given, or take their first option.
+ * through ACP; gates are answered by the interviewer given, or take their first option (`autoApprove`:
+ * the CLI's `--dry-run` asks for it, a dry run over HTTP leaves gates to a person).
  *
  * @example
  * const compiled = compileRun({ source, file });
@@ -79,8 +80,7 @@ export function createRunServices(options: RunServicesOptions): RunServices & { 
       ? withAgentBackends(models.backend ?? createSimulatedBackend(), options.agents.acp)
       : models.backend;
   const registry = options.registry ?? createDefaultRegistry();
-  const interviewer =
-    options.autoApprove || options.dryRun ? new AutoApproveInterviewer() : options.interviewer;
+  const interviewer = options.autoApprove ? new AutoApproveInterviewer() : options.interviewer;
   return {
     registry: options.dryRun ? withDryRunHandlers(registry) : registry,
     ...(interviewer ? { interviewer } : {}),
