@@ -67,13 +67,18 @@ export function fromHandler(run: (args: HandlerRunArgs) => Promise<HandlerActorO
       if (state.status !== 'active' || !state.input) return;
       const controller = new AbortController();
       controllers.set(self, controller);
-      const input = state.input;
-      Promise.resolve()
-        .then(() => run({ input, self, signal: controller.signal }))
-        .then(
-          (output) => settle(self, { type: RESOLVE, output }),
-          (error: unknown) => settle(self, { type: REJECT, error }),
-        );
+      // Called now, as XState's promise actors call theirs: the handler is running (and listening to its
+      // signal) before anything queued behind the actor's start, a cancel among them, can happen.
+      let running: Promise<HandlerActorOutput>;
+      try {
+        running = Promise.resolve(run({ input: state.input, self, signal: controller.signal }));
+      } catch (error) {
+        running = Promise.reject(error);
+      }
+      running.then(
+        (output) => settle(self, { type: RESOLVE, output }),
+        (error: unknown) => settle(self, { type: REJECT, error }),
+      );
     },
     getInitialSnapshot: (_, input) => ({
       status: 'active',
