@@ -192,7 +192,7 @@ describe('model plan and defaults', () => {
     expect(result.stderr).toContain('OPENAI_API_KEY (needed by node b)');
   });
 
-  it('a dry run notes once that --model and --provider apply to real runs', async () => {
+  it('a dry run notes once that --model applies to real runs', async () => {
     const dir = workspace();
     writeFileSync(path.join(dir, 'hello.dot'), ONE_NODE);
     const result = await runCli(['run', 'hello.dot', '--dry-run', '--model', 'gpt-5.2'], {
@@ -200,7 +200,8 @@ describe('model plan and defaults', () => {
       env: {},
     });
     expect(result.code).toBe(0);
-    expect(result.stderr.match(/--model and --provider apply to real runs/g)).toHaveLength(1);
+    expect(result.stderr.match(/to real runs/g)).toHaveLength(1);
+    expect(result.stderr).toContain('attractor: --model applies to real runs; this dry run simulates every model call.');
   });
 });
 
