@@ -107,7 +107,7 @@ describe('--allow-read: what a pipeline run from the command line may read', () 
 
   it('--allow-read naming no directory is a clear error', async () => {
     const r = await runCli(['validate', 'pipelines/x.dot', '--allow-read', 'nowhere'], { cwd: project });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toBe('attractor: --allow-read nowhere: no such directory.\n');
   });
 

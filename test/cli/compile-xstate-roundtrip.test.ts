@@ -19,8 +19,8 @@ describe('compile --format xstate', () => {
     const printed = await runCli(['compile', example, '--format', 'xstate']);
     expect(printed.code).toBe(0);
     const config = JSON.parse(printed.stdout) as MachineConfig;
-    // The `route` node's routing: the transitions its handler's done event takes.
-    const route = config.states['route']?.states?.['run']?.invoke?.onDone ?? [];
+    // The `route` node's routing: the transitions of its route state.
+    const route = config.states['route']?.states?.['route']?.always ?? [];
     const params = route.filter((t) => t.guard?.type === 'routesToEdge').map((t) => t.guard?.params);
     expect(params).toEqual([
       expect.objectContaining({
