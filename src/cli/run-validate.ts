@@ -1,3 +1,4 @@
+import { missingFilesAsWarnings } from '../compiler/files/missing-files-as-warnings.js';
 import { AttractorError } from '../shared/errors.js';
 import type { CliContext } from './cli-context.js';
 import { diagnosticToJson, errorToDiagnostic } from './diagnostic-to-json.js';
@@ -24,7 +25,8 @@ export function runValidate(file: string, options: ValidateOptions, ctx: CliCont
     return EXIT_FAILURE;
   }
 
-  const { graph, diagnostics } = loaded;
+  const { graph } = loaded;
+  const diagnostics = missingFilesAsWarnings(loaded.diagnostics);
   const counts = countDiagnostics(diagnostics);
   const valid = counts.errors === 0 && !(options.strict && counts.warnings > 0);
 

@@ -97,12 +97,20 @@ describe('--allow-read: what a pipeline run from the command line may read', () 
     expect(inside.stdout).toMatch(/x\.dot:4:9: error file_not_allowed/);
   });
 
-  it('validate reports a named file that does not exist, at its attribute', async () => {
+  it('validate warns of a named file that does not exist, at its attribute; run refuses to start', async () => {
     const r = await runCli(['validate', 'pipelines/missing.dot'], { cwd: project });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(0);
     expect(r.stdout).toContain(
-      `pipelines/missing.dot:4:9: error prompt_file_missing: the prompt of node "work" names "prompts/x.md", but ${path.join(project, 'pipelines', 'prompts', 'x.md')} cannot be used: no such file`,
+      `pipelines/missing.dot:4:9: warning prompt_file_missing: the prompt of node "work" names "prompts/x.md", but ${path.join(project, 'pipelines', 'prompts', 'x.md')} cannot be used: no such file; paths are relative to the pipeline file; a run will not start until it exists`,
     );
+    const strict = await runCli(['validate', 'pipelines/missing.dot', '--strict'], { cwd: project });
+    expect(strict.code).toBe(1);
+    const run = await runCli(['run', 'pipelines/missing.dot', '--dry-run', '--logs-dir', 'run-missing'], {
+      cwd: project,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('error prompt_file_missing');
+    expect(fs.existsSync(path.join(project, 'run-missing', 'checkpoint.json'))).toBe(false);
   });
 
   it('--allow-read naming no directory is a clear error', async () => {
