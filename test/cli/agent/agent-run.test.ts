@@ -201,7 +201,9 @@ describe('model plan and defaults', () => {
     });
     expect(result.code).toBe(0);
     expect(result.stderr.match(/to real runs/g)).toHaveLength(1);
-    expect(result.stderr).toContain('attractor: --model applies to real runs; this dry run simulates every model call.');
+    expect(result.stderr).toContain(
+      'attractor: --model applies to real runs; this dry run simulates every model call.',
+    );
   });
 });
 
