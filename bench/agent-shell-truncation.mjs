@@ -1,7 +1,7 @@
 // Agent `shell` tool on a command printing 100 MB: the output is streamed (TOOL_CALL_OUTPUT_DELTA), kept in
-// memory only as a bounded head + tail, and truncated for the model with the seeds' limits. Measures the time
+// memory only as a bounded head + tail, and truncated for the model with the limits. Measures the time
 // from the command's last output to the truncated result, and the process's peak RSS.
-// Targets (issue 12): truncated within 1 s of the output's end; peak RSS < 200 MB.
+// Targets: truncated within 1 s of the output's end; peak RSS < 200 MB.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { shellTool } from '../dist/agent/tools/shell-tool.js';
 const BYTES = 100_000_000;
 const LINE = 'lorem ipsum dolor sit amet, consectetur adipiscing elit 0123456789';
 // Stage 2 (lines) runs after stage 1 (characters) and, on many short lines, cuts away the middle where the
-// character marker sat: then the lines marker is what the model sees (as in the seeds' algorithm).
+// character marker sat: then the lines marker is what the model sees (as in the algorithm).
 const marked = (text) =>
   text.includes('[WARNING: Tool output was truncated.') || /\[\.\.\. \d+ lines omitted \.\.\.\]/.test(text);
 const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);

@@ -1,4 +1,4 @@
-// Crash soak (issue 14): N rounds of `attractor run` killed with SIGKILL at a random moment, then one
+// Crash soak: N rounds of `attractor run` killed with SIGKILL at a random moment, then one
 // `attractor resume`. A round is clean when the resume finishes the run (exit 0), no node or parallel
 // branch that completed before the crash runs again, and no re-run overlaps a process the dead run left.
 // Every tool appends "start <node> <ms>" / "end <node> <ms>" to marks.log. SOAK_ROUNDS=N (default 20).

@@ -2,7 +2,7 @@
 // every event appended, as a ratio to a floor measured in the same process: a bare XState machine
 // stepping through N invoked promise actors + one atomic fsync'd 10 KB write + one JSONL append per step.
 // The engine side is the whole `runPipeline` call (compile — cached per source hash after the first
-// call —, run directory, steps, result). Target (issue 8): ratio <= 1.3 at every N. SIZES=10,100 measures
+// call —, run directory, steps, result). Target: ratio <= 1.3 at every N. SIZES=10,100 measures
 // only those sizes.
 
 import { execFileSync } from 'node:child_process';
@@ -48,7 +48,7 @@ function atomicWrite(dir, name, data) {
   closeSync(dfd);
 }
 
-/** What a run layout asks of every step since issue 13: the node's folder and its status.json (not fsync'd). */
+/** What a run layout asks of every step: the node's folder and its status.json (not fsync'd). */
 function stageStatus(dir, node) {
   const stage = join(dir, node);
   mkdirSync(stage, { recursive: true });
@@ -151,12 +151,12 @@ for (const N of SIZES) {
     `N=${N}: runPipeline ${(e * 1000).toFixed(0)} µs/step, floor ${(f * 1000).toFixed(0)} µs/step, ratio ${ratio.toFixed(2)}x (target <= 1.3x) ${ratio <= 1.3 ? 'OK' : 'MISSED'}`,
   );
   // Informational: the same floor plus what every step's node must now write (its folder and status.json,
-  // issue 13), so the engine's own overhead is visible apart from the run layout's file-system cost.
+  // the run layout), so the engine's own overhead is visible apart from the run layout's file-system cost.
   console.log(
     `N=${N}: floor with a stage folder + status.json per step ${(fs * 1000).toFixed(0)} µs/step, ratio ${(e / fs).toFixed(2)}x`,
   );
   // Informational: routing nodes leave checkpoint.json to the next wait; a node that does work starts
-  // behind an up-to-date one (docs/decisions.md D23.1), so a chain of no-op work nodes shows that cost too.
+  // behind an up-to-date one (decision 0055), so a chain of no-op work nodes shows that cost too.
   console.log(
     `N=${N}: the same chain of no-op work nodes ${(w * 1000).toFixed(0)} µs/step, ratio ${(w / f).toFixed(2)}x the floor`,
   );

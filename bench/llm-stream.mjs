@@ -1,7 +1,7 @@
 // LLM client streaming overhead: 10,000 small text deltas streamed by a local server speaking Anthropic's
 // SSE wire format, consumed (a) straight from the official SDK's raw event stream and (b) through
 // LLMClient.stream() with the Anthropic adapter (event mapping, middleware chain, retry wrapper).
-// Reported as the ratio of (b) to (a), median of several runs. Target (issue 4): ratio <= 1.3.
+// Reported as the ratio of (b) to (a), median of several runs. Target: ratio <= 1.3.
 import { createServer } from 'node:http';
 import { Anthropic } from '@anthropic-ai/sdk';
 import { AnthropicAdapter, LLMClient, Message } from '../dist/llm/index.js';

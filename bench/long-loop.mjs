@@ -1,5 +1,5 @@
 // A 100,000-step loop (two nodes, scenario-driven): RSS growth and heap growth after GC.
-// Targets (issue 3): <= 120 MB RSS, <= 20 MB heap — nothing per step may stay in memory.
+// Targets: <= 120 MB RSS, <= 20 MB heap — nothing per step may stay in memory.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 // 8 parallel branches of 200 ms each, whole fan-out + fan-in wall time as a ratio to 200 ms.
-// Target: <= 1.05 (issue 8; issue 3 had set 1.1).
+// Target: <= 1.05.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

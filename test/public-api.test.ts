@@ -172,7 +172,7 @@ describe('the root export surface', () => {
     expect(Object.keys(api).sort()).toEqual([...VALUES].sort());
   });
 
-  it('includes the seeds’ API names as working TypeScript equivalents', async () => {
+  it('includes the API names of the Python original as working TypeScript equivalents', async () => {
     const api = await import('../src/index.js');
     expect(api.parseAcceleratorKey('[Y] Yes')).toEqual({ key: 'Y', label: 'Yes' });
     expect(api.SHAPE_HANDLERS['Mdiamond']).toBe('start');

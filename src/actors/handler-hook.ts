@@ -3,11 +3,11 @@ import type { Outcome } from '../compiler/outcome.js';
 import type { PipelineContext } from './pipeline-context.js';
 
 /**
- * Code run around every handler invocation (seeds' `HandlerHook`), added with `registry.addHook()`:
+ * Code run around every handler invocation (`HandlerHook`), added with `registry.addHook()`:
  * before-hooks in registration order, after-hooks in reverse, in the run, its parallel branches and its
  * child pipelines. Both may be async. A before-hook that throws fails the node with its message (the
  * handler does not run); an after-hook that throws turns the outcome into FAIL with its message
- * (docs/decisions.md D15.2). Hooks may `set` context values and `appendLog` like the handler.
+ * (decision 0034). Hooks may `set` context values and `appendLog` like the handler.
  *
  * @example
  * registry.addHook({

@@ -14,7 +14,7 @@ export const ContextLogEntrySchema = z
 export type ContextLogEntry = z.infer<typeof ContextLogEntrySchema>;
 
 /**
- * The context a handler (and a handler hook) works with, after the seeds' `PipelineContext`.
+ * The context a handler (and a handler hook) works with.
  *
  * The pipeline machine's context is immutable (XState replaces it, never mutates it: snapshots an
  * inspector kept must stay true), so this object never writes into it. `set` and `appendLog` are

@@ -13,7 +13,7 @@ import { waitHumanHandler } from './handlers/wait-human.js';
 
 /**
  * Handler type → handler. Unknown types fall back to the default handler (codergen in the default
- * registry), as reference §2 does for unknown shapes, so a custom `type` without a registration still runs.
+ * registry), as unknown shapes do, so a custom `type` without a registration still runs.
  */
 export class HandlerRegistry {
   readonly #handlers = new Map<string, NodeHandler>();

@@ -5,7 +5,7 @@ import { writeFileAtomic } from '../shared/atomic-write.js';
 import { StatusFileError } from './status-file-error.js';
 
 /**
- * `<stageDir>/status.json` (docs/decisions.md): the outcome with `status` written as `outcome`.
+ * `<stageDir>/status.json` (docs/semantics.md): the outcome with `status` written as `outcome`.
  * Only `outcome` is required. Agents write it by hand, so we accept upper-case statuses and the
  * pre-March field name `preferred_next_label`.
  */

@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../shared/atomic-write.js';
 export const STEERING_FILE = 'steering.md';
 
 /**
- * Spec §4.11: steering writes instructions into the child's active stage directory. The file holds the
+ * Steering writes instructions into the child's active stage directory. The file holds the
  * latest message (replaced atomically, so a reader never sees half of one); the agent working in that
  * stage picks it up between tool rounds.
  */

@@ -150,7 +150,7 @@ function parsePort(value: boolean | string): number {
   return n;
 }
 
-/** A terminal gets the TUI unless `--no-tui`, `--json` or `CI` say otherwise (issue 9). */
+/** A terminal gets the TUI unless `--no-tui`, `--json` or `CI` say otherwise. */
 function wantsTui(flags: RunFlags, ctx: CliContext): boolean {
   return (
     flags.tui !== false && !flags.json && ctx.io.isTTY && process.stdin.isTTY === true && !ctx.io.env['CI']

@@ -1,5 +1,5 @@
 /**
- * Accelerator keys of human-gate choices (reference §10): `[K] Label`, `K) Label`, `K - Label`, else the
+ * Accelerator keys of human-gate choices: `[K] Label`, `K) Label`, `K - Label`, else the
  * first character of the label, uppercased. Routing compares labels with the prefix stripped, so an
  * outcome's `preferred_label` of `approve` matches an edge labelled `[A] Approve`.
  */

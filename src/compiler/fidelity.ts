@@ -1,5 +1,5 @@
 /**
- * What the LLM sees at a node (docs/decisions.md, concepts §6): the fidelity mode and, for `full`, which
+ * What the LLM sees at a node (docs/semantics.md S6): the fidelity mode and, for `full`, which
  * session thread it continues.
  */
 import {
@@ -58,7 +58,7 @@ export interface ThreadInput {
 
 /**
  * The session thread a `full`-fidelity node continues; nodes with the same key share one LLM session.
- * Order, as the public specification lists it (§5.4): node `thread_id` (it says what the node is part
+ * Order: node `thread_id` (it says what the node is part
  * of), edge `thread_id`, graph `default_thread_id`, the class derived from the enclosing subgraph's
  * label, then the previous node's id (so a chain of `full` nodes continues one conversation), then the
  * node's own id.

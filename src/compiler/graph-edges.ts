@@ -1,7 +1,7 @@
 import type { PipelineEdge, PipelineGraph } from './ir.js';
 
 /**
- * A node's outgoing edges, in declaration order (seeds: `Pipeline.outgoing_edges`).
+ * A node's outgoing edges, in declaration order (`Pipeline.outgoing_edges`).
  *
  * @example
  * outgoingEdges(graph, 'review').map((e) => e.target); // ['implement', 'exit']
@@ -11,7 +11,7 @@ export function outgoingEdges(graph: PipelineGraph, nodeId: string): PipelineEdg
 }
 
 /**
- * A node's incoming edges, in declaration order (seeds: `Pipeline.incoming_edges`).
+ * A node's incoming edges, in declaration order (`Pipeline.incoming_edges`).
  *
  * @example
  * incomingEdges(graph, 'implement').map((e) => e.source); // ['plan', 'review']

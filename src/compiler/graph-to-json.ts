@@ -1,5 +1,5 @@
 /**
- * The `attractor compile --format json` shape (docs/decisions.md): the graph after transforms,
+ * The `attractor compile --format json` shape (docs/semantics.md): the graph after transforms,
  * with attributes keyed by their canonical DOT names and typed values. Unknown attributes (`extra`)
  * are merged in as written, so the output shows everything a handler will see.
  */

@@ -1,7 +1,7 @@
 /**
  * The intermediate representation every compiler pass reads and writes.
  * A graph is plain data (no classes, no Maps) so it can be snapshotted, serialised and handed to workers.
- * Attribute keys are the canonical DOT names (after aliases, docs/decisions.md); values are typed.
+ * Attribute keys are the canonical DOT names (after aliases, docs/semantics.md); values are typed.
  */
 import type { z } from 'zod';
 import type { SourceSpan } from '../shared/errors.js';
@@ -74,7 +74,7 @@ export interface PipelineGraph {
   attrLocs: Record<string, SourceLocation>;
 }
 
-/** Shape → handler type (reference §2). Unknown shapes fall back to `codergen`. */
+/** Shape → handler type. Unknown shapes fall back to `codergen`. */
 export const SHAPE_HANDLERS: Readonly<Record<string, string>> = {
   Mdiamond: 'start',
   Msquare: 'exit',

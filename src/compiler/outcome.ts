@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { DeepReadonly } from '../shared/deep-readonly.js';
 
-/** The five stage statuses (reference §9). */
+/** The five stage statuses. */
 export const StageStatusSchema = z.enum(['success', 'partial_success', 'retry', 'fail', 'skipped']);
 export type StageStatus = z.infer<typeof StageStatusSchema>;
 

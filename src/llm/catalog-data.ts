@@ -55,7 +55,7 @@ const gemini = {
 };
 
 /**
- * The advisory model catalog: api-reference §6 (February 2026) first, in its order (the first entry of a provider
+ * The advisory model catalog: (February 2026) first, in its order (the first entry of a provider
  * is its "latest" for getLatestModel), then models the installed SDKs' model-name types list. Unknown model
  * strings still pass through to the provider; this only feeds aliases, limits, capabilities and cost.
  */

@@ -99,7 +99,7 @@ export class LLMClient {
     return this.adapters.find((adapter) => adapter.name === name);
   }
 
-  /** The adapter that will serve `model` (seeds: `detect_provider`). Throws ConfigurationError when none does. */
+  /** The adapter that will serve `model` (`detect_provider`). Throws ConfigurationError when none does. */
   detectProvider(model: string, provider?: string): ProviderAdapter {
     if (provider !== undefined) {
       const named = this.adapter(provider);

@@ -96,7 +96,7 @@ export async function generateObject<T>(
   } as GenerateResult<T>;
 }
 
-/** Streams the call and yields the parsed object once the stream completes (the seeds' behaviour). */
+/** Streams the call and yields the parsed object once the stream completes (behaviour). */
 export async function* streamObject<T>(
   client: Streamer,
   options: GenerateObjectOptions<T>,

@@ -1,7 +1,7 @@
 import type { ContentPart, Message as MessageData, ThinkingPart, ToolCallPart } from './types.js';
 
 /**
- * Factories for the common messages (the seeds' `Message.user(...)`). Messages stay plain data; the value
+ * Factories for the common messages (`Message.user(...)`). Messages stay plain data; the value
  * `Message` and the type `Message` share a name so both `Message.user('hi')` and `m: Message` read naturally.
  *
  * @example

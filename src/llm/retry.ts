@@ -1,7 +1,7 @@
 import { ConfigurationError } from './errors/configuration-error.js';
 import { LLMError } from './errors/llm-error.js';
 
-/** The client's retry policy (seeds: 2 retries, 1 s base, ×2, capped at 60 s, jitter 0.5–1.5×). */
+/** The client's retry policy (2 retries, 1 s base, ×2, capped at 60 s, jitter 0.5–1.5×). */
 export interface RetryPolicy {
   maxRetries: number;
   baseDelayMs: number;

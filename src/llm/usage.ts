@@ -17,12 +17,12 @@ export function createUsage(fields: Partial<TokenUsage> = {}): TokenUsage {
 }
 
 function addOptional(a: number | undefined, b: number | undefined): number | undefined {
-  // Unknown + unknown stays unknown; otherwise unknown counts as zero (public specification).
+  // Unknown + unknown stays unknown; otherwise unknown counts as zero.
   if (a === undefined && b === undefined) return undefined;
   return (a ?? 0) + (b ?? 0);
 }
 
-/** Sums usage records (the seeds' `usage1 + usage2`). `raw` is dropped: it describes one response. */
+/** Sums usage records (`usage1 + usage2`). `raw` is dropped: it describes one response. */
 export function addUsage(...usages: readonly TokenUsage[]): TokenUsage {
   // Summed field by field into one new record: sessions add every call's usage to their totals.
   let inputTokens = 0;

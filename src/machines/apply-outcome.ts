@@ -13,11 +13,11 @@ export interface AppliedOutcome {
   attempt: number;
 }
 
-/** The context key holding the retries a node's current (or last) visit used (seeds: set by the engine). */
+/** The context key holding the retries a node's current (or last) visit used (set by the engine). */
 export const retryCountKey = (nodeId: string): string => `internal.retry_count.${nodeId}`;
 
 /**
- * Fold a handler's outcome into the pipeline context (concepts §4: update context, then route).
+ * Fold a handler's outcome into the pipeline context.
  * RETRY outcomes (and retryable errors, already turned into RETRY) consume the node's retry budget.
  * `logs` (the handler's `appendLog` entries) are appended to the run's log whatever the outcome.
  */

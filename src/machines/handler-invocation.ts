@@ -242,7 +242,7 @@ async function runHandler(
   }
 }
 
-/** docs/decisions.md (router model): when no condition matched, a router model may pick among `llm_decide` edges. */
+/** docs/semantics.md S11: when no condition matched, a router model may pick among `llm_decide` edges. */
 async function askRouter(
   runtime: InvocationRuntime,
   emit: HandlerServices['emit'],
@@ -277,7 +277,7 @@ async function askRouter(
       signal,
     });
   } catch {
-    // docs/decisions.md (router model): a router failure falls through to steps 2–5.
+    // docs/semantics.md S11: a router failure falls through to steps 2–5.
     return undefined;
   }
 }

@@ -23,7 +23,7 @@ export function retryBackoffDelay(lookup: GraphLookup, random: () => number) {
 /**
  * The wait between a node's attempts, as the actor the `backoff` state invokes. An actor (not an
  * `after` delay) so that a persisted snapshot taken during the wait restores into a wait that runs
- * again: XState restarts invoked actors on restore but keeps no timers (docs/decisions.md D17).
+ * again: XState restarts invoked actors on restore but keeps no timers (decision 0020).
  * Stopping the pipeline (cancel, `actor.stop()`) aborts the signal, which clears the timer.
  */
 export function retryBackoffActor(lookup: GraphLookup, random: () => number): RetryBackoffLogic {

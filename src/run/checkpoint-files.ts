@@ -13,7 +13,7 @@ export interface CheckpointFile {
 const HISTORY_NAME = /^checkpoint_(\d+)\.json$/;
 
 /**
- * Write a checkpoint to `path` atomically and fsync'd (seeds: `Checkpoint.save_to_file`), creating its
+ * Write a checkpoint to `path` atomically and fsync'd (`Checkpoint.save_to_file`), creating its
  * folder; it is validated first, so a file this wrote always reads back.
  *
  * @example

@@ -8,13 +8,13 @@ import { applyCheckpointDelta, isCheckpointDelta } from './checkpoint-delta.js';
 export const JOURNAL_FILE = 'checkpoint-journal.jsonl';
 
 /**
- * Past this size the next durable `checkpoint.json` lets the journal start over (docs/decisions.md D23.2).
- * Readers replay the whole journal (D27.1): the bound is also what a read of a running run costs.
+ * Past this size the next durable `checkpoint.json` lets the journal start over (decision 0055).
+ * Readers replay the whole journal (decision 0056): the bound is also what a read of a running run costs.
  */
 export const JOURNAL_COMPACT_BYTES = 256 * 1024;
 
 /**
- * The append-only side of a run's checkpoints (docs/decisions.md D23.1), a line file (`shared/line-file.ts`:
+ * The append-only side of a run's checkpoints (decision 0055), a line file (`shared/line-file.ts`:
  * one write per line, a torn line left by a crash ended before the next, the folder fsync'd once when the
  * file is new). Appending one line and `fdatasync`ing it is what makes a step durable: it costs no new
  * file, no rename and no directory fsync, where an atomic `checkpoint.json` costs all three at every step.
@@ -73,7 +73,7 @@ export function newestJournalCheckpoint(runDir: string): Record<string, unknown>
 }
 
 /**
- * Fold a journal's lines into its newest checkpoint (docs/decisions.md D27.1). A full line starts a chain
+ * Fold a journal's lines into its newest checkpoint (decision 0056). A full line starts a chain
  * (its `~` is the chain's id; a line without one, as older runs wrote, starts a chain no delta follows);
  * a delta applies when it names the current chain and is the line after the last one applied. A line
  * that does not parse (cut short by a crash) is never applied, so the deltas of its chain after it are

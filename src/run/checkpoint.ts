@@ -22,7 +22,7 @@ import {
 } from './checkpoint-journal.js';
 
 /**
- * `checkpoint.json` (docs/decisions.md): the seeds' fields, plus what our resume needs. Its size
+ * `checkpoint.json` (docs/semantics.md): the fields, plus what our resume needs. Its size
  * depends on the context, never on the run's length.
  */
 export const CheckpointSchema = z.object({
@@ -65,7 +65,7 @@ export interface CheckpointWriterOptions {
   fresh?: boolean;
   /**
    * Runs before every `checkpoint.json` write, and throws to fail it: what the file must never be
-   * ahead of goes to disk here (the routing nodes' stage records, D29.1).
+   * ahead of goes to disk here (the routing nodes' stage records, decision 0061).
    */
   beforeSnapshot?: () => void;
 }
@@ -74,12 +74,12 @@ export interface CheckpointWriterOptions {
 const newChainId = (): string => randomBytes(6).toString('base64url');
 
 /**
- * The run's checkpoints (docs/decisions.md D23.1). Each one is appended to the journal first (durably:
+ * The run's checkpoints (decision 0055). Each one is appended to the journal first (durably:
  * the step is safe from there on); `checkpoint.json` follows when the engine flushes it (before a node
  * that does work starts) or as soon as the run waits for anything, and at once, durably, when the run
  * stops and when the journal has grown past its bound. Between routing nodes the newest checkpoint can be
  * in the journal only, which `readCheckpoint` takes over `checkpoint.json`. A journal line after the first
- * holds only what changed since the line before it (D27.1): a step writes what it changed, not the run.
+ * holds only what changed since the line before it (decision 0056): a step writes what it changed, not the run.
  */
 export function createCheckpointWriter(options: CheckpointWriterOptions) {
   const path = join(options.runDir, 'checkpoint.json');
@@ -101,7 +101,7 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
     refresh = undefined;
     // A durable snapshot fsyncs its content but not the folder: the journal, whose newest line is this
     // same checkpoint, is emptied or deleted only after the rename, and a journalling file system commits
-    // the two in that order; whichever survives a power cut, a reader finds this checkpoint (D23.2).
+    // the two in that order; whichever survives a power cut, a reader finds this checkpoint (decision 0055).
     writeFileAtomic(path, text, { durable: sync, syncDirectory: false });
     snapshotExists = true;
   };
@@ -173,8 +173,8 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
 
 /**
  * Read and validate a checkpoint file. For a run directory's `checkpoint.json`, the newest checkpoint in
- * the run's journal wins when there is one (a run that crashed, or is still running, docs/decisions.md
- * D23.1, D27.1) — unless `checkpoint.json` is further along, which only a journal whose chain broke can
+ * the run's journal wins when there is one (a run that crashed, or is still running, docs/semantics.md
+ * decision 0055, decision 0056) — unless `checkpoint.json` is further along, which only a journal whose chain broke can
  * leave behind.
  */
 export function readCheckpoint(path: string): Checkpoint {

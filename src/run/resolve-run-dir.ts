@@ -52,7 +52,7 @@ const RUN_FILES = [
 
 /**
  * Refuses a directory that already holds a run (its `manifest.json`), or anything a new run would write
- * over or into (docs/decisions.md D28.4): `--logs-dir .` must never replace a file of the user's named
+ * over or into (decision 0012): `--logs-dir .` must never replace a file of the user's named
  * `pipeline.dot`. `nodeIds` are the pipeline's nodes (each gets a folder) when known; `shown` is the path
  * as the user typed it, for the message. A folder with a `run.lock` is left to the lock (a run is
  * starting there, or one died starting): the engine looks again once it holds the lock.

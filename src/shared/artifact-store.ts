@@ -17,7 +17,7 @@ export const FILE_BACKED_THRESHOLD_BYTES = 100 * 1024;
 const INDEX_FILE = '.index.json';
 
 /**
- * Large outputs that nodes hand to each other by reference (spec §5.5): small values stay in memory,
+ * Large outputs that nodes hand to each other by reference: small values stay in memory,
  * anything over 100 KB is written atomically under `artifacts/` and read back on `retrieve`.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * The one observable stream of a run (docs/decisions.md). Every layer that shows or stores a run
+ * The one observable stream of a run (docs/semantics.md). Every layer that shows or stores a run
  * (JSONL writer, --json, TUI, HTTP SSE) consumes exactly this shape.
  */
 export interface PipelineEvent {

@@ -12,7 +12,7 @@ export interface RouteFacts {
 }
 
 /**
- * Says, in words, which step of edge selection (DECISIONS §2/§3) most plausibly chose the edge the run
+ * Says, in words, which step of edge selection (docs/semantics.md S2, S3) most plausibly chose the edge the run
  * took, for event logs recorded before the engine reported its decision (`edge.selected`, which
  * describe-route.ts words and which wins when present). It reasons from the outcome the node reported
  * and the edges that lead to the target: a condition, the preferred label, the router model, a

@@ -79,7 +79,7 @@ export function startRunTui(options: RunTuiOptions): RunTui {
   if (options.replayFrom) replay(`${options.replayFrom}/events.jsonl`, store.push);
   const broker = createGateBroker();
   let run: PipelineRun | undefined;
-  // From the run's first event: a resumed run may ask at its gate before it is mounted (D18.5).
+  // From the run's first event: a resumed run may ask at its gate before it is mounted (decision 0024).
   let runDir: string | undefined;
   let instance: ReturnType<typeof render> | undefined;
   const stdout = options.stdout ?? process.stdout;

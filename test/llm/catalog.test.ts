@@ -23,7 +23,7 @@ describe('model catalog', () => {
     expect(getModelInfo('nonexistent-model-xyz')).toBeUndefined();
   });
 
-  it('lists the api-reference models with their limits', () => {
+  it('lists the catalog models with their limits', () => {
     expect(getModelInfo('claude-opus-4-6')).toMatchObject({
       contextWindow: 200_000,
       maxOutputTokens: 128_000,

@@ -56,7 +56,7 @@ describe('createRetryPolicy', () => {
     expect(() => createRetryPolicy(overrides)).toThrow(ConfigurationError);
   });
 
-  it('defaults to the seeds: 2 retries, 1 s, ×2, 60 s, jitter', () => {
+  it('defaults to 2 retries, 1 s, ×2, 60 s, jitter', () => {
     expect(createRetryPolicy()).toEqual({
       maxRetries: 2,
       baseDelayMs: 1000,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
 import { readEvents, runDot } from '../helpers/run-helpers.js';
 
-/** Spec §9.6 payloads: what each lifecycle event carries beyond its kind. */
+/** What each lifecycle event carries beyond its kind. */
 describe('event payloads', () => {
   const dot = `digraph payloads {
     start [shape=Mdiamond]

@@ -1,5 +1,5 @@
 /**
- * The public spec's cross-feature parity matrix (§11.12) and integration smoke test (§11.13), each
+ * A cross-feature parity matrix and an integration smoke test, each
  * cell one row, run through the real parser, validator, compiler and engine. Pipelines are ours.
  */
 import { existsSync } from 'node:fs';
@@ -46,7 +46,7 @@ describe('parity matrix: parse and validate (cells 1–6)', () => {
     ['4. missing start', 'digraph p { a [prompt="x"]; done [shape=Msquare]; a -> done }', 'start_node'],
     ['5. missing exit', 'digraph p { start [shape=Mdiamond]; a [prompt="x"]; start -> a }', 'terminal_node'],
     [
-      '6. orphan node (an ERROR here: DECISIONS §13)',
+      '6. orphan node (an ERROR here: docs/semantics.md C5)',
       'digraph p { start [shape=Mdiamond]; lost [prompt="x"]; done [shape=Msquare]; start -> done }',
       'reachability',
     ],
@@ -227,7 +227,7 @@ describe('parity matrix: execution (cells 7–22)', () => {
   });
 });
 
-describe('integration smoke test (§11.13) with a scripted backend', () => {
+describe('integration smoke test with a scripted backend', () => {
   const SMOKE = `digraph smoke {
     graph [goal="Print a greeting from a tiny script"]
     start     [shape=Mdiamond]

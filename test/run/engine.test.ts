@@ -40,7 +40,7 @@ describe('a linear run', () => {
     expect(readEvents(dir).map((e) => e.kind)).toEqual(run.kinds);
   });
 
-  it('emits the reference §12 events with their data fields', async () => {
+  it('emits the events with their data fields', async () => {
     const run = await runDot(LINEAR);
     const start = run.events.find((e) => e.kind === 'pipeline.start');
     expect(start?.data).toMatchObject({ name: 'linear', goal: 'Ship the feature' });

@@ -140,7 +140,7 @@ async function runVisit(
     request.emit(`agent.${event.kind}`, { ...toPipelineEventData(event), ...extra }, node.id);
   };
   const session = createSession({ ...sessionOptions, onEvent });
-  // A manager loop steering this pipeline writes into the stage directory (spec §4.11).
+  // A manager loop steering this pipeline writes into the stage directory.
   const stopSteering = watchSteering(request.stageDir, (text) => session.steer(text), options.steeringPollMs);
   try {
     for await (const _event of session.submit(input)) {

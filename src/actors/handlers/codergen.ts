@@ -9,7 +9,7 @@ import { renderContextSummary } from '../prompt/render-context-summary.js';
 import { resolvePromptTemplate } from '../prompt/resolve-prompt-template.js';
 import { readStatusFile, writeStatusFile } from '../status-file.js';
 
-/** reference §14: `last_response` carries the first 200 characters of the response. */
+/** `last_response` carries the first 200 characters of the response. */
 const LAST_RESPONSE_LENGTH = 200;
 
 /**

@@ -20,7 +20,7 @@ function describeCandidates(results: readonly ParallelResult[]): string {
 }
 
 /**
- * Collects a parallel node's branches (concepts §12): picks the best of `parallel.results` and writes
+ * Collects a parallel node's branches: picks the best of `parallel.results` and writes
  * `parallel.fan_in.best_id` / `parallel.fan_in.best_outcome`. With a `prompt`, `services.llmRank`
  * chooses; without a router, or when it answers with an unknown id, the heuristic ranking decides.
  * SUCCESS when any branch succeeded and the parallel node's join did not fail (`parallel.outcome`); else

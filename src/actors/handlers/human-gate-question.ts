@@ -4,8 +4,8 @@ import type { Question, QuestionOption } from '../interviewers/interviewer.js';
 import { isNoLike, isYesLike } from '../interviewers/match-option.js';
 
 /**
- * The question a human gate asks (concepts §7): one option per outgoing edge, in declaration order —
- * two edges to the same node with different labels are two options (docs/decisions.md). The label is the
+ * The question a human gate asks: one option per outgoing edge, in declaration order —
+ * two edges to the same node with different labels are two options (docs/semantics.md). The label is the
  * edge's, else its target id; the key comes from the label's accelerator.
  */
 export function humanGateQuestion(node: PipelineNode, graph: Pick<PipelineGraph, 'edges'>): Question {

@@ -46,7 +46,7 @@ function telemetry(cycle: number, status: ChildPipelineStatus): ContextValues {
 }
 
 /**
- * Supervises a child pipeline (reference §2 `house`). The child is started from `stack.child_dotfile`
+ * Supervises a child pipeline. The child is started from `stack.child_dotfile`
  * (node attribute, else graph attribute; relative to this graph's file) in `stack.child_workdir`, or,
  * with `stack.child_autostart=false`, one someone else started is observed (manager-child.ts). Every
  * `manager.poll_interval` ms it is observed. The child completing is SUCCESS, failing or being cancelled

@@ -58,7 +58,7 @@ function convergence(
 }
 
 /**
- * Fans out to every outgoing edge at once (concepts §12, docs/decisions.md): each branch runs through
+ * Fans out to every outgoing edge at once (docs/semantics.md): each branch runs through
  * `services.runBranch` on its own clone of the context, at most `max_parallel` at a time. The join and
  * error policies (see `evaluateJoin`) decide the outcome; once it is decided, running branches are
  * aborted and unstarted ones never start. Results go to `parallel.results`, each branch's context

@@ -39,7 +39,7 @@ function selectedOutcome(
 }
 
 /**
- * A human gate (concepts §7, docs/decisions.md): asks the interviewer to pick one of the outgoing edges and
+ * A human gate (docs/semantics.md): asks the interviewer to pick one of the outgoing edges and
  * returns SUCCESS with `preferred_label` = its label, `suggested_next_ids` = [its target] and context
  * `human.gate.selected` / `human.gate.label` (and `human.gate.text`, the free text of a gate with
  * `human.freeform`). `human.timeout` (ms) bounds the wait; on timeout `human.default_choice` (a key,

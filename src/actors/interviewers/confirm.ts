@@ -1,7 +1,7 @@
 import type { Interviewer } from './interviewer.js';
 
 /**
- * A yes/no confirmation (api-reference `Interviewer.confirm`): the interviewer's own `confirm` when it
+ * A yes/no confirmation: the interviewer's own `confirm` when it
  * has one, else a `confirmation` question with Yes / No options. Only a yes (or the Yes option) is true.
  */
 export async function confirm(

@@ -1,4 +1,4 @@
-/** The interviewer protocol (reference §10): how a human gate asks its question. */
+/** The interviewer protocol: how a human gate asks its question. */
 export type QuestionType = 'yes_no' | 'multiple_choice' | 'freeform' | 'confirmation';
 
 export interface QuestionOption {

@@ -15,7 +15,7 @@ export interface JoinTally {
 export type JoinVerdict = { settled: false } | { settled: true; status: StageStatus; reason: string };
 
 /**
- * Decide a parallel node's outcome from the branches finished so far (docs/decisions.md, §13). Called after
+ * Decide a parallel node's outcome from the branches finished so far (docs/semantics.md S8). Called after
  * every branch; once settled while branches are still pending, the handler cancels them.
  *
  * | join_policy   | error_policy | settles early when          | all finished: outcome                                    |

@@ -1,7 +1,7 @@
 import type { ContextValues } from '../handler-types.js';
 
 /**
- * Branch context updates, namespaced under the branch id (docs/decisions.md): branch `a` setting `draft`
+ * Branch context updates, namespaced under the branch id (docs/semantics.md): branch `a` setting `draft`
  * gives `a.draft`, so branches that wrote the same key do not overwrite each other.
  */
 export function mergeBranchUpdates(

@@ -15,7 +15,7 @@ export interface ParallelPolicy {
 export const DEFAULT_MAX_PARALLEL = 4;
 
 /**
- * A parallel node's policy from its attributes (docs/decisions.md): `join_policy` (default wait_all), `join_k`
+ * A parallel node's policy from its attributes (docs/semantics.md): `join_policy` (default wait_all), `join_k`
  * (default: every branch), `error_policy` (default continue), `max_parallel` (default 4). A bad value is
  * reported, not guessed at: the lint should have caught it, and guessing would change what runs.
  */

@@ -10,7 +10,7 @@ const STATUS_RANK: Record<StageStatus, number> = {
 };
 
 /**
- * Fan-in order (concepts §12): SUCCESS > PARTIAL_SUCCESS > RETRY > FAIL > SKIPPED, then higher score
+ * Fan-in order: SUCCESS > PARTIAL_SUCCESS > RETRY > FAIL > SKIPPED, then higher score
  * (a missing score ranks below any score), then branch id. Returns a new array, best first.
  */
 export function rankBranchResults(results: readonly ParallelResult[]): ParallelResult[] {

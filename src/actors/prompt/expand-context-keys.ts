@@ -10,7 +10,7 @@ export function formatContextValue(value: unknown): string {
 }
 
 /**
- * Replace `{key}` with the context value, only where `key` is present in the context now (docs/decisions.md):
+ * Replace `{key}` with the context value, only where `key` is present in the context now (docs/semantics.md):
  * any other braces — JSON examples, code, `{unknown}` — stay exactly as written.
  *
  * @example

@@ -9,7 +9,7 @@ export interface ContextSummaryInput {
   completedNodes: readonly CompletedStage[];
 }
 
-/** Values longer than this become a byte-count note in `compact` (api-reference "Fidelity Values"). */
+/** Values longer than this become a byte-count note in `compact`. */
 const COMPACT_VALUE_LIMIT = 500;
 /** `summary:high` cuts values here so 30 keys stay inside its ~3000-token budget. */
 const SUMMARY_VALUE_LIMIT = 200;
@@ -31,7 +31,7 @@ const sizeNote = (value: string): string =>
 const cut = (value: string): string =>
   value.length > SUMMARY_VALUE_LIMIT ? `${value.slice(0, SUMMARY_VALUE_LIMIT)}… [truncated]` : value;
 
-/** concepts §6: what each fidelity mode lets the model see. */
+/** What each fidelity mode lets the model see. */
 const SHAPES: Record<FidelityMode, Shape> = {
   full: { name: true, stages: Infinity, stageCount: false, keys: Infinity, render: whole },
   compact: { name: true, stages: Infinity, stageCount: false, keys: Infinity, render: sizeNote },
@@ -45,7 +45,7 @@ const SHAPES: Record<FidelityMode, Shape> = {
 const HIDDEN_KEY = /^(internal\.|pipeline\.(name|goal)$|goal$)/;
 
 /**
- * Render what a codergen node is told about the run so far, for its resolved fidelity (concepts §6).
+ * Render what a codergen node is told about the run so far, for its resolved fidelity.
  * Pure and deterministic: context keys are listed in sorted order.
  *
  * @example

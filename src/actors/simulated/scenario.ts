@@ -5,7 +5,7 @@ import { AttractorError, type SourceSpan } from '../../shared/errors.js';
 import { StatusFileSchema, statusFileToOutcome } from '../status-file.js';
 import { scenarioKeyLocations, type TextPosition } from './scenario-key-locations.js';
 
-/** The `--scenario` file (docs/decisions.md): scripted outcomes per node and answers per human gate. */
+/** The `--scenario` file (docs/semantics.md): scripted outcomes per node and answers per human gate. */
 export const ScenarioSchema = z
   .object({
     nodes: z.record(z.string(), z.array(StatusFileSchema).min(1)).default({}),

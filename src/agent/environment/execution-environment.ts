@@ -1,5 +1,5 @@
 /**
- * What agent tools use to touch the world (api-reference §5 `ExecutionEnvironment`): files, processes and
+ * What agent tools use to touch the world: files, processes and
  * searches, all confined to one working directory. Tools never call `node:fs` or `child_process`
  * themselves, so a session can run against another implementation (a container, a read-only wrapper, a
  * test double) without changing a tool. Paths may be relative (to `workingDirectory`) or absolute, but
@@ -56,7 +56,7 @@ export interface FileChange {
 }
 
 export interface ExecOptions {
-  /** Default 10 000 ms (api-reference §5). On expiry: SIGTERM to the group, SIGKILL 2 s later. */
+  /** Default 10 000 ms. On expiry: SIGTERM to the group, SIGKILL 2 s later. */
   timeoutMs?: number;
   /** Aborting kills the process group the same way. */
   signal?: AbortSignal;

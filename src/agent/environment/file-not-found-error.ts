@@ -1,6 +1,6 @@
 import { AttractorError } from '../../shared/errors.js';
 
-/** The file a tool named does not exist; its message is the seeds' `Error: file not found: {path}`. */
+/** The file a tool named does not exist; its message is `Error: file not found: {path}`. */
 export class FileNotFoundError extends AttractorError {
   readonly path: string;
 

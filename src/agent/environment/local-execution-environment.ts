@@ -33,9 +33,9 @@ export interface LocalExecutionEnvironmentOptions {
   envPassthrough?: readonly string[];
   /** The environment commands inherit before filtering (default `process.env`). */
   baseEnv?: Readonly<Record<string, string | undefined>>;
-  /** Default 10 000 ms (api-reference §5). */
+  /** Default 10 000 ms. */
   defaultTimeoutMs?: number;
-  /** SIGTERM → SIGKILL delay, default 2 000 ms (api-reference §5). */
+  /** SIGTERM → SIGKILL delay, default 2 000 ms. */
   killGraceMs?: number;
   /** Characters of each output stream kept in memory (half head, half tail), default 1 000 000. */
   outputCapChars?: number;

@@ -12,7 +12,7 @@ export interface SpawnCommandOptions extends Omit<ExecOptions, 'workingDir' | 'e
   cwd: string;
   env: Record<string, string>;
   timeoutMs: number;
-  /** Milliseconds between SIGTERM and SIGKILL (seeds: 2 s). */
+  /** Milliseconds between SIGTERM and SIGKILL (2 s). */
   killGraceMs: number;
   /** Characters of each stream kept in memory, half at the head and half at the tail. */
   outputCapChars: number;

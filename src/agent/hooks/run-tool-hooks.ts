@@ -49,7 +49,7 @@ export interface HookedCall<R extends ToolCallOutcome> {
 const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
 
 /**
- * Runs one tool call between its hooks (CONFORMANCE A.9): the pre-hook first — a non-zero exit (or a
+ * Runs one tool call between its hooks: the pre-hook first — a non-zero exit (or a
  * timeout) skips the call, and the model is told why, with what the hook printed; then the call; then the
  * post-hook, which also sees the output and whose failure is only reported in `hooks`. Hooks run through
  * the session's environment, so they are confined to its working directory and never see credentials.

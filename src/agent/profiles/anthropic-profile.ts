@@ -3,8 +3,8 @@ import { createProfile, type ProfileOptions } from './create-profile.js';
 import type { ProviderProfile } from './provider-profile.js';
 
 /**
- * Claude: edit_file (old_string/new_string) edits, never apply_patch; shell commands get 120 s by default
- * (api-reference §8); CLAUDE.md is read besides AGENTS.md.
+ * Claude: edit_file (old_string/new_string) edits, never apply_patch; shell commands get 120 s by default;
+ * CLAUDE.md is read besides AGENTS.md.
  */
 export function anthropicProfile(options: ProfileOptions = {}): ProviderProfile {
   return createProfile(

@@ -7,7 +7,7 @@ export interface InstructionFile {
   content: string;
 }
 
-/** The project-instructions budget of the public specification, and its cut marker. */
+/** The budget for project instruction files, and the marker that says they were cut. */
 export const INSTRUCTIONS_BUDGET_BYTES = 32 * 1024;
 export const INSTRUCTIONS_TRUNCATED_MARKER = '[Project instructions truncated at 32KB]';
 

@@ -4,7 +4,7 @@ import type { SystemPromptContext } from './system-prompt.js';
 export type ProfileId = 'anthropic' | 'openai' | 'gemini' | 'openai-compatible';
 
 /**
- * Provider-specific behaviour of the agent (api-reference §5 ProviderProfile): which tools the model gets,
+ * Provider-specific behaviour of the agent: which tools the model gets,
  * how its system prompt reads, its context window and its defaults. One per provider family; the session
  * adds the subagent tools itself, since they need the session.
  */

@@ -10,7 +10,7 @@ export interface SystemPromptContext {
   userInstructions?: string;
 }
 
-/** The template variables of api-reference §5 `format_system_prompt`. */
+/** The template variables of `format_system_prompt`. */
 export function templateVariables(env: EnvironmentInfo): Record<string, string> {
   return {
     working_dir: env.workingDirectory,
@@ -30,7 +30,7 @@ export function fillTemplate(template: string, variables: Record<string, string>
 }
 
 /**
- * The layered system prompt (public specification §6): provider base → `<environment>` → tool descriptions →
+ * The layered system prompt: provider base → `<environment>` → tool descriptions →
  * project instructions → user instructions. Pure.
  */
 export function composeSystemPrompt(template: string, context: SystemPromptContext): string {

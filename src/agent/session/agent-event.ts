@@ -1,6 +1,6 @@
 /**
- * What a session reports while it works: the seeds' AgentEventType table (api-reference §5) plus
- * PROCESSING_END and WARNING (the public specification), USAGE after every model call, COMPACTION when
+ * What a session reports while it works: the AgentEventType table plus
+ * PROCESSING_END and WARNING, USAGE after every model call, COMPACTION when
  * older turns were summarised and OUTPUT_TRUNCATED when an answer stopped at the output limit. The pipeline stream carries them as `agent.<kind>`.
  */
 export const AgentEventKind = {
@@ -28,7 +28,7 @@ export const AgentEventKind = {
 export type AgentEventKind = (typeof AgentEventKind)[keyof typeof AgentEventKind];
 
 /**
- * `data` keys per kind (seeds' table; extra keys are ours):
+ * `data` keys per kind:
  * session_start/session_end `state` · user_input `text` · assistant_text_delta/end `text` ·
  * tool_call_start `tool_name, tool_call_id, arguments` · tool_call_output_delta `text, tool_call_id` ·
  * tool_call_end `tool_name, tool_call_id, output, truncated_output, is_error` · steering_injected `text` ·

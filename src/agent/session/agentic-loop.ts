@@ -18,11 +18,11 @@ import type { SessionRuntime } from './session-runtime.js';
 import { estimateNextInput, ModelTurn } from './stream-model-turn.js';
 import { type ToolResultsTurn, Turns } from './turn.js';
 
-/** Errors after which the session cannot do anything useful, so it closes (public specification §9.11). */
+/** Errors after which the session cannot do anything useful, so it closes. */
 const CLOSING_ERROR_CODES = new Set(['llm.authentication', 'llm.permission_denied', 'llm.configuration']);
 
 /**
- * Processes one input, then each queued follow-up, then reports PROCESSING_END (public specification §2.5).
+ * Processes one input, then each queued follow-up, then reports PROCESSING_END.
  * Never throws: failures are ERROR events; the result says whether the session must close.
  */
 export async function processInputs(

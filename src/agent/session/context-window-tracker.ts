@@ -1,7 +1,7 @@
 import type { TokenUsage } from '../../llm/index.js';
 import type { Turn } from './turn.js';
 
-/** The public specification's rough token estimate: four characters a token. */
+/** A rough token estimate: four characters a token. */
 export function estimateTokens(chars: number): number {
   return Math.ceil(chars / 4);
 }

@@ -1,6 +1,6 @@
 /**
  * An unbounded single-consumer async queue: the loop pushes, the caller of submit() iterates at its own pace
- * (the seeds' asyncio.Queue between producer and consumer). Ending the iteration early (break) detaches the
+ * (a queue between producer and consumer). Ending the iteration early (break) detaches the
  * consumer; later pushes are dropped, the producer never blocks.
  */
 export class EventQueue<T> implements AsyncIterableIterator<T> {

@@ -34,12 +34,12 @@ function keyOf(toolName: string, args: unknown): string {
   return `${toolName}:${digest}`;
 }
 
-/** The message the model reads when a loop is found (public specification's wording). */
+/** The message the model reads when a loop is found. */
 export function loopWarningText(window: number): string {
   return `Loop detected: the last ${window} tool calls follow a repeating pattern. Try a different approach.`;
 }
 
-/** Pattern lengths the detector looks for (public specification: repeating patterns of 1, 2 or 3 calls). */
+/** Pattern lengths the detector looks for (repeating patterns of 1, 2 or 3 calls). */
 const MAX_PATTERN = 3;
 
 /**
@@ -58,7 +58,7 @@ const MAX_PATTERN = 3;
  * Two calls are the same when their tool names and canonical argument texts are. The texts are not built:
  * the arguments are compared (`sameJson`), after their digests (`jsonDigest`, once per call) told most
  * different calls apart. The window is kept as three rings (names, arguments, digests) rather than an object
- * per call: one allocation fewer per tool call (docs/decisions.md D24.3). The
+ * per call: one allocation fewer per tool call (decision 0050). The
  * arguments are the call's, which the history keeps unchanged (they go back to the model verbatim).
  */
 export class LoopDetector {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AttractorError } from '../../shared/errors.js';
 
-/** Per-tool output limits; unset entries keep the seeds' defaults (api-reference §5 TruncationConfig). */
+/** Per-tool output limits; unset entries keep the defaults. */
 export const TruncationConfigSchema = z
   .object({
     charLimits: z.record(z.string(), z.number().int().positive()).optional(),
@@ -12,8 +12,7 @@ export const TruncationConfigSchema = z
 export type TruncationConfig = z.infer<typeof TruncationConfigSchema>;
 
 /**
- * Configuration of one agent session, field for field api-reference §5 `SessionConfig` (camelCase) with its
- * defaults. `0` means unlimited for the two limits.
+ * Configuration of one agent session, with its defaults. `0` means unlimited for the two limits.
  */
 export const SessionConfigSchema = z
   .object({

@@ -13,7 +13,7 @@ export type SessionLifecycleEvent =
   | { type: 'CLOSE' };
 
 /**
- * The session's lifecycle (api-reference §5 "State machine"): IDLE → PROCESSING on SUBMIT, back to IDLE when
+ * The session's lifecycle: IDLE → PROCESSING on SUBMIT, back to IDLE when
  * the input (and its queued follow-ups) is done, CLOSED on abort or shutdown; AWAITING_INPUT is reserved.
  * PROCESSING invokes `processInput`, the agentic loop, which the session provides with `.provide()`; stopping
  * that actor (the machine stopped, or its parent) aborts the loop through the promise actor's signal.

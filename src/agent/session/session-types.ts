@@ -33,7 +33,7 @@ export interface CreateSessionOptions {
 }
 
 /**
- * An autonomous coding agent conversation (api-reference §5 Session).
+ * An autonomous coding agent conversation.
  *
  * @example
  * const session = createSession({ client, profile: getProfile('anthropic'), env });

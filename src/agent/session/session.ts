@@ -211,7 +211,7 @@ class AgentSession implements Session {
 
   private async process(text: string, invokeSignal: AbortSignal): Promise<ProcessInputResult> {
     // A plain signal detached when the input is done, not AbortSignal.any's composite, which costs more per
-    // listener and leaves a WeakRef in the session-long signal for every input (docs/decisions.md D20.3).
+    // listener and leaves a WeakRef in the session-long signal for every input (decision 0047).
     const combined = anySignal([this.controller.signal, invokeSignal]);
     const signal = combined.signal;
     let result: ProcessInputResult = { close: false };
@@ -242,7 +242,7 @@ class AgentSession implements Session {
     return result;
   }
 
-  /** Subagents first, then SESSION_END (public specification's shutdown order); the machine closes after. */
+  /** Subagents first, then SESSION_END; the machine closes after. */
   private closeDown(): void {
     if (this.ended) return;
     this.ended = true;

@@ -30,7 +30,7 @@ export function estimateNextInput(rt: SessionRuntime): number {
 }
 
 /**
- * One model request for the current history (public specification §2.5 step 3), asking for the session's
+ * One model request for the current history, asking for the session's
  * output limit (as far as the context window allows) rather than an adapter's default.
  */
 export function buildRequest(rt: SessionRuntime): Request {

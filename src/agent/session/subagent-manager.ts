@@ -22,7 +22,7 @@ export interface SpawnRequest {
 export type SubagentReply = { ok: true; text: string } | { ok: false; text: string };
 
 /**
- * The subagents of one session (the seeds keep them per session, never module-global): each is a child Session
+ * The subagents of one session (kept per session, never module-global): each is a child Session
  * run in the background; `wait` collects its answer. `create` makes the child session (depth + 1, shared
  * environment, own history) and is only called below the depth cap.
  */

@@ -74,7 +74,7 @@ const SPECS = [
 /** JSON schemas are derived once per process, not per session (every subagent is a session). */
 let declared: AgentTool[] | undefined;
 
-/** spawn_agent, send_input, wait and close_agent (api-reference §7) over one session's subagents. */
+/** spawn_agent, send_input, wait and close_agent over one session's subagents. */
 export function createSubagentTools(manager: SubagentManager): AgentTool[] {
   declared ??= SPECS.map(
     (s) =>

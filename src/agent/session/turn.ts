@@ -1,7 +1,7 @@
 import type { Message, TokenUsage } from '../../llm/index.js';
 
 /**
- * One entry of a session's history (CONFORMANCE B.2 "Turns"). History is kept as turns, not provider
+ * One entry of a session's history. History is kept as turns, not provider
  * messages, so compaction, loop warnings and `full` fidelity reuse can tell a user's words from injected ones.
  */
 export type Turn = UserTurn | AssistantTurn | ToolResultsTurn | SystemTurn | SteeringTurn;

@@ -10,9 +10,9 @@ export interface ToolContext {
   callId: string;
   /** `shell` streams its output through this (TOOL_CALL_OUTPUT_DELTA). */
   onOutputDelta?: (chunk: string) => void;
-  /** `shell` timeout when the model gives none: the session's or profile's default (seeds: 10 000 ms). */
+  /** `shell` timeout when the model gives none: the session's or profile's default (10 000 ms). */
   defaultCommandTimeoutMs?: number;
-  /** Hard ceiling on any `shell` timeout, whatever the model asks (seeds: 600 000 ms). */
+  /** Hard ceiling on any `shell` timeout, whatever the model asks (600 000 ms). */
   maxCommandTimeoutMs?: number;
 }
 

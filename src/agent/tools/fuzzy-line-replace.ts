@@ -6,7 +6,7 @@ export type FuzzyReplace =
   | { kind: 'not_found' };
 
 /**
- * The fallback of `edit_file` when `oldString` is not in the file verbatim (CONFORMANCE B.2 allows fuzzy
+ * The fallback of `edit_file` when `oldString` is not in the file verbatim (allows fuzzy
  * matching): whole lines compared ignoring trailing whitespace, then indentation, then whitespace runs and
  * typographic punctuation — the first comparison that finds anything decides. A unique match is replaced
  * by `newString`, shifted by the indentation the file has on top of `oldString`; several matches are

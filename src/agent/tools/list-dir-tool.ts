@@ -3,7 +3,7 @@ import type { DirEntry } from '../environment/execution-environment.js';
 import { defineTool } from './define-tool.js';
 import { describeFailure, success } from './describe-failure.js';
 
-/** Two spaces per level, `/` after directories, `({n} bytes)` after files (api-reference §7). */
+/** Two spaces per level, `/` after directories, `({n} bytes)` after files. */
 export function formatListing(entries: readonly DirEntry[]): string {
   return entries
     .map((e) => `${'  '.repeat(e.depth - 1)}${e.isDir ? `${e.name}/` : `${e.name} (${e.size} bytes)`}`)

@@ -36,7 +36,7 @@ const MOVE = '*** Move to: ';
 const END_OF_FILE = '*** End of File';
 
 /**
- * Parses the `*** Begin Patch` … `*** End Patch` envelope (the v4a format of CONFORMANCE App. A): Add File
+ * Parses the `*** Begin Patch` … `*** End Patch` envelope (the v4a patch format): Add File
  * with `+` lines, Delete File, Update File with an optional `*** Move to:` and `@@` hunks. Lenient where
  * models often slip and the meaning is still clear: text around the envelope (a ```` ``` ```` fence), CRLF,
  * trailing spaces on marker lines, a blank hunk line without its leading space, and a first hunk without

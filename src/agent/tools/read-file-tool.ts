@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { describeFailure, failure, success } from './describe-failure.js';
 
-/** Lines returned when the model gives no `limit` (CONFORMANCE B.2). */
+/** Lines returned when the model gives no `limit`. */
 export const DEFAULT_READ_LIMIT = 2000;
 
-/** `cat -n` style (api-reference §7): the number right-aligned in 6 columns, a tab, the line. */
+/** `cat -n` style: the number right-aligned in 6 columns, a tab, the line. */
 export function numberLines(lines: readonly string[], firstLineNumber: number): string {
   return lines.map((line, i) => `${String(firstLineNumber + i).padStart(6)}\t${line}`).join('\n');
 }

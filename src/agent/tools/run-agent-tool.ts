@@ -12,7 +12,7 @@ export interface RunAgentToolResult {
 }
 
 /**
- * One tool call, the seeds' pipeline after the lookup: VALIDATE → EXECUTE → TRUNCATE. Invalid arguments and
+ * One tool call, the pipeline after the lookup: VALIDATE → EXECUTE → TRUNCATE. Invalid arguments and
  * a throwing tool become error results written for the model, never exceptions, so one bad call cannot end
  * the session.
  *

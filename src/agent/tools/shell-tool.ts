@@ -3,12 +3,12 @@ import type { ExecResult } from '../environment/execution-environment.js';
 import { defineTool } from './define-tool.js';
 import { describeFailure } from './describe-failure.js';
 
-/** api-reference §5: used when neither the model nor the session gives a timeout. */
+/** Used when neither the model nor the session gives a timeout. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 10_000;
-/** api-reference §5 `max_command_timeout_ms`. */
+/** `max_command_timeout_ms`. */
 export const MAX_COMMAND_TIMEOUT_MS = 600_000;
 
-/** CONFORMANCE B.2, word for word. */
+/** What the model reads when a command times out, word for word as the other agents say it. */
 export const timeoutNotice = (timeoutMs: number): string =>
   `[ERROR: Command timed out after ${timeoutMs}ms. Partial output is shown above.\n` +
   'You can retry with a longer timeout by setting the timeout_ms parameter.]';

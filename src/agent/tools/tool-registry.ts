@@ -26,8 +26,8 @@ export const BUILTIN_TOOLS: Readonly<Record<string, AgentTool>> = {
 export type BuiltinToolName = keyof typeof BUILTIN_TOOLS;
 
 /**
- * Tools by name, in registration order; registering a name again replaces the earlier tool (CONFORMANCE
- * 9.2: a later registration wins), so a profile or user can override a built-in.
+ * Tools by name, in registration order; registering a name again replaces the earlier tool (a later
+ * registration wins), so a profile or user can override a built-in.
  */
 export class ToolRegistry {
   readonly #tools = new Map<string, AgentTool>();

@@ -7,13 +7,13 @@ import {
   type TruncationMode,
 } from './truncation-limits.js';
 
-/** Stage 1, `head_tail`: the marker the seeds give (CONFORMANCE B.2), word for word. */
+/** Stage 1, `head_tail`: the marker, word for word. */
 export const headTailMarker = (removed: number): string =>
   `\n\n[WARNING: Tool output was truncated. ${removed} characters were removed from the middle. ` +
   'The full output is available in the event stream. ' +
   'If you need to see specific parts, re-run the tool with more targeted parameters.]\n\n';
 
-/** Stage 1, `tail`: the prefix marker the seeds give. */
+/** Stage 1, `tail`: the prefix marker. */
 export const tailMarker = (removed: number): string =>
   `[WARNING: Tool output was truncated. First ${removed} characters were removed. ` +
   'The full output is available in the event stream.]\n\n';
@@ -63,8 +63,8 @@ export function truncateLines(output: string, limit: number): string {
 }
 
 /**
- * The seeds' two-stage truncation of a tool's output for the model: characters first (so one enormous
- * line cannot get past the line limit), then lines, with the tool's limits (defaults of api-reference §5,
+ * The two-stage truncation of a tool's output for the model: characters first (so one enormous
+ * line cannot get past the line limit), then lines, with the tool's limits (defaults of
  * overridable per tool). The caller keeps the full output for TOOL_CALL_END.
  *
  * @example

@@ -1,13 +1,13 @@
 export type TruncationMode = 'head_tail' | 'tail';
 
-/** Per-tool overrides; a tool missing from a map keeps its default (api-reference §5 `TruncationConfig`). */
+/** Per-tool overrides; a tool missing from a map keeps its default. */
 export interface TruncationLimits {
   charLimits?: Record<string, number>;
   truncationModes?: Record<string, TruncationMode>;
   lineLimits?: Record<string, number>;
 }
 
-/** Stage 1 defaults, api-reference §5: characters kept and how. */
+/** Stage 1 defaults: characters kept and how. */
 export const DEFAULT_CHAR_LIMITS: Readonly<Record<string, number>> = {
   read_file: 50_000,
   /** Ours (not in the table above): several files read at once get read_file's budget, not more. */
@@ -44,7 +44,7 @@ export const DEFAULT_LINE_LIMITS: Readonly<Record<string, number>> = {
 };
 
 /**
- * Tools the seeds give no limit (custom tools, the other subagent tools) still cannot flood the context:
+ * Tools with no limit of their own (custom tools, the other subagent tools) still cannot flood the context:
  * they get the most generous built-in stage-1 limit.
  */
 export const FALLBACK_CHAR_LIMIT = 50_000;

@@ -2,7 +2,7 @@
 export type AttributeOwner = 'node' | 'edge' | 'graph';
 
 /**
- * Alternative spellings found in the seeds and in real files (docs/decisions.md, docs/decisions.md D.3/D.4),
+ * Alternative spellings found in real pipeline files (docs/semantics.md S10),
  * mapped to the canonical key. Aliases are resolved before merging, so `model=a` then `llm_model=b`
  * is one attribute whose later value wins.
  */

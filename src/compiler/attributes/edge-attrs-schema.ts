@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { booleanAttr, floatAttr, stringAttr } from './attribute-value-schemas.js';
 
-/** Edge attributes (reference §4, docs/decisions.md/§11). `weight` may be a float: DOT accepts `weight=2.0`. */
+/** Edge attributes. `weight` may be a float: DOT accepts `weight=2.0`. */
 export const edgeAttrShape = {
   label: stringAttr,
   condition: stringAttr,

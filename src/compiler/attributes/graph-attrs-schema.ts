@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { booleanAttr, durationAttr, integerAttr, stringAttr } from './attribute-value-schemas.js';
 
-/** Graph attributes (reference §5, docs/decisions.md A.2, docs/decisions.md/§11/§13). */
+/** Graph attributes. */
 export const graphAttrShape = {
   goal: stringAttr,
   /** Pipeline parameters: `vars="feature, env=staging"` (defaults after `=`). */

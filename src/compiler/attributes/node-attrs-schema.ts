@@ -9,7 +9,7 @@ import {
 } from './attribute-value-schemas.js';
 
 /**
- * Node attributes (reference §3, api-reference §2, docs/decisions.md/§13), keyed by canonical DOT name.
+ * Node attributes, keyed by canonical DOT name.
  * Input: the DOT strings; output: typed values, durations in milliseconds.
  */
 export const nodeAttrShape = {
@@ -61,7 +61,7 @@ export const nodeAttrShape = {
   'manager.stop_condition': stringAttr,
   'manager.actions': stringAttr,
   'stack.child_dotfile': stringAttr,
-  /** The child's working directory, relative to the run's (docs/decisions.md D16). */
+  /** The child's working directory, relative to the run's (decision 0039). */
   'stack.child_workdir': stringAttr,
   /** false: observe a child run someone else started instead of starting one. */
   'stack.child_autostart': booleanAttr,

@@ -4,7 +4,7 @@ const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h
 
 /**
  * Milliseconds of a DOT duration: `250ms`, `900s`, `1.5s`, `15m`, `2h`, `1d`; a bare number is seconds
- * (api-reference: "timeout — maximum execution time in seconds"). Undefined when not a duration.
+ * ("timeout: maximum execution time in seconds"). Undefined when not a duration.
  */
 export function parseDurationMs(text: string): number | undefined {
   const match = DURATION.exec(text.trim());

@@ -41,7 +41,7 @@ export interface TypedAttributes<T> {
 
 /**
  * Types the raw attributes of one node, edge or graph with the zod schemas of src/compiler/attributes.
- * Never throws on user input: a wrong value becomes a warning (docs/decisions.md) and the attribute stays
+ * Never throws on user input: a wrong value becomes a warning (docs/semantics.md) and the attribute stays
  * unset; an empty value for a non-string attribute means "unset", as in Graphviz.
  */
 export function typeAttributes<K extends AttributeOwner>(

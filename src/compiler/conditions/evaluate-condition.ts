@@ -27,7 +27,7 @@ export function stringifyConditionValue(value: unknown): string {
 }
 
 /**
- * Resolves a key (reference §6): `outcome` and `preferred_label` from the outcome, `context.KEY`
+ * Resolves a key: `outcome` and `preferred_label` from the outcome, `context.KEY`
  * from `context["context.KEY"]` then `context["KEY"]`, any other key from `context[KEY]`.
  */
 export function resolveConditionKey(key: string, scope: ConditionScope): unknown {

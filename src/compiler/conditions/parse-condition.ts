@@ -222,7 +222,7 @@ function deepFreeze<T>(value: T): T {
 const CACHE_LIMIT = 2_000;
 
 /**
- * Parses a condition expression (reference §6 plus the docs/decisions.md extensions) into an AST.
+ * Parses a condition expression (docs/semantics.md S5, with its extensions) into an AST.
  * Results are cached by text because routing evaluates the same few conditions on every step.
  *
  * @throws ConditionSyntaxError when the text is not a valid condition.

@@ -63,7 +63,7 @@ function edgeTransition(n: PipelineNode, edge: PipelineEdge): TransitionConfig {
 
 /**
  * A parallel branch taking an edge into a fan-in node ends there: straight to the branch's final state,
- * rather than entering the fan-in to leave it at once (docs/decisions.md D25.1). The guard passes only
+ * rather than entering the fan-in to leave it at once (decision 0057). The guard passes only
  * where the fan-in's `enter` state would have stopped the branch (no step limit reached, no pause asked
  * for); otherwise the edge's own transition follows and `enter` decides, as for any node.
  */
@@ -196,7 +196,7 @@ export function lowerNode(n: PipelineNode, lower: LowerContext): StateConfig {
       },
       // The wait is an invoked actor rather than an `after` delay: XState persists invoked actors and
       // restarts them on restore, but not the timers of delayed transitions, so a snapshot taken
-      // during the wait would restore into a state that never leaves (docs/decisions.md D17).
+      // during the wait would restore into a state that never leaves (decision 0020).
       backoff: {
         invoke: {
           id: backoffActorId(n.id),

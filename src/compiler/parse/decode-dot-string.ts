@@ -2,7 +2,7 @@
  * Decodes the body of a quoted DOT string (without its quotes): `\"` `\\` `\n` `\t`, and Graphviz's
  * `\l` / `\r` line ends, become the characters they stand for. Other backslash pairs stay as written,
  * since Graphviz gives some of them meaning in labels (`\N` is the node name).
- * ts-graphviz decodes only `\"` (docs/decisions.md), so we decode from the raw text instead.
+ * ts-graphviz decodes only `\"` (docs/semantics.md), so we decode from the raw text instead.
  */
 export function decodeDotString(body: string): string {
   if (!body.includes('\\')) return body;

@@ -21,7 +21,7 @@ const COMMENT_OPENERS = new Set(['#', '/*', '//']);
 
 /**
  * Turns whatever ts-graphviz threw into one DotSyntaxError located in the user's file, saying what was
- * expected in pipeline terms. ts-graphviz puts the position on `err.cause.location` (docs/decisions.md).
+ * expected in pipeline terms. ts-graphviz puts the position on `err.cause.location` (docs/semantics.md).
  */
 export function mapSyntaxError(
   error: unknown,

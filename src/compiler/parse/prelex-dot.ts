@@ -12,7 +12,7 @@ export interface PrelexResult {
 const NUMERAL = /^-?(\.\d+|\d+(\.\d*)?)$/;
 
 /**
- * Rewrites the DOT that Graphviz accepts but ts-graphviz 3.0.7 rejects (docs/decisions.md) into an
+ * Rewrites the DOT that Graphviz accepts but ts-graphviz 3.0.7 rejects (docs/semantics.md) into an
  * equivalent text, outside comments and `<...>` HTML ids:
  * - `"a" + "b"` is folded into `"ab"`;
  * - a raw newline inside a quoted string becomes the escape `\n`; backslash-newline is dropped;

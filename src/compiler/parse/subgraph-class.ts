@@ -1,5 +1,5 @@
 /**
- * The stylesheet class a subgraph label gives its nodes (reference §7 "Subgraph class derivation"):
+ * The stylesheet class a subgraph label gives its nodes:
  * lowercase, spaces to hyphens, everything but `[a-z0-9-]` dropped. "Code Review" → "code-review".
  * Empty when nothing is left.
  */

@@ -13,7 +13,7 @@ export interface GoalGateInput {
 export type GoalGateResult = { ok: true } | { ok: false; gate: string; target?: string; reason?: string };
 
 /**
- * Checks the goal gates when the run reaches an exit (docs/decisions.md): every visited `goal_gate=true`
+ * Checks the goal gates when the run reaches an exit (docs/semantics.md): every visited `goal_gate=true`
  * node must have ended SUCCESS or PARTIAL_SUCCESS. For the first unsatisfied gate (graph order) the
  * target is the gate's `retry_target`, its `fallback_retry_target`, the graph's `retry_target`, then the
  * graph's `fallback_retry_target` — the first that names an existing node. No target: the run fails.

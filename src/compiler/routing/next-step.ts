@@ -31,7 +31,7 @@ export type NextStep =
   | { kind: 'fail'; reason: string };
 
 /**
- * What the engine does after a node's outcome (docs/decisions.md–§3):
+ * What the engine does after a node's outcome (docs/semantics.md S2, S3):
  * - `outcome.next_node` naming a real node overrides routing: its outgoing edge to that node when one
  *   exists (so edge attributes apply), else a `jump`;
  * - FAIL goes through failure routing (`routeFailure`);

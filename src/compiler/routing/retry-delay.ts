@@ -9,12 +9,12 @@ export interface RetryPreset {
   maxMs: number;
   /** Multiply by a uniform factor in [0.5, 1.5). */
   jitter: boolean;
-  /** Attempts the public specification pairs with the preset; informative only (see `maxRetriesFor`). */
+  /** Attempts usually paired with the preset; informative only (see `maxRetriesFor`). */
   suggestedMaxAttempts: number;
 }
 
 /**
- * Backoff presets, selected by the node attribute `retry_policy` (alias `retry_preset`), docs/decisions.md
+ * Backoff presets, selected by the node attribute `retry_policy` (alias `retry_preset`), docs/semantics.md
  * Delay before retry n (1-based) = min(initial × factor^(n−1), 60 s) × jitter.
  *
  * | preset     | initial | factor | delays before jitter (ms)       |
@@ -60,7 +60,7 @@ export function retryDelayMs(preset: string | undefined, attempt: number, random
 }
 
 /**
- * Additional attempts a node gets after its first (docs/decisions.md): the node's `max_retries`, else the
+ * Additional attempts a node gets after its first (docs/semantics.md): the node's `max_retries`, else the
  * graph's `default_max_retries`, else 0. Negative or fractional values are floored at 0.
  */
 export function maxRetriesFor(node: PipelineNode, graph: PipelineGraph): number {

@@ -27,7 +27,7 @@ export function failureReason(node: PipelineNode, outcome: ReadonlyOutcome): str
 }
 
 /**
- * Where a FAIL goes (docs/decisions.md): the best true conditional edge that tests `outcome` (so
+ * Where a FAIL goes (docs/semantics.md): the best true conditional edge that tests `outcome` (so
  * `outcome=fail`, `outcome!=success` and `outcome in [fail, retry]` all catch it, while an edge about
  * some context key does not); else the node's `retry_target`; else its `fallback_retry_target`; else the
  * run fails with the node's failure reason. Unconditional edges never swallow a FAIL.

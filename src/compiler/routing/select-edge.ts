@@ -9,7 +9,7 @@ export interface EdgeSelectionInput {
   outcome: ReadonlyOutcome;
   /** The run context; the outcome's `context_updates` are layered on top for evaluation. */
   context: Record<string, unknown>;
-  /** Target id chosen by the router model among `llmDecideCandidates` (docs/decisions.md). */
+  /** Target id chosen by the router model among `llmDecideCandidates` (docs/semantics.md). */
   llmChoice?: string;
 }
 
@@ -50,7 +50,7 @@ export function matchingConditionalEdges(
     .sort(compareEdges);
 }
 
-/** Edges marked `llm_decide=true`: the router model's candidates (docs/decisions.md). */
+/** Edges marked `llm_decide=true`: the router model's candidates (docs/semantics.md). */
 export function llmDecideCandidates(edges: readonly PipelineEdge[]): PipelineEdge[] {
   return edges.filter((edge) => edge.attrs.llm_decide === true);
 }
@@ -67,7 +67,7 @@ export function routerCandidates(input: Omit<EdgeSelectionInput, 'llmChoice'>): 
 }
 
 /**
- * Picks the next edge (concepts §3, docs/decisions.md and §11):
+ * Picks the next edge:
  * 1. the best conditional edge whose condition is true;
  * 1b. the `llm_decide` edge to the router model's `llmChoice`;
  * (steps 2–5 skip `llm_decide` edges when any other unconditional edge exists: that is the fallback)
@@ -110,7 +110,7 @@ export function selectEdgeStep(
   }
 
   // `llm_decide` edges are the router's to choose; when it did not (no router, an unknown answer, a
-  // failure) a declared fallback edge fires (graph-state-machine seed). With no other edge, they stay
+  // failure) a declared fallback edge fires. With no other edge, they stay
   // eligible so the run does not end early.
   const plain = edges.filter((edge) => !isConditional(edge));
   const fallbacks = plain.filter((edge) => edge.attrs.llm_decide !== true);

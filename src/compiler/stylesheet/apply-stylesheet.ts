@@ -1,7 +1,7 @@
 import type { NodeAttrs, PipelineGraph, PipelineNode } from '../ir.js';
 import type { StyleRule, StyleSelector, Stylesheet, StyleValues } from './stylesheet.js';
 
-/** Nodes without a `shape` are boxes (reference §3), so `box { ... }` matches them too. */
+/** Nodes without a `shape` are boxes, so `box { ... }` matches them too. */
 const DEFAULT_SHAPE = 'box';
 
 export function selectorMatches(selector: StyleSelector, node: PipelineNode): boolean {

@@ -212,7 +212,7 @@ class StylesheetParser {
 }
 
 /**
- * Parses a `model_stylesheet` (reference §7, docs/decisions.md A.8): rules `selector { property: value; ... }`
+ * Parses a `model_stylesheet`: rules `selector { property: value; ... }`
  * with selectors `*`, a shape name (`box`), `.class` and `#id`, several selectors separated by commas,
  * `/* *\/` comments, quoted or bare values, `;` optional after the last declaration (and at line ends).
  *

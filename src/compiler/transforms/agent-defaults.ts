@@ -1,7 +1,7 @@
 import type { NodeAttrs, PipelineGraph } from '../ir.js';
 import type { Transform } from './transform.js';
 
-/** Graph attributes that are defaults for every codergen node (an external ACP agent, issue 10). */
+/** Graph attributes that are defaults for every codergen node (an external ACP agent). */
 const AGENT_KEYS = ['agent', 'agent_command', 'agent_permissions'] as const;
 
 /**

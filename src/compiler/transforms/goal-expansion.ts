@@ -10,7 +10,7 @@ export function expandGoal(text: string, goal: string): string {
 }
 
 /**
- * Expands `$goal` in node prompts and labels (docs/decisions.md, §13). The goal is `ctx.goal` (the `--goal`
+ * Expands `$goal` in node prompts and labels (docs/semantics.md S8). The goal is `ctx.goal` (the `--goal`
  * flag) when given, which also replaces the graph's `goal` attribute; else the graph's goal; else "".
  */
 export const goalExpansionTransform: Transform = {

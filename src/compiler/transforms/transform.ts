@@ -14,7 +14,7 @@ export interface TransformContext {
 }
 
 /**
- * A pass between parse and validate (concepts §14). It returns a new graph and must not modify the one
+ * A pass between parse and validate. It returns a new graph and must not modify the one
  * it is given, so callers can keep the parsed graph for comparison.
  */
 export interface Transform {

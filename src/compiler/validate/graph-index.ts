@@ -2,7 +2,7 @@
  * Lookup tables over a PipelineGraph, built once in O(V+E) and shared by every lint rule and by the engine,
  * so nothing downstream scans the edge list per node (a 10,000-node graph stays linear).
  *
- * Start and exit detection follow docs/decisions.md: start = `shape=Mdiamond` (or `type=start`), else a node named
+ * Start and exit detection follow docs/semantics.md: start = `shape=Mdiamond` (or `type=start`), else a node named
  * `start`/`Start`; exit = `shape=Msquare` (or `type=exit`), else the nodes named `exit`/`end`.
  */
 import type { PipelineEdge, PipelineGraph, PipelineNode } from '../ir.js';
@@ -43,13 +43,13 @@ export function isExitNode(node: PipelineNode): boolean {
   return node.handler === 'exit' || node.attrs.shape === 'Msquare';
 }
 
-/** The start nodes of the graph (docs/decisions.md), in declaration order. */
+/** The start nodes of the graph (docs/semantics.md), in declaration order. */
 export function findStartNodes(graph: PipelineGraph): PipelineNode[] {
   const explicit = graph.nodes.filter(isStartNode);
   return explicit.length > 0 ? explicit : graph.nodes.filter((node) => START_NAMES.has(node.id));
 }
 
-/** The exit nodes of the graph (docs/decisions.md), in declaration order. */
+/** The exit nodes of the graph (docs/semantics.md), in declaration order. */
 export function findExitNodes(graph: PipelineGraph): PipelineNode[] {
   const explicit = graph.nodes.filter(isExitNode);
   return explicit.length > 0 ? explicit : graph.nodes.filter((node) => EXIT_NAMES.has(node.id));

@@ -1,5 +1,5 @@
 /**
- * Process-wide custom lint rules (api-reference `register_lint_rule`): they run on every `validate` call after
+ * Process-wide custom lint rules: they run on every `validate` call after
  * the built-ins, so a team can enforce its own conventions without wrapping the CLI.
  */
 import { AttractorError } from '../../shared/errors.js';

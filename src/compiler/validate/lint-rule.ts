@@ -18,7 +18,7 @@ import type { GraphIndex } from './graph-index.js';
  * };
  */
 export interface LintRule {
-  /** Stable rule id, reported as `Diagnostic.rule` (snake_case, like the seeds' ids). */
+  /** Stable rule id, reported as `Diagnostic.rule` (snake_case, like the ids). */
   id: string;
   /** The severity the rule reports its findings with. */
   severity: Severity;

@@ -4,7 +4,7 @@ import type { GraphIndex } from './graph-index.js';
 /**
  * The nodes a run can reach from the start node(s). Retry jumps count as paths, because the engine takes
  * them: a reached node's `retry_target` and `fallback_retry_target`, and the graph's two targets once a
- * reached node is a goal gate (docs/decisions.md, §3). Empty without a start node.
+ * reached node is a goal gate (docs/semantics.md S3). Empty without a start node.
  */
 export function reachableNodes(graph: PipelineGraph, index: GraphIndex): Set<string> {
   const seen = new Set<string>(index.startIds);

@@ -3,7 +3,7 @@ import { LLMError, type LLMErrorOptions } from './llm-error.js';
 /**
  * Base of every error a provider reported (authentication, permission, not found, invalid request, context
  * length, content filter, quota, rate limit, server), so `instanceof ProviderError` catches them all. Used as
- * is for a provider failure that fits no subclass; retryable by default, per the public specification.
+ * is for a provider failure that fits no subclass; retryable by default.
  */
 export class ProviderError extends LLMError {
   /** `code` is for subclasses; a plain ProviderError is `llm.provider`. */

@@ -11,7 +11,7 @@ import type { RunManager } from '../run-manager.js';
 const readIfExists = (file: string): string | undefined =>
   existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 
-/** A running run's newest checkpoint can be in its journal only (docs/decisions.md D23.1, D27.1). */
+/** A running run's newest checkpoint can be in its journal only (decision 0055, decision 0056). */
 const readCheckpointJson = (dir: string): Record<string, unknown> | undefined => {
   const journaled = newestJournalCheckpoint(dir);
   if (journaled) return journaled;

@@ -1,5 +1,5 @@
 /**
- * Names that look like credentials (api-reference `LocalExecutionEnvironment`): `*_API_KEY`, `*_SECRET`,
+ * Names that look like credentials: `*_API_KEY`, `*_SECRET`,
  * `*_TOKEN`, `*_PASSWORD`, `*_CREDENTIAL(S)`, `AWS_*KEY*`, `DATABASE_URL`, `*_DATABASE_URL`, `GITHUB_TOKEN`, `GH_TOKEN`,
  * `NPM_TOKEN`, `DOCKER_*`. Matched case-insensitively, and the bare names (`API_KEY`, `TOKEN`, …) count
  * too: a leaked secret costs more than a missing variable, which `env_passthrough` restores.
@@ -9,7 +9,7 @@ const SECRET_PATTERNS: readonly RegExp[] = [
   /^(.*_)?SECRET$/i,
   /^(.*_)?TOKEN$/i,
   /^(.*_)?PASSWORD$/i,
-  // docs/decisions.md (ExecutionEnvironment filter) adds `*_CREDENTIAL`; the plural holds secrets just as often.
+  // docs/semantics.md S14 adds `*_CREDENTIAL`; the plural holds secrets just as often.
   /^(.*_)?CREDENTIALS?$/i,
   /^AWS_.*KEY/i,
   /^(.*_)?DATABASE_URL$/i,
@@ -25,7 +25,7 @@ export const parseEnvPassthrough = (value: string | undefined): string[] =>
 
 /**
  * The environment a tool node or agent shell gets: `env` without secrets, except the names in
- * `passthrough` (exact, case-sensitive), which a pipeline lists in `env_passthrough` (docs/decisions.md).
+ * `passthrough` (exact, case-sensitive), which a pipeline lists in `env_passthrough` (docs/semantics.md).
  *
  * @example
  * filterSecretEnv({ PATH: '/bin', GH_TOKEN: 't', OPENAI_API_KEY: 'k' }, ['GH_TOKEN'])

@@ -25,7 +25,7 @@ describe('renderContextSummary', () => {
     ['summary:high', { name: false, stages: 10, count: false, keys: 30 }],
     ['summary:medium', { name: false, stages: 5, count: false, keys: 0 }],
     ['summary:low', { name: false, stages: 0, count: true, keys: 0 }],
-  ])('%s shows what concepts §6 says', (fidelity, expected) => {
+  ])('%s shows what its fidelity mode lets the model see', (fidelity, expected) => {
     const text = render(fidelity);
     const lines = text.split('\n');
     expect(lines.includes('Pipeline: demo')).toBe(expected.name);

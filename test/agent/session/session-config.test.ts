@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveSessionConfig } from '../../../src/agent/session/session-config.js';
 
 describe('SessionConfig', () => {
-  it('fills every seed default (api-reference §5)', () => {
+  it('fills every default', () => {
     expect(resolveSessionConfig()).toEqual({
       maxTurns: 0,
       maxToolRoundsPerInput: 0,

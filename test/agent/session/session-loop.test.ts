@@ -13,7 +13,7 @@ import {
 } from './session-fixtures.js';
 
 describe('Session loop', () => {
-  it('answers a text-only turn with the seeds’ event sequence and data keys', async () => {
+  it('answers a text-only turn with the documented event sequence and data keys', async () => {
     const { client } = scripted(['Hello there']);
     const session = createSession({ client, profile: testProfile(), env: testEnv() });
     expect(session.state).toBe('idle');

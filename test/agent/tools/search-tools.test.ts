@@ -48,7 +48,7 @@ describe('grep, glob, list_dir', () => {
     });
   });
 
-  it('glob: absolute paths newest first, or the seeds text', async () => {
+  it('glob: absolute paths newest first, or the no-match text', async () => {
     setup();
     const result = await runAgentTool(globTool, { pattern: '**/*.ts' }, ws.ctx());
     expect(result.output).toBe([join(ws.dir, 'src/util/index.ts'), join(ws.dir, 'src/main.ts')].join('\n'));

@@ -22,7 +22,7 @@ describe('shell', () => {
     });
   });
 
-  it('times out with the seeds notice, partial output kept', async () => {
+  it('times out with its notice, partial output kept', async () => {
     const result = await shell({ command: 'echo started; sleep 30', timeout_ms: 200 });
     expect(result.isError).toBe(true);
     expect(result.output).toBe(`started\n${timeoutNotice(200)}`);

@@ -9,7 +9,7 @@ import {
 } from '../../../src/agent/truncation/truncate-output.js';
 import { resolveLimits } from '../../../src/agent/truncation/truncation-limits.js';
 
-describe('default limits (api-reference §5 TruncationConfig)', () => {
+describe('default limits', () => {
   it.each([
     ['read_file', 50_000, 'head_tail', undefined],
     ['shell', 30_000, 'head_tail', 256],

@@ -5,7 +5,7 @@ import {
   stripAcceleratorPrefix,
 } from '../../../src/compiler/accelerator.js';
 
-describe('parseAcceleratorKey — reference §10', () => {
+describe('parseAcceleratorKey', () => {
   it.each([
     ['[A] Approve', 'A', 'Approve'],
     ['[a] approve', 'A', 'approve'],

@@ -131,7 +131,7 @@ describe('typeAttributes: converting DOT strings', () => {
   });
 });
 
-describe('canonicalAttrKey (DECISIONS §10)', () => {
+describe('canonicalAttrKey', () => {
   it.each([
     ['node', 'model', 'llm_model'],
     ['node', 'provider', 'llm_provider'],

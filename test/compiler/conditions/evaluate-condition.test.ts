@@ -20,7 +20,7 @@ const ctx = {
   exit_code: '0',
 };
 
-describe('evaluateCondition — reference §6 and api-reference §3 examples', () => {
+describe('evaluateCondition', () => {
   it.each([
     ['outcome=success', 'success', true],
     ['outcome=success', 'fail', false],
@@ -95,7 +95,7 @@ describe('evaluateCondition — key resolution', () => {
   });
 });
 
-describe('evaluateCondition — extensions (DECISIONS §5)', () => {
+describe('evaluateCondition — extensions', () => {
   it.each([
     ['outcome=fail || outcome=retry', 'retry', true],
     ['outcome=fail || outcome=retry', 'success', false],

@@ -249,7 +249,7 @@ describe('every example compiles to a machine that starts', () => {
     expect(Object.keys(c.states)).toHaveLength(graph.nodes.length + 6);
     for (const n of graph.nodes) {
       expect(c.states[stateKey(n.id)]?.states?.['run']?.invoke?.src).toBe(`handler.${n.handler}`);
-      // The retry wait is an invoked actor, so a persisted snapshot taken during it restores (D17).
+      // The retry wait is an invoked actor, so a persisted snapshot taken during it restores (decision 0020).
       expect(c.states[stateKey(n.id)]?.states?.['backoff']?.invoke?.src).toBe('retryBackoff');
     }
     const edgeGuards = transitions(c).filter((t) => t.guard?.type === 'routesToEdge');

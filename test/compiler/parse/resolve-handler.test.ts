@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveHandler } from '../../../src/compiler/parse/resolve-handler.js';
 
-describe('resolveHandler (reference §2)', () => {
+describe('resolveHandler', () => {
   it.each([
     [{}, 'codergen'],
     [{ shape: 'Mdiamond' }, 'start'],

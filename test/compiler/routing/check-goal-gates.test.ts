@@ -19,7 +19,7 @@ function check(gate: NodeAttrs, graphAttrs: GraphAttrs, outcomes: Record<string,
   return checkGoalGates({ graph, nodeOutcomes: outcomes });
 }
 
-describe('checkGoalGates — four-level chain (DECISIONS §1)', () => {
+describe('checkGoalGates — four-level chain', () => {
   it.each<[string, NodeAttrs, GraphAttrs, Record<string, StageStatus>, unknown]>([
     ['satisfied by success', {}, {}, { gate: 'success' }, { ok: true }],
     ['satisfied by partial_success', {}, {}, { gate: 'partial_success' }, { ok: true }],

@@ -102,7 +102,7 @@ describe('nextStep', () => {
   });
 });
 
-describe('routeFailure — chain (DECISIONS §3)', () => {
+describe('routeFailure — chain', () => {
   it.each<[string, string, Record<string, unknown>, unknown]>([
     ['fail edge first', 'work', {}, 'edge:fix'],
     ['then retry_target', 'work-no-edge', {}, 'retry_target:plan'],

@@ -54,7 +54,7 @@ describe('retryDelayMs', () => {
   });
 });
 
-describe('maxRetriesFor (DECISIONS §4)', () => {
+describe('maxRetriesFor', () => {
   it.each<[string, number | undefined, number | undefined, number]>([
     ['node value', 3, 50, 3],
     ['explicit 0 means no retries', 0, 50, 0],

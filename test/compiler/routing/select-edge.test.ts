@@ -24,7 +24,7 @@ function pick(edges: Row[1], outcome: Outcome, context: Record<string, unknown> 
 
 const ok: Outcome = { status: 'success' };
 
-describe('selectEdge — the five steps (concepts §3, DECISIONS §2)', () => {
+describe('selectEdge — the five steps', () => {
   it.each<Row>([
     ['step 1: a true condition wins', [['a'], ['b', { condition: 'outcome=success' }]], ok, 'b#1'],
     [
@@ -184,7 +184,7 @@ describe('selectEdge — the five steps (concepts §3, DECISIONS §2)', () => {
   });
 });
 
-describe('selectEdge — llm_decide (DECISIONS §11)', () => {
+describe('selectEdge — llm_decide', () => {
   const edges: Row[1] = [
     ['a', { llm_decide: true }],
     ['b', { llm_decide: true }],

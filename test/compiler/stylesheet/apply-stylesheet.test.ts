@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyStylesheet, parseStylesheet } from '../../../src/compiler/stylesheet/index.js';
 import { buildGraph, nodeOf } from '../../helpers/ir-builder.js';
 
-describe('applyStylesheet — the spec §8.6 expectations', () => {
+describe('applyStylesheet', () => {
   const graph = buildGraph({
     attrs: {},
     nodes: {

@@ -53,7 +53,7 @@ describe('indexGraph', () => {
   });
 });
 
-describe('start and exit detection (DECISIONS §7)', () => {
+describe('start and exit detection', () => {
   it.each([
     { name: 'Mdiamond wins over the name', nodes: { start: {}, go: { shape: 'Mdiamond' } }, starts: ['go'] },
     { name: 'type=start counts', nodes: { go: { type: 'start' } }, starts: ['go'] },

@@ -10,7 +10,7 @@ function explain(problem: { message: string; column: number; hint?: string }, te
   return `\`${excerpt(text)}\` is not a valid condition at column ${problem.column}: ${problem.message}`;
 }
 
-const FIX = 'Write conditions like `outcome=success`, `context.key!=value` or `a=1 && b=2` (reference §6).';
+const FIX = 'Write conditions like `outcome=success`, `context.key!=value` or `a=1 && b=2`.';
 
 /**
  * Edge conditions (and `manager.stop_condition`, evaluated the same way) parse, so a typo fails before the

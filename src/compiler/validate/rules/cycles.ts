@@ -42,7 +42,7 @@ function finding(members: readonly PipelineNode[], message: string, fix: string)
 }
 
 /**
- * Loops the author did not clearly intend (api-reference: "node is part of a non-supervisor cycle"), found with
+ * Loops the author did not clearly intend, found with
  * Tarjan's SCC in O(V+E). A component is fine when one of its nodes routes at run time (human gate,
  * conditional, manager loop) or one of its internal edges is deliberate (see `isDeliberateEdge`). Separately,
  * a loop with no edge leaving it traps every run that enters it.

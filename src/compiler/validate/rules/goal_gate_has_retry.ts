@@ -5,7 +5,7 @@ const RULE = 'goal_gate_has_retry';
 
 const isSet = (value: string | undefined): boolean => value !== undefined && value !== '';
 
-/** An unmet goal gate with nowhere to retry fails the whole run at the exit (docs/decisions.md). */
+/** An unmet goal gate with nowhere to retry fails the whole run at the exit (docs/semantics.md). */
 export const goalGateHasRetryRule: LintRule = {
   id: RULE,
   severity: 'warning',

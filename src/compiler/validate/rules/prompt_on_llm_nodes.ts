@@ -7,7 +7,7 @@ const RULE = 'prompt_on_llm_nodes';
 /**
  * The label the author wrote. Graphviz displays a node without a label by its id, and the parser may copy the
  * id into `label` for implicit nodes; such a label is not an instruction for the LLM, so a label equal to the
- * id only counts when it was written in the source (it has a location). This resolves docs/decisions.md D.1 #9:
+ * id only counts when it was written in the source (it has a location). This resolves docs/semantics.md D.1 #9:
  * "prompt or label" stays the rule, but the id-default no longer hides a node the author forgot to describe.
  */
 function authoredLabel(node: PipelineNode): string {

@@ -14,7 +14,7 @@ interface Requirement {
 const isBlank = (value: string | undefined): boolean => value === undefined || value.trim() === '';
 
 /**
- * Handler-required attributes (api-reference's table). An ERROR, not a warning (docs/decisions.md): a tool node
+ * Handler-required attributes. An ERROR, not a warning (docs/semantics.md): a tool node
  * without a command should fail before the run starts, not in the middle of it.
  */
 const REQUIREMENTS: readonly Requirement[] = [

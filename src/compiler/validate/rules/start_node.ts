@@ -3,7 +3,7 @@ import type { LintRule } from '../lint-rule.js';
 
 const RULE = 'start_node';
 
-/** Exactly one start node: `shape=Mdiamond`, else a node named `start`/`Start` (docs/decisions.md). */
+/** Exactly one start node: `shape=Mdiamond`, else a node named `start`/`Start` (docs/semantics.md). */
 export const startNodeRule: LintRule = {
   id: RULE,
   severity: 'error',

@@ -19,7 +19,7 @@ function finding(graph: PipelineGraph, message: string): Diagnostic {
 }
 
 /**
- * The graph's `model_stylesheet` parses and has at least one rule (api-reference: "invalid syntax or no
+ * The graph's `model_stylesheet` parses and has at least one rule ("invalid syntax or no
  * rules"). The stylesheet transform skips a stylesheet it cannot parse instead of throwing, so this rule is
  * where the author learns about it. A blank attribute counts as no stylesheet.
  */

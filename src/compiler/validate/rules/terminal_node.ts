@@ -4,7 +4,7 @@ const RULE = 'terminal_node';
 
 /**
  * At least one exit node: `shape=Msquare`, else a node named `exit`/`end`. The March spec says "exactly one";
- * docs/decisions.md keeps "at least one", so pipelines with several exits (success/abort) stay valid.
+ * docs/semantics.md keeps "at least one", so pipelines with several exits (success/abort) stay valid.
  */
 export const terminalNodeRule: LintRule = {
   id: RULE,

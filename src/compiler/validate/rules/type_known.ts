@@ -7,7 +7,7 @@ const RULE = 'type_known';
 const SHAPES = Object.keys(SHAPE_HANDLERS).join(', ');
 
 /**
- * Concepts §9 also asks "are all shapes recognized?": an unknown shape silently runs as codergen, and a typo
+ * Also: are all shapes recognized? An unknown shape silently runs as codergen, and a typo
  * such as `Msqaure` would lose the exit node, so an explicit shape outside the table is reported too (unless
  * `type` overrides it).
  *

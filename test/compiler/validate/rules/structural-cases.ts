@@ -67,7 +67,7 @@ export const structuralCases: RuleCase[] = [
   },
   {
     rule: 'terminal_node',
-    name: 'two exits are allowed (DECISIONS §7)',
+    name: 'two exits are allowed',
     graph: linearGraph({
       nodes: { abort: msquare },
       edges: [['work', 'abort', { condition: 'outcome=fail' }]],
