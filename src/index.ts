@@ -96,8 +96,7 @@ export {
   routeFailure,
   selectEdge,
 } from './compiler/routing.js';
-export { registerTransform, type Transform, type TransformContext } from './compiler/transforms/index.js';
-export { registerLintRule, unregisterLintRule } from './compiler/validate/lint-registry.js';
+export type { Transform, TransformContext } from './compiler/transforms/index.js';
 export type { LintRule } from './compiler/validate/lint-rule.js';
 export { PipelineValidationError } from './compiler/validate/pipeline-validation-error.js';
 export { validate } from './compiler/validate/validate.js';

@@ -70,8 +70,6 @@ const VALUES = [
   'pipelineInput',
   'providePipeline',
   'readCheckpoint',
-  'registerLintRule',
-  'registerTransform',
   'restorePipeline',
   'resumePipeline',
   'routeFailure',
@@ -82,7 +80,6 @@ const VALUES = [
   'selectEdge',
   'startPipeline',
   'truncateOutput',
-  'unregisterLintRule',
   'validate',
 ];
 

@@ -76,7 +76,15 @@ export interface CompiledPipeline extends LoadedPipeline {
  */
 export function compile(input: string | PipelineGraph, options: LoadOptions = {}): CompiledPipeline {
   const loaded =
-    typeof input === 'string' ? loadPipeline(input, options) : { graph: input, diagnostics: validate(input) };
+    typeof input === 'string'
+      ? loadPipeline(input, options)
+      : {
+          graph: input,
+          diagnostics: validate(input, {
+            ...(options.rules ? { rules: options.rules } : {}),
+            ...(options.customHandlerTypes ? { customHandlerTypes: options.customHandlerTypes } : {}),
+          }),
+        };
   if (hasErrors(loaded.diagnostics)) throw new PipelineValidationError(loaded.diagnostics);
   return { ...loaded, config: lowerToMachineConfig(loaded.graph) };
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { type CompiledPipeline, compile, type LoadOptions } from '../compiler/compile.js';
 import { defaultReadScope } from '../compiler/files/read-scope.js';
@@ -7,6 +6,7 @@ import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
 import { AttractorError } from '../shared/errors.js';
 import { childPipelinesOf } from './child-actors.js';
+import { CompileCache } from './compile-cache.js';
 import { createGraphLookup, type GraphLookup } from './graph-lookup.js';
 import { createHandlerActors } from './handler-invocation.js';
 import type { InvocationRuntime } from './invocation-runtime.js';
@@ -26,14 +26,13 @@ export interface CompileMachineOptions extends LoadOptions {
   provider?: string;
 }
 
-const CACHE_SIZE = 32;
-const cache = new Map<string, CompiledMachine>();
+const cache = new CompileCache<CompiledMachine>(32);
 
 /**
  * DOT source (or a loaded graph) to a real XState machine, for embedding and inspection. Its handler
  * actors run with no services (built-in handlers; no interviewer, no LLM backend, no stores, so nothing is
- * recorded): give them with `providePipeline`. Compiling is cached per source hash and options (not when the source names
- * `@file` prompts, whose files may change, nor with custom transforms or rules).
+ * recorded): give them with `providePipeline`. Compiling is cached by source, options (transforms and
+ * rules by identity) and the content of every file it read (`CompileCache`).
  *
  * @example
  * const compiled = compileMachine(source);
@@ -45,20 +44,14 @@ export function compileMachine(
   input: string | PipelineGraph,
   options: CompileMachineOptions = {},
 ): CompiledMachine {
-  const key = cacheKey(input, options);
-  const cached = key ? cache.get(key) : undefined;
-  if (cached) return cached;
-  const { model, provider, ...load } = options;
-  const compiled = compile(input, load);
-  const graph = applyModelDefaults(compiled.graph, model, provider);
-  const lookup = createGraphLookup(graph);
-  const machine = machineFor(compiled.config, lookup, {});
-  const result: CompiledMachine = { ...compiled, graph, lookup, machine };
-  if (key) {
-    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-    cache.set(key, result);
-  }
-  return result;
+  return cache.getOrCompile(input, options, (readFile) => {
+    const { model, provider, ...load } = options;
+    const compiled = compile(input, { ...load, readFile });
+    const graph = applyModelDefaults(compiled.graph, model, provider);
+    const lookup = createGraphLookup(graph);
+    const machine = machineFor(compiled.config, lookup, {});
+    return { ...compiled, graph, lookup, machine };
+  });
 }
 
 /**
@@ -152,17 +145,6 @@ function runtimeFor(
     },
   };
   return runtime;
-}
-
-function cacheKey(input: string | PipelineGraph, options: CompileMachineOptions): string | undefined {
-  if (typeof input !== 'string' || options.transforms || options.rules || input.includes('@'))
-    return undefined;
-  const { file, goal, customHandlerTypes, model, provider, readScope, readFile } = options;
-  if (readFile) return undefined;
-  return createHash('sha256')
-    .update(input)
-    .update(JSON.stringify([file, goal, customHandlerTypes, model, provider, readScope]))
-    .digest('hex');
 }
 
 function applyModelDefaults(graph: PipelineGraph, model?: string, provider?: string): PipelineGraph {

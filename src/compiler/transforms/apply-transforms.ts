@@ -22,34 +22,17 @@ export const BUILTIN_TRANSFORMS: readonly Transform[] = [
   agentDefaultsTransform,
 ];
 
-const registered: Transform[] = [];
-
-/**
- * Registers a custom transform for every later `applyTransforms` call; custom transforms run after the
- * built-ins, in registration order. Returns a function that unregisters it.
- */
-export function registerTransform(transform: Transform): () => void {
-  registered.push(transform);
-  return () => {
-    const at = registered.indexOf(transform);
-    if (at >= 0) registered.splice(at, 1);
-  };
-}
-
-export function registeredTransforms(): readonly Transform[] {
-  return [...registered];
-}
-
 export interface ApplyTransformsOptions {
   goal?: string;
   vars?: Readonly<Record<string, string>>;
-  /** Extra transforms for this call, run after the registered ones. */
+  /** The caller's own transforms, run after the built-ins, in order. */
   transforms?: Transform[];
   readFile?: NamedFileReader;
 }
 
 /**
- * Runs the built-in transforms, then the registered ones, then `options.transforms`.
+ * Runs the built-in transforms, then `options.transforms`. There is no process-wide registry: what
+ * shapes a compilation is in its options, so two compilations of one source with the same options agree.
  * A transform that throws is a bug in it: the error names the transform.
  *
  * @example
@@ -67,7 +50,7 @@ export function applyTransforms(
     ...(options.readFile ? { readFile: options.readFile } : {}),
   };
   let current = graph;
-  for (const transform of [...BUILTIN_TRANSFORMS, ...registered, ...(options.transforms ?? [])]) {
+  for (const transform of [...BUILTIN_TRANSFORMS, ...(options.transforms ?? [])]) {
     try {
       current = transform.apply(current, ctx);
     } catch (cause) {

@@ -3,8 +3,6 @@ export {
   type ApplyTransformsOptions,
   applyTransforms,
   BUILTIN_TRANSFORMS,
-  registeredTransforms,
-  registerTransform,
 } from './apply-transforms.js';
 export { expandGoal, goalExpansionTransform } from './goal-expansion.js';
 export { promptIncludePath, promptIncludeTransform } from './prompt-include.js';

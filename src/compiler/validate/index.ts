@@ -6,7 +6,6 @@ export {
   isExitNode,
   isStartNode,
 } from './graph-index.js';
-export { registeredLintRules, registerLintRule, unregisterLintRule } from './lint-registry.js';
 export type { LintRule } from './lint-rule.js';
 export { PipelineValidationError } from './pipeline-validation-error.js';
 export {

@@ -2,13 +2,12 @@ import { AttractorError } from '../../shared/errors.js';
 import type { Diagnostic, Severity } from '../diagnostic.js';
 import type { PipelineGraph } from '../ir.js';
 import { indexGraph } from './graph-index.js';
-import { registeredLintRules } from './lint-registry.js';
 import type { LintRule } from './lint-rule.js';
 import { PipelineValidationError } from './pipeline-validation-error.js';
-import { builtinLintRules } from './rules/index.js';
+import { BUILTIN_RULE_IDS, builtinLintRules } from './rules/index.js';
 
 export interface ValidateOptions {
-  /** Extra rules for this call only, run after the built-ins and the registered rules. */
+  /** The caller's own rules, run after the built-ins; ids must be unique and not a built-in's. */
   rules?: LintRule[];
   /** Handler types registered by the embedding application, so `type_known` accepts them. */
   customHandlerTypes?: string[];
@@ -27,6 +26,19 @@ function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   return SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity];
 }
 
+/** A custom rule may not shadow a built-in or another custom rule: its findings would be ambiguous. */
+function checkedCustomRules(rules: readonly LintRule[] = []): readonly LintRule[] {
+  const seen = new Set<string>();
+  for (const rule of rules) {
+    if (BUILTIN_RULE_IDS.has(rule.id) || seen.has(rule.id)) {
+      const what = BUILTIN_RULE_IDS.has(rule.id) ? 'is a built-in rule' : 'is given twice';
+      throw new AttractorError('LINT_RULE_CONFLICT', `Lint rule id "${rule.id}" ${what}; pick another id.`);
+    }
+    seen.add(rule.id);
+  }
+  return rules;
+}
+
 function runRule(rule: LintRule, graph: PipelineGraph, index: ReturnType<typeof indexGraph>): Diagnostic[] {
   try {
     return rule.check(graph, index);
@@ -37,7 +49,7 @@ function runRule(rule: LintRule, graph: PipelineGraph, index: ReturnType<typeof 
 }
 
 /**
- * Runs every static check on a pipeline: the built-in rules, then the registered ones, then `options.rules`.
+ * Runs every static check on a pipeline: the built-in rules, then `options.rules`.
  * Returns the findings sorted by source location; it never throws for a bad pipeline.
  *
  * @example
@@ -46,11 +58,7 @@ function runRule(rule: LintRule, graph: PipelineGraph, index: ReturnType<typeof 
  */
 export function validate(graph: PipelineGraph, options: ValidateOptions = {}): Diagnostic[] {
   const index = indexGraph(graph);
-  const rules = [
-    ...builtinLintRules(options.customHandlerTypes ?? []),
-    ...registeredLintRules(),
-    ...(options.rules ?? []),
-  ];
+  const rules = [...builtinLintRules(options.customHandlerTypes ?? []), ...checkedCustomRules(options.rules)];
   const findings = rules.flatMap((rule) => runRule(rule, graph, index));
   return findings.sort(compareDiagnostics);
 }

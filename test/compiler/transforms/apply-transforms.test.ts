@@ -6,7 +6,6 @@ import type { PipelineGraph } from '../../../src/compiler/ir.js';
 import {
   applyTransforms,
   expandGoal,
-  registerTransform,
   type Transform,
 } from '../../../src/compiler/transforms/index.js';
 import { AttractorError } from '../../../src/shared/errors.js';
@@ -170,7 +169,7 @@ describe('applyTransforms — stylesheet and custom transforms', () => {
     expect(diagnostics).toEqual([]);
   });
 
-  it('runs custom transforms after the built-ins, in registration order, then per-call ones', () => {
+  it('runs the caller\'s transforms after the built-ins, in order, for that call only', () => {
     const seen: string[] = [];
     const tag =
       (name: string): Transform['apply'] =>
@@ -184,17 +183,11 @@ describe('applyTransforms — stylesheet and custom transforms', () => {
           })),
         };
       };
-    const off1 = registerTransform({ name: 'one', apply: tag('one') });
-    const off2 = registerTransform({ name: 'two', apply: tag('two') });
-    try {
-      const graph = buildGraph({ attrs: { goal: 'G' }, nodes: { a: { prompt: '$goal' } } });
-      const { graph: out } = applyTransforms(graph, { transforms: [{ name: 'three', apply: tag('three') }] });
-      expect(seen).toEqual(['one:G', 'two:G+one', 'three:G+one+two']);
-      expect(nodeOf(out, 'a').attrs.prompt).toBe('G+one+two+three');
-    } finally {
-      off1();
-      off2();
-    }
+    const graph = buildGraph({ attrs: { goal: 'G' }, nodes: { a: { prompt: '$goal' } } });
+    const transforms = ['one', 'two', 'three'].map((name) => ({ name, apply: tag(name) }));
+    const { graph: out } = applyTransforms(graph, { transforms });
+    expect(seen).toEqual(['one:G', 'two:G+one', 'three:G+one+two']);
+    expect(nodeOf(out, 'a').attrs.prompt).toBe('G+one+two+three');
     seen.length = 0;
     applyTransforms(buildGraph({ nodes: { a: {} } }));
     expect(seen).toEqual([]);

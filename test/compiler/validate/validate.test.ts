@@ -5,9 +5,6 @@ import {
   hasErrors,
   type LintRule,
   PipelineValidationError,
-  registeredLintRules,
-  registerLintRule,
-  unregisterLintRule,
   validate,
   validateOrRaise,
 } from '../../../src/compiler/validate/index.js';
@@ -31,10 +28,6 @@ const noTodo: LintRule = {
 };
 
 const todoGraph = () => linearGraph({ nodes: { work: { prompt: 'TODO: write me' } } });
-
-afterEach(() => {
-  for (const rule of registeredLintRules()) unregisterLintRule(rule.id);
-});
 
 describe('validate', () => {
   it('finds nothing in a clean pipeline', () => {
@@ -108,32 +101,17 @@ describe('validate', () => {
   });
 });
 
-describe('lint rule registry', () => {
-  it('applies a registered rule to every later validate call until unregistered', () => {
-    const unregister = registerLintRule(noTodo);
-    expect(validate(todoGraph()).map((d) => d.node_id)).toEqual(['work']);
-    unregister();
+describe('custom lint rules', () => {
+  it('apply to the call that names them, and to no other', () => {
+    expect(validate(todoGraph(), { rules: [noTodo] }).map((d) => d.node_id)).toEqual(['work']);
     expect(validate(todoGraph())).toEqual([]);
   });
 
-  it('unregisters by id and replaces a rule registered twice', () => {
-    registerLintRule(noTodo);
-    registerLintRule({ ...noTodo, check: () => [] });
-    expect(registeredLintRules()).toHaveLength(1);
-    expect(validate(todoGraph())).toEqual([]);
-    expect(unregisterLintRule('no_todo')).toBe(true);
-    expect(unregisterLintRule('no_todo')).toBe(false);
-  });
-
-  it('an old unregister function does not remove the replacement', () => {
-    const unregisterOld = registerLintRule(noTodo);
-    registerLintRule({ ...noTodo });
-    unregisterOld();
-    expect(registeredLintRules()).toHaveLength(1);
-  });
-
-  it('refuses built-in rule ids', () => {
-    expect(() => registerLintRule({ ...noTodo, id: 'reachability' })).toThrow(/built-in/);
+  it.each([
+    ['a built-in id', [{ ...noTodo, id: 'reachability' }], /"reachability" is a built-in rule/],
+    ['one id twice', [noTodo, { ...noTodo }], /"no_todo" is given twice/],
+  ])('refuse %s', (_what, rules, message) => {
+    expect(() => validate(todoGraph(), { rules })).toThrow(message);
   });
 });
 
