@@ -1,7 +1,10 @@
 /**
- * Attractor's public API. Explicit named exports only: what is not listed here is internal. The LLM
- * client is `attractor/llm`; test doubles (scripted adapter, record/replay, queue interviewer,
- * scenarios) are `attractor/testing`.
+ * Attractor's public API: what an application embedding the engine needs to run, resume, compile and
+ * observe pipelines, answer their gates and add its own handlers. Explicit named exports only; what is not
+ * listed is internal. The rest lives in subpaths: `attractor/compiler` (parser, transforms, lint rules,
+ * routing functions, the graph types), `attractor/agent` (the coding agent), `attractor/llm` (the LLM
+ * client) and `attractor/testing` (scripted adapters, scenarios, scripted interviewers). Every symbol is
+ * exported from exactly one place; `docs/api-report.md` lists them all and a test keeps it true.
  *
  * @example
  * import { compileMachine, pipelineInput, providePipeline } from 'attractor';
@@ -12,11 +15,12 @@
  * }).start();
  */
 
-// Handlers, interviewers, backends
+// Handlers: your own node types, hooks and the LLM backend they call
 export type { CodergenBackend, CodergenRequest, CodergenResult } from './actors/codergen-backend.js';
 export type { HandlerHook } from './actors/handler-hook.js';
 export type { HandlerInput, HandlerServices, NodeHandler } from './actors/handler-types.js';
 export { createTimingHook, type NodeTiming, type TimingHookOptions } from './actors/hooks/timing-hook.js';
+// Gates: interviewers
 export { askMultiple } from './actors/interviewers/ask-multiple.js';
 export { AutoApproveInterviewer } from './actors/interviewers/auto-approve.js';
 export { CallbackInterviewer } from './actors/interviewers/callback.js';
@@ -31,42 +35,9 @@ export type {
   QuestionOption,
   QuestionType,
 } from './actors/interviewers/interviewer.js';
-export { QueueInterviewer } from './actors/interviewers/queue.js';
-export { RecordingInterviewer } from './actors/interviewers/recording.js';
 export { type ContextLogEntry, PipelineContext } from './actors/pipeline-context.js';
 export { createDefaultRegistry, HandlerRegistry } from './actors/registry.js';
-export { loadScenario, parseScenario, Scenario } from './actors/simulated/scenario.js';
-export { createSimulatedBackend } from './actors/simulated/simulated-backend.js';
-// The coding agent's tools and execution environment: custom tools, other environments, hooks
-export type {
-  DirEntry,
-  ExecOptions,
-  ExecResult,
-  ExecutionEnvironment,
-  FileChange,
-  GrepMatch,
-  GrepOptions,
-  GrepResult,
-} from './agent/environment/execution-environment.js';
-export { FileNotFoundError } from './agent/environment/file-not-found-error.js';
-export {
-  LocalExecutionEnvironment,
-  type LocalExecutionEnvironmentOptions,
-} from './agent/environment/local-execution-environment.js';
-export { PathOutsideWorkdirError } from './agent/environment/path-outside-workdir-error.js';
-export { runToolHooks, type ToolCallMeta, type ToolHooks } from './agent/hooks/run-tool-hooks.js';
-export {
-  type AgentTool,
-  type AgentToolResult,
-  defineTool,
-  type ToolContext,
-} from './agent/tools/define-tool.js';
-export { type RunAgentToolResult, runAgentTool } from './agent/tools/run-agent-tool.js';
-export { BUILTIN_TOOLS, createDefaultTools, ToolRegistry } from './agent/tools/tool-registry.js';
-export { truncateOutput } from './agent/truncation/truncate-output.js';
-export type { TruncationLimits } from './agent/truncation/truncation-limits.js';
-// Compiler: DOT → IR → transforms → validation → machine config
-export { parseAcceleratorKey } from './compiler/accelerator.js';
+// Compiling: DOT source to a pipeline, and to an XState machine
 export {
   type CompiledPipeline,
   compile,
@@ -74,53 +45,27 @@ export {
   type LoadOptions,
   loadPipeline,
 } from './compiler/compile.js';
-export { evaluateCondition } from './compiler/conditions/index.js';
 export type { Diagnostic, Severity } from './compiler/diagnostic.js';
-export { incomingEdges, outgoingEdges } from './compiler/graph-edges.js';
-export {
-  type EdgeAttrs,
-  type GraphAttrs,
-  type NodeAttrs,
-  type PipelineEdge,
-  type PipelineGraph,
-  type PipelineNode,
-  SHAPE_HANDLERS,
-} from './compiler/ir.js';
-export type { MachineConfig } from './compiler/lower/machine-config.js';
 export { isSuccessStatus, type Outcome, OutcomeSchema, type StageStatus } from './compiler/outcome.js';
+// Errors
 export { DotSyntaxError } from './compiler/parse/dot-syntax-error.js';
-export {
-  checkGoalGates,
-  nextStep,
-  type RoutingStep,
-  routeFailure,
-  selectEdge,
-} from './compiler/routing.js';
-export type { Transform, TransformContext } from './compiler/transforms/index.js';
-export type { LintRule } from './compiler/validate/lint-rule.js';
 export { PipelineValidationError } from './compiler/validate/pipeline-validation-error.js';
-export { validate } from './compiler/validate/validate.js';
 export {
   type CompiledMachine,
   type CompileMachineOptions,
   compileMachine,
 } from './machines/compile-machine.js';
-export type { PipelineMachineContext, PipelineMachineInput } from './machines/machine-context.js';
+export type { PipelineMachineInput } from './machines/machine-context.js';
 export type { MachineEmitted } from './machines/machine-events.js';
 export { pipelineInput } from './machines/pipeline-input.js';
 export type { PipelineMachine, PipelineMachineEvent } from './machines/pipeline-machine.js';
 export type { PipelineServices } from './machines/pipeline-services.js';
 export { type RestoreOptions, restorePipeline } from './machines/restore-pipeline.js';
-// The pipeline machine: compile, provide services, run as an XState actor
 export { type Checkpoint, readCheckpoint } from './run/checkpoint.js';
-export {
-  type CheckpointFile,
-  latestCheckpoint,
-  listCheckpoints,
-  saveCheckpoint,
-} from './run/checkpoint-files.js';
-// Engine: whole runs with a run directory, event log, checkpoints and resume
+export { type CheckpointFile, latestCheckpoint, listCheckpoints } from './run/checkpoint-files.js';
+// Whole runs: a run directory, an event log, checkpoints and resume
 export { resumePipeline, runPipeline, startPipeline } from './run/engine.js';
+// The pipeline machine as an actor of your own: services, input, restore
 export { createPipelineMachine, providePipeline } from './run/provide-pipeline.js';
 export type {
   PipelineRun,
@@ -130,7 +75,6 @@ export type {
   RunResult,
   StartOptions,
 } from './run/run-types.js';
-// Errors and shared contracts
 export { type ArtifactInfo, ArtifactStore } from './shared/artifact-store.js';
 export { AttractorError, type SourceSpan } from './shared/errors.js';
 export type { PipelineEvent } from './shared/pipeline-event.js';

@@ -1,15 +1,24 @@
 /**
- * `attractor/testing`: fakes for testing code built on Attractor — a scripted LLM adapter, record /
- * replay middleware for LLM sessions, scripted interviewers and scenario files for pipelines.
+ * `attractor/testing`: fakes for testing code built on Attractor — a scripted LLM adapter, cassettes,
+ * scripted interviewers, scenario files and the simulated backend that `--dry-run` uses. Record and replay
+ * middleware are product features and live in `attractor/llm`. Explicit named exports only.
  *
  * @example
+ * import { LLMClient } from 'attractor/llm';
  * import { ScriptedAdapter } from 'attractor/testing';
  * const client = new LLMClient({ adapters: [new ScriptedAdapter({ turns: [{ text: 'hi' }] })] });
  */
 
-export { CallbackInterviewer } from './actors/interviewers/callback.js';
 export { QueueInterviewer } from './actors/interviewers/queue.js';
 export { RecordingInterviewer } from './actors/interviewers/recording.js';
 export { loadScenario, parseScenario, Scenario } from './actors/simulated/scenario.js';
 export { createSimulatedBackend } from './actors/simulated/simulated-backend.js';
-export * from './llm/testing/index.js';
+export { type CassetteEntry, parseCassette } from './llm/middleware/cassette.js';
+export { responseToStreamEvents } from './llm/response-to-stream-events.js';
+export {
+  ScriptedAdapter,
+  type ScriptedAdapterOptions,
+  type ScriptedCall,
+  type ScriptedTurn,
+  type ScriptedTurnSource,
+} from './llm/testing/scripted-adapter.js';

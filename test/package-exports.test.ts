@@ -16,7 +16,7 @@ describe('package exports', () => {
         'runPipeline',
         'resumePipeline',
         'restorePipeline',
-        'validate',
+        'loadPipeline',
       ],
     ],
     [
@@ -35,9 +35,10 @@ describe('package exports', () => {
         'ToolRegistry',
       ],
     ],
+    ['attractor/compiler', ['parseDot', 'validate', 'selectEdge', 'applyTransforms', 'evaluateCondition']],
     [
       'attractor/testing',
-      ['ScriptedAdapter', 'RecordMiddleware', 'ReplayMiddleware', 'QueueInterviewer', 'parseScenario'],
+      ['ScriptedAdapter', 'parseCassette', 'createSimulatedBackend', 'QueueInterviewer', 'parseScenario'],
     ],
   ])('%s exports %j', async (specifier, names) => {
     const mod = (await import(/* @vite-ignore */ specifier)) as Record<string, unknown>;

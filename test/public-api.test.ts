@@ -1,189 +1,126 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { type ApiExport, apiSurface, isRuntimeValue } from './helpers/api-surface.js';
 
-const INDEX = fileURLToPath(new URL('../src/index.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const REPORT = join(ROOT, 'docs', 'api-report.md');
 
-/** The names `src/index.ts` exports, split into values and type-only names (from its syntax). */
-function declaredExports(): { values: string[]; types: string[] } {
-  const file = ts.createSourceFile(INDEX, readFileSync(INDEX, 'utf8'), ts.ScriptTarget.ES2022);
-  const values: string[] = [];
-  const types: string[] = [];
-  for (const statement of file.statements) {
-    if (!ts.isExportDeclaration(statement)) continue;
-    const clause = statement.exportClause;
-    if (!clause || !ts.isNamedExports(clause)) throw new Error('src/index.ts must export names explicitly');
-    for (const spec of clause.elements) {
-      (statement.isTypeOnly || spec.isTypeOnly ? types : values).push(spec.name.text);
-    }
-  }
-  return { values: values.sort(), types: types.sort() };
+/** The package's entry points, from its `exports` map: specifier → the source file it is built from. */
+function entryPoints(): Array<{ specifier: string; file: string }> {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    name: string;
+    exports: Record<string, string | { import: string }>;
+  };
+  return Object.entries(pkg.exports)
+    .filter(([key]) => key !== './package.json')
+    .map(([key, target]) => {
+      const built = typeof target === 'string' ? target : target.import;
+      const source = built.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts');
+      return { specifier: key === '.' ? pkg.name : `${pkg.name}/${key.slice(2)}`, file: join(ROOT, source) };
+    });
 }
 
-// The root API is curated: adding or removing a name is a decision, made by editing these lists.
-const VALUES = [
-  'ArtifactStore',
-  'AttractorError',
-  'AutoApproveInterviewer',
-  'BUILTIN_TOOLS',
-  'CallbackInterviewer',
-  'ConsoleInterviewer',
-  'DotSyntaxError',
-  'FileNotFoundError',
-  'HandlerRegistry',
-  'LocalExecutionEnvironment',
-  'OutcomeSchema',
-  'PathOutsideWorkdirError',
-  'PipelineContext',
-  'PipelineValidationError',
-  'QueueInterviewer',
-  'RecordingInterviewer',
-  'SHAPE_HANDLERS',
-  'Scenario',
-  'ToolRegistry',
-  'askMultiple',
-  'checkAnswer',
-  'checkGoalGates',
-  'compile',
-  'compileMachine',
-  'createDefaultRegistry',
-  'createDefaultTools',
-  'createPipelineMachine',
-  'createSimulatedBackend',
-  'createTimingHook',
-  'confirm',
-  'defineTool',
-  'evaluateCondition',
-  'incomingEdges',
-  'isSuccessStatus',
-  'latestCheckpoint',
-  'listCheckpoints',
-  'loadPipeline',
-  'loadScenario',
-  'nextStep',
-  'outgoingEdges',
-  'parseAcceleratorKey',
-  'parseScenario',
-  'pipelineInput',
-  'providePipeline',
-  'readCheckpoint',
-  'restorePipeline',
-  'resumePipeline',
-  'routeFailure',
-  'runAgentTool',
-  'runPipeline',
-  'runToolHooks',
-  'saveCheckpoint',
-  'selectEdge',
-  'startPipeline',
-  'truncateOutput',
-  'validate',
-];
+/** The LLM spec's names for two errors, kept as aliases so code written against the spec compiles. */
+const SPEC_ALIASES = new Set(['attractor/llm:SDKError', 'attractor/llm:AccessDeniedError']);
 
-const TYPES = [
-  'AgentTool',
-  'ArtifactInfo',
-  'AgentToolResult',
-  'Answer',
-  'AnswerValue',
-  'CheckedAnswer',
-  'Checkpoint',
-  'CheckpointFile',
-  'CodergenBackend',
-  'CodergenRequest',
-  'CodergenResult',
-  'CompileMachineOptions',
-  'CompiledMachine',
-  'CompiledPipeline',
-  'ContextLogEntry',
-  'Diagnostic',
-  'DirEntry',
-  'EdgeAttrs',
-  'ExecOptions',
-  'ExecResult',
-  'ExecutionEnvironment',
-  'FileChange',
-  'GraphAttrs',
-  'GrepMatch',
-  'GrepOptions',
-  'GrepResult',
-  'HandlerHook',
-  'HandlerInput',
-  'HandlerServices',
-  'Interviewer',
-  'LintRule',
-  'LoadOptions',
-  'LoadedPipeline',
-  'LocalExecutionEnvironmentOptions',
-  'MachineConfig',
-  'MachineEmitted',
-  'NodeAttrs',
-  'NodeHandler',
-  'NodeTiming',
-  'Outcome',
-  'PipelineEdge',
-  'PipelineEvent',
-  'PipelineGraph',
-  'PipelineMachine',
-  'PipelineMachineContext',
-  'PipelineMachineEvent',
-  'PipelineMachineInput',
-  'PipelineNode',
-  'PipelineRun',
-  'PipelineServices',
-  'Question',
-  'QuestionOption',
-  'QuestionType',
-  'RestoreOptions',
-  'ResumeOptions',
-  'RoutingStep',
-  'RunAgentToolResult',
-  'RunOptions',
-  'RunQuality',
-  'RunResult',
-  'Severity',
-  'SourceSpan',
-  'StageStatus',
-  'StartOptions',
-  'TimingHookOptions',
-  'ToolCallMeta',
-  'ToolContext',
-  'ToolHooks',
-  'TransformContext',
-  'Transform',
-  'TruncationLimits',
-];
+const surfaces = entryPoints().map((entry) => ({ ...entry, exports: apiSurface(entry.file, ROOT) }));
 
-describe('the root export surface', () => {
-  it('declares exactly the curated names', () => {
-    const { values, types } = declaredExports();
-    expect(values).toEqual([...VALUES].sort());
-    expect(types).toEqual([...TYPES].sort());
+function renderReport(): string {
+  const lines = [
+    '# API report',
+    '',
+    'Every name the package exports, by entry point: what it is and where it is declared. Generated by',
+    '`test/public-api.test.ts`, which fails when the surface and this file differ; after a deliberate change,',
+    'regenerate it with `UPDATE_API_REPORT=1 npx vitest run test/public-api.test.ts` and review the diff.',
+  ];
+  for (const { specifier, exports } of surfaces) {
+    lines.push(
+      '',
+      `## \`${specifier}\``,
+      '',
+      '| Name | Kind | Declared in |',
+      '|------|------|-------------|',
+    );
+    for (const e of exports) {
+      const kind =
+        e.typeOnly && e.kind.split('+').some((k) => k === 'class' || k === 'const')
+          ? `type of ${e.kind}`
+          : e.kind;
+      lines.push(`| \`${e.name}\` | ${kind} | ${e.origin.split('#')[0]} |`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+describe('the public API', () => {
+  it('matches docs/api-report.md, so a change to the surface is deliberate', () => {
+    const report = renderReport();
+    if (process.env['UPDATE_API_REPORT'] === '1') writeFileSync(REPORT, report);
+    expect(report, 'regenerate with UPDATE_API_REPORT=1 npx vitest run test/public-api.test.ts').toBe(
+      readFileSync(REPORT, 'utf8'),
+    );
   });
 
-  it('exports every declared value at run time, and nothing else', async () => {
-    const api = (await import('../src/index.js')) as Record<string, unknown>;
-    expect(Object.keys(api).sort()).toEqual([...VALUES].sort());
+  it('exports every symbol from exactly one place, by name, never with export *', () => {
+    const seen = new Map<string, string>();
+    const twice: string[] = [];
+    for (const { specifier, exports } of surfaces) {
+      for (const e of exports) {
+        expect(e.name, `${specifier} uses export *`).not.toBe('*');
+        if (SPEC_ALIASES.has(`${specifier}:${e.name}`)) continue;
+        const where = seen.get(e.origin);
+        if (where) twice.push(`${e.origin} in ${where} and ${specifier}`);
+        seen.set(e.origin, specifier);
+      }
+    }
+    expect(twice).toEqual([]);
   });
 
-  it('includes the API names of the Python original as working TypeScript equivalents', async () => {
-    const api = await import('../src/index.js');
-    expect(api.parseAcceleratorKey('[Y] Yes')).toEqual({ key: 'Y', label: 'Yes' });
-    expect(api.SHAPE_HANDLERS['Mdiamond']).toBe('start');
-    expect(api.isSuccessStatus('partial_success')).toBe(true);
-    expect(api.isSuccessStatus('fail')).toBe(false);
-    const graph = api.compile(
+  it.each(surfaces.map((s) => [s.specifier, s]))(
+    '%s has at run time exactly the values it declares',
+    async (_specifier, { file, exports }) => {
+      const api = (await import(/* @vite-ignore */ file)) as Record<string, unknown>;
+      const values = exports.filter(isRuntimeValue).map((e: ApiExport) => e.name);
+      expect(Object.keys(api).sort()).toEqual(values.sort());
+    },
+  );
+
+  it('keeps the root to what an embedder needs, not the internals', () => {
+    const root = surfaces.find((s) => s.specifier === 'attractor')?.exports.map((e) => e.name) ?? [];
+    for (const name of ['runPipeline', 'resumePipeline', 'compile', 'compileMachine', 'providePipeline']) {
+      expect(root).toContain(name);
+    }
+    for (const name of ['PipelineMachineContext', 'selectEdge', 'saveCheckpoint', 'truncateOutput']) {
+      expect(root).not.toContain(name);
+    }
+  });
+});
+
+describe('what the entry points do', () => {
+  it('the compiler subpath offers the pure routing functions over a loaded graph', async () => {
+    const { loadPipeline } = await import('../src/index.js');
+    const compiler = await import('../src/compiler.js');
+    expect(compiler.parseAcceleratorKey('[Y] Yes')).toEqual({ key: 'Y', label: 'Yes' });
+    expect(compiler.SHAPE_HANDLERS['Mdiamond']).toBe('start');
+    const { graph } = loadPipeline(
       'digraph g { start [shape=Mdiamond]; a; b; exit [shape=Msquare]; start -> a -> exit; b -> a; start -> b }',
-    ).graph;
-    expect(api.outgoingEdges(graph, 'start').map((e) => e.target)).toEqual(['a', 'b']);
-    expect(api.incomingEdges(graph, 'a').map((e) => e.source)).toEqual(['start', 'b']);
+    );
+    expect(compiler.outgoingEdges(graph, 'start').map((e) => e.target)).toEqual(['a', 'b']);
+    expect(compiler.incomingEdges(graph, 'a').map((e) => e.source)).toEqual(['start', 'b']);
+    const edge = compiler.selectEdge({
+      edges: compiler.outgoingEdges(graph, 'start'),
+      outcome: { status: 'success' },
+      context: {},
+    });
+    expect(edge?.target).toBe('a');
   });
 
-  it('exports the artifact store handlers receive, usable on its own', async () => {
-    const { ArtifactStore } = await import('../src/index.js');
+  it('the artifact store handlers receive is usable on its own', async () => {
+    const { ArtifactStore, isSuccessStatus } = await import('../src/index.js');
+    expect(isSuccessStatus('partial_success')).toBe(true);
     const dir = mkdtempSync(join(tmpdir(), 'attractor-artifacts-'));
     try {
       const big = 'x'.repeat(200 * 1024);

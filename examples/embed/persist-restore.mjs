@@ -17,11 +17,11 @@ import { dirname, join } from 'node:path';
 import {
   CallbackInterviewer,
   compileMachine,
-  createSimulatedBackend,
   pipelineInput,
   providePipeline,
   restorePipeline,
 } from 'attractor';
+import { createSimulatedBackend } from 'attractor/testing';
 import { createActor, toPromise } from 'xstate';
 
 const PIPELINE = `digraph release {

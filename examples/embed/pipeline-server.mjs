@@ -12,13 +12,8 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  CallbackInterviewer,
-  compileMachine,
-  createSimulatedBackend,
-  pipelineInput,
-  providePipeline,
-} from 'attractor';
+import { CallbackInterviewer, compileMachine, pipelineInput, providePipeline } from 'attractor';
+import { createSimulatedBackend } from 'attractor/testing';
 import { createActor } from 'xstate';
 
 const PIPELINE = `digraph release {

@@ -54,6 +54,8 @@ describe('compileMachine caches by everything that decides the result', () => {
 
     const noShouting: LintRule = {
       id: 'no_shouting',
+      severity: 'warning',
+      description: 'Prompts are not written in capitals.',
       check: (graph) =>
         graph.nodes
           .filter((n) => n.attrs.prompt === n.attrs.prompt?.toUpperCase() && n.attrs.prompt !== undefined)

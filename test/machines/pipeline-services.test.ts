@@ -4,12 +4,12 @@ import type {
   CompiledMachine,
   MachineEmitted,
   PipelineMachine,
-  PipelineMachineContext,
   PipelineMachineEvent,
   PipelineMachineInput,
   PipelineServices,
 } from '../../src/index.js';
 import { compileMachine, pipelineInput, providePipeline } from '../../src/index.js';
+import type { PipelineMachineContext } from '../../src/machines/machine-context.js';
 import { startPipeline } from '../../src/run/engine.js';
 import { tempDir } from '../helpers/run-helpers.js';
 
@@ -44,7 +44,7 @@ describe('public API types', () => {
   it('pins the embedding surface', () => {
     expectTypeOf(compileMachine)
       .parameter(0)
-      .toEqualTypeOf<string | import('../../src/index.js').PipelineGraph>();
+      .toEqualTypeOf<string | import('../../src/compiler.js').PipelineGraph>();
     expectTypeOf(compileMachine).returns.toEqualTypeOf<CompiledMachine>();
     expectTypeOf(providePipeline).parameters.toEqualTypeOf<[CompiledMachine, PipelineServices?]>();
     expectTypeOf(providePipeline).returns.toEqualTypeOf<PipelineMachine>();

@@ -3,11 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PipelineGraph } from '../../../src/compiler/ir.js';
-import {
-  applyTransforms,
-  expandGoal,
-  type Transform,
-} from '../../../src/compiler/transforms/index.js';
+import { applyTransforms, expandGoal, type Transform } from '../../../src/compiler/transforms/index.js';
 import { AttractorError } from '../../../src/shared/errors.js';
 import { buildGraph, nodeOf } from '../../helpers/ir-builder.js';
 
@@ -169,7 +165,7 @@ describe('applyTransforms — stylesheet and custom transforms', () => {
     expect(diagnostics).toEqual([]);
   });
 
-  it('runs the caller\'s transforms after the built-ins, in order, for that call only', () => {
+  it("runs the caller's transforms after the built-ins, in order, for that call only", () => {
     const seen: string[] = [];
     const tag =
       (name: string): Transform['apply'] =>

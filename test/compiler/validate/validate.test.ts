@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../../src/compiler/diagnostic.js';
 import type { PipelineGraph } from '../../../src/compiler/ir.js';
 import {
