@@ -479,7 +479,7 @@ describe('attractor run (real process)', () => {
   it('after SIGKILL, resume stops the tool the dead run left running before re-running its node', async () => {
     const marked = `digraph marked {
     start [shape=Mdiamond]
-    slow [shape=parallelogram, tool_command="echo start >> marks; sleep 3; echo end >> marks"]
+    slow [shape=parallelogram, tool_command="if [ -e marks ]; then echo again >> marks; else echo start >> marks; sleep 60; echo end >> marks; fi"]
     exit [shape=Msquare]
     start -> slow -> exit
   }`;
@@ -496,6 +496,8 @@ describe('attractor run (real process)', () => {
     const runDir = path.join(dir, 'runs');
     const ledger = JSON.parse(readFileSync(path.join(runDir, 'processes.json'), 'utf8'));
     expect(ledger.processes).toEqual([expect.objectContaining({ node: 'slow' })]);
+    const orphan = ledger.processes[0] as { pgid: number };
+    expect(groupAlive(orphan.pgid)).toBe(true);
     const resumed = spawnSync(process.execPath, [BIN, 'resume', runDir], {
       cwd: dir,
       encoding: 'utf8',
@@ -503,9 +505,10 @@ describe('attractor run (real process)', () => {
     });
     expect(resumed.status).toBe(0);
     expect(resumed.stdout).toMatch(/stopped a process group left by the interrupted run: slow/);
-    // The orphan was stopped before the node ran again: it never wrote "end", and the runs never overlapped.
-    await new Promise((r) => setTimeout(r, 3500));
-    expect(readFileSync(marks, 'utf8').trim().split('\n')).toEqual(['start', 'start', 'end']);
+    // The orphan (a minute-long sleep) was stopped before the node ran again: its group is gone, and it
+    // never wrote "end".
+    expect(groupAlive(orphan.pgid)).toBe(false);
+    expect(readFileSync(marks, 'utf8').trim().split('\n')).toEqual(['start', 'again']);
     const stopped = readEvents(runDir).filter((e) => e.kind === 'process.stopped');
     expect(stopped).toEqual([expect.objectContaining({ node_id: 'slow' })]);
     expect(JSON.parse(readFileSync(path.join(runDir, 'processes.json'), 'utf8')).processes).toEqual([]);
@@ -619,3 +622,22 @@ describe('attractor run (real process)', () => {
     expect(checkpoint.status).toBe('cancelled');
   }, 60_000);
 });
+
+/**
+ * Whether a live process of group `pgid` remains (Linux `/proc`): a stopped orphan may linger as a zombie
+ * until its adoptive parent reaps it, and a zombie runs nothing.
+ */
+function groupAlive(pgid: number): boolean {
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // "pid (comm) state ppid pgrp …": comm may hold spaces, so read after the last ')'.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pgrp) === pgid && state !== 'Z') return true;
+  }
+  return false;
+}
