@@ -150,12 +150,14 @@ describe('attractor serve as a process', () => {
     const slow = `digraph slow { start [shape=Mdiamond]; wait [shape=parallelogram, tool_command="sleep 1"]; after [shape=parallelogram, tool_command="true"]; exit [shape=Msquare]; start -> wait -> after -> exit }`;
     const server = await serve(dataDir, '--allow-tools');
     const { body } = await call(`${server.url}/pipelines`, 'POST', { dot_source: slow, scenario: {} });
-    await waitFor(
-      async () =>
-        (await call(`${server.url}/pipelines/${body.id}`)).body.status === 'running' ? true : undefined,
-      'running',
-    );
-    await new Promise((r) => setTimeout(r, 200));
+    // SIGTERM once the tool runs: its node.start is in the run's event log.
+    await waitFor(async () => {
+      const running = (await call(`${server.url}/pipelines/${body.id}`)).body.status === 'running';
+      if (!running) return undefined;
+      const log = path.join(findRunDir(dataDir, body.id), 'events.jsonl');
+      const events = fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '';
+      return events.includes('"kind":"node.start","node_id":"wait"') ? true : undefined;
+    }, 'the tool node running');
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     const restarted = await serve(dataDir, '--allow-tools');

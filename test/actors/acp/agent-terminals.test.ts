@@ -1,7 +1,7 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { AgentTerminals } from '../../../src/actors/acp/agent-terminals.js';
 import { processAlive as alive } from '../../helpers/process-alive.js';
 
@@ -55,8 +55,7 @@ describe('AgentTerminals', () => {
     expect(alive(pid)).toBe(true);
     await t.kill(id);
     expect((await t.waitForExit(id)).signal).toBe('SIGTERM');
-    await new Promise((r) => setTimeout(r, 100));
-    expect(alive(pid)).toBe(false);
+    await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 5_000 });
     await t.release(id);
     expect(() => t.output(id)).toThrow(/Resource not found/);
   });
