@@ -209,11 +209,14 @@ export class RunManager {
     if (this.#draining)
       throw new ApiError(503, 'DRAINING', 'the server is shutting down and takes no new runs.');
     const record = this.get(id);
-    if (record.status !== 'interrupted' && record.status !== 'paused') {
+    // A failed run with a checkpoint starts again at the node that failed, as `attractor resume` does.
+    const failedWithCheckpoint =
+      record.status === 'failed' && existsSync(path.join(this.#store.runDirFor(id), 'checkpoint.json'));
+    if (record.status !== 'interrupted' && record.status !== 'paused' && !failedWithCheckpoint) {
       throw new ApiError(
         409,
         'NOT_RESUMABLE',
-        `run ${id} is ${record.status}; only interrupted or paused runs resume.`,
+        `run ${id} is ${record.status}; only interrupted, paused or failed runs that reached a checkpoint resume.`,
       );
     }
     this.#hubs.delete(id);

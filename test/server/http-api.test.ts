@@ -328,3 +328,32 @@ describe('attractor serve: SSE', () => {
     expect(late.length).toBe(a.length);
   });
 });
+
+describe('attractor serve: resuming a failed run', () => {
+  it('starts again at the node that failed once the cause is gone; a completed run is 409', async () => {
+    const flagDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-resume-failed-'));
+    const flag = path.join(flagDir, 'provider-is-back');
+    const server = await testServer({ allowTools: true });
+    const dot = `digraph flaky {
+      start [shape=Mdiamond]
+      exit [shape=Msquare]
+      first [shape=parallelogram, tool_command="echo first >> ${flagDir}/ran"]
+      call [shape=parallelogram, tool_command="test -e ${flag}"]
+      start -> first -> call -> exit
+    }`;
+    const { body } = await server.json('POST', '/pipelines', { dot_source: dot, scenario: {} });
+    expect(await finished(server, body.id)).toMatchObject({ status: 'failed' });
+
+    fs.writeFileSync(flag, '');
+    const resumed = await server.json('POST', `/pipelines/${body.id}/resume`);
+    expect(resumed.status).toBe(202);
+    expect(await finished(server, body.id)).toMatchObject({ status: 'completed', stopped_at: 'exit' });
+    // The node before the failure ran once: the resume started at the node that failed.
+    expect(fs.readFileSync(path.join(flagDir, 'ran'), 'utf8')).toBe('first\n');
+    fs.rmSync(flagDir, { recursive: true, force: true });
+
+    const again = await server.json('POST', `/pipelines/${body.id}/resume`);
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('NOT_RESUMABLE');
+  });
+});
