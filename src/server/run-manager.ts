@@ -7,7 +7,7 @@ import { loadPipeline } from '../compiler/compile.js';
 import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import { hasErrors } from '../compiler/validate/validate.js';
-import { parseVarsDeclaration, resolvePipelineVars } from '../compiler/vars/pipeline-vars.js';
+import { expandVars, parseVarsDeclaration, resolvePipelineVars } from '../compiler/vars/pipeline-vars.js';
 import type { CompiledMachine } from '../machines/compile-machine.js';
 import { readCheckpoint } from '../run/checkpoint.js';
 import { checkpointVars, compileRun, resumePipeline, startPipeline } from '../run/engine.js';
@@ -105,10 +105,12 @@ export class RunManager {
       throw new ApiError(503, 'DRAINING', 'the server is shutting down and takes no new runs.');
     const graph = this.#check(submission);
     const now = new Date().toISOString();
+    // The goal as the run sees it: its parameters' values in place of `$name`.
+    const vars = resolvePipelineVars(parseVarsDeclaration(graph.attrs.vars), submission.options.vars ?? {});
     const record: RunRecord = {
       id: newRunId(),
       name: graph.name,
-      goal: submission.options.goal ?? graph.attrs.goal ?? '',
+      goal: expandVars(submission.options.goal ?? graph.attrs.goal ?? '', vars),
       status: 'queued',
       created_at: now,
       updated_at: now,
