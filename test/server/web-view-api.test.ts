@@ -148,6 +148,12 @@ describe('what the web view reads from the server', () => {
       expect(response.headers.get('content-type'), route).toContain(type);
       expect(response.headers.get('x-content-type-options'), route).toBe('nosniff');
     }
+    // Gzipped for a browser that takes it, as it is for one that does not; the same script either way.
+    const gzipped = await fetch(`${server.url}/web/app.js`, { headers: { 'accept-encoding': 'gzip' } });
+    const plain = await fetch(`${server.url}/web/app.js`, { headers: { 'accept-encoding': 'identity' } });
+    expect(gzipped.headers.get('content-encoding')).toBe('gzip');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await gzipped.text()).toBe(await plain.text());
     const api = await fetch(`${server.url}/pipelines`);
     expect(api.headers.get('x-content-type-options')).toBe('nosniff');
     const page = await fetch(`${server.url}/`);
