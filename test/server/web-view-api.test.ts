@@ -1,11 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createServerApp } from '../../src/server/create-server-app.js';
 import { ServerOptionsSchema } from '../../src/server/server-options.js';
+import { ensureDist } from '../helpers/ensure-dist.js';
 import { closeServers, GATE_PIPELINE, type TestServer, testServer, waitFor } from './server-fixtures.js';
 
+// The server serves the web bundle from dist/web; a source change since the last build rebuilds it.
+beforeAll(ensureDist, 180_000);
 afterEach(closeServers);
 const dirs: string[] = [];
 afterEach(() => {

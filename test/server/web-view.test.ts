@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureDist } from '../helpers/ensure-dist.js';
 import {
   anthropicStreamReply,
   FAKE_ANTHROPIC_KEY,
@@ -11,6 +12,8 @@ import {
 import { BROWSER_AVAILABLE, BROWSER_REQUIRED, CHROMIUM, LAUNCH } from './browser-launch.js';
 import { closeServers, GATE_PIPELINE, testServer } from './server-fixtures.js';
 
+// The server serves the web bundle from dist/web; a source change since the last build rebuilds it.
+beforeAll(ensureDist, 180_000);
 afterEach(closeServers);
 const dirs: string[] = [];
 afterEach(() => {
