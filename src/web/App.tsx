@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api, token, whenUnauthorized } from './api.js';
+import { ApiFailure, api, token, whenUnauthorized } from './api.js';
 import type { ServerInfo } from './api-types.js';
 import { RunList } from './RunList.js';
 import { RunPage } from './RunPage.js';
@@ -13,6 +13,7 @@ export function App() {
   const [signIn, setSignIn] = useState<{ message: string }>();
   const [info, setInfo] = useState<ServerInfo>();
   const [session, setSession] = useState(0);
+  const [unreachable, setUnreachable] = useState('');
 
   useEffect(() => {
     whenUnauthorized((had) => setSignIn({ message: had ? 'That token is not valid for this server.' : '' }));
@@ -23,8 +24,14 @@ export function App() {
       (i) => {
         setInfo(i);
         setSignIn(undefined);
+        setUnreachable('');
       },
-      () => {},
+      // A 401 opens the sign-in instead; anything else is said, not left as "Loading…".
+      (e: unknown) => {
+        if (!(e instanceof ApiFailure && e.status === 401)) {
+          setUnreachable(e instanceof Error ? e.message : String(e));
+        }
+      },
     );
   }, [session]);
   const signedIn = useCallback(() => {
@@ -33,7 +40,22 @@ export function App() {
   }, []);
 
   if (signIn) return <SignIn message={signIn.message} onSignedIn={signedIn} />;
-  if (!info) return <main className="page muted">Loading…</main>;
+  if (!info) {
+    return (
+      <main className="page">
+        {unreachable ? (
+          <p className="error" role="alert">
+            The server did not answer: {unreachable}{' '}
+            <button type="button" onClick={() => setSession((n) => n + 1)}>
+              Try again
+            </button>
+          </p>
+        ) : (
+          <p className="muted">Loading…</p>
+        )}
+      </main>
+    );
+  }
   return (
     <>
       <header className="topbar">

@@ -84,6 +84,7 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('the web view in a real br
       await page.locator('input[name="var-feature"]').fill('login');
       expect(await page.locator('input[name="var-tone"]').inputValue()).toBe('plain');
       await page.locator('#dry').uncheck();
+      await page.screenshot({ path: path.join(out, 'start-form.png'), fullPage: true });
       await page.locator('#start').click();
 
       // The run page: the node turns green in the live graph, the agent's streamed words appear.
@@ -99,6 +100,7 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('the web view in a real br
         'waiting',
       );
       expect(await page.locator('#gate textarea').count()).toBe(0);
+      await page.screenshot({ path: path.join(out, 'run-page-gate.png'), fullPage: true });
       const list = await browser.newPage({ viewport: { width: 1400, height: 700 } });
       await list.goto(server.url);
       const row = list.locator(`tr.run[data-id="${runId}"]`);
