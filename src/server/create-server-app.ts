@@ -6,11 +6,12 @@ import { AttractorError } from '../shared/errors.js';
 import { hostAllowList } from './allowed-hosts.js';
 import { ApiError } from './api-error.js';
 import { hostGuard, stateChangeGuard, tokenGuard } from './request-guards.js';
+import { registerPipelineSourceRoutes } from './routes/pipeline-sources.js';
 import { registerPipelineRoutes } from './routes/pipelines.js';
 import { registerRunFileRoutes } from './routes/run-files.js';
+import { registerWebAssetRoutes } from './routes/web-assets.js';
 import type { RunManager } from './run-manager.js';
 import type { ServerOptions } from './server-options.js';
-import { WEB_PAGE, WEB_PAGE_HEADERS } from './web-page.js';
 
 /**
  * The HTTP API as a Hono app (fetch-style handler): testable without a socket, served by `startServer`.
@@ -38,6 +39,11 @@ export function createServerApp(
     c.json({ error: { code: 'NOT_FOUND', message: `no route ${c.req.method} ${c.req.path}` } }, 404),
   );
 
+  // No answer of this server may be read as another type than it says (a JSON answer as a script).
+  app.use('*', async (c, next) => {
+    await next();
+    c.res.headers.set('X-Content-Type-Options', 'nosniff');
+  });
   // In this order: a request for another site's name is refused before anything else looks at it.
   app.use('*', hostGuard(hostAllowList(options.host, port, options.allowedHosts)));
   if (options.corsOrigin.length > 0) app.use('*', cors({ origin: [...options.corsOrigin] }));
@@ -58,8 +64,17 @@ export function createServerApp(
   );
 
   app.get('/healthz', (c) => c.json({ status: manager.draining ? 'draining' : 'ok' }));
-  app.get('/', (c) => c.html(WEB_PAGE, 200, WEB_PAGE_HEADERS));
+  registerWebAssetRoutes(app);
   registerPipelineRoutes(app, manager, options);
   registerRunFileRoutes(app, manager);
+  registerPipelineSourceRoutes(app, options);
+  // What this server offers the web view; read per request, so a route added to the app shows up.
+  app.get('/server-info', (c) =>
+    c.json({
+      fork: app.routes.some((r) => r.method === 'POST' && r.path === '/pipelines/:id/fork'),
+      allow_dirs: options.allowDirs.length > 0,
+      allow_tools: options.allowTools,
+    }),
+  );
   return app;
 }

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from './api-error.js';
 import { isAuthorized } from './bearer-auth.js';
+import { PUBLIC_WEB_PATHS } from './routes/web-assets.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -52,8 +53,11 @@ export function stateChangeGuard(corsOrigins: readonly string[]): MiddlewareHand
   };
 }
 
-/** Paths that carry no run data: the web view's page shell (it signs in by itself) and the health check. */
-const PUBLIC = new Set(['/', '/healthz']);
+/**
+ * Paths that carry no run data: the web view's page shell, script, style and icon (it signs in by
+ * itself) and the health check.
+ */
+const PUBLIC = new Set([...PUBLIC_WEB_PATHS, '/healthz']);
 
 /**
  * With a token, every request but the page shell and `/healthz` needs `Authorization: Bearer <token>`;

@@ -7,6 +7,7 @@ import { loadPipeline } from '../compiler/compile.js';
 import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import { hasErrors } from '../compiler/validate/validate.js';
+import { expandVars, parseVarsDeclaration, resolvePipelineVars } from '../compiler/vars/pipeline-vars.js';
 import type { CompiledMachine } from '../machines/compile-machine.js';
 import { readCheckpoint } from '../run/checkpoint.js';
 import { checkpointVars, compileRun, resumePipeline, startPipeline } from '../run/engine.js';
@@ -27,6 +28,8 @@ import {
   TERMINAL_STATUSES,
 } from './run-record.js';
 import type { ListRunsQuery, RunPage, RunStore } from './run-store.js';
+import { emptyRunSummary, foldRunSummary, type RunSummary } from './run-summary.js';
+import type { RunViewFacts } from './run-view.js';
 import { serverReadScope } from './server-read-scope.js';
 
 export interface RunManagerOptions {
@@ -61,6 +64,7 @@ interface LiveRun {
   hub: RunEventHub;
   interviewer: HttpInterviewer;
   statuses: Map<string, NodeStatus>;
+  summary: RunSummary;
 }
 
 const TOOL_HANDLERS = new Set(['tool', 'stack.manager_loop']);
@@ -77,6 +81,8 @@ export class RunManager {
   readonly #live = new Map<string, LiveRun>();
   readonly #hubs = new Map<string, RunEventHub>();
   readonly #settled = new Set<Promise<unknown>>();
+  /** Summaries of runs not live here, read once from their events per version of their record. */
+  readonly #summaries = new Map<string, { updatedAt: string; summary: RunSummary }>();
   #draining = false;
 
   constructor(options: RunManagerOptions) {
@@ -99,10 +105,12 @@ export class RunManager {
       throw new ApiError(503, 'DRAINING', 'the server is shutting down and takes no new runs.');
     const graph = this.#check(submission);
     const now = new Date().toISOString();
+    // The goal as the run sees it: its parameters' values in place of `$name`.
+    const vars = resolvePipelineVars(parseVarsDeclaration(graph.attrs.vars), submission.options.vars ?? {});
     const record: RunRecord = {
       id: newRunId(),
       name: graph.name,
-      goal: submission.options.goal ?? graph.attrs.goal ?? '',
+      goal: expandVars(submission.options.goal ?? graph.attrs.goal ?? '', vars),
       status: 'queued',
       created_at: now,
       updated_at: now,
@@ -158,6 +166,28 @@ export class RunManager {
       );
     }
     return Object.fromEntries(statuses);
+  }
+
+  /** Where the run is and what it cost, folded from its events (live, or read back once from the log). */
+  summary(id: string): RunSummary {
+    const live = this.#live.get(id);
+    if (live) return live.summary;
+    const record = this.get(id);
+    const cached = this.#summaries.get(id);
+    if (cached?.updatedAt === record.updated_at) return cached.summary;
+    const summary = summaryFromLog(record.run_dir);
+    this.#summaries.set(id, { updatedAt: record.updated_at, summary });
+    return summary;
+  }
+
+  /** What a view of the run reads besides its record (`runView`). */
+  viewFacts(record: RunRecord): RunViewFacts {
+    return {
+      eventCount: this.hub(record.id).eventCount,
+      // Only a running run can be waiting for a person; the others' questions are not read.
+      pendingQuestions: record.status === 'running' ? this.questions(record.id).length : 0,
+      summary: this.summary(record.id),
+    };
   }
 
   /** Pending questions: those a live gate waits on, or those a crashed run left (answerable ahead of resume). */
@@ -263,7 +293,10 @@ export class RunManager {
         file: submission.sourceFile,
         readScope: this.#readScope(submission.sourceFile),
         ...(submission.options.goal !== undefined ? { goal: submission.options.goal } : {}),
+        ...(submission.options.vars !== undefined ? { vars: submission.options.vars } : {}),
       });
+      // A missing or unknown parameter is the submitter's to fix, before the run is queued.
+      resolvePipelineVars(parseVarsDeclaration(loaded.graph.attrs.vars), submission.options.vars ?? {});
     } catch (error) {
       if (!AttractorError.isInstance(error)) throw error;
       throw new ApiError(
@@ -316,10 +349,12 @@ export class RunManager {
       hub: new RunEventHub(record.run_dir),
       interviewer,
       statuses: new Map(),
+      summary: emptyRunSummary(),
     };
     this.#live.set(id, live);
     const onEvent = (event: PipelineEvent): void => {
       applyNodeStatus(live.statuses, event);
+      live.summary = foldRunSummary(live.summary, event);
       live.hub.publish(event);
     };
     let run: PipelineRun;
@@ -335,16 +370,28 @@ export class RunManager {
         readScope: this.#readScope(record.source_file),
         ...(record.options.goal !== undefined ? { goal: record.options.goal } : {}),
         ...(record.options.model !== undefined ? { model: record.options.model } : {}),
-        ...(resumed ? { vars: checkpointVars(resumed) } : {}),
+        ...(resumed
+          ? { vars: checkpointVars(resumed) }
+          : record.options.vars !== undefined
+            ? { vars: record.options.vars }
+            : {}),
       });
       const options = this.#runOptions(record, compiled, interviewer, onEvent, resumed?.usage);
       if (resumed) {
+        // A resumed run goes on from what its earlier attempts spent and when it first started.
+        live.summary = summaryFromLog(runDir);
         const { runDir: _fresh, ...resumeOptions } = options;
         run = resumePipeline({ ...resumeOptions, from: runDir, compiled });
       } else {
         // Killed before its first checkpoint: nothing ran that a resume could keep; start over beside it.
         if (existsSync(runDir)) renameSync(runDir, `${runDir}.abandoned-${Date.now()}`);
-        run = startPipeline({ ...options, source, file: record.source_file, compiled });
+        run = startPipeline({
+          ...options,
+          source,
+          file: record.source_file,
+          compiled,
+          ...(record.options.vars !== undefined ? { vars: record.options.vars } : {}),
+        });
       }
     } catch (error) {
       this.#live.delete(id);
@@ -424,6 +471,16 @@ export class RunManager {
       onEvent,
     };
   }
+}
+
+function summaryFromLog(runDir: string | undefined): RunSummary {
+  let summary = emptyRunSummary();
+  if (runDir) {
+    readEventLines(path.join(runDir, 'events.jsonl'), 0, (_id, event) => {
+      summary = foldRunSummary(summary, event);
+    });
+  }
+  return summary;
 }
 
 function parseScenarioOrReject(text: string) {

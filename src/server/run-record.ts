@@ -21,6 +21,8 @@ export const RunRequestOptionsSchema = z.object({
   /** A scenario file's JSON text (see README "Scenario files"). */
   scenario: z.string().optional(),
   max_cost_usd: z.number().positive().optional(),
+  /** Values of the pipeline's declared parameters (graph attribute `vars`), as `--set` gives them. */
+  vars: z.record(z.string(), z.string()).optional(),
 });
 export type RunRequestOptions = z.infer<typeof RunRequestOptionsSchema>;
 

@@ -1,17 +1,33 @@
+import { listedStatus } from './listed-status.js';
 import type { RunRecord } from './run-record.js';
+import type { RunSummary } from './run-summary.js';
+
+/** What the view of a run reads besides its record. */
+export interface RunViewFacts {
+  eventCount: number;
+  pendingQuestions: number;
+  summary: RunSummary;
+}
 
 /** The public JSON of one run (`GET /pipelines/{id}`, list items). */
-export function runView(record: RunRecord, eventCount: number): Record<string, unknown> {
+export function runView(record: RunRecord, facts: RunViewFacts): Record<string, unknown> {
   const ended = record.status === 'completed' || record.status === 'failed' || record.status === 'cancelled';
+  const { summary } = facts;
   return {
     id: record.id,
     name: record.name,
     goal: record.goal,
-    status: record.status,
-    event_count: eventCount,
+    status: listedStatus(record.status, facts.pendingQuestions),
+    event_count: facts.eventCount,
     created_at: record.created_at,
     updated_at: record.updated_at,
     dry_run: record.options.dry_run,
+    ...(record.options.scenario !== undefined ? { scenario: true } : {}),
+    ...(summary.current_node ? { current_node: summary.current_node } : {}),
+    ...(summary.started_at ? { started_at: summary.started_at } : {}),
+    ...(summary.ended_at ? { ended_at: summary.ended_at } : {}),
+    cost_usd: summary.cost_usd,
+    tokens: { input: summary.input_tokens, output: summary.output_tokens },
     // Where `attractor attach` follows the run and answers its gates (the answer channel).
     ...(record.run_dir ? { run_dir: record.run_dir } : {}),
     ...(record.quality ? { quality: record.quality } : {}),

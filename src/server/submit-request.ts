@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ListedStatusSchema } from './listed-status.js';
 
 /** `POST /pipelines` body. Exactly one of `dot_source` and `dot_path`. */
 export const SubmitRequestSchema = z
@@ -13,6 +14,8 @@ export const SubmitRequestSchema = z
     /** A scenario object (README "Scenario files") or its JSON text. */
     scenario: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
     max_cost_usd: z.number().positive().optional(),
+    /** Values of the pipeline's declared parameters (graph attribute `vars`), as `--set` gives them. */
+    vars: z.record(z.string(), z.string()).optional(),
   })
   .strict()
   .refine((b) => (b.dot_source === undefined) !== (b.dot_path === undefined), {
@@ -23,9 +26,7 @@ export type SubmitRequest = z.infer<typeof SubmitRequestSchema>;
 export const AnswerRequestSchema = z.object({ answer: z.string() }).strict();
 
 export const ListQuerySchema = z.object({
-  status: z
-    .enum(['queued', 'running', 'completed', 'failed', 'cancelled', 'paused', 'interrupted'])
-    .optional(),
+  status: ListedStatusSchema.optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),
   cursor: z.string().optional(),
 });

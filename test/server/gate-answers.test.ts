@@ -72,7 +72,7 @@ describe('attractor serve: answers to human gates', () => {
         accepts_text: false,
       });
       // Still waiting, same question; nothing was routed.
-      expect((await server.json('GET', `/pipelines/${run.id}`)).body.status).toBe('running');
+      expect((await server.json('GET', `/pipelines/${run.id}`)).body.status).toBe('waiting');
       expect(
         (await server.json('GET', `/pipelines/${run.id}/questions`)).body.map((q: { id: string }) => q.id),
       ).toEqual(['review-1']);

@@ -161,7 +161,8 @@ describe('requests that change something: JSON, and the server’s own Origin', 
       const plain = await raw(`${server.url}${route}`, { method: 'POST', body: '{"answer":"S"}' });
       expect(plain.status, route).toBe(415);
     }
-    expect((await server.json('GET', `/pipelines/${body.id}`)).body.status).toBe('running');
+    // Still at its gate: running, and listed as waiting for a person.
+    expect((await server.json('GET', `/pipelines/${body.id}`)).body.status).toBe('waiting');
     expect((await server.json('GET', `/pipelines/${body.id}/questions`)).body).toHaveLength(1);
   });
 
@@ -214,9 +215,15 @@ describe('a server with a token', () => {
     expect(created.status).toBe(201);
     const page = await raw(`${server.url}/`);
     expect(page.status).toBe(200);
-    expect(page.body).toContain('id="signin"');
+    expect(page.body).toContain('src="/web/app.js"');
     expect(page.body).not.toContain(created.body.id);
     expect(page.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
+    // What the shell loads is public too, and holds no run data.
+    for (const asset of ['/web/app.js', '/web/app.css', '/favicon.svg']) {
+      const loaded = await raw(`${server.url}${asset}`);
+      expect(loaded.status, asset).toBe(200);
+      expect(loaded.body).not.toContain(created.body.id);
+    }
     const id = created.body.id as string;
     for (const route of [
       '/pipelines',
@@ -224,6 +231,8 @@ describe('a server with a token', () => {
       `/pipelines/${id}/events`,
       `/pipelines/${id}/graph`,
       `/pipelines/${id}/context`,
+      '/server-info',
+      '/pipeline-files',
       '/nope',
     ]) {
       for (const authorization of [undefined, 'Bearer wrong', 's3cret', 'Basic czNjcmV0']) {

@@ -98,9 +98,12 @@ export interface TestServer extends RunningServer {
 
 const servers: TestServer[] = [];
 
-export async function testServer(options: ServerOptionsInput = {}): Promise<TestServer> {
+export async function testServer(
+  options: ServerOptionsInput = {},
+  extra: Parameters<typeof startServer>[1] = {},
+): Promise<TestServer> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-'));
-  const server = await startServer({ port: 0, ...options, dataDir });
+  const server = await startServer({ port: 0, ...options, dataDir }, extra);
   const test: TestServer = {
     ...server,
     dataDir,

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { ApiError } from '../api-error.js';
+import { jsonBody } from '../json-body.js';
 import { readDotPath } from '../read-dot-path.js';
 import type { RunManager } from '../run-manager.js';
 import { runView } from '../run-view.js';
@@ -8,19 +8,12 @@ import { INLINE_SOURCE } from '../server-read-scope.js';
 import { sseResponse } from '../sse-response.js';
 import { AnswerRequestSchema, ListQuerySchema, SubmitRequestSchema } from '../submit-request.js';
 
-async function jsonBody(request: Request): Promise<unknown> {
-  const text = await request.text();
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiError(400, 'BAD_JSON', 'the request body is not valid JSON.');
-  }
-}
-
 /** Runs: submit, list, status, events (SSE), questions and answers, cancel, resume. */
 export function registerPipelineRoutes(app: Hono, manager: RunManager, options: ServerOptions): void {
-  const view = (id: string) => runView(manager.get(id), manager.hub(id).eventCount);
+  const view = (id: string) => {
+    const record = manager.get(id);
+    return runView(record, manager.viewFacts(record));
+  };
 
   app.post('/pipelines', async (c) => {
     const body = SubmitRequestSchema.parse(await jsonBody(c.req.raw));
@@ -42,6 +35,7 @@ export function registerPipelineRoutes(app: Hono, manager: RunManager, options: 
         ...(body.goal !== undefined ? { goal: body.goal } : {}),
         ...(body.model !== undefined ? { model: body.model } : {}),
         ...(body.max_cost_usd !== undefined ? { max_cost_usd: body.max_cost_usd } : {}),
+        ...(body.vars !== undefined ? { vars: body.vars } : {}),
         ...(body.scenario !== undefined
           ? { scenario: typeof body.scenario === 'string' ? body.scenario : JSON.stringify(body.scenario) }
           : {}),
@@ -52,14 +46,24 @@ export function registerPipelineRoutes(app: Hono, manager: RunManager, options: 
 
   app.get('/pipelines', (c) => {
     const query = ListQuerySchema.parse(c.req.query());
-    const page = manager.list({
-      ...(query.status ? { status: query.status } : {}),
+    const paging = {
       ...(query.limit ? { limit: query.limit } : {}),
       ...(query.cursor ? { cursor: query.cursor } : {}),
-    });
+    };
+    // `waiting` is derived (a running run with an open question), so `running` and `waiting` both read
+    // the running runs, at most --max-concurrent-runs of them, and split them on one page.
+    const { status } = query;
+    const derived = status === 'running' || status === 'waiting';
+    const page =
+      status === 'running' || status === 'waiting'
+        ? manager.list({ status: 'running', limit: 500 })
+        : manager.list({ ...(status ? { status } : {}), ...paging });
+    const views = page.runs
+      .map((r) => runView(r, manager.viewFacts(r)))
+      .filter((v) => !derived || v['status'] === status);
     return c.json({
-      pipelines: page.runs.map((r) => runView(r, manager.hub(r.id).eventCount)),
-      ...(page.next_cursor ? { next_cursor: page.next_cursor } : {}),
+      pipelines: views,
+      ...(page.next_cursor && !derived ? { next_cursor: page.next_cursor } : {}),
     });
   });
 

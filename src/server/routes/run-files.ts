@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Hono } from 'hono';
 import { graphToJson } from '../../compiler/graph-to-json.js';
@@ -10,6 +10,23 @@ import type { RunManager } from '../run-manager.js';
 
 const readIfExists = (file: string): string | undefined =>
   existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+
+/** A tool's logs can be long; the node view shows their end, as the run's context does. */
+const LOG_TAIL_BYTES = 64 * 1024;
+
+function readTail(file: string): string | null {
+  if (!existsSync(file)) return null;
+  const size = statSync(file).size;
+  const fd = openSync(file, 'r');
+  try {
+    const length = Math.min(size, LOG_TAIL_BYTES);
+    const buffer = Buffer.alloc(length);
+    readSync(fd, buffer, 0, length, size - length);
+    return (size > length ? '…' : '') + buffer.toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** A running run's newest checkpoint can be in its journal only (decision 0055, decision 0056). */
 const readCheckpointJson = (dir: string): Record<string, unknown> | undefined => {
@@ -55,6 +72,9 @@ export function registerRunFileRoutes(app: Hono, manager: RunManager): void {
       status: status ? JSON.parse(status) : null,
       prompt: stage ? (readIfExists(path.join(stage, 'prompt.md')) ?? null) : null,
       response: stage ? (readIfExists(path.join(stage, 'response.md')) ?? null) : null,
+      // A tool node's command output, kept whole in its stage folder.
+      stdout: stage ? readTail(path.join(stage, 'stdout.log')) : null,
+      stderr: stage ? readTail(path.join(stage, 'stderr.log')) : null,
     });
   });
 

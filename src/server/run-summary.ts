@@ -1,0 +1,49 @@
+import type { PipelineEvent } from '../shared/pipeline-event.js';
+
+/** What the run list shows of a run beyond its record: where it is, when it ran, what it cost. */
+export interface RunSummary {
+  /** The top-level node entered last (the node a finished run stopped at). */
+  current_node?: string;
+  /** The first `pipeline.start`: a resumed run keeps the time it first started. */
+  started_at?: string;
+  /** The last `pipeline.finalize`, cleared when a resume starts the run again. */
+  ended_at?: string;
+  cost_usd: number;
+  input_tokens: number;
+  output_tokens: number;
+}
+
+export const emptyRunSummary = (): RunSummary => ({ cost_usd: 0, input_tokens: 0, output_tokens: 0 });
+
+const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+
+/**
+ * Folds one event into the summary (pure: returns a new summary). Usage counts wherever it was spent,
+ * branches and child pipelines included; only top-level nodes move `current_node`.
+ */
+export function foldRunSummary(summary: RunSummary, event: PipelineEvent): RunSummary {
+  switch (event.kind) {
+    case 'pipeline.start':
+    case 'pipeline.resume': {
+      const { ended_at: _ended, ...rest } = summary;
+      return { ...rest, started_at: summary.started_at ?? event.timestamp };
+    }
+    case 'pipeline.finalize':
+      return { ...summary, ended_at: event.timestamp };
+    case 'node.start': {
+      const nested = event.data['branch'] !== undefined || event.data['parent'] !== undefined;
+      return event.node_id && !nested ? { ...summary, current_node: event.node_id } : summary;
+    }
+    case 'agent.usage': {
+      const usage = (event.data['usage'] ?? {}) as Record<string, unknown>;
+      return {
+        ...summary,
+        cost_usd: summary.cost_usd + num(event.data['cost_usd']),
+        input_tokens: summary.input_tokens + num(usage['inputTokens'] ?? usage['input_tokens']),
+        output_tokens: summary.output_tokens + num(usage['outputTokens'] ?? usage['output_tokens']),
+      };
+    }
+    default:
+      return summary;
+  }
+}

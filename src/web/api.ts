@@ -1,0 +1,145 @@
+import type { PipelineEvent } from '../shared/pipeline-event.js';
+
+// The token lives in this tab's sessionStorage and travels as a header, never in a cookie or a URL
+// (docs/decisions/0104-web-view-signs-in-with-a-header-token.md).
+const TOKEN_KEY = 'attractor.token';
+
+export const token = {
+  get: (): string | null => sessionStorage.getItem(TOKEN_KEY),
+  set: (value: string): void => sessionStorage.setItem(TOKEN_KEY, value),
+  clear: (): void => sessionStorage.removeItem(TOKEN_KEY),
+};
+
+/** A `#token=…` link signs the tab in once; the token is taken out of the address bar at once. */
+export function takeTokenFromFragment(): void {
+  const match = location.hash.match(/token=([^&]+)/);
+  if (!match?.[1]) return;
+  token.set(decodeURIComponent(match[1]));
+  history.replaceState(null, '', location.pathname + location.search);
+}
+
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly body: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** Called on every 401: the app forgets the token it had and asks for one. */
+let onUnauthorized: (hadToken: boolean) => void = () => {};
+export function whenUnauthorized(handler: (hadToken: boolean) => void): void {
+  onUnauthorized = handler;
+}
+
+function headers(extra: Record<string, string> = {}): Record<string, string> {
+  const t = token.get();
+  return { ...(t ? { authorization: `Bearer ${t}` } : {}), ...extra };
+}
+
+async function checked(response: Response): Promise<Response> {
+  if (response.status === 401) {
+    const had = token.get() !== null;
+    token.clear();
+    onUnauthorized(had);
+    throw new ApiFailure(401, 'UNAUTHORIZED', 'sign in first', null);
+  }
+  return response;
+}
+
+/** A JSON call to this server; an error answer becomes an ApiFailure with the server's message. */
+export async function api<T>(route: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  const response = await checked(
+    await fetch(route, {
+      method: init.method ?? 'GET',
+      // State changes must say JSON, even without a body (the server's cross-site guard).
+      headers: headers(init.method && init.method !== 'GET' ? { 'content-type': 'application/json' } : {}),
+      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+    }),
+  );
+  const text = await response.text();
+  const body: unknown = text ? JSON.parse(text) : null;
+  if (!response.ok) {
+    const error = (body as { error?: { code?: string; message?: string } } | null)?.error;
+    throw new ApiFailure(response.status, error?.code ?? 'HTTP', error?.message ?? response.statusText, body);
+  }
+  return body as T;
+}
+
+/** The SVG drawing of a run's graph. */
+export async function fetchSvg(route: string): Promise<string> {
+  const response = await checked(await fetch(route, { headers: headers({ accept: 'image/svg+xml' }) }));
+  if (!response.ok) throw new ApiFailure(response.status, 'HTTP', response.statusText, null);
+  return response.text();
+}
+
+export interface StreamHandlers {
+  onEvents: (events: PipelineEvent[], lastId: number) => void;
+  onDone: (status: string) => void;
+}
+
+/**
+ * Follows a run's event stream with fetch (EventSource cannot send the token header), from `afterId`;
+ * a dropped stream (the server closes a client that fell behind) is reopened from the last id seen.
+ * Returns a function that stops following.
+ */
+export function followEvents(id: string, afterId: number, handlers: StreamHandlers): () => void {
+  const controller = new AbortController();
+  let lastId = afterId;
+  /** True once the run's stream said `done`; false when the connection ended before that. */
+  const open = async (): Promise<boolean> => {
+    const response = await checked(
+      await fetch(`/pipelines/${encodeURIComponent(id)}/events`, {
+        headers: headers(lastId > 0 ? { 'last-event-id': String(lastId) } : {}),
+        signal: controller.signal,
+      }),
+    );
+    if (!response.ok || !response.body) throw new Error(`events: ${response.status}`);
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return false;
+      buffer += decoder.decode(value, { stream: true });
+      const blocks = buffer.split('\n\n');
+      buffer = blocks.pop() ?? '';
+      const batch: PipelineEvent[] = [];
+      for (const block of blocks) {
+        let data = '';
+        for (const line of block.split('\n')) {
+          if (line.startsWith('data: ')) data += line.slice(6);
+          else if (line.startsWith('id: ')) lastId = Number(line.slice(4)) || lastId;
+        }
+        if (!data) continue;
+        const message = JSON.parse(data) as PipelineEvent & { status?: string };
+        if (message.kind === 'done') {
+          if (batch.length > 0) handlers.onEvents(batch.splice(0), lastId);
+          handlers.onDone(message.status ?? '');
+          return true;
+        }
+        if (message.kind === 'stream.dropped') {
+          if (batch.length > 0) handlers.onEvents(batch.splice(0), lastId);
+          throw new Error('dropped');
+        }
+        batch.push(message);
+      }
+      if (batch.length > 0) handlers.onEvents(batch, lastId);
+    }
+  };
+  const run = async (): Promise<void> => {
+    for (let attempt = 0; !controller.signal.aborted; attempt++) {
+      try {
+        if (await open()) return;
+      } catch (error) {
+        if (controller.signal.aborted || (error instanceof ApiFailure && error.status === 401)) return;
+      }
+      await new Promise((r) => setTimeout(r, Math.min(5000, 250 * 2 ** attempt)));
+    }
+  };
+  void run();
+  return () => controller.abort();
+}

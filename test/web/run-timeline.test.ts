@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { PipelineEvent } from '../../src/shared/pipeline-event.js';
+import { buildTimeline, type NodeVisit } from '../../src/web/run-timeline.js';
+
+const at = (s: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
+const ev = (kind: string, s: number, node: string, data: Record<string, unknown> = {}): PipelineEvent => ({
+  kind,
+  node_id: node,
+  data,
+  timestamp: at(s),
+});
+type Row = Pick<NodeVisit, 'node' | 'visit' | 'status' | 'retries' | 'durationMs' | 'waitedForPerson'>;
+const rows = (events: PipelineEvent[]): Row[] =>
+  buildTimeline(events).map(({ node, visit, status, retries, durationMs, waitedForPerson }) => ({
+    node,
+    visit,
+    status,
+    retries,
+    durationMs,
+    waitedForPerson,
+  }));
+const row = (
+  node: string,
+  visit: number,
+  status: string,
+  durationMs?: number,
+  retries = 0,
+  waited = false,
+): Row => ({
+  node,
+  visit,
+  status,
+  retries,
+  durationMs,
+  waitedForPerson: waited,
+});
+
+describe('buildTimeline: node visits from events', () => {
+  const cases: [string, PipelineEvent[], Row[]][] = [
+    ['no events', [], []],
+    ['a node still running', [ev('node.start', 1, 'plan')], [row('plan', 1, 'running')]],
+    [
+      'a finished node and its duration',
+      [ev('node.start', 1, 'plan'), ev('node.complete', 4, 'plan', { status: 'success' })],
+      [row('plan', 1, 'success', 3000)],
+    ],
+    [
+      'retries stay one visit, counted',
+      [
+        ev('node.start', 1, 'test'),
+        ev('node.retry', 2, 'test', { attempt: 1 }),
+        ev('node.start', 3, 'test', { attempt: 2 }),
+        ev('node.retry', 4, 'test', { attempt: 2 }),
+        ev('node.start', 5, 'test', { attempt: 3 }),
+        ev('node.complete', 6, 'test', { status: 'success' }),
+      ],
+      [row('test', 1, 'success', 5000, 2)],
+    ],
+    [
+      'a loop visits a node again',
+      [
+        ev('node.start', 1, 'implement'),
+        ev('node.complete', 2, 'implement', { status: 'success' }),
+        ev('node.start', 2, 'test'),
+        ev('node.complete', 3, 'test', { status: 'fail' }),
+        ev('node.start', 3, 'implement'),
+        ev('node.complete', 5, 'implement', { status: 'success' }),
+      ],
+      [
+        row('implement', 1, 'success', 1000),
+        row('test', 1, 'fail', 1000),
+        row('implement', 2, 'success', 2000),
+      ],
+    ],
+    [
+      'a gate that asked a person',
+      [
+        ev('node.start', 1, 'review'),
+        ev('interview.start', 1, 'review'),
+        ev('node.complete', 9, 'review', { status: 'success' }),
+      ],
+      [row('review', 1, 'success', 8000, 0, true)],
+    ],
+    [
+      'branch and child-pipeline nodes are not top-level visits',
+      [
+        ev('node.start', 1, 'fan'),
+        ev('node.start', 2, 'b', { branch: 'b' }),
+        ev('node.complete', 3, 'b', { branch: 'b', status: 'success' }),
+        ev('node.start', 2, 'c', { parent: 'm' }),
+        ev('node.complete', 4, 'fan', { status: 'partial_success' }),
+      ],
+      [row('fan', 1, 'partial_success', 3000)],
+    ],
+    ['a completion without a start is ignored', [ev('node.complete', 1, 'x', { status: 'success' })], []],
+  ];
+  it.each(cases)('%s', (_name, events, expected) => {
+    expect(rows(events)).toEqual(expected);
+  });
+});
