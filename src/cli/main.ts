@@ -11,6 +11,7 @@ import { registerAttachCommand } from './commands/attach.js';
 import { registerCompileCommand } from './commands/compile.js';
 import { registerResumeCommand } from './commands/resume.js';
 import { registerRunCommand } from './commands/run.js';
+import { registerRunsCommand } from './commands/runs.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
@@ -24,6 +25,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerRunCommand,
   registerResumeCommand,
   registerAttachCommand,
+  registerRunsCommand,
   registerValidateCommand,
   registerCompileCommand,
   registerServeCommand,
@@ -34,6 +36,7 @@ Examples:
   $ attractor run examples/tour.dot --dry-run
   $ attractor run pipeline.dot --scenario scenario.json --json
   $ attractor resume .attractor-runs/tour/<run id>
+  $ attractor runs --status waiting
   $ attractor validate examples/tour.dot
   $ attractor validate pipeline.dot --strict --json
   $ attractor compile pipeline.dot --format svg > pipeline.svg

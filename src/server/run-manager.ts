@@ -341,7 +341,7 @@ export class RunManager {
       } else {
         // Killed before its first checkpoint: nothing ran that a resume could keep; start over beside it.
         if (existsSync(runDir)) renameSync(runDir, `${runDir}.abandoned-${Date.now()}`);
-        run = startPipeline({ ...options, source, file: record.source_file, compiled });
+        run = startPipeline({ ...options, runId: id, source, file: record.source_file, compiled });
       }
     } catch (error) {
       this.#live.delete(id);
