@@ -157,11 +157,12 @@ function runtimeFor(
 function cacheKey(input: string | PipelineGraph, options: CompileMachineOptions): string | undefined {
   if (typeof input !== 'string' || options.transforms || options.rules || input.includes('@'))
     return undefined;
-  const { file, goal, customHandlerTypes, model, provider, readScope, readFile } = options;
+  const { file, goal, customHandlerTypes, model, provider, readScope, readFile, vars } = options;
   if (readFile) return undefined;
+  // The parameter values are expanded into prompts and labels: another value is another machine.
   return createHash('sha256')
     .update(input)
-    .update(JSON.stringify([file, goal, customHandlerTypes, model, provider, readScope]))
+    .update(JSON.stringify([file, goal, customHandlerTypes, model, provider, readScope, vars]))
     .digest('hex');
 }
 

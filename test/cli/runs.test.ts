@@ -52,7 +52,7 @@ beforeAll(async () => {
   const killed = path.join(root, 'gated/killed');
   editCheckpoint(killed, { status: 'running', current_node: 'work' });
   fs.writeFileSync(path.join(killed, 'run.lock'), '999999\n');
-});
+}, 30_000);
 afterAll(() => files.cleanup());
 
 describe('attractor runs', () => {
