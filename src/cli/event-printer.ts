@@ -9,13 +9,17 @@ export interface EventPrinter {
   retried: () => string[];
   /** True when this failure reason was already printed (so the summary need not repeat it). */
   shown: (reason: string) => boolean;
+  /** The models the run's agents called, in first-call order (for the cost line). */
+  models: () => string[];
 }
 
 /** `--json`: every event as one line; plain: one line per event, each failure reason printed once. */
 export function createEventPrinter(json: boolean, ctx: CliContext): EventPrinter {
   const retried = new Set<string>();
   const shownReasons = new Set<string>();
+  const models = new Set<string>();
   const observe = (e: PipelineEvent): void => {
+    if (e.kind === 'agent.usage' && typeof e.data['model'] === 'string') models.add(e.data['model']);
     if (e.kind === 'node.retry' && e.node_id && !e.data['branch'] && !e.data['parent'])
       retried.add(e.node_id);
   };
@@ -35,5 +39,10 @@ export function createEventPrinter(json: boolean, ctx: CliContext): EventPrinter
         if (typeof reason === 'string' && (e.kind === 'node.complete' || e.kind === 'pipeline.error'))
           shownReasons.add(reason);
       };
-  return { print, retried: () => [...retried], shown: (reason) => shownReasons.has(reason) };
+  return {
+    print,
+    retried: () => [...retried],
+    shown: (reason) => shownReasons.has(reason),
+    models: () => [...models],
+  };
 }
