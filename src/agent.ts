@@ -6,8 +6,8 @@
  * environment (pass it as `backend` to `runPipeline`). Explicit named exports only.
  *
  * @example
- * import { createSession, getProfile, LocalExecutionEnvironment } from 'attractor/agent';
- * import { LLMClient } from 'attractor/llm';
+ * import { createSession, getProfile, LocalExecutionEnvironment } from 'attractor-pipelines/agent';
+ * import { LLMClient } from 'attractor-pipelines/llm';
  * const session = createSession({
  *   client: LLMClient.fromEnv(),
  *   profile: getProfile('anthropic'),

@@ -4,7 +4,7 @@
  * scenarios) are `attractor/testing`.
  *
  * @example
- * import { compileMachine, pipelineInput, providePipeline } from 'attractor';
+ * import { compileMachine, pipelineInput, providePipeline } from 'attractor-pipelines';
  * import { createActor } from 'xstate';
  * const compiled = compileMachine(dotSource);
  * const actor = createActor(providePipeline(compiled, { backend, interviewer }), {

@@ -3,7 +3,7 @@
  * replay middleware for LLM sessions, scripted interviewers and scenario files for pipelines.
  *
  * @example
- * import { ScriptedAdapter } from 'attractor/testing';
+ * import { ScriptedAdapter } from 'attractor-pipelines/testing';
  * const client = new LLMClient({ adapters: [new ScriptedAdapter({ turns: [{ text: 'hi' }] })] });
  */
 

@@ -7,7 +7,7 @@ describe('package exports', () => {
 
   it.each([
     [
-      'attractor',
+      'attractor-pipelines',
       [
         'compile',
         'compileMachine',
@@ -20,11 +20,11 @@ describe('package exports', () => {
       ],
     ],
     [
-      'attractor/llm',
+      'attractor-pipelines/llm',
       ['LLMClient', 'AnthropicAdapter', 'OpenAIAdapter', 'GeminiAdapter', 'OpenAICompatibleAdapter'],
     ],
     [
-      'attractor/agent',
+      'attractor-pipelines/agent',
       [
         'createSession',
         'getProfile',
@@ -36,7 +36,7 @@ describe('package exports', () => {
       ],
     ],
     [
-      'attractor/testing',
+      'attractor-pipelines/testing',
       ['ScriptedAdapter', 'RecordMiddleware', 'ReplayMiddleware', 'QueueInterviewer', 'parseScenario'],
     ],
   ])('%s exports %j', async (specifier, names) => {
@@ -46,8 +46,8 @@ describe('package exports', () => {
 
   it('a scripted adapter answers through the public client', async () => {
     // Specifiers in variables: resolved at run time through the exports map, typed from src/.
-    const llm: string = 'attractor/llm';
-    const testing: string = 'attractor/testing';
+    const llm: string = 'attractor-pipelines/llm';
+    const testing: string = 'attractor-pipelines/testing';
     const { LLMClient, Message } = (await import(
       /* @vite-ignore */ llm
     )) as typeof import('../src/llm/index.js');
@@ -59,5 +59,16 @@ describe('package exports', () => {
     });
     const response = await client.complete({ model: 'scripted-1', messages: [Message.user('hi')] });
     expect(response.text).toBe('scripted hello');
+  });
+
+  it('is published under a name free on npm, installs the `attractor` command, and the README says so', async () => {
+    const { readFileSync } = await import('node:fs');
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    // `attractor` on the registry is someone else's package.
+    expect(pkg.name).toBe('attractor-pipelines');
+    expect(pkg.bin).toEqual({ attractor: './bin/attractor.js' });
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(`npm install ${pkg.name}`);
+    expect(readme).not.toMatch(/from 'attractor(\/\w+)?'/);
   });
 });

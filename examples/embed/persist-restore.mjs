@@ -21,7 +21,7 @@ import {
   pipelineInput,
   providePipeline,
   restorePipeline,
-} from 'attractor';
+} from 'attractor-pipelines';
 import { createActor, toPromise } from 'xstate';
 
 const PIPELINE = `digraph release {

@@ -18,7 +18,7 @@ import {
   createSimulatedBackend,
   pipelineInput,
   providePipeline,
-} from 'attractor';
+} from 'attractor-pipelines';
 import { createActor } from 'xstate';
 
 const PIPELINE = `digraph release {
