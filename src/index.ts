@@ -1,7 +1,7 @@
 /**
  * Attractor's public API. Explicit named exports only: what is not listed here is internal. The LLM
- * client is `attractor/llm`; test doubles (scripted adapter, record/replay, queue interviewer,
- * scenarios) are `attractor/testing`.
+ * client is `attractor-pipelines/llm`; test doubles (scripted adapter, record/replay, queue interviewer,
+ * scenarios) are `attractor-pipelines/testing`.
  *
  * @example
  * import { compileMachine, pipelineInput, providePipeline } from 'attractor-pipelines';

@@ -1,5 +1,5 @@
 /**
- * `attractor/testing`: fakes for testing code built on Attractor — a scripted LLM adapter, record /
+ * `attractor-pipelines/testing`: fakes for testing code built on Attractor — a scripted LLM adapter, record /
  * replay middleware for LLM sessions, scripted interviewers and scenario files for pipelines.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * attractor/llm — the unified LLM client over the official Anthropic, OpenAI and Gemini SDKs.
+ * attractor-pipelines/llm — the unified LLM client over the official Anthropic, OpenAI and Gemini SDKs.
  *
  * @example
  * import { LLMClient, Message } from 'attractor-pipelines/llm';
