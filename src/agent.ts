@@ -1,13 +1,13 @@
 /**
- * `attractor/agent`: the coding agent as a library — a session you create, submit to, steer, follow up and
+ * `attractor-pipelines/agent`: the coding agent as a library — a session you create, submit to, steer, follow up and
  * abort, whose events you read as an async iterable or subscribe to; the provider profiles (tool sets, system
  * prompts, limits); `defineTool` for your own tools; the execution environment interface and its local
  * implementation; and `createAgentBackend`, which runs a pipeline's agent nodes with your tools and your
  * environment (pass it as `backend` to `runPipeline`). Explicit named exports only.
  *
  * @example
- * import { createSession, getProfile, LocalExecutionEnvironment } from 'attractor/agent';
- * import { LLMClient } from 'attractor/llm';
+ * import { createSession, getProfile, LocalExecutionEnvironment } from 'attractor-pipelines/agent';
+ * import { LLMClient } from 'attractor-pipelines/llm';
  * const session = createSession({
  *   client: LLMClient.fromEnv(),
  *   profile: getProfile('anthropic'),

@@ -1,12 +1,12 @@
 /**
- * `attractor/compiler`: the compiler's parts, for tools that read, check or transform pipelines — the
+ * `attractor-pipelines/compiler`: the compiler's parts, for tools that read, check or transform pipelines — the
  * parser, the graph types, transforms and lint rules (passed to one compilation as `transforms` / `rules`;
  * there is no global registry), and the pure functions the engine routes with, to test a pipeline's
  * routing without running it. Explicit named exports only.
  *
  * @example
- * import { loadPipeline } from 'attractor';
- * import { outgoingEdges, selectEdge } from 'attractor/compiler';
+ * import { loadPipeline } from 'attractor-pipelines';
+ * import { outgoingEdges, selectEdge } from 'attractor-pipelines/compiler';
  * const { graph } = loadPipeline(source);
  * const edge = selectEdge({ edges: outgoingEdges(graph, 'review'), outcome: { status: 'fail' }, context: {} });
  */

@@ -1,13 +1,13 @@
 /**
  * Attractor's public API: what an application embedding the engine needs to run, resume, compile and
  * observe pipelines, answer their gates and add its own handlers. Explicit named exports only; what is not
- * listed is internal. The rest lives in subpaths: `attractor/compiler` (parser, transforms, lint rules,
- * routing functions, the graph types), `attractor/agent` (the coding agent), `attractor/llm` (the LLM
- * client) and `attractor/testing` (scripted adapters, scenarios, scripted interviewers). Every symbol is
+ * listed is internal. The rest lives in subpaths: `attractor-pipelines/compiler` (parser, transforms, lint rules,
+ * routing functions, the graph types), `attractor-pipelines/agent` (the coding agent), `attractor-pipelines/llm` (the LLM
+ * client) and `attractor-pipelines/testing` (scripted adapters, scenarios, scripted interviewers). Every symbol is
  * exported from exactly one place; `docs/api-report.md` lists them all and a test keeps it true.
  *
  * @example
- * import { compileMachine, pipelineInput, providePipeline } from 'attractor';
+ * import { compileMachine, pipelineInput, providePipeline } from 'attractor-pipelines';
  * import { createActor } from 'xstate';
  * const compiled = compileMachine(dotSource);
  * const actor = createActor(providePipeline(compiled, { backend, interviewer }), {

@@ -1,11 +1,11 @@
 /**
- * `attractor/testing`: fakes for testing code built on Attractor — a scripted LLM adapter, cassettes,
+ * `attractor-pipelines/testing`: fakes for testing code built on Attractor — a scripted LLM adapter, cassettes,
  * scripted interviewers, scenario files and the simulated backend that `--dry-run` uses. Record and replay
- * middleware are product features and live in `attractor/llm`. Explicit named exports only.
+ * middleware are product features and live in `attractor-pipelines/llm`. Explicit named exports only.
  *
  * @example
- * import { LLMClient } from 'attractor/llm';
- * import { ScriptedAdapter } from 'attractor/testing';
+ * import { LLMClient } from 'attractor-pipelines/llm';
+ * import { ScriptedAdapter } from 'attractor-pipelines/testing';
  * const client = new LLMClient({ adapters: [new ScriptedAdapter({ turns: [{ text: 'hi' }] })] });
  */
 

@@ -7,7 +7,7 @@ describe('package exports', () => {
 
   it.each([
     [
-      'attractor',
+      'attractor-pipelines',
       [
         'compile',
         'compileMachine',
@@ -20,11 +20,11 @@ describe('package exports', () => {
       ],
     ],
     [
-      'attractor/llm',
+      'attractor-pipelines/llm',
       ['LLMClient', 'AnthropicAdapter', 'OpenAIAdapter', 'GeminiAdapter', 'OpenAICompatibleAdapter'],
     ],
     [
-      'attractor/agent',
+      'attractor-pipelines/agent',
       [
         'createSession',
         'getProfile',
@@ -35,9 +35,12 @@ describe('package exports', () => {
         'ToolRegistry',
       ],
     ],
-    ['attractor/compiler', ['parseDot', 'validate', 'selectEdge', 'applyTransforms', 'evaluateCondition']],
     [
-      'attractor/testing',
+      'attractor-pipelines/compiler',
+      ['parseDot', 'validate', 'selectEdge', 'applyTransforms', 'evaluateCondition'],
+    ],
+    [
+      'attractor-pipelines/testing',
       ['ScriptedAdapter', 'parseCassette', 'createSimulatedBackend', 'QueueInterviewer', 'parseScenario'],
     ],
   ])('%s exports %j', async (specifier, names) => {
@@ -47,8 +50,8 @@ describe('package exports', () => {
 
   it('a scripted adapter answers through the public client', async () => {
     // Specifiers in variables: resolved at run time through the exports map, typed from src/.
-    const llm: string = 'attractor/llm';
-    const testing: string = 'attractor/testing';
+    const llm: string = 'attractor-pipelines/llm';
+    const testing: string = 'attractor-pipelines/testing';
     const { LLMClient, Message } = (await import(
       /* @vite-ignore */ llm
     )) as typeof import('../src/llm/index.js');

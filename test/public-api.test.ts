@@ -24,7 +24,10 @@ function entryPoints(): Array<{ specifier: string; file: string }> {
 }
 
 /** The LLM spec's names for two errors, kept as aliases so code written against the spec compiles. */
-const SPEC_ALIASES = new Set(['attractor/llm:SDKError', 'attractor/llm:AccessDeniedError']);
+const SPEC_ALIASES = new Set([
+  'attractor-pipelines/llm:SDKError',
+  'attractor-pipelines/llm:AccessDeniedError',
+]);
 
 const surfaces = entryPoints().map((entry) => ({ ...entry, exports: apiSurface(entry.file, ROOT) }));
 
@@ -89,7 +92,8 @@ describe('the public API', () => {
   );
 
   it('keeps the root to what an embedder needs, not the internals', () => {
-    const root = surfaces.find((s) => s.specifier === 'attractor')?.exports.map((e) => e.name) ?? [];
+    const root =
+      surfaces.find((s) => s.specifier === 'attractor-pipelines')?.exports.map((e) => e.name) ?? [];
     for (const name of ['runPipeline', 'resumePipeline', 'compile', 'compileMachine', 'providePipeline']) {
       expect(root).toContain(name);
     }

@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AutoApproveInterviewer, runPipeline } from 'attractor';
-import { createAgentBackend, defineTool, LocalExecutionEnvironment } from 'attractor/agent';
-import { LLMClient } from 'attractor/llm';
-import { ScriptedAdapter } from 'attractor/testing';
+import { AutoApproveInterviewer, runPipeline } from 'attractor-pipelines';
+import { createAgentBackend, defineTool, LocalExecutionEnvironment } from 'attractor-pipelines/agent';
+import { LLMClient } from 'attractor-pipelines/llm';
+import { ScriptedAdapter } from 'attractor-pipelines/testing';
 import { z } from 'zod';
 
 const PIPELINE = `digraph triage {

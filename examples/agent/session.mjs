@@ -9,9 +9,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createSession, defineTool, getProfile, LocalExecutionEnvironment } from 'attractor/agent';
-import { LLMClient } from 'attractor/llm';
-import { ScriptedAdapter } from 'attractor/testing';
+import { createSession, defineTool, getProfile, LocalExecutionEnvironment } from 'attractor-pipelines/agent';
+import { LLMClient } from 'attractor-pipelines/llm';
+import { ScriptedAdapter } from 'attractor-pipelines/testing';
 import { z } from 'zod';
 
 /** A tool of our own: zod parameters (the model sees their JSON schema), output as text for the model. */

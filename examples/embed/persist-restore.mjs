@@ -20,8 +20,8 @@ import {
   pipelineInput,
   providePipeline,
   restorePipeline,
-} from 'attractor';
-import { createSimulatedBackend } from 'attractor/testing';
+} from 'attractor-pipelines';
+import { createSimulatedBackend } from 'attractor-pipelines/testing';
 import { createActor, toPromise } from 'xstate';
 
 const PIPELINE = `digraph release {

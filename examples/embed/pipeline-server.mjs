@@ -12,8 +12,8 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CallbackInterviewer, compileMachine, pipelineInput, providePipeline } from 'attractor';
-import { createSimulatedBackend } from 'attractor/testing';
+import { CallbackInterviewer, compileMachine, pipelineInput, providePipeline } from 'attractor-pipelines';
+import { createSimulatedBackend } from 'attractor-pipelines/testing';
 import { createActor } from 'xstate';
 
 const PIPELINE = `digraph release {

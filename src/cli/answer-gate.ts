@@ -18,15 +18,24 @@ import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
  * What the answer file of `choice` says for this question (exactly what the run will read back), or
  * an error naming the options: free text only where the gate takes it.
  */
-function answerFields(file: QuestionFile, choice: string): { choice: string } | { text: string } {
+function answerFields(
+  file: QuestionFile,
+  choice: string,
+): { fields: { choice: string } | { text: string }; shown: string } {
   const question = toQuestion(file);
   const checked = checkAnswer(
     question,
     answerFromFile(question, { id: file.id, choice, answered_at: '' }) ?? {},
   );
   if (!checked.ok) throw new AttractorError('ANSWER_NO_OPTION', `${checked.reason}.`);
+  // What the gate will take, as its option says it (not the key or word typed), and any free text.
+  const label = checked.option?.label;
+  const shown =
+    checked.text !== undefined
+      ? `${label ? `${label}: ` : ''}${JSON.stringify(checked.text)}`
+      : (label ?? choice);
   // As typed: the run resolves it exactly as checked here (a key shared by two options stays the one meant).
-  return checked.text !== undefined ? { text: checked.text } : { choice };
+  return { fields: checked.text !== undefined ? { text: checked.text } : { choice }, shown };
 }
 
 /**
@@ -62,7 +71,7 @@ export async function answerGate(
     if (!file) return;
     answered = true;
     try {
-      const fields = answerFields(file, choice);
+      const { fields, shown } = answerFields(file, choice);
       const by = `attach (pid ${process.pid})`;
       const won = writeAnswerFile(runDir, {
         id: file.id,
@@ -77,7 +86,7 @@ export async function answerGate(
         settle(EXIT_FAILURE);
         return;
       }
-      ctx.io.stdout(`Answered ${file.node_id} (question ${file.id}): ${choice}\n`);
+      ctx.io.stdout(`Answered ${file.node_id} (question ${file.id}): ${shown}\n`);
       settle(EXIT_OK);
     } catch (error) {
       ctx.io.stderr(`attractor: ${(error as Error).message}\n`);

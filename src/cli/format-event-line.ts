@@ -1,6 +1,7 @@
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { Colors } from './colors.js';
 import { displayPath } from './display-path.js';
+import { formatUsage } from './format-usage.js';
 
 /** A node's outcome at a glance: only SUCCESS gets a tick. */
 const STATUS_MARKS: Readonly<Record<string, string>> = {
@@ -38,7 +39,8 @@ export function formatEventLine(event: PipelineEvent, colors: Colors, cwd?: stri
         : d['notes']
           ? `: ${String(d['notes'])}`
           : '';
-      return `  ${paint(mark)} ${node}${at} ${paint(status)}${why}`;
+      const spent = formatUsage(d['usage']);
+      return `  ${paint(mark)} ${node}${at} ${paint(status)}${why}${spent ? ` (${spent})` : ''}`;
     }
     case 'node.retry': {
       const wait = typeof d['delay_ms'] === 'number' ? ` (next attempt in ${formatWait(d['delay_ms'])})` : '';

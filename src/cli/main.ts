@@ -9,8 +9,10 @@ import { type CliIo, processIo } from './cli-io.js';
 import { colorsFor } from './colors.js';
 import { registerAttachCommand } from './commands/attach.js';
 import { registerCompileCommand } from './commands/compile.js';
+import { registerForkCommand } from './commands/fork.js';
 import { registerResumeCommand } from './commands/resume.js';
 import { registerRunCommand } from './commands/run.js';
+import { registerRunsCommand } from './commands/runs.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
@@ -23,7 +25,9 @@ export type RegisterCommand = (program: Command, ctx: CliContext) => void;
 export const COMMANDS: readonly RegisterCommand[] = [
   registerRunCommand,
   registerResumeCommand,
+  registerForkCommand,
   registerAttachCommand,
+  registerRunsCommand,
   registerValidateCommand,
   registerCompileCommand,
   registerServeCommand,
@@ -34,6 +38,8 @@ Examples:
   $ attractor run examples/tour.dot --dry-run
   $ attractor run pipeline.dot --scenario scenario.json --json
   $ attractor resume .attractor-runs/tour/<run id>
+  $ attractor runs --status waiting
+  $ attractor fork .attractor-runs/tour/<run id> --from implement
   $ attractor validate examples/tour.dot
   $ attractor validate pipeline.dot --strict --json
   $ attractor compile pipeline.dot --format svg > pipeline.svg

@@ -1,17 +1,61 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import type { RunResult } from '../run/run-types.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { CliContext } from './cli-context.js';
+import { displayPath } from './display-path.js';
+import { createEventPrinter, type EventPrinter } from './event-printer.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
-import { formatEventLine } from './format-event-line.js';
+import { formatRunCost } from './format-usage.js';
 import { loadTui } from './load-tui.js';
+import { formatRunSummary } from './run-summary.js';
 
 const exitFor = (phase: string): number =>
   phase === 'done' ? EXIT_OK : phase === 'failed' ? EXIT_FAILURE : EXIT_INTERRUPTED;
 
-/** Plain lines for a pipe: replay, follow until pipeline.finalize. */
+/**
+ * The last line `attractor run` prints, from the run's `pipeline.finalize` alone: how it ended, its
+ * quality and reasons, and (for a real run) what it cost.
+ */
+function finalLines(event: PipelineEvent, printer: EventPrinter, runDir: string, ctx: CliContext): string {
+  const d = event.data;
+  const status = String(d['status']);
+  const list = (key: string): string[] => (Array.isArray(d[key]) ? d[key].map(String) : []);
+  const reason = typeof d['reason'] === 'string' ? d['reason'] : undefined;
+  const stoppedAt = typeof d['stopped_at'] === 'string' ? d['stopped_at'] : undefined;
+  const shown = displayPath(ctx.io.cwd, runDir);
+  if (status !== 'completed' && status !== 'failed')
+    return `Interrupted${stoppedAt ? ` at ${stoppedAt}` : ''}${reason ? `: ${reason}` : ''}. Resume with: attractor resume ${JSON.stringify(shown)}\n`;
+  const result: RunResult = {
+    status,
+    quality: d['quality'] === 'clean' || d['quality'] === 'degraded' ? d['quality'] : 'failed',
+    runId: '',
+    runDir,
+    ...(stoppedAt ? { stoppedAt } : {}),
+    ...(status === 'failed' && reason
+      ? { failure: { reason, ...(typeof d['failed_at'] === 'string' ? { node: d['failed_at'] } : {}) } }
+      : {}),
+    ...(status === 'completed' && reason && stoppedAt ? { deadEnd: { node: stoppedAt, reason } } : {}),
+    context: {},
+    completedNodes: [],
+    failedNodes: list('failed_nodes'),
+    recoveredNodes: list('recovered_nodes'),
+    partialNodes: list('partial_nodes'),
+  };
+  const summary = formatRunSummary(result, {
+    retried: printer.retried(),
+    reasonShown: reason !== undefined && printer.shown(reason),
+    runDir: shown,
+    colors: ctx.colors,
+  });
+  const cost = formatRunCost(d['usage'], printer.models());
+  return `${summary}\n${cost ? `${cost}\n` : ''}`;
+}
+
+/** Plain lines for a pipe: replay, follow until pipeline.finalize, then the run's last line. */
 async function followPlain(runDir: string, ctx: CliContext): Promise<number> {
+  const printer = createEventPrinter(false, ctx);
   const { followLines } = await import('../tui/follow-file.js');
   let code: number | undefined;
   let finish: (code: number) => void = () => {};
@@ -25,9 +69,9 @@ async function followPlain(runDir: string, ctx: CliContext): Promise<number> {
     } catch {
       return;
     }
-    const text = formatEventLine(event, ctx.colors);
-    if (text !== undefined) ctx.io.stdout(`${text}\n`);
+    printer.print(event);
     if (event.kind === 'pipeline.finalize' && code === undefined) {
+      ctx.io.stdout(finalLines(event, printer, runDir, ctx));
       const status = String(event.data['status']);
       code = status === 'completed' ? EXIT_OK : status === 'failed' ? EXIT_FAILURE : EXIT_INTERRUPTED;
       finish(code);

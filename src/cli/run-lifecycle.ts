@@ -10,6 +10,7 @@ import { displayPath } from './display-path.js';
 import type { EventPrinter } from './event-printer.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from './exit-codes.js';
 import { formatDiagnostic } from './format-diagnostic.js';
+import { formatRunCost } from './format-usage.js';
 import { DEFAULT_INSPECT_PORT, type InspectStream } from './inspect-stream.js';
 import { loadTui } from './load-tui.js';
 import type { RunFlags } from './run-flags.js';
@@ -100,6 +101,9 @@ export async function finish(
         colors: ctx.colors,
       });
       say(`${line}\n`);
+      // A real run says what it cost, and with which models, last.
+      const cost = formatRunCost(result.usage, printer.models());
+      if (cost) say(`${cost}\n`);
       return result.status === 'completed' ? EXIT_OK : EXIT_FAILURE;
     }
     case 'paused':

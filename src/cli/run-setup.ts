@@ -56,7 +56,12 @@ function noteSimulatedModels(flags: RunFlags, ctx: CliContext): void {
 }
 
 /** A real run's settings from the flags: where agents work, the keys' environment, defaults, budget, cassettes. */
-function realSettings(flags: RunFlags, ctx: CliContext, initialUsage?: unknown): RealRunSettings {
+function realSettings(
+  flags: RunFlags,
+  ctx: CliContext,
+  initialUsage: unknown,
+  showPlan: boolean,
+): RealRunSettings {
   if (flags.record && flags.replay) {
     throw new AttractorError('BAD_FLAG', '--record and --replay cannot be used together.');
   }
@@ -73,8 +78,9 @@ function realSettings(flags: RunFlags, ctx: CliContext, initialUsage?: unknown):
     ...(flags.record ? { recordTo: path.resolve(ctx.io.cwd, flags.record) } : {}),
     ...(flags.replay ? { replayFrom: path.resolve(ctx.io.cwd, flags.replay) } : {}),
     ...(initialUsage !== undefined ? { initialUsage } : {}),
+    // Which model each node will use, before the first call costs anything (the TUI shows its own).
     onPlan: (lines) => {
-      if (ctx.verbose()) for (const line of lines) ctx.io.stderr(`attractor: ${line}\n`);
+      if (showPlan || ctx.verbose()) for (const line of lines) ctx.io.stderr(`attractor: ${line}\n`);
     },
   };
 }
@@ -120,7 +126,9 @@ export async function buildRun(
     // A dry run on the command line answers every gate with its first option, as --auto-approve does.
     ...(flags.autoApprove || flags.dryRun ? { autoApprove: true } : {}),
     interviewer: options.interviewer ?? interviewer,
-    ...(flags.dryRun || scenario ? {} : { real: realSettings(flags, ctx, options.initialUsage) }),
+    ...(flags.dryRun || scenario
+      ? {}
+      : { real: realSettings(flags, ctx, options.initialUsage, options.interviewer === undefined) }),
     ...(agents ? { agents } : {}),
   });
   const { real, ...runServices } = services;

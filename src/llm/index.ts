@@ -1,8 +1,8 @@
 /**
- * attractor/llm — the unified LLM client over the official Anthropic, OpenAI and Gemini SDKs.
+ * attractor-pipelines/llm — the unified LLM client over the official Anthropic, OpenAI and Gemini SDKs.
  *
  * @example
- * import { LLMClient, Message } from 'attractor/llm';
+ * import { LLMClient, Message } from 'attractor-pipelines/llm';
  * const client = LLMClient.fromEnv();
  * const result = await client.generate({ model: 'claude-sonnet-4-6', prompt: 'Say hi' });
  */

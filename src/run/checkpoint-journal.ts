@@ -7,6 +7,9 @@ import { applyCheckpointDelta, isCheckpointDelta } from './checkpoint-delta.js';
 /** The journal's name in a run directory: a running run's checkpoints, one JSON line each, newest last. */
 export const JOURNAL_FILE = 'checkpoint-journal.jsonl';
 
+/** Every line the journal was ever given, kept for forks (decision 0212); read by `checkpointAtEntry`. */
+export const CHECKPOINT_HISTORY_FILE = 'checkpoint-history.jsonl';
+
 /**
  * Past this size the next durable `checkpoint.json` lets the journal start over (decision 0055).
  * Readers replay the whole journal (decision 0056): the bound is also what a read of a running run costs.
@@ -81,6 +84,17 @@ export function newestJournalCheckpoint(runDir: string): Record<string, unknown>
  * rebuild exactly, never a mix.
  */
 export function foldJournal(text: string): Record<string, unknown> | undefined {
+  return eachJournalState(text, () => {});
+}
+
+/**
+ * `foldJournal`, calling `visit` with the state after each line applied (the same object, changed by
+ * the lines after: copy what is kept).
+ */
+export function eachJournalState(
+  text: string,
+  visit: (state: Record<string, unknown>) => void,
+): Record<string, unknown> | undefined {
   let state: Record<string, unknown> | undefined;
   let chain: string | undefined;
   let index = 0;
@@ -99,6 +113,7 @@ export function foldJournal(text: string): Record<string, unknown> | undefined {
       state = checkpoint;
       chain = marker;
       index = 0;
+      visit(state);
     } else if (
       state &&
       chain !== undefined &&
@@ -108,6 +123,7 @@ export function foldJournal(text: string): Record<string, unknown> | undefined {
       applyCheckpointDelta(state, json)
     ) {
       index += 1;
+      visit(state);
     }
   }
   return state;

@@ -6,6 +6,7 @@ import { ContextLogEntrySchema } from '../actors/pipeline-context.js';
 import { StageStatusSchema } from '../compiler/outcome.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import { AttractorError } from '../shared/errors.js';
+import { openLineFile } from '../shared/line-file.js';
 import {
   type CheckpointParts,
   chainStartText,
@@ -15,6 +16,7 @@ import {
   writtenCheckpoint,
 } from './checkpoint-delta.js';
 import {
+  CHECKPOINT_HISTORY_FILE,
   CheckpointJournal,
   JOURNAL_COMPACT_BYTES,
   JOURNAL_FILE,
@@ -68,6 +70,11 @@ export interface CheckpointWriterOptions {
    * ahead of goes to disk here (the routing nodes' stage records, decision 0061).
    */
   beforeSnapshot?: () => void;
+  /**
+   * Keep every checkpoint in `checkpoint-history.jsonl` too (decision 0212): what a fork from any node
+   * the run reached starts from. Same lines as the journal, never emptied, not fsync'd.
+   */
+  keepHistory?: boolean;
 }
 
 /** A chain's id: unique enough that two writers on one journal (they should not be) never share one. */
@@ -86,6 +93,9 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
   const durable = options.durable ?? true;
   if (options.historyDir) mkdirSync(options.historyDir, { recursive: true });
   const journal = new CheckpointJournal(options.runDir, { durable });
+  const history = options.keepHistory
+    ? openLineFile(join(options.runDir, CHECKPOINT_HISTORY_FILE), { durable: false })
+    : undefined;
   let lastStamp = 0;
   let snapshotExists = options.fresh ? false : existsSync(path);
   // The journal's newest line, its chain and its place there; undefined when the next line must be full.
@@ -134,7 +144,9 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
       const chain = delta && chained ? chained.chain : newChainId();
       // Until the line is appended whole, the next one must not count on it: it starts a chain of its own.
       chained = undefined;
-      journal.append(delta ? JSON.stringify(delta) : chainStartText(text(), chain));
+      const line = delta ? JSON.stringify(delta) : chainStartText(text(), chain);
+      journal.append(line);
+      history?.append(line.endsWith('\n') ? line.slice(0, -1) : line);
       chained = { written, chain, index: delta ? index : 0 };
       if (!running) {
         // The run stops here: checkpoint.json alone is its record, as the run layout says.
@@ -167,6 +179,7 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
     close(): void {
       this.flush();
       journal.close();
+      history?.close();
     },
   };
 }

@@ -74,7 +74,7 @@ export function startPipeline(options: StartOptions): PipelineRun {
   const compiled = options.compiled ?? compileRun(options);
   const { graph } = compiled;
   if (!findStartNodes(graph)[0]) throw new AttractorError('NO_START_NODE', 'the pipeline has no start node.');
-  const runId = newRunId();
+  const runId = options.runId ?? newRunId();
   const runDir = resolveRunDir(options, graph, runId);
   return executeRun(
     {

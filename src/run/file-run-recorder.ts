@@ -67,6 +67,7 @@ export class FileRunRecorder implements RunRecorder {
         ...(options.checkpointDir ? { historyDir: options.checkpointDir } : {}),
         durable,
         fresh: options.fresh,
+        keepHistory: true,
         beforeSnapshot: () => this.stages.flush(),
         onError: (error) =>
           options.onLateFailure(

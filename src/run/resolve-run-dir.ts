@@ -42,6 +42,7 @@ const RUN_FILES = [
   'events.jsonl',
   'checkpoint.json',
   'checkpoint-journal.jsonl',
+  'checkpoint-history.jsonl',
   'run.lock',
   'processes.json',
   'artifacts',

@@ -103,3 +103,14 @@ function isAlive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/**
+ * Whether a process is running the run in `runDir` now: its `run.lock` names a live process (this one
+ * only while it holds it), or was created a moment ago. A lock left by a killed process is not held.
+ */
+export function isRunLockHeld(runDir: string): boolean {
+  const path = resolve(runDir, 'run.lock');
+  const { holder, blank } = lockHolder(path);
+  if (holder === undefined) return blank && justCreated(path);
+  return holder === process.pid ? heldHere.has(path) : isAlive(holder);
+}

@@ -22,7 +22,8 @@ export function manifestOf(prepared: Prepared, options: RunOptions): RunManifest
     pipeline: graph.name,
     goal: graph.attrs.goal ?? '',
     // Absolute: a resume from another directory resolves the pipeline's relative paths against it.
-    ...(graph.file ? { source_file: resolve(graph.file) } : {}),
+    // A pseudo-name (`<inline>`, `<stdin>`) is no file: resolving it would name one that never existed.
+    ...(graph.file && !/^<.*>$/.test(graph.file) ? { source_file: resolve(graph.file) } : {}),
     source_sha256: prepared.sha,
     started_at: new Date().toISOString(),
     attractor_version: packageVersion(),

@@ -36,6 +36,9 @@ export function runOutcome(
       failed_nodes: [...context.failedNodes],
       recovered_nodes: ending.recoveredNodes,
       partial_nodes: partialNodes,
+      // Where it stopped, for a reader of the log alone (`attractor attach`'s last line).
+      ...(context.stoppedAt ? { stopped_at: context.stoppedAt } : {}),
+      ...(failure?.node !== undefined ? { failed_at: failure.node } : {}),
     },
     result: {
       status: final,

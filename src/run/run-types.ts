@@ -102,6 +102,8 @@ export interface StartOptions extends RunOptions {
   file?: string;
   /** The source compiled for this run already (`compileRun` with the same options): not compiled again. */
   compiled?: CompiledMachine;
+  /** The run's id, when its caller has named the run already (the server's id is the run's `run_id`). */
+  runId?: string;
 }
 
 /** A run in progress: pause (finish the node, checkpoint, stop) or cancel (abort now). */

@@ -11,6 +11,7 @@ import { expandVars, parseVarsDeclaration, resolvePipelineVars } from '../compil
 import type { CompiledMachine } from '../machines/compile-machine.js';
 import { readCheckpoint } from '../run/checkpoint.js';
 import { checkpointVars, compileRun, resumePipeline, startPipeline } from '../run/engine.js';
+import { forkRun } from '../run/fork-run.js';
 import { newRunId } from '../run/run-directory.js';
 import { createRunServices } from '../run/run-services.js';
 import type { PipelineRun, RunOptions, RunResult } from '../run/run-types.js';
@@ -30,7 +31,7 @@ import {
 import type { ListRunsQuery, RunPage, RunStore } from './run-store.js';
 import { emptyRunSummary, foldRunSummary, type RunSummary } from './run-summary.js';
 import type { RunViewFacts } from './run-view.js';
-import { serverReadScope } from './server-read-scope.js';
+import { INLINE_SOURCE, serverReadScope } from './server-read-scope.js';
 
 export interface RunManagerOptions {
   store: RunStore;
@@ -250,10 +251,68 @@ export class RunManager {
       );
     }
     this.#hubs.delete(id);
-    this.#store.update(id, { status: 'queued' });
+    // The previous attempt's ending is not this one's: a resumed run reports its own when it ends.
+    this.#store.update(id, {
+      status: 'queued',
+      quality: undefined,
+      failure: undefined,
+      stopped_at: undefined,
+    });
     this.#queue.push(id);
     this.#pump();
     return this.get(id);
+  }
+
+  /**
+   * A new run standing where run `id` stood as it entered `fromNode` (`forkRun`), queued like a resume:
+   * 409 before the run has a run directory, 422 for a node the pipeline lacks or the run never reached.
+   */
+  fork(id: string, fromNode: string, set: Readonly<Record<string, string>> = {}): RunRecord {
+    if (this.#draining)
+      throw new ApiError(503, 'DRAINING', 'the server is shutting down and takes no new runs.');
+    const record = this.get(id);
+    if (!record.run_dir)
+      throw new ApiError(
+        409,
+        'RUN_NOT_STARTED',
+        `run ${id} is ${record.status} and has no state to fork yet.`,
+      );
+    const source = this.#store.source(id);
+    const forkId = newRunId();
+    try {
+      forkRun({
+        from: record.run_dir,
+        node: fromNode,
+        graph: this.graph(id),
+        source,
+        ...(record.source_file !== INLINE_SOURCE ? { file: record.source_file } : {}),
+        set,
+        runDir: this.#store.runDirFor(forkId),
+        runId: forkId,
+      });
+    } catch (error) {
+      if (AttractorError.isInstance(error) && error.code.startsWith('FORK_'))
+        throw new ApiError(422, error.code, error.describe());
+      throw error;
+    }
+    const now = new Date().toISOString();
+    this.#store.create(
+      {
+        id: forkId,
+        name: record.name,
+        goal: record.goal,
+        status: 'queued',
+        created_at: now,
+        updated_at: now,
+        source_file: record.source_file,
+        options: record.options,
+        run_dir: this.#store.runDirFor(forkId),
+      },
+      source,
+    );
+    this.#queue.push(forkId);
+    this.#pump();
+    return this.get(forkId);
   }
 
   /** Resume every run the previous server left interrupted (`--resume-interrupted`). */
@@ -387,6 +446,7 @@ export class RunManager {
         if (existsSync(runDir)) renameSync(runDir, `${runDir}.abandoned-${Date.now()}`);
         run = startPipeline({
           ...options,
+          runId: id,
           source,
           file: record.source_file,
           compiled,

@@ -30,3 +30,13 @@ export const ListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).optional(),
   cursor: z.string().optional(),
 });
+
+/** `POST /pipelines/{id}/fork` body: the node to start at, and context values to change first. */
+export const ForkRequestSchema = z
+  .object({
+    from_node: z.string().min(1),
+    set: z
+      .record(z.string().regex(/^[A-Za-z_][\w.-]*$/, 'a parameter name or context key'), z.string())
+      .optional(),
+  })
+  .strict();

@@ -85,11 +85,16 @@ export function App({ store, gates, controls, onQuit, runDir, size, fps, clock =
     if (k.ctrl && key === 'c') {
       if (!controls) return onQuit?.();
       interrupts.current += 1;
+      // At a gate no work could finish first: pausing "after this node" would wait for an answer. Stop
+      // now; the question stays open and the resumed gate asks it again.
+      if (pending) controls.cancel();
       // The pipeline actor takes the pause; the store shows "pausing" once the actor has it (actor-status.ts).
-      if (interrupts.current === 1) controls.pause();
+      else if (interrupts.current === 1) controls.pause();
       else controls.cancel();
       return;
     }
+    // The status bar offers `?` at a gate too; only typed free text takes it as a character.
+    if (pending && key === '?' && !inputRef.current.typing) return setHelp((h) => !h);
     if (pending) {
       const result = gateInput(pending.question, inputRef.current, { ...k, input: key });
       const refused = result.answer ? pending.answer(result.answer) : undefined;

@@ -6,7 +6,7 @@ const KEYS: Array<[string, string]> = [
   ['f', 'follow the running node again'],
   ['Enter', 'expand / collapse tool output'],
   ['?', 'show / hide this help'],
-  ['Ctrl-C', 'pause after the current node (checkpoint, resume command printed)'],
+  ['Ctrl-C', 'pause after the current node (checkpoint, resume command printed); at a gate, stop now'],
   ['Ctrl-C ×2', 'cancel now'],
   ['at a gate', '↑/↓ + Enter or the option key; / types a free-form answer'],
 ];

@@ -14,7 +14,8 @@ export function formatRunSummary(state: RunState, now: number): string {
     .filter((n): n is NodeView => n !== undefined && n.status !== 'pending');
   const nameWidth = Math.min(28, Math.max(8, ...ran.map((n) => n.label.length)));
   const lines = ran.map((node) => {
-    const mark = statusMark(node.status, 0).mark;
+    // A node the run stopped in: a spinner frozen in the scrollback would say it still runs.
+    const mark = node.status === 'running' ? '■' : statusMark(node.status, 0).mark;
     const name =
       node.label.length > nameWidth ? `${node.label.slice(0, nameWidth - 1)}…` : node.label.padEnd(nameWidth);
     const time =

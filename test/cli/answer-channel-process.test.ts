@@ -101,7 +101,7 @@ describe('the answer channel of a run without the TUI', () => {
 
     const answered = attach(run.runDir, 'R');
     expect(answered.stderr).toBe('');
-    expect(answered.stdout).toMatch(/Answered gate \(question .+\): R/);
+    expect(answered.stdout).toMatch(/Answered gate \(question .+\): \[R\] Reject\n/);
     expect(answered.status).toBe(0);
 
     // stdin is still open: the process exits only if nothing keeps reading it.

@@ -117,7 +117,7 @@ describe('a human gate without a terminal', () => {
       run.stderr().includes('stdin is closed; waiting') ? true : undefined,
     );
     const answered = attach(run.runDir, '--answer', 'A');
-    expect(answered.stdout).toMatch(/Answered gate \(question gate-1\): A/);
+    expect(answered.stdout).toMatch(/Answered gate \(question gate-1\): \[A\] Approve\n/);
     expect(answered.status).toBe(0);
     const { code, ms } = await run.exited;
     expect(code).toBe(0);

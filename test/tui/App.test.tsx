@@ -165,6 +165,21 @@ test('Ctrl-C once pauses, twice cancels; "pausing" comes from the actor, not fro
   expect(controls.cancel).toHaveBeenCalledTimes(1);
 });
 
+test('at a gate, Ctrl-C stops at once (nothing to finish) and ? shows the help it offers', async () => {
+  const { app, controls, broker } = mount(100);
+  unmount = app.unmount;
+  void broker.ask(question, new AbortController().signal).catch(() => {});
+  await settle(100);
+  expect(app.frame()).toContain('? Ship it?');
+  app.stdin.write('?');
+  await settle();
+  expect(app.frame()).toContain('show / hide this help');
+  app.stdin.write(CTRL_C);
+  await settle();
+  expect(controls.cancel).toHaveBeenCalledTimes(1);
+  expect(controls.pause).not.toHaveBeenCalled();
+});
+
 test('↑/↓ select a node and its activity shows; f follows the running node again; ? shows help', async () => {
   const { app, store } = mount(100);
   unmount = app.unmount;
@@ -181,6 +196,7 @@ test('↑/↓ select a node and its activity shows; f follows the running node a
   app.stdin.write('?');
   await settle();
   expect(app.frame()).toContain('pause after the current node (checkpoint, resume command printed)');
+  expect(app.frame()).toContain('at a gate, stop now');
 });
 
 test('attached without a way to answer: the gate is shown read-only and q quits', async () => {

@@ -49,3 +49,15 @@ test('a run that ended at a dead end says where, under its degraded head line', 
   expect(lines[0]).toMatch(/^release: done \(degraded\)/);
   expect(lines.at(-1)).toBe('  ended at review: no edge matched');
 });
+
+test('a node the run stopped in is marked stopped, not with a frozen spinner', () => {
+  const graph = graphOf();
+  const events = [
+    ...runToGate(),
+    ev('pipeline.finalize', undefined, { status: 'cancelled', quality: 'failed' }),
+  ];
+  const state = events.reduce((s, e) => reduceRunState(graph, s, e), initialRunState(graph));
+  const text = formatRunSummary(state, 0);
+  expect(text).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+  expect(text).toMatch(/^ {2}■ Review +stopped$/m);
+});

@@ -22,6 +22,11 @@ export function describeModelFailure(
   if (error.code === 'llm.configuration') {
     return `${name} could not be called, no request was sent: ${error.message}`;
   }
+  if (error.code === 'llm.network' && status) {
+    // Where it tried: a wrong or unreachable base URL is the usual cause, and the message alone hides it.
+    const { url, variable } = status.endpoint;
+    return `${name} could not be reached at ${url}${variable ? ` (${variable})` : ''}, even after retries: ${error.message}`;
+  }
   if (error.code && TRANSIENT_CODES.has(error.code)) {
     return `${name} kept failing after retries: ${error.message}`;
   }

@@ -6,7 +6,7 @@ Watches a run that another process executes (another terminal, a server, CI): re
 events.jsonl, then follows it as it grows. On a terminal it opens the same TUI as
 \`attractor run\`, and a human gate the run waits on can be answered from here (through the
 run directory's questions/ and answers/ folders). Without a terminal it prints one line per
-event. Exits when the run ends (0 completed, 1 failed, 130 interrupted), or on q / Ctrl-C.
+event, and ends with the line the run ended with (how, its quality, what it cost). Exits when the run ends (0 completed, 1 failed, 130 interrupted), or on q / Ctrl-C.
 With --answer it answers the question the run waits on (or its next one) and exits, no TUI:
 the answer must name one of the gate's options (its key, label or target); free text only
 at a gate that takes it (human.freeform). --question ID answers that question only (its id

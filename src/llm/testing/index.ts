@@ -1,4 +1,4 @@
-/** Test helpers for code that uses the LLM client (re-exported by `attractor/testing`). */
+/** Test helpers for code that uses the LLM client (re-exported by `attractor-pipelines/testing`). */
 
 export { type CassetteEntry, parseCassette } from '../middleware/cassette.js';
 export { RecordMiddleware, type RecordMiddlewareOptions } from '../middleware/record-middleware.js';

@@ -63,7 +63,7 @@ function isResponse(turn: ScriptedTurn): turn is Response {
 
 /**
  * A fake provider that answers from a script (a list of turns, or a function of the request) and records every
- * call. It drives every test above the LLM layer, and ships in `attractor/testing` for users' own tests.
+ * call. It drives every test above the LLM layer, and ships in `attractor-pipelines/testing` for users' own tests.
  *
  * @example
  * const adapter = new ScriptedAdapter({ turns: ['Hello', { toolCalls: [{ name: 'shell', arguments: { cmd: 'ls' } }] }] });

@@ -6,9 +6,14 @@ import { runView } from '../run-view.js';
 import type { ServerOptions } from '../server-options.js';
 import { INLINE_SOURCE } from '../server-read-scope.js';
 import { sseResponse } from '../sse-response.js';
-import { AnswerRequestSchema, ListQuerySchema, SubmitRequestSchema } from '../submit-request.js';
+import {
+  AnswerRequestSchema,
+  ForkRequestSchema,
+  ListQuerySchema,
+  SubmitRequestSchema,
+} from '../submit-request.js';
 
-/** Runs: submit, list, status, events (SSE), questions and answers, cancel, resume. */
+/** Runs: submit, list, status, events (SSE), questions and answers, cancel, resume, fork. */
 export function registerPipelineRoutes(app: Hono, manager: RunManager, options: ServerOptions): void {
   const view = (id: string) => {
     const record = manager.get(id);
@@ -106,6 +111,12 @@ export function registerPipelineRoutes(app: Hono, manager: RunManager, options: 
     const id = c.req.param('id');
     await manager.cancel(id);
     return c.json({ id, status: manager.get(id).status });
+  });
+
+  app.post('/pipelines/:id/fork', async (c) => {
+    const body = ForkRequestSchema.parse(await jsonBody(c.req.raw));
+    const record = manager.fork(c.req.param('id'), body.from_node, body.set ?? {});
+    return c.json({ id: record.id }, 201);
   });
 
   app.post('/pipelines/:id/resume', (c) => {

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { configuredProviders } from '../../../src/actors/codergen/configured-providers.js';
 import { describeModelFailure } from '../../../src/actors/codergen/describe-model-failure.js';
 
-const providers = configuredProviders({ OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:11434/v1' });
+const providers = configuredProviders({
+  OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:11434/v1',
+  ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
+});
 
 describe('describeModelFailure', () => {
   it.each<[string, { message: string; code: string; provider?: string }, string]>([
@@ -29,6 +32,20 @@ describe('describeModelFailure', () => {
       'a transient error that outlived the retries',
       { message: 'overloaded', code: 'llm.server', provider: 'anthropic' },
       'anthropic kept failing after retries: overloaded',
+    ],
+    [
+      'a connection that never came names where it went, and the variable that said so',
+      {
+        message: 'anthropic: connection failed: Connection error.',
+        code: 'llm.network',
+        provider: 'anthropic',
+      },
+      'anthropic could not be reached at http://127.0.0.1:9 (ANTHROPIC_BASE_URL), even after retries: anthropic: connection failed: Connection error.',
+    ],
+    [
+      'the public endpoint, when no base URL is set',
+      { message: 'openai: connection failed: ECONNREFUSED', code: 'llm.network', provider: 'openai' },
+      'openai could not be reached at https://api.openai.com/v1, even after retries: openai: connection failed: ECONNREFUSED',
     ],
     [
       'anything else',

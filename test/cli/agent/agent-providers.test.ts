@@ -141,7 +141,8 @@ describe('attractor run against each provider’s wire format', () => {
       `digraph p { start [shape=Mdiamond]; exit [shape=Msquare]; work [prompt="Make ${c.file}", ${c.attrs}]; start -> work -> exit; }`,
     );
     const result = await runCli(['run', 'p.dot', '--logs-dir', 'run'], { cwd: dir, env });
-    expect(result.stderr).toBe('');
+    // Only the plan: which model the node uses.
+    expect(result.stderr).toMatch(/^attractor: work: agent model \S+ via \S+\n$/);
     expect(result.code).toBe(0);
     expect(readFileSync(path.join(dir, c.file), 'utf8')).toBe(c.content);
     expect(readFileSync(path.join(dir, 'run', 'work', 'response.md'), 'utf8')).toBe(`Done with ${c.file}.`);
@@ -172,7 +173,8 @@ describe('an OpenAI-compatible server without OPENAI_COMPATIBLE_API_KEY', () => 
     const dir = await workspace('llm_provider="openai-compatible", llm_model="qwen3:8b"');
     const env = { OPENAI_COMPATIBLE_BASE_URL: server.baseURL };
     const result = await runCli(['run', 'p.dot', '--logs-dir', 'run'], { cwd: dir, env });
-    expect(result.stderr).toBe('');
+    // Only the plan: which model the node uses.
+    expect(result.stderr).toMatch(/^attractor: work: agent model \S+ via \S+\n$/);
     expect(result.code).toBe(0);
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]!.headers).not.toHaveProperty('authorization');

@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { parseDot } from '../compiler/parse/index.js';
+import { forkRun } from '../run/fork-run.js';
+import { locateRun } from '../run/locate-run.js';
+import { AttractorError } from '../shared/errors.js';
+import type { CliContext } from './cli-context.js';
+import type { ForkFlags } from './commands/fork.js';
+import { displayPath } from './display-path.js';
+import { readPipelineSource } from './read-pipeline-source.js';
+import { runResume } from './run-resume.js';
+
+/** `attractor fork <run> --from <node>`: make the fork's run directory, then run it as a resume runs. */
+export async function runFork(
+  run: string,
+  file: string | undefined,
+  flags: ForkFlags,
+  ctx: CliContext,
+): Promise<number> {
+  const from = path.resolve(ctx.io.cwd, run);
+  if (!existsSync(path.join(from, 'manifest.json')))
+    throw new AttractorError(
+      'FORK_NOT_A_RUN',
+      `${run} is not a run directory (no manifest.json): nothing to fork.`,
+    );
+  const original = locateRun(from);
+  const changed = file === undefined ? undefined : readPipelineSource(file, ctx.io.cwd);
+  const source = changed?.text ?? original.source;
+  const sourceFile = changed?.absolutePath ?? original.file;
+  // Node ids and declared parameters only: parsed, not compiled (the run compiles it).
+  const { graph } = parseDot(source, { file: sourceFile });
+  const forked = forkRun({
+    from,
+    node: flags.from,
+    graph,
+    source,
+    file: sourceFile,
+    ...(flags.set ? { set: flags.set } : {}),
+    ...(flags.logsDir !== undefined ? { runDir: path.resolve(ctx.io.cwd, flags.logsDir) } : {}),
+  });
+  const say = flags.json ? ctx.io.stderr : ctx.io.stdout;
+  say(
+    `Forked ${forked.origin.run_id} at ${forked.origin.node}: new run ${forked.runId} in ${displayPath(ctx.io.cwd, forked.runDir)}\n`,
+  );
+  const { from: _node, set: _set, logsDir: _dir, ...runFlags } = flags;
+  return runResume(forked.runDir, undefined, runFlags, ctx);
+}
