@@ -53,7 +53,7 @@ export function NodePanel({
   const tools = transcript.filter((t) => t.node === node && t.type === 'tool');
   const forkTitle = info?.fork
     ? `Start a new run from ${node}, keeping what ran before it`
-    : 'This server cannot fork runs yet (it has no POST /pipelines/{id}/fork).';
+    : 'This server cannot fork runs (it has no POST /pipelines/{id}/fork route).';
   return (
     <section className="node-panel" id="node" aria-labelledby="node-title">
       <div className="panel-head">

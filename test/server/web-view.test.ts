@@ -125,13 +125,22 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('the web view in a real br
       await page.locator('#node-prompt', { hasText: 'Write a plan for login' }).waitFor();
       expect(await page.locator('#node-response').textContent()).toContain(SAID);
       expect(await page.locator('#node-cost').textContent()).toContain('120000 in / 20000 out tokens');
-      // This branch's server has no fork endpoint: the button says so instead of failing.
-      const fork = page.locator('#fork');
-      expect(await fork.isDisabled()).toBe(true);
-      expect(await fork.getAttribute('title')).toContain('cannot fork');
       await page.screenshot({ path: path.join(out, 'run-page.png'), fullPage: true });
       await page.emulateMedia({ colorScheme: 'dark' });
       await page.screenshot({ path: path.join(out, 'run-page-dark.png'), fullPage: true });
+      await page.emulateMedia({ colorScheme: 'light' });
+
+      // Fork from the gate's node: a new run, standing where this one entered `review`, asks again.
+      await page.locator('#graph g.node[data-node="review"]').focus();
+      await page.keyboard.press('Enter');
+      await page.locator('#fork').click();
+      await page.locator('#fork-start').click();
+      await expect.poll(() => decodeURIComponent(page.url().split('#/runs/')[1] ?? '')).not.toBe(runId);
+      const forkId = decodeURIComponent(page.url().split('#/runs/')[1] ?? '');
+      expect(forkId).not.toBe('');
+      await page.locator('#gate', { hasText: 'Ship the plan?' }).waitFor({ timeout: 15_000 });
+      const forked = (await server.json('GET', `/pipelines/${forkId}`)).body;
+      expect(forked.status).toBe('waiting');
 
       await list.getByRole('button', { name: 'All' }).click();
       await row.locator('.badge', { hasText: 'completed' }).waitFor();
