@@ -35,7 +35,9 @@ async function pgBoss(url) {
   await boss.createQueue('t');
   let done = 0;
   for (let i = 0; i < CONCURRENCY; i++)
-    await boss.work('t', { pollingIntervalSeconds: 0.5, batchSize: 1 }, async () => void done++);
+    await boss.work('t', { pollingIntervalSeconds: 0.5, batchSize: 1 }, async () => {
+      done++;
+    });
   const t0 = performance.now();
   for (let i = 0; i < JOBS; i += 500)
     await boss.insert(Array.from({ length: 500 }, () => ({ name: 't', data: {} })));
@@ -46,7 +48,9 @@ async function pgBoss(url) {
   // A delayed job.
   await boss.createQueue('d');
   let fired = 0;
-  await boss.work('d', { pollingIntervalSeconds: 0.5 }, async () => void (fired = Date.now()));
+  await boss.work('d', { pollingIntervalSeconds: 0.5 }, async () => {
+    fired = Date.now();
+  });
   const due = Date.now() + 3_000;
   await boss.send('d', {}, { startAfter: new Date(due) });
   await until(() => fired > 0);
@@ -54,7 +58,9 @@ async function pgBoss(url) {
   // A renewable delayed job: cancel the pending one and send the next (no in-place reschedule).
   await boss.createQueue('w');
   let watched = 0;
-  await boss.work('w', { pollingIntervalSeconds: 0.5 }, async () => void (watched = Date.now()));
+  await boss.work('w', { pollingIntervalSeconds: 0.5 }, async () => {
+    watched = Date.now();
+  });
   let id;
   for (let i = 0; i < 3; i++) {
     if (id) await boss.cancel('w', id);
@@ -70,7 +76,9 @@ async function pgBoss(url) {
   const jobId = await boss.send('k', {}, { expireInSeconds: LEASE_S });
   await boss.fetch('k'); // taken, never completed: as if its worker was SIGKILLed now
   const taken = Date.now();
-  await boss.work('k', { pollingIntervalSeconds: 0.5 }, async () => void (retried = Date.now()));
+  await boss.work('k', { pollingIntervalSeconds: 0.5 }, async () => {
+    retried = Date.now();
+  });
   await until(() => retried > 0);
   out.killedJobRetriedAfterMs = retried - taken;
   out.killedJobId = Boolean(jobId);
@@ -113,9 +121,15 @@ async function graphileWorker(url) {
     noHandleSignals: true,
     logger: new (await import('graphile-worker')).Logger(() => () => {}),
     taskList: {
-      t: async () => void done++,
-      d: async () => void (fired = Date.now()),
-      w: async () => void (watched = Date.now()),
+      t: async () => {
+        done++;
+      },
+      d: async () => {
+        fired = Date.now();
+      },
+      w: async () => {
+        watched = Date.now();
+      },
       s: async () => {
         maxActive = Math.max(maxActive, ++active);
         await sleep(200);

@@ -90,6 +90,11 @@ export class RunManager {
     this.#pump();
   }
 
+  /** Resolves once what the store was told is durable (a store that writes behind: PostgreSQL). */
+  async persisted(): Promise<void> {
+    await this.#store.flush?.();
+  }
+
   get draining(): boolean {
     return this.#draining;
   }
@@ -418,6 +423,7 @@ export class RunManager {
       ...(options.goal !== undefined ? { goal: options.goal } : {}),
       ...(options.model !== undefined ? { model: options.model } : {}),
       manifestOptions: { dry_run: options.dry_run, server_run_id: record.id },
+      ...(this.#store.recordSink ? { recordSink: this.#store.recordSink(record.id) } : {}),
       onEvent,
     };
   }

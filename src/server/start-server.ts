@@ -5,7 +5,9 @@ import { AttractorError } from '../shared/errors.js';
 import { isWildcard } from './allowed-hosts.js';
 import { createServerApp } from './create-server-app.js';
 import { FileRunStore } from './file-run-store.js';
+import { PostgresRunStore } from './postgres/postgres-run-store.js';
 import { RunManager, type RunManagerOptions } from './run-manager.js';
+import type { RunStore } from './run-store.js';
 import { isLoopback, type ServerOptionsInput, ServerOptionsSchema } from './server-options.js';
 
 export interface RunningServer {
@@ -75,9 +77,20 @@ export async function startServer(
   });
   const port = (server.address() as AddressInfo).port;
   let manager: RunManager;
+  let store: RunStore;
+  try {
+    store = options.store
+      ? await PostgresRunStore.open(options.store, options.dataDir, (error) =>
+          process.stderr.write(`attractor serve: the PostgreSQL store: ${error.message}\n`),
+        )
+      : new FileRunStore(options.dataDir);
+  } catch (error) {
+    server.close();
+    throw error;
+  }
   try {
     manager = new RunManager({
-      store: new FileRunStore(options.dataDir),
+      store,
       maxConcurrentRuns: options.maxConcurrentRuns,
       allowTools: options.allowTools,
       allowDirs: options.allowDirs,
@@ -87,15 +100,18 @@ export async function startServer(
     app = createServerApp(manager, { ...options, ...(token ? { token } : {}) }, () => port);
   } catch (error) {
     server.close();
+    await store.close?.();
     throw error;
   }
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const close = (): Promise<void> =>
-    new Promise((resolve) => {
+  const close = async (): Promise<void> => {
+    await new Promise<void>((resolve) => {
       server.close(() => resolve());
       // SSE subscribers keep connections open: end them so close() finishes.
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
     });
+    await store.close?.();
+  };
   return {
     url: `http://${host}:${port}`,
     port,
