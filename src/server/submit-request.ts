@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RunStatusSchema } from './run-record.js';
 
 /** `POST /pipelines` body. Exactly one of `dot_source` and `dot_path`. */
 export const SubmitRequestSchema = z
@@ -23,9 +24,7 @@ export type SubmitRequest = z.infer<typeof SubmitRequestSchema>;
 export const AnswerRequestSchema = z.object({ answer: z.string() }).strict();
 
 export const ListQuerySchema = z.object({
-  status: z
-    .enum(['queued', 'running', 'completed', 'failed', 'cancelled', 'paused', 'interrupted'])
-    .optional(),
+  status: RunStatusSchema.optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),
   cursor: z.string().optional(),
 });

@@ -1,16 +1,27 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import type { RunRecordSink } from '../../run/mirrored-run-recorder.js';
+import { writeFileAtomic } from '../../shared/atomic-write.js';
 import { AttractorError } from '../../shared/errors.js';
 import type { PipelineEvent } from '../../shared/pipeline-event.js';
+import { removePresentFile } from '../../shared/remove-file.js';
 import { type RunRecord, RunRecordSchema, type StoredQuestion, StoredQuestionSchema } from '../run-record.js';
 import type { ListRunsQuery, RunPage, RunStore } from '../run-store.js';
+import { PostgresEventHub } from './postgres-event-hub.js';
 import { migrate } from './postgres-schema.js';
 import { WriteQueue } from './write-queue.js';
 
 const MAX_PAGE = 500;
 /** Other processes sharing the database say on this channel which run they changed. */
 const RUNS_CHANNEL = 'attractor_runs';
+/** A run's executor committed events: `<run id> <newest seq>`. */
+const EVENTS_CHANNEL = 'attractor_events';
+/** Someone asked to cancel a run: its executor, wherever it is, stops it. */
+const CANCEL_CHANNEL = 'attractor_cancel';
+/** Statuses after which a run's event stream ends (a waiting or queued run goes on later). */
+const ENDED = new Set(['completed', 'failed', 'cancelled', 'paused', 'interrupted']);
 
 /**
  * PostgreSQL as the system of record (`attractor serve --store postgres://…`): run records, their DOT
@@ -28,6 +39,11 @@ export class PostgresRunStore implements RunStore {
   readonly #records = new Map<string, RunRecord>();
   readonly #sources = new Map<string, string>();
   readonly #questions = new Map<string, StoredQuestion[]>();
+  readonly #eventCounts = new Map<string, number>();
+  readonly #hubs = new Map<string, PostgresEventHub>();
+  readonly #cancelListeners = new Set<(id: string) => void>();
+  // Our own notifications come back to our listener too: this tells them apart.
+  readonly #token = randomUUID();
 
   private constructor(root: string, pool: pg.Pool, listener: pg.Client, onError: (error: Error) => void) {
     this.#root = root;
@@ -51,13 +67,12 @@ export class PostgresRunStore implements RunStore {
       listener.on('error', onError);
       await listener.connect();
       const store = new PostgresRunStore(path.join(path.resolve(dataDir), 'runs'), pool, listener, onError);
-      await listener.query(`LISTEN ${RUNS_CHANNEL}`);
-      listener.on('notification', (message) => {
-        if (message.channel === RUNS_CHANNEL && message.payload && message.processId !== store.#backendPid)
-          void store.#reload(message.payload).catch(onError);
-      });
-      store.#backendPid =
-        (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid ?? 0;
+      listener.on('notification', (message) => store.#heard(message.channel, message.payload ?? '', onError));
+      await listener.query(`LISTEN ${RUNS_CHANNEL}; LISTEN ${EVENTS_CHANNEL}; LISTEN ${CANCEL_CHANNEL}`);
+      const counts = await pool.query<{ run_id: string; n: string }>(
+        'SELECT run_id, max(seq) AS n FROM attractor.events GROUP BY run_id',
+      );
+      for (const row of counts.rows) store.#eventCounts.set(row.run_id, Number(row.n));
       const { rows } = await pool.query<{ record: unknown; source: string; questions: unknown }>(
         'SELECT r.record, r.source, q.questions FROM attractor.runs r LEFT JOIN attractor.questions q ON q.run_id = r.id',
       );
@@ -76,9 +91,6 @@ export class PostgresRunStore implements RunStore {
     }
   }
 
-  // Our own notifications come back to our listener too: only other processes' need a reload.
-  #backendPid = 0;
-
   runDirFor(id: string): string {
     return path.join(this.#root, id, 'run');
   }
@@ -93,7 +105,7 @@ export class PostgresRunStore implements RunStore {
         'INSERT INTO attractor.runs (id, record, status, created_at, source) VALUES ($1, $2, $3, $4, $5)',
         [record.id, record, record.status, record.created_at, source],
       );
-      await notify(client, record.id);
+      await this.#notify(client, record.id);
     });
   }
 
@@ -118,7 +130,7 @@ export class PostgresRunStore implements RunStore {
         next,
         next.status,
       ]);
-      await notify(client, id);
+      await this.#notify(client, id);
     });
     return next;
   }
@@ -146,7 +158,7 @@ export class PostgresRunStore implements RunStore {
          ON CONFLICT (run_id) DO UPDATE SET questions = EXCLUDED.questions`,
         [id, JSON.stringify(questions)],
       );
-      await notify(client, id);
+      await this.#notify(client, id);
     });
   }
 
@@ -176,6 +188,10 @@ export class PostgresRunStore implements RunStore {
              FROM (SELECT coalesce(max(seq), 0) AS last FROM attractor.events WHERE run_id = $1) base,
                   unnest($2::jsonb[]) WITH ORDINALITY AS t(event, ord)`,
             [id, batch.map((e) => JSON.stringify(e))],
+          );
+          await client.query(
+            `SELECT pg_notify($2, $1 || ' ' || (SELECT max(seq) FROM attractor.events WHERE run_id = $1))`,
+            [id, EVENTS_CHANNEL],
           );
         }
         for (const [stage, status] of stageRows) {
@@ -212,6 +228,54 @@ export class PostgresRunStore implements RunStore {
     };
   }
 
+  /** Run `id`'s events from the database, for any server to stream (`Last-Event-ID` = sequence number). */
+  eventHub(id: string): PostgresEventHub {
+    let hub = this.#hubs.get(id);
+    if (!hub) {
+      hub = new PostgresEventHub(this.#pool, id, this.#eventCounts.get(id) ?? 0, () => {
+        const status = this.#records.get(id)?.status;
+        return status !== undefined && ENDED.has(status) ? status : undefined;
+      });
+      this.#hubs.set(id, hub);
+    }
+    return hub;
+  }
+
+  /** Ask run `id`'s executor, in whichever process it is, to cancel it (delivered by NOTIFY). */
+  async requestCancel(id: string): Promise<void> {
+    await this.#pool.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, id]);
+  }
+
+  /** Hear cancel requests for runs (a worker cancels those it executes). */
+  onCancelRequested(listener: (id: string) => void): void {
+    this.#cancelListeners.add(listener);
+  }
+
+  /** Read run `id` again from the database (a worker given a run this process has not heard of yet). */
+  async refresh(id: string): Promise<RunRecord | undefined> {
+    await this.#reload(id);
+    return this.#records.get(id);
+  }
+
+  /**
+   * Make `runDir` hold what the database says of the run: its pipeline and newest checkpoint, so a resume
+   * there continues from it (whichever machine wrote it). A journal left beside it is older than the
+   * database's checkpoint or equal to it: it goes. False when the run has no checkpoint yet.
+   */
+  async materialize(id: string, runDir: string): Promise<boolean> {
+    const { rows } = await this.#pool.query<{ checkpoint: unknown }>(
+      'SELECT checkpoint FROM attractor.checkpoints WHERE run_id = $1',
+      [id],
+    );
+    const row = rows[0];
+    if (!row) return false;
+    mkdirSync(runDir, { recursive: true });
+    writeFileAtomic(path.join(runDir, 'pipeline.dot'), this.source(id));
+    removePresentFile(path.join(runDir, 'checkpoint-journal.jsonl'));
+    writeFileAtomic(path.join(runDir, 'checkpoint.json'), `${JSON.stringify(row.checkpoint)}\n`);
+    return true;
+  }
+
   /** Resolves once everything recorded so far is committed; rejects with the first write that failed. */
   flush(): Promise<void> {
     return this.#writes.flush();
@@ -221,6 +285,29 @@ export class PostgresRunStore implements RunStore {
     await this.#writes.flush().catch(() => {});
     await this.#listener.end().catch(() => {});
     await this.#pool.end();
+  }
+
+  #heard(channel: string, payload: string, onError: (error: Error) => void): void {
+    if (channel === RUNS_CHANNEL) {
+      const [token, id] = payload.split(' ');
+      if (token === this.#token || !id) return;
+      void this.#reload(id)
+        .then(() => this.#hubs.get(id)?.changed())
+        .catch(onError);
+    } else if (channel === EVENTS_CHANNEL) {
+      const [id, seq] = payload.split(' ');
+      if (!id || seq === undefined) return;
+      this.#eventCounts.set(id, Math.max(this.#eventCounts.get(id) ?? 0, Number(seq)));
+      this.#hubs.get(id)?.changed(Number(seq));
+    } else if (channel === CANCEL_CHANNEL) {
+      for (const listener of this.#cancelListeners) listener(payload);
+    }
+  }
+
+  async #notify(client: pg.PoolClient, id: string): Promise<void> {
+    await client.query('SELECT pg_notify($1, $2)', [RUNS_CHANNEL, `${this.#token} ${id}`]);
+    // This process's own readers hear it at once.
+    queueMicrotask(() => this.#hubs.get(id)?.changed());
   }
 
   async #reload(id: string): Promise<void> {
@@ -239,10 +326,6 @@ export class PostgresRunStore implements RunStore {
     if (row.questions !== null)
       this.#questions.set(record.id, StoredQuestionSchema.array().parse(row.questions));
   }
-}
-
-async function notify(client: pg.PoolClient, id: string): Promise<void> {
-  await client.query('SELECT pg_notify($1, $2)', [RUNS_CHANNEL, id]);
 }
 
 function newestFirst(a: RunRecord, b: RunRecord): number {

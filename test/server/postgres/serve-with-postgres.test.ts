@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningWorker, startWorker } from '../../../src/server/postgres/start-worker.js';
 import { startServer } from '../../../src/server/start-server.js';
 import {
   PG_AVAILABLE,
@@ -9,7 +10,8 @@ import {
   type PostgresCluster,
   startPostgresCluster,
 } from '../../helpers/postgres-cluster.js';
-import { closeServers, GATE_PIPELINE, testServer, waitFor } from '../server-fixtures.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+import { closeServers, GATE_PIPELINE, readSse, testServer, waitFor } from '../server-fixtures.js';
 
 let cluster: PostgresCluster | undefined;
 let databases = 0;
@@ -18,7 +20,18 @@ const freshDatabase = async (): Promise<string> => {
   return cluster.createDatabase(`serve_${++databases}`);
 };
 
-afterEach(closeServers);
+const workers: RunningWorker[] = [];
+afterEach(async () => {
+  await closeServers();
+  for (const worker of workers.splice(0)) await worker.drain(1_000);
+});
+
+/** A worker in this process on the store at `url` (its run directories in a temp folder). */
+async function worker(url: string, allowTools = false): Promise<RunningWorker> {
+  const started = await startWorker({ store: url, dataDir: tempDir(), concurrency: 4, allowTools });
+  workers.push(started);
+  return started;
+}
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)('attractor serve --store postgres://…', () => {
   beforeAll(async () => {
@@ -32,6 +45,7 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('attractor serve --store postgres://
   it('runs a gated pipeline and keeps its record, events, checkpoint, stages and answer in the database', async () => {
     const url = await freshDatabase();
     const server = await testServer({ store: url });
+    await worker(url);
     const { status, body: run } = await server.json('POST', '/pipelines', {
       dot_source: GATE_PIPELINE,
       dry_run: true,
@@ -41,6 +55,12 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('attractor serve --store postgres://
       const { body } = await server.json('GET', `/pipelines/${run.id}/questions`);
       return body[0];
     }, 'the gate');
+    // The gate holds no worker: the run is checkpointed and waits, its question still pending.
+    await waitFor(async () => {
+      const { body } = await server.json('GET', `/pipelines/${run.id}`);
+      return body.status === 'waiting' ? true : undefined;
+    }, 'the run to wait');
+    expect((await server.json('GET', '/pipelines?status=waiting')).body.pipelines).toHaveLength(1);
     await server.json('POST', `/pipelines/${run.id}/questions/${question.id}/answer`, { answer: 'S' });
     const done = await waitFor(async () => {
       const { body } = await server.json('GET', `/pipelines/${run.id}`);
@@ -76,6 +96,18 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('attractor serve --store postgres://
       );
       expect(stages.map((s) => s.stage)).toEqual(expect.arrayContaining(['plan', 'review', 'ship']));
       expect(stages.find((s) => s.stage === 'review')?.status.outcome).toBe('success');
+      // The server streams exactly the stored events, numbered by their sequence; Last-Event-ID resumes.
+      const streamed = await readSse(`${server.url}/pipelines/${run.id}/events`, {
+        until: (m) => m.data['kind'] === 'done',
+      });
+      const streamedEvents = streamed.filter((m) => m.data['kind'] !== 'done');
+      expect(streamedEvents.map((m) => m.data)).toEqual(events.map((e) => e.event));
+      expect(streamedEvents.map((m) => m.id)).toEqual(events.map((_, i) => i + 1));
+      const resumed = await readSse(`${server.url}/pipelines/${run.id}/events`, {
+        headers: { 'last-event-id': '3' },
+        until: (m) => m.data['kind'] === 'done',
+      });
+      expect(resumed[0]?.id).toBe(4);
       const { rows: questions } = await client.query('SELECT questions FROM attractor.questions');
       // A finished run has no pending question left.
       expect(questions).toEqual([{ questions: [] }]);
@@ -87,6 +119,7 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('attractor serve --store postgres://
   it('a server on the same database with another data folder lists the run: the database is the record', async () => {
     const url = await freshDatabase();
     const first = await testServer({ store: url });
+    await worker(url);
     const { body: run } = await first.json('POST', '/pipelines', {
       dot_source: GATE_PIPELINE,
       dry_run: true,
@@ -103,6 +136,33 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('attractor serve --store postgres://
     expect(body.pipelines.map((p: { id: string; status: string }) => [p.id, p.status])).toEqual([
       [run.id, 'completed'],
     ]);
+  });
+
+  it('a cancel on the server stops the run on its worker within a second', async () => {
+    const url = await freshDatabase();
+    const server = await testServer({ store: url, allowTools: true });
+    await worker(url, true);
+    const { body: run } = await server.json('POST', '/pipelines', {
+      dot_source:
+        'digraph t { start [shape=Mdiamond]; run [shape=parallelogram, tool_command="sleep 30"]; exit [shape=Msquare]; start -> run -> exit }',
+      // A simulated model, real tools.
+      scenario: {},
+    });
+    expect(run.id).toBeDefined();
+    await waitFor(async () => {
+      const { body } = await server.json('GET', `/pipelines/${run.id}`);
+      return body.status === 'running' ? true : undefined;
+    }, 'the run to start');
+    // Its tool node is under way (the worker records the start before running it).
+    await waitFor(async () => {
+      const { body } = await server.json('GET', `/pipelines/${run.id}`);
+      return body.event_count >= 3 ? true : undefined;
+    }, 'the tool node to start');
+    const asked = Date.now();
+    const { status, body } = await server.json('POST', `/pipelines/${run.id}/cancel`);
+    expect(status).toBe(200);
+    expect(body.status).toBe('cancelled');
+    expect(Date.now() - asked).toBeLessThan(1_500);
   });
 
   it('refuses a store that is not a PostgreSQL URL, and one it cannot reach, in one sentence', async () => {
