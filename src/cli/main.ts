@@ -13,6 +13,7 @@ import { registerResumeCommand } from './commands/resume.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerValidateCommand } from './commands/validate.js';
+import { registerWorkerCommand } from './commands/worker.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 import { presentError } from './present-error.js';
 
@@ -27,6 +28,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerValidateCommand,
   registerCompileCommand,
   registerServeCommand,
+  registerWorkerCommand,
 ];
 
 const PROGRAM_HELP = `

@@ -62,6 +62,8 @@ export interface RemoteRuns {
   refresh(id: string): Promise<RunRecord | undefined>;
   /** Put the database's newest checkpoint of the run in `runDir`; false when it has none. */
   materialize(id: string, runDir: string): Promise<boolean>;
+  /** Hold the run's lease while this worker executes it (see `RunQueue.holdLease`); returns the release. */
+  holdLease(id: string, onLost: (error: Error) => void): () => Promise<void>;
 }
 
 /** A run's numbered events, replayed from an id and followed live (an SSE stream reads these). */
@@ -281,7 +283,7 @@ export class RunManager {
    * answer yet, needs nothing; one another process still executes is left to a retry of the job (it
    * throws `RUN_BUSY`). Resolves when this process stops executing it (ended, paused, or released at a gate).
    */
-  async execute(id: string): Promise<void> {
+  async execute(id: string, options: { takeover?: boolean } = {}): Promise<void> {
     const remote = this.#options.remote;
     if (remote?.role !== 'worker')
       throw new AttractorError('NOT_A_WORKER', 'only a worker executes queued runs.');
@@ -289,14 +291,25 @@ export class RunManager {
     if (here) await here.settled;
     const record = await remote.runs.refresh(id);
     if (!record || TERMINAL_STATUSES.has(record.status) || record.status === 'paused') return;
-    if (record.status === 'running')
+    // A takeover is the run's lease firing: the worker executing it stopped renewing it (it died).
+    if (record.status === 'running' && !options.takeover)
       throw new AttractorError('RUN_BUSY', `run ${id} is executing elsewhere; the queue tries again.`);
     if (record.status === 'waiting' && !this.#store.questions(id).some((q) => q.status === 'answered'))
       return;
     await remote.runs.materialize(id, this.#store.runDirFor(id));
-    this.#start(id);
-    await this.#live.get(id)?.settled;
-    await this.#store.flush?.();
+    const release = remote.runs.holdLease(id, () => {
+      // Another worker may take the run over now: it must not go on here too.
+      const live = this.#live.get(id);
+      if (live) live.interrupting = true;
+      live?.run?.cancel();
+    });
+    try {
+      this.#start(id);
+      await this.#live.get(id)?.settled;
+      await this.#store.flush?.();
+    } finally {
+      await release();
+    }
   }
 
   #enqueue(id: string): void {

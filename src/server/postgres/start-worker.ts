@@ -1,4 +1,8 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import type { RealRunSettings } from '../../actors/codergen/real-run-services.js';
+import { ProcessLedger } from '../../shared/process/process-ledger.js';
+import { stopLeftoverProcesses } from '../../shared/process/stop-leftover-processes.js';
 import { type RemoteRuns, RunManager } from '../run-manager.js';
 import { PostgresRunStore } from './postgres-run-store.js';
 import { RunQueue } from './run-queue.js';
@@ -14,7 +18,12 @@ export interface WorkerOptions {
   allowDirs?: readonly string[];
   realRuns?: Pick<RealRunSettings, 'workingDir' | 'env'>;
   onError?: (error: Error) => void;
+  /** A run whose worker died continues on another after this long (default 30 s). */
+  leaseMs?: number;
 }
+
+/** How long a dead worker's run waits before another worker takes it over. */
+export const DEFAULT_LEASE_MS = 30_000;
 
 export interface RunningWorker {
   manager: RunManager;
@@ -22,8 +31,22 @@ export interface RunningWorker {
   drain(graceMs?: number): Promise<void>;
 }
 
+/**
+ * A worker that died on this machine may have left tool commands running in its runs' folders, and
+ * those runs may go on elsewhere by now: stop every process group their ledgers name before taking work.
+ */
+function stopWhatDeadWorkersLeft(dataDir: string): void {
+  const runs = path.join(path.resolve(dataDir), 'runs');
+  if (!existsSync(runs)) return;
+  for (const id of readdirSync(runs)) {
+    const runDir = path.join(runs, id, 'run');
+    if (existsSync(path.join(runDir, 'processes.json')))
+      stopLeftoverProcesses(ProcessLedger.forRunDir(runDir));
+  }
+}
+
 /** What a server or worker needs of the store and the queue for runs executing on workers. */
-export function remoteRuns(store: PostgresRunStore, queue: RunQueue): RemoteRuns {
+export function remoteRuns(store: PostgresRunStore, queue: RunQueue, leaseMs = DEFAULT_LEASE_MS): RemoteRuns {
   return {
     schedule: (id) => queue.schedule(id),
     requestCancel: (id) => store.requestCancel(id),
@@ -31,6 +54,7 @@ export function remoteRuns(store: PostgresRunStore, queue: RunQueue): RemoteRuns
     eventHub: (id) => store.eventHub(id),
     refresh: (id) => store.refresh(id),
     materialize: (id, runDir) => store.materialize(id, runDir),
+    holdLease: (id, onLost) => queue.holdLease(id, leaseMs, onLost),
   };
 }
 
@@ -40,6 +64,7 @@ export function remoteRuns(store: PostgresRunStore, queue: RunQueue): RemoteRuns
  */
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const onError = options.onError ?? (() => {});
+  stopWhatDeadWorkersLeft(options.dataDir);
   const store = await PostgresRunStore.open(options.store, options.dataDir, onError);
   let queue: RunQueue;
   try {
@@ -54,9 +79,12 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     allowTools: options.allowTools,
     ...(options.allowDirs ? { allowDirs: options.allowDirs } : {}),
     ...(options.realRuns ? { realRuns: options.realRuns } : {}),
-    remote: { role: 'worker', runs: remoteRuns(store, queue) },
+    remote: { role: 'worker', runs: remoteRuns(store, queue, options.leaseMs) },
   });
-  await queue.work((id) => manager.execute(id), options.concurrency);
+  await queue.work(
+    (job) => manager.execute(job.run_id, job.takeover ? { takeover: true } : {}),
+    options.concurrency,
+  );
   return {
     manager,
     async drain(graceMs) {
