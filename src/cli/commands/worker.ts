@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
-import { collectRepeated } from '../collect-repeated.js';
 
 const EXAMPLES = `
 Executes the runs that servers started with the same --store schedule: it takes them from the
