@@ -15,6 +15,7 @@ import { registerRunCommand } from './commands/run.js';
 import { registerRunsCommand } from './commands/runs.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerValidateCommand } from './commands/validate.js';
+import { registerWorkerCommand } from './commands/worker.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 import { presentError } from './present-error.js';
 
@@ -31,6 +32,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerValidateCommand,
   registerCompileCommand,
   registerServeCommand,
+  registerWorkerCommand,
 ];
 
 const PROGRAM_HELP = `

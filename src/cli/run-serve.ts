@@ -21,6 +21,7 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
       host: flags.host,
       port,
       dataDir: path.resolve(ctx.io.cwd, flags.dataDir),
+      ...(flags.store !== undefined ? { store: flags.store } : {}),
       maxConcurrentRuns: wholeNumber('--max-concurrent-runs', flags.maxConcurrentRuns, 1),
       allowTools: flags.allowTools === true,
       allowDirs: (flags.allowDir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
@@ -42,7 +43,10 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
     }
     throw error;
   });
-  ctx.io.stderr(`attractor serve: listening on ${server.url} (data in ${flags.dataDir})\n`);
+  const kept = flags.store
+    ? `runs in ${redactPassword(flags.store)}, working copies in ${flags.dataDir}`
+    : `data in ${flags.dataDir}`;
+  ctx.io.stderr(`attractor serve: listening on ${server.url} (${kept})\n`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {
       process.off('SIGTERM', onTerm);
@@ -57,4 +61,15 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
   });
   ctx.io.stderr('attractor serve: stopped\n');
   return EXIT_OK;
+}
+
+/** A store URL as it may be printed: without its password. */
+function redactPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
 }

@@ -15,6 +15,7 @@ import { stopLeftoverProcesses } from '../shared/process/stop-leftover-processes
 import type { CheckpointParts } from './checkpoint-delta.js';
 import { enrichEvent } from './enrich-event.js';
 import { FileRunRecorder } from './file-run-recorder.js';
+import { MirroredRunRecorder } from './mirrored-run-recorder.js';
 import { providePipeline } from './provide-pipeline.js';
 import { refuseOverwrites } from './resolve-run-dir.js';
 import { makeRunFolder } from './run-directory.js';
@@ -64,7 +65,10 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
       restarts: prepared.input.restarts ?? 0,
       onLateFailure: (error) => late.report(error),
     });
-    return launch(prepared, options, recorder, late, releaseLock);
+    const kept = options.recordSink
+      ? new MirroredRunRecorder(recorder, options.recordSink, runDir)
+      : recorder;
+    return launch(prepared, options, kept, late, releaseLock);
   } catch (error) {
     // The run never started: it leaves no manifest (the folder can take a new run) and no lock.
     recorder?.abandon();

@@ -9,6 +9,7 @@ import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { CompiledMachine } from '../machines/compile-machine.js';
 import type { PipelineMachineInput } from '../machines/machine-context.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
+import type { RunRecordSink } from './mirrored-run-recorder.js';
 
 /** The engine's option and result types, shared by start, resume and the executor. */
 export type RunQuality = 'clean' | 'degraded' | 'failed';
@@ -93,6 +94,8 @@ export interface RunOptions {
   readScope?: ReadScope;
   /** fsync checkpoints (default true). */
   durable?: boolean;
+  /** Keep the run's record in this sink too (a database), besides its run directory. */
+  recordSink?: RunRecordSink;
   random?: () => number;
 }
 

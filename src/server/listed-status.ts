@@ -3,9 +3,11 @@ import { type RunStatus, RunStatusSchema } from './run-record.js';
 
 /**
  * The status the API shows: the stored one, except that a running run at an open gate is `waiting`
- * (for a person, not for a model). Derived, never stored: the question's answer ends it.
+ * (for a person, not for a model). On the file store it is derived, never stored: the question's answer
+ * ends it; a PostgreSQL worker releasing a run at a gate stores it.
  */
-export const ListedStatusSchema = z.enum([...RunStatusSchema.options, 'waiting']);
+// The stored statuses already include `waiting` (a worker's run released at a gate, on PostgreSQL).
+export const ListedStatusSchema = RunStatusSchema;
 export type ListedStatus = z.infer<typeof ListedStatusSchema>;
 
 export function listedStatus(status: RunStatus, pendingQuestions: number): ListedStatus {

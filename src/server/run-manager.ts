@@ -21,7 +21,7 @@ import { ApiError } from './api-error.js';
 import { HttpInterviewer, recordOfflineAnswer } from './http-interviewer.js';
 import { applyNodeStatus, type NodeStatus } from './node-statuses.js';
 import { readEventLines } from './read-event-lines.js';
-import { RunEventHub } from './run-event-hub.js';
+import { type EventSink, RunEventHub } from './run-event-hub.js';
 import {
   type RunRecord,
   type RunRequestOptions,
@@ -48,6 +48,32 @@ export interface RunManagerOptions {
    * coding agent, router and budget are built as for `attractor run`); absent: only simulated runs.
    */
   realRuns?: Pick<RealRunSettings, 'workingDir' | 'env'>;
+  /**
+   * Runs execute on workers (the PostgreSQL store's queue), not in this process: `server` schedules,
+   * streams, answers and cancels them; `worker` executes what the queue gives it (`execute`) and
+   * releases a run waiting at a gate (checkpointed, `waiting`) until an answer schedules it again.
+   */
+  remote?: { role: 'server' | 'worker'; runs: RemoteRuns };
+}
+
+/** What runs executing elsewhere need: a queue, a cancel that reaches the executor, shared events. */
+export interface RemoteRuns {
+  schedule(id: string): Promise<void>;
+  requestCancel(id: string): Promise<void>;
+  onCancelRequested(listener: (id: string) => void): void;
+  eventHub(id: string): RunEvents;
+  /** The run as the database has it now. */
+  refresh(id: string): Promise<RunRecord | undefined>;
+  /** Put the database's newest checkpoint of the run in `runDir`; false when it has none. */
+  materialize(id: string, runDir: string): Promise<boolean>;
+  /** Hold the run's lease while this worker executes it (see `RunQueue.holdLease`); returns the release. */
+  holdLease(id: string, onLost: (error: Error) => void): () => Promise<void>;
+}
+
+/** A run's numbered events, replayed from an id and followed live (an SSE stream reads these). */
+export interface RunEvents {
+  readonly eventCount: number;
+  subscribe(afterId: number, sink: EventSink): () => void;
 }
 
 export interface Submission {
@@ -66,6 +92,8 @@ interface LiveRun {
   interviewer: HttpInterviewer;
   statuses: Map<string, NodeStatus>;
   summary: RunSummary;
+  /** A worker's run that reached a gate: it stops, checkpointed, and waits for an answer as `waiting`. */
+  releasing?: boolean;
 }
 
 const TOOL_HANDLERS = new Set(['tool', 'stack.manager_loop']);
@@ -89,12 +117,23 @@ export class RunManager {
   constructor(options: RunManagerOptions) {
     this.#options = options;
     this.#store = options.store;
+    const remote = options.remote;
+    if (remote?.role === 'worker') {
+      remote.runs.onCancelRequested((id) => this.#live.get(id)?.run?.cancel());
+    }
+    // Other servers and workers share the store: a run marked running may be running on one of them.
+    if (remote) return;
     // Whatever was running when the previous server died is interrupted now; queued runs never started.
     for (const record of this.#store.list({ limit: 500 }).runs.reverse()) {
       if (record.status === 'running') this.#store.update(record.id, { status: 'interrupted' });
       if (record.status === 'queued') this.#queue.push(record.id);
     }
     this.#pump();
+  }
+
+  /** Resolves once what the store was told is durable (a store that writes behind: PostgreSQL). */
+  async persisted(): Promise<void> {
+    await this.#store.flush?.();
   }
 
   get draining(): boolean {
@@ -119,8 +158,7 @@ export class RunManager {
       options: submission.options,
     };
     this.#store.create(record, submission.source);
-    this.#queue.push(record.id);
-    this.#pump();
+    this.#enqueue(record.id);
     return this.get(record.id);
   }
 
@@ -142,8 +180,13 @@ export class RunManager {
     }).graph;
   }
 
-  /** The run's events: live, or read back from its `events.jsonl`. */
-  hub(id: string): RunEventHub {
+  /** The run's events: live, or read back from its `events.jsonl` (or the database's, for remote runs). */
+  hub(id: string): RunEvents {
+    const remote = this.#options.remote;
+    if (remote?.role === 'server') {
+      this.get(id);
+      return remote.runs.eventHub(id);
+    }
     const live = this.#live.get(id);
     if (live) return live.hub;
     const record = this.get(id);
@@ -161,7 +204,7 @@ export class RunManager {
     if (live) return Object.fromEntries(live.statuses);
     const record = this.get(id);
     const statuses = new Map<string, NodeStatus>();
-    if (record.run_dir) {
+    if (record.run_dir && existsSync(record.run_dir)) {
       readEventLines(path.join(record.run_dir, 'events.jsonl'), 0, (_id, event) =>
         applyNodeStatus(statuses, event),
       );
@@ -207,6 +250,14 @@ export class RunManager {
       live.interviewer.answer(questionId, text);
       return;
     }
+    if (this.#options.remote && ['waiting', 'running', 'queued'].includes(record.status)) {
+      // Kept with the question; the run's continuation asks the gate again and takes it. Scheduled even
+      // while the run still shows running: its worker may be releasing it right now.
+      recordOfflineAnswer(this.#store, id, questionId, text);
+      if (record.status === 'waiting') this.#store.update(id, { status: 'queued' });
+      this.#enqueue(id);
+      return;
+    }
     if (record.status !== 'interrupted') {
       throw new ApiError(
         409,
@@ -228,6 +279,11 @@ export class RunManager {
       live.run.cancel();
       await live.settled;
       return this.get(id);
+    }
+    const remote = this.#options.remote;
+    if (remote && record.status === 'running') {
+      await remote.runs.requestCancel(id);
+      return this.#untilNot(id, 'running', 10_000);
     }
     const queued = this.#queue.indexOf(id);
     if (queued >= 0) this.#queue.splice(queued, 1);
@@ -258,8 +314,7 @@ export class RunManager {
       failure: undefined,
       stopped_at: undefined,
     });
-    this.#queue.push(id);
-    this.#pump();
+    this.#enqueue(id);
     return this.get(id);
   }
 
@@ -310,9 +365,71 @@ export class RunManager {
       },
       source,
     );
-    this.#queue.push(forkId);
-    this.#pump();
+    this.#enqueue(forkId);
     return this.get(forkId);
+  }
+
+  /**
+   * A worker's part: execute run `id` because the queue says so. A run already over, or waiting with no
+   * answer yet, needs nothing; one another process still executes is left to a retry of the job (it
+   * throws `RUN_BUSY`). Resolves when this process stops executing it (ended, paused, or released at a gate).
+   */
+  async execute(id: string, options: { takeover?: boolean } = {}): Promise<void> {
+    const remote = this.#options.remote;
+    if (remote?.role !== 'worker')
+      throw new AttractorError('NOT_A_WORKER', 'only a worker executes queued runs.');
+    const here = this.#live.get(id);
+    if (here) await here.settled;
+    const record = await remote.runs.refresh(id);
+    if (!record || TERMINAL_STATUSES.has(record.status) || record.status === 'paused') return;
+    // A takeover is the run's lease firing: the worker executing it stopped renewing it (it died).
+    if (record.status === 'running' && !options.takeover)
+      throw new AttractorError('RUN_BUSY', `run ${id} is executing elsewhere; the queue tries again.`);
+    if (record.status === 'waiting' && !this.#store.questions(id).some((q) => q.status === 'answered'))
+      return;
+    await remote.runs.materialize(id, this.#store.runDirFor(id));
+    const release = remote.runs.holdLease(id, () => {
+      // Another worker may take the run over now: it must not go on here too.
+      const live = this.#live.get(id);
+      if (live) live.interrupting = true;
+      live?.run?.cancel();
+    });
+    try {
+      this.#start(id);
+      await this.#live.get(id)?.settled;
+      await this.#store.flush?.();
+    } finally {
+      await release();
+    }
+  }
+
+  #enqueue(id: string): void {
+    const remote = this.#options.remote;
+    if (!remote) {
+      this.#queue.push(id);
+      this.#pump();
+      return;
+    }
+    // After the record is committed: a worker taking the job at once must find it.
+    void (this.#store.flush?.() ?? Promise.resolve())
+      .then(() => remote.runs.schedule(id))
+      .catch((error: unknown) => {
+        this.#store.update(id, {
+          status: 'failed',
+          failure: {
+            reason: `it could not be scheduled: ${error instanceof Error ? error.message : String(error)}`,
+          },
+        });
+      });
+  }
+
+  async #untilNot(id: string, status: string, ms: number): Promise<RunRecord> {
+    const until = Date.now() + ms;
+    for (;;) {
+      const record = this.get(id);
+      if (record.status !== status || Date.now() > until) return record;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   /** Resume every run the previous server left interrupted (`--resume-interrupted`). */
@@ -403,7 +520,15 @@ export class RunManager {
 
   #start(id: string): void {
     const record = this.get(id);
-    const interviewer = new HttpInterviewer(id, this.#store);
+    const releaseAtGates = this.#options.remote?.role === 'worker';
+    const interviewer = new HttpInterviewer(id, this.#store, () =>
+      // After the question is recorded and the gate waits on it (the same turn): nothing holds a worker.
+      queueMicrotask(() => {
+        if (!releaseAtGates || interviewer.waiting === 0 || live.releasing) return;
+        live.releasing = true;
+        live.run?.cancel();
+      }),
+    );
     const live: LiveRun = {
       hub: new RunEventHub(record.run_dir),
       interviewer,
@@ -474,7 +599,11 @@ export class RunManager {
   #finish(id: string, result: RunResult | undefined, error?: unknown): void {
     const live = this.#live.get(id);
     this.#live.delete(id);
-    const status = live?.interrupting ? 'interrupted' : (result?.status ?? 'failed');
+    const status = live?.releasing
+      ? 'waiting'
+      : live?.interrupting
+        ? 'interrupted'
+        : (result?.status ?? 'failed');
     this.#store.update(id, {
       status,
       ...(result ? { quality: result.quality } : {}),
@@ -487,6 +616,11 @@ export class RunManager {
     });
     if (TERMINAL_STATUSES.has(status)) this.#store.saveQuestions(id, []);
     live?.hub.finish(status);
+    // Answered while it was being released: the answer's continuation found it still running.
+    if (status === 'waiting' && this.#store.questions(id).some((q) => q.status === 'answered')) {
+      this.#store.update(id, { status: 'queued' });
+      this.#enqueue(id);
+    }
     this.#pump();
   }
 
@@ -528,6 +662,7 @@ export class RunManager {
       ...(options.goal !== undefined ? { goal: options.goal } : {}),
       ...(options.model !== undefined ? { model: options.model } : {}),
       manifestOptions: { dry_run: options.dry_run, server_run_id: record.id },
+      ...(this.#store.recordSink ? { recordSink: this.#store.recordSink(record.id) } : {}),
       onEvent,
     };
   }

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** Where a run stands, as the server reports it. `interrupted`: its server died while it ran. */
+/**
+ * Where a run stands, as the server reports it. `interrupted`: its server died while it ran. `waiting`:
+ * checkpointed at a gate with no worker holding it (PostgreSQL store); an answer schedules it again.
+ */
 export const RunStatusSchema = z.enum([
   'queued',
   'running',
@@ -9,6 +12,7 @@ export const RunStatusSchema = z.enum([
   'cancelled',
   'paused',
   'interrupted',
+  'waiting',
 ]);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 

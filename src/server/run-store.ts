@@ -1,3 +1,4 @@
+import type { RunRecordSink } from '../run/mirrored-run-recorder.js';
 import type { RunRecord, RunStatus, StoredQuestion } from './run-record.js';
 
 export interface ListRunsQuery {
@@ -14,9 +15,10 @@ export interface RunPage {
 }
 
 /**
- * Everything the server keeps about runs, behind one interface so another store (PostgreSQL, for
- * several servers sharing the work) can replace the file store without touching the routes.
- * The run's own files (checkpoint, events, stage folders) stay in its run directory either way.
+ * Everything the server keeps about runs, behind one interface so another store (PostgreSQL:
+ * `PostgresRunStore`) can replace the file store without touching the routes. The run's own files
+ * (checkpoint, events, stage folders) stay in its run directory either way; a database store keeps
+ * its events, newest checkpoint and stage records too (`recordSink`).
  */
 export interface RunStore {
   /** Where a new run's directory and its saved DOT source go. */
@@ -30,4 +32,9 @@ export interface RunStore {
   list(query?: ListRunsQuery): RunPage;
   questions(id: string): StoredQuestion[];
   saveQuestions(id: string, questions: StoredQuestion[]): void;
+  /** Where a run keeps its record besides its run directory; absent: the directory alone (the file store). */
+  recordSink?(id: string): RunRecordSink;
+  /** Resolves once everything recorded so far is durable (a store that writes behind). */
+  flush?(): Promise<void>;
+  close?(): Promise<void>;
 }

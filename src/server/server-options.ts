@@ -5,6 +5,16 @@ export const ServerOptionsSchema = z.object({
   host: z.string().default('127.0.0.1'),
   port: z.number().int().min(0).max(65535).default(8000),
   dataDir: z.string().default('.attractor-server'),
+  /**
+   * Where runs are recorded: absent, the file store under `dataDir`; a `postgres://` (or `postgresql://`)
+   * URL, PostgreSQL (run directories stay under `dataDir` as working copies).
+   */
+  store: z
+    .string()
+    .refine((url) => /^postgres(ql)?:\/\//.test(url), {
+      message: 'a store is a PostgreSQL URL: postgres://user@host:port/database',
+    })
+    .optional(),
   /** Required when `host` is not a loopback address; then every request needs `Authorization: Bearer`. */
   token: z.string().min(1).optional(),
   maxConcurrentRuns: z.number().int().positive().default(4),

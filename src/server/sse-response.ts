@@ -1,4 +1,4 @@
-import type { RunEventHub } from './run-event-hub.js';
+import type { RunEvents } from './run-manager.js';
 
 export interface SseOptions {
   /** Events after this id are sent first (from `Last-Event-ID`). */
@@ -17,7 +17,7 @@ const encoder = new TextEncoder();
  * the terminal `{"kind":"done","status":...}` message. A subscriber that lets more than `maxQueued`
  * messages pile up gets a last `stream.dropped` message (with the id to reconnect from) and is closed.
  */
-export function sseResponse(hub: RunEventHub, options: SseOptions): Response {
+export function sseResponse(hub: RunEvents, options: SseOptions): Response {
   let stop = (): void => {};
   const body = new ReadableStream<Uint8Array>(
     {

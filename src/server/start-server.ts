@@ -5,7 +5,11 @@ import { AttractorError } from '../shared/errors.js';
 import { isWildcard } from './allowed-hosts.js';
 import { createServerApp } from './create-server-app.js';
 import { FileRunStore } from './file-run-store.js';
+import { PostgresRunStore } from './postgres/postgres-run-store.js';
+import { RunQueue } from './postgres/run-queue.js';
+import { remoteRuns } from './postgres/start-worker.js';
 import { RunManager, type RunManagerOptions } from './run-manager.js';
+import type { RunStore } from './run-store.js';
 import { isLoopback, type ServerOptionsInput, ServerOptionsSchema } from './server-options.js';
 
 export interface RunningServer {
@@ -75,27 +79,59 @@ export async function startServer(
   });
   const port = (server.address() as AddressInfo).port;
   let manager: RunManager;
+  let store: RunStore;
+  let queue: RunQueue | undefined;
+  let remote: RunManagerOptions['remote'];
+  try {
+    if (options.store) {
+      const database = await PostgresRunStore.open(options.store, options.dataDir, (error) =>
+        process.stderr.write(`attractor serve: the PostgreSQL store: ${error.message}\n`),
+      );
+      store = database;
+      queue = await RunQueue.open(options.store).catch(async (error: unknown) => {
+        await database.close();
+        throw error;
+      });
+      // Runs execute on workers (`attractor worker`): this server schedules, streams, answers, cancels.
+      remote = { role: 'server', runs: remoteRuns(database, queue) };
+    } else {
+      store = new FileRunStore(options.dataDir);
+    }
+  } catch (error) {
+    server.close();
+    throw error;
+  }
   try {
     manager = new RunManager({
-      store: new FileRunStore(options.dataDir),
+      store,
       maxConcurrentRuns: options.maxConcurrentRuns,
       allowTools: options.allowTools,
       allowDirs: options.allowDirs,
+      ...(remote ? { remote } : {}),
       ...extra,
     });
     if (options.resumeInterrupted) manager.resumeInterrupted();
     app = createServerApp(manager, { ...options, ...(token ? { token } : {}) }, () => port);
   } catch (error) {
     server.close();
+    await queue?.close();
+    await store.close?.();
     throw error;
   }
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const close = (): Promise<void> =>
-    new Promise((resolve) => {
+  let storeClosed: Promise<void> | undefined;
+  const close = async (): Promise<void> => {
+    await new Promise<void>((resolve) => {
       server.close(() => resolve());
       // SSE subscribers keep connections open: end them so close() finishes.
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
     });
+    storeClosed ??= (async () => {
+      await queue?.close();
+      await store.close?.();
+    })();
+    await storeClosed;
+  };
   return {
     url: `http://${host}:${port}`,
     port,

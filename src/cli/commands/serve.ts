@@ -20,6 +20,10 @@ With a token, everything but the page at / and /healthz needs "Authorization: Be
 (401 otherwise); the web view asks for the token. Submitted pipelines read named files
 (@file prompts, child DOT files) only inside the --allow-dir folders. See the README's Security section.
 
+With --store postgres://…, runs, their events, checkpoints, stage records, questions and answers
+are kept in that database (its schema is created or upgraded at start); run directories under
+--data-dir are working copies. See the README's "Running on several machines".
+
 SIGTERM drains: no new runs, running ones pause at their next node with a checkpoint, then exit.
 `;
 
@@ -27,6 +31,7 @@ export interface ServeFlags {
   host: string;
   port: string;
   dataDir: string;
+  store?: string;
   token?: string;
   maxConcurrentRuns: string;
   allowTools?: boolean;
@@ -43,6 +48,10 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .option('--host <host>', 'address to listen on (anything but loopback needs --token)', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', '8000')
     .option('--data-dir <dir>', 'where runs, events and pending questions are kept', '.attractor-server')
+    .option(
+      '--store <url>',
+      'keep runs in PostgreSQL (postgres://user@host:port/db) instead of files under --data-dir',
+    )
     .option('--token <token>', 'require "Authorization: Bearer <token>" (default: $ATTRACTOR_TOKEN)')
     .option('--max-concurrent-runs <n>', 'runs executing at once; the rest queue', '4')
     .option('--allow-tools', 'run tool commands of submitted pipelines (refused with 403 otherwise)')

@@ -46,6 +46,8 @@ export function registerPipelineRoutes(app: Hono, manager: RunManager, options: 
           : {}),
       },
     });
+    // A store that writes behind (PostgreSQL) has the run before 201 says it was accepted.
+    await manager.persisted();
     return c.json(view(record.id), 201);
   });
 
@@ -104,6 +106,7 @@ export function registerPipelineRoutes(app: Hono, manager: RunManager, options: 
   app.post('/pipelines/:id/questions/:qid/answer', async (c) => {
     const { answer } = AnswerRequestSchema.parse(await jsonBody(c.req.raw));
     manager.answer(c.req.param('id'), c.req.param('qid'), answer);
+    await manager.persisted();
     return c.json({ id: c.req.param('qid'), status: 'answered' });
   });
 

@@ -1,0 +1,44 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../cli-context.js';
+
+const EXAMPLES = `
+Executes the runs that servers started with the same --store schedule: it takes them from the
+job queue in that PostgreSQL database, --concurrency at a time, and keeps their events,
+checkpoints, stage records and questions there. A run waiting at a human gate holds no worker:
+it is checkpointed as "waiting", and the answer (through any server) schedules it again on
+whichever worker is free. Each run's working copy is under --data-dir/runs/<id>/run; tool
+commands run in the worker's working directory.
+
+Examples:
+  $ attractor worker --store postgres://attractor@db.internal/attractor
+  $ attractor worker --store postgres://attractor@db.internal/attractor --concurrency 8 --allow-tools
+
+SIGTERM drains: no new runs, running ones pause at their next node with a checkpoint, then exit.
+See the README's "Running on several machines".
+`;
+
+export interface WorkerFlags {
+  store: string;
+  dataDir: string;
+  concurrency: string;
+  leaseSeconds: string;
+  allowTools?: boolean;
+  allowDir?: string[];
+}
+
+export function registerWorkerCommand(program: Command, ctx: CliContext): void {
+  program
+    .command('worker')
+    .description('execute runs scheduled on a PostgreSQL store by `attractor serve --store`')
+    .requiredOption('--store <url>', 'the PostgreSQL store the servers use (postgres://user@host:port/db)')
+    .option('--data-dir <dir>', "where this worker keeps its runs' working copies", '.attractor-worker')
+    .option('--concurrency <n>', 'runs executing at once on this worker', '4')
+    .option('--lease-seconds <n>', 'a run continues on another worker this long after its worker died', '30')
+    .option('--allow-tools', 'run tool commands of the pipelines it executes (they fail otherwise)')
+    .option('--allow-dir <dir...>', 'folders pipelines may read named files from (default: none)')
+    .addHelpText('after', EXAMPLES)
+    .action(async (flags: WorkerFlags) => {
+      const { runWorker } = await import('../run-worker.js');
+      ctx.setExitCode(await runWorker(flags, ctx));
+    });
+}

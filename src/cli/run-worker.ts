@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { startWorker } from '../server/postgres/start-worker.js';
+import { AttractorError } from '../shared/errors.js';
+import type { CliContext } from './cli-context.js';
+import type { WorkerFlags } from './commands/worker.js';
+import { EXIT_OK } from './exit-codes.js';
+
+/** `attractor worker`: runs until SIGTERM or Ctrl-C, which drain the runs it executes first. */
+export async function runWorker(flags: WorkerFlags, ctx: CliContext): Promise<number> {
+  const concurrency = Number(flags.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new AttractorError(
+      'BAD_FLAG',
+      `--concurrency must be a whole number >= 1, got "${flags.concurrency}".`,
+    );
+  }
+  const lease = Number(flags.leaseSeconds);
+  if (!Number.isFinite(lease) || lease < 1) {
+    throw new AttractorError(
+      'BAD_FLAG',
+      `--lease-seconds must be a number >= 1, got "${flags.leaseSeconds}".`,
+    );
+  }
+  if (!/^postgres(ql)?:\/\//.test(flags.store)) {
+    throw new AttractorError(
+      'BAD_FLAG',
+      `--store must be a PostgreSQL URL (postgres://user@host:port/database), got "${flags.store}".`,
+    );
+  }
+  const worker = await startWorker({
+    store: flags.store,
+    dataDir: path.resolve(ctx.io.cwd, flags.dataDir),
+    concurrency,
+    leaseMs: lease * 1000,
+    allowTools: flags.allowTools === true,
+    allowDirs: (flags.allowDir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
+    realRuns: { workingDir: ctx.io.cwd, env: ctx.io.env },
+    onError: (error) => ctx.io.stderr(`attractor worker: the PostgreSQL store: ${error.message}\n`),
+  });
+  ctx.io.stderr(
+    `attractor worker: executing runs (${concurrency} at once, working copies in ${flags.dataDir})\n`,
+  );
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string): void => {
+      process.off('SIGTERM', onTerm);
+      process.off('SIGINT', onInt);
+      ctx.io.stderr(`attractor worker: ${signal}: draining (running pipelines pause at their next node)\n`);
+      void worker.drain().then(resolve);
+    };
+    const onTerm = (): void => stop('SIGTERM');
+    const onInt = (): void => stop('SIGINT');
+    process.on('SIGTERM', onTerm);
+    process.on('SIGINT', onInt);
+  });
+  ctx.io.stderr('attractor worker: stopped\n');
+  return EXIT_OK;
+}

@@ -1,0 +1,336 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import type { RunRecordSink } from '../../run/mirrored-run-recorder.js';
+import { writeFileAtomic } from '../../shared/atomic-write.js';
+import { AttractorError } from '../../shared/errors.js';
+import type { PipelineEvent } from '../../shared/pipeline-event.js';
+import { removePresentFile } from '../../shared/remove-file.js';
+import { type RunRecord, RunRecordSchema, type StoredQuestion, StoredQuestionSchema } from '../run-record.js';
+import type { ListRunsQuery, RunPage, RunStore } from '../run-store.js';
+import { PostgresEventHub } from './postgres-event-hub.js';
+import { migrate } from './postgres-schema.js';
+import { WriteQueue } from './write-queue.js';
+
+const MAX_PAGE = 500;
+/** Other processes sharing the database say on this channel which run they changed. */
+const RUNS_CHANNEL = 'attractor_runs';
+/** A run's executor committed events: `<run id> <newest seq>`. */
+const EVENTS_CHANNEL = 'attractor_events';
+/** Someone asked to cancel a run: its executor, wherever it is, stops it. */
+const CANCEL_CHANNEL = 'attractor_cancel';
+/** Statuses after which a run's event stream ends (a waiting or queued run goes on later). */
+const ENDED = new Set(['completed', 'failed', 'cancelled', 'paused', 'interrupted']);
+
+/**
+ * PostgreSQL as the system of record (`attractor serve --store postgres://…`): run records, their DOT
+ * sources, questions and answers, and, through `recordSink`, each run's events, newest checkpoint and
+ * stage records. The server's interface is synchronous, so the store answers from memory (loaded at
+ * `open`, kept current from other servers by LISTEN) and writes behind, in order, on one queue that
+ * commits whatever a turn of the event loop produced in one transaction; `flush()` waits for it. A run's
+ * working files stay in its run directory under the data folder.
+ */
+export class PostgresRunStore implements RunStore {
+  readonly #root: string;
+  readonly #pool: pg.Pool;
+  readonly #listener: pg.Client;
+  readonly #writes: WriteQueue;
+  readonly #records = new Map<string, RunRecord>();
+  readonly #sources = new Map<string, string>();
+  readonly #questions = new Map<string, StoredQuestion[]>();
+  readonly #eventCounts = new Map<string, number>();
+  readonly #hubs = new Map<string, PostgresEventHub>();
+  readonly #cancelListeners = new Set<(id: string) => void>();
+  // Our own notifications come back to our listener too: this tells them apart.
+  readonly #token = randomUUID();
+
+  private constructor(root: string, pool: pg.Pool, listener: pg.Client, onError: (error: Error) => void) {
+    this.#root = root;
+    this.#pool = pool;
+    this.#listener = listener;
+    this.#writes = new WriteQueue(pool, onError);
+  }
+
+  /** Connect, migrate the schema to this build's version and load the runs. */
+  static async open(
+    url: string,
+    dataDir: string,
+    onError: (error: Error) => void = () => {},
+  ): Promise<PostgresRunStore> {
+    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    pool.on('error', onError);
+    let listener: pg.Client | undefined;
+    try {
+      await migrate(pool);
+      listener = new pg.Client({ connectionString: url });
+      listener.on('error', onError);
+      await listener.connect();
+      const store = new PostgresRunStore(path.join(path.resolve(dataDir), 'runs'), pool, listener, onError);
+      listener.on('notification', (message) => store.#heard(message.channel, message.payload ?? '', onError));
+      await listener.query(`LISTEN ${RUNS_CHANNEL}; LISTEN ${EVENTS_CHANNEL}; LISTEN ${CANCEL_CHANNEL}`);
+      const counts = await pool.query<{ run_id: string; n: string }>(
+        'SELECT run_id, max(seq) AS n FROM attractor.events GROUP BY run_id',
+      );
+      for (const row of counts.rows) store.#eventCounts.set(row.run_id, Number(row.n));
+      const { rows } = await pool.query<{ record: unknown; source: string; questions: unknown }>(
+        'SELECT r.record, r.source, q.questions FROM attractor.runs r LEFT JOIN attractor.questions q ON q.run_id = r.id',
+      );
+      for (const row of rows) store.#remember(row);
+      return store;
+    } catch (error) {
+      await listener?.end().catch(() => {});
+      await pool.end().catch(() => {});
+      throw new AttractorError(
+        'STORE_UNAVAILABLE',
+        `cannot open the PostgreSQL store: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+
+  runDirFor(id: string): string {
+    return path.join(this.#root, id, 'run');
+  }
+
+  create(record: RunRecord, source: string): void {
+    if (this.#records.has(record.id))
+      throw new AttractorError('RUN_EXISTS', `run ${record.id} already exists.`);
+    this.#records.set(record.id, record);
+    this.#sources.set(record.id, source);
+    this.#writes.push(async (client) => {
+      await client.query(
+        'INSERT INTO attractor.runs (id, record, status, created_at, source) VALUES ($1, $2, $3, $4, $5)',
+        [record.id, record, record.status, record.created_at, source],
+      );
+      await this.#notify(client, record.id);
+    });
+  }
+
+  get(id: string): RunRecord | undefined {
+    return this.#records.get(id);
+  }
+
+  source(id: string): string {
+    const source = this.#sources.get(id);
+    if (source === undefined) throw new AttractorError('RUN_NOT_FOUND', `no run ${id}.`);
+    return source;
+  }
+
+  update(id: string, patch: Partial<Omit<RunRecord, 'id' | 'created_at'>>): RunRecord {
+    const current = this.#records.get(id);
+    if (!current) throw new AttractorError('RUN_NOT_FOUND', `no run ${id}.`);
+    const next = RunRecordSchema.parse({ ...current, ...patch, updated_at: new Date().toISOString() });
+    this.#records.set(id, next);
+    this.#writes.push(async (client) => {
+      await client.query('UPDATE attractor.runs SET record = $2, status = $3 WHERE id = $1', [
+        id,
+        next,
+        next.status,
+      ]);
+      await this.#notify(client, id);
+    });
+    return next;
+  }
+
+  list(query: ListRunsQuery = {}): RunPage {
+    const limit = Math.min(Math.max(query.limit ?? 50, 1), MAX_PAGE);
+    const all = [...this.#records.values()]
+      .filter((r) => query.status === undefined || r.status === query.status)
+      .sort(newestFirst);
+    const start = query.cursor ? all.findIndex((r) => cursorOf(r) === query.cursor) + 1 : 0;
+    const runs = all.slice(start, start + limit);
+    const last = runs.at(-1);
+    return start + limit < all.length && last ? { runs, next_cursor: cursorOf(last) } : { runs };
+  }
+
+  questions(id: string): StoredQuestion[] {
+    return this.#questions.get(id) ?? [];
+  }
+
+  saveQuestions(id: string, questions: StoredQuestion[]): void {
+    this.#questions.set(id, questions);
+    this.#writes.push(async (client) => {
+      await client.query(
+        `INSERT INTO attractor.questions (run_id, questions) VALUES ($1, $2)
+         ON CONFLICT (run_id) DO UPDATE SET questions = EXCLUDED.questions`,
+        [id, JSON.stringify(questions)],
+      );
+      await this.#notify(client, id);
+    });
+  }
+
+  /**
+   * Where run `id` keeps its events, checkpoint and stage records: on the store's write queue, so they
+   * are committed in the order the run made them and before anything the server records after them.
+   */
+  recordSink(id: string): RunRecordSink {
+    const events: PipelineEvent[] = [];
+    const stages = new Map<string, unknown>();
+    let checkpoint: string | undefined;
+    let queued = false;
+    const queue = (): void => {
+      if (queued) return;
+      queued = true;
+      this.#writes.push(async (client) => {
+        queued = false;
+        const batch = events.splice(0);
+        const stageRows = [...stages];
+        stages.clear();
+        const text = checkpoint;
+        checkpoint = undefined;
+        if (batch.length > 0) {
+          await client.query(
+            `INSERT INTO attractor.events (run_id, seq, event)
+             SELECT $1, base.last + t.ord, t.event
+             FROM (SELECT coalesce(max(seq), 0) AS last FROM attractor.events WHERE run_id = $1) base,
+                  unnest($2::jsonb[]) WITH ORDINALITY AS t(event, ord)`,
+            [id, batch.map((e) => JSON.stringify(e))],
+          );
+          await client.query(
+            `SELECT pg_notify($2, $1 || ' ' || (SELECT max(seq) FROM attractor.events WHERE run_id = $1))`,
+            [id, EVENTS_CHANNEL],
+          );
+        }
+        for (const [stage, status] of stageRows) {
+          await client.query(
+            `INSERT INTO attractor.stages (run_id, stage, status) VALUES ($1, $2, $3)
+             ON CONFLICT (run_id, stage) DO UPDATE SET status = EXCLUDED.status`,
+            [id, stage, JSON.stringify(status)],
+          );
+        }
+        if (text !== undefined) {
+          await client.query(
+            `INSERT INTO attractor.checkpoints (run_id, checkpoint) VALUES ($1, $2)
+             ON CONFLICT (run_id) DO UPDATE SET checkpoint = EXCLUDED.checkpoint, written_at = now()`,
+            [id, text],
+          );
+        }
+      });
+    };
+    return {
+      event: (event) => {
+        events.push(event);
+        queue();
+      },
+      checkpoint: (text) => {
+        // Only the newest is kept: a burst of steps in one turn is one write.
+        checkpoint = text;
+        queue();
+      },
+      stage: (stage, status) => {
+        stages.set(stage, status);
+        queue();
+      },
+      settled: () => this.#writes.flush(),
+    };
+  }
+
+  /** Run `id`'s events from the database, for any server to stream (`Last-Event-ID` = sequence number). */
+  eventHub(id: string): PostgresEventHub {
+    let hub = this.#hubs.get(id);
+    if (!hub) {
+      hub = new PostgresEventHub(this.#pool, id, this.#eventCounts.get(id) ?? 0, () => {
+        const status = this.#records.get(id)?.status;
+        return status !== undefined && ENDED.has(status) ? status : undefined;
+      });
+      this.#hubs.set(id, hub);
+    }
+    return hub;
+  }
+
+  /** Ask run `id`'s executor, in whichever process it is, to cancel it (delivered by NOTIFY). */
+  async requestCancel(id: string): Promise<void> {
+    await this.#pool.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, id]);
+  }
+
+  /** Hear cancel requests for runs (a worker cancels those it executes). */
+  onCancelRequested(listener: (id: string) => void): void {
+    this.#cancelListeners.add(listener);
+  }
+
+  /** Read run `id` again from the database (a worker given a run this process has not heard of yet). */
+  async refresh(id: string): Promise<RunRecord | undefined> {
+    await this.#reload(id);
+    return this.#records.get(id);
+  }
+
+  /**
+   * Make `runDir` hold what the database says of the run: its pipeline and newest checkpoint, so a resume
+   * there continues from it (whichever machine wrote it). A journal left beside it is older than the
+   * database's checkpoint or equal to it: it goes. False when the run has no checkpoint yet.
+   */
+  async materialize(id: string, runDir: string): Promise<boolean> {
+    const { rows } = await this.#pool.query<{ checkpoint: unknown }>(
+      'SELECT checkpoint FROM attractor.checkpoints WHERE run_id = $1',
+      [id],
+    );
+    const row = rows[0];
+    if (!row) return false;
+    mkdirSync(runDir, { recursive: true });
+    writeFileAtomic(path.join(runDir, 'pipeline.dot'), this.source(id));
+    removePresentFile(path.join(runDir, 'checkpoint-journal.jsonl'));
+    writeFileAtomic(path.join(runDir, 'checkpoint.json'), `${JSON.stringify(row.checkpoint)}\n`);
+    return true;
+  }
+
+  /** Resolves once everything recorded so far is committed; rejects with the first write that failed. */
+  flush(): Promise<void> {
+    return this.#writes.flush();
+  }
+
+  async close(): Promise<void> {
+    await this.#writes.flush().catch(() => {});
+    await this.#listener.end().catch(() => {});
+    await this.#pool.end();
+  }
+
+  #heard(channel: string, payload: string, onError: (error: Error) => void): void {
+    if (channel === RUNS_CHANNEL) {
+      const [token, id] = payload.split(' ');
+      if (token === this.#token || !id) return;
+      void this.#reload(id)
+        .then(() => this.#hubs.get(id)?.changed())
+        .catch(onError);
+    } else if (channel === EVENTS_CHANNEL) {
+      const [id, seq] = payload.split(' ');
+      if (!id || seq === undefined) return;
+      this.#eventCounts.set(id, Math.max(this.#eventCounts.get(id) ?? 0, Number(seq)));
+      this.#hubs.get(id)?.changed(Number(seq));
+    } else if (channel === CANCEL_CHANNEL) {
+      for (const listener of this.#cancelListeners) listener(payload);
+    }
+  }
+
+  async #notify(client: pg.PoolClient, id: string): Promise<void> {
+    await client.query('SELECT pg_notify($1, $2)', [RUNS_CHANNEL, `${this.#token} ${id}`]);
+    // This process's own readers hear it at once.
+    queueMicrotask(() => this.#hubs.get(id)?.changed());
+  }
+
+  async #reload(id: string): Promise<void> {
+    const { rows } = await this.#pool.query<{ record: unknown; source: string; questions: unknown }>(
+      'SELECT r.record, r.source, q.questions FROM attractor.runs r LEFT JOIN attractor.questions q ON q.run_id = r.id WHERE r.id = $1',
+      [id],
+    );
+    const row = rows[0];
+    if (row) this.#remember(row);
+  }
+
+  #remember(row: { record: unknown; source: string; questions: unknown }): void {
+    const record = RunRecordSchema.parse(row.record);
+    this.#records.set(record.id, record);
+    this.#sources.set(record.id, row.source);
+    if (row.questions !== null)
+      this.#questions.set(record.id, StoredQuestionSchema.array().parse(row.questions));
+  }
+}
+
+function newestFirst(a: RunRecord, b: RunRecord): number {
+  if (a.created_at !== b.created_at) return a.created_at < b.created_at ? 1 : -1;
+  return a.id < b.id ? 1 : -1;
+}
+
+const cursorOf = (r: RunRecord): string => Buffer.from(r.id).toString('base64url');

@@ -1,0 +1,88 @@
+import type pg from 'pg';
+import { AttractorError } from '../../shared/errors.js';
+
+/**
+ * The store's schema, one entry per version, applied in order and never edited once released: a
+ * database at version N gets entries N+1… at the next start. Everything lives in the `attractor`
+ * schema; the job queue keeps its own (`graphile_worker`).
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE attractor.runs (
+    id text PRIMARY KEY,
+    record jsonb NOT NULL,
+    status text NOT NULL,
+    created_at text NOT NULL,
+    source text NOT NULL
+  );
+  CREATE INDEX runs_listing ON attractor.runs (created_at DESC, id DESC);
+  CREATE INDEX runs_by_status ON attractor.runs (status, created_at DESC, id DESC);
+  CREATE TABLE attractor.events (
+    run_id text NOT NULL REFERENCES attractor.runs (id) ON DELETE CASCADE,
+    seq bigint NOT NULL,
+    event jsonb NOT NULL,
+    PRIMARY KEY (run_id, seq)
+  );
+  CREATE TABLE attractor.checkpoints (
+    run_id text PRIMARY KEY REFERENCES attractor.runs (id) ON DELETE CASCADE,
+    checkpoint jsonb NOT NULL,
+    written_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE TABLE attractor.stages (
+    run_id text NOT NULL REFERENCES attractor.runs (id) ON DELETE CASCADE,
+    stage text NOT NULL,
+    status jsonb NOT NULL,
+    PRIMARY KEY (run_id, stage)
+  );
+  CREATE TABLE attractor.questions (
+    run_id text PRIMARY KEY REFERENCES attractor.runs (id) ON DELETE CASCADE,
+    questions jsonb NOT NULL
+  );
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+// Any constant: servers and workers starting together take turns migrating.
+const MIGRATION_LOCK = 0x617474;
+
+/**
+ * Bring the database to `SCHEMA_VERSION`, in one transaction per step, under an advisory lock so
+ * processes starting at once do not race. A database newer than this build is refused: its tables may
+ * mean what this build does not know.
+ */
+export async function migrate(pool: pg.Pool): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await client.query('CREATE SCHEMA IF NOT EXISTS attractor');
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS attractor.schema_version (version integer NOT NULL, migrated_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const { rows } = await client.query<{ v: number | null }>(
+      'SELECT max(version) AS v FROM attractor.schema_version',
+    );
+    const current = rows[0]?.v ?? 0;
+    if (current > SCHEMA_VERSION) {
+      throw new AttractorError(
+        'STORE_SCHEMA_NEWER',
+        `the database's schema is version ${current}, newer than this attractor's ${SCHEMA_VERSION}: upgrade attractor.`,
+      );
+    }
+    for (let version = current + 1; version <= SCHEMA_VERSION; version++) {
+      await client.query('BEGIN');
+      try {
+        await client.query(MIGRATIONS[version - 1] as string);
+        await client.query('INSERT INTO attractor.schema_version (version) VALUES ($1)', [version]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      }
+    }
+    return SCHEMA_VERSION;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+    client.release();
+  }
+}

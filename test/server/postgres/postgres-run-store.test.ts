@@ -1,0 +1,164 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresRunStore } from '../../../src/server/postgres/postgres-run-store.js';
+import { SCHEMA_VERSION } from '../../../src/server/postgres/postgres-schema.js';
+import type { RunRecord, StoredQuestion } from '../../../src/server/run-record.js';
+import {
+  PG_AVAILABLE,
+  PG_REQUIRED,
+  type PostgresCluster,
+  startPostgresCluster,
+} from '../../helpers/postgres-cluster.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+import { waitFor } from '../server-fixtures.js';
+
+let cluster: PostgresCluster | undefined;
+let databases = 0;
+const freshDatabase = async (): Promise<string> => {
+  if (!cluster) throw new Error('PostgreSQL is not installed');
+  return cluster.createDatabase(`store_${++databases}`);
+};
+
+const record = (id: string, created_at: string, status: RunRecord['status'] = 'queued'): RunRecord => ({
+  id,
+  name: 'p',
+  goal: '',
+  status,
+  created_at,
+  updated_at: created_at,
+  source_file: '<inline>',
+  options: { dry_run: true, auto_approve: false },
+});
+
+const question: StoredQuestion = {
+  id: 'q1',
+  stage: 'review',
+  text: 'Ship it?',
+  type: 'multiple_choice',
+  options: [{ key: 'S', label: 'Ship' }],
+  asked_at: '2026-01-01T00:00:00.000Z',
+  status: 'pending',
+};
+
+describe.runIf(PG_AVAILABLE || PG_REQUIRED)('the PostgreSQL run store', () => {
+  beforeAll(async () => {
+    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
+    cluster = await startPostgresCluster();
+  }, 90_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('migrates a new database to its schema version once, and refuses a newer one', async () => {
+    const url = await freshDatabase();
+    const first = await PostgresRunStore.open(url, tempDir());
+    const second = await PostgresRunStore.open(url, tempDir());
+    await first.close();
+    await second.close();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ version: number }>(
+        'SELECT version FROM attractor.schema_version',
+      );
+      expect(rows.map((r) => r.version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
+      await client.query('INSERT INTO attractor.schema_version (version) VALUES ($1)', [SCHEMA_VERSION + 1]);
+    } finally {
+      await client.end();
+    }
+    await expect(PostgresRunStore.open(url, tempDir())).rejects.toMatchObject({
+      code: 'STORE_UNAVAILABLE',
+      message: expect.stringContaining(`newer than this attractor's ${SCHEMA_VERSION}`),
+    });
+  });
+
+  it('keeps records, sources and questions in the database: a new store on it reads them back', async () => {
+    const url = await freshDatabase();
+    const store = await PostgresRunStore.open(url, tempDir());
+    store.create(record('r1', '2026-01-01T00:00:01.000Z'), 'digraph a {}');
+    store.create(record('r2', '2026-01-01T00:00:02.000Z'), 'digraph b {}');
+    store.update('r1', { status: 'completed', quality: 'clean' });
+    store.saveQuestions('r2', [question]);
+    expect(() => store.create(record('r1', '2026-01-01T00:00:03.000Z'), '')).toThrow(/already exists/);
+    await store.flush();
+    await store.close();
+
+    const again = await PostgresRunStore.open(url, tempDir());
+    try {
+      expect(again.get('r1')).toMatchObject({ status: 'completed', quality: 'clean' });
+      expect(again.source('r2')).toBe('digraph b {}');
+      expect(again.questions('r2')).toEqual([question]);
+      expect(again.list().runs.map((r) => r.id)).toEqual(['r2', 'r1']);
+      expect(again.list({ status: 'completed' }).runs.map((r) => r.id)).toEqual(['r1']);
+      const page = again.list({ limit: 1 });
+      expect(page.runs.map((r) => r.id)).toEqual(['r2']);
+      expect(again.list({ limit: 1, cursor: page.next_cursor as string }).runs.map((r) => r.id)).toEqual([
+        'r1',
+      ]);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it("hears another store's changes on the same database (LISTEN/NOTIFY)", async () => {
+    const url = await freshDatabase();
+    const a = await PostgresRunStore.open(url, tempDir());
+    const b = await PostgresRunStore.open(url, tempDir());
+    try {
+      a.create(record('shared', '2026-01-01T00:00:01.000Z'), 'digraph s {}');
+      await waitFor(() => b.get('shared'), 'the run on the other store');
+      a.update('shared', { status: 'running' });
+      await waitFor(() => (b.get('shared')?.status === 'running' ? true : undefined), 'its new status');
+      b.saveQuestions('shared', [question]);
+      await waitFor(() => (a.questions('shared').length === 1 ? true : undefined), 'the question');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it("keeps a run's events in order, its newest checkpoint and its stage records", async () => {
+    const url = await freshDatabase();
+    const store = await PostgresRunStore.open(url, tempDir());
+    try {
+      store.create(record('r', '2026-01-01T00:00:01.000Z'), 'digraph r {}');
+      const sink = store.recordSink('r');
+      for (let i = 1; i <= 5; i++) sink.event({ kind: 'k', data: { i }, timestamp: i } as never);
+      sink.checkpoint('{"status":"running","n":1}');
+      sink.checkpoint('{"status":"running","n":2}');
+      sink.stage('a', { outcome: 'success' });
+      await sink.settled();
+      // A second burst appends after the first (a resumed run continues the numbering).
+      sink.event({ kind: 'k', data: { i: 6 }, timestamp: 6 } as never);
+      await sink.settled();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      const { rows: events } = await client.query<{ seq: string; event: { data: { i: number } } }>(
+        "SELECT seq, event FROM attractor.events WHERE run_id = 'r' ORDER BY seq",
+      );
+      const { rows: checkpoints } = await client.query('SELECT checkpoint FROM attractor.checkpoints');
+      const { rows: stages } = await client.query('SELECT stage, status FROM attractor.stages');
+      await client.end();
+      expect(events.map((e) => [Number(e.seq), e.event.data.i])).toEqual([
+        [1, 1],
+        [2, 2],
+        [3, 3],
+        [4, 4],
+        [5, 5],
+        [6, 6],
+      ]);
+      expect(checkpoints).toEqual([{ checkpoint: { status: 'running', n: 2 } }]);
+      expect(stages).toEqual([{ stage: 'a', status: { outcome: 'success' } }]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('says which database it could not open', async () => {
+    const url = `${(await freshDatabase()).replace(/\/store_\d+/, '/no_such_db')}`;
+    await expect(PostgresRunStore.open(url, tempDir())).rejects.toMatchObject({
+      code: 'STORE_UNAVAILABLE',
+      message: expect.stringContaining('no_such_db'),
+    });
+  });
+});

@@ -1,0 +1,112 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningWorker, startWorker } from '../../../src/server/postgres/start-worker.js';
+import { BIN, ensureDist } from '../../helpers/ensure-dist.js';
+import {
+  PG_AVAILABLE,
+  PG_REQUIRED,
+  type PostgresCluster,
+  startPostgresCluster,
+} from '../../helpers/postgres-cluster.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+import { closeServers, testServer, waitFor } from '../server-fixtures.js';
+
+let cluster: PostgresCluster | undefined;
+const children: ChildProcess[] = [];
+const workers: RunningWorker[] = [];
+
+afterEach(async () => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+  await closeServers();
+  for (const worker of workers.splice(0)) await worker.drain(1_000);
+});
+
+/** `attractor worker` as its own process, so it can be SIGKILLed. */
+function workerProcess(url: string, dataDir: string, leaseSeconds: number): ChildProcess {
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      'worker',
+      '--store',
+      url,
+      '--data-dir',
+      dataDir,
+      '--lease-seconds',
+      String(leaseSeconds),
+      '--allow-tools',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  children.push(child);
+  return child;
+}
+
+describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a worker killed mid-run', () => {
+  beforeAll(async () => {
+    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
+    ensureDist();
+    cluster = await startPostgresCluster();
+  }, 180_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('its run continues on another worker from the checkpoint within the lease; no completed node runs again', async () => {
+    if (!cluster) throw new Error('no cluster');
+    const url = await cluster.createDatabase('failover');
+    const marks = path.join(tempDir(), 'marks');
+    const dot = `digraph f {
+      start [shape=Mdiamond]
+      one [shape=parallelogram, tool_command="echo one >> ${marks}"]
+      two [shape=parallelogram, tool_command="sleep 3 && echo two >> ${marks}"]
+      three [shape=parallelogram, tool_command="echo three >> ${marks}"]
+      exit [shape=Msquare]
+      start -> one -> two -> three -> exit
+    }`;
+    const server = await testServer({ store: url, allowTools: true });
+    const machine = tempDir();
+    const doomed = workerProcess(url, machine, 3);
+    const { body: run } = await server.json('POST', '/pipelines', { dot_source: dot, scenario: {} });
+    expect(run.id).toBeDefined();
+    // `one` is done and `two` under way on the doomed worker.
+    await waitFor(() => (readFileSafe(marks).includes('one') ? true : undefined), 'node one', 20_000);
+    await new Promise((r) => setTimeout(r, 500));
+    doomed.kill('SIGKILL');
+    const killedAt = Date.now();
+    // The machine's next worker (a supervisor restarted it) stops the tool command the dead one left
+    // running; the run itself is taken over by whichever worker the lease job reaches.
+    const survivor = await startWorker({
+      store: url,
+      dataDir: machine,
+      concurrency: 2,
+      allowTools: true,
+      leaseMs: 3_000,
+    });
+    workers.push(survivor);
+    const done = await waitFor(
+      async () => {
+        const { body } = await server.json('GET', `/pipelines/${run.id}`);
+        return ['completed', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
+      },
+      'the run to finish on the other worker',
+      30_000,
+    );
+    expect(done.status).toBe('completed');
+    // Within the lease (3 s) and the time `two` takes again (3 s), with room for a loaded machine.
+    expect(Date.now() - killedAt).toBeLessThan(15_000);
+    // `one` had completed: it did not run again; the interrupted `two` ran again, to completion once
+    // (the dead worker's copy of it was stopped before it wrote).
+    expect(readFileSafe(marks).trim().split('\n')).toEqual(['one', 'two', 'three']);
+  }, 90_000);
+});
+
+function readFileSafe(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
