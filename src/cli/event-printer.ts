@@ -16,8 +16,7 @@ export function createEventPrinter(json: boolean, ctx: CliContext): EventPrinter
   const retried = new Set<string>();
   const shownReasons = new Set<string>();
   const observe = (e: PipelineEvent): void => {
-    if (e.kind === 'node.retry' && e.node_id && !e.data['branch'] && !e.data['parent'])
-      retried.add(e.node_id);
+    if (e.kind === 'node.retry' && e.node_id && !e.data.branch && !e.data.parent) retried.add(e.node_id);
   };
   const print = json
     ? (e: PipelineEvent) => {
@@ -27,13 +26,17 @@ export function createEventPrinter(json: boolean, ctx: CliContext): EventPrinter
     : (e: PipelineEvent) => {
         observe(e);
         // The failing node's line already gave the reason: the run's error line would only repeat it.
-        if (e.kind === 'pipeline.error' && shownReasons.has(String(e.data['error']))) return;
+        if (e.kind === 'pipeline.error' && shownReasons.has(e.data.error)) return;
         const line = formatEventLine(e, ctx.colors, ctx.io.cwd);
         if (line === undefined) return;
         ctx.io.stdout(`${line}\n`);
-        const reason = e.kind === 'node.complete' ? e.data['failure_reason'] : e.data['error'];
-        if (typeof reason === 'string' && (e.kind === 'node.complete' || e.kind === 'pipeline.error'))
-          shownReasons.add(reason);
+        const reason =
+          e.kind === 'node.complete'
+            ? e.data.failure_reason
+            : e.kind === 'pipeline.error'
+              ? e.data.error
+              : undefined;
+        if (reason !== undefined) shownReasons.add(reason);
       };
   return { print, retried: () => [...retried], shown: (reason) => shownReasons.has(reason) };
 }

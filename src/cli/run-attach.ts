@@ -28,7 +28,7 @@ async function followPlain(runDir: string, ctx: CliContext): Promise<number> {
     const text = formatEventLine(event, ctx.colors);
     if (text !== undefined) ctx.io.stdout(`${text}\n`);
     if (event.kind === 'pipeline.finalize' && code === undefined) {
-      const status = String(event.data['status']);
+      const { status } = event.data;
       code = status === 'completed' ? EXIT_OK : status === 'failed' ? EXIT_FAILURE : EXIT_INTERRUPTED;
       finish(code);
     }
