@@ -1,4 +1,4 @@
-import type { EventData, PipelineEvent } from '../shared/pipeline-event.js';
+import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { PlanEntry } from './run-state.js';
 
 /**
@@ -30,7 +30,12 @@ export type AgentAction =
       costUsd: number;
     };
 
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+/** The first of several names a field goes by: the built-in session's, then the ACP-facing alias. */
+const either = (d: Record<string, unknown>, ...names: string[]): unknown =>
+  names.map((name) => d[name]).find((value) => value !== undefined);
+
 function asArgs(value: unknown): Record<string, unknown> {
   if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
   if (typeof value === 'string') {
@@ -46,16 +51,17 @@ function asArgs(value: unknown): Record<string, unknown> {
   return {};
 }
 
-const PLAN_STATUSES: ReadonlySet<string> = new Set(['pending', 'in_progress', 'completed']);
-const isPlanStatus = (status: string): status is PlanEntry['status'] => PLAN_STATUSES.has(status);
+const PLAN_STATUSES = new Set(['pending', 'in_progress', 'completed']);
 
-/** An ACP plan's entries; an entry without content is dropped rather than shown empty. */
-function planEntries(entries: EventData<'agent.plan'>['entries']): PlanEntry[] {
-  return entries.flatMap(({ content, priority, status }): PlanEntry[] => {
+/** An ACP plan's entries; anything malformed in one is dropped rather than shown half-read. */
+function planEntries(value: unknown): PlanEntry[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((entry): PlanEntry[] => {
+    const e = (entry ?? {}) as Record<string, unknown>;
+    const content = str(e['content']);
     if (content === '') return [];
-    return [
-      { content, status: isPlanStatus(status) ? status : 'pending', ...(priority ? { priority } : {}) },
-    ];
+    const status = PLAN_STATUSES.has(str(e['status'])) ? (e['status'] as PlanEntry['status']) : 'pending';
+    return [{ content, status, ...(str(e['priority']) ? { priority: str(e['priority']) } : {}) }];
   });
 }
 
@@ -67,67 +73,69 @@ function at(event: PipelineEvent): { at?: number } {
 
 /** Maps one event to what the activity pane does with it; undefined for anything not agent-related. */
 export function mapAgentEvent(event: PipelineEvent): AgentAction | undefined {
+  const d = event.data;
   switch (event.kind) {
-    // The built-in session names its fields `text` / `tool_call_id`; ACP events carry those too, plus
-    // `delta` / `call_id` aliases.
+    // The built-in session names its fields `text` / `tool_call_id` and its usage `inputTokens`…;
+    // ACP events carry those too, plus `delta` / `call_id` aliases.
     case 'agent.assistant_text_delta':
-      return { type: 'text', delta: event.data.text };
+      return { type: 'text', delta: str(either(d, 'text', 'delta')) };
     case 'agent.thought_delta':
-      return { type: 'thought', delta: event.data.text };
+      return { type: 'thought', delta: str(either(d, 'text', 'delta')) };
     case 'agent.plan':
-      return { type: 'plan', entries: planEntries(event.data.entries) };
+      return { type: 'plan', entries: planEntries(d['entries']) };
     case 'agent.tool_call_start':
       return {
         type: 'tool_start',
-        callId: event.data.tool_call_id,
-        name: event.data.tool_name,
-        args: asArgs(event.data.arguments),
+        callId: str(either(d, 'tool_call_id', 'call_id')),
+        name: str(d['tool_name']),
+        args: asArgs(d['arguments']),
         ...at(event),
       };
     case 'agent.tool_call_output_delta':
-      return { type: 'tool_output', callId: event.data.tool_call_id, delta: event.data.text };
+      return {
+        type: 'tool_output',
+        callId: str(either(d, 'tool_call_id', 'call_id')),
+        delta: str(either(d, 'text', 'delta')),
+      };
     case 'agent.tool_call_end':
       return {
         type: 'tool_end',
-        callId: event.data.tool_call_id,
-        output: event.data.output,
-        isError: event.data.is_error,
+        callId: str(either(d, 'tool_call_id', 'call_id')),
+        output: str(d['output']),
+        isError: d['is_error'] === true,
+        ...(typeof d['duration_ms'] === 'number' ? { durationMs: d['duration_ms'] } : {}),
         ...at(event),
       };
     case 'agent.warning':
     case 'agent.context_window_warning':
     case 'agent.output_truncated':
-      return { type: 'warning', message: event.data.message || 'warning' };
-    case 'agent.compaction': {
-      const d = event.data;
+      return { type: 'warning', message: str(d['message']) || 'warning' };
+    case 'agent.compaction':
       return {
         type: 'warning',
-        message: `context compacted: ${d.removed_turns} older turns summarised (${d.tokens_before} → ${d.tokens_after} tokens)`,
+        message: `context compacted: ${num(d['removed_turns'])} older turns summarised (${num(d['tokens_before'])} → ${num(d['tokens_after'])} tokens)`,
       };
-    }
     case 'agent.loop_detection':
       return {
         type: 'warning',
-        message: `loop detected: ${event.data.message || 'the agent repeats itself'}`,
+        message: `loop detected: ${str(d['message']) || 'the agent repeats itself'}`,
       };
-    case 'agent.turn_limit': {
-      const d = event.data;
+    case 'agent.turn_limit':
       return {
         type: 'warning',
-        message: `turn limit reached: ${d.turns} of ${d.limit} ${d.kind === 'tool_rounds' ? 'tool rounds' : 'turns'}`,
+        message: `turn limit reached: ${num(d['turns'])} of ${num(d['limit'])} ${d['kind'] === 'tool_rounds' ? 'tool rounds' : 'turns'}`,
       };
-    }
     case 'agent.error':
-      return { type: 'warning', message: `error: ${event.data.error || 'agent error'}` };
+      return { type: 'warning', message: `error: ${str(d['error']) || str(d['message']) || 'agent error'}` };
     case 'agent.usage': {
-      const { model, usage, cost_usd } = event.data;
+      const usage = (d['usage'] ?? {}) as Record<string, unknown>;
       return {
         type: 'usage',
-        ...(model !== undefined ? { model } : {}),
-        inputTokens: num(usage?.inputTokens),
-        outputTokens: num(usage?.outputTokens),
-        cacheReadTokens: num(usage?.cacheReadTokens),
-        costUsd: num(cost_usd),
+        ...(typeof d['model'] === 'string' ? { model: d['model'] } : {}),
+        inputTokens: num(either(usage, 'inputTokens', 'input_tokens')),
+        outputTokens: num(either(usage, 'outputTokens', 'output_tokens')),
+        cacheReadTokens: num(either(usage, 'cacheReadTokens', 'cache_read_tokens')),
+        costUsd: num(d['cost_usd']),
       };
     }
     default:
