@@ -19,9 +19,8 @@ function documented(): Map<string, string[]> {
     const kindNames = kinds.split(' / ').map((k) => names(k)[0] ?? '');
     const groups = fields.split(' / ').map(names);
     // One group of fields for every kind of the row, or one group per kind.
-    kindNames.forEach((kind, i) =>
-      table.set(kind, groups.length === kindNames.length ? groups[i]! : groups[0]!),
-    );
+    for (const [i, kind] of kindNames.entries())
+      table.set(kind, groups.length === kindNames.length ? groups[i]! : groups[0]!);
   }
   return table;
 }
