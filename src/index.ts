@@ -77,4 +77,15 @@ export type {
 } from './run/run-types.js';
 export { type ArtifactInfo, ArtifactStore } from './shared/artifact-store.js';
 export { AttractorError, type SourceSpan } from './shared/errors.js';
-export type { PipelineEvent } from './shared/pipeline-event.js';
+// Events: the kinds, their data and a line of events.jsonl, as types and as zod schemas.
+export { eventDataSchemas } from './shared/events/event-data-schemas.js';
+export { pipelineEventLineSchema } from './shared/events/event-line-schema.js';
+export {
+  type EmitEvent,
+  type EventData,
+  type EventKind,
+  isEvent,
+  onEventOf,
+  type PipelineEvent,
+  type PipelineEventOf,
+} from './shared/pipeline-event.js';

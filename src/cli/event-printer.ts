@@ -21,8 +21,7 @@ export function createEventPrinter(json: boolean, ctx: CliContext): EventPrinter
   let heldError: { node: string; error: string; line: string } | undefined;
   const observe = (e: PipelineEvent): void => {
     if (e.kind === 'agent.usage' && typeof e.data['model'] === 'string') models.add(e.data['model']);
-    if (e.kind === 'node.retry' && e.node_id && !e.data['branch'] && !e.data['parent'])
-      retried.add(e.node_id);
+    if (e.kind === 'node.retry' && e.node_id && !e.data.branch && !e.data.parent) retried.add(e.node_id);
   };
   const print = json
     ? (e: PipelineEvent) => {
@@ -45,7 +44,7 @@ export function createEventPrinter(json: boolean, ctx: CliContext): EventPrinter
         )
           ctx.io.stdout(`${held.line}\n`);
         // The failing node's line already gave the reason: the run's error line would only repeat it.
-        if (e.kind === 'pipeline.error' && shownReasons.has(String(e.data['error']))) return;
+        if (e.kind === 'pipeline.error' && shownReasons.has(e.data.error)) return;
         const line = formatEventLine(e, ctx.colors, ctx.io.cwd);
         if (line === undefined) return;
         if (e.kind === 'agent.error' && e.node_id) {
@@ -53,9 +52,13 @@ export function createEventPrinter(json: boolean, ctx: CliContext): EventPrinter
           return;
         }
         ctx.io.stdout(`${line}\n`);
-        const reason = e.kind === 'node.complete' ? e.data['failure_reason'] : e.data['error'];
-        if (typeof reason === 'string' && (e.kind === 'node.complete' || e.kind === 'pipeline.error'))
-          shownReasons.add(reason);
+        const reason =
+          e.kind === 'node.complete'
+            ? e.data.failure_reason
+            : e.kind === 'pipeline.error'
+              ? e.data.error
+              : undefined;
+        if (reason !== undefined) shownReasons.add(reason);
       };
   return {
     print,

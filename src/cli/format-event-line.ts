@@ -17,67 +17,72 @@ const STATUS_MARKS: Readonly<Record<string, string>> = {
  * The start of a run takes two lines: its name, then where its run directory is (relative to `cwd`).
  */
 export function formatEventLine(event: PipelineEvent, colors: Colors, cwd?: string): string | undefined {
-  const d = event.data;
-  const where = [d['parent'] ? `child` : '', d['branch'] ? `branch ${String(d['branch'])}` : '']
-    .filter(Boolean)
-    .join(' ');
+  const { branch, parent } = event.data;
+  const where = [parent ? `child` : '', branch ? `branch ${branch}` : ''].filter(Boolean).join(' ');
   const at = where ? ` (${where})` : '';
   const node = event.node_id ?? '';
   switch (event.kind) {
-    case 'pipeline.start':
-      return `▶ ${colors.bold(String(d['name']))}${d['goal'] ? ` — ${String(d['goal'])}` : ''}${runDirLine(d, cwd)}`;
-    case 'pipeline.resume':
-      return `▶ resuming ${colors.bold(String(d['name']))} at ${String(d['resume_at'])}${runDirLine(d, cwd)}`;
-    case 'node.start':
-      return `  → ${node}${at}${Number(d['attempt']) > 1 ? ` (attempt ${String(d['attempt'])})` : ''}`;
+    case 'pipeline.start': {
+      const d = event.data;
+      return `▶ ${colors.bold(d.name)}${d.goal ? ` — ${d.goal}` : ''}${runDirLine(d.run_dir, cwd)}`;
+    }
+    case 'pipeline.resume': {
+      const d = event.data;
+      return `▶ resuming ${colors.bold(d.name)} at ${d.resume_at}${runDirLine(d.run_dir, cwd)}`;
+    }
+    case 'node.start': {
+      const { attempt } = event.data;
+      return `  → ${node}${at}${attempt > 1 ? ` (attempt ${attempt})` : ''}`;
+    }
     case 'node.complete': {
-      const status = String(d['status']);
+      const { status, failure_reason, notes } = event.data;
       const paint = status === 'fail' ? colors.red : status === 'success' ? colors.green : colors.yellow;
       const mark = STATUS_MARKS[status] ?? '•';
-      const why = d['failure_reason']
-        ? `: ${String(d['failure_reason'])}`
-        : d['notes']
-          ? `: ${String(d['notes'])}`
-          : '';
-      const spent = formatUsage(d['usage']);
+      const why = failure_reason ? `: ${failure_reason}` : notes ? `: ${notes}` : '';
+      const spent = formatUsage(event.data.usage);
       return `  ${paint(mark)} ${node}${at} ${paint(status)}${why}${spent ? ` (${spent})` : ''}`;
     }
     case 'node.retry': {
-      const wait = typeof d['delay_ms'] === 'number' ? ` (next attempt in ${formatWait(d['delay_ms'])})` : '';
-      return `  ↻ ${node}${at} retry ${String(d['attempt'])}: ${String(d['reason'])}${wait}`;
+      const { attempt, reason, delay_ms } = event.data;
+      const wait = delay_ms !== undefined ? ` (next attempt in ${formatWait(delay_ms)})` : '';
+      return `  ↻ ${node}${at} retry ${attempt}: ${reason}${wait}`;
     }
     case 'goal_gate.retry':
-      return `  ↺ goal gate ${node} unsatisfied: back to ${String(d['target'])}`;
+      return `  ↺ goal gate ${node} unsatisfied: back to ${event.data.target}`;
     case 'loop.restart':
-      return `  ↺ loop restart at ${String(d['target'])}`;
+      return `  ↺ loop restart at ${event.data.target}`;
     case 'interview.start':
-      return `  ? ${node}: ${String(d['question'] ?? 'waiting for an answer')}`;
+      return `  ? ${node}: ${event.data.question}`;
     case 'interview.complete':
-      return `  ! ${node}: ${String(d['answer'] ?? d['label'] ?? 'answered')}`;
+      return `  ! ${node}: ${event.data.label ?? 'answered'}`;
     case 'parallel.start': {
-      const branches = Array.isArray(d['branches']) ? d['branches'].map(String) : [];
+      const { branches } = event.data;
       const count = `${branches.length} branch${branches.length === 1 ? '' : 'es'}`;
       return `  ⇉ ${node}${at}: ${count}${branches.length > 0 ? ` (${branches.join(', ')})` : ''}`;
     }
-    case 'process.stopped':
-      return `  ⏹ stopped a process group left by the interrupted run: ${node || 'unknown node'} (${String(d['command'])})${d['killed'] ? ', killed' : ''}`;
-    case 'agent.tool_call_start':
+    case 'process.stopped': {
+      const { command, killed } = event.data;
+      return `  ⏹ stopped a process group left by the interrupted run: ${node || 'unknown node'} (${command})${killed ? ', killed' : ''}`;
+    }
+    case 'agent.tool_call_start': {
+      const { tool_name, title, arguments: args } = event.data;
       // An agent at work: one line per tool call, so a long node shows progress without the TUI.
-      return `    · ${node}${at} ${String(d['tool_name'] ?? d['title'] ?? 'tool')} ${firstArgument(d['arguments'])}`.trimEnd();
+      return `    · ${node}${at} ${tool_name ?? title ?? 'tool'} ${firstArgument(args)}`.trimEnd();
+    }
     case 'agent.error':
-      return colors.red(`    ✗ ${node}${at} agent error: ${String(d['error'])}`);
+      return colors.red(`    ✗ ${node}${at} agent error: ${event.data.error}`);
     // What costs tokens or loses work is said even without the TUI: a full context, a cut-off answer.
     case 'agent.context_window_warning':
     case 'agent.output_truncated':
-      return colors.yellow(`    ! ${node}${at} ${String(d['message'])}`);
+      return colors.yellow(`    ! ${node}${at} ${event.data.message}`);
     case 'agent.compaction':
       return colors.yellow(
-        `    ! ${node}${at} context compacted: ${String(d['removed_turns'])} older turns summarised by an extra model call`,
+        `    ! ${node}${at} context compacted: ${event.data.removed_turns} older turns summarised by an extra model call`,
       );
     case 'router.error':
-      return colors.yellow(`    ? ${node}${at} router failed, routing by edges: ${String(d['error'])}`);
+      return colors.yellow(`    ? ${node}${at} router failed, routing by edges: ${event.data.error}`);
     case 'pipeline.error':
-      return colors.red(`✗ ${node ? `${node}: ` : ''}${String(d['error'])}`);
+      return colors.red(`✗ ${node ? `${node}: ` : ''}${event.data.error}`);
     default:
       return undefined;
   }
@@ -98,8 +103,7 @@ function firstArgument(args: unknown): string {
   return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
 
-function runDirLine(data: Record<string, unknown>, cwd: string | undefined): string {
-  const dir = data['run_dir'];
+function runDirLine(dir: string | undefined, cwd: string | undefined): string {
   if (typeof dir !== 'string') return '';
   return `\n  run directory: ${cwd ? displayPath(cwd, dir) : dir}`;
 }

@@ -72,7 +72,7 @@ async function followPlain(runDir: string, ctx: CliContext): Promise<number> {
     printer.print(event);
     if (event.kind === 'pipeline.finalize' && code === undefined) {
       ctx.io.stdout(finalLines(event, printer, runDir, ctx));
-      const status = String(event.data['status']);
+      const { status } = event.data;
       code = status === 'completed' ? EXIT_OK : status === 'failed' ? EXIT_FAILURE : EXIT_INTERRUPTED;
       finish(code);
     }

@@ -38,7 +38,7 @@ function learningRunDir(
   if (!('setRunDir' in interviewer)) return onEvent;
   return (event) => {
     if (event.kind === 'pipeline.start' || event.kind === 'pipeline.resume') {
-      interviewer.setRunDir(String(event.data['run_dir']));
+      interviewer.setRunDir(event.data.run_dir);
     }
     onEvent(event);
   };

@@ -1,5 +1,6 @@
 import type { PipelineEdge } from '../compiler/ir.js';
 import type { RoutingStep } from '../compiler/routing.js';
+import type { EventData } from '../shared/pipeline-event.js';
 
 /** How a jump without an edge was decided. */
 export type JumpStep = 'retry_target' | 'fallback_retry_target' | 'next_node' | 'goal_gate';
@@ -12,7 +13,7 @@ export type JumpStep = 'retry_target' | 'fallback_retry_target' | 'next_node' | 
 export function edgeSelectedData(
   from: string,
   choice: { edge: PipelineEdge; step: RoutingStep } | { target: string; step: JumpStep },
-): Record<string, unknown> {
+): EventData<'edge.selected'> {
   if ('edge' in choice) {
     const { edge, step } = choice;
     const condition = edge.attrs.condition?.trim();

@@ -40,9 +40,7 @@ function handlerServices(
   const base = services.emit ?? (() => {});
   const tags = context.tags;
   const emit: HandlerServices['emit'] =
-    Object.keys(tags).length === 0
-      ? base
-      : (kind, data = {}, nodeId) => base(kind, { ...data, ...tags }, nodeId);
+    Object.keys(tags).length === 0 ? base : (kind, data, nodeId) => base(kind, { ...data, ...tags }, nodeId);
   return {
     emit,
     ...(services.artifacts ? { artifacts: services.artifacts } : {}),

@@ -1,13 +1,14 @@
 import { assign, enqueueActions, type PromiseActorLogic, setup } from 'xstate';
 import { resolveFidelity } from '../compiler/fidelity.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
+import type { EventData, EventKind } from '../shared/pipeline-event.js';
 import { decorateConfig } from './decorate-config.js';
 import { edgeSelectedData } from './edge-selected-event.js';
 import type { GraphLookup } from './graph-lookup.js';
 import type { HandlerActorLogic } from './handler-actor-logic.js';
 import type { HandlerActorOutput, HandlerInvocationInput } from './invocation-runtime.js';
 import { initialContext, type PipelineMachineContext, type PipelineMachineInput } from './machine-context.js';
-import type { MachineEmitted } from './machine-events.js';
+import type { MachineEmitted, MachineEvent } from './machine-events.js';
 import { type HandlerSettlement, recordedOutcome } from './recorded-outcome.js';
 import { type RetryBackoffLogic, retryBackoffActor } from './retry-backoff-actor.js';
 import { decideRoute, type Route } from './route.js';
@@ -39,12 +40,10 @@ export interface PipelineMachineOptions {
   random?: () => number;
 }
 
-const evt = (kind: string, data: Record<string, unknown> = {}, nodeId?: string): MachineEmitted => ({
-  type: 'pipeline.event',
-  kind,
-  data,
-  ...(nodeId ? { nodeId } : {}),
-});
+const evt = <K extends EventKind>(kind: K, data: EventData<K>, nodeId?: string): MachineEmitted =>
+  // The kind and its data are checked against each other by the signature; TypeScript cannot follow
+  // a generic `K` into the union.
+  ({ type: 'pipeline.event', kind, data, ...(nodeId ? { nodeId } : {}) }) as MachineEvent;
 
 /**
  * Attach the implementations (guards, actions, delays, handler actors) to the compiler's plain config.

@@ -1,4 +1,4 @@
-import type { PipelineEvent } from '../shared/pipeline-event.js';
+import type { EventData, EventKind, PipelineEvent } from '../shared/pipeline-event.js';
 
 /** What the engine knows at the edge when an event is emitted; the machine's actions stay free of clocks. */
 export interface EventFacts {
@@ -21,14 +21,16 @@ export interface EventFacts {
  * Events of parallel branches (`data.branch`) and child pipelines (`data.parent`) keep their own
  * `pipeline.*` data: those are not the run's.
  */
-export function enrichEvent(
-  kind: string,
-  data: Record<string, unknown>,
+export function enrichEvent<K extends EventKind>(
+  kind: K,
+  data: EventData<K>,
   nodeId: string | undefined,
   facts: EventFacts,
 ): PipelineEvent {
-  const ours = !data['branch'] && !data['parent'];
-  let enriched = data;
+  // Every kind's data may carry the tags; the added fields are optional fields of these kinds.
+  const tags: { branch?: string; parent?: string } = data;
+  const ours = !tags.branch && !tags.parent;
+  let enriched: Record<string, unknown> = data;
   if (kind === 'node.complete' && ours && facts.nodeStartedAt !== undefined)
     enriched = { ...enriched, duration_ms: facts.now - facts.nodeStartedAt };
   if (ours && (kind === 'pipeline.finalize' || kind === 'pipeline.error'))
@@ -44,10 +46,11 @@ export function enrichEvent(
     if (usage) enriched = { ...enriched, usage };
   }
   if (kind === 'pipeline.finalize' && facts.runUsage) enriched = { ...enriched, usage: facts.runUsage() };
+  // The fields added above are optional fields of exactly these kinds' schemas.
   return {
     kind,
     ...(nodeId ? { node_id: nodeId } : {}),
     data: enriched,
     timestamp: new Date(facts.now).toISOString(),
-  };
+  } as PipelineEvent;
 }

@@ -10,6 +10,7 @@ import { missingInterviewer, type PipelineServices } from '../machines/pipeline-
 import { whenPipelineDone } from '../machines/watch-pipeline-actor.js';
 import { ArtifactStore } from '../shared/artifact-store.js';
 import { AttractorError } from '../shared/errors.js';
+import type { EmitEvent, EventKind } from '../shared/pipeline-event.js';
 import { ProcessLedger } from '../shared/process/process-ledger.js';
 import { stopLeftoverProcesses } from '../shared/process/stop-leftover-processes.js';
 import type { CheckpointParts } from './checkpoint-delta.js';
@@ -27,7 +28,7 @@ import type { PipelineRun, Prepared, RunOptions } from './run-types.js';
 import { restoreStageRecords } from './stage-records.js';
 
 /** The events that say the run is over (or stopped): every node's record is on disk when they are heard. */
-const TERMINAL_EVENTS = new Set([
+const TERMINAL_EVENTS = new Set<EventKind>([
   'pipeline.complete',
   'pipeline.error',
   'pipeline.paused',
@@ -124,8 +125,9 @@ function launch(
     }
   };
 
-  const emitEvent = (kind: string, data: Record<string, unknown> = {}, nodeId?: string): void => {
-    const ours = !data['branch'] && !data['parent'];
+  const emitEvent: EmitEvent = (kind, data, nodeId) => {
+    const tags: { branch?: string; parent?: string } = data;
+    const ours = !tags.branch && !tags.parent;
     // A node that does work starts with checkpoint.json naming it (docs/decisions/0055-checkpoint-journal.md).
     if (kind === 'node.start' && ours && nodeId && !routingNodes.has(nodeId))
       guarded('writing the checkpoint', () => recorder.beforeWork());

@@ -2,6 +2,7 @@ import type { PipelineGraph } from '../compiler/ir.js';
 import type { PipelineMachineContext } from '../machines/machine-context.js';
 import { valuesWithVisits } from '../machines/visit-counts.js';
 import type { FinalStatus } from '../machines/watch-pipeline-actor.js';
+import type { EventData } from '../shared/pipeline-event.js';
 import { runEnding } from './run-ending.js';
 import { partialNodesOf, type RunResult } from './run-types.js';
 
@@ -14,7 +15,7 @@ export function runOutcome(
   status: FinalStatus,
   context: PipelineMachineContext,
   run: { runId: string; runDir: string; usage?: Record<string, unknown> },
-): { result: RunResult; finalize: Record<string, unknown> } {
+): { result: RunResult; finalize: EventData<'pipeline.finalize'> } {
   // A branch that reached its fan-in (a run started as one, by an embedder) completed.
   const final = status === 'branch_done' ? 'completed' : status;
   const failure = final === 'paused' ? undefined : context.failure;

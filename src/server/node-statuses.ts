@@ -9,7 +9,7 @@ export function applyNodeStatus(
   event: PipelineEvent,
 ): Map<string, NodeStatus> {
   const node = event.node_id;
-  if (!node || event.data['branch'] !== undefined || event.data['parent'] !== undefined) return statuses;
+  if (!node || event.data.branch !== undefined || event.data.parent !== undefined) return statuses;
   switch (event.kind) {
     case 'node.start':
       statuses.set(node, 'running');
@@ -23,17 +23,12 @@ export function applyNodeStatus(
     case 'node.retry':
       statuses.set(node, 'retry');
       break;
-    case 'node.complete': {
-      const status = String(event.data['status'] ?? 'success');
-      statuses.set(node, (isNodeStatus(status) ? status : 'success') as NodeStatus);
+    case 'node.complete':
+      statuses.set(node, event.data.status);
       break;
-    }
   }
   return statuses;
 }
-
-const KNOWN = new Set(['success', 'partial_success', 'retry', 'fail', 'skipped']);
-const isNodeStatus = (s: string): boolean => KNOWN.has(s);
 
 export const NODE_STATUS_FILL: Readonly<Record<NodeStatus, string>> = {
   running: '#fde68a',

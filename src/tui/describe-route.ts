@@ -1,28 +1,27 @@
 import type { PipelineEdge } from '../compiler/ir.js';
 import { isConditional } from '../compiler/routing/select-edge.js';
-
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+import type { EventData } from '../shared/pipeline-event.js';
 
 /**
  * The engine's own routing decision (`edge.selected`) in words: which step of edge selection chose
  * the edge, or what named the target of a jump. `edges` are the source node's outgoing edges (to say
  * "only edge" rather than "highest weight" when there was no choice).
  */
-export function describeRoute(data: Record<string, unknown>, edges: readonly PipelineEdge[]): string {
-  const from = text(data['from']);
-  switch (data['step']) {
+export function describeRoute(data: EventData<'edge.selected'>, edges: readonly PipelineEdge[]): string {
+  const { from } = data;
+  switch (data.step) {
     case 'condition':
-      return `condition ${text(data['condition'])}`;
+      return `condition ${data.condition ?? ''}`;
     case 'llm_choice':
       return 'router model choice';
     case 'preferred_label':
-      return `preferred label "${text(data['label'])}"`;
+      return `preferred label "${data.label ?? ''}"`;
     case 'suggested_next':
       return 'suggested next node';
     case 'weight':
       return edges.filter((edge) => !isConditional(edge)).length <= 1
         ? 'only edge'
-        : `highest weight (${typeof data['weight'] === 'number' ? data['weight'] : 0})`;
+        : `highest weight (${data.weight ?? 0})`;
     case 'lexical':
       return 'first by target id among equal weights';
     case 'next_node':
@@ -34,6 +33,6 @@ export function describeRoute(data: Record<string, unknown>, edges: readonly Pip
     case 'goal_gate':
       return 'goal gate unsatisfied';
     default:
-      return text(data['step']) || 'routed';
+      return data.step || 'routed';
   }
 }

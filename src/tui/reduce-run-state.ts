@@ -47,7 +47,6 @@ const STATUS: Record<string, NodeStatus> = {
   skipped: 'skipped',
 };
 
-const GATE_TYPES = ['yes_no', 'multiple_choice', 'freeform', 'confirmation'] as const;
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined;
 const time = (event: PipelineEvent): number => Date.parse(event.timestamp) || 0;
@@ -64,20 +63,20 @@ function patchNode(state: RunState, id: string | undefined, patch: (node: NodeVi
  * replayed events.jsonl and the tests all go through this one function.
  */
 export function reduceRunState(graph: PipelineGraph, state: RunState, event: PipelineEvent): RunState {
-  const d = event.data;
   const id = event.node_id;
+  const { branch, parent } = event.data;
   // A manager loop's child pipeline is another graph: its nodes are not in this pane.
-  if (d['parent'] !== undefined && (event.kind.startsWith('node.') || event.kind === 'edge.selected'))
+  if (parent !== undefined && (event.kind.startsWith('node.') || event.kind === 'edge.selected'))
     return state;
-  const inBranch = d['branch'] !== undefined;
+  const inBranch = branch !== undefined;
   switch (event.kind) {
     case 'pipeline.start':
     case 'pipeline.resume':
       return {
         ...state,
-        name: text(d['name']) ?? state.name,
-        goal: text(d['goal']) ?? state.goal,
-        runId: text(d['run_id']) ?? state.runId,
+        name: text(event.data.name) ?? state.name,
+        goal: text(event.data.goal) ?? state.goal,
+        runId: text(event.data.run_id) ?? state.runId,
         phase: 'running',
         startedAt: state.startedAt ?? time(event),
       };
@@ -102,7 +101,7 @@ export function reduceRunState(graph: PipelineGraph, state: RunState, event: Pip
         return {
           ...rest,
           status: 'running',
-          attempt: Number(d['attempt']) || 1,
+          attempt: event.data.attempt || 1,
           visits: node.visits + 1,
           startedAt: time(event),
           ...(branchOf ? { branchOf } : {}),
@@ -121,22 +120,23 @@ export function reduceRunState(graph: PipelineGraph, state: RunState, event: Pip
       return patchNode(state, id, (node) => ({
         ...node,
         status: 'retrying',
-        attempt: Number(d['attempt']) || node.attempt,
-        ...(text(d['reason']) ? { failureReason: text(d['reason']) } : {}),
+        attempt: event.data.attempt || node.attempt,
+        ...(text(event.data.reason) ? { failureReason: event.data.reason } : {}),
       }));
     case 'node.complete': {
+      const d = event.data;
       const next = patchNode(state, id, (node) => ({
         ...node,
-        status: STATUS[String(d['status'])] ?? 'success',
+        status: STATUS[d.status] ?? 'success',
         durationMs:
-          typeof d['duration_ms'] === 'number'
-            ? d['duration_ms']
+          d.duration_ms !== undefined
+            ? d.duration_ms
             : node.startedAt
               ? Math.max(0, time(event) - node.startedAt)
               : 0,
-        ...(text(d['notes']) ? { notes: text(d['notes']) } : {}),
-        ...(text(d['failure_reason']) ? { failureReason: text(d['failure_reason']) } : {}),
-        ...(text(d['preferred_label']) ? { preferredLabel: text(d['preferred_label']) } : {}),
+        ...(text(d.notes) ? { notes: d.notes } : {}),
+        ...(text(d.failure_reason) ? { failureReason: d.failure_reason } : {}),
+        ...(text(d.preferred_label) ? { preferredLabel: d.preferred_label } : {}),
         activity: node.activity.map((item) =>
           item.kind === 'text' && !item.done ? { ...item, done: true } : item,
         ),
@@ -161,7 +161,7 @@ export function reduceRunState(graph: PipelineGraph, state: RunState, event: Pip
                     : done.notes
                       ? { detail: done.notes }
                       : {}),
-                  ...(inBranch ? { branch: String(d['branch']) } : {}),
+                  ...(branch !== undefined ? { branch } : {}),
                 },
               ],
             }
@@ -170,23 +170,23 @@ export function reduceRunState(graph: PipelineGraph, state: RunState, event: Pip
     }
     case 'edge.selected': {
       // The engine says which step chose the edge; explainRoute only serves logs recorded before.
-      const from = text(d['from']) ?? id;
-      const to = text(d['to']);
+      const from = text(event.data.from) ?? id;
+      const to = text(event.data.to);
       const edges = graph.edges.filter((edge) => edge.source === from);
       return patchNode(state, from, (node) => ({
         ...node,
         ...(to ? { next: to } : {}),
-        route: describeRoute(d, edges),
+        route: describeRoute(event.data, edges),
         routeDecided: true,
       }));
     }
     case 'node.jump':
     case 'goal_gate.retry': {
-      const target = text(d['target']);
+      const target = text(event.data.target);
       const reason =
         event.kind === 'goal_gate.retry'
           ? `goal gate ${id ?? ''} unsatisfied`
-          : (text(d['reason']) ?? 'jump');
+          : (text(event.data.reason) ?? 'jump');
       return {
         ...patchNode(state, id, (node) =>
           // `edge.selected` just said the same, in the engine's words.
@@ -198,7 +198,7 @@ export function reduceRunState(graph: PipelineGraph, state: RunState, event: Pip
       };
     }
     case 'parallel.start': {
-      const ids = Array.isArray(d['branches']) ? d['branches'].map(String) : [];
+      const ids = event.data.branches;
       return patchNode(state, id, (node) => ({
         ...node,
         branches: ids.map((b) => ({ id: b, status: 'pending' as NodeStatus })),
@@ -206,40 +206,37 @@ export function reduceRunState(graph: PipelineGraph, state: RunState, event: Pip
     }
     case 'parallel.branch.start':
     case 'parallel.branch.complete': {
-      const branch = String(d['branch']);
       const status: NodeStatus =
         event.kind === 'parallel.branch.start'
           ? 'running'
-          : d['cancelled']
+          : event.data.cancelled
             ? 'skipped'
-            : (STATUS[String(d['status'])] ?? 'success');
+            : (STATUS[event.data.status] ?? 'success');
       return patchNode(state, id, (node) => ({
         ...node,
-        branches: (node.branches ?? []).map((b) => (b.id === branch ? { ...b, status } : b)),
+        branches: (node.branches ?? []).map((b) => (b.id === event.data.branch ? { ...b, status } : b)),
       }));
     }
-    case 'interview.start':
+    case 'interview.start': {
+      const d = event.data;
       return {
         ...state,
         phase: state.phase === 'pausing' ? 'pausing' : 'waiting',
         gate: {
           nodeId: id ?? '',
-          text: text(d['question']) ?? 'Choose',
-          type: GATE_TYPES.find((t) => t === d['type']) ?? 'multiple_choice',
-          options: Array.isArray(d['options'])
-            ? d['options'].map((o: Record<string, unknown>) => ({
-                key: String(o['key'] ?? ''),
-                label: String(o['label'] ?? ''),
-                ...(typeof o['target'] === 'string' ? { target: o['target'] } : {}),
-              }))
-            : [],
+          text: text(d.question) ?? 'Choose',
+          type: d.type,
+          options: d.options.map(({ key, label, target }) => ({
+            key,
+            label,
+            ...(target !== undefined ? { target } : {}),
+          })),
           askedAt: time(event),
-          ...(typeof d['timeout_ms'] === 'number' ? { timeoutMs: d['timeout_ms'] } : {}),
-          ...(text(d['default_choice'])
-            ? { defaultChoice: parseAcceleratorKey(String(d['default_choice'])).key }
-            : {}),
+          ...(d.timeout_ms !== undefined ? { timeoutMs: d.timeout_ms } : {}),
+          ...(d.default_choice ? { defaultChoice: parseAcceleratorKey(d.default_choice).key } : {}),
         },
       };
+    }
     case 'interview.complete':
     case 'interview.timeout': {
       const { gate: _g, ...rest } = state;
@@ -250,12 +247,12 @@ export function reduceRunState(graph: PipelineGraph, state: RunState, event: Pip
       return {
         ...state,
         phase: event.kind === 'pipeline.paused' ? 'paused' : 'cancelled',
-        ...(text(d['resume_at']) ? { resumeAt: text(d['resume_at']) } : {}),
+        ...(text(event.data.resume_at) ? { resumeAt: event.data.resume_at } : {}),
       };
     case 'pipeline.error':
-      return { ...state, failure: text(d['error']) ?? 'failed' };
+      return { ...state, failure: text(event.data.error) ?? 'failed' };
     case 'pipeline.finalize': {
-      const status = String(d['status']);
+      const { status, quality, reason } = event.data;
       const phase =
         status === 'completed'
           ? 'done'
@@ -264,19 +261,18 @@ export function reduceRunState(graph: PipelineGraph, state: RunState, event: Pip
             : state.phase === 'pausing'
               ? 'paused'
               : state.phase;
-      const quality = d['quality'];
       const { gate: _g, ...rest } = state;
       return {
         ...rest,
         phase: phase === 'running' || phase === 'waiting' ? 'paused' : phase,
         finishedAt: time(event),
-        ...(quality === 'clean' || quality === 'degraded' || quality === 'failed' ? { quality } : {}),
+        quality,
         ...(status === 'completed'
-          ? text(d['reason'])
-            ? { endReason: text(d['reason']) }
+          ? text(reason)
+            ? { endReason: reason }
             : {}
-          : text(d['reason']) && !state.failure
-            ? { failure: text(d['reason']) }
+          : text(reason) && !state.failure
+            ? { failure: reason }
             : {}),
       };
     }

@@ -86,7 +86,7 @@ export function startRunTui(options: RunTuiOptions): RunTui {
   return {
     onEvent(event) {
       if (event.kind === 'pipeline.start' || event.kind === 'pipeline.resume') {
-        runDir = String(event.data['run_dir']);
+        runDir = event.data.run_dir;
       }
       store.push(event);
     },

@@ -1,5 +1,7 @@
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 
+type StreamMessage = { kind: 'done'; status?: string } | { kind: 'stream.dropped' };
+
 // The token lives in this tab's sessionStorage and travels as a header, never in a cookie or a URL
 // (docs/decisions/0104-web-view-signs-in-with-a-header-token.md).
 const TOKEN_KEY = 'attractor.token';
@@ -115,7 +117,8 @@ export function followEvents(id: string, afterId: number, handlers: StreamHandle
           else if (line.startsWith('id: ')) lastId = Number(line.slice(4)) || lastId;
         }
         if (!data) continue;
-        const message = JSON.parse(data) as PipelineEvent & { status?: string };
+        // The stream's own messages (`done`, `stream.dropped`) share it with the run's events.
+        const message = JSON.parse(data) as PipelineEvent | StreamMessage;
         if (message.kind === 'done') {
           if (batch.length > 0) handlers.onEvents(batch.splice(0), lastId);
           handlers.onDone(message.status ?? '');

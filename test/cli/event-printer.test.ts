@@ -47,7 +47,7 @@ describe('plain event lines', () => {
       {
         kind: 'agent.tool_call_start',
         node_id: 'write',
-        data: { tool_name: 'shell', arguments: { command: 'ls' } },
+        data: { tool_name: 'shell', tool_call_id: 'c1', arguments: { command: 'ls' } },
         timestamp: at,
       },
       { kind: 'node.complete', node_id: 'write', data: { status: 'success' }, timestamp: at },

@@ -4,12 +4,9 @@ import { formatEventLine } from '../../src/cli/format-event-line.js';
 import type { PipelineEvent } from '../../src/shared/pipeline-event.js';
 
 const plain = colorsFor({ isTTY: false, env: {} });
-const event = (kind: string, data: Record<string, unknown>, node_id?: string): PipelineEvent => ({
-  kind,
-  data,
-  timestamp: '2026-01-01T00:00:00.000Z',
-  ...(node_id ? { node_id } : {}),
-});
+// Each case gives only the fields the line shows.
+const event = (kind: string, data: Record<string, unknown>, node_id?: string): PipelineEvent =>
+  ({ kind, data, timestamp: '2026-01-01T00:00:00.000Z', ...(node_id ? { node_id } : {}) }) as PipelineEvent;
 
 describe('formatEventLine', () => {
   it.each([

@@ -11,6 +11,7 @@ import type {
 import { compileMachine, pipelineInput, providePipeline } from '../../src/index.js';
 import type { PipelineMachineContext } from '../../src/machines/machine-context.js';
 import { startPipeline } from '../../src/run/engine.js';
+import type { EventKind } from '../../src/shared/pipeline-event.js';
 import { tempDir } from '../helpers/run-helpers.js';
 
 const GATE = `digraph g { start [shape=Mdiamond]; ask [shape=hexagon, label="Go?"]; exit [shape=Msquare]
@@ -57,7 +58,7 @@ describe('public API types', () => {
     expectTypeOf(actor.send).parameter(0).toEqualTypeOf<PipelineMachineEvent>();
     actor.on('pipeline.event', (e) => {
       expectTypeOf(e).toMatchTypeOf<Extract<MachineEmitted, { type: 'pipeline.event' }>>();
-      expectTypeOf(e.kind).toEqualTypeOf<string>();
+      expectTypeOf(e.kind).toEqualTypeOf<EventKind>();
     });
   });
 });

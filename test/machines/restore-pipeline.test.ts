@@ -224,8 +224,9 @@ describe('restorePipeline', () => {
     const restoredEvents: string[] = [];
     const restored = restorePipeline(
       provide(restoredCalls, (kind, data) => {
+        const d: { branch?: string; restored?: true } = data;
         if (kind === 'parallel.branch.complete')
-          restoredEvents.push(`${data?.['branch']}${data?.['restored'] ? ' (restored)' : ''}`);
+          restoredEvents.push(`${d.branch}${d.restored ? ' (restored)' : ''}`);
       }),
       JSON.parse(json),
     ).start();

@@ -2,9 +2,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { openEventLog } from '../../src/run/event-log.js';
+import type { PipelineEvent } from '../../src/shared/pipeline-event.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-const event = (kind: string) => ({ kind, data: {}, timestamp: '2026-11-23T00:00:00.000Z' });
+const event = (kind: string) => ({ kind, data: {}, timestamp: '2026-11-23T00:00:00.000Z' }) as PipelineEvent;
 
 test.each([
   ['a torn last line (a process killed mid-write)', '{"kind":"a"}\n{"kind":"b","da', 3],

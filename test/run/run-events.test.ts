@@ -158,7 +158,7 @@ describe('run.events() after a crash tore the last line of events.jsonl', () => 
 });
 
 describe('RunEventFeed', () => {
-  const event = (kind: string): PipelineEvent => ({ kind, data: {}, timestamp: new Date().toISOString() });
+  const event = (kind: string) => ({ kind, data: {}, timestamp: new Date().toISOString() }) as PipelineEvent;
 
   it('leaves no subscriber behind after a break, and none once the run ended', async () => {
     const file = join(tempDir(), 'events.jsonl');

@@ -13,7 +13,7 @@ afterEach(() => {
 const event = (n: number): PipelineEvent => ({
   kind: 'node.start',
   node_id: `n${n}`,
-  data: {},
+  data: { attempt: 1, handler: 'codergen', step: n },
   timestamp: 't',
 });
 

@@ -3,12 +3,14 @@ import { emptyRunSummary, foldRunSummary, type RunSummary } from '../../src/serv
 import type { PipelineEvent } from '../../src/shared/pipeline-event.js';
 
 const at = (s: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
-const ev = (kind: string, s: number, node?: string, data: Record<string, unknown> = {}): PipelineEvent => ({
-  kind,
-  data,
-  timestamp: at(s),
-  ...(node ? { node_id: node } : {}),
-});
+const ev = (kind: string, s: number, node?: string, data: Record<string, unknown> = {}): PipelineEvent =>
+  // Fixtures of any kind and shape: the readers under test must cope with what a log holds.
+  ({
+    kind,
+    data,
+    timestamp: at(s),
+    ...(node ? { node_id: node } : {}),
+  }) as PipelineEvent;
 const fold = (events: PipelineEvent[]): RunSummary => events.reduce(foldRunSummary, emptyRunSummary());
 const usage = (s: number, node: string, cost: number, input: number, output: number, extra = {}) =>
   ev('agent.usage', s, node, {

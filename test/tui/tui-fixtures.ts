@@ -43,7 +43,13 @@ export function ev(
   stepMs = 1000,
 ): PipelineEvent {
   clock += stepMs;
-  return { kind, ...(node ? { node_id: node } : {}), data, timestamp: new Date(clock).toISOString() };
+  // A fixture gives only the fields the view reads.
+  return {
+    kind,
+    ...(node ? { node_id: node } : {}),
+    data,
+    timestamp: new Date(clock).toISOString(),
+  } as PipelineEvent;
 }
 
 /** The events of a run from start to the gate at `review`, with agent activity in `implement`. */

@@ -3,12 +3,14 @@ import type { PipelineEvent } from '../../src/shared/pipeline-event.js';
 import { buildTimeline, type NodeVisit } from '../../src/web/run-timeline.js';
 
 const at = (s: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
-const ev = (kind: string, s: number, node: string, data: Record<string, unknown> = {}): PipelineEvent => ({
-  kind,
-  node_id: node,
-  data,
-  timestamp: at(s),
-});
+const ev = (kind: string, s: number, node: string, data: Record<string, unknown> = {}): PipelineEvent =>
+  // Fixtures of any kind and shape: the readers under test must cope with what a log holds.
+  ({
+    kind,
+    node_id: node,
+    data,
+    timestamp: at(s),
+  }) as PipelineEvent;
 type Row = Pick<NodeVisit, 'node' | 'visit' | 'status' | 'retries' | 'durationMs' | 'waitedForPerson'>;
 const rows = (events: PipelineEvent[]): Row[] =>
   buildTimeline(events).map(({ node, visit, status, retries, durationMs, waitedForPerson }) => ({

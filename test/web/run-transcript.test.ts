@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { PipelineEvent } from '../../src/shared/pipeline-event.js';
 import { buildTranscript, nodeCost, type TranscriptEntry } from '../../src/web/run-transcript.js';
 
-const ev = (kind: string, node: string, data: Record<string, unknown>): PipelineEvent => ({
-  kind,
-  node_id: node,
-  data,
-  timestamp: '2026-01-01T00:00:00.000Z',
-});
+const ev = (kind: string, node: string, data: Record<string, unknown>): PipelineEvent =>
+  // Fixtures of any kind and shape: the readers under test must cope with what a log holds.
+  ({
+    kind,
+    node_id: node,
+    data,
+    timestamp: '2026-01-01T00:00:00.000Z',
+  }) as PipelineEvent;
 
 describe('buildTranscript: the agent transcript from events', () => {
   const cases: [string, PipelineEvent[], TranscriptEntry[]][] = [

@@ -6,6 +6,7 @@ import { parsePermissionPolicy } from './answer-permission.js';
 import { composeAgentPrompt } from './compose-agent-prompt.js';
 import { resolveAgentCommand } from './resolve-agent-command.js';
 import { runAgentSession } from './run-agent-session.js';
+import type { EmitAgentEvent } from './session-update-events.js';
 
 export interface AcpBackendOptions {
   config: AgentConfig;
@@ -72,7 +73,7 @@ export function createAcpBackend(options: AcpBackendOptions): CodergenBackend {
       const threadKey =
         request.fidelity === 'full' && request.threadId ? `${agent.command}\0${request.threadId}` : undefined;
       const resumeSessionId = threadKey ? threads.get(threadKey) : undefined;
-      const emit = (kind: string, data: Record<string, unknown>) =>
+      const emit: EmitAgentEvent = (kind, data) =>
         // Usage is labelled like the built-in session's (`provider`), so one consumer reads both.
         request.emit(
           kind,

@@ -7,7 +7,7 @@ import type { PermissionPolicy } from './answer-permission.js';
 import { createClientApp } from './create-client-app.js';
 import { promptUsageEvent } from './prompt-usage-event.js';
 import type { ProcessRecorder } from './record-process-group.js';
-import { SessionUpdateEvents } from './session-update-events.js';
+import { type EmitAgentEvent, SessionUpdateEvents } from './session-update-events.js';
 
 export interface AgentSessionOptions {
   /** `agent` attribute value, for messages. */
@@ -33,7 +33,7 @@ export interface AgentSessionOptions {
   /** The run's process ledger: the agent's group and its terminals' are recorded there. */
   processes?: ProcessRecorder;
   signal: AbortSignal;
-  emit(kind: string, data: Record<string, unknown>): void;
+  emit: EmitAgentEvent;
 }
 
 export interface AgentSessionResult {

@@ -1,10 +1,16 @@
 import type { ContentBlock, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
+import type { EventData, EventKind } from '../../shared/pipeline-event.js';
 
-export interface AgentPipelineEvent {
-  /** Full pipeline event kind, `agent.*`. */
-  kind: string;
-  data: Record<string, unknown>;
-}
+/** The pipeline event kinds of an agent's conversation, `agent.*`. */
+export type AgentEventKindName = Extract<EventKind, `agent.${string}`>;
+
+/** An agent event before the engine adds its node and time. */
+export type AgentPipelineEvent = {
+  [K in AgentEventKindName]: { kind: K; data: EventData<K> };
+}[AgentEventKindName];
+
+/** Reports one agent event: the kind's data is checked against its schema. */
+export type EmitAgentEvent = <K extends AgentEventKindName>(kind: K, data: EventData<K>) => void;
 
 function textOf(block: ContentBlock): string | undefined {
   return block.type === 'text' ? block.text : undefined;

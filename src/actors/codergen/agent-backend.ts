@@ -13,7 +13,7 @@ import { describeModelFailure } from './describe-model-failure.js';
 import { runInNode } from './node-scope.js';
 import { resolveModel } from './resolve-model.js';
 import { stageInstructions } from './stage-instructions.js';
-import { toPipelineEventData } from './to-pipeline-event.js';
+import { toPipelineEvent } from './to-pipeline-event.js';
 import { UsageLedger } from './usage-ledger.js';
 
 export type { AgentBackendOptions, AgentEnvironmentContext } from './agent-backend-options.js';
@@ -124,7 +124,7 @@ async function runVisit(
   let turnLimit: AgentEvent | undefined;
   // Every event, SESSION_END at shutdown included, goes to the pipeline stream.
   const onEvent = (event: AgentEvent) => {
-    let extra: Record<string, unknown> = {};
+    let extra: { cost_usd?: number; node_totals?: Record<string, unknown> } = {};
     if (event.kind === AgentEventKind.USAGE) {
       const cost = ledger.record({
         nodeId: node.id,
@@ -137,7 +137,8 @@ async function runVisit(
       error = undefined;
     } else if (event.kind === AgentEventKind.ERROR) error = event;
     else if (event.kind === AgentEventKind.TURN_LIMIT) turnLimit = event;
-    request.emit(`agent.${event.kind}`, { ...toPipelineEventData(event), ...extra }, node.id);
+    const { kind, data } = toPipelineEvent(event);
+    request.emit(kind, { ...data, ...extra }, node.id);
   };
   const session = createSession({ ...sessionOptions, onEvent });
   // A manager loop steering this pipeline writes into the stage directory.

@@ -39,7 +39,7 @@ function setup(turns: ScriptedTurn[]) {
       model: 'claude-sonnet-4-6',
       stageDir,
       signal: new AbortController().signal,
-      emit: (kind, data = {}, nodeId) => events.push({ kind, ...(nodeId ? { nodeId } : {}), data }),
+      emit: (kind, data, nodeId) => events.push({ kind, ...(nodeId ? { nodeId } : {}), data }),
       ...extra,
     };
   };

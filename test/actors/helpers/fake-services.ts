@@ -34,7 +34,7 @@ export function createFakeServices(overrides: Partial<HandlerServices> = {}): Fa
   const backend: CodergenBackend = createSimulatedBackend();
   return {
     events,
-    emit: (kind, data = {}, nodeId) => {
+    emit: (kind, data, nodeId) => {
       events.push({ kind, data, ...(nodeId === undefined ? {} : { nodeId }) });
     },
     interviewer,

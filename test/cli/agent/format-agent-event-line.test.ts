@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { colorsFor } from '../../../src/cli/colors.js';
 import { formatEventLine } from '../../../src/cli/format-event-line.js';
+import type { PipelineEvent } from '../../../src/shared/pipeline-event.js';
 
 const plain = colorsFor({ env: { NO_COLOR: '1' }, isTTY: false });
 const line = (kind: string, data: Record<string, unknown>, node_id = 'work') =>
-  formatEventLine({ kind, node_id, data, timestamp: '2026-01-01T00:00:00.000Z' }, plain);
+  // Each case gives only the fields the line shows.
+  formatEventLine({ kind, node_id, data, timestamp: '2026-01-01T00:00:00.000Z' } as PipelineEvent, plain);
 
 describe('formatEventLine for agent events', () => {
   it.each([

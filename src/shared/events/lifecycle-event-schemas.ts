@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { eventData, usageTotals } from './event-data-object.js';
+
+const outcomeStatus = z.enum(['success', 'partial_success', 'retry', 'fail', 'skipped']);
+const runStatus = z.enum(['running', 'completed', 'failed', 'paused', 'cancelled']);
+
+const runStart = {
+  name: z.string(),
+  goal: z.string(),
+  run_id: z.string(),
+  run_dir: z.string(),
+  /** The resume of a failed run: where it failed and why. */
+  after_failure: z.object({ node: z.string(), reason: z.string() }).strict().optional(),
+};
+
+/** The routing rule that chose an edge, or for a jump to a node without an edge what named it. */
+export const routingStep = z.enum([
+  'condition',
+  'llm_choice',
+  'preferred_label',
+  'suggested_next',
+  'weight',
+  'lexical',
+  'next_node',
+  'retry_target',
+  'fallback_retry_target',
+  'goal_gate',
+]);
+
+/** The run's own life: start and end, each node visit, routing, checkpoints (README "Events"). */
+export const lifecycleEventSchemas = {
+  'pipeline.start': eventData(runStart),
+  'pipeline.resume': eventData({ ...runStart, resume_at: z.string() }),
+  'node.start': eventData({ attempt: z.number(), handler: z.string(), step: z.number() }),
+  'node.complete': eventData({
+    status: outcomeStatus,
+    preferred_label: z.string().optional(),
+    notes: z.string().optional(),
+    failure_reason: z.string().optional(),
+    /** Added by the engine for the run's own nodes (not a branch's or a child's). */
+    duration_ms: z.number().optional(),
+    /** Added by the engine when the visit called a model. */
+    usage: usageTotals.optional(),
+  }),
+  'node.retry': eventData({ attempt: z.number(), reason: z.string(), delay_ms: z.number().optional() }),
+  'edge.selected': eventData({
+    from: z.string(),
+    to: z.string(),
+    step: routingStep,
+    edge_index: z.number().optional(),
+    label: z.string().optional(),
+    condition: z.string().optional(),
+    weight: z.number().optional(),
+    loop_restart: z.literal(true).optional(),
+    /** A jump to a node without an edge. */
+    jump: z.literal(true).optional(),
+  }),
+  'node.jump': eventData({ target: z.string(), reason: z.string() }),
+  'goal_gate.retry': eventData({ target: z.string() }),
+  'loop.restart': eventData({ target: z.string(), restart: z.number() }),
+  'checkpoint.saved': eventData({ current_node: z.string(), status: runStatus }),
+  'pipeline.complete': eventData({
+    duration_ms: z.number().optional(),
+    artifact_count: z.number().optional(),
+  }),
+  'pipeline.error': eventData({ error: z.string(), duration_ms: z.number().optional() }),
+  /** `reason` and `message` when something other than a person paused it (`budget`). */
+  'pipeline.paused': eventData({
+    resume_at: z.string(),
+    reason: z.string().optional(),
+    message: z.string().optional(),
+  }),
+  'pipeline.cancelled': eventData({ resume_at: z.string() }),
+  'pipeline.finalize': eventData({
+    status: z.enum(['completed', 'failed', 'paused', 'cancelled']),
+    quality: z.enum(['clean', 'degraded', 'failed']),
+    reason: z.string().optional(),
+    failed_nodes: z.array(z.string()),
+    recovered_nodes: z.array(z.string()),
+    partial_nodes: z.array(z.string()),
+    duration_ms: z.number().optional(),
+    usage: usageTotals.optional(),
+  }),
+  /** `attractor resume` asked whether to run an interrupted `idempotent=false` node again. */
+  'resume.rerun_confirmed': eventData({ idempotent: z.literal(false) }),
+  'resume.rerun_declined': eventData({ idempotent: z.literal(false) }),
+  /** A process group an interrupted run left running, stopped before its node runs again. */
+  'process.stopped': eventData({
+    pgid: z.number(),
+    command: z.string(),
+    processes: z.number(),
+    killed: z.boolean(),
+  }),
+} as const;
