@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { type RunStatus, RunStatusSchema } from './run-record.js';
 
 /**
