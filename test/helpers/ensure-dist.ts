@@ -18,6 +18,8 @@ function newest(dir: string): number {
   return n;
 }
 
+const STALE_LOCK_MS = 10 * 60_000;
+
 export function ensureDist(): void {
   // The TUI bundle is the build's last output (`npm run build`: tsc, then scripts/bundle-tui.mjs), so a
   // `tsc`-only build leaves it older than src/ and the next test run rebuilds both.
@@ -32,6 +34,10 @@ export function ensureDist(): void {
   if (fresh()) return;
   // Test files run in parallel workers: one builds, the others wait for its lock to go.
   const lock = path.join(ROOT, '.dist-build.lock');
+  // A lock older than any build is one a killed test run left behind: it guards nothing.
+  try {
+    if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true });
+  } catch {}
   try {
     mkdirSync(lock);
   } catch {
