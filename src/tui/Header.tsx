@@ -41,13 +41,15 @@ export function Header({ state, elapsedMs, width }: HeaderProps) {
   return (
     <Box flexDirection="column" width={width}>
       <Box justifyContent="space-between">
-        <Text wrap="truncate-end">
-          <Text bold color={theme.accent}>
-            ◆ {state.name}
+        <Box flexShrink={1} flexGrow={1} flexBasis={0}>
+          <Text wrap="truncate-end">
+            <Text bold color={theme.accent}>
+              ◆ {state.name}
+            </Text>
+            {state.runId ? <Text color={theme.muted}> · {state.runId}</Text> : null}
           </Text>
-          {state.runId ? <Text color={theme.muted}> · {state.runId}</Text> : null}
-        </Text>
-        <Text>
+        </Box>
+        <Text wrap="truncate-start">
           <Text color={theme.muted}>{formatDuration(elapsedMs)} · </Text>
           <Text bold color={theme[phase.role]}>
             {phase.text}

@@ -42,7 +42,9 @@ export const NodeRow = memo(function NodeRow({
   const theme = useTheme();
   const { mark, role } = statusMark(node.status, frame);
   const wide = width >= 100;
-  const nameWidth = Math.max(12, Math.floor(width * (wide ? 0.3 : 0.32)) - indent);
+  // Below 60 columns the kind and cost columns go, so a row never runs past the pane's border.
+  const narrow = width < 60;
+  const nameWidth = Math.max(narrow ? 8 : 12, Math.floor(width * (wide ? 0.3 : 0.32)) - indent);
   const ms = node.status === 'running' && node.startedAt ? now - node.startedAt : node.durationMs;
   const retry =
     node.status === 'retrying' || (node.status === 'running' && node.attempt > 1)
@@ -63,19 +65,25 @@ export const NodeRow = memo(function NodeRow({
           {node.label}
         </Text>
       </Box>
-      <Box width={8}>
-        <Text color={theme.muted} wrap="truncate-end">
-          {KIND[node.kind] ?? node.kind}
+      {narrow ? null : (
+        <Box width={8} flexShrink={0}>
+          <Text color={theme.muted} wrap="truncate-end">
+            {KIND[node.kind] ?? node.kind}
+          </Text>
+        </Box>
+      )}
+      <Box width={7} flexShrink={0} justifyContent="flex-end">
+        <Text color={theme.warn} wrap="truncate">
+          {retry}
         </Text>
+        <Text wrap="truncate">{ms !== undefined && node.status !== 'pending' ? formatDuration(ms) : ''}</Text>
       </Box>
-      <Box width={7} justifyContent="flex-end">
-        <Text color={theme.warn}>{retry}</Text>
-        <Text>{ms !== undefined && node.status !== 'pending' ? formatDuration(ms) : ''}</Text>
-      </Box>
-      <Box width={wide ? 10 : 9} justifyContent="flex-end">
-        <Text color={theme.muted}>{node.costUsd > 0 ? formatCost(node.costUsd) : ''}</Text>
-      </Box>
-      <Box flexGrow={1} marginLeft={1}>
+      {narrow ? null : (
+        <Box width={wide ? 10 : 9} flexShrink={0} justifyContent="flex-end">
+          <Text color={theme.muted}>{node.costUsd > 0 ? formatCost(node.costUsd) : ''}</Text>
+        </Box>
+      )}
+      <Box flexGrow={1} flexShrink={1} flexBasis={0} marginLeft={1}>
         <Text wrap="truncate-end" color={theme.muted}>
           {node.next ? `→ ${node.next}` : ''}
         </Text>

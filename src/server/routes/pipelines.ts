@@ -57,14 +57,20 @@ export function registerPipelineRoutes(app: Hono, manager: RunManager, options: 
       ...(query.limit ? { limit: query.limit } : {}),
       ...(query.cursor ? { cursor: query.cursor } : {}),
     };
-    // `waiting` is derived (a running run with an open question), so `running` and `waiting` both read
-    // the running runs, at most --max-concurrent-runs of them, and split them on one page.
+    // On the file store `waiting` is derived (a running run with an open question), so `running` and
+    // `waiting` both read the running runs, at most --max-concurrent-runs of them, and split them on one
+    // page; a PostgreSQL worker's run released at a gate is stored as `waiting` and joins them.
     const { status } = query;
     const derived = status === 'running' || status === 'waiting';
-    const page =
-      status === 'running' || status === 'waiting'
-        ? manager.list({ status: 'running', limit: 500 })
-        : manager.list({ ...(status ? { status } : {}), ...paging });
+    const page = derived
+      ? {
+          runs: [
+            ...manager.list({ status: 'running', limit: 500 }).runs,
+            ...(status === 'waiting' ? manager.list({ status: 'waiting', limit: 500 }).runs : []),
+          ].sort((a, b) => b.created_at.localeCompare(a.created_at)),
+          next_cursor: undefined,
+        }
+      : manager.list({ ...(status ? { status } : {}), ...paging });
     const views = page.runs
       .map((r) => runView(r, manager.viewFacts(r)))
       .filter((v) => !derived || v['status'] === status);
