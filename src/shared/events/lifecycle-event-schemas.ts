@@ -78,6 +78,9 @@ export const lifecycleEventSchemas = {
     failed_nodes: z.array(z.string()),
     recovered_nodes: z.array(z.string()),
     partial_nodes: z.array(z.string()),
+    /** The node the run stopped at, and the node that failed: what `attractor attach` ends with. */
+    stopped_at: z.string().optional(),
+    failed_at: z.string().optional(),
     duration_ms: z.number().optional(),
     usage: usageTotals.optional(),
   }),
