@@ -2,10 +2,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import { AttractorError } from '../shared/errors.js';
+import { pageRuns } from './page-runs.js';
 import { type RunRecord, RunRecordSchema, type StoredQuestion, StoredQuestionSchema } from './run-record.js';
 import type { ListRunsQuery, RunPage, RunStore } from './run-store.js';
-
-const MAX_PAGE = 500;
 
 /**
  * The embedded store: one folder per run under `<dataDir>/runs/<id>/` holding `record.json`,
@@ -55,14 +54,7 @@ export class FileRunStore implements RunStore {
   }
 
   list(query: ListRunsQuery = {}): RunPage {
-    const limit = Math.min(Math.max(query.limit ?? 50, 1), MAX_PAGE);
-    const all = [...this.#records.values()]
-      .filter((r) => query.status === undefined || r.status === query.status)
-      .sort(newestFirst);
-    const start = query.cursor ? all.findIndex((r) => cursorOf(r) === query.cursor) + 1 : 0;
-    const runs = all.slice(start, start + limit);
-    const last = runs.at(-1);
-    return start + limit < all.length && last ? { runs, next_cursor: cursorOf(last) } : { runs };
+    return pageRuns(this.#records.values(), query);
   }
 
   questions(id: string): StoredQuestion[] {
@@ -94,10 +86,3 @@ export class FileRunStore implements RunStore {
     }
   }
 }
-
-function newestFirst(a: RunRecord, b: RunRecord): number {
-  if (a.created_at !== b.created_at) return a.created_at < b.created_at ? 1 : -1;
-  return a.id < b.id ? 1 : -1;
-}
-
-const cursorOf = (r: RunRecord): string => Buffer.from(r.id).toString('base64url');

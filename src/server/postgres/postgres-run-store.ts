@@ -7,13 +7,13 @@ import { writeFileAtomic } from '../../shared/atomic-write.js';
 import { AttractorError } from '../../shared/errors.js';
 import type { PipelineEvent } from '../../shared/pipeline-event.js';
 import { removePresentFile } from '../../shared/remove-file.js';
+import { pageRuns } from '../page-runs.js';
 import { type RunRecord, RunRecordSchema, type StoredQuestion, StoredQuestionSchema } from '../run-record.js';
 import type { ListRunsQuery, RunPage, RunStore } from '../run-store.js';
 import { PostgresEventHub } from './postgres-event-hub.js';
 import { migrate } from './postgres-schema.js';
 import { WriteQueue } from './write-queue.js';
 
-const MAX_PAGE = 500;
 /** Other processes sharing the database say on this channel which run they changed. */
 const RUNS_CHANNEL = 'attractor_runs';
 /** A run's executor committed events: `<run id> <newest seq>`. */
@@ -136,14 +136,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   list(query: ListRunsQuery = {}): RunPage {
-    const limit = Math.min(Math.max(query.limit ?? 50, 1), MAX_PAGE);
-    const all = [...this.#records.values()]
-      .filter((r) => query.status === undefined || r.status === query.status)
-      .sort(newestFirst);
-    const start = query.cursor ? all.findIndex((r) => cursorOf(r) === query.cursor) + 1 : 0;
-    const runs = all.slice(start, start + limit);
-    const last = runs.at(-1);
-    return start + limit < all.length && last ? { runs, next_cursor: cursorOf(last) } : { runs };
+    return pageRuns(this.#records.values(), query);
   }
 
   questions(id: string): StoredQuestion[] {
@@ -327,10 +320,3 @@ export class PostgresRunStore implements RunStore {
       this.#questions.set(record.id, StoredQuestionSchema.array().parse(row.questions));
   }
 }
-
-function newestFirst(a: RunRecord, b: RunRecord): number {
-  if (a.created_at !== b.created_at) return a.created_at < b.created_at ? 1 : -1;
-  return a.id < b.id ? 1 : -1;
-}
-
-const cursorOf = (r: RunRecord): string => Buffer.from(r.id).toString('base64url');
