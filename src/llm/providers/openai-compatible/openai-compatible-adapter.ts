@@ -146,7 +146,7 @@ export class OpenAICompatibleAdapter implements ProviderAdapter {
         );
       }
       const { OpenAI } = await import('openai');
-      // The SDK refuses to start without some credential; with no key we give it a placeholder and remove the
+      // The SDK refuses to start without some credential; with no key it gets an inert value and loses the
       // header it would make of it (a null default header unsets it), so a keyless server sees none.
       const headers = apiKey ? options.defaultHeaders : { ...options.defaultHeaders, Authorization: null };
       return new OpenAI({
