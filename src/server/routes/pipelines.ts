@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import { jsonBody } from '../json-body.js';
+import { pageRuns } from '../page-runs.js';
 import { readDotPath } from '../read-dot-path.js';
 import type { RunManager } from '../run-manager.js';
 import { runView } from '../run-view.js';
@@ -63,13 +64,13 @@ export function registerPipelineRoutes(app: Hono, manager: RunManager, options: 
     const { status } = query;
     const derived = status === 'running' || status === 'waiting';
     const page = derived
-      ? {
-          runs: [
+      ? pageRuns(
+          [
             ...manager.list({ status: 'running', limit: 500 }).runs,
             ...(status === 'waiting' ? manager.list({ status: 'waiting', limit: 500 }).runs : []),
-          ].sort((a, b) => b.created_at.localeCompare(a.created_at)),
-          next_cursor: undefined,
-        }
+          ],
+          { limit: 500 },
+        )
       : manager.list({ ...(status ? { status } : {}), ...paging });
     const views = page.runs
       .map((r) => runView(r, manager.viewFacts(r)))
