@@ -1,0 +1,175 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningWorker, startWorker } from '../../../src/server/postgres/start-worker.js';
+import { BIN, ensureDist } from '../../helpers/ensure-dist.js';
+import {
+  PG_AVAILABLE,
+  PG_REQUIRED,
+  type PostgresCluster,
+  startPostgresCluster,
+} from '../../helpers/postgres-cluster.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+import { closeServers, readSse, type TestServer, testServer, waitFor } from '../server-fixtures.js';
+
+const TOOLS = `digraph tools {
+  start [shape=Mdiamond]
+  build [shape=parallelogram, tool_command="sleep 1"]
+  check [shape=parallelogram, tool_command="true"]
+  exit [shape=Msquare]
+  start -> build -> check -> exit
+}`;
+
+const FAN_OUT = `digraph fan {
+  start [shape=Mdiamond]
+  split [shape=component, join_policy="wait_all"]
+  a [shape=parallelogram, tool_command="sleep 1"]
+  b [shape=parallelogram, tool_command="true"]
+  join [shape=tripleoctagon]
+  after [shape=parallelogram, tool_command="true"]
+  exit [shape=Msquare]
+  start -> split
+  split -> a
+  split -> b
+  a -> join
+  b -> join
+  join -> after -> exit
+}`;
+
+const GATE = `digraph gate {
+  start [shape=Mdiamond]
+  prepare [shape=parallelogram, tool_command="sleep 0.5"]
+  review [shape=hexagon, label="Ship it?"]
+  ship [shape=parallelogram, tool_command="true"]
+  hold [shape=parallelogram, tool_command="true"]
+  exit [shape=Msquare]
+  start -> prepare -> review
+  review -> ship [label="[S] Ship"]
+  review -> hold [label="[H] Hold"]
+  ship -> exit
+  hold -> exit
+}`;
+
+let cluster: PostgresCluster | undefined;
+const children: ChildProcess[] = [];
+const workers: RunningWorker[] = [];
+
+afterEach(async () => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+  await closeServers();
+  for (const worker of workers.splice(0)) await worker.drain(1_000);
+});
+
+describe.runIf(PG_AVAILABLE || PG_REQUIRED)('two servers and two workers on one PostgreSQL', () => {
+  beforeAll(async () => {
+    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
+    ensureDist();
+    cluster = await startPostgresCluster();
+  }, 180_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('twenty runs complete though a worker is SIGKILLed; any server streams, answers and lists them', async () => {
+    if (!cluster) throw new Error('no cluster');
+    const url = await cluster.createDatabase('machines');
+    const a = await testServer({ store: url, allowTools: true });
+    const b = await testServer({ store: url, allowTools: true });
+    const doomed = spawn(
+      process.execPath,
+      [
+        BIN,
+        'worker',
+        '--store',
+        url,
+        '--data-dir',
+        tempDir(),
+        '--lease-seconds',
+        '3',
+        '--allow-tools',
+        '--concurrency',
+        '4',
+      ],
+      { stdio: 'ignore' },
+    );
+    children.push(doomed);
+    const survivor = await startWorker({
+      store: url,
+      dataDir: tempDir(),
+      concurrency: 4,
+      allowTools: true,
+      leaseMs: 3_000,
+    });
+    workers.push(survivor);
+
+    const kinds = [...Array(7).fill(TOOLS), ...Array(7).fill(FAN_OUT), ...Array(6).fill(GATE)] as string[];
+    const ids: string[] = [];
+    for (const [i, dot] of kinds.entries()) {
+      const server = i % 2 === 0 ? a : b;
+      const { status, body } = await server.json('POST', '/pipelines', { dot_source: dot, scenario: {} });
+      expect(status, JSON.stringify(body)).toBe(201);
+      ids.push(body.id);
+    }
+    // Some runs are under way on both workers: kill one of them mid-run.
+    await waitFor(
+      async () => {
+        const { body } = await b.json('GET', '/pipelines?status=running');
+        return body.pipelines.length >= 4 ? true : undefined;
+      },
+      'runs to be executing',
+      30_000,
+    );
+    doomed.kill('SIGKILL');
+
+    // Every gate is answered through server B, whichever server took the run and whichever worker asks.
+    const finished = async (server: TestServer): Promise<boolean> => {
+      const { body } = await server.json('GET', '/pipelines?limit=100');
+      for (const run of body.pipelines as { id: string; status: string }[]) {
+        if (run.status !== 'waiting') continue;
+        const { body: questions } = await b.json('GET', `/pipelines/${run.id}/questions`);
+        for (const q of questions as { id: string }[])
+          await b.json('POST', `/pipelines/${run.id}/questions/${q.id}/answer`, { answer: 'S' });
+      }
+      return (body.pipelines as { status: string }[]).every((r) => r.status === 'completed');
+    };
+    await waitFor(async () => ((await finished(a)) ? true : undefined), 'every run to complete', 60_000).catch(
+      async (error) => {
+        const { body } = await a.json('GET', '/pipelines?limit=100');
+        console.log(JSON.stringify(body.pipelines.map((p: { status: string; name: string; failure?: unknown }) => [p.name, p.status, p.failure])));
+        throw error;
+      },
+    );
+
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      for (const id of ids) {
+        const { rows } = await client.query<{ event: { kind: string; node_id?: string } }>(
+          'SELECT event FROM attractor.events WHERE run_id = $1 ORDER BY seq',
+          [id],
+        );
+        // Streamed from the other server (runs submitted to A are read from B and the other way round).
+        const other = ids.indexOf(id) % 2 === 0 ? b : a;
+        const streamed = await readSse(`${other.url}/pipelines/${id}/events`, {
+          until: (m) => m.data['kind'] === 'done',
+        });
+        expect(streamed.at(-1)?.data).toEqual({ kind: 'done', status: 'completed' });
+        expect(streamed.slice(0, -1).map((m) => m.data)).toEqual(rows.map((r) => r.event));
+        // No node that had completed started again (a run's own nodes, not its branches').
+        const completed = new Set<string>();
+        for (const { event } of rows) {
+          if (!event.node_id) continue;
+          if (event.kind === 'node.start')
+            expect(completed.has(event.node_id), `${id}: ${event.node_id} ran again`).toBe(false);
+          if (event.kind === 'node.complete') completed.add(event.node_id);
+        }
+      }
+      const { rows: gates } = await client.query<{ n: string }>(
+        "SELECT count(*) AS n FROM attractor.events WHERE event->>'kind' = 'node.complete' AND event->>'node_id' = 'ship'",
+      );
+      expect(Number(gates[0]?.n)).toBe(6);
+    } finally {
+      await client.end();
+    }
+  }, 240_000);
+});
