@@ -66,6 +66,11 @@ export interface RemoteRuns {
   refresh(id: string): Promise<RunRecord | undefined>;
   /** Put the database's newest checkpoint of the run in `runDir`; false when it has none. */
   materialize(id: string, runDir: string): Promise<boolean>;
+  /**
+   * Become the run's owner (its attempt counter, compare-and-set): false when another worker took it
+   * first. The owner's writes of the run are kept only while it stays the owner.
+   */
+  take(id: string): Promise<boolean>;
   /** Hold the run's lease while this worker executes it (see `RunQueue.holdLease`); returns the release. */
   holdLease(id: string, onLost: (error: Error) => void): () => Promise<void>;
 }
@@ -387,14 +392,19 @@ export class RunManager {
       throw new AttractorError('RUN_BUSY', `run ${id} is executing elsewhere; the queue tries again.`);
     if (record.status === 'waiting' && !this.#store.questions(id).some((q) => q.status === 'answered'))
       return;
-    await remote.runs.materialize(id, this.#store.runDirFor(id));
+    // Reached by two workers at once (a takeover and a job a dead worker had held): one executes it.
+    if (!(await remote.runs.take(id))) {
+      if (options.takeover) return;
+      throw new AttractorError('RUN_BUSY', `run ${id} was taken by another worker; the queue tries again.`);
+    }
     const release = remote.runs.holdLease(id, () => {
-      // Another worker may take the run over now: it must not go on here too.
+      // Another worker may take the run over now (or has): it must not go on here too.
       const live = this.#live.get(id);
       if (live) live.interrupting = true;
       live?.run?.cancel();
     });
     try {
+      await remote.runs.materialize(id, this.#store.runDirFor(id));
       this.#start(id);
       await this.#live.get(id)?.settled;
       await this.#store.flush?.();

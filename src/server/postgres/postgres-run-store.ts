@@ -12,7 +12,14 @@ import { type RunRecord, RunRecordSchema, type StoredQuestion, StoredQuestionSch
 import type { ListRunsQuery, RunPage, RunStore } from '../run-store.js';
 import { PostgresEventHub } from './postgres-event-hub.js';
 import { migrate } from './postgres-schema.js';
-import { WriteQueue } from './write-queue.js';
+import { type Fence, WriteQueue } from './write-queue.js';
+
+interface RunRow {
+  record: unknown;
+  source: string;
+  attempt: number;
+  questions: unknown;
+}
 
 /** Other processes sharing the database say on this channel which run they changed. */
 const RUNS_CHANNEL = 'attractor_runs';
@@ -42,6 +49,11 @@ export class PostgresRunStore implements RunStore {
   readonly #eventCounts = new Map<string, number>();
   readonly #hubs = new Map<string, PostgresEventHub>();
   readonly #cancelListeners = new Set<(id: string) => void>();
+  /** Each run's owner counter as last read from the database. */
+  readonly #attempts = new Map<string, number>();
+  /** Runs this process executes, with the attempt it took them at: their writes are fenced by it. */
+  readonly #owned = new Map<string, number>();
+  readonly #refusedListeners = new Map<string, (id: string) => void>();
   // Our own notifications come back to our listener too: this tells them apart.
   readonly #token = randomUUID();
 
@@ -73,8 +85,8 @@ export class PostgresRunStore implements RunStore {
         'SELECT run_id, max(seq) AS n FROM attractor.events GROUP BY run_id',
       );
       for (const row of counts.rows) store.#eventCounts.set(row.run_id, Number(row.n));
-      const { rows } = await pool.query<{ record: unknown; source: string; questions: unknown }>(
-        'SELECT r.record, r.source, q.questions FROM attractor.runs r LEFT JOIN attractor.questions q ON q.run_id = r.id',
+      const { rows } = await pool.query<RunRow>(
+        'SELECT r.record, r.source, r.attempt, q.questions FROM attractor.runs r LEFT JOIN attractor.questions q ON q.run_id = r.id',
       );
       for (const row of rows) store.#remember(row);
       return store;
@@ -100,6 +112,7 @@ export class PostgresRunStore implements RunStore {
       throw new AttractorError('RUN_EXISTS', `run ${record.id} already exists.`);
     this.#records.set(record.id, record);
     this.#sources.set(record.id, source);
+    this.#attempts.set(record.id, 0);
     this.#writes.push(async (client) => {
       await client.query(
         'INSERT INTO attractor.runs (id, record, status, created_at, source) VALUES ($1, $2, $3, $4, $5)',
@@ -131,7 +144,7 @@ export class PostgresRunStore implements RunStore {
         next.status,
       ]);
       await this.#notify(client, id);
-    });
+    }, this.#fence(id));
     return next;
   }
 
@@ -152,7 +165,7 @@ export class PostgresRunStore implements RunStore {
         [id, JSON.stringify(questions)],
       );
       await this.#notify(client, id);
-    });
+    }, this.#fence(id));
   }
 
   /**
@@ -167,6 +180,18 @@ export class PostgresRunStore implements RunStore {
     const queue = (): void => {
       if (queued) return;
       queued = true;
+      const owner = this.#fence(id);
+      // A refused batch is dropped whole: the run stops here, and what it made next is not kept either.
+      const fence = owner && {
+        ...owner,
+        refused: (runId: string) => {
+          queued = false;
+          events.length = 0;
+          stages.clear();
+          checkpoint = undefined;
+          owner.refused(runId);
+        },
+      };
       this.#writes.push(async (client) => {
         queued = false;
         const batch = events.splice(0);
@@ -201,7 +226,7 @@ export class PostgresRunStore implements RunStore {
             [id, text],
           );
         }
-      });
+      }, fence);
     };
     return {
       event: (event) => {
@@ -219,6 +244,47 @@ export class PostgresRunStore implements RunStore {
       },
       settled: () => this.#writes.flush(),
     };
+  }
+
+  /**
+   * Become run `id`'s owner: raise its attempt, if it is still the one this process last read (`refresh`),
+   * in one statement, so of two workers reaching the run at once one owns it. From then on every write
+   * this store makes for the run is kept only while the run is still this attempt's. False: another
+   * worker took it first.
+   */
+  async take(id: string): Promise<boolean> {
+    const seen = this.#attempts.get(id) ?? 0;
+    const { rows } = await this.#pool.query<{ attempt: number }>(
+      'UPDATE attractor.runs SET attempt = attempt + 1 WHERE id = $1 AND attempt = $2 RETURNING attempt',
+      [id, seen],
+    );
+    const taken = rows[0]?.attempt;
+    if (taken === undefined) return false;
+    this.#attempts.set(id, taken);
+    this.#owned.set(id, taken);
+    return true;
+  }
+
+  /** Whether run `id` is still this process's (no other worker took it over since `take`). */
+  async owns(id: string): Promise<boolean> {
+    const mine = this.#owned.get(id);
+    if (mine === undefined) return false;
+    const { rows } = await this.#pool.query<{ attempt: number }>(
+      'SELECT attempt FROM attractor.runs WHERE id = $1',
+      [id],
+    );
+    return rows[0]?.attempt === mine;
+  }
+
+  /** Hear that a write of run `id` was refused because another worker owns it now (one listener per run). */
+  onRefused(id: string, listener: (id: string) => void): void {
+    this.#refusedListeners.set(id, listener);
+  }
+
+  /** This process stopped executing run `id`: what it writes of it later is a server's, not an owner's. */
+  disown(id: string): void {
+    this.#owned.delete(id);
+    this.#refusedListeners.delete(id);
   }
 
   /** Run `id`'s events from the database, for any server to stream (`Last-Event-ID` = sequence number). */
@@ -297,6 +363,22 @@ export class PostgresRunStore implements RunStore {
     }
   }
 
+  #fence(id: string): Fence | undefined {
+    const attempt = this.#owned.get(id);
+    if (attempt === undefined) return undefined;
+    return {
+      runId: id,
+      attempt,
+      refused: (runId) => {
+        this.#refusedListeners.get(runId)?.(runId);
+        // What this process told itself of the run did not happen: read what did.
+        void this.#reload(runId)
+          .then(() => this.#hubs.get(runId)?.changed())
+          .catch(() => {});
+      },
+    };
+  }
+
   async #notify(client: pg.PoolClient, id: string): Promise<void> {
     await client.query('SELECT pg_notify($1, $2)', [RUNS_CHANNEL, `${this.#token} ${id}`]);
     // This process's own readers hear it at once.
@@ -304,17 +386,18 @@ export class PostgresRunStore implements RunStore {
   }
 
   async #reload(id: string): Promise<void> {
-    const { rows } = await this.#pool.query<{ record: unknown; source: string; questions: unknown }>(
-      'SELECT r.record, r.source, q.questions FROM attractor.runs r LEFT JOIN attractor.questions q ON q.run_id = r.id WHERE r.id = $1',
+    const { rows } = await this.#pool.query<RunRow>(
+      'SELECT r.record, r.source, r.attempt, q.questions FROM attractor.runs r LEFT JOIN attractor.questions q ON q.run_id = r.id WHERE r.id = $1',
       [id],
     );
     const row = rows[0];
     if (row) this.#remember(row);
   }
 
-  #remember(row: { record: unknown; source: string; questions: unknown }): void {
+  #remember(row: RunRow): void {
     const record = RunRecordSchema.parse(row.record);
     this.#records.set(record.id, record);
+    this.#attempts.set(record.id, row.attempt);
     this.#sources.set(record.id, row.source);
     if (row.questions !== null)
       this.#questions.set(record.id, StoredQuestionSchema.array().parse(row.questions));

@@ -39,6 +39,11 @@ export const MIGRATIONS: readonly string[] = [
     questions jsonb NOT NULL
   );
   `,
+  // The run's owner: raised by each worker that starts or takes over the run; an owner's writes are
+  // kept only while it is still theirs (docs/decisions/0242-owners-writes-are-fenced.md).
+  `
+  ALTER TABLE attractor.runs ADD COLUMN attempt integer NOT NULL DEFAULT 0;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,7 +1,15 @@
-import { Logger, makeWorkerUtils, type Runner, run, type WorkerUtils } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import {
+  Logger,
+  makeWorkerUtils,
+  type Runner,
+  run,
+  type WorkerEvents,
+  type WorkerUtils,
+} from 'graphile-worker';
 import { z } from 'zod';
 
-/** The one task: execute (start, continue or resume) a run. */
+/** The one task that executes (starts, continues or resumes) a run. */
 const RUN_TASK = 'attractor_run';
 const RunJobSchema = z.object({
   run_id: z.string().min(1),
@@ -9,6 +17,10 @@ const RunJobSchema = z.object({
   takeover: z.boolean().optional(),
 });
 export type RunJob = z.infer<typeof RunJobSchema>;
+
+/** A worker process's own lease: it fires when that process stopped pushing it back (it died). */
+const ALIVE_TASK = 'attractor_worker_alive';
+const AliveJobSchema = z.object({ worker_ids: z.array(z.string().min(1)).min(1) });
 
 // graphile-worker logs every job; a server's output is its own.
 const quiet = new Logger(() => () => {});
@@ -22,6 +34,8 @@ export class RunQueue {
   readonly #url: string;
   readonly #utils: WorkerUtils;
   #runner: Runner | undefined;
+  #workerIds: readonly string[] = [];
+  #stopAlive: (() => Promise<void>) | undefined;
 
   private constructor(url: string, utils: WorkerUtils) {
     this.#url = url;
@@ -51,53 +65,114 @@ export class RunQueue {
   /**
    * Hold run `id`'s lease while executing it: a delayed job `leaseMs` ahead, pushed back every third of
    * that (one statement: its job key in replace mode). If this process dies, the job fires and another
-   * worker takes the run over from its checkpoint. `onLost` hears a renewal that failed: the run must
-   * stop here, since another worker may take it. Returns the release (the job is removed).
+   * worker takes the run over from its checkpoint. `onLost` hears a renewal that failed, or `stillOwned`
+   * answering false (another worker took the run): the run must stop here. Returns the release, which
+   * removes the job unless told the run was lost (the job with that key is then the new owner's).
    */
-  holdLease(id: string, leaseMs: number, onLost: (error: Error) => void): () => Promise<void> {
+  holdLease(
+    id: string,
+    leaseMs: number,
+    onLost: (error: Error) => void,
+    stillOwned: () => Promise<boolean> = async () => true,
+  ): (lost?: boolean) => Promise<void> {
     const key = `lease:${id}`;
-    const renew = (): Promise<unknown> =>
-      this.#utils.addJob(
+    const renew = async (): Promise<void> => {
+      if (!(await stillOwned())) throw new Error(`run ${id} was taken over by another worker`);
+      await this.#utils.addJob(
         RUN_TASK,
         { run_id: id, takeover: true },
         { jobKey: key, jobKeyMode: 'replace', maxAttempts: 5, runAt: new Date(Date.now() + leaseMs) },
       );
+    };
     let released = false;
-    let renewing = renew();
-    renewing.catch((error: Error) => onLost(error));
-    const timer = setInterval(() => {
-      renewing = renew();
-      renewing.catch((error: Error) => {
+    const renewing = (): Promise<void> => {
+      const attempt = renew();
+      attempt.catch((error: Error) => {
         if (!released) onLost(error);
       });
+      return attempt;
+    };
+    let pending = renewing();
+    const timer = setInterval(() => {
+      pending = renewing();
     }, leaseMs / 3);
     timer.unref();
-    return async () => {
+    return async (lost = false) => {
       released = true;
       clearInterval(timer);
-      await renewing.catch(() => {});
+      await pending.catch(() => {});
+      if (lost) return;
       await this.#utils.withPgClient((client) =>
         client.query('SELECT graphile_worker.remove_job($1)', [key]),
       );
     };
   }
 
-  /** Execute runs as they are scheduled, `concurrency` at once, until `close()`. */
-  async work(execute: (job: RunJob) => Promise<void>, concurrency: number): Promise<void> {
+  /**
+   * Execute runs as they are scheduled, `concurrency` at once, until `close()`. This process keeps its
+   * own lease too (`leaseMs`, pushed back every third of it): a job it had taken from the queue before
+   * any run's lease existed (a continuation about to start) stays locked by graphile-worker for hours
+   * when the process dies, so the worker that hears this lease fire unlocks the dead one's jobs and
+   * they run again. A run they reach twice is executed once: its owner is the run row's attempt.
+   */
+  async work(execute: (job: RunJob) => Promise<void>, concurrency: number, leaseMs: number): Promise<void> {
+    const events: WorkerEvents = new EventEmitter();
+    const ids: string[] = [];
+    events.on('worker:create', ({ worker }) => ids.push(worker.workerId));
     this.#runner = await run({
       connectionString: this.#url,
       concurrency,
       noHandleSignals: true,
       pollInterval: 1_000,
       logger: quiet,
+      events,
       taskList: {
         [RUN_TASK]: async (payload) => execute(RunJobSchema.parse(payload)),
+        [ALIVE_TASK]: async (payload) => {
+          const dead = AliveJobSchema.parse(payload).worker_ids;
+          // Our own lease, late because this process was too busy to push it back: we are alive.
+          if (dead.some((id) => this.#workerIds.includes(id))) return;
+          await this.#utils.forceUnlockWorkers(dead);
+        },
       },
     });
+    this.#workerIds = ids;
+    this.#stopAlive = this.#keepAlive(ids, leaseMs);
+  }
+
+  /** This process's worker ids (graphile-worker's, one per concurrent job), once `work` started. */
+  get workerIds(): readonly string[] {
+    return this.#workerIds;
+  }
+
+  #keepAlive(ids: readonly string[], leaseMs: number): () => Promise<void> {
+    const key = `alive:${ids[0]}`;
+    const push = (): Promise<unknown> =>
+      this.#utils
+        .addJob(
+          ALIVE_TASK,
+          { worker_ids: ids },
+          { jobKey: key, jobKeyMode: 'replace', maxAttempts: 5, runAt: new Date(Date.now() + leaseMs) },
+        )
+        // A failed push is the next one's to make; a run's own lease stops it if the database is gone.
+        .catch(() => {});
+    let pending = push();
+    const timer = setInterval(() => {
+      pending = push();
+    }, leaseMs / 3);
+    timer.unref();
+    return async () => {
+      clearInterval(timer);
+      await pending;
+      await this.#utils
+        .withPgClient((client) => client.query('SELECT graphile_worker.remove_job($1)', [key]))
+        .catch(() => {});
+    };
   }
 
   async close(): Promise<void> {
     await this.#runner?.stop();
+    await this.#stopAlive?.();
     await this.#utils.release();
   }
 }

@@ -54,7 +54,18 @@ export function remoteRuns(store: PostgresRunStore, queue: RunQueue, leaseMs = D
     eventHub: (id) => store.eventHub(id),
     refresh: (id) => store.refresh(id),
     materialize: (id, runDir) => store.materialize(id, runDir),
-    holdLease: (id, onLost) => queue.holdLease(id, leaseMs, onLost),
+    take: (id) => store.take(id),
+    holdLease: (id, onLost) => {
+      // Lost either way: the lease could not be pushed back, or a write found the run taken over.
+      store.onRefused(id, () => onLost(new Error(`run ${id} was taken over by another worker`)));
+      const release = queue.holdLease(id, leaseMs, onLost, () => store.owns(id));
+      return async () => {
+        // A run another worker owns now keeps its lease job: it is the new owner's.
+        const mine = await store.owns(id).catch(() => false);
+        store.disown(id);
+        await release(!mine);
+      };
+    },
   };
 }
 
@@ -84,6 +95,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   await queue.work(
     (job) => manager.execute(job.run_id, job.takeover ? { takeover: true } : {}),
     options.concurrency,
+    options.leaseMs ?? DEFAULT_LEASE_MS,
   );
   return {
     manager,

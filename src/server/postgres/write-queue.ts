@@ -3,6 +3,17 @@ import type pg from 'pg';
 type Write = (client: pg.PoolClient) => Promise<void>;
 
 /**
+ * A write made by a run's owner: kept only while the run's row still carries the owner's `attempt`
+ * (another worker taking the run over raises it). A refused write is skipped, not an error: `refused`
+ * hears it, and the rest of the batch commits.
+ */
+export interface Fence {
+  runId: string;
+  attempt: number;
+  refused: (runId: string) => void;
+}
+
+/**
  * Writes committed in the order they were pushed: everything pushed during one turn of the event loop
  * goes to the database in one transaction (a group commit), the next batch only after it. The first
  * failure is kept: `flush()` rejects with it from then on, and `onError` hears it once.
@@ -10,7 +21,7 @@ type Write = (client: pg.PoolClient) => Promise<void>;
 export class WriteQueue {
   readonly #pool: pg.Pool;
   readonly #onError: (error: Error) => void;
-  #pending: Write[] = [];
+  #pending: { write: Write; fence: Fence | undefined }[] = [];
   #running: Promise<void> = Promise.resolve();
   #scheduled = false;
   #failure: Error | undefined;
@@ -20,8 +31,8 @@ export class WriteQueue {
     this.#onError = onError;
   }
 
-  push(write: Write): void {
-    this.#pending.push(write);
+  push(write: Write, fence?: Fence): void {
+    this.#pending.push({ write, fence });
     if (this.#scheduled) return;
     this.#scheduled = true;
     setImmediate(() => {
@@ -48,8 +59,17 @@ export class WriteQueue {
     if (!client) return;
     try {
       await client.query('BEGIN');
-      for (const write of batch) await write(client);
+      const owners = await lockOwners(client, batch);
+      const refused = new Map<string, Fence>();
+      for (const { write, fence } of batch) {
+        if (fence && owners.get(fence.runId) !== fence.attempt) {
+          refused.set(fence.runId, fence);
+          continue;
+        }
+        await write(client);
+      }
       await client.query('COMMIT');
+      for (const fence of refused.values()) fence.refused(fence.runId);
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
       this.#fail(error as Error);
@@ -63,4 +83,22 @@ export class WriteQueue {
     this.#failure = error;
     this.#onError(error);
   }
+}
+
+/**
+ * The current attempt of every run the batch writes as an owner, its row locked until the commit: a
+ * takeover (which raises the attempt) waits for this batch or this batch sees it, never half of each.
+ * Locked in id order, so two workers' batches never wait on each other in a circle.
+ */
+async function lockOwners(
+  client: pg.PoolClient,
+  batch: readonly { fence: Fence | undefined }[],
+): Promise<Map<string, number>> {
+  const ids = [...new Set(batch.flatMap(({ fence }) => (fence ? [fence.runId] : [])))].sort();
+  if (ids.length === 0) return new Map();
+  const { rows } = await client.query<{ id: string; attempt: number }>(
+    'SELECT id, attempt FROM attractor.runs WHERE id = ANY($1) ORDER BY id FOR NO KEY UPDATE',
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.id, row.attempt]));
 }
