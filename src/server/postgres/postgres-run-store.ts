@@ -12,7 +12,8 @@ import { type RunRecord, RunRecordSchema, type StoredQuestion, StoredQuestionSch
 import type { ListRunsQuery, RunPage, RunStore } from '../run-store.js';
 import { PostgresEventHub } from './postgres-event-hub.js';
 import { migrate } from './postgres-schema.js';
-import { type Fence, WriteQueue } from './write-queue.js';
+import { RunOwners } from './run-owners.js';
+import { WriteQueue } from './write-queue.js';
 
 interface RunRow {
   record: unknown;
@@ -49,11 +50,7 @@ export class PostgresRunStore implements RunStore {
   readonly #eventCounts = new Map<string, number>();
   readonly #hubs = new Map<string, PostgresEventHub>();
   readonly #cancelListeners = new Set<(id: string) => void>();
-  /** Each run's owner counter as last read from the database. */
-  readonly #attempts = new Map<string, number>();
-  /** Runs this process executes, with the attempt it took them at: their writes are fenced by it. */
-  readonly #owned = new Map<string, number>();
-  readonly #refusedListeners = new Map<string, (id: string) => void>();
+  readonly #owners: RunOwners;
   // Our own notifications come back to our listener too: this tells them apart.
   readonly #token = randomUUID();
 
@@ -62,6 +59,12 @@ export class PostgresRunStore implements RunStore {
     this.#pool = pool;
     this.#listener = listener;
     this.#writes = new WriteQueue(pool, onError);
+    // What this process told itself of a run whose write was refused did not happen: read what did.
+    this.#owners = new RunOwners(pool, (id) => {
+      void this.#reload(id)
+        .then(() => this.#hubs.get(id)?.changed())
+        .catch(onError);
+    });
   }
 
   /** Connect, migrate the schema to this build's version and load the runs. */
@@ -112,7 +115,7 @@ export class PostgresRunStore implements RunStore {
       throw new AttractorError('RUN_EXISTS', `run ${record.id} already exists.`);
     this.#records.set(record.id, record);
     this.#sources.set(record.id, source);
-    this.#attempts.set(record.id, 0);
+    this.#owners.seen(record.id, 0);
     this.#writes.push(async (client) => {
       await client.query(
         'INSERT INTO attractor.runs (id, record, status, created_at, source) VALUES ($1, $2, $3, $4, $5)',
@@ -144,7 +147,7 @@ export class PostgresRunStore implements RunStore {
         next.status,
       ]);
       await this.#notify(client, id);
-    }, this.#fence(id));
+    }, this.#owners.fence(id));
     return next;
   }
 
@@ -165,7 +168,7 @@ export class PostgresRunStore implements RunStore {
         [id, JSON.stringify(questions)],
       );
       await this.#notify(client, id);
-    }, this.#fence(id));
+    }, this.#owners.fence(id));
   }
 
   /**
@@ -180,7 +183,7 @@ export class PostgresRunStore implements RunStore {
     const queue = (): void => {
       if (queued) return;
       queued = true;
-      const owner = this.#fence(id);
+      const owner = this.#owners.fence(id);
       // A refused batch is dropped whole: the run stops here, and what it made next is not kept either.
       const fence = owner && {
         ...owner,
@@ -246,45 +249,9 @@ export class PostgresRunStore implements RunStore {
     };
   }
 
-  /**
-   * Become run `id`'s owner: raise its attempt, if it is still the one this process last read (`refresh`),
-   * in one statement, so of two workers reaching the run at once one owns it. From then on every write
-   * this store makes for the run is kept only while the run is still this attempt's. False: another
-   * worker took it first.
-   */
-  async take(id: string): Promise<boolean> {
-    const seen = this.#attempts.get(id) ?? 0;
-    const { rows } = await this.#pool.query<{ attempt: number }>(
-      'UPDATE attractor.runs SET attempt = attempt + 1 WHERE id = $1 AND attempt = $2 RETURNING attempt',
-      [id, seen],
-    );
-    const taken = rows[0]?.attempt;
-    if (taken === undefined) return false;
-    this.#attempts.set(id, taken);
-    this.#owned.set(id, taken);
-    return true;
-  }
-
-  /** Whether run `id` is still this process's (no other worker took it over since `take`). */
-  async owns(id: string): Promise<boolean> {
-    const mine = this.#owned.get(id);
-    if (mine === undefined) return false;
-    const { rows } = await this.#pool.query<{ attempt: number }>(
-      'SELECT attempt FROM attractor.runs WHERE id = $1',
-      [id],
-    );
-    return rows[0]?.attempt === mine;
-  }
-
-  /** Hear that a write of run `id` was refused because another worker owns it now (one listener per run). */
-  onRefused(id: string, listener: (id: string) => void): void {
-    this.#refusedListeners.set(id, listener);
-  }
-
-  /** This process stopped executing run `id`: what it writes of it later is a server's, not an owner's. */
-  disown(id: string): void {
-    this.#owned.delete(id);
-    this.#refusedListeners.delete(id);
+  /** Which runs this process executes, and the condition their writes are made under. */
+  get owners(): RunOwners {
+    return this.#owners;
   }
 
   /** Run `id`'s events from the database, for any server to stream (`Last-Event-ID` = sequence number). */
@@ -363,22 +330,6 @@ export class PostgresRunStore implements RunStore {
     }
   }
 
-  #fence(id: string): Fence | undefined {
-    const attempt = this.#owned.get(id);
-    if (attempt === undefined) return undefined;
-    return {
-      runId: id,
-      attempt,
-      refused: (runId) => {
-        this.#refusedListeners.get(runId)?.(runId);
-        // What this process told itself of the run did not happen: read what did.
-        void this.#reload(runId)
-          .then(() => this.#hubs.get(runId)?.changed())
-          .catch(() => {});
-      },
-    };
-  }
-
   async #notify(client: pg.PoolClient, id: string): Promise<void> {
     await client.query('SELECT pg_notify($1, $2)', [RUNS_CHANNEL, `${this.#token} ${id}`]);
     // This process's own readers hear it at once.
@@ -397,9 +348,10 @@ export class PostgresRunStore implements RunStore {
   #remember(row: RunRow): void {
     const record = RunRecordSchema.parse(row.record);
     this.#records.set(record.id, record);
-    this.#attempts.set(record.id, row.attempt);
+    this.#owners.seen(record.id, row.attempt);
     this.#sources.set(record.id, row.source);
     if (row.questions !== null)
       this.#questions.set(record.id, StoredQuestionSchema.array().parse(row.questions));
+    else this.#questions.delete(record.id);
   }
 }

@@ -54,15 +54,15 @@ export function remoteRuns(store: PostgresRunStore, queue: RunQueue, leaseMs = D
     eventHub: (id) => store.eventHub(id),
     refresh: (id) => store.refresh(id),
     materialize: (id, runDir) => store.materialize(id, runDir),
-    take: (id) => store.take(id),
+    take: (id) => store.owners.take(id),
     holdLease: (id, onLost) => {
       // Lost either way: the lease could not be pushed back, or a write found the run taken over.
-      store.onRefused(id, () => onLost(new Error(`run ${id} was taken over by another worker`)));
-      const release = queue.holdLease(id, leaseMs, onLost, () => store.owns(id));
+      store.owners.onRefused(id, () => onLost(new Error(`run ${id} was taken over by another worker`)));
+      const release = queue.holdLease(id, leaseMs, onLost, () => store.owners.owns(id));
       return async () => {
         // A run another worker owns now keeps its lease job: it is the new owner's.
-        const mine = await store.owns(id).catch(() => false);
-        store.disown(id);
+        const mine = await store.owners.owns(id).catch(() => false);
+        store.owners.disown(id);
         await release(!mine);
       };
     },

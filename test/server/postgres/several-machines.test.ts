@@ -132,13 +132,23 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('two servers and two workers on one 
       }
       return (body.pipelines as { status: string }[]).every((r) => r.status === 'completed');
     };
-    await waitFor(async () => ((await finished(a)) ? true : undefined), 'every run to complete', 60_000).catch(
-      async (error) => {
-        const { body } = await a.json('GET', '/pipelines?limit=100');
-        console.log(JSON.stringify(body.pipelines.map((p: { status: string; name: string; failure?: unknown }) => [p.name, p.status, p.failure])));
-        throw error;
-      },
-    );
+    await waitFor(
+      async () => ((await finished(a)) ? true : undefined),
+      'every run to complete',
+      60_000,
+    ).catch(async (error) => {
+      const { body } = await a.json('GET', '/pipelines?limit=100');
+      console.log(
+        JSON.stringify(
+          body.pipelines.map((p: { status: string; name: string; failure?: unknown }) => [
+            p.name,
+            p.status,
+            p.failure,
+          ]),
+        ),
+      );
+      throw error;
+    });
 
     const client = new pg.Client({ connectionString: url });
     await client.connect();

@@ -1,7 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresRunStore } from '../../../src/server/postgres/postgres-run-store.js';
+import { RunQueue } from '../../../src/server/postgres/run-queue.js';
 import { type RunningWorker, startWorker } from '../../../src/server/postgres/start-worker.js';
 import { BIN, ensureDist } from '../../helpers/ensure-dist.js';
 import {
@@ -100,6 +103,78 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a worker killed mid-run', () => {
     // `one` had completed: it did not run again; the interrupted `two` ran again, to completion once
     // (the dead worker's copy of it was stopped before it wrote).
     expect(readFileSafe(marks).trim().split('\n')).toEqual(['one', 'two', 'three']);
+  }, 90_000);
+
+  it('a worker whose run another worker took over stops it at once and writes nothing more of it', async () => {
+    if (!cluster) throw new Error('no cluster');
+    const url = await cluster.createDatabase('fenced');
+    const marks = path.join(tempDir(), 'marks');
+    const dot = `digraph f {
+      start [shape=Mdiamond]
+      one [shape=parallelogram, tool_command="echo one >> ${marks}"]
+      two [shape=parallelogram, tool_command="sleep 3 && echo two >> ${marks}"]
+      three [shape=parallelogram, tool_command="echo three >> ${marks}"]
+      exit [shape=Msquare]
+      start -> one -> two -> three -> exit
+    }`;
+    const server = await testServer({ store: url, allowTools: true });
+    const dataDir = tempDir();
+    const worker = await startWorker({
+      store: url,
+      dataDir,
+      concurrency: 1,
+      allowTools: true,
+      leaseMs: 3_000,
+    });
+    workers.push(worker);
+    const { body: run } = await server.json('POST', '/pipelines', { dot_source: dot, scenario: {} });
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const other = await PostgresRunStore.open(url, tempDir());
+    const otherQueue = await RunQueue.open(url);
+    try {
+      const events = async () =>
+        (
+          await client.query<{ kind: string; node_id: string | null }>(
+            "SELECT event->>'kind' AS kind, event->>'node_id' AS node_id FROM attractor.events WHERE run_id = $1 ORDER BY seq",
+            [run.id],
+          )
+        ).rows;
+      await waitFor(
+        async () =>
+          (await events()).some((e) => e.kind === 'node.start' && e.node_id === 'two') ? true : undefined,
+        'node two to start',
+        20_000,
+      );
+      // Another worker takes the run over, as it does when the run's lease fires, and holds its lease.
+      await other.refresh(run.id);
+      expect(await other.owners.take(run.id)).toBe(true);
+      const release = otherQueue.holdLease(run.id, 60_000, () => {});
+      const before = await events();
+      const takenAt = Date.now();
+      // The first worker hears it within a third of its lease (each renewal asks) and stops the run.
+      const local = path.join(dataDir, 'runs', run.id, 'run', 'events.jsonl');
+      await waitFor(
+        () => (readFileSafe(local).includes('"pipeline.finalize"') ? true : undefined),
+        'the first worker to stop the run',
+        15_000,
+      );
+      expect(Date.now() - takenAt).toBeLessThan(10_000);
+      // `two`'s command was killed before it wrote (it would have by now), and nothing reached the database.
+      await new Promise((resolve) => setTimeout(resolve, 3_500));
+      expect(readFileSafe(marks).trim().split('\n')).toEqual(['one']);
+      expect(await events()).toEqual(before);
+      const { rows } = await client.query<{ status: string; attempt: number }>(
+        'SELECT status, attempt FROM attractor.runs WHERE id = $1',
+        [run.id],
+      );
+      expect(rows).toEqual([{ status: 'running', attempt: 2 }]);
+      await release();
+    } finally {
+      await client.end();
+      await other.close();
+      await otherQueue.close();
+    }
   }, 90_000);
 });
 

@@ -1,0 +1,80 @@
+import type pg from 'pg';
+import type { Fence } from './write-queue.js';
+
+/**
+ * Which runs this process owns. A run's owner is the `attempt` on its row: each worker that starts or
+ * takes over a run raises it, and every write it then makes of the run is kept only while the row still
+ * carries its attempt (docs/decisions/0242-a-runs-writes-are-fenced-by-its-owner.md).
+ */
+export class RunOwners {
+  readonly #pool: pg.Pool;
+  readonly #onRefused: (id: string) => void;
+  /** Each run's attempt as last read from the database. */
+  readonly #seen = new Map<string, number>();
+  /** Runs this process executes, with the attempt it took them at. */
+  readonly #owned = new Map<string, number>();
+  readonly #listeners = new Map<string, (id: string) => void>();
+
+  /** `onRefused` hears every refused write, after the run's own listener. */
+  constructor(pool: pg.Pool, onRefused: (id: string) => void) {
+    this.#pool = pool;
+    this.#onRefused = onRefused;
+  }
+
+  /** The run's attempt as a read of its row just found it. */
+  seen(id: string, attempt: number): void {
+    this.#seen.set(id, attempt);
+  }
+
+  /**
+   * Raise run `id`'s attempt if it is still the one last read, in one statement: of two workers reaching
+   * the run at once, one owns it. False: another took it first.
+   */
+  async take(id: string): Promise<boolean> {
+    const { rows } = await this.#pool.query<{ attempt: number }>(
+      'UPDATE attractor.runs SET attempt = attempt + 1 WHERE id = $1 AND attempt = $2 RETURNING attempt',
+      [id, this.#seen.get(id) ?? 0],
+    );
+    const taken = rows[0]?.attempt;
+    if (taken === undefined) return false;
+    this.#seen.set(id, taken);
+    this.#owned.set(id, taken);
+    return true;
+  }
+
+  /** Whether run `id` is still this process's (no other worker took it over since `take`). */
+  async owns(id: string): Promise<boolean> {
+    const mine = this.#owned.get(id);
+    if (mine === undefined) return false;
+    const { rows } = await this.#pool.query<{ attempt: number }>(
+      'SELECT attempt FROM attractor.runs WHERE id = $1',
+      [id],
+    );
+    return rows[0]?.attempt === mine;
+  }
+
+  /** Hear that a write of run `id` was refused: another worker owns it now (one listener per run). */
+  onRefused(id: string, listener: (id: string) => void): void {
+    this.#listeners.set(id, listener);
+  }
+
+  /** This process stopped executing run `id`: what it writes of the run later is not an owner's. */
+  disown(id: string): void {
+    this.#owned.delete(id);
+    this.#listeners.delete(id);
+  }
+
+  /** The condition a write of run `id` is made under: none when this process does not own it. */
+  fence(id: string): Fence | undefined {
+    const attempt = this.#owned.get(id);
+    if (attempt === undefined) return undefined;
+    return {
+      runId: id,
+      attempt,
+      refused: (runId) => {
+        this.#listeners.get(runId)?.(runId);
+        this.#onRefused(runId);
+      },
+    };
+  }
+}
