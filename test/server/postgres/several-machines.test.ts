@@ -53,11 +53,13 @@ const GATE = `digraph gate {
 let cluster: PostgresCluster | undefined;
 const children: ChildProcess[] = [];
 const workers: RunningWorker[] = [];
+const probes: pg.Client[] = [];
 
 afterEach(async () => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
   await closeServers();
   for (const worker of workers.splice(0)) await worker.drain(1_000);
+  for (const probe of probes.splice(0)) await probe.end();
 });
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)('two servers and two workers on one PostgreSQL', () => {
@@ -93,34 +95,31 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('two servers and two workers on one 
       { stdio: 'ignore' },
     );
     children.push(doomed);
-    // Ready when it keeps its own lease: the job another worker unlocks its jobs on if it dies.
     const probe = new pg.Client({ connectionString: url });
     await probe.connect();
-    try {
-      await waitFor(
-        async () => {
-          const { rows } = await probe
-            .query<{ n: string }>(
-              `SELECT count(*) AS n FROM graphile_worker._private_jobs j
-               JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'attractor_worker_alive'`,
-            )
-            .catch(() => ({ rows: [{ n: '0' }] }));
-          return Number(rows[0]?.n) > 0 ? true : undefined;
-        },
-        'the doomed worker to start',
-        120_000,
+    probes.push(probe);
+    // Ready when it keeps its own lease (the job another worker unlocks its jobs on if it dies), which
+    // names its graphile-worker ids.
+    const doomedIds = await waitFor(
+      async () => {
+        const { rows } = await probe
+          .query<{ payload: { worker_ids: string[] } }>(
+            `SELECT j.payload FROM graphile_worker._private_jobs j
+             JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'attractor_worker_alive'`,
+          )
+          .catch(() => ({ rows: [] }));
+        return rows[0]?.payload.worker_ids;
+      },
+      'the doomed worker to start',
+      120_000,
+    );
+    const heldByDoomed = async (): Promise<number> => {
+      const { rows } = await probe.query<{ n: string }>(
+        'SELECT count(*) AS n FROM graphile_worker._private_jobs WHERE locked_by = ANY($1)',
+        [doomedIds],
       );
-    } finally {
-      await probe.end();
-    }
-    const survivor = await startWorker({
-      store: url,
-      dataDir: tempDir(),
-      concurrency: 4,
-      allowTools: true,
-      leaseMs: 3_000,
-    });
-    workers.push(survivor);
+      return Number(rows[0]?.n);
+    };
 
     const kinds = [...Array(7).fill(TOOLS), ...Array(7).fill(FAN_OUT), ...Array(6).fill(GATE)] as string[];
     const ids: string[] = [];
@@ -130,13 +129,24 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('two servers and two workers on one 
       expect(status, JSON.stringify(body)).toBe(201);
       ids.push(body.id);
     }
-    // Runs are under way on both workers (more than the survivor's 4 at once): kill one of them mid-run.
+    // Alone at first, the doomed worker takes runs; then the survivor starts and takes the others.
     await waitFor(
-      async () => {
-        const { body } = await b.json('GET', '/pipelines?status=running');
-        return body.pipelines.length >= 5 ? true : undefined;
-      },
-      'runs to be executing on both workers',
+      async () => ((await heldByDoomed()) >= 2 ? true : undefined),
+      'the doomed worker to take runs',
+      120_000,
+    );
+    const survivor = await startWorker({
+      store: url,
+      dataDir: tempDir(),
+      concurrency: 4,
+      allowTools: true,
+      leaseMs: 3_000,
+    });
+    workers.push(survivor);
+    // Killed mid-run: while it holds runs' jobs.
+    await waitFor(
+      async () => ((await heldByDoomed()) >= 1 ? true : undefined),
+      'the doomed worker to hold a run',
       120_000,
     );
     doomed.kill('SIGKILL');
