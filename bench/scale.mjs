@@ -28,7 +28,7 @@ const DOT = `digraph scale {
 const FAILOVER_DOT = `digraph failover {
   start [shape=Mdiamond]
   one [shape=parallelogram, tool_command="true"]
-  two [shape=parallelogram, tool_command="sleep 2"]
+  two [shape=parallelogram, tool_command="sleep 15"]
   exit [shape=Msquare]
   start -> one -> two -> exit
 }`;
