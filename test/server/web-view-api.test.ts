@@ -83,6 +83,12 @@ describe('what the web view reads from the server', () => {
     await ended(server, created.body.id);
     const node = (await server.json('GET', `/pipelines/${created.body.id}/nodes/build`)).body;
     expect(node.prompt).toContain('Build login on staging');
+    // The drawn graph's title is the run's goal with the values in it.
+    const svg = await fetch(`${server.url}/pipelines/${created.body.id}/graph?format=svg`).then((r) =>
+      r.text(),
+    );
+    expect(svg).toContain('Build login for staging');
+    expect(svg).not.toContain('$feature');
   }, 30_000);
 
   it('lists the .dot files of the allowed folders and describes a pipeline: name, goal, parameters', async () => {
