@@ -2,8 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createServerApp } from '../../src/server/create-server-app.js';
-import { ServerOptionsSchema } from '../../src/server/server-options.js';
 import { ensureDist } from '../helpers/ensure-dist.js';
 import { closeServers, GATE_PIPELINE, type TestServer, testServer, waitFor } from './server-fixtures.js';
 
