@@ -651,6 +651,8 @@ export class RunManager {
         ? {
             real: {
               ...realRuns,
+              // Every run's folder is `<runs>/<id>/run`: none of them is an agent's change.
+              recordsDirs: [path.dirname(path.dirname(runDir))],
               ...(options.model ? { model: options.model } : {}),
               ...(options.max_cost_usd !== undefined ? { maxCostUsd: options.max_cost_usd } : {}),
               ...(initialUsage !== undefined ? { initialUsage } : {}),
