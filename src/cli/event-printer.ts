@@ -20,7 +20,7 @@ export function createEventPrinter(json: boolean, ctx: CliContext): EventPrinter
   const models = new Set<string>();
   let heldError: { node: string; error: string; line: string } | undefined;
   const observe = (e: PipelineEvent): void => {
-    if (e.kind === 'agent.usage' && typeof e.data['model'] === 'string') models.add(e.data['model']);
+    if (e.kind === 'agent.usage' && e.data.model !== undefined) models.add(e.data.model);
     if (e.kind === 'node.retry' && e.node_id && !e.data.branch && !e.data.parent) retried.add(e.node_id);
   };
   const print = json
@@ -39,7 +39,7 @@ export function createEventPrinter(json: boolean, ctx: CliContext): EventPrinter
           !(
             e.kind === 'node.complete' &&
             e.node_id === held.node &&
-            String(e.data['failure_reason'] ?? '').includes(held.error)
+            (e.data.failure_reason ?? '').includes(held.error)
           )
         )
           ctx.io.stdout(`${held.line}\n`);
@@ -48,7 +48,7 @@ export function createEventPrinter(json: boolean, ctx: CliContext): EventPrinter
         const line = formatEventLine(e, ctx.colors, ctx.io.cwd);
         if (line === undefined) return;
         if (e.kind === 'agent.error' && e.node_id) {
-          heldError = { node: e.node_id, error: String(e.data['error']), line };
+          heldError = { node: e.node_id, error: e.data.error, line };
           return;
         }
         ctx.io.stdout(`${line}\n`);

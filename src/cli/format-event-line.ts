@@ -28,7 +28,8 @@ export function formatEventLine(event: PipelineEvent, colors: Colors, cwd?: stri
     }
     case 'pipeline.resume': {
       const d = event.data;
-      return `▶ resuming ${colors.bold(d.name)} at ${d.resume_at}${runDirLine(d.run_dir, cwd)}`;
+      const origin = d.forked_from ? ` (forked from run ${d.forked_from.run_id})` : '';
+      return `▶ resuming ${colors.bold(d.name)} at ${d.resume_at}${origin}${runDirLine(d.run_dir, cwd)}`;
     }
     case 'node.start': {
       const { attempt } = event.data;

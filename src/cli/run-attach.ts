@@ -2,7 +2,8 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { RunResult } from '../run/run-types.js';
 import { AttractorError } from '../shared/errors.js';
-import type { PipelineEvent } from '../shared/pipeline-event.js';
+import { pipelineEventLineSchema } from '../shared/events/event-line-schema.js';
+import type { PipelineEvent, PipelineEventOf } from '../shared/pipeline-event.js';
 import type { CliContext } from './cli-context.js';
 import { displayPath } from './display-path.js';
 import { createEventPrinter, type EventPrinter } from './event-printer.js';
@@ -18,30 +19,31 @@ const exitFor = (phase: string): number =>
  * The last line `attractor run` prints, from the run's `pipeline.finalize` alone: how it ended, its
  * quality and reasons, and (for a real run) what it cost.
  */
-function finalLines(event: PipelineEvent, printer: EventPrinter, runDir: string, ctx: CliContext): string {
-  const d = event.data;
-  const status = String(d['status']);
-  const list = (key: string): string[] => (Array.isArray(d[key]) ? d[key].map(String) : []);
-  const reason = typeof d['reason'] === 'string' ? d['reason'] : undefined;
-  const stoppedAt = typeof d['stopped_at'] === 'string' ? d['stopped_at'] : undefined;
+function finalLines(
+  event: PipelineEventOf<'pipeline.finalize'>,
+  printer: EventPrinter,
+  runDir: string,
+  ctx: CliContext,
+): string {
+  const { status, quality, reason, stopped_at: stoppedAt, failed_at: failedAt } = event.data;
   const shown = displayPath(ctx.io.cwd, runDir);
   if (status !== 'completed' && status !== 'failed')
     return `Interrupted${stoppedAt ? ` at ${stoppedAt}` : ''}${reason ? `: ${reason}` : ''}. Resume with: attractor resume ${JSON.stringify(shown)}\n`;
   const result: RunResult = {
     status,
-    quality: d['quality'] === 'clean' || d['quality'] === 'degraded' ? d['quality'] : 'failed',
+    quality,
     runId: '',
     runDir,
     ...(stoppedAt ? { stoppedAt } : {}),
     ...(status === 'failed' && reason
-      ? { failure: { reason, ...(typeof d['failed_at'] === 'string' ? { node: d['failed_at'] } : {}) } }
+      ? { failure: { reason, ...(failedAt ? { node: failedAt } : {}) } }
       : {}),
     ...(status === 'completed' && reason && stoppedAt ? { deadEnd: { node: stoppedAt, reason } } : {}),
     context: {},
     completedNodes: [],
-    failedNodes: list('failed_nodes'),
-    recoveredNodes: list('recovered_nodes'),
-    partialNodes: list('partial_nodes'),
+    failedNodes: event.data.failed_nodes,
+    recoveredNodes: event.data.recovered_nodes,
+    partialNodes: event.data.partial_nodes,
   };
   const summary = formatRunSummary(result, {
     retried: printer.retried(),
@@ -49,7 +51,7 @@ function finalLines(event: PipelineEvent, printer: EventPrinter, runDir: string,
     runDir: shown,
     colors: ctx.colors,
   });
-  const cost = formatRunCost(d['usage'], printer.models());
+  const cost = formatRunCost(event.data.usage, printer.models());
   return `${summary}\n${cost ? `${cost}\n` : ''}`;
 }
 
@@ -63,15 +65,19 @@ async function followPlain(runDir: string, ctx: CliContext): Promise<number> {
     finish = resolve;
   });
   const follower = followLines(path.join(runDir, 'events.jsonl'), (line) => {
-    let event: PipelineEvent;
+    let raw: unknown;
     try {
-      event = JSON.parse(line) as PipelineEvent;
+      raw = JSON.parse(line);
     } catch {
       return;
     }
+    // A line read back is checked against its kind's schema before its fields are trusted; one another
+    // version of attractor wrote differently is still shown, and still ends the follow if it ends the run.
+    const parsed = pipelineEventLineSchema.safeParse(raw);
+    const event = (parsed.success ? parsed.data : raw) as PipelineEvent;
     printer.print(event);
     if (event.kind === 'pipeline.finalize' && code === undefined) {
-      ctx.io.stdout(finalLines(event, printer, runDir, ctx));
+      if (parsed.success) ctx.io.stdout(finalLines(event, printer, runDir, ctx));
       const { status } = event.data;
       code = status === 'completed' ? EXIT_OK : status === 'failed' ? EXIT_FAILURE : EXIT_INTERRUPTED;
       finish(code);

@@ -15,6 +15,7 @@ import { DEFAULT_INSPECT_PORT, type InspectStream } from './inspect-stream.js';
 import { loadTui } from './load-tui.js';
 import type { RunFlags } from './run-flags.js';
 import { formatRunSummary } from './run-summary.js';
+import type { AnsweringInterviewer } from './terminal-interviewer.js';
 
 /**
  * Lint and scenario warnings go to stderr before the run's first event (so --json stdout stays events
@@ -30,15 +31,24 @@ export function printWarnings(
   };
 }
 
-/** Ctrl-C once pauses after the current node; twice cancels at once. */
+/**
+ * Ctrl-C once pauses after the current node; twice cancels at once. At a gate nothing could finish
+ * first (pausing "after this node" would wait for an answer): the first Ctrl-C stops there, and the
+ * resumed gate asks its question again.
+ */
 function handleInterrupts(
   run: PipelineRun,
   ctx: CliContext,
+  pendingGate: () => string | undefined,
 ): { interrupted: () => boolean; dispose: () => void } {
   let count = 0;
   const onSigint = () => {
     count += 1;
-    if (count === 1) {
+    const gate = count === 1 ? pendingGate() : undefined;
+    if (gate !== undefined) {
+      ctx.io.stderr(`\nattractor: stopping at gate ${gate}; a resume asks its question again\n`);
+      run.cancel();
+    } else if (count === 1) {
       ctx.io.stderr('\nattractor: finishing the current node, then stopping (Ctrl-C again to abort now)\n');
       run.pause();
     } else {
@@ -67,7 +77,11 @@ export async function finish(
   tui?: RunTui,
 ): Promise<number> {
   tui?.mount(run);
-  const interrupts = handleInterrupts(run, ctx);
+  const interrupts = handleInterrupts(
+    run,
+    ctx,
+    () => (interviewer as Partial<AnsweringInterviewer> | undefined)?.pendingGate?.() ?? undefined,
+  );
   // Nobody reads the output any more (`| head -1`): an interruption, not a reason to die mid-node.
   const unsubscribe = ctx.io.onStdoutClosed?.(() => {
     ctx.io.stderr('attractor: stdout was closed; stopping the run\n');

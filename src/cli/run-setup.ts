@@ -62,6 +62,7 @@ function realSettings(
   initialUsage: unknown,
   showPlan: boolean,
 ): RealRunSettings {
+  const runDir = flags.logsDir ?? flags.logDir;
   if (flags.record && flags.replay) {
     throw new AttractorError('BAD_FLAG', '--record and --replay cannot be used together.');
   }
@@ -72,6 +73,8 @@ function realSettings(
   return {
     workingDir,
     env: ctx.io.env,
+    // Run records under the working tree are not the agents' changes.
+    recordsDirs: [path.resolve(ctx.io.cwd, runDir ?? DEFAULT_RUNS_ROOT)],
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.provider ? { provider: flags.provider } : {}),
     ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}),

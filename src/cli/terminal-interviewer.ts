@@ -48,6 +48,8 @@ export interface AnsweringInterviewer extends Interviewer {
   setRunDir(dir: string): void;
   /** Stops reading stdin. */
   close(): void;
+  /** The gate whose question waits for an answer now, if one does. */
+  pendingGate(): string | undefined;
 }
 
 /**
@@ -78,8 +80,17 @@ export function createAnsweringInterviewer(
       );
     },
   });
+  const pending: string[] = [];
   return {
-    ask: (question, signal) => channel.ask(question, signal),
+    async ask(question, signal) {
+      pending.push(question.stage);
+      try {
+        return await channel.ask(question, signal);
+      } finally {
+        pending.splice(pending.indexOf(question.stage), 1);
+      }
+    },
+    pendingGate: () => pending[0],
     inform: (message, stage) => lines.inform(message, stage),
     setRunDir(dir) {
       runDir = dir;

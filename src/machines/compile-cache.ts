@@ -44,7 +44,7 @@ export class CompileCache<T> {
     const reader = options.readFile ?? readFromDisk;
     const key = typeof input === 'string' ? cacheKey(input, options) : undefined;
     const hit = key === undefined ? undefined : this.#entries.get(key);
-    if (hit && hit.reads.every((read) => digestOf(reader, read.absPath, read.roots) === read.digest)) {
+    if (hit?.reads.every((read) => digestOf(reader, read.absPath, read.roots) === read.digest)) {
       return hit.value;
     }
     const reads: FileRead[] = [];

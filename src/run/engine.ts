@@ -18,6 +18,7 @@ import { resolveRunDir } from './resolve-run-dir.js';
 import { failedRunRestart, restartCheckpoint } from './restart-after-failure.js';
 import { newRunId } from './run-directory.js';
 import { runEnding } from './run-ending.js';
+import { unstartedForkOrigin } from './run-manifest.js';
 import {
   type PipelineRun,
   partialNodesOf,
@@ -165,9 +166,15 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
       input: resumeInputFrom(from, { runDir, maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS }),
       fresh: false,
       ...(restart ? { afterFailure: restart } : {}),
+      ...withForkOrigin(runDir),
     },
     options,
   );
+}
+
+function withForkOrigin(runDir: string): { forkedFrom?: { run_id: string; node: string } } {
+  const origin = unstartedForkOrigin(runDir);
+  return origin ? { forkedFrom: origin } : {};
 }
 
 /** How a finished run ended, from its checkpoint and the graph's shape (which nodes are exits). */

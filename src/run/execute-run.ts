@@ -186,6 +186,7 @@ function launch(
     run_dir: runDir,
     ...(prepared.fresh ? {} : { resume_at: prepared.input.startAt }),
     ...(prepared.afterFailure ? { after_failure: prepared.afterFailure } : {}),
+    ...(prepared.forkedFrom ? { forked_from: prepared.forkedFrom } : {}),
   });
   // The run lock is ours, so whoever ran this before is dead: stop what it left running before the
   // interrupted node runs again beside it.

@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
 import { packageVersion } from '../shared/package-version.js';
 import type { Prepared, RunOptions } from './run-types.js';
 
@@ -34,4 +36,30 @@ export function manifestOf(prepared: Prepared, options: RunOptions): RunManifest
       ...options.manifestOptions,
     },
   };
+}
+
+const ForkOriginSchema = z.object({ forked_from: z.object({ run_id: z.string(), node: z.string() }) });
+
+/**
+ * Where a fork came from (`forked_from` in its manifest), while it has not run yet: its first
+ * `pipeline.resume` names the origin, so its event log says where its earlier records came from.
+ */
+export function unstartedForkOrigin(runDir: string): { run_id: string; node: string } | undefined {
+  let events: string;
+  try {
+    events = readFileSync(join(runDir, 'events.jsonl'), 'utf8');
+  } catch {
+    events = '';
+  }
+  if (events.trim() !== '') return undefined;
+  try {
+    const parsed = ForkOriginSchema.safeParse(
+      JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')),
+    );
+    return parsed.success
+      ? { run_id: parsed.data.forked_from.run_id, node: parsed.data.forked_from.node }
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

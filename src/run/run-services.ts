@@ -5,6 +5,7 @@ import {
   type RealRunServices,
   type RealRunSettings,
 } from '../actors/codergen/real-run-services.js';
+import { recordingChanges } from '../actors/codergen/recording-changes.js';
 import type { CodergenBackend } from '../actors/codergen-backend.js';
 import type { HandlerServices } from '../actors/handler-types.js';
 import { AutoApproveInterviewer } from '../actors/interviewers/auto-approve.js';
@@ -75,10 +76,18 @@ export function createRunServices(options: RunServicesOptions): RunServices & { 
       ? { backend: createSimulatedBackend(), llmRank: createSimulatedRouter() }
       : {};
   // A dry run starts no agent.
-  const backend =
+  const agentBackend =
     options.agents && !options.dryRun
       ? withAgentBackends(models.backend ?? createSimulatedBackend(), options.agents.acp)
       : models.backend;
+  // What a real agent changed in its working tree is kept with its node (a simulated one changes nothing).
+  const backend =
+    agentBackend && !simulated && options.real
+      ? recordingChanges(agentBackend, {
+          workingDir: options.real.workingDir,
+          ...(options.real.recordsDirs ? { recordsDirs: options.real.recordsDirs } : {}),
+        })
+      : agentBackend;
   const registry = options.registry ?? createDefaultRegistry();
   const interviewer = options.autoApprove ? new AutoApproveInterviewer() : options.interviewer;
   return {

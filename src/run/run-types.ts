@@ -142,6 +142,8 @@ export interface Prepared {
   warnings: Diagnostic[];
   /** A resume of a failed run: the node it starts again at and why the run had failed. */
   afterFailure?: { node: string; reason: string };
+  /** A fork's first start: the run and node it was forked from. */
+  forkedFrom?: { run_id: string; node: string };
 }
 
 /** A resume continues in the run's own directory, so it takes neither `runDir` nor `runsRoot`. */

@@ -7,7 +7,7 @@ import { loadPipeline } from '../compiler/compile.js';
 import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import { hasErrors } from '../compiler/validate/validate.js';
-import { expandVars, parseVarsDeclaration, resolvePipelineVars } from '../compiler/vars/pipeline-vars.js';
+import { parseVarsDeclaration, resolvePipelineVars } from '../compiler/vars/pipeline-vars.js';
 import type { CompiledMachine } from '../machines/compile-machine.js';
 import { readCheckpoint } from '../run/checkpoint.js';
 import { checkpointVars, compileRun, resumePipeline, startPipeline } from '../run/engine.js';
@@ -150,12 +150,11 @@ export class RunManager {
       throw new ApiError(503, 'DRAINING', 'the server is shutting down and takes no new runs.');
     const graph = this.#check(submission);
     const now = new Date().toISOString();
-    // The goal as the run sees it: its parameters' values in place of `$name`.
-    const vars = resolvePipelineVars(parseVarsDeclaration(graph.attrs.vars), submission.options.vars ?? {});
     const record: RunRecord = {
       id: newRunId(),
       name: graph.name,
-      goal: expandVars(submission.options.goal ?? graph.attrs.goal ?? '', vars),
+      // Compiled with the submission's goal and values: its parameters' values stand in for `$name`.
+      goal: graph.attrs.goal ?? '',
       status: 'queued',
       created_at: now,
       updated_at: now,
@@ -177,11 +176,15 @@ export class RunManager {
     return this.#store.list(query);
   }
 
+  /** The pipeline as run `id` runs it: compiled with its goal and its parameters' values. */
   graph(id: string): PipelineGraph {
     const record = this.get(id);
+    const { goal, vars } = record.options;
     return loadPipeline(this.#store.source(id), {
       file: record.source_file,
       readScope: this.#readScope(record.source_file),
+      ...(goal !== undefined ? { goal } : {}),
+      ...(vars !== undefined ? { vars } : {}),
     }).graph;
   }
 
@@ -658,6 +661,8 @@ export class RunManager {
         ? {
             real: {
               ...realRuns,
+              // Every run's folder is `<runs>/<id>/run`: none of them is an agent's change.
+              recordsDirs: [path.dirname(path.dirname(runDir))],
               ...(options.model ? { model: options.model } : {}),
               ...(options.max_cost_usd !== undefined ? { maxCostUsd: options.max_cost_usd } : {}),
               ...(initialUsage !== undefined ? { initialUsage } : {}),

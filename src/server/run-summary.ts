@@ -31,16 +31,16 @@ export function foldRunSummary(summary: RunSummary, event: PipelineEvent): RunSu
     case 'pipeline.finalize':
       return { ...summary, ended_at: event.timestamp };
     case 'node.start': {
-      const nested = event.data['branch'] !== undefined || event.data['parent'] !== undefined;
+      const nested = event.data.branch !== undefined || event.data.parent !== undefined;
       return event.node_id && !nested ? { ...summary, current_node: event.node_id } : summary;
     }
     case 'agent.usage': {
-      const usage = (event.data['usage'] ?? {}) as Record<string, unknown>;
+      const { usage, cost_usd } = event.data;
       return {
         ...summary,
-        cost_usd: summary.cost_usd + num(event.data['cost_usd']),
-        input_tokens: summary.input_tokens + num(usage['inputTokens'] ?? usage['input_tokens']),
-        output_tokens: summary.output_tokens + num(usage['outputTokens'] ?? usage['output_tokens']),
+        cost_usd: summary.cost_usd + num(cost_usd),
+        input_tokens: summary.input_tokens + num(usage?.inputTokens),
+        output_tokens: summary.output_tokens + num(usage?.outputTokens),
       };
     }
     default:

@@ -17,7 +17,6 @@ export type AgentAction =
       callId: string;
       output: string;
       isError: boolean;
-      durationMs?: number;
       at?: number;
     }
   | { type: 'warning'; message: string }
@@ -30,11 +29,7 @@ export type AgentAction =
       costUsd: number;
     };
 
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-/** The first of several names a field goes by: the built-in session's, then the ACP-facing alias. */
-const either = (d: Record<string, unknown>, ...names: string[]): unknown =>
-  names.map((name) => d[name]).find((value) => value !== undefined);
 
 function asArgs(value: unknown): Record<string, unknown> {
   if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
@@ -51,18 +46,21 @@ function asArgs(value: unknown): Record<string, unknown> {
   return {};
 }
 
-const PLAN_STATUSES = new Set(['pending', 'in_progress', 'completed']);
+const PLAN_STATUSES = new Set<string>(['pending', 'in_progress', 'completed']);
 
-/** An ACP plan's entries; anything malformed in one is dropped rather than shown half-read. */
-function planEntries(value: unknown): PlanEntry[] {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((entry): PlanEntry[] => {
-    const e = (entry ?? {}) as Record<string, unknown>;
-    const content = str(e['content']);
-    if (content === '') return [];
-    const status = PLAN_STATUSES.has(str(e['status'])) ? (e['status'] as PlanEntry['status']) : 'pending';
-    return [{ content, status, ...(str(e['priority']) ? { priority: str(e['priority']) } : {}) }];
-  });
+/** An ACP plan's entries; one with no text is dropped, an unknown status reads as pending. */
+function planEntries(entries: readonly { content: string; priority: string; status: string }[]): PlanEntry[] {
+  return entries.flatMap((e): PlanEntry[] =>
+    e.content === ''
+      ? []
+      : [
+          {
+            content: e.content,
+            status: PLAN_STATUSES.has(e.status) ? (e.status as PlanEntry['status']) : 'pending',
+            ...(e.priority ? { priority: e.priority } : {}),
+          },
+        ],
+  );
 }
 
 /** When the event happened (epoch ms), for durations the agent does not report itself. */
@@ -71,71 +69,71 @@ function at(event: PipelineEvent): { at?: number } {
   return Number.isFinite(ms) ? { at: ms } : {};
 }
 
-/** Maps one event to what the activity pane does with it; undefined for anything not agent-related. */
+/**
+ * Maps one event to what the activity pane does with it; undefined for anything not agent-related.
+ * Fields are read as the event schemas (`shared/events/agent-event-schemas.ts`) type them: the built-in
+ * session and external (ACP) agents both write `text`, `tool_call_id` and the client's usage names.
+ */
 export function mapAgentEvent(event: PipelineEvent): AgentAction | undefined {
-  const d = event.data;
   switch (event.kind) {
-    // The built-in session names its fields `text` / `tool_call_id` and its usage `inputTokens`…;
-    // ACP events carry those too, plus `delta` / `call_id` aliases.
     case 'agent.assistant_text_delta':
-      return { type: 'text', delta: str(either(d, 'text', 'delta')) };
+      return { type: 'text', delta: event.data.text };
     case 'agent.thought_delta':
-      return { type: 'thought', delta: str(either(d, 'text', 'delta')) };
+      return { type: 'thought', delta: event.data.text };
     case 'agent.plan':
-      return { type: 'plan', entries: planEntries(d['entries']) };
+      return { type: 'plan', entries: planEntries(event.data.entries) };
     case 'agent.tool_call_start':
       return {
         type: 'tool_start',
-        callId: str(either(d, 'tool_call_id', 'call_id')),
-        name: str(d['tool_name']),
-        args: asArgs(d['arguments']),
+        callId: event.data.tool_call_id,
+        name: event.data.tool_name,
+        args: asArgs(event.data.arguments),
         ...at(event),
       };
     case 'agent.tool_call_output_delta':
-      return {
-        type: 'tool_output',
-        callId: str(either(d, 'tool_call_id', 'call_id')),
-        delta: str(either(d, 'text', 'delta')),
-      };
+      return { type: 'tool_output', callId: event.data.tool_call_id, delta: event.data.text };
     case 'agent.tool_call_end':
       return {
         type: 'tool_end',
-        callId: str(either(d, 'tool_call_id', 'call_id')),
-        output: str(d['output']),
-        isError: d['is_error'] === true,
-        ...(typeof d['duration_ms'] === 'number' ? { durationMs: d['duration_ms'] } : {}),
+        callId: event.data.tool_call_id,
+        output: event.data.output,
+        isError: event.data.is_error,
         ...at(event),
       };
     case 'agent.warning':
     case 'agent.context_window_warning':
     case 'agent.output_truncated':
-      return { type: 'warning', message: str(d['message']) || 'warning' };
-    case 'agent.compaction':
+      return { type: 'warning', message: event.data.message || 'warning' };
+    case 'agent.compaction': {
+      const d = event.data;
       return {
         type: 'warning',
-        message: `context compacted: ${num(d['removed_turns'])} older turns summarised (${num(d['tokens_before'])} → ${num(d['tokens_after'])} tokens)`,
+        message: `context compacted: ${d.removed_turns} older turns summarised (${d.tokens_before} → ${d.tokens_after} tokens)`,
       };
+    }
     case 'agent.loop_detection':
       return {
         type: 'warning',
-        message: `loop detected: ${str(d['message']) || 'the agent repeats itself'}`,
+        message: `loop detected: ${event.data.message || 'the agent repeats itself'}`,
       };
-    case 'agent.turn_limit':
+    case 'agent.turn_limit': {
+      const d = event.data;
       return {
         type: 'warning',
-        message: `turn limit reached: ${num(d['turns'])} of ${num(d['limit'])} ${d['kind'] === 'tool_rounds' ? 'tool rounds' : 'turns'}`,
+        message: `turn limit reached: ${d.turns} of ${d.limit} ${d.kind === 'tool_rounds' ? 'tool rounds' : 'turns'}`,
       };
+    }
     case 'agent.error':
-      return { type: 'warning', message: `error: ${str(d['error']) || str(d['message']) || 'agent error'}` };
+      return { type: 'warning', message: `error: ${event.data.error || 'agent error'}` };
     case 'agent.usage': {
-      const usage = (d['usage'] ?? {}) as Record<string, unknown>;
+      const { usage, model, cost_usd } = event.data;
       return {
         type: 'usage',
-        ...(typeof d['model'] === 'string' ? { model: d['model'] } : {}),
-        inputTokens: num(either(usage, 'inputTokens', 'input_tokens')),
-        outputTokens: num(either(usage, 'outputTokens', 'output_tokens')),
-        cacheReadTokens: num(either(usage, 'cacheReadTokens', 'cache_read_tokens')),
-        costUsd: num(d['cost_usd']),
+        ...(model !== undefined ? { model } : {}),
+        inputTokens: num(usage?.inputTokens),
+        outputTokens: num(usage?.outputTokens),
+        cacheReadTokens: num(usage?.cacheReadTokens),
+        costUsd: num(cost_usd),
       };
     }
     default:

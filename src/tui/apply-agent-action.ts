@@ -87,12 +87,8 @@ export function applyAgentAction(node: NodeView, action: AgentAction, nextId: nu
   }
 }
 
-/** The duration the agent reported, else the time between the call's start and end events. */
-function durationOf(
-  action: { durationMs?: number; at?: number },
-  item: { startedAt?: number },
-): { durationMs?: number } {
-  if (action.durationMs !== undefined) return { durationMs: action.durationMs };
+/** The time between the call's start and end events. */
+function durationOf(action: { at?: number }, item: { startedAt?: number }): { durationMs?: number } {
   if (action.at !== undefined && item.startedAt !== undefined)
     return { durationMs: Math.max(0, action.at - item.startedAt) };
   return {};

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { api } from './api.js';
 import type { NodeDetails, ServerInfo } from './api-types.js';
+import { DiffView } from './DiffView.js';
 import { ForkDialog } from './ForkDialog.js';
 import { formatCost, formatDuration } from './format.js';
 import type { NodeVisit } from './run-timeline.js';
@@ -17,7 +18,10 @@ function Block({ title, text, id }: { title: string; text: string | null | undef
   );
 }
 
-/** One node: what it was asked, what it answered, its tools' output, its status.json and its cost. */
+/**
+ * One node: what it was asked, what it answered, its tools' output, what it changed (a diff), its
+ * status.json and its cost.
+ */
 export function NodePanel({
   runId,
   node,
@@ -108,6 +112,7 @@ export function NodePanel({
           )}
         </details>
       )}
+      <DiffView diff={details?.diff} />
       <Block title="Command output" text={details?.stdout} />
       <Block title="Command errors" text={details?.stderr} />
       <Block

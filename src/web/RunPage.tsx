@@ -11,6 +11,7 @@ import { buildTranscript } from './run-transcript.js';
 import { StatusBadge } from './StatusBadge.js';
 import { Timeline } from './Timeline.js';
 import { TranscriptView } from './TranscriptView.js';
+import { runHref } from './use-hash-route.js';
 import { usePoll } from './use-poll.js';
 import { useRunEvents } from './use-run-events.js';
 
@@ -50,6 +51,10 @@ export function RunPage({ id, info }: { id: string; info: ServerInfo | undefined
   }, [gateEvents, done]);
 
   const info0 = run.data;
+  const forkedFrom = useMemo(() => {
+    for (const e of events) if (e.kind === 'pipeline.resume' && e.data.forked_from) return e.data.forked_from;
+    return undefined;
+  }, [events]);
   const status = info0?.status ?? done ?? 'queued';
   const act = async (action: 'cancel' | 'resume'): Promise<void> => {
     setActionError('');
@@ -71,6 +76,12 @@ export function RunPage({ id, info }: { id: string; info: ServerInfo | undefined
           </a>
           <h1 id="title">{info0?.name ?? id}</h1>
           {info0?.goal && <p className="muted">{info0.goal}</p>}
+          {forkedFrom && (
+            <p className="muted small" id="forked-from">
+              Forked from <a href={runHref(forkedFrom.run_id)}>{forkedFrom.run_id}</a> at{' '}
+              <span className="mono">{forkedFrom.node}</span>: the nodes before it are that run's.
+            </p>
+          )}
         </div>
         <div className="actions">
           <span id="run-status">

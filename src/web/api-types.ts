@@ -37,6 +37,8 @@ export interface NodeDetails {
   response: string | null;
   stdout: string | null;
   stderr: string | null;
+  /** What the node's agent changed in its working tree (a unified diff), when it is a git work tree. */
+  diff: string | null;
 }
 
 export interface ServerInfo {

@@ -15,11 +15,6 @@ export type TranscriptEntry =
     }
   | { type: 'note'; node: string; text: string };
 
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
-/** The built-in agent names a field `text`; events from ACP agents carry the same under `delta` too. */
-const textOf = (d: Record<string, unknown>): string => str(d['text'] ?? d['delta']);
-const callIdOf = (d: Record<string, unknown>): string => str(d['tool_call_id'] ?? d['call_id']);
-
 const argsText = (value: unknown): string =>
   typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value, null, 2);
 
@@ -32,15 +27,13 @@ export function buildTranscript(events: readonly PipelineEvent[]): TranscriptEnt
   const entries: TranscriptEntry[] = [];
   const tools = new Map<string, Extract<TranscriptEntry, { type: 'tool' }>>();
   for (const event of events) {
-    if (!event.kind.startsWith('agent.')) continue;
     const node = event.node_id ?? '';
-    const d = event.data;
     const last = entries.at(-1);
     switch (event.kind) {
       case 'agent.assistant_text_delta':
       case 'agent.thought_delta': {
         const type = event.kind === 'agent.thought_delta' ? 'thought' : 'text';
-        const text = textOf(d);
+        const { text } = event.data;
         if (last && last.type === type && last.node === node) last.text += text;
         else if (text !== '') entries.push({ type, node, text });
         break;
@@ -49,9 +42,9 @@ export function buildTranscript(events: readonly PipelineEvent[]): TranscriptEnt
         const entry = {
           type: 'tool' as const,
           node,
-          id: callIdOf(d),
-          name: str(d['tool_name']) || 'tool',
-          args: argsText(d['arguments']),
+          id: event.data.tool_call_id,
+          name: event.data.tool_name || 'tool',
+          args: argsText(event.data.arguments),
           output: '',
           isError: false,
           done: false,
@@ -61,21 +54,23 @@ export function buildTranscript(events: readonly PipelineEvent[]): TranscriptEnt
         break;
       }
       case 'agent.tool_call_output_delta': {
-        const entry = tools.get(callIdOf(d));
-        if (entry) entry.output += textOf(d);
+        const entry = tools.get(event.data.tool_call_id);
+        if (entry) entry.output += event.data.text;
         break;
       }
       case 'agent.tool_call_end': {
-        const entry = tools.get(callIdOf(d));
+        const entry = tools.get(event.data.tool_call_id);
         if (!entry) break;
-        entry.output = str(d['output']) || entry.output;
-        entry.isError = d['is_error'] === true;
+        entry.output = event.data.output || entry.output;
+        entry.isError = event.data.is_error;
         entry.done = true;
         break;
       }
       case 'agent.error':
+        entries.push({ type: 'note', node, text: event.data.error || event.kind });
+        break;
       case 'agent.warning':
-        entries.push({ type: 'note', node, text: str(d['message']) || str(d['error']) || event.kind });
+        entries.push({ type: 'note', node, text: event.data.message || event.kind });
         break;
     }
   }
@@ -90,13 +85,12 @@ export function nodeCost(
   let costUsd = 0;
   let inputTokens = 0;
   let outputTokens = 0;
+  const n = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
   for (const e of events) {
     if (e.kind !== 'agent.usage' || e.node_id !== node) continue;
-    const usage = (e.data['usage'] ?? {}) as Record<string, unknown>;
-    const n = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-    costUsd += n(e.data['cost_usd']);
-    inputTokens += n(usage['inputTokens'] ?? usage['input_tokens']);
-    outputTokens += n(usage['outputTokens'] ?? usage['output_tokens']);
+    costUsd += n(e.data.cost_usd);
+    inputTokens += n(e.data.usage?.inputTokens);
+    outputTokens += n(e.data.usage?.outputTokens);
   }
   return { costUsd, inputTokens, outputTokens };
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pipelineEventLineSchema } from '../../src/shared/events/event-line-schema.js';
 import { runCli } from './run-cli.js';
 import { tempPipelines } from './temp-pipelines.js';
 
@@ -70,6 +71,7 @@ describe('attractor fork', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Forked \S+ at implement: new run \S+ in /);
+    expect(result.stdout).toMatch(/^▶ resuming forkme at implement \(forked from run \S+\)/m);
     // Nodes before the fork point are not run again; their records are copied.
     expect(startedNodes(forkDir)).toEqual(['implement', 'check', 'fast', 'exit']);
     expect(fs.existsSync(path.join(forkDir, 'plan', 'status.json'))).toBe(true);
@@ -89,6 +91,15 @@ describe('attractor fork', () => {
       node: 'implement',
     });
     expect(snapshot(original)).toEqual(before);
+    // Its event log starts by naming where its earlier records came from.
+    const first = JSON.parse(
+      fs.readFileSync(path.join(forkDir, 'events.jsonl'), 'utf8').split('\n')[0] ?? '',
+    );
+    expect(first).toMatchObject({
+      kind: 'pipeline.resume',
+      data: { resume_at: 'implement', forked_from: { run_id: originManifest.run_id, node: 'implement' } },
+    });
+    expect(pipelineEventLineSchema.safeParse(first).success).toBe(true);
   });
 
   it('runs beside the original by default, and `runs` shows the fork', async () => {

@@ -126,6 +126,28 @@ describe('a human gate without a terminal', () => {
     expect(events(run.runDir).some((e) => e.kind === 'interview.timeout')).toBe(false);
   }, 60_000);
 
+  it('Ctrl-C while a gate waits stops there at once (nothing could finish first); resume asks again', async () => {
+    const run = startRun(LOOP, 'pipe');
+    await until('the question', () => (run.stderr().includes('Ship it?') ? true : undefined));
+    run.child.kill('SIGINT');
+    const { code } = await run.exited;
+    expect(code).toBe(130);
+    expect(run.stderr()).toContain('attractor: stopping at gate gate; a resume asks its question again');
+    expect(run.stderr()).not.toContain('finishing the current node');
+    const checkpoint = JSON.parse(readFileSync(path.join(run.runDir, 'checkpoint.json'), 'utf8'));
+    expect(checkpoint).toMatchObject({ current_node: 'gate', status: 'cancelled' });
+    expect(events(run.runDir).some((e) => e.kind === 'interview.complete')).toBe(false);
+
+    const resumed = spawnSync(process.execPath, [BIN, 'resume', run.runDir, '--no-tui'], {
+      input: 'A\n',
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(resumed.stderr).toContain('Ship it?');
+    expect(resumed.status).toBe(0);
+    expect(events(run.runDir).find((e) => e.kind === 'interview.complete')?.data).toMatchObject({ key: 'A' });
+  }, 60_000);
+
   it('a second visit asks a new question: the first visit’s id is refused as answered', async () => {
     const run = startRun(LOOP, 'pipe');
     await until('the first question', () => (questionIds(run.runDir).includes('gate-1') ? true : undefined));

@@ -89,6 +89,33 @@ describe('pipeline parameters: vars, --set, $name, vars.<name>', () => {
     );
   });
 
+  it("the goal's and the graph label's $name expand: the header, events and manifest name the values", async () => {
+    const dir = workspace();
+    writeFileSync(
+      path.join(dir, 'g.dot'),
+      `digraph g {
+  graph [goal="Ship $feature to $env", label="$feature release", vars="feature, env=staging"]
+  start [shape=Mdiamond]
+  exit [shape=Msquare]
+  start -> exit
+}`,
+    );
+    const r = await runCli(['run', 'g.dot', '--dry-run', '--set', 'feature=login', '--logs-dir', 'run'], {
+      cwd: dir,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^▶ g — Ship login to staging$/m);
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'run', 'manifest.json'), 'utf8'));
+    expect(manifest.goal).toBe('Ship login to staging');
+    const start = JSON.parse(
+      readFileSync(path.join(dir, 'run', 'events.jsonl'), 'utf8').split('\n')[0] ?? '',
+    );
+    expect(start.data.goal).toBe('Ship login to staging');
+    const svg = await runCli(['compile', 'g.dot', '--format', 'svg'], { cwd: dir });
+    // Compiled without values, the pipeline is shown as written.
+    expect(svg.stdout).toContain('Ship $feature to $env');
+  });
+
   it('a default applies when --set does not give the value', async () => {
     const dir = workspace();
     const r = await runCli(

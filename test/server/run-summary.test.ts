@@ -38,11 +38,15 @@ describe('foldRunSummary', () => {
       { current_node: 'fan' },
     ],
     [
-      'usage adds up wherever it was spent, ACP names included',
+      'usage adds up wherever it was spent, an external agent’s included',
       [
         usage(1, 'a', 0.25, 100, 10),
         usage(2, 'b', 0.5, 200, 20, { branch: 'x' }),
-        ev('agent.usage', 3, 'c', { cost_usd: 0.25, usage: { input_tokens: 1, output_tokens: 2 } }),
+        ev('agent.usage', 3, 'c', {
+          provider: 'acp:coder',
+          cost_usd: 0.25,
+          usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 },
+        }),
       ],
       { cost_usd: 1, input_tokens: 301, output_tokens: 32 },
     ],

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,6 +72,8 @@ describe('attractor serve as a process', () => {
   it('runs a real-model pipeline with the agent backend (keys from the server environment)', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-agent-'));
     dirs.push(dataDir);
+    // The agents' working folder is a git work tree: the node keeps what its agent changed as a diff.
+    execFileSync('git', ['init', '-q'], { cwd: dataDir });
     const fake = await startFakeAnthropicServer();
     try {
       fake.enqueue(
@@ -106,6 +108,10 @@ describe('attractor serve as a process', () => {
       expect(fs.readFileSync(path.join(dataDir, 'hello.txt'), 'utf8')).toBe('hi\n');
       const node = (await call(`${server.url}/pipelines/${body.id}/nodes/write`)).body;
       expect(node.response).toBe('Wrote hello.txt.');
+      expect(node.diff).toContain('diff --git a/hello.txt b/hello.txt');
+      expect(node.diff).toMatch(/^\+hi$/m);
+      // The server's own records in its data folder are not the agent's changes.
+      expect(node.diff).not.toMatch(/runs\/|events\.jsonl|record\.json/);
     } finally {
       await fake.close();
     }

@@ -2,8 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createServerApp } from '../../src/server/create-server-app.js';
-import { ServerOptionsSchema } from '../../src/server/server-options.js';
 import { ensureDist } from '../helpers/ensure-dist.js';
 import { closeServers, GATE_PIPELINE, type TestServer, testServer, waitFor } from './server-fixtures.js';
 
@@ -83,6 +81,12 @@ describe('what the web view reads from the server', () => {
     await ended(server, created.body.id);
     const node = (await server.json('GET', `/pipelines/${created.body.id}/nodes/build`)).body;
     expect(node.prompt).toContain('Build login on staging');
+    // The drawn graph's title is the run's goal with the values in it.
+    const svg = await fetch(`${server.url}/pipelines/${created.body.id}/graph?format=svg`).then((r) =>
+      r.text(),
+    );
+    expect(svg).toContain('Build login for staging');
+    expect(svg).not.toContain('$feature');
   }, 30_000);
 
   it('lists the .dot files of the allowed folders and describes a pipeline: name, goal, parameters', async () => {

@@ -139,6 +139,11 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('the web view in a real br
       const forkId = decodeURIComponent(page.url().split('#/runs/')[1] ?? '');
       expect(forkId).not.toBe('');
       await page.locator('#gate', { hasText: 'Ship the plan?' }).waitFor({ timeout: 15_000 });
+      // The fork's page names its origin, linked.
+      await page.locator('#forked-from', { hasText: `Forked from ${runId} at review` }).waitFor();
+      expect(await page.locator('#forked-from a').getAttribute('href')).toBe(
+        `#/runs/${encodeURIComponent(runId)}`,
+      );
       const forked = (await server.json('GET', `/pipelines/${forkId}`)).body;
       expect(forked.status).toBe('waiting');
 

@@ -225,7 +225,7 @@ test('renders at most 30 times a second however fast events come', async () => {
   const before = app.frames.length;
   const started = Date.now();
   for (let i = 0; i < 500; i++) {
-    store.push(ev('agent.assistant_text_delta', 'plan', { delta: `word${i} ` }, 0));
+    store.push(ev('agent.assistant_text_delta', 'plan', { text: `word${i} ` }, 0));
     if (i % 50 === 0) await settle(10);
   }
   await settle(300);

@@ -22,8 +22,8 @@ describe('buildTranscript: the agent transcript from events', () => {
       [{ type: 'text', node: 'a', text: 'Hello' }],
     ],
     [
-      'ACP events carry `delta`',
-      [ev('agent.assistant_text_delta', 'a', { delta: 'Hi' })],
+      'ACP events carry `delta` beside `text`',
+      [ev('agent.assistant_text_delta', 'a', { delta: 'Hi', text: 'Hi' })],
       [{ type: 'text', node: 'a', text: 'Hi' }],
     ],
     [
@@ -86,7 +86,9 @@ describe('buildTranscript: the agent transcript from events', () => {
     const events = [
       ev('agent.usage', 'a', { cost_usd: 0.5, usage: { inputTokens: 10, outputTokens: 2 } }),
       ev('agent.usage', 'b', { cost_usd: 9, usage: { inputTokens: 1, outputTokens: 1 } }),
-      ev('agent.usage', 'a', { cost_usd: 0.25, usage: { input_tokens: 5, output_tokens: 1 } }),
+      ev('agent.usage', 'a', { cost_usd: 0.25, usage: { inputTokens: 5, outputTokens: 1 } }),
+      // An external agent's usage: its context and cost, no tokens.
+      ev('agent.usage', 'a', { context_used: 100, context_size: 1000 }),
     ];
     expect(nodeCost(events, 'a')).toEqual({ costUsd: 0.75, inputTokens: 15, outputTokens: 3 });
   });

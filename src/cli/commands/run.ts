@@ -60,6 +60,7 @@ green) is named as recovered and keeps the run clean.
 
 Ctrl-C once: finish the current node, checkpoint, print how to resume, exit 130.
 Ctrl-C twice: abort now (child processes are killed), checkpoint, exit 130.
+At a gate waiting for an answer, Ctrl-C once stops there; resume asks again.
 Exit codes: 0 success (a dead end included), 1 failure (or invalid pipeline), 2 bad command
 line (an unknown flag, or a malformed value such as --max-cost abc, in every mode),
 130 interrupted.

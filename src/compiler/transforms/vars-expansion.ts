@@ -3,7 +3,8 @@ import { expandVars, parseVarsDeclaration, resolvePipelineVars } from '../vars/p
 import type { Transform, TransformContext } from './transform.js';
 
 /**
- * Expands declared pipeline parameters (`vars`) in prompts and labels. Tool commands are left as
+ * Expands declared pipeline parameters (`vars`) in prompts and labels, and in the graph's goal and
+ * label, so the run's header, its events and the drawn graph name the values. Tool commands are left as
  * written: they get the values as environment variables (`actors/tool/pipeline-values-env.ts`), so a
  * value is never read as shell syntax. Only a run
  * supplies `ctx.vars` (possibly empty): then every declared parameter needs a value; `validate` and
@@ -30,6 +31,11 @@ export const varsExpansionTransform: Transform = {
       }
       return changed ? { ...node, attrs } : node;
     });
-    return { ...graph, nodes };
+    const attrs = { ...graph.attrs };
+    for (const key of ['goal', 'label'] as const) {
+      const text = attrs[key];
+      if (text !== undefined) attrs[key] = expandVars(text, values);
+    }
+    return { ...graph, attrs, nodes };
   },
 };

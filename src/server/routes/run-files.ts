@@ -1,6 +1,7 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Hono } from 'hono';
+import { DIFF_FILE } from '../../actors/codergen/recording-changes.js';
 import { graphToJson } from '../../compiler/graph-to-json.js';
 import { newestJournalCheckpoint } from '../../run/checkpoint-journal.js';
 import { renderSvg } from '../../svg/render-svg.js';
@@ -23,6 +24,23 @@ function readTail(file: string): string | null {
     const buffer = Buffer.alloc(length);
     readSync(fd, buffer, 0, length, size - length);
     return (size > length ? '…' : '') + buffer.toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A diff reads from its start; a huge one is cut where a person would stop reading anyway. */
+const DIFF_HEAD_BYTES = 512 * 1024;
+
+function readHead(file: string): string | null {
+  if (!existsSync(file)) return null;
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(Math.min(statSync(file).size, DIFF_HEAD_BYTES + 1));
+    const read = readSync(fd, buffer, 0, buffer.length, 0);
+    return read > DIFF_HEAD_BYTES
+      ? `${buffer.subarray(0, DIFF_HEAD_BYTES).toString('utf8')}\n… (cut: the whole diff is ${file})`
+      : buffer.subarray(0, read).toString('utf8');
   } finally {
     closeSync(fd);
   }
@@ -75,6 +93,8 @@ export function registerRunFileRoutes(app: Hono, manager: RunManager): void {
       // A tool node's command output, kept whole in its stage folder.
       stdout: stage ? readTail(path.join(stage, 'stdout.log')) : null,
       stderr: stage ? readTail(path.join(stage, 'stderr.log')) : null,
+      // What an agent changed in its working tree (a git work tree), its latest visit's.
+      diff: stage ? readHead(path.join(stage, DIFF_FILE)) : null,
     });
   });
 

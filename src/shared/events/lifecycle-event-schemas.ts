@@ -30,7 +30,12 @@ export const routingStep = z.enum([
 /** The run's own life: start and end, each node visit, routing, checkpoints (README "Events"). */
 export const lifecycleEventSchemas = {
   'pipeline.start': eventData(runStart),
-  'pipeline.resume': eventData({ ...runStart, resume_at: z.string() }),
+  'pipeline.resume': eventData({
+    ...runStart,
+    resume_at: z.string(),
+    /** A fork's first start: the run and node it was forked from. */
+    forked_from: z.object({ run_id: z.string(), node: z.string() }).strict().optional(),
+  }),
   'node.start': eventData({ attempt: z.number(), handler: z.string(), step: z.number() }),
   'node.complete': eventData({
     status: outcomeStatus,
