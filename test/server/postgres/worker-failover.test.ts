@@ -58,10 +58,11 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a worker killed mid-run', () => {
     if (!cluster) throw new Error('no cluster');
     const url = await cluster.createDatabase('failover');
     const marks = path.join(tempDir(), 'marks');
+    const twoStarted = path.join(tempDir(), 'two-started');
     const dot = `digraph f {
       start [shape=Mdiamond]
       one [shape=parallelogram, tool_command="echo one >> ${marks}"]
-      two [shape=parallelogram, tool_command="sleep 3 && echo two >> ${marks}"]
+      two [shape=parallelogram, tool_command="echo >> ${twoStarted}; sleep 3 && echo two >> ${marks}"]
       three [shape=parallelogram, tool_command="echo three >> ${marks}"]
       exit [shape=Msquare]
       start -> one -> two -> three -> exit
@@ -72,8 +73,8 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a worker killed mid-run', () => {
     const { body: run } = await server.json('POST', '/pipelines', { dot_source: dot, scenario: {} });
     expect(run.id).toBeDefined();
     // `one` is done and `two` under way on the doomed worker.
-    await waitFor(() => (readFileSafe(marks).includes('one') ? true : undefined), 'node one', 20_000);
-    await new Promise((r) => setTimeout(r, 500));
+    await waitFor(() => (readFileSafe(twoStarted) !== '' ? true : undefined), 'node two to start', 20_000);
+    expect(readFileSafe(marks)).toBe('one\n');
     doomed.kill('SIGKILL');
     const killedAt = Date.now();
     // The machine's next worker (a supervisor restarted it) stops the tool command the dead one left
