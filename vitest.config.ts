@@ -13,7 +13,7 @@ export const ISOLATED = [
   'test/tui/use-markdown.test.tsx',
 ];
 
-// Decided and measured in docs/decisions/0271-one-process-per-worker-for-the-suite.md.
+// Why, and what it asks of a test file: docs/decisions/0271-one-process-per-worker-for-the-suite.md.
 export default defineConfig({
   test: {
     testTimeout: 20_000,
