@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const TESTS = ['test/**/*.test.ts', 'test/**/*.test.tsx'];
@@ -18,8 +19,9 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     pool: 'forks',
-    // Both cores of a small machine; every end-to-end test waits on conditions, not on fixed times.
-    maxWorkers: 2,
+    // One worker more than there are cores: end-to-end files spend part of their time waiting on a child
+    // process or a tool command's `sleep`, and a third worker uses the core that leaves idle.
+    maxWorkers: availableParallelism() + 1,
     // One PostgreSQL cluster for the whole run, started when a test file first asks for it.
     globalSetup: ['test/helpers/postgres-broker.ts'],
     projects: [
