@@ -13,6 +13,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureDist } from '../helpers/ensure-dist.js';
 import { GATED_PIPELINE } from '../helpers/gated-pipeline.js';
+import { runCli } from './run-cli.js';
 
 const GATE = GATED_PIPELINE;
 
@@ -71,11 +72,21 @@ const questionFiles = (runDir: string): string[] => {
   return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')) : [];
 };
 
-function attach(runDir: string, answer: string) {
+/** `attractor attach --answer` as its own process: the answer crosses from one process to another. */
+function attachProcess(runDir: string, answer: string) {
   return spawnSync(process.execPath, [BIN, 'attach', runDir, '--answer', answer], {
     encoding: 'utf8',
     timeout: 20_000,
   });
+}
+
+/**
+ * The same command run in this process (the run is still another process, so the answer still crosses
+ * processes through the run directory); the first test above proves the real binary's exit code and output.
+ */
+async function attach(runDir: string, answer: string, ...more: string[]) {
+  const r = await runCli(['attach', runDir, ...more, '--answer', answer]);
+  return { status: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 function events(runDir: string): Array<{ kind: string; node_id?: string; data: Record<string, unknown> }> {
@@ -99,7 +110,7 @@ describe('the answer channel of a run without the TUI', () => {
     });
     await until('the prompt on stderr', () => (run.stderr().includes('[?] Ship it?') ? true : undefined));
 
-    const answered = attach(run.runDir, 'R');
+    const answered = attachProcess(run.runDir, 'R');
     expect(answered.stderr).toBe('');
     expect(answered.stdout).toMatch(/Answered gate \(question .+\): \[R\] Reject\n/);
     expect(answered.status).toBe(0);
@@ -130,7 +141,7 @@ describe('the answer channel of a run without the TUI', () => {
     expect(events(run.runDir).find((e) => e.kind === 'interview.complete')?.data).toMatchObject({
       key: 'A',
     });
-    const late = attach(run.runDir, 'R');
+    const late = await attach(run.runDir, 'R');
     expect(late.status).toBe(1);
     expect(late.stderr).toMatch(/the run ended without asking a question/);
   }, 60_000);
@@ -138,13 +149,13 @@ describe('the answer channel of a run without the TUI', () => {
   it('`attach --answer` with no such option says which options there are and leaves the question waiting', async () => {
     const run = startRun();
     await until('the question file', () => (questionFiles(run.runDir).length > 0 ? true : undefined));
-    const wrong = attach(run.runDir, 'Maybe');
+    const wrong = await attach(run.runDir, 'Maybe');
     expect(wrong.status).toBe(1);
     expect(wrong.stderr).toBe(
       'attractor: "Maybe" is none of the options of gate gate: [A] Approve, [R] Reject.\n',
     );
     expect(questionFiles(run.runDir)).toHaveLength(1);
-    expect(attach(run.runDir, 'approve').status).toBe(0);
+    expect((await attach(run.runDir, 'approve')).status).toBe(0);
     expect(await run.exited).toBe(0);
     expect(events(run.runDir).some((e) => e.node_id === 'ship' && e.kind === 'node.complete')).toBe(true);
   }, 60_000);
@@ -158,7 +169,7 @@ describe('the answer channel of a run without the TUI', () => {
     run.child.kill('SIGKILL');
     await run.exited;
     expect(questionFiles(run.runDir)).toEqual([file]);
-    expect(attach(run.runDir, 'A').status).toBe(0);
+    expect((await attach(run.runDir, 'A')).status).toBe(0);
     const resumed = spawnSync(process.execPath, [BIN, 'resume', run.runDir], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -183,7 +194,7 @@ describe('the answer channel of a run without the TUI', () => {
       path.join(run.runDir, 'events.jsonl'),
       `${JSON.stringify({ kind: 'pipeline.finalize', data: { status: 'paused' }, timestamp: at })}\n${JSON.stringify({ kind: 'pipeline.resume', data: {}, timestamp: at })}\n`,
     );
-    const answered = attach(run.runDir, 'A');
+    const answered = await attach(run.runDir, 'A');
     expect(answered.stderr).not.toContain('ended without asking');
     expect(answered.status).toBe(0);
     expect(readdirSync(path.join(run.runDir, 'answers'))).toHaveLength(1);
@@ -198,11 +209,7 @@ describe('the answer channel of a run without the TUI', () => {
     );
     // The question is closed for good: a late answer finds it taken.
     expect(questionFiles(run.runDir)).toEqual([]);
-    const late = spawnSync(
-      process.execPath,
-      [BIN, 'attach', run.runDir, '--question', 'gate-1', '--answer', 'A'],
-      { encoding: 'utf8', timeout: 20_000 },
-    );
+    const late = await attach(run.runDir, 'A', '--question', 'gate-1');
     expect(late.status).toBe(1);
     expect(late.stderr).toBe(
       'attractor: question gate-1 is closed: its gate stopped waiting without an answer.\n',

@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureDist } from '../helpers/ensure-dist.js';
+import { runCli } from './run-cli.js';
 
 /** A gate with a default and a timeout, in a loop (Revise comes back to it: a second visit). */
 const gated = (timeout: string) => `digraph gated {
@@ -80,8 +81,13 @@ const questionIds = (runDir: string): string[] => {
     : [];
 };
 
-function attach(runDir: string, ...args: string[]) {
-  return spawnSync(process.execPath, [BIN, 'attach', runDir, ...args], { encoding: 'utf8', timeout: 20_000 });
+/**
+ * `attractor attach` in this process (the run is a real process, so the answer still crosses processes;
+ * test/cli/answer-channel-process.test.ts runs the attach binary itself).
+ */
+async function attach(runDir: string, ...args: string[]) {
+  const r = await runCli(['attach', runDir, ...args]);
+  return { status: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 function events(runDir: string): Array<{ kind: string; node_id?: string; data: Record<string, unknown> }> {
@@ -105,7 +111,7 @@ describe('a human gate without a terminal', () => {
     expect(events(run.runDir).some((e) => e.node_id === 'rework' && e.kind === 'node.complete')).toBe(true);
     // The question is closed: an answer now finds it taken.
     expect(questionIds(run.runDir)).toEqual([]);
-    const late = attach(run.runDir, '--question', 'gate-1', '--answer', 'A');
+    const late = await attach(run.runDir, '--question', 'gate-1', '--answer', 'A');
     expect(late.status).toBe(1);
     expect(late.stderr).toMatch(/question gate-1 is closed: its gate timed out/);
   }, 60_000);
@@ -116,7 +122,7 @@ describe('a human gate without a terminal', () => {
     await until('the waiting notice', () =>
       run.stderr().includes('stdin is closed; waiting') ? true : undefined,
     );
-    const answered = attach(run.runDir, '--answer', 'A');
+    const answered = await attach(run.runDir, '--answer', 'A');
     expect(answered.stdout).toMatch(/Answered gate \(question gate-1\): \[A\] Approve\n/);
     expect(answered.status).toBe(0);
     const { code, ms } = await run.exited;
@@ -151,15 +157,15 @@ describe('a human gate without a terminal', () => {
   it('a second visit asks a new question: the first visit’s id is refused as answered', async () => {
     const run = startRun(LOOP, 'pipe');
     await until('the first question', () => (questionIds(run.runDir).includes('gate-1') ? true : undefined));
-    expect(attach(run.runDir, '--answer', 'R').status).toBe(0);
+    expect((await attach(run.runDir, '--answer', 'R')).status).toBe(0);
     await until('the second question', () => (questionIds(run.runDir).includes('gate-2') ? true : undefined));
-    const stale = attach(run.runDir, '--question', 'gate-1', '--answer', 'A');
+    const stale = await attach(run.runDir, '--question', 'gate-1', '--answer', 'A');
     expect(stale.status).toBe(1);
     expect(stale.stderr).toMatch(
       /^attractor: question gate-1 was already answered by attach \(pid \d+\)\.\n$/,
     );
     expect(questionIds(run.runDir)).toEqual(['gate-2']);
-    const current = attach(run.runDir, '--question', 'gate-2', '--answer', 'A');
+    const current = await attach(run.runDir, '--question', 'gate-2', '--answer', 'A');
     expect(current.status).toBe(0);
     expect((await run.exited).code).toBe(0);
     const keys = events(run.runDir)

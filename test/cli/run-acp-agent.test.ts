@@ -1,6 +1,8 @@
 /**
- * End-to-end: the real `attractor` CLI (a child process) runs codergen nodes through an external ACP
- * agent — the fake agent of test/fixtures/acp, written with the SDK's agent side.
+ * End-to-end: the `attractor` CLI runs codergen nodes through an external ACP agent — the fake agent of
+ * test/fixtures/acp, written with the SDK's agent side, always a real child process. The CLI itself is a
+ * real child process where the test is about the process (its exit, stdin, signals, PATH), and runs in
+ * this process (`main()`, the same code) where the test is about the conversation with the agent.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +11,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureDist, ROOT } from '../helpers/ensure-dist.js';
 import { processAlive as alive } from '../helpers/process-alive.js';
+import { runCli } from './run-cli.js';
 
 const FAKE_AGENT = path.join(ROOT, 'test', 'fixtures', 'acp', 'fake-agent.mjs');
 const AGENT_COMMAND = `${process.execPath} ${FAKE_AGENT}`;
@@ -64,6 +67,10 @@ async function collect(child: ChildProcess, dir: string, onStdout?: (text: strin
     stderr += chunk;
   });
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return readRun(dir, code, stdout, stderr);
+}
+
+function readRun(dir: string, code: number | null, stdout: string, stderr: string): Run {
   const logFile = path.join(dir, 'agent-log.jsonl');
   return {
     code,
@@ -83,7 +90,8 @@ async function collect(child: ChildProcess, dir: string, onStdout?: (text: strin
   };
 }
 
-async function run(
+/** `attractor run` as a child process. */
+async function runProcess(
   dot: string,
   args: string[] = [],
   env: Record<string, string> = {},
@@ -93,11 +101,28 @@ async function run(
   return collect(start(dir, args, env), dir);
 }
 
+/** `attractor run` in this process; the agent is still a child process, given the same environment. */
+async function run(
+  dot: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+  files = {},
+): Promise<Run> {
+  const dir = workspace({ 'p.dot': dot, ...files });
+  const r = await runCli(['run', 'p.dot', '--json', '--logs-dir', 'runs', ...args], {
+    cwd: dir,
+    env: { ...process.env, FAKE_ACP_LOG: path.join(dir, 'agent-log.jsonl'), ...env },
+  });
+  return readRun(dir, r.code, r.stdout, r.stderr);
+}
+
 const kinds = (r: Run) => r.events.filter((e) => e.node_id === 'work').map((e) => e.kind);
 
 describe('attractor run with an external ACP agent', () => {
   it('streams the session as agent.* events, writes through the client, runs a terminal, ends the turn', async () => {
-    const r = await run(pipeline(', agent_permissions="allow"'), [], { FAKE_SECRET_API_KEY: 's3cret' });
+    const r = await runProcess(pipeline(', agent_permissions="allow"'), [], {
+      FAKE_SECRET_API_KEY: 's3cret',
+    });
     expect(r.stderr).toMatch(/Completed at exit/);
     expect(r.code).toBe(0);
     expect(readFileSync(path.join(r.dir, 'hello.txt'), 'utf8')).toBe('written by the fake agent\n');
@@ -186,7 +211,7 @@ describe('attractor run with an external ACP agent', () => {
   );
 
   it('"ask" without a terminal, a scripted answer or --auto-approve fails the node saying how to answer', async () => {
-    const r = await run(pipeline(''));
+    const r = await runProcess(pipeline(''));
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/needs an answer, but stdin is closed.*--auto-approve/);
   }, 60_000);
@@ -207,7 +232,7 @@ describe('attractor run with an external ACP agent', () => {
   }, 60_000);
 
   it('a node timeout mid-turn sends session/cancel; an agent ignoring it is killed with its group', async () => {
-    const r = await run(pipeline(', timeout="8s"'), [], {
+    const r = await runProcess(pipeline(', timeout="8s"'), [], {
       FAKE_ACP_MODE: 'endless',
       FAKE_ACP_IGNORE_CANCEL: '1',
       ATTRACTOR_AGENT_CANCEL_GRACE: '300ms',
@@ -264,7 +289,7 @@ describe('attractor run with an external ACP agent', () => {
   work [prompt="Hi", agent="claude"]
   start -> work -> exit
 }`;
-    const r = await run(dot, [], { PATH: path.dirname(process.execPath) });
+    const r = await runProcess(dot, [], { PATH: path.dirname(process.execPath) });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/claude-agent-acp/);
     expect(r.stderr).toMatch(/npm install -g @agentclientprotocol\/claude-agent-acp/);
@@ -276,7 +301,7 @@ describe('attractor run with an external ACP agent', () => {
     const dot = pipeline('')
       .replace(`agent_command="${AGENT_COMMAND}"`, 'agent="claude"')
       .replace('agent="acp", ', '');
-    const r = await run(dot, ['--dry-run'], { PATH: path.dirname(process.execPath) });
+    const r = await runProcess(dot, ['--dry-run'], { PATH: path.dirname(process.execPath) });
     expect(r.code).toBe(0);
     expect(r.log).toEqual([]);
     expect(readFileSync(path.join(r.dir, 'runs', 'work', 'response.md'), 'utf8')).toMatch(/^\[simulated\]/);

@@ -451,6 +451,15 @@ describe('attractor run (real process)', () => {
     return { child, exited, output: () => ({ out, err }) };
   }
 
+  /**
+   * `attractor resume` in this process: what these tests prove is how a killed or interrupted process
+   * left the run, so only that run needs to be a real process (the first test resumes with the real binary).
+   */
+  async function resumeInProcess(args: string[], cwd: string) {
+    const r = await runCli(['resume', ...args], { cwd });
+    return { status: r.code, stdout: r.stdout, stderr: r.stderr };
+  }
+
   it('survives SIGKILL in the middle of a node: resume finishes and no completed node runs twice', async () => {
     const dir = workspace({ 'p.dot': SLOW, 's.json': '{}' });
     const { child, exited } = await startUntil(
@@ -498,11 +507,7 @@ describe('attractor run (real process)', () => {
     expect(ledger.processes).toEqual([expect.objectContaining({ node: 'slow' })]);
     const orphan = ledger.processes[0] as { pgid: number };
     expect(groupAlive(orphan.pgid)).toBe(true);
-    const resumed = spawnSync(process.execPath, [BIN, 'resume', runDir], {
-      cwd: dir,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const resumed = await resumeInProcess([runDir], dir);
     expect(resumed.status).toBe(0);
     expect(resumed.stdout).toMatch(/stopped a process group left by the interrupted run: slow/);
     // The orphan (a minute-long sleep) was stopped before the node ran again: its group is gone, and it
@@ -530,11 +535,7 @@ describe('attractor run (real process)', () => {
     );
     child.kill('SIGKILL');
     await exited;
-    const resumed = spawnSync(process.execPath, [BIN, 'resume', path.join(dir, 'runs')], {
-      cwd: tmpdir(),
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const resumed = await resumeInProcess([path.join(dir, 'runs')], tmpdir());
     expect(resumed.stderr).toBe('');
     expect(resumed.status).toBe(0);
     expect(
@@ -559,6 +560,7 @@ describe('attractor run (real process)', () => {
     child.kill('SIGKILL');
     await exited;
     const runDir = path.join(dir, 'runs');
+    // A real process: its stdin is closed, so nobody can confirm (in this process stdin stays open).
     const refused = spawnSync(process.execPath, [BIN, 'resume', runDir], {
       cwd: dir,
       encoding: 'utf8',
@@ -568,11 +570,7 @@ describe('attractor run (real process)', () => {
     expect(refused.stderr).toMatch(/"ship" is marked idempotent=false.*--auto-approve/s);
     expect(STACK_LINE.test(refused.stderr)).toBe(false);
     expect(readEvents(runDir).some((e) => e.kind.startsWith('resume.rerun'))).toBe(false);
-    const confirmed = spawnSync(process.execPath, [BIN, 'resume', runDir, '--auto-approve'], {
-      cwd: dir,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const confirmed = await resumeInProcess([runDir, '--auto-approve'], dir);
     expect(confirmed.status).toBe(0);
     expect(
       readEvents(runDir)
@@ -595,11 +593,7 @@ describe('attractor run (real process)', () => {
     const events = readEvents(runDir);
     expect(events.some((e) => e.kind === 'node.complete' && e.node_id === 'slow')).toBe(true);
     expect(events.some((e) => e.kind === 'node.start' && e.node_id === 'last')).toBe(false);
-    const resumed = spawnSync(process.execPath, [BIN, 'resume', runDir], {
-      cwd: dir,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const resumed = await resumeInProcess([runDir], dir);
     expect(resumed.status).toBe(0);
     expect(existsSync(path.join(runDir, 'last', 'stdout.log'))).toBe(true);
   }, 60_000);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureDist, ROOT } from '../helpers/ensure-dist.js';
+import { runCli } from './run-cli.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'attractor-tour-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,7 +18,7 @@ function started(stdout: string): string[] {
     .map((e) => e.node_id ?? '');
 }
 
-describe("a newcomer's first run: the tour (real process)", () => {
+describe("a newcomer's first run: the tour", () => {
   beforeAll(() => ensureDist(), 180_000);
 
   it('--dry-run takes the happy path: no "explain what went wrong" detour, quality clean', () => {
@@ -39,15 +40,15 @@ describe("a newcomer's first run: the tour (real process)", () => {
     expect(r.stderr).toMatch(/Completed at done \(quality: clean\)/);
   });
 
-  it('a run that really executes the smoke test (it shouts) takes the same path', () => {
+  // Through main() in this process: the same code as the binary above.
+  it('a run that really executes the smoke test (it shouts) takes the same path', async () => {
     const tour = path.join(ROOT, 'examples', 'tour.dot');
     writeFileSync(path.join(dir, 'none.json'), '{}');
-    const r = spawnSync(
-      process.execPath,
-      [BIN, 'run', tour, '--scenario', 'none.json', '--auto-approve', '--json', '--logs-dir', 'real'],
-      { cwd: dir, encoding: 'utf8', input: '' },
+    const r = await runCli(
+      ['run', tour, '--scenario', 'none.json', '--auto-approve', '--json', '--logs-dir', 'real'],
+      { cwd: dir, env: process.env },
     );
-    expect(r.status).toBe(0);
+    expect(r.code).toBe(0);
     expect(started(r.stdout)).toEqual([
       'start',
       'plan',
@@ -59,6 +60,7 @@ describe("a newcomer's first run: the tour (real process)", () => {
     ]);
   });
 
+  // A real process: the tool command must get this PATH, which only a process's own environment gives it.
   it('a smoke test that really fails takes the explain detour, and the run says it is degraded', () => {
     const tour = path.join(ROOT, 'examples', 'tour.dot');
     writeFileSync(path.join(dir, 'none.json'), '{}');

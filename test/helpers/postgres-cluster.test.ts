@@ -2,21 +2,37 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { PG_AVAILABLE, PG_REQUIRED, startPostgresCluster } from './postgres-cluster.js';
 
-describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a throwaway PostgreSQL cluster', () => {
-  it('starts on a free port, serves a fresh database and is gone after stop', async () => {
+async function query<T>(url: string, sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+describe.runIf(PG_AVAILABLE || PG_REQUIRED)("the test run's PostgreSQL cluster", () => {
+  it('serves each request a fresh, empty database of its own, named after the request', async () => {
     expect(PG_AVAILABLE, 'PostgreSQL is not installed').toBe(true);
     const cluster = await startPostgresCluster();
-    try {
-      const url = await cluster.createDatabase('harness');
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      const { rows } = await client.query<{ db: string }>('select current_database() as db');
-      await client.end();
-      expect(rows[0]?.db).toBe('harness');
-    } finally {
-      await cluster.stop();
-    }
-    const { existsSync } = await import('node:fs');
-    expect(existsSync(cluster.socketDir)).toBe(false);
+    const again = await startPostgresCluster();
+    const first = await cluster.createDatabase('harness');
+    const second = await again.createDatabase('harness');
+    expect(second).not.toBe(first);
+    await query(first, 'create table marker (id int)');
+    const [one] = await query<{ db: string }>(first, 'select current_database() as db');
+    const [two] = await query<{ db: string }>(second, 'select current_database() as db');
+    expect(one?.db).toMatch(/^harness_[0-9a-f]{8}$/);
+    expect(two?.db).toMatch(/^harness_[0-9a-f]{8}$/);
+    expect(one?.db).not.toBe(two?.db);
+    // The marker table lives only in the first database.
+    const tables = await query<{ n: string }>(
+      second,
+      "select count(*) as n from information_schema.tables where table_name = 'marker'",
+    );
+    expect(tables[0]?.n).toBe('0');
+    await cluster.stop();
+    await again.stop();
   }, 60_000);
 });

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDist } from '../helpers/ensure-dist.js';
 import {
   anthropicStreamReply,
@@ -46,6 +46,21 @@ function watchForProblems(page: Page): string[] {
 }
 
 describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('the web view in a real browser', () => {
+  // One Chromium for the file (its start is the file's biggest cost); each test's pages live in
+  // contexts of their own (`browser.newPage()`), so no storage or cookie passes between tests.
+  let browser: Browser;
+  beforeAll(async () => {
+    expect(BROWSER_AVAILABLE, `no browser at ${CHROMIUM}`).toBe(true);
+    browser = await chromium.launch(LAUNCH);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  const closePages = async (): Promise<void> => {
+    for (const context of browser?.contexts() ?? []) await context.close();
+  };
+  afterEach(closePages);
+
   it('starts a run from the allowed folder with its parameter, colours the graph live, streams the transcript, answers the gate, opens a node; screenshots', async () => {
     expect(BROWSER_AVAILABLE, `no browser at ${CHROMIUM}`).toBe(true);
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-web-view-'));
@@ -69,7 +84,6 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('the web view in a real br
         },
       },
     );
-    const browser = await chromium.launch(LAUNCH);
     try {
       const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
       const problems = watchForProblems(page);
@@ -153,7 +167,6 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('the web view in a real br
       expect(problems).toEqual([]);
       console.log(`web view screenshots: ${out} (first load to a rendered list: ${firstLoadMs} ms)`);
     } finally {
-      await browser.close();
       await fake.close();
     }
   }, 90_000);
@@ -161,7 +174,6 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('the web view in a real br
   it('on a server with a token: the page asks for it, refuses a wrong one, then runs a pasted pipeline; #token= signs in too', async () => {
     expect(BROWSER_AVAILABLE, `no browser at ${CHROMIUM}`).toBe(true);
     const server = await testServer({ token: 'tok-7f3a' });
-    const browser = await chromium.launch(LAUNCH);
     try {
       const page = await browser.newPage();
       const problems = watchForProblems(page);
@@ -203,7 +215,7 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('the web view in a real br
       expect(await linked.locator('#signin').count()).toBe(0);
       expect(problems).toEqual([]);
     } finally {
-      await browser.close();
+      await closePages();
     }
   }, 90_000);
 });

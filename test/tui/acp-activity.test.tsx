@@ -4,7 +4,7 @@ import { SessionUpdateEvents } from '../../src/actors/acp/session-update-events.
 import { ActivityPane } from '../../src/tui/ActivityPane.js';
 import { initialRunState, reduceRunState } from '../../src/tui/reduce-run-state.js';
 import type { NodeView, RunState } from '../../src/tui/run-state.js';
-import { lines, renderAt, settle } from './render-at.js';
+import { lines, renderAt } from './render-at.js';
 import { ev, graphOf } from './tui-fixtures.js';
 
 const graph = graphOf();
@@ -52,7 +52,6 @@ describe.each([80, 120])('ACP thoughts and plan in the activity pane at %i colum
       <ActivityPane node={node} width={width} rows={20} expanded={false} frame={0} />,
       width,
     );
-    await settle();
     const frame = collapsed.frame();
     expect(frame).toMatch(/✻ thinking: The health endpoint needs a route\.\s+▸3 lines/);
     expect(frame).not.toContain(THINKING[1]);
@@ -64,7 +63,6 @@ describe.each([80, 120])('ACP thoughts and plan in the activity pane at %i colum
       <ActivityPane node={node} width={width} rows={20} expanded={true} frame={0} />,
       width,
     );
-    await settle();
     expect(expanded.frame()).toMatch(/✻ thinking\s+▾3 lines/);
     for (const line of THINKING) expect(expanded.frame()).toContain(line);
     expanded.unmount();
@@ -89,7 +87,6 @@ describe.each([80, 120])('ACP thoughts and plan in the activity pane at %i colum
       <ActivityPane node={node} width={width} rows={20} expanded={false} frame={0} />,
       width,
     );
-    await settle();
     const rows = lines(app.frame());
     expect(rows.some((r) => /≡ plan 1\/3 done/.test(r))).toBe(true);
     expect(rows.some((r) => /✓ Read the server setup/.test(r))).toBe(true);
@@ -118,7 +115,6 @@ describe.each([80, 120])('ACP thoughts and plan in the activity pane at %i colum
       <ActivityPane node={node} width={width} rows={20} expanded={false} frame={0} />,
       width,
     );
-    await settle();
     const frame = collapsed.frame();
     expect(frame).toContain('≡ plan 6/16 done');
     expect(frame).toContain('⋮ 5 done before');
@@ -133,7 +129,6 @@ describe.each([80, 120])('ACP thoughts and plan in the activity pane at %i colum
       <ActivityPane node={node} width={width} rows={40} expanded={true} frame={0} />,
       width,
     );
-    await settle();
     for (const step of steps) expect(expanded.frame()).toMatch(new RegExp(`${step}\\b`));
     expanded.unmount();
   });

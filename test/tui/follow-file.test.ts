@@ -25,6 +25,7 @@ test('reads what is there, then each appended line as it is written, whole lines
   const follower = followLines(file, (line) => seen.push(line));
   expect(seen).toEqual(['one', 'two']);
   appendFileSync(file, 'thr');
+  // A negative window: a partial line must not be delivered, so there is no event to wait for.
   await new Promise((r) => setTimeout(r, 50));
   expect(seen).toEqual(['one', 'two']);
   appendFileSync(file, 'ee\nfour\n');
@@ -38,6 +39,7 @@ test('waits for a file whose directory does not exist yet', async () => {
   const seen: string[] = [];
   const follower = followLines(file, (line) => seen.push(line));
   mkdirSync(join(dir, 'node'));
+  // Puts the file's creation after the directory's, as a node does; the test holds without the pause.
   await new Promise((r) => setTimeout(r, 30));
   writeFileSync(file, 'hello\n');
   await until(() => seen.length === 1);
@@ -54,6 +56,7 @@ test('multi-byte characters split across reads stay whole', async () => {
   const follower = followLines(file, (line) => seen.push(line));
   const bytes = Buffer.from('héllo ✓\n');
   appendFileSync(file, bytes.subarray(0, 2));
+  // Lets the follower read the first half alone; the test holds (less sharply) without the pause.
   await new Promise((r) => setTimeout(r, 30));
   appendFileSync(file, bytes.subarray(2));
   await until(() => seen.length === 1);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { App } from '../../src/tui/App.js';
 import { createGateBroker } from '../../src/tui/gate-broker.js';
 import { createRunStore } from '../../src/tui/run-store.js';
-import { lines, renderAt, settle } from './render-at.js';
+import { lines, renderAt } from './render-at.js';
 import { graphOf, runToGate } from './tui-fixtures.js';
 
 let unmount: (() => void) | undefined;
@@ -23,7 +23,6 @@ describe.each([40, 60])('at %i columns, a narrow terminal', (width) => {
       width,
     );
     unmount = app.unmount;
-    await settle();
     const frame = lines(app.frame());
     const tooWide = frame.filter((l) => [...l].length > width);
     expect(tooWide).toEqual([]);

@@ -6,7 +6,7 @@ import { initialRunState, reduceRunState } from '../../src/tui/reduce-run-state.
 import type { NodeView, RunState } from '../../src/tui/run-state.js';
 import { StatusLine } from '../../src/tui/StatusLine.js';
 import { loadMarkdown } from '../../src/tui/use-markdown.js';
-import { lines, renderAt, settle } from './render-at.js';
+import { lines, renderAt } from './render-at.js';
 import { ev, graphOf, runToGate } from './tui-fixtures.js';
 
 // The markdown renderer loads with the first text shown (use-markdown.ts); these frames want it there.
@@ -21,7 +21,6 @@ const now = Date.parse(atGate.gate ? new Date(atGate.gate.askedAt).toISOString()
 describe.each([80, 120])('at %i columns', (width) => {
   test('header: name, run id, elapsed, state, goal', async () => {
     const app = renderAt(<Header state={atGate} elapsedMs={83_000} width={width} />, width);
-    await settle();
     const [first, second] = lines(app.frame());
     expect(first).toContain('◆ release · run-1');
     expect(first).toMatch(/1m23s · waiting for you$/);
@@ -37,7 +36,6 @@ describe.each([80, 120])('at %i columns', (width) => {
     ['failed', { phase: 'failed' }, 'failed'],
   ] as const)('header state %s', async (_name, patch, text) => {
     const app = renderAt(<Header state={{ ...atGate, ...patch }} elapsedMs={0} width={width} />, width);
-    await settle();
     expect(lines(app.frame())[0]).toMatch(new RegExp(`${text.replace(/[()]/g, '\\$&')}$`));
   });
 
@@ -46,7 +44,6 @@ describe.each([80, 120])('at %i columns', (width) => {
       <PipelinePane state={atGate} selected="plan" frame={0} width={width} now={now} />,
       width,
     );
-    await settle();
     const frame = app.frame();
     const rows = lines(frame);
     expect(rows.every((r) => r.length <= width)).toBe(true);
@@ -76,7 +73,6 @@ describe.each([80, 120])('at %i columns', (width) => {
       <PipelinePane state={{ ...retrying, nodes }} selected={undefined} frame={0} width={width} now={now} />,
       width,
     );
-    await settle();
     expect(app.frame()).toMatch(/↻ Plan the change\s+agent\s+2\/3/);
   });
 
@@ -86,7 +82,6 @@ describe.each([80, 120])('at %i columns', (width) => {
       <ActivityPane node={node} width={width} rows={20} expanded={false} frame={0} />,
       width,
     );
-    await settle();
     const frame = app.frame();
     expect(frame).toContain('implement · codergen');
     expect(frame).toContain('Adding the route');
@@ -109,7 +104,6 @@ describe.each([80, 120])('at %i columns', (width) => {
       <ActivityPane node={node} width={width} rows={5} expanded={false} frame={0} />,
       width,
     );
-    await settle();
     const frame = app.frame();
     expect(frame).toContain('paragraph 499');
     expect(frame).not.toContain('paragraph 400');
@@ -139,7 +133,6 @@ describe.each([80, 120])('at %i columns', (width) => {
       <ActivityPane node={node} width={width} rows={20} expanded={false} frame={0} />,
       width,
     );
-    await settle();
     expect(collapsed.frame()).toMatch(/✗ shell npm test\s+2\.1s ▸3 lines/);
     expect(collapsed.frame()).toContain('FAIL a.test');
     expect(collapsed.frame()).not.toContain('2 failed');
@@ -148,7 +141,6 @@ describe.each([80, 120])('at %i columns', (width) => {
       <ActivityPane node={node} width={width} rows={20} expanded={true} frame={0} />,
       width,
     );
-    await settle();
     expect(expanded.frame()).toMatch(/▾3 lines/);
     expect(expanded.frame()).toContain('2 failed');
   });
@@ -165,26 +157,22 @@ describe.each([80, 120])('at %i columns', (width) => {
       />,
       width,
     );
-    await settle();
     expect(tool.frame()).toMatch(/test · tool[\s\S]*PASS a[\s\S]*PASS b/);
     const failed = renderAt(
       <ActivityPane node={atGate.nodes['types']} width={width} rows={10} expanded={false} frame={0} />,
       width,
     );
-    await settle();
     expect(failed.frame()).toContain('failed: tsc: 2 errors');
     const plan = renderAt(
       <ActivityPane node={atGate.nodes['plan']} width={width} rows={10} expanded={false} frame={0} />,
       width,
     );
-    await settle();
     expect(plan.frame()).toContain('notes: planned 3 steps');
     expect(plan.frame()).toContain('→ implement · only edge');
     const pending = renderAt(
       <ActivityPane node={atGate.nodes['done']} width={width} rows={10} expanded={false} frame={0} />,
       width,
     );
-    await settle();
     expect(pending.frame()).toContain('not run yet');
   });
 
@@ -193,7 +181,6 @@ describe.each([80, 120])('at %i columns', (width) => {
       <StatusLine usage={atGate.usage} model="claude-sonnet-4-5" phase="running" width={width} />,
       width,
     );
-    await settle();
     const frame = app.frame();
     expect(lines(frame)).toHaveLength(1);
     expect(frame.length).toBeLessThanOrEqual(width);
@@ -205,7 +192,6 @@ describe.each([80, 120])('at %i columns', (width) => {
 
   test('status line while pausing says what a second Ctrl-C does', async () => {
     const app = renderAt(<StatusLine usage={atGate.usage} phase="pausing" width={width} />, width);
-    await settle();
     expect(app.frame()).toMatch(/\^C again: cancel now$/);
   });
 });

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { afterEach, expect, test } from 'vitest';
 import { useAnimationFrame } from '../../src/tui/use-animation-frame.js';
 
+// These tests count renders over a stretch of time (a rate, or none at all): the pause is the measurement.
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Seen {

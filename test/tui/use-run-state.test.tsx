@@ -10,6 +10,8 @@ function Started({ store }: { store: RunStore }) {
   return <Text>{Object.values(state.nodes).filter((n) => n.status !== 'pending').length} started</Text>;
 }
 
+// A window far shorter than the 1 s re-read: "not yet" is a negative window, and "at once" after
+// settle() must beat the throttle, so waiting longer for it would let a broken settle() pass.
 const tick = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 describe('useRunState', () => {

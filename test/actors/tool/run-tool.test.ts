@@ -144,6 +144,7 @@ describe('a command killed before it reads the ledger handshake', () => {
         });
         expect(result.cancelled).toBe(true);
       }
+      // A negative window: no uncaught error may follow, so there is no event to wait for.
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(uncaught).toEqual([]);
     } finally {

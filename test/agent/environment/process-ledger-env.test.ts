@@ -42,6 +42,7 @@ describe('agent shell commands in the run process ledger', () => {
     };
     const env = new LocalExecutionEnvironment({ workingDir: dir, processes: failing });
     await expect(env.execCommand('touch ran')).rejects.toThrow('disk full');
+    // A negative window: the command must never run, so there is no event to wait for.
     await new Promise((r) => setTimeout(r, 200));
     expect(() => readFileSync(path.join(dir, 'ran'))).toThrow();
   });
@@ -65,6 +66,7 @@ describe('an agent command killed before it reads the ledger handshake', () => {
         aborted.abort();
         await env.execCommand('sleep 5', { signal: aborted.signal }).catch(() => undefined);
       }
+      // A negative window: no uncaught error may follow, so there is no event to wait for.
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(uncaught).toEqual([]);
     } finally {

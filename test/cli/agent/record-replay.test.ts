@@ -12,6 +12,7 @@ import {
   startFakeAnthropicServer,
 } from '../../helpers/fake-anthropic-server.js';
 import { type RecordedRequest, startScriptedServer } from '../../helpers/sse.js';
+import { runCli } from '../run-cli.js';
 
 const run = promisify(execFile);
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -51,6 +52,15 @@ async function attractor(args: string[], cwd: string, env: Record<string, string
   }
 }
 
+/**
+ * The same command through the CLI's `main()` in this process, with the same environment: used to record
+ * and to see a mismatch refused. Replays stay real processes, with no key in their environment.
+ */
+async function attractorInProcess(args: string[], cwd: string, env: Record<string, string>): Promise<CliRun> {
+  const base = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: cwd, NO_COLOR: '1' };
+  return runCli(args, { cwd, env: { ...base, ...env } });
+}
+
 /** What a replay must reproduce: the tool calls and routing, in order (ids and timing aside). */
 function story(stdout: string): string[] {
   return stdout
@@ -71,7 +81,7 @@ function story(stdout: string): string[] {
 
 const usage = { input_tokens: 800, output_tokens: 40 };
 
-describe('attractor run --record / --replay (real CLI process)', () => {
+describe('attractor run --record / --replay', () => {
   it('replays a recorded run with no key and no server: same files, same tool calls, same routing', async () => {
     const server = await startFakeAnthropicServer();
     server.enqueue(
@@ -104,7 +114,7 @@ describe('attractor run --record / --replay (real CLI process)', () => {
     );
     const recordDir = workspace();
     writeFileSync(path.join(recordDir, 'greet.dot'), PIPELINE);
-    const recorded = await attractor(
+    const recorded = await attractorInProcess(
       ['run', 'greet.dot', '--json', '--logs-dir', 'run', '--record', 'greet.cassette.jsonl'],
       recordDir,
       { ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY, ANTHROPIC_BASE_URL: server.origin },
@@ -143,7 +153,11 @@ describe('attractor run --record / --replay (real CLI process)', () => {
       PIPELINE.replace('Create greeting.txt', 'Create farewell.txt'),
     );
     copyFileSync(path.join(recordDir, 'greet.cassette.jsonl'), path.join(changedDir, 'greet.cassette.jsonl'));
-    const changed = await attractor(['run', 'greet.dot', '--replay', 'greet.cassette.jsonl'], changedDir, {});
+    const changed = await attractorInProcess(
+      ['run', 'greet.dot', '--replay', 'greet.cassette.jsonl'],
+      changedDir,
+      {},
+    );
     expect(changed.code).toBe(1);
     expect(changed.stdout + changed.stderr).toMatch(
       /call #1 of write .*does not match the cassette.*messages\[0\]/,
@@ -199,7 +213,7 @@ describe('attractor run --record / --replay (real CLI process)', () => {
     }`;
     const recordDir = workspace();
     writeFileSync(path.join(recordDir, 'delegate.dot'), pipeline);
-    const recorded = await attractor(
+    const recorded = await attractorInProcess(
       ['run', 'delegate.dot', '--json', '--logs-dir', 'run', '--record', 'delegate.cassette.jsonl'],
       recordDir,
       { ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY, ANTHROPIC_BASE_URL: server.origin },

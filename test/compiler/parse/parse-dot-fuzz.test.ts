@@ -81,7 +81,9 @@ const TOKENS = [
   '\u0000',
 ];
 
-describe('parseDot never fails with anything but an AttractorError', () => {
+// Hundreds of parses a test: CPU-bound, so on a loaded machine it needs more than the default 20 s; the
+// limit only guards against a hang.
+describe('parseDot never fails with anything but an AttractorError', { timeout: 90_000 }, () => {
   it('on random strings', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 200 }), parsesOrFailsCleanly), {
       numRuns: 300,
@@ -151,7 +153,7 @@ describe('parseDot never fails with anything but an AttractorError', () => {
   });
 });
 
-describe('parseDot on generated valid pipelines', () => {
+describe('parseDot on generated valid pipelines', { timeout: 90_000 }, () => {
   const id = fc.stringMatching(/^[a-z_][a-z0-9_]{0,6}$/);
   const text = fc.string({ maxLength: 30 });
 

@@ -19,8 +19,10 @@ import { closeServers, testServer, waitFor } from '../server-fixtures.js';
 let cluster: PostgresCluster | undefined;
 const children: ChildProcess[] = [];
 const workers: RunningWorker[] = [];
+const clients: pg.Client[] = [];
 
 afterEach(async () => {
+  for (const client of clients.splice(0)) await client.end();
   for (const child of children.splice(0)) child.kill('SIGKILL');
   await closeServers();
   for (const worker of workers.splice(0)) await worker.drain(1_000);
@@ -61,10 +63,11 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a worker killed mid-run', () => {
     if (!cluster) throw new Error('no cluster');
     const url = await cluster.createDatabase('failover');
     const marks = path.join(tempDir(), 'marks');
+    const twoStarted = path.join(tempDir(), 'two-started');
     const dot = `digraph f {
       start [shape=Mdiamond]
       one [shape=parallelogram, tool_command="echo one >> ${marks}"]
-      two [shape=parallelogram, tool_command="sleep 3 && echo two >> ${marks}"]
+      two [shape=parallelogram, tool_command="echo >> ${twoStarted}; sleep 3 && echo two >> ${marks}"]
       three [shape=parallelogram, tool_command="echo three >> ${marks}"]
       exit [shape=Msquare]
       start -> one -> two -> three -> exit
@@ -72,11 +75,27 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a worker killed mid-run', () => {
     const server = await testServer({ store: url, allowTools: true });
     const machine = tempDir();
     const doomed = workerProcess(url, machine, 3);
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    clients.push(db);
     const { body: run } = await server.json('POST', '/pipelines', { dot_source: dot, scenario: {} });
     expect(run.id).toBeDefined();
     // `one` is done and `two` under way on the doomed worker.
-    await waitFor(() => (readFileSafe(marks).includes('one') ? true : undefined), 'node one', 20_000);
-    await new Promise((r) => setTimeout(r, 500));
+    await waitFor(() => (readFileSafe(twoStarted) !== '' ? true : undefined), 'node two to start', 20_000);
+    // The store writes behind (docs/decisions/0222-postgresql-store-writes-behind.md): a step is safe from
+    // a kill once its checkpoint is committed, so the kill waits for the database to hold `one` done.
+    await waitFor(
+      async () => {
+        const { rows } = await db.query<{ done: string[] }>(
+          "select checkpoint->'completed_nodes' as done from attractor.checkpoints where run_id = $1",
+          [run.id],
+        );
+        return rows[0]?.done.includes('one') ? true : undefined;
+      },
+      'the checkpoint after node one in the database',
+      20_000,
+    );
+    expect(readFileSafe(marks)).toBe('one\n');
     doomed.kill('SIGKILL');
     const killedAt = Date.now();
     // The machine's next worker (a supervisor restarted it) stops the tool command the dead one left

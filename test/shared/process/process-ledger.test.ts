@@ -107,6 +107,7 @@ describe('ProcessLedger with runTool', () => {
         ledger: failing,
       }),
     ).rejects.toThrow('disk full');
+    // A negative window: the command must never run, so there is no event to wait for.
     await new Promise((r) => setTimeout(r, 200));
     expect(fs.existsSync(marker)).toBe(false);
   });
