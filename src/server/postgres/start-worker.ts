@@ -48,7 +48,7 @@ function stopWhatDeadWorkersLeft(dataDir: string): void {
 /** What a server or worker needs of the store and the queue for runs executing on workers. */
 export function remoteRuns(store: PostgresRunStore, queue: RunQueue, leaseMs = DEFAULT_LEASE_MS): RemoteRuns {
   return {
-    schedule: (id) => queue.schedule(id),
+    schedule: (id, at) => queue.schedule(id, at),
     requestCancel: (id) => store.requestCancel(id),
     onCancelRequested: (listener) => store.onCancelRequested(listener),
     eventHub: (id) => store.eventHub(id),
