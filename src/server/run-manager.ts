@@ -73,6 +73,10 @@ export interface RemoteRuns {
   materialize(id: string, runDir: string): Promise<boolean>;
   /** Hold the run's lease while this worker executes it (see `RunQueue.holdLease`); returns the release. */
   holdLease(id: string, onLost: (error: Error) => void): () => Promise<void>;
+  /** The run's node statuses and summary, folded from its stored events as far as `catchUp` read them. */
+  folded(id: string): { statuses: ReadonlyMap<string, NodeStatus>; summary: RunSummary };
+  /** Fold in the run's events stored since the last read. */
+  catchUp(id: string): Promise<void>;
 }
 
 /** A run's numbered events, replayed from an id and followed live (an SSE stream reads these). */
@@ -204,7 +208,21 @@ export class RunManager {
     return hub;
   }
 
+  /**
+   * Read what a view of run `id` shows from wherever it is kept: for a server whose runs execute on
+   * workers, the events stored since the last view (their run directories are on other machines).
+   */
+  async catchUp(id: string): Promise<void> {
+    const remote = this.#options.remote;
+    if (remote?.role === 'server' && this.#store.get(id)) await remote.runs.catchUp(id);
+  }
+
   nodeStatuses(id: string): Record<string, NodeStatus> {
+    const remote = this.#options.remote;
+    if (remote?.role === 'server') {
+      this.get(id);
+      return Object.fromEntries(remote.runs.folded(id).statuses);
+    }
     const live = this.#live.get(id);
     if (live) return Object.fromEntries(live.statuses);
     const record = this.get(id);
@@ -219,6 +237,8 @@ export class RunManager {
 
   /** Where the run is and what it cost, folded from its events (live, or read back once from the log). */
   summary(id: string): RunSummary {
+    const remote = this.#options.remote;
+    if (remote?.role === 'server') return remote.runs.folded(id).summary;
     const live = this.#live.get(id);
     if (live) return live.summary;
     const record = this.get(id);

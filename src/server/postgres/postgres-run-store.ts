@@ -234,6 +234,19 @@ export class PostgresRunStore implements RunStore {
     return hub;
   }
 
+  /** Run `id`'s events after sequence number `after`, at most `limit` of them, in order. */
+  async eventsAfter(
+    id: string,
+    after: number,
+    limit: number,
+  ): Promise<{ seq: number; event: PipelineEvent }[]> {
+    const { rows } = await this.#pool.query<{ seq: string; event: PipelineEvent }>(
+      'SELECT seq, event FROM attractor.events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+      [id, after, limit],
+    );
+    return rows.map((row) => ({ seq: Number(row.seq), event: row.event }));
+  }
+
   /** Ask run `id`'s executor, in whichever process it is, to cancel it (delivered by NOTIFY). */
   async requestCancel(id: string): Promise<void> {
     await this.#pool.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, id]);

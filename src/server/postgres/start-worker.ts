@@ -5,6 +5,7 @@ import { ProcessLedger } from '../../shared/process/process-ledger.js';
 import { stopLeftoverProcesses } from '../../shared/process/stop-leftover-processes.js';
 import { type RemoteRuns, RunManager } from '../run-manager.js';
 import { PostgresRunStore } from './postgres-run-store.js';
+import { RunEventFolds } from './run-event-folds.js';
 import { RunQueue } from './run-queue.js';
 
 export interface WorkerOptions {
@@ -47,6 +48,10 @@ function stopWhatDeadWorkersLeft(dataDir: string): void {
 
 /** What a server or worker needs of the store and the queue for runs executing on workers. */
 export function remoteRuns(store: PostgresRunStore, queue: RunQueue, leaseMs = DEFAULT_LEASE_MS): RemoteRuns {
+  const folds = new RunEventFolds(
+    (id, after, limit) => store.eventsAfter(id, after, limit),
+    (id) => store.eventHub(id).eventCount,
+  );
   return {
     schedule: (id, at) => queue.schedule(id, at),
     requestCancel: (id) => store.requestCancel(id),
@@ -55,6 +60,10 @@ export function remoteRuns(store: PostgresRunStore, queue: RunQueue, leaseMs = D
     refresh: (id) => store.refresh(id),
     materialize: (id, runDir) => store.materialize(id, runDir),
     holdLease: (id, onLost) => queue.holdLease(id, leaseMs, onLost),
+    folded: (id) => folds.fold(id),
+    catchUp: async (id) => {
+      await folds.catchUp(id);
+    },
   };
 }
 

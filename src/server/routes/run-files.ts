@@ -57,8 +57,9 @@ export function registerRunFileRoutes(app: Hono, manager: RunManager): void {
     return c.json({ pipeline_id: id, event_count: manager.hub(id).eventCount, context });
   });
 
-  app.get('/pipelines/:id/nodes/:node', (c) => {
+  app.get('/pipelines/:id/nodes/:node', async (c) => {
     const id = c.req.param('id');
+    await manager.catchUp(id);
     const node = c.req.param('node');
     if (!manager.graph(id).nodes.some((n) => n.id === node)) {
       throw new ApiError(404, 'NODE_NOT_FOUND', `pipeline ${id} has no node "${node}".`);
@@ -81,6 +82,7 @@ export function registerRunFileRoutes(app: Hono, manager: RunManager): void {
   app.get('/pipelines/:id/graph', async (c) => {
     const id = c.req.param('id');
     const graph = manager.graph(id);
+    await manager.catchUp(id);
     const statuses = manager.nodeStatuses(id);
     const wantsSvg =
       c.req.query('format') === 'svg' || (c.req.header('accept') ?? '').includes('image/svg+xml');
