@@ -7,7 +7,7 @@ import {
   startPostgresCluster,
 } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
-import { closeServers, type TestServer, testServer, waitFor } from '../server-fixtures.js';
+import { closeServers, testServer, waitFor } from '../server-fixtures.js';
 
 // A gate that loops back: each visit asks a new question.
 const LOOP = `digraph loop {
