@@ -77,6 +77,9 @@ export interface RemoteRuns {
   folded(id: string): { statuses: ReadonlyMap<string, NodeStatus>; summary: RunSummary };
   /** Fold in the run's events stored since the last read. */
   catchUp(id: string): Promise<void>;
+  /** The run's newest checkpoint and a stage's `status.json`, as stored (its files are elsewhere). */
+  checkpoint(id: string): Promise<Record<string, unknown> | undefined>;
+  stage(id: string, stage: string): Promise<unknown>;
 }
 
 /** A run's numbered events, replayed from an id and followed live (an SSE stream reads these). */
@@ -215,6 +218,18 @@ export class RunManager {
   async catchUp(id: string): Promise<void> {
     const remote = this.#options.remote;
     if (remote?.role === 'server' && this.#store.get(id)) await remote.runs.catchUp(id);
+  }
+
+  /**
+   * What the database holds of run `id`'s files, for a server whose runs execute on workers (their run
+   * directories are on other machines): its newest checkpoint, or a stage's `status.json`. Undefined
+   * elsewhere, and where nothing is stored: the run directory is read.
+   */
+  async stored(id: string, what: { stage: string } | 'checkpoint'): Promise<unknown> {
+    const remote = this.#options.remote;
+    if (remote?.role !== 'server') return undefined;
+    this.get(id);
+    return what === 'checkpoint' ? remote.runs.checkpoint(id) : remote.runs.stage(id, what.stage);
   }
 
   nodeStatuses(id: string): Record<string, NodeStatus> {

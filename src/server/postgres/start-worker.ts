@@ -61,6 +61,8 @@ export function remoteRuns(store: PostgresRunStore, queue: RunQueue, leaseMs = D
     materialize: (id, runDir) => store.materialize(id, runDir),
     holdLease: (id, onLost) => queue.holdLease(id, leaseMs, onLost),
     folded: (id) => folds.fold(id),
+    checkpoint: (id) => store.storedCheckpoint(id),
+    stage: (id, stage) => store.storedStage(id, stage),
     catchUp: async (id) => {
       await folds.catchUp(id);
     },

@@ -83,7 +83,17 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('views of runs executed by workers',
     const { body: localGraph } = await local.json('GET', `/pipelines/${localId}/graph`);
     expect(graph.statuses).toEqual(localGraph.statuses);
     expect(graph.statuses).toMatchObject({ review: 'success', ship: 'success', exit: 'success' });
-    expect((await server.json('GET', `/pipelines/${id}/nodes/ship`)).body.state).toBe('success');
+    const { body: ship } = await server.json('GET', `/pipelines/${id}/nodes/ship`);
+    const { body: localShip } = await local.json('GET', `/pipelines/${localId}/nodes/ship`);
+    expect(ship.state).toBe('success');
+    // Its stage record and checkpoint as the worker committed them.
+    expect(ship.status).toEqual(localShip.status);
+    expect(ship.status.outcome).toBe('success');
+    const { body: checkpoint } = await server.json('GET', `/pipelines/${id}/checkpoint`);
+    const { body: localCheckpoint } = await local.json('GET', `/pipelines/${localId}/checkpoint`);
+    expect(checkpoint.completed_nodes).toEqual(localCheckpoint.completed_nodes);
+    const { body: context } = await server.json('GET', `/pipelines/${id}/context`);
+    expect(context.context['human.gate.selected']).toBe('S');
     // The summary a view shows: where it stopped, when it ran.
     expect(done.current_node).toBe(localDone.current_node);
     expect(done.started_at).toEqual(expect.any(String));
