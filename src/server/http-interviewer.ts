@@ -4,6 +4,7 @@ import type { Answer, Interviewer, Question } from '../actors/interviewers/inter
 import { matchOption } from '../actors/interviewers/match-option.js';
 import { resolveScriptedAnswer } from '../actors/interviewers/resolve-scripted-answer.js';
 import { ApiError } from './api-error.js';
+import { gateDeadline } from './gate-deadline.js';
 import type { StoredQuestion } from './run-record.js';
 import type { RunStore } from './run-store.js';
 
@@ -58,6 +59,7 @@ export class HttpInterviewer implements Interviewer {
   readonly #store: RunStore;
   readonly #waiting = new Map<string, Waiting>();
   readonly #onChange: () => void;
+  readonly #released: boolean;
   #counter = 0;
 
   /** Questions waiting for an answer in this process. */
@@ -69,10 +71,22 @@ export class HttpInterviewer implements Interviewer {
     return this.#waiting.has(questionId);
   }
 
-  constructor(runId: string, store: RunStore, onChange: () => void = () => {}) {
+  /**
+   * `released`: the run stops while a gate waits (a worker) and continues later, maybe on another
+   * machine whose run directory never saw the question. Then the database's question is the gate's:
+   * found by its gate when the answer channel's id differs, it keeps its id and first asking time,
+   * and once its `human.timeout` has passed since then the gate is told it timed out.
+   */
+  constructor(
+    runId: string,
+    store: RunStore,
+    onChange: () => void = () => {},
+    options: { released?: boolean } = {},
+  ) {
     this.#runId = runId;
     this.#store = store;
     this.#onChange = onChange;
+    this.#released = options.released ?? false;
   }
 
   ask(question: Question, signal: AbortSignal): Promise<Answer> {
@@ -81,7 +95,8 @@ export class HttpInterviewer implements Interviewer {
     // channel's id (no run directory), the gate's own earlier question is the one asked again.
     const earlier =
       question.id !== undefined
-        ? stored.find((q) => q.id === question.id)
+        ? (stored.find((q) => q.id === question.id) ??
+          (this.#released ? stored.find((q) => q.stage === question.stage) : undefined))
         : stored.find((q) => q.stage === question.stage);
     if (earlier?.status === 'answered' && earlier.answer !== undefined) {
       this.#store.saveQuestions(
@@ -90,7 +105,19 @@ export class HttpInterviewer implements Interviewer {
       );
       return Promise.resolve(parseAnswer(question, earlier.answer));
     }
-    const id = question.id ?? earlier?.id ?? `${question.stage}-${Date.now()}-${++this.#counter}`;
+    const kept = this.#released ? earlier : undefined;
+    if (kept && question.timeoutMs !== undefined) {
+      const deadline = gateDeadline({ asked_at: kept.asked_at, timeout_seconds: question.timeoutMs / 1000 });
+      if (deadline !== undefined && deadline <= Date.now()) {
+        // The gate's own timer started again with this asking: the wait it bounds is already over.
+        this.#store.saveQuestions(
+          this.#runId,
+          stored.filter((q) => q !== kept),
+        );
+        return Promise.resolve({ value: 'timeout' });
+      }
+    }
+    const id = kept?.id ?? question.id ?? earlier?.id ?? `${question.stage}-${Date.now()}-${++this.#counter}`;
     const asked: Question = { ...question, id };
     const record: StoredQuestion = {
       id,
@@ -104,7 +131,7 @@ export class HttpInterviewer implements Interviewer {
       })),
       ...(question.textOption ? { text_option: question.textOption.key } : {}),
       ...(question.timeoutMs !== undefined ? { timeout_seconds: question.timeoutMs / 1000 } : {}),
-      asked_at: new Date().toISOString(),
+      asked_at: kept?.asked_at ?? new Date().toISOString(),
       status: 'pending',
     };
     this.#store.saveQuestions(this.#runId, [...stored.filter((q) => q.id !== id), record]);

@@ -18,6 +18,7 @@ import type { PipelineRun, RunOptions, RunResult } from '../run/run-types.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { ApiError } from './api-error.js';
+import { gateDeadline, nextGateDeadline } from './gate-deadline.js';
 import { HttpInterviewer, recordOfflineAnswer } from './http-interviewer.js';
 import { applyNodeStatus, type NodeStatus } from './node-statuses.js';
 import { readEventLines } from './read-event-lines.js';
@@ -58,7 +59,11 @@ export interface RunManagerOptions {
 
 /** What runs executing elsewhere need: a queue, a cancel that reaches the executor, shared events. */
 export interface RemoteRuns {
-  schedule(id: string): Promise<void>;
+  /**
+   * Have a worker execute the run now, or at `at` (a gate's timeout): a later schedule of the run
+   * replaces an earlier one, except that one at `at` never delays one already due.
+   */
+  schedule(id: string, at?: Date): Promise<void>;
   requestCancel(id: string): Promise<void>;
   onCancelRequested(listener: (id: string) => void): void;
   eventHub(id: string): RunEvents;
@@ -73,6 +78,13 @@ export interface RemoteRuns {
   take(id: string): Promise<boolean>;
   /** Hold the run's lease while this worker executes it (see `RunQueue.holdLease`); returns the release. */
   holdLease(id: string, onLost: (error: Error) => void): () => Promise<void>;
+  /** The run's node statuses and summary, folded from its stored events as far as `catchUp` read them. */
+  folded(id: string): { statuses: ReadonlyMap<string, NodeStatus>; summary: RunSummary };
+  /** Fold in the run's events stored since the last read. */
+  catchUp(id: string): Promise<void>;
+  /** The run's newest checkpoint and a stage's `status.json`, as stored (its files are elsewhere). */
+  checkpoint(id: string): Promise<Record<string, unknown> | undefined>;
+  stage(id: string, stage: string): Promise<unknown>;
 }
 
 /** A run's numbered events, replayed from an id and followed live (an SSE stream reads these). */
@@ -207,7 +219,33 @@ export class RunManager {
     return hub;
   }
 
+  /**
+   * Read what a view of run `id` shows from wherever it is kept: for a server whose runs execute on
+   * workers, the events stored since the last view (their run directories are on other machines).
+   */
+  async catchUp(id: string): Promise<void> {
+    const remote = this.#options.remote;
+    if (remote?.role === 'server' && this.#store.get(id)) await remote.runs.catchUp(id);
+  }
+
+  /**
+   * What the database holds of run `id`'s files, for a server whose runs execute on workers (their run
+   * directories are on other machines): its newest checkpoint, or a stage's `status.json`. Undefined
+   * elsewhere, and where nothing is stored: the run directory is read.
+   */
+  async stored(id: string, what: { stage: string } | 'checkpoint'): Promise<unknown> {
+    const remote = this.#options.remote;
+    if (remote?.role !== 'server') return undefined;
+    this.get(id);
+    return what === 'checkpoint' ? remote.runs.checkpoint(id) : remote.runs.stage(id, what.stage);
+  }
+
   nodeStatuses(id: string): Record<string, NodeStatus> {
+    const remote = this.#options.remote;
+    if (remote?.role === 'server') {
+      this.get(id);
+      return Object.fromEntries(remote.runs.folded(id).statuses);
+    }
     const live = this.#live.get(id);
     if (live) return Object.fromEntries(live.statuses);
     const record = this.get(id);
@@ -222,6 +260,8 @@ export class RunManager {
 
   /** Where the run is and what it cost, folded from its events (live, or read back once from the log). */
   summary(id: string): RunSummary {
+    const remote = this.#options.remote;
+    if (remote?.role === 'server') return remote.runs.folded(id).summary;
     const live = this.#live.get(id);
     if (live) return live.summary;
     const record = this.get(id);
@@ -259,6 +299,16 @@ export class RunManager {
       return;
     }
     if (this.#options.remote && ['waiting', 'running', 'queued'].includes(record.status)) {
+      // Past its gate's timeout the question is closed, as in one process: the default is on its way.
+      const asked = this.#store.questions(id).find((q) => q.id === questionId);
+      const deadline = asked?.status === 'pending' ? gateDeadline(asked) : undefined;
+      if (deadline !== undefined && deadline <= Date.now()) {
+        throw new ApiError(
+          409,
+          'QUESTION_NOT_PENDING',
+          `question ${questionId} is closed: its gate timed out (and takes its default, if it has one).`,
+        );
+      }
       // Kept with the question; the run's continuation asks the gate again and takes it. Scheduled even
       // while the run still shows running: its worker may be releasing it right now.
       recordOfflineAnswer(this.#store, id, questionId, text);
@@ -393,8 +443,12 @@ export class RunManager {
     // A takeover is the run's lease firing: the worker executing it stopped renewing it (it died).
     if (record.status === 'running' && !options.takeover)
       throw new AttractorError('RUN_BUSY', `run ${id} is executing elsewhere; the queue tries again.`);
-    if (record.status === 'waiting' && !this.#store.questions(id).some((q) => q.status === 'answered'))
-      return;
+    if (record.status === 'waiting' && !this.#store.questions(id).some((q) => q.status === 'answered')) {
+      // Its gate's timeout: due (the gate takes its default), or not yet (this clock is behind the queue's).
+      const deadline = nextGateDeadline(this.#store.questions(id));
+      if (deadline === undefined) return;
+      if (deadline > Date.now()) return remote.runs.schedule(id, new Date(deadline));
+    }
     // Reached by two workers at once (a takeover and a job a dead worker had held): one executes it.
     if (!(await remote.runs.take(id))) {
       if (options.takeover) return;
@@ -411,6 +465,7 @@ export class RunManager {
       this.#start(id);
       await this.#live.get(id)?.settled;
       await this.#store.flush?.();
+      if (this.#store.get(id)?.status === 'waiting') await this.#scheduleReleased(id);
     } finally {
       await release();
     }
@@ -534,13 +589,17 @@ export class RunManager {
   #start(id: string): void {
     const record = this.get(id);
     const releaseAtGates = this.#options.remote?.role === 'worker';
-    const interviewer = new HttpInterviewer(id, this.#store, () =>
-      // After the question is recorded and the gate waits on it (the same turn): nothing holds a worker.
-      queueMicrotask(() => {
-        if (!releaseAtGates || interviewer.waiting === 0 || live.releasing) return;
-        live.releasing = true;
-        live.run?.cancel();
-      }),
+    const interviewer = new HttpInterviewer(
+      id,
+      this.#store,
+      () =>
+        // After the question is recorded and the gate waits on it (the same turn): nothing holds a worker.
+        queueMicrotask(() => {
+          if (!releaseAtGates || interviewer.waiting === 0 || live.releasing) return;
+          live.releasing = true;
+          live.run?.cancel();
+        }),
+      { released: releaseAtGates },
     );
     const live: LiveRun = {
       hub: new RunEventHub(record.run_dir),
@@ -599,7 +658,14 @@ export class RunManager {
       return;
     }
     live.run = run;
-    this.#store.update(id, { status: 'running', run_dir: run.runDir });
+    // A continuation (after a gate, a takeover) is not the attempt that stopped: no ending of that one shows.
+    this.#store.update(id, {
+      status: 'running',
+      run_dir: run.runDir,
+      quality: undefined,
+      failure: undefined,
+      stopped_at: undefined,
+    });
     const settled = run.result.then(
       (result) => this.#finish(id, result),
       (error: unknown) => this.#finish(id, undefined, error),
@@ -617,24 +683,53 @@ export class RunManager {
       : live?.interrupting
         ? 'interrupted'
         : (result?.status ?? 'failed');
+    // A run released at a gate has not ended: the cancel that stopped it here is no failure of it.
+    const ended = status !== 'waiting';
     this.#store.update(id, {
       status,
-      ...(result ? { quality: result.quality } : {}),
-      ...(result?.stoppedAt ? { stopped_at: result.stoppedAt } : {}),
-      ...(result?.failure
-        ? { failure: result.failure }
-        : error !== undefined
-          ? { failure: { reason: error instanceof Error ? error.message : String(error) } }
-          : {}),
+      ...(result && ended ? { quality: result.quality } : {}),
+      ...(result?.stoppedAt && ended ? { stopped_at: result.stoppedAt } : {}),
+      ...(!ended
+        ? {}
+        : result?.failure
+          ? { failure: result.failure }
+          : error !== undefined
+            ? { failure: { reason: error instanceof Error ? error.message : String(error) } }
+            : {}),
     });
     if (TERMINAL_STATUSES.has(status)) this.#store.saveQuestions(id, []);
     live?.hub.finish(status);
-    // Answered while it was being released: the answer's continuation found it still running.
-    if (status === 'waiting' && this.#store.questions(id).some((q) => q.status === 'answered')) {
-      this.#store.update(id, { status: 'queued' });
-      this.#enqueue(id);
-    }
     this.#pump();
+  }
+
+  /**
+   * A run released at a gate continues when it is answered or when its gate times out. Decided on the
+   * database's questions once the release is committed: an answer given meanwhile (its continuation
+   * found the run still running) continues it now; else a delayed job waits for the gate's deadline,
+   * which an answer's schedule replaces.
+   */
+  async #scheduleReleased(id: string): Promise<void> {
+    const remote = this.#options.remote;
+    if (!remote) return;
+    try {
+      const record = await remote.runs.refresh(id);
+      if (record?.status !== 'waiting') return;
+      const questions = this.#store.questions(id);
+      if (questions.some((q) => q.status === 'answered')) {
+        this.#store.update(id, { status: 'queued' });
+        this.#enqueue(id);
+        return;
+      }
+      const deadline = nextGateDeadline(questions);
+      if (deadline !== undefined) await remote.runs.schedule(id, new Date(deadline));
+    } catch (error) {
+      this.#store.update(id, {
+        status: 'failed',
+        failure: {
+          reason: `its gate's timeout could not be scheduled: ${error instanceof Error ? error.message : String(error)}`,
+        },
+      });
+    }
   }
 
   /** The run's settings and services, built as `attractor run` builds them (`createRunServices`). */

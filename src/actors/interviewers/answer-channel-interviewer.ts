@@ -113,6 +113,8 @@ export function withAnswerChannel<T extends Interviewer & { close?(): void }>(
         // The file first: when both have settled already, the answer beats the withdrawn ask's rejection.
         const answer = await Promise.race([fromFile, fromInner]);
         if (fileWon) options.onAnsweredElsewhere?.(asked, answer, fileWon);
+        // An interviewer that says the gate timed out closes the question as the gate's own timer does.
+        else if (answer.value === 'timeout') closeQuestion(dir, id, 'timed_out', new Date());
         // The record of who answered; a late writer then finds the answer taken instead of talking to no one.
         else writeAnswerFile(dir, answerToFile(id, answer, options.answeredBy ?? 'run', new Date()));
         return answer;

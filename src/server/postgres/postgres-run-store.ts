@@ -267,6 +267,37 @@ export class PostgresRunStore implements RunStore {
     return hub;
   }
 
+  /** Run `id`'s newest stored checkpoint, as its executor last committed it. */
+  async storedCheckpoint(id: string): Promise<Record<string, unknown> | undefined> {
+    const { rows } = await this.#pool.query<{ checkpoint: Record<string, unknown> }>(
+      'SELECT checkpoint FROM attractor.checkpoints WHERE run_id = $1',
+      [id],
+    );
+    return rows[0]?.checkpoint;
+  }
+
+  /** The `status.json` of run `id`'s stage (a top-level node's is its id), as its executor committed it. */
+  async storedStage(id: string, stage: string): Promise<unknown> {
+    const { rows } = await this.#pool.query<{ status: unknown }>(
+      'SELECT status FROM attractor.stages WHERE run_id = $1 AND stage = $2',
+      [id, stage],
+    );
+    return rows[0]?.status;
+  }
+
+  /** Run `id`'s events after sequence number `after`, at most `limit` of them, in order. */
+  async eventsAfter(
+    id: string,
+    after: number,
+    limit: number,
+  ): Promise<{ seq: number; event: PipelineEvent }[]> {
+    const { rows } = await this.#pool.query<{ seq: string; event: PipelineEvent }>(
+      'SELECT seq, event FROM attractor.events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+      [id, after, limit],
+    );
+    return rows.map((row) => ({ seq: Number(row.seq), event: row.event }));
+  }
+
   /** Ask run `id`'s executor, in whichever process it is, to cancel it (delivered by NOTIFY). */
   async requestCancel(id: string): Promise<void> {
     await this.#pool.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, id]);

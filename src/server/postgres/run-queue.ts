@@ -53,12 +53,20 @@ export class RunQueue {
     return new RunQueue(url, utils);
   }
 
-  /** Ask a worker to execute run `id` (now, or at `at`: a gate's timeout). */
+  /**
+   * Ask a worker to execute run `id`: now (replacing a pending job of the run, so an answer cancels its
+   * gate's timeout), or at `at` (a gate's timeout), which leaves a job already due (an answer's) as it is.
+   */
   async schedule(id: string, at?: Date): Promise<void> {
     await this.#utils.addJob(
       RUN_TASK,
       { run_id: id },
-      { jobKey: `run:${id}`, jobKeyMode: 'replace', maxAttempts: 5, ...(at ? { runAt: at } : {}) },
+      {
+        jobKey: `run:${id}`,
+        jobKeyMode: at ? 'preserve_run_at' : 'replace',
+        maxAttempts: 5,
+        ...(at ? { runAt: at } : {}),
+      },
     );
   }
 

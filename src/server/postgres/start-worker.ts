@@ -5,6 +5,7 @@ import { ProcessLedger } from '../../shared/process/process-ledger.js';
 import { stopLeftoverProcesses } from '../../shared/process/stop-leftover-processes.js';
 import { type RemoteRuns, RunManager } from '../run-manager.js';
 import { PostgresRunStore } from './postgres-run-store.js';
+import { RunEventFolds } from './run-event-folds.js';
 import { RunQueue } from './run-queue.js';
 
 export interface WorkerOptions {
@@ -47,8 +48,12 @@ function stopWhatDeadWorkersLeft(dataDir: string): void {
 
 /** What a server or worker needs of the store and the queue for runs executing on workers. */
 export function remoteRuns(store: PostgresRunStore, queue: RunQueue, leaseMs = DEFAULT_LEASE_MS): RemoteRuns {
+  const folds = new RunEventFolds(
+    (id, after, limit) => store.eventsAfter(id, after, limit),
+    (id) => store.eventHub(id).eventCount,
+  );
   return {
-    schedule: (id) => queue.schedule(id),
+    schedule: (id, at) => queue.schedule(id, at),
     requestCancel: (id) => store.requestCancel(id),
     onCancelRequested: (listener) => store.onCancelRequested(listener),
     eventHub: (id) => store.eventHub(id),
@@ -65,6 +70,12 @@ export function remoteRuns(store: PostgresRunStore, queue: RunQueue, leaseMs = D
         store.owners.disown(id);
         await release(!mine);
       };
+    },
+    folded: (id) => folds.fold(id),
+    checkpoint: (id) => store.storedCheckpoint(id),
+    stage: (id, stage) => store.storedStage(id, stage),
+    catchUp: async (id) => {
+      await folds.catchUp(id);
     },
   };
 }

@@ -52,7 +52,7 @@ export function registerPipelineRoutes(app: Hono, manager: RunManager, options: 
     return c.json(view(record.id), 201);
   });
 
-  app.get('/pipelines', (c) => {
+  app.get('/pipelines', async (c) => {
     const query = ListQuerySchema.parse(c.req.query());
     const paging = {
       ...(query.limit ? { limit: query.limit } : {}),
@@ -72,6 +72,7 @@ export function registerPipelineRoutes(app: Hono, manager: RunManager, options: 
           { limit: 500 },
         )
       : manager.list({ ...(status ? { status } : {}), ...paging });
+    await Promise.all(page.runs.map((r) => manager.catchUp(r.id)));
     const views = page.runs
       .map((r) => runView(r, manager.viewFacts(r)))
       .filter((v) => !derived || v['status'] === status);
@@ -81,7 +82,10 @@ export function registerPipelineRoutes(app: Hono, manager: RunManager, options: 
     });
   });
 
-  app.get('/pipelines/:id', (c) => c.json(view(c.req.param('id'))));
+  app.get('/pipelines/:id', async (c) => {
+    await manager.catchUp(c.req.param('id'));
+    return c.json(view(c.req.param('id')));
+  });
 
   app.get('/pipelines/:id/events', (c) => {
     const hub = manager.hub(c.req.param('id'));

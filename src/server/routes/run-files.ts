@@ -58,36 +58,44 @@ function runDirOf(manager: RunManager, id: string): string | undefined {
   return manager.get(id).run_dir;
 }
 
+/** The run's newest checkpoint: the database's for a run on a worker, else its run directory's. */
+async function checkpointOf(manager: RunManager, id: string): Promise<Record<string, unknown> | undefined> {
+  const stored = (await manager.stored(id, 'checkpoint')) as Record<string, unknown> | undefined;
+  if (stored) return stored;
+  const dir = runDirOf(manager, id);
+  return dir ? readCheckpointJson(dir) : undefined;
+}
+
 /** Read-only views of a run's files: checkpoint, context, one node's status/prompt/response, the graph. */
 export function registerRunFileRoutes(app: Hono, manager: RunManager): void {
-  app.get('/pipelines/:id/checkpoint', (c) => {
-    const dir = runDirOf(manager, c.req.param('id'));
-    const checkpoint = dir ? readCheckpointJson(dir) : undefined;
+  app.get('/pipelines/:id/checkpoint', async (c) => {
+    const checkpoint = await checkpointOf(manager, c.req.param('id'));
     if (checkpoint === undefined)
       throw new ApiError(404, 'NO_CHECKPOINT', 'the run has not written a checkpoint yet.');
     return c.json(checkpoint);
   });
 
-  app.get('/pipelines/:id/context', (c) => {
+  app.get('/pipelines/:id/context', async (c) => {
     const id = c.req.param('id');
-    const dir = runDirOf(manager, id);
-    const context = (dir ? readCheckpointJson(dir) : undefined)?.['context'] ?? {};
+    const context = (await checkpointOf(manager, id))?.['context'] ?? {};
     return c.json({ pipeline_id: id, event_count: manager.hub(id).eventCount, context });
   });
 
-  app.get('/pipelines/:id/nodes/:node', (c) => {
+  app.get('/pipelines/:id/nodes/:node', async (c) => {
     const id = c.req.param('id');
+    await manager.catchUp(id);
     const node = c.req.param('node');
     if (!manager.graph(id).nodes.some((n) => n.id === node)) {
       throw new ApiError(404, 'NODE_NOT_FOUND', `pipeline ${id} has no node "${node}".`);
     }
     const dir = runDirOf(manager, id);
     const stage = dir ? path.join(dir, node) : undefined;
+    const stored = await manager.stored(id, { stage: node });
     const status = stage ? readIfExists(path.join(stage, 'status.json')) : undefined;
     return c.json({
       node_id: node,
       state: manager.nodeStatuses(id)[node] ?? 'pending',
-      status: status ? JSON.parse(status) : null,
+      status: stored ?? (status ? JSON.parse(status) : null),
       prompt: stage ? (readIfExists(path.join(stage, 'prompt.md')) ?? null) : null,
       response: stage ? (readIfExists(path.join(stage, 'response.md')) ?? null) : null,
       // A tool node's command output, kept whole in its stage folder.
@@ -101,6 +109,7 @@ export function registerRunFileRoutes(app: Hono, manager: RunManager): void {
   app.get('/pipelines/:id/graph', async (c) => {
     const id = c.req.param('id');
     const graph = manager.graph(id);
+    await manager.catchUp(id);
     const statuses = manager.nodeStatuses(id);
     const wantsSvg =
       c.req.query('format') === 'svg' || (c.req.header('accept') ?? '').includes('image/svg+xml');
