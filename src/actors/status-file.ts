@@ -63,11 +63,14 @@ export function writeStatusFile(path: string, outcome: Outcome, extra?: Record<s
   writeFileAtomic(path, statusFileText(outcome, extra));
 }
 
-/** `writeStatusFile` on the thread pool: a handler's record, made while the event loop serves other runs. */
+/**
+ * A handler's `status.json`, on the thread pool while the event loop serves other runs: atomic, not
+ * fsync'd, like every stage record (the checkpoint is the durable record: decision 0263).
+ */
 export function writeStatusFileAsync(
   path: string,
   outcome: Outcome,
   extra?: Record<string, unknown>,
 ): Promise<void> {
-  return writeFileAtomicAsync(path, statusFileText(outcome, extra));
+  return writeFileAtomicAsync(path, statusFileText(outcome, extra), { durable: false });
 }

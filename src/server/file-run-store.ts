@@ -87,8 +87,9 @@ export class FileRunStore implements RunStore {
     );
   }
 
-  async flush(): Promise<void> {
-    await Promise.all([...this.#lanes.values()].map((lane) => lane.settled()));
+  async flush(id?: string): Promise<void> {
+    const lanes = id === undefined ? [...this.#lanes.values()] : [this.#lanes.get(id)];
+    await Promise.all(lanes.map((lane) => lane?.settled()));
   }
 
   #write(record: RunRecord): void {
