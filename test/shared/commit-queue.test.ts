@@ -27,12 +27,12 @@ describe('WriteLane', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    lanes.forEach((lane, i) =>
+    for (const [i, lane] of lanes.entries()) {
       lane.push(`op ${i}`, async () => {
         started.push(`lane ${i}`);
         await held;
-      }),
-    );
+      });
+    }
     await tick();
     await tick();
     // All three are under way at once: none waits for another's disk.
