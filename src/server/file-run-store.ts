@@ -45,7 +45,8 @@ export class FileRunStore implements RunStore {
   create(record: RunRecord, source: string): void {
     if (this.#records.has(record.id))
       throw new AttractorError('RUN_EXISTS', `run ${record.id} already exists.`);
-    this.#writeBehind(record.id, path.join(this.#root, record.id, 'source.dot'), source);
+    // record.json follows it on the same lane and fsyncs their folder: one folder fsync for both.
+    this.#writeBehind(record.id, path.join(this.#root, record.id, 'source.dot'), source, false);
     this.#write(record);
   }
 
@@ -102,7 +103,7 @@ export class FileRunStore implements RunStore {
   }
 
   /** Queue `file`'s new content on the run's lane, unless a write of it is queued already (it takes this). */
-  #writeBehind(id: string, file: string, text: string): void {
+  #writeBehind(id: string, file: string, text: string, syncDirectory = true): void {
     this.#unwritten.set(file, text);
     if (this.#waiting.has(file)) return;
     this.#waiting.add(file);
@@ -115,7 +116,7 @@ export class FileRunStore implements RunStore {
       this.#waiting.delete(file);
       const newest = this.#unwritten.get(file) ?? text;
       try {
-        await writeFileAtomicAsync(file, newest);
+        await writeFileAtomicAsync(file, newest, { syncDirectory });
       } finally {
         // Read from memory until it is on disk; a newer content queued meanwhile keeps its own entry.
         if (this.#unwritten.get(file) === newest) this.#unwritten.delete(file);
