@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { type Outcome, OutcomeSchema, StageStatusSchema } from '../compiler/outcome.js';
-import { writeFileAtomic } from '../shared/atomic-write.js';
+import { writeFileAtomic, writeFileAtomicAsync } from '../shared/atomic-write.js';
 import { StatusFileError } from './status-file-error.js';
 
 /**
@@ -55,7 +55,22 @@ export function readStatusFile(path: string): Outcome | undefined {
   return statusFileToOutcome(parsed.data);
 }
 
+const statusFileText = (outcome: Outcome, extra?: Record<string, unknown>): string =>
+  `${JSON.stringify({ ...outcomeToStatusFile(outcome), ...extra }, null, 2)}\n`;
+
 /** `extra` adds fields a reader of the outcome ignores (the agent backend's `usage`). */
 export function writeStatusFile(path: string, outcome: Outcome, extra?: Record<string, unknown>): void {
-  writeFileAtomic(path, `${JSON.stringify({ ...outcomeToStatusFile(outcome), ...extra }, null, 2)}\n`);
+  writeFileAtomic(path, statusFileText(outcome, extra));
+}
+
+/**
+ * A handler's `status.json`, on the thread pool while the event loop serves other runs: atomic, not
+ * fsync'd, like every stage record (the checkpoint is the durable record: decision 0263).
+ */
+export function writeStatusFileAsync(
+  path: string,
+  outcome: Outcome,
+  extra?: Record<string, unknown>,
+): Promise<void> {
+  return writeFileAtomicAsync(path, statusFileText(outcome, extra), { durable: false });
 }

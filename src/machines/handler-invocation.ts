@@ -117,6 +117,14 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
       stages.record(visit, outcome, { keepWritten: false });
       return { outcome };
     }
+    // Side effects start behind the run's record: a crash from here on never runs a completed node again
+    // (the recorder writes off the event loop, so the checkpoint naming this node may still be on its way).
+    if (!visit.routing && runtime.services.recorded) {
+      await runtime.services.recorded();
+      // Stopped while it waited: the machine discards this outcome, and the node runs again on resume.
+      if (signal.aborted || runtime.services.signal?.aborted)
+        return { outcome: { status: 'fail', failure_reason: 'stopped before it started' } };
+    }
     const children: ChildPipelineHandle[] = [];
     const services = handlerServices(runtime, self, context, children);
     const handlerContext = new PipelineContext(values, node.id);

@@ -44,6 +44,11 @@ export interface PipelineServices {
   random?: () => number;
   /** Where node visits are recorded (stage folders, `status.json`); none: nothing is recorded. */
   stages?: StageStore;
+  /**
+   * Resolves once everything the run recorded so far is on disk (its checkpoint, the visit's folder): a
+   * node that does work awaits it before its handler, hooks included, starts. None: nothing to wait for.
+   */
+  recorded?: () => Promise<void>;
   /** Where manager loops' child pipelines come from and keep their checkpoints; none: manager loops fail. */
   childPipelines?: ChildPipelineStore;
 }

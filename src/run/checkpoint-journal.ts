@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { WriteLane } from '../shared/commit-queue.js';
 import { type LineFile, openLineFile } from '../shared/line-file.js';
+import { openQueuedLineFile, type QueuedLineFile } from '../shared/queued-line-file.js';
 import { removePresentFile } from '../shared/remove-file.js';
 import { applyCheckpointDelta, isCheckpointDelta } from './checkpoint-delta.js';
 
@@ -24,11 +26,14 @@ export const JOURNAL_COMPACT_BYTES = 256 * 1024;
  */
 export class CheckpointJournal {
   readonly path: string;
-  readonly #lines: LineFile;
+  readonly #lines: LineFile | QueuedLineFile;
 
-  constructor(runDir: string, options: { durable: boolean }) {
+  /** With a `lane`, every access to the file is an operation of it, and a line is fdatasync'd with its batch. */
+  constructor(runDir: string, options: { durable: boolean; lane?: WriteLane }) {
     this.path = join(runDir, JOURNAL_FILE);
-    this.#lines = openLineFile(this.path, options);
+    this.#lines = options.lane
+      ? openQueuedLineFile(this.path, options.lane, options)
+      : openLineFile(this.path, options);
   }
 
   /** Bytes appended since the journal was opened or last started over. */
@@ -52,6 +57,10 @@ export class CheckpointJournal {
 
   /** Close and delete the journal: the run left a durable `checkpoint.json` holding its newest line. */
   remove(): void {
+    if ('remove' in this.#lines) {
+      this.#lines.remove();
+      return;
+    }
     this.close();
     removePresentFile(this.path);
   }

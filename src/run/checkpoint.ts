@@ -4,9 +4,11 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { ContextLogEntrySchema } from '../actors/pipeline-context.js';
 import { StageStatusSchema } from '../compiler/outcome.js';
-import { writeFileAtomic } from '../shared/atomic-write.js';
+import { writeFileAtomic, writeFileAtomicAsync } from '../shared/atomic-write.js';
+import type { WriteLane } from '../shared/commit-queue.js';
 import { AttractorError } from '../shared/errors.js';
 import { openLineFile } from '../shared/line-file.js';
+import { openQueuedLineFile } from '../shared/queued-line-file.js';
 import {
   type CheckpointParts,
   chainStartText,
@@ -75,6 +77,11 @@ export interface CheckpointWriterOptions {
    * the run reached starts from. Same lines as the journal, never emptied, not fsync'd.
    */
   keepHistory?: boolean;
+  /**
+   * Where the writes go (decision 0261): each one an operation of this lane, run off the event loop in
+   * order; without one, each is made before `write` returns.
+   */
+  lane?: WriteLane;
 }
 
 /** A chain's id: unique enough that two writers on one journal (they should not be) never share one. */
@@ -92,10 +99,18 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
   const path = join(options.runDir, 'checkpoint.json');
   const durable = options.durable ?? true;
   if (options.historyDir) mkdirSync(options.historyDir, { recursive: true });
-  const journal = new CheckpointJournal(options.runDir, { durable });
+  const { lane } = options;
+  const journal = new CheckpointJournal(options.runDir, { durable, ...(lane ? { lane } : {}) });
+  const historyPath = join(options.runDir, CHECKPOINT_HISTORY_FILE);
   const history = options.keepHistory
-    ? openLineFile(join(options.runDir, CHECKPOINT_HISTORY_FILE), { durable: false })
+    ? lane
+      ? openQueuedLineFile(historyPath, lane, { durable: false })
+      : openLineFile(historyPath, { durable: false })
     : undefined;
+  const replace = (file: string, text: string, atomic: { durable: boolean; syncDirectory?: boolean }) => {
+    if (lane) lane.push(`writing the checkpoint ${file}`, () => writeFileAtomicAsync(file, text, atomic));
+    else writeFileAtomic(file, text, atomic);
+  };
   let lastStamp = 0;
   let snapshotExists = options.fresh ? false : existsSync(path);
   // The journal's newest line, its chain and its place there; undefined when the next line must be full.
@@ -112,7 +127,7 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
     // A durable snapshot fsyncs its content but not the folder: the journal, whose newest line is this
     // same checkpoint, is emptied or deleted only after the rename, and a journalling file system commits
     // the two in that order; whichever survives a power cut, a reader finds this checkpoint (decision 0055).
-    writeFileAtomic(path, text, { durable: sync, syncDirectory: false });
+    replace(path, text, { durable: sync, syncDirectory: false });
     snapshotExists = true;
   };
   const refreshSnapshot = (): void => {
@@ -167,7 +182,7 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
         const stamp = Math.max(parts.header.timestamp, lastStamp + 1);
         lastStamp = stamp;
         // Resume can start from a history copy too: never leave one half-written.
-        writeFileAtomic(join(options.historyDir, `checkpoint_${stamp}.json`), text(), { durable: false });
+        replace(join(options.historyDir, `checkpoint_${stamp}.json`), text(), { durable: false });
       }
     },
     /** Bring checkpoint.json up to date now (before a node that does work starts, for instance). */

@@ -1,6 +1,16 @@
 import { closeSync, openSync } from 'node:fs';
+import type { WriteLane } from '../shared/commit-queue.js';
 import { endTornLine, writeWhole } from '../shared/line-file.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
+import { openQueuedLineFile } from '../shared/queued-line-file.js';
+
+/** A run's `events.jsonl` writer. */
+export interface EventLog {
+  append(event: PipelineEvent): void;
+  /** Write the pending lines now (without a lane); with one, they are already queued in order. */
+  flush(): void;
+  close(): void;
+}
 
 /**
  * `events.jsonl`: one event per line, nothing kept in memory. Lines of one synchronous burst (a node
@@ -8,7 +18,21 @@ import type { PipelineEvent } from '../shared/pipeline-event.js';
  * checkpoint is written and otherwise on the next turn of the event loop, so a reader tailing the file
  * sees each event within a tick and the file is never behind the checkpoint.
  */
-export function openEventLog(path: string, onDeferredError?: (error: unknown) => void) {
+export function openEventLog(
+  path: string,
+  onDeferredError?: (error: unknown) => void,
+  lane?: WriteLane,
+): EventLog {
+  // Through the run's write lane (decision 0261): the events of a burst are one queued write, ordered
+  // before the checkpoint that follows them.
+  if (lane) {
+    const file = openQueuedLineFile(path, lane, { durable: false });
+    return {
+      append: (event) => file.append(JSON.stringify(event)),
+      flush: () => {},
+      close: () => file.close(),
+    };
+  }
   // Readable too, so a torn last line left by a killed process can be found and ended.
   const fd = openSync(path, 'a+');
   endTornLine(fd);

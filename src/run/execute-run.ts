@@ -125,6 +125,7 @@ function launch(
     }
   };
 
+  let delivering: Promise<void> | undefined;
   const emitEvent: EmitEvent = (kind, data, nodeId) => {
     const tags: { branch?: string; parent?: string } = data;
     const ours = !tags.branch && !tags.parent;
@@ -153,7 +154,13 @@ function launch(
       artifactCount: () => artifacts.list().length,
     });
     guarded('writing the event log', () => recorder.event(event));
-    guarded('the onEvent callback', () => options.onEvent?.(event));
+    // Whoever hears the run end finds every record on disk: from the end on, callbacks wait for them.
+    if (TERMINAL_EVENTS.has(kind) && ours) delivering ??= recorder.recorded().catch(() => {});
+    const onEvent = options.onEvent;
+    if (!onEvent) return;
+    if (delivering)
+      delivering = delivering.then(() => void guarded('the onEvent callback', () => onEvent(event)));
+    else guarded('the onEvent callback', () => onEvent(event));
   };
 
   const writeCheckpoint = (context: PipelineMachineContext, currentNode: string, status: RunStatus): void => {
@@ -174,6 +181,7 @@ function launch(
     artifacts,
     processes,
     stages: recorder.stages,
+    recorded: () => recorder.recorded(),
     emit: emitEvent,
     signal: hard.signal,
   });
@@ -236,11 +244,12 @@ function launch(
       emitEvent('pipeline.finalize', finalize);
       return result;
     })
-    .finally(() => {
+    .finally(async () => {
       budgetSignal?.removeEventListener('abort', onBudget);
       try {
-        recorder.close();
+        await recorder.close();
       } finally {
+        await delivering;
         releaseLock();
       }
     });

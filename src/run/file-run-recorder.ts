@@ -1,10 +1,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { CommitFailure, WriteLane } from '../shared/commit-queue.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { removePresentFile } from '../shared/remove-file.js';
 import { createCheckpointWriter } from './checkpoint.js';
 import type { CheckpointParts } from './checkpoint-delta.js';
-import { openEventLog } from './event-log.js';
+import { type EventLog, openEventLog } from './event-log.js';
 import { type RunFiles, writeRunFiles } from './run-directory.js';
 import { RunEventFeed } from './run-event-feed.js';
 import type { RunManifest } from './run-manifest.js';
@@ -24,7 +25,7 @@ export interface FileRunRecorderOptions {
   checkpointDir?: string;
   /** Restarts the run had made before (a resume): a restart's checkpoint first writes the waiting records. */
   restarts?: number;
-  /** A deferred write failed (nobody waits for it): the engine stops the run. */
+  /** A write made off the event loop failed (nobody waits for it): the engine stops the run. */
   onLateFailure: (error: RunRecordError) => void;
 }
 
@@ -33,19 +34,24 @@ export interface FileRunRecorderOptions {
  * (docs/decisions/0055-checkpoint-journal.md), one folder per node visit with its `status.json`, and,
  * for a new run, `pipeline.dot` and `manifest.json` (fsync'd on the thread pool while the engine starts,
  * in place before the first checkpoint: docs/decisions/0054-run-files-fsynced-off-the-main-thread.md).
+ *
+ * Every write is an operation of the run's write lane (docs/decisions/0261-run-writes-off-the-event-loop.md):
+ * made on the thread pool, in the order the run made them, fsync'd in group commits with the other runs
+ * of the process; the event loop never waits for the disk. `recorded()` is when they are all done.
  */
 export class FileRunRecorder implements RunRecorder {
   readonly stages: FileStageStore;
   readonly #runDir: string;
   readonly #eventsFile: string;
   readonly #fresh: boolean;
+  readonly #lane: WriteLane;
   readonly #checkpoints: ReturnType<typeof createCheckpointWriter>;
-  readonly #log: ReturnType<typeof openEventLog>;
+  readonly #log: EventLog;
   readonly #feed: RunEventFeed;
   #runFiles: RunFiles | undefined;
-  // Once they failed, no checkpoint may be written: it would name a run whose manifest is missing.
-  #runFilesFailure: unknown;
   #restartsRecorded: number;
+  // Once the run said it is over, its events reach readers only after every record is on disk.
+  #publishing: Promise<void> | undefined;
 
   constructor(options: FileRunRecorderOptions) {
     const { runDir } = options;
@@ -53,8 +59,11 @@ export class FileRunRecorder implements RunRecorder {
     this.#fresh = options.fresh;
     this.#restartsRecorded = options.restarts ?? 0;
     this.#eventsFile = join(runDir, 'events.jsonl');
+    this.#lane = new WriteLane((failure) =>
+      options.onLateFailure(new RunRecordError(failure.what, failure.cause)),
+    );
     // The run's routing nodes' records are made whenever checkpoint.json is written.
-    this.stages = new FileStageStore(runDir);
+    this.stages = new FileStageStore(runDir, this.#lane);
     const durable = options.durable ?? true;
     this.#runFiles =
       options.fresh && options.source !== undefined && options.manifest
@@ -68,18 +77,13 @@ export class FileRunRecorder implements RunRecorder {
         durable,
         fresh: options.fresh,
         keepHistory: true,
+        lane: this.#lane,
         beforeSnapshot: () => this.stages.flush(),
-        onError: (error) =>
-          options.onLateFailure(
-            new RunRecordError(`writing the checkpoint ${this.#checkpoints.path}`, error),
-          ),
       });
       // Where this run's lines begin (a resume appends after the earlier runs'): `events()` replays from there.
       const start = existsSync(this.#eventsFile) ? statSync(this.#eventsFile).size : 0;
-      this.#log = openEventLog(this.#eventsFile, (error) =>
-        options.onLateFailure(new RunRecordError(`writing ${this.#eventsFile}`, error)),
-      );
-      this.#feed = new RunEventFeed(this.#eventsFile, start, () => this.#log.flush());
+      this.#log = openEventLog(this.#eventsFile, undefined, this.#lane);
+      this.#feed = new RunEventFeed(this.#eventsFile, start, () => this.#lane.settled());
     } catch (error) {
       this.#runFiles?.abandon();
       throw error;
@@ -87,78 +91,77 @@ export class FileRunRecorder implements RunRecorder {
   }
 
   event(event: PipelineEvent): void {
-    try {
-      recording(`writing ${this.#eventsFile}`, () => this.#log.append(event));
-    } finally {
-      this.#feed.publish(event);
-    }
+    this.#log.append(event);
+    if (this.#publishing) this.#publishing = this.#publishing.then(() => this.#feed.publish(event));
+    else this.#feed.publish(event);
   }
 
   checkpoint(parts: CheckpointParts): void {
-    recording(`writing ${join(this.#runDir, 'manifest.json')} and pipeline.dot`, () =>
-      this.#settleRunFiles(),
-    );
-    recording(`writing ${this.#eventsFile}`, () => this.#log.flush());
+    this.#settleRunFiles();
     // A restart forgets the completed nodes: the records of those still waiting must be on disk first.
     if (parts.header.restarts !== this.#restartsRecorded) {
-      this.#flushStages();
+      this.stages.flush();
       this.#restartsRecorded = parts.header.restarts;
     }
     recording(`writing the checkpoint ${this.#checkpoints.path}`, () => this.#checkpoints.write(parts));
   }
 
   beforeWork(): void {
-    recording(`writing the checkpoint ${this.#checkpoints.path}`, () => this.#checkpoints.flush());
+    this.#checkpoints.flush();
   }
 
   beforeEnd(): void {
-    this.#flushStages();
+    this.stages.flush();
+    this.#publishing ??= this.#lane.settled().catch(() => {});
+  }
+
+  recorded(): Promise<void> {
+    return this.#lane.settled().catch((error: unknown) => {
+      throw asRecordError(error);
+    });
   }
 
   events(): AsyncIterableIterator<PipelineEvent> {
     return this.#feed.events();
   }
 
-  close(): void {
-    let failure: RunRecordError | undefined;
-    const attempt = (what: string, write: () => void): void => {
-      try {
-        recording(what, write);
-      } catch (error) {
-        failure ??= error as RunRecordError;
-      }
-    };
+  async close(): Promise<void> {
     // Settled by the first checkpoint already, unless the run ended before writing any.
-    if (this.#runFilesFailure === undefined)
-      attempt(`writing ${join(this.#runDir, 'manifest.json')}`, () => this.#settleRunFiles());
-    attempt(`writing ${this.#checkpoints.path}`, () => this.#checkpoints.close());
-    attempt(`writing ${this.#eventsFile}`, () => this.#log.close());
-    this.#feed.end();
-    if (failure) throw failure;
+    this.#settleRunFiles();
+    this.#checkpoints.close();
+    this.#log.close();
+    try {
+      await this.#lane.settled();
+    } catch (error) {
+      throw asRecordError(error);
+    } finally {
+      await this.#publishing;
+      this.#feed.end();
+    }
   }
 
   abandon(): void {
-    this.#checkpoints.close();
-    this.#log.close();
+    // Queued this turn and never run: the events of a run that did not start must not appear later.
+    this.#lane.discard();
     this.#feed.end();
     this.#runFiles?.abandon();
     // A new run's log is its own: gone with it, so the folder can take the next run.
     if (this.#fresh) removePresentFile(this.#eventsFile);
   }
 
+  /** Both files in place before the first checkpoint (queued ahead of it); a failure stops the lane there. */
   #settleRunFiles(): void {
-    if (this.#runFilesFailure !== undefined) throw this.#runFilesFailure;
     const files = this.#runFiles;
+    if (!files) return;
     this.#runFiles = undefined;
-    try {
-      files?.settle();
-    } catch (error) {
-      this.#runFilesFailure = error;
-      throw error;
-    }
+    this.#lane.push(`writing ${join(this.#runDir, 'manifest.json')} and pipeline.dot`, () =>
+      files.settleAsync(),
+    );
   }
+}
 
-  #flushStages(): void {
-    recording(`writing the stage folders of ${this.#runDir}`, () => this.stages.flush());
-  }
+function asRecordError(error: unknown): RunRecordError {
+  if (error instanceof RunRecordError) return error;
+  if (error instanceof CommitFailure) return new RunRecordError(error.what, error.cause);
+  return new RunRecordError('writing the run', error);
 }

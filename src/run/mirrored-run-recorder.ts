@@ -61,12 +61,16 @@ export class MirroredRunRecorder implements RunRecorder {
     this.#inner.beforeEnd();
   }
 
+  recorded(): Promise<void> {
+    return this.#inner.recorded();
+  }
+
   events(): AsyncIterableIterator<PipelineEvent> {
     return this.#inner.events();
   }
 
-  close(): void {
-    this.#inner.close();
+  close(): Promise<void> {
+    return this.#inner.close();
   }
 
   abandon(): void {

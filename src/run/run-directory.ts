@@ -28,6 +28,8 @@ export function makeRunFolder(runDir: string): void {
 export interface RunFiles {
   /** Both in place with their content on disk; throws what the first to fail met (the other is then given up). */
   settle(): void;
+  /** `settle()` off the event loop (a run whose writes go through its write lane). */
+  settleAsync(): Promise<void>;
   /** The run never started: neither file appears. */
   abandon(): void;
 }
@@ -55,6 +57,7 @@ export function writeRunFiles(
     writeFileAtomic(record, manifestText, { durable: false });
     return {
       settle: () => {},
+      settleAsync: async () => {},
       // Ours to remove: the run holds the folder's lock, and the folder held no manifest before it.
       abandon: () => {
         rmSync(record, { force: true });
@@ -81,6 +84,15 @@ export function writeRunFiles(
         throw error;
       }
       record.settle();
+    },
+    async settleAsync(): Promise<void> {
+      try {
+        await pipeline.settleAsync();
+      } catch (error) {
+        record.abandon();
+        throw error;
+      }
+      await record.settleAsync();
     },
     abandon(): void {
       pipeline.abandon();

@@ -19,13 +19,13 @@ interface Subscriber {
 export class RunEventFeed {
   readonly #path: string;
   readonly #startOffset: number;
-  readonly #flush: () => void;
+  readonly #flush: () => void | Promise<void>;
   readonly #subscribers = new Set<Subscriber>();
   #published = 0;
   #ended = false;
 
-  /** `flush` writes the log's pending lines, so the file holds every event published so far. */
-  constructor(eventsFile: string, startOffset: number, flush: () => void) {
+  /** `flush` writes the log's pending lines (or resolves once written), so the file holds every event published so far. */
+  constructor(eventsFile: string, startOffset: number, flush: () => void | Promise<void>) {
     this.#path = eventsFile;
     this.#startOffset = startOffset;
     this.#flush = flush;
@@ -66,14 +66,10 @@ export class RunEventFeed {
     let closed = false;
     const open = (): AsyncIterableIterator<PipelineEvent> => {
       if (inner) return inner;
-      try {
-        this.#flush();
-      } catch {
-        // The run already reports a log it cannot write; history is then what the file holds.
-      }
+      const written = this.#flushed();
       const sub: Subscriber = { queue: [], ended: this.#ended || closed };
       if (!sub.ended) this.#subscribers.add(sub);
-      inner = this.#iterate(sub, this.#published);
+      inner = this.#iterate(sub, this.#published, written);
       return inner;
     };
     const done = (): IteratorResult<PipelineEvent, undefined> => ({ done: true, value: undefined });
@@ -89,9 +85,25 @@ export class RunEventFeed {
     return iterator;
   }
 
-  async *#iterate(sub: Subscriber, history: number): AsyncIterableIterator<PipelineEvent> {
+  /** The log's pending lines written; a log the run cannot write (it reports that) leaves what the file holds. */
+  #flushed(): Promise<void> {
     try {
-      if (history > 0) yield* this.#readHistory(history);
+      return Promise.resolve(this.#flush()).catch(() => {});
+    } catch {
+      return Promise.resolve();
+    }
+  }
+
+  async *#iterate(
+    sub: Subscriber,
+    history: number,
+    written: Promise<void>,
+  ): AsyncIterableIterator<PipelineEvent> {
+    try {
+      if (history > 0) {
+        await written;
+        yield* this.#readHistory(history);
+      }
       for (;;) {
         const next = sub.queue.shift();
         if (next) {

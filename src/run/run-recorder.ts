@@ -9,7 +9,8 @@ import type { CheckpointParts } from './checkpoint-delta.js';
  * the checkpoint journal and checkpoint.json, stage folders); a database store implements the same.
  *
  * Each method that writes throws a `RunRecordError` when it cannot: the engine then stops the run, and
- * its result rejects with it. Failures nobody is waiting for (a deferred write) go to `onLateFailure`.
+ * its result rejects with it. Failures nobody is waiting for (a write made off the event loop) go to
+ * `onLateFailure`.
  */
 export interface RunRecorder {
   /** Where handlers record node visits. */
@@ -22,10 +23,15 @@ export interface RunRecorder {
   beforeWork(): void;
   /** The run is about to say it is over: every node's record must be in place when that is heard. */
   beforeEnd(): void;
+  /**
+   * Resolves once everything recorded so far is on disk (durable where the run is): a node that does
+   * work starts only then. Rejects with what could not be kept (the run is being stopped for it).
+   */
+  recorded(): Promise<void>;
   /** The run's events from its first (this run's, not an earlier attempt's), then live ones until it ends. */
   events(): AsyncIterableIterator<PipelineEvent>;
-  /** The run stopped: make everything durable and release what is open. Throws what could not be kept. */
-  close(): void;
+  /** The run stopped: make everything durable and release what is open. Rejects with what could not be kept. */
+  close(): Promise<void>;
   /** The run never started: leave nothing behind that a later run would trip over. */
   abandon(): void;
 }

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runsBuiltInRouting } from '../actors/handlers/built-in-routing.js';
 import type { HandlerRegistry } from '../actors/registry.js';
@@ -8,18 +9,15 @@ import type { Outcome } from '../compiler/outcome.js';
 import type { PipelineMachineInput } from '../machines/machine-context.js';
 import { stageDirFor } from '../machines/stage-dir.js';
 import type { StageStore, StageVisit } from '../machines/stage-store.js';
-import { writeFileAtomic } from '../shared/atomic-write.js';
-import { removeFile } from '../shared/remove-file.js';
+import { writeFileAtomic, writeFileAtomicAsync } from '../shared/atomic-write.js';
+import type { WriteLane } from '../shared/commit-queue.js';
+import { removeFile, removeFileAsync } from '../shared/remove-file.js';
+
+const statusText = (outcome: Outcome): string => `${JSON.stringify(outcomeToStatusFile(outcome), null, 2)}\n`;
 
 /** Write a node's outcome as `<stage>/status.json` (atomically; not fsync'd, like every stage file). */
 export function writeStageStatus(stageDir: string, outcome: Outcome): void {
-  writeFileAtomic(
-    join(stageDir, 'status.json'),
-    `${JSON.stringify(outcomeToStatusFile(outcome), null, 2)}\n`,
-    {
-      durable: false,
-    },
-  );
+  writeFileAtomic(join(stageDir, 'status.json'), statusText(outcome), { durable: false });
 }
 
 /**
@@ -34,12 +32,30 @@ export function writeStageStatus(stageDir: string, outcome: Outcome): void {
  */
 export class FileStageStore implements StageStore {
   readonly #pending: { stageDir: string; outcome: Outcome }[] = [];
+  readonly #lane: WriteLane | undefined;
 
-  /** `runDir`: the run whose routing nodes' records wait for its checkpoint; none: nothing waits. */
-  constructor(readonly runDir?: string) {}
+  /**
+   * `runDir`: the run whose routing nodes' records wait for its checkpoint; none: nothing waits. With a
+   * `lane`, that run's records are operations of it (decision 0261), in order with its checkpoints.
+   */
+  constructor(
+    readonly runDir?: string,
+    lane?: WriteLane,
+  ) {
+    this.#lane = lane;
+  }
 
   begin(visit: StageVisit, options: { scripted: boolean }): void {
     if (this.#defers(visit)) return;
+    const lane = this.#queues(visit);
+    if (lane) {
+      lane.push(`making ${visit.stageDir}`, async () => {
+        const made = await mkdir(visit.stageDir, { recursive: true });
+        if (!options.scripted && made === undefined)
+          await removeFileAsync(join(visit.stageDir, 'status.json'));
+      });
+      return;
+    }
     const made = mkdirSync(visit.stageDir, { recursive: true });
     // A status.json from an earlier visit must not pass for this one's. Removing it (rather than
     // comparing mtimes) is exact: kernels stamp mtimes from a coarse clock that lags Date.now(). A
@@ -49,7 +65,15 @@ export class FileStageStore implements StageStore {
   }
 
   record(visit: StageVisit, outcome: Outcome, options: { keepWritten: boolean }): void {
+    const lane = this.#queues(visit);
     if (this.#defers(visit)) this.#pending.push({ stageDir: visit.stageDir, outcome });
+    else if (lane) {
+      const status = join(visit.stageDir, 'status.json');
+      lane.push(`writing ${status}`, async () => {
+        if (options.keepWritten && (await present(status))) return;
+        await writeFileAtomicAsync(status, statusText(outcome), { durable: false });
+      });
+    }
     // A handler (or an external agent, through the status-file contract) that wrote its own keeps it.
     else if (!options.keepWritten || !existsSync(join(visit.stageDir, 'status.json')))
       writeStageStatus(visit.stageDir, outcome);
@@ -61,6 +85,16 @@ export class FileStageStore implements StageStore {
 
   /** Make every waiting folder and write its status.json, oldest first; throws what the disk refused. */
   flush(): void {
+    const lane = this.#lane;
+    if (lane) {
+      for (const { stageDir, outcome } of this.#pending.splice(0)) {
+        lane.push(`writing ${join(stageDir, 'status.json')}`, async () => {
+          await mkdir(stageDir, { recursive: true });
+          await writeFileAtomicAsync(join(stageDir, 'status.json'), statusText(outcome), { durable: false });
+        });
+      }
+      return;
+    }
     while (this.#pending.length > 0) {
       const record = this.#pending[0];
       if (!record) break;
@@ -73,6 +107,20 @@ export class FileStageStore implements StageStore {
 
   #defers(visit: StageVisit): boolean {
     return visit.routing && visit.runDir === this.runDir;
+  }
+
+  /** The lane a visit's writes go through: the run's own; a branch's or a child's are made at once. */
+  #queues(visit: StageVisit): WriteLane | undefined {
+    return visit.runDir === this.runDir ? this.#lane : undefined;
+  }
+}
+
+async function present(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
   }
 }
 

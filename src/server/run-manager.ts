@@ -148,9 +148,9 @@ export class RunManager {
     this.#pump();
   }
 
-  /** Resolves once what the store was told is durable (a store that writes behind: PostgreSQL). */
-  async persisted(): Promise<void> {
-    await this.#store.flush?.();
+  /** Resolves once what the store was told (of run `id`, when given) is durable (the store writes behind). */
+  async persisted(id?: string): Promise<void> {
+    await this.#store.flush?.(id);
   }
 
   get draining(): boolean {

@@ -34,7 +34,7 @@ export interface RunStore {
   saveQuestions(id: string, questions: StoredQuestion[]): void;
   /** Where a run keeps its record besides its run directory; absent: the directory alone (the file store). */
   recordSink?(id: string): RunRecordSink;
-  /** Resolves once everything recorded so far is durable (a store that writes behind). */
-  flush?(): Promise<void>;
+  /** Resolves once everything recorded so far (of run `id` only, when given) is durable (a store that writes behind). */
+  flush?(id?: string): Promise<void>;
   close?(): Promise<void>;
 }

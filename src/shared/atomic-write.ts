@@ -1,5 +1,20 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  close,
+  closeSync,
+  fsync,
+  fsyncSync,
+  mkdirSync,
+  open,
+  openSync,
+  rename,
+  renameSync,
+  rmSync,
+  write,
+  writeSync,
+} from 'node:fs';
+import { mkdir as mkdirAsync, rm as rmAsync } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 
 let counter = 0;
 
@@ -67,4 +82,62 @@ export function writeFileAtomic(
       closeSync(dfd);
     }
   }
+}
+
+const openAsync = promisify(open);
+const writeAsync = promisify(write);
+const fsyncAsync = promisify(fsync);
+const closeAsync = promisify(close);
+const renameAsync = promisify(rename);
+
+/**
+ * `writeFileAtomic` on libuv's thread pool: the same temp file, (fsync), rename, (folder fsync), each an
+ * async call, so the event loop serves other runs while the disk works. The folder is made when missing.
+ */
+export async function writeFileAtomicAsync(
+  path: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
+  const durable = options.durable ?? true;
+  const dir = dirname(path);
+  const tmp = tempPathFor(path);
+  let fd: number;
+  try {
+    fd = await openAsync(tmp, 'w');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdirAsync(dir, { recursive: true });
+    fd = await openAsync(tmp, 'w');
+  }
+  try {
+    try {
+      await writeWholeAsync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+      if (durable) await fsyncAsync(fd);
+    } finally {
+      await closeAsync(fd);
+    }
+    await renameAsync(tmp, path);
+  } catch (error) {
+    await rmAsync(tmp, { force: true }).catch(() => {});
+    throw error;
+  }
+  if (durable && (options.syncDirectory ?? true)) await syncFolderAsync(dir);
+}
+
+/** fsync a folder (a rename or a new name in it survives a power loss), on the thread pool. */
+export async function syncFolderAsync(dir: string): Promise<void> {
+  const dfd = await openAsync(dir, 'r');
+  try {
+    await fsyncAsync(dfd);
+  } finally {
+    await closeAsync(dfd);
+  }
+}
+
+/** All of `data` at the descriptor's position (its end, for a file opened to append), however short each write. */
+export async function writeWholeAsync(fd: number, data: Uint8Array): Promise<number> {
+  for (let done = 0; done < data.length; )
+    done += (await writeAsync(fd, data, done, data.length - done, null)).bytesWritten;
+  return data.length;
 }

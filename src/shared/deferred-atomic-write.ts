@@ -1,4 +1,5 @@
 import { closeSync, fsync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
 import { tempPathFor } from './atomic-write.js';
 
 /** An atomic write whose fsync runs on the thread pool while the caller goes on. */
@@ -9,6 +10,8 @@ export interface DeferredAtomicWrite {
    * throws what the write met. The folder is not fsync'd. A no-op after `abandon()`.
    */
   settle(): void;
+  /** `settle()` off the event loop: waits for the background fsync, then renames on the thread pool. */
+  settleAsync(): Promise<void>;
   /** Give the write up: the temp file goes and the target is never touched. A no-op once settled. */
   abandon(): void;
 }
@@ -45,7 +48,12 @@ export function deferredAtomicWrite(path: string, data: string): DeferredAtomicW
     failure ??= error;
     dropTemp();
   };
+  let reported: () => void = () => {};
+  const synced = new Promise<void>((resolve) => {
+    reported = resolve;
+  });
   fsync(fd, (error) => {
+    reported();
     try {
       closeSync(fd);
     } catch {
@@ -68,6 +76,19 @@ export function deferredAtomicWrite(path: string, data: string): DeferredAtomicW
       if (failure === undefined) {
         try {
           renameSync(tmp, path);
+          state = 'placed';
+        } catch (error) {
+          fail(error);
+        }
+      }
+      if (failure !== undefined) throw failure;
+    },
+    async settleAsync(): Promise<void> {
+      if (state === 'placed' || state === 'abandoned') return;
+      await synced;
+      if (failure === undefined && state === 'synced') {
+        try {
+          await rename(tmp, path);
           state = 'placed';
         } catch (error) {
           fail(error);

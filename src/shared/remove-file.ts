@@ -1,4 +1,5 @@
 import { existsSync, unlinkSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 
 /**
  * Remove one file if it is there. `rmSync(path, { force: true })` does the same through a JavaScript
@@ -19,6 +20,15 @@ export function removeFile(path: string): void {
 export function removePresentFile(path: string): void {
   try {
     unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/** `removeFile` on the thread pool: one unlink, a missing file is fine. */
+export async function removeFileAsync(path: string): Promise<void> {
+  try {
+    await unlink(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }

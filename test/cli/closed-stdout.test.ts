@@ -53,7 +53,12 @@ describe('attractor run | head -1 (a real shell pipeline)', () => {
       const began = Date.now();
       const r = spawnSync(
         'bash',
-        ['-c', `'${process.execPath}' '${BIN}' ${args} | head -1; echo "exit=\${PIPESTATUS[0]}" >&2`],
+        // The reader goes once the long tool runs (a node's work starts once its checkpoint is on
+        // disk): the closed stdout then has a process to stop.
+        [
+          '-c',
+          `'${process.execPath}' '${BIN}' ${args} | { head -1; until [ -e sleeper.pid ]; do sleep 0.05; done; }; echo "exit=\${PIPESTATUS[0]}" >&2`,
+        ],
         { cwd: dir, encoding: 'utf8', timeout: 40_000 },
       );
       expect(Date.now() - began).toBeLessThan(20_000);

@@ -448,6 +448,11 @@ describe('attractor run (real process)', () => {
       });
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // A node's start is heard before its checkpoint is on disk; its work starts only after: killed "in
+    // the middle of a node" means once checkpoint.json names it.
+    const started = parsedLine(out.split('\n').find(predicate));
+    if (started?.kind === 'node.start' && typeof started.node_id === 'string')
+      await untilCheckpointNames(path.join(dir, 'runs'), started.node_id);
     return { child, exited, output: () => ({ out, err }) };
   }
 
@@ -458,6 +463,28 @@ describe('attractor run (real process)', () => {
   async function resumeInProcess(args: string[], cwd: string) {
     const r = await runCli(['resume', ...args], { cwd });
     return { status: r.code, stdout: r.stdout, stderr: r.stderr };
+  }
+
+  function parsedLine(line: string | undefined): { kind?: string; node_id?: unknown } | undefined {
+    try {
+      return line ? JSON.parse(line) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function untilCheckpointNames(runDir: string, node: string): Promise<void> {
+    const until = Date.now() + 10_000;
+    for (;;) {
+      try {
+        if (JSON.parse(readFileSync(path.join(runDir, 'checkpoint.json'), 'utf8')).current_node === node)
+          return;
+      } catch {
+        // not written yet, or being replaced
+      }
+      if (Date.now() > until) throw new Error(`checkpoint.json never named ${node}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
   }
 
   it('survives SIGKILL in the middle of a node: resume finishes and no completed node runs twice', async () => {

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
 import { createSimulatedBackend } from '../../src/actors/simulated/simulated-backend.js';
 import { readEvents, readJson, runDot, tempDir } from '../helpers/run-helpers.js';
+import { runTimersUntilSettled } from '../helpers/run-timers-until-settled.js';
 
 const LINEAR = `digraph linear {
   graph [goal="Ship the feature"]
@@ -323,8 +324,12 @@ describe('pause, cancel and resume', () => {
     const { startPipeline } = await import('../../src/run/engine.js');
     let finished: () => void = () => {};
     const handlerDone = new Promise<void>((resolve) => (finished = resolve));
+    let started: () => void = () => {};
+    const handlerStarted = new Promise<void>((resolve) => (started = resolve));
     const registry = createDefaultRegistry().register('linger', async ({ signal }) => {
-      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      const aborted = new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      started();
+      await aborted;
       // Cleaning up after the abort, as a tool killing its process group does, then reporting.
       await new Promise((resolve) => setTimeout(resolve, 20));
       finished();
@@ -336,10 +341,10 @@ describe('pause, cancel and resume', () => {
       registry,
       runsRoot: tempDir(),
       durable: false,
-      onEvent: (e) => {
-        if (e.kind === 'node.start' && e.node_id === 'slow') queueMicrotask(() => run.cancel());
-      },
     });
+    // Its handler runs once the checkpoint naming it is on disk: cancelled as soon as it listens.
+    await handlerStarted;
+    run.cancel();
     const result = await run.result;
     expect(result.status).toBe('cancelled');
     await handlerDone;
@@ -460,8 +465,7 @@ describe('retry backoff', () => {
           if (e.kind === 'node.start' && e.node_id === 'work') starts.push(Date.now());
         },
       });
-      await vi.runAllTimersAsync();
-      expect((await pending).result.status).toBe('completed');
+      expect((await runTimersUntilSettled(pending)).result.status).toBe('completed');
     } finally {
       vi.useRealTimers();
     }
@@ -485,8 +489,7 @@ describe('retry backoff', () => {
           if (e.kind === 'node.start' && e.node_id === 'work') starts.push(Date.now());
         },
       });
-      await vi.runAllTimersAsync();
-      run = await pending;
+      run = await runTimersUntilSettled(pending);
     } finally {
       vi.useRealTimers();
     }

@@ -10,6 +10,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createDefaultRegistry } from '../../src/actors/registry.js';
 import { startPipeline } from '../../src/run/engine.js';
 import { makeRunFolder, writeRunFiles } from '../../src/run/run-directory.js';
 import type { RunManifest } from '../../src/run/run-manifest.js';
@@ -92,17 +93,16 @@ describe('a durable run', () => {
   it('has its pipeline copy and manifest in place before its first checkpoint', async () => {
     const runDir = join(tempDir(), 'run');
     const seen: string[] = [];
-    await runDot(SOURCE('g'), {
-      runDir,
-      durable: true,
-      onEvent: (event) => {
-        if (event.kind !== 'checkpoint.saved' || seen.length > 0) return;
-        // Read synchronously from inside the first checkpoint's event: no event-loop turn came between.
-        seen.push(readFileSync(join(runDir, 'pipeline.dot'), 'utf8'));
-        seen.push(JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')).pipeline);
-      },
+    const source = `digraph g { start [shape=Mdiamond]; look [type="look"]; exit [shape=Msquare]; start -> look -> exit }`;
+    // The first node that does work starts once its checkpoint is on disk: the files must be there too.
+    const registry = createDefaultRegistry().register('look', async () => {
+      seen.push(JSON.parse(readFileSync(join(runDir, 'checkpoint.json'), 'utf8')).current_node);
+      seen.push(readFileSync(join(runDir, 'pipeline.dot'), 'utf8'));
+      seen.push(JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')).pipeline);
+      return { status: 'success' };
     });
-    expect(seen).toEqual([SOURCE('g'), 'g']);
+    await runDot(source, { runDir, durable: true, registry });
+    expect(seen).toEqual(['look', source, 'g']);
     expect(readdirSync(runDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 

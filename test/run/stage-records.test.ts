@@ -238,18 +238,35 @@ describe('restoreStageRecords', () => {
   });
 });
 
-/** Run `source` in a child process that SIGKILLs itself when `killWhen` (JS over the event `e`) holds. */
-function runUntilKilled(source: string, runDir: string, killWhen: string) {
+/**
+ * Run `source` in a child process that SIGKILLs itself when `killWhen` (JS over the event `e`) holds,
+ * or, with `afterWrite`, when `killWhen` (JS over `journal`, the newest checkpoint the journal holds)
+ * holds after one of the run's queued writes is done: a crash between two writes of one batch.
+ */
+function runUntilKilled(source: string, runDir: string, killWhen: string, afterWrite = false) {
   ensureDist();
+  const dist = (file: string) => JSON.stringify(join(ROOT, 'dist', file));
   const script = `
-    import { createDefaultRegistry, startPipeline } from ${JSON.stringify(join(ROOT, 'dist', 'index.js'))};
+    import { createDefaultRegistry, startPipeline } from ${dist('index.js')};
+    import { WriteLane } from ${dist('shared/commit-queue.js')};
+    import { newestJournalCheckpoint } from ${dist('run/checkpoint-journal.js')};
+    if (${afterWrite}) {
+      const push = WriteLane.prototype.push;
+      WriteLane.prototype.push = function (what, op) {
+        return push.call(this, what, async (batch) => {
+          await op(batch);
+          const journal = newestJournalCheckpoint(${JSON.stringify(runDir)});
+          if (journal && (${killWhen})) process.kill(process.pid, 'SIGKILL');
+        });
+      };
+    }
     const registry = createDefaultRegistry().register('look', async () => ({ status: 'success' }));
     let seen = 0;
     const run = startPipeline({
       source: ${JSON.stringify(source)},
       runDir: ${JSON.stringify(runDir)},
       registry,
-      onEvent: (e) => { if (${killWhen}) process.kill(process.pid, 'SIGKILL'); },
+      onEvent: (e) => { if (!${afterWrite} && (${killWhen})) process.kill(process.pid, 'SIGKILL'); },
     });
     await run.result;
   `;
@@ -268,11 +285,7 @@ describe('a run killed in the middle of a routing burst', () => {
     const runDir = join(tempDir(), 'run');
     // Right after the journal took c2 -> c3: c1 and c2 are completed and their records still wait for
     // checkpoint.json.
-    const child = runUntilKilled(
-      BURST,
-      runDir,
-      "e.kind === 'checkpoint.saved' && e.data.current_node === 'c3'",
-    );
+    const child = runUntilKilled(BURST, runDir, "journal.current_node === 'c3'", true);
     expect(child.signal).toBe('SIGKILL');
     const journaled = newestJournalCheckpoint(runDir) as { current_node: string; completed_nodes: string[] };
     expect(journaled.current_node).toBe('c3');
@@ -311,12 +324,12 @@ describe('a run killed in the middle of a routing burst', () => {
       start -> look -> c1 -> c2
       c2 -> look [loop_restart=true, condition="internal.visit_count.c2<2"]
       c2 -> exit [condition="internal.visit_count.c2>=2"] }`;
-    // Killed at the restart's checkpoint (the third naming look: the edge's, then the restart's own),
-    // whose completed list is empty.
+    // Killed once the journal holds the restart's checkpoint, whose completed list is empty.
     const child = runUntilKilled(
       source,
       runDir,
-      "e.kind === 'checkpoint.saved' && e.data.current_node === 'look' && ++seen === 3",
+      'journal.restarts === 1 && journal.completed_nodes.length === 0',
+      true,
     );
     expect(child.signal).toBe('SIGKILL');
     expect(newestJournalCheckpoint(runDir)).toMatchObject({ restarts: 1, completed_nodes: [] });

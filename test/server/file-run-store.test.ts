@@ -27,7 +27,20 @@ const record = (id: string, created: string, status: RunRecord['status'] = 'comp
 });
 
 describe('FileRunStore', () => {
-  it('keeps records, sources and questions across a reopen (the server restarts)', () => {
+  it('writes behind: a file changed twice before its turn is written once, with the newest content', async () => {
+    const dir = tempDir();
+    const store = new FileRunStore(dir);
+    store.create(record('a', '2026-01-01T00:00:00.000Z', 'running'), 'digraph a {}');
+    store.update('a', { status: 'paused' });
+    store.update('a', { status: 'completed' });
+    const file = path.join(dir, 'runs', 'a', 'record.json');
+    // Nothing on disk during the turn that changed it: the event loop did not wait for the disk.
+    expect(fs.existsSync(file)).toBe(false);
+    await store.flush('a');
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ status: 'completed' });
+  });
+
+  it('keeps records, sources and questions across a reopen (the server restarts)', async () => {
     const dir = tempDir();
     const store = new FileRunStore(dir);
     store.create(record('a', '2026-01-01T00:00:00.000Z', 'running'), 'digraph a {}');
@@ -43,6 +56,10 @@ describe('FileRunStore', () => {
         status: 'pending',
       },
     ]);
+    // Written behind: memory answers at once, the disk once flushed.
+    expect(store.get('a')).toMatchObject({ status: 'paused' });
+    expect(store.source('a')).toBe('digraph a {}');
+    await store.flush();
     const reopened = new FileRunStore(dir);
     expect(reopened.get('a')).toMatchObject({ status: 'paused', stopped_at: 'x' });
     expect(reopened.source('a')).toBe('digraph a {}');
@@ -65,9 +82,11 @@ describe('FileRunStore', () => {
     expect(store.list({ status: 'failed' }).runs.map((r) => r.id)).toEqual(['r3', 'r1']);
   });
 
-  it('names a corrupt record instead of starting with a wrong view of the runs', () => {
+  it('names a corrupt record instead of starting with a wrong view of the runs', async () => {
     const dir = tempDir();
-    new FileRunStore(dir).create(record('a', '2026-01-01T00:00:00.000Z'), 'x');
+    const store = new FileRunStore(dir);
+    store.create(record('a', '2026-01-01T00:00:00.000Z'), 'x');
+    await store.flush('a');
     fs.writeFileSync(path.join(dir, 'runs', 'a', 'record.json'), '{"id": "a"');
     expect(() => new FileRunStore(dir)).toThrow(/run record .*record\.json is not valid/);
   });

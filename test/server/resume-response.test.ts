@@ -11,7 +11,8 @@ describe('POST /pipelines/{id}/resume', () => {
   it('answers with the resumed run, not the previous attempt’s quality, failure or stop', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-'));
     const now = new Date().toISOString();
-    new FileRunStore(dataDir).create(
+    const store = new FileRunStore(dataDir);
+    store.create(
       {
         id: 'paused-run',
         name: 'linear',
@@ -27,6 +28,7 @@ describe('POST /pipelines/{id}/resume', () => {
       },
       LINEAR_PIPELINE,
     );
+    await store.flush();
     const server = await testServer({ dataDir });
     const resumed = await server.json('POST', '/pipelines/paused-run/resume');
     expect(resumed.status).toBe(202);

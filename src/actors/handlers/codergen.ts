@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import type { Outcome } from '../../compiler/outcome.js';
-import { writeFileAtomic } from '../../shared/atomic-write.js';
+import { writeFileAtomicAsync } from '../../shared/atomic-write.js';
 import { parseEnvPassthrough } from '../../shared/process/filter-secret-env.js';
-import { removeFile } from '../../shared/remove-file.js';
+import { removeFileAsync } from '../../shared/remove-file.js';
 import type { NodeHandler } from '../handler-types.js';
 import { expandContextKeys } from '../prompt/expand-context-keys.js';
 import { renderContextSummary } from '../prompt/render-context-summary.js';
 import { resolvePromptTemplate } from '../prompt/resolve-prompt-template.js';
-import { readStatusFile, writeStatusFile } from '../status-file.js';
+import { readStatusFile, writeStatusFileAsync } from '../status-file.js';
 
 /** `last_response` carries the first 200 characters of the response. */
 const LAST_RESPONSE_LENGTH = 200;
@@ -26,14 +26,15 @@ export const codergenHandler: NodeHandler = async (input) => {
       status: 'fail',
       failure_reason: template.reason,
     };
-    writeStatusFile(statusPath, outcome);
+    await writeStatusFileAsync(statusPath, outcome);
     return outcome;
   }
   const values = context.toDict();
   const prompt = expandContextKeys(template.text, values);
-  writeFileAtomic(join(stageDir, 'prompt.md'), prompt, { durable: false });
+  // Off the event loop (decision 0261): other runs' events go out while the disk works.
+  await writeFileAtomicAsync(join(stageDir, 'prompt.md'), prompt, { durable: false });
   // A status.json left by an earlier attempt or visit must not pass for this call's.
-  removeFile(statusPath);
+  await removeFileAsync(statusPath);
 
   const result = await services.backend.run({
     node,
@@ -61,7 +62,7 @@ export const codergenHandler: NodeHandler = async (input) => {
     emit: services.emit,
     ...(input.actor ? { parentActor: input.actor } : {}),
   });
-  writeFileAtomic(join(stageDir, 'response.md'), result.response, { durable: false });
+  await writeFileAtomicAsync(join(stageDir, 'response.md'), result.response, { durable: false });
 
   const decided: Outcome = readStatusFile(statusPath) ??
     result.outcome ?? {
@@ -78,6 +79,6 @@ export const codergenHandler: NodeHandler = async (input) => {
       last_response: result.response.slice(0, LAST_RESPONSE_LENGTH),
     },
   };
-  writeStatusFile(statusPath, outcome, result.usage ? { usage: result.usage } : undefined);
+  await writeStatusFileAsync(statusPath, outcome, result.usage ? { usage: result.usage } : undefined);
   return outcome;
 };

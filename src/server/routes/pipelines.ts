@@ -47,8 +47,8 @@ export function registerPipelineRoutes(app: Hono, manager: RunManager, options: 
           : {}),
       },
     });
-    // A store that writes behind (PostgreSQL) has the run before 201 says it was accepted.
-    await manager.persisted();
+    // The store writes behind (both do): it has the run before 201 says it was accepted.
+    await manager.persisted(record.id);
     return c.json(view(record.id), 201);
   });
 
@@ -117,7 +117,7 @@ export function registerPipelineRoutes(app: Hono, manager: RunManager, options: 
   app.post('/pipelines/:id/questions/:qid/answer', async (c) => {
     const { answer } = AnswerRequestSchema.parse(await jsonBody(c.req.raw));
     manager.answer(c.req.param('id'), c.req.param('qid'), answer);
-    await manager.persisted();
+    await manager.persisted(c.req.param('id'));
     return c.json({ id: c.req.param('qid'), status: 'answered' });
   });
 
