@@ -98,8 +98,10 @@ export function registerPipelineRoutes(app: Hono, manager: RunManager, options: 
     });
   });
 
-  app.get('/pipelines/:id/questions', (c) =>
-    c.json(
+  app.get('/pipelines/:id/questions', async (c) => {
+    // A question a client has seen survives a crash of this server: its record is on disk first.
+    await manager.persisted(c.req.param('id'));
+    return c.json(
       manager.questions(c.req.param('id')).map((q) => ({
         id: q.id,
         text: q.text,
@@ -111,8 +113,8 @@ export function registerPipelineRoutes(app: Hono, manager: RunManager, options: 
         stage: q.stage,
         ...(q.timeout_seconds !== undefined ? { timeout_seconds: q.timeout_seconds } : {}),
       })),
-    ),
-  );
+    );
+  });
 
   app.post('/pipelines/:id/questions/:qid/answer', async (c) => {
     const { answer } = AnswerRequestSchema.parse(await jsonBody(c.req.raw));
