@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startPostgresCluster } from './lib/postgres-cluster.mjs';
+import { subscribeEvents as subscribe } from './lib/subscribe-events.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
@@ -80,30 +81,6 @@ const startWorker = (url, lease = 30) =>
     ],
     /executing runs/,
   ).then(({ child }) => child);
-
-async function subscribe(url, onEvent) {
-  const response = await fetch(url);
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return undefined;
-    buffer += decoder.decode(value, { stream: true });
-    const blocks = buffer.split('\n\n');
-    buffer = blocks.pop();
-    for (const block of blocks) {
-      const line = block.split('\n').find((l) => l.startsWith('data: '));
-      if (!line) continue;
-      const event = JSON.parse(line.slice(6));
-      if (event.kind === 'done') {
-        reader.cancel().catch(() => {});
-        return event.status;
-      }
-      onEvent(event, Date.now());
-    }
-  }
-}
 
 const post = (url, body) =>
   fetch(`${url}/pipelines`, {

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { subscribeEvents as subscribe } from './lib/subscribe-events.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = 50;
@@ -46,32 +47,6 @@ function startServer(dataDir) {
     });
     child.on('exit', () => reject(new Error(err)));
   });
-}
-
-async function subscribe(url, onEvent) {
-  const response = await fetch(url);
-  // Events that happened before this subscriber's stream opened are replayed, not delivered live.
-  const connectedAt = Date.now();
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    buffer += decoder.decode(value, { stream: true });
-    const blocks = buffer.split('\n\n');
-    buffer = blocks.pop();
-    for (const block of blocks) {
-      const line = block.split('\n').find((l) => l.startsWith('data: '));
-      if (!line) continue;
-      const event = JSON.parse(line.slice(6));
-      if (event.kind === 'done') {
-        reader.cancel().catch(() => {});
-        return event.status;
-      }
-      onEvent(event, Date.now(), connectedAt);
-    }
-  }
 }
 
 const post = (url, body) =>
