@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { loadDotEnv } from '../llm/index.js';
 import { startServer } from '../server/start-server.js';
 import { AttractorError } from '../shared/errors.js';
 import type { CliContext } from './cli-context.js';
@@ -25,6 +26,7 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
       maxConcurrentRuns: wholeNumber('--max-concurrent-runs', flags.maxConcurrentRuns, 1),
       allowTools: flags.allowTools === true,
       allowDirs: (flags.allowDir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
+      allowWorkdirs: (flags.allowWorkdir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
       resumeInterrupted: flags.resumeInterrupted === true,
       ...(flags.token ? { token: flags.token } : {}),
       ...(flags.corsOrigin ? { corsOrigin: flags.corsOrigin } : {}),
@@ -32,7 +34,8 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
     },
     // Runs that call models get the same coding agent, router and budget as `attractor run`: keys come
     // from the server's environment (and the working directory's .env); a missing key fails that run.
-    { realRuns: { workingDir: ctx.io.cwd, env: ctx.io.env } },
+    // A run that names its working_dir still takes keys from the .env where the server was started.
+    { realRuns: { workingDir: ctx.io.cwd, env: loadDotEnv(ctx.io.cwd, { ...ctx.io.env }) } },
   ).catch((error: unknown) => {
     if (AttractorError.isInstance(error) && error.code === 'PORT_IN_USE') {
       throw new AttractorError(

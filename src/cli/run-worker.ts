@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { loadDotEnv } from '../llm/index.js';
 import { startWorker } from '../server/postgres/start-worker.js';
 import { AttractorError } from '../shared/errors.js';
 import type { CliContext } from './cli-context.js';
@@ -34,7 +35,9 @@ export async function runWorker(flags: WorkerFlags, ctx: CliContext): Promise<nu
     leaseMs: lease * 1000,
     allowTools: flags.allowTools === true,
     allowDirs: (flags.allowDir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
-    realRuns: { workingDir: ctx.io.cwd, env: ctx.io.env },
+    allowWorkdirs: (flags.allowWorkdir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
+    // Agents work in each run's folder; provider keys still come from where the worker was started.
+    realRuns: { workingDir: ctx.io.cwd, env: loadDotEnv(ctx.io.cwd, { ...ctx.io.env }) },
     onError: (error) => ctx.io.stderr(`attractor worker: the PostgreSQL store: ${error.message}\n`),
   });
   ctx.io.stderr(

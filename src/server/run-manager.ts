@@ -32,6 +32,7 @@ import {
 import type { ListRunsQuery, RunPage, RunStore } from './run-store.js';
 import { emptyRunSummary, foldRunSummary, type RunSummary } from './run-summary.js';
 import type { RunViewFacts } from './run-view.js';
+import { namedWorkingDir, runWorkingDir, type WorkingDirPolicy } from './run-working-dir.js';
 import { INLINE_SOURCE, serverReadScope } from './server-read-scope.js';
 
 export interface RunManagerOptions {
@@ -49,6 +50,11 @@ export interface RunManagerOptions {
    * coding agent, router and budget are built as for `attractor run`); absent: only simulated runs.
    */
   realRuns?: Pick<RealRunSettings, 'workingDir' | 'env'>;
+  /**
+   * Where runs' tool commands and agents work, and which folders a submission's `working_dir` may name
+   * (`runWorkingDir`); absent: the process's working directory, and a submission may name none.
+   */
+  workingDirs?: WorkingDirPolicy;
   /**
    * Runs execute on workers (the PostgreSQL store's queue), not in this process: `server` schedules,
    * streams, answers and cancels them; `worker` executes what the queue gives it (`execute`) and
@@ -556,6 +562,15 @@ export class RunManager {
       });
     }
     if (submission.options.scenario !== undefined) parseScenarioOrReject(submission.options.scenario);
+    // A server whose runs execute on workers cannot know their folders: each worker checks its own.
+    if (submission.options.working_dir !== undefined && this.#options.remote?.role !== 'server') {
+      try {
+        namedWorkingDir(submission.options.working_dir, this.#workingDirs());
+      } catch (error) {
+        if (!AttractorError.isInstance(error)) throw error;
+        throw new ApiError(error.code === 'WORKDIR_NOT_ALLOWED' ? 403 : 400, error.code, error.describe());
+      }
+    }
     const runsTools = loaded.graph.nodes.filter((n) => TOOL_HANDLERS.has(n.handler)).map((n) => n.id);
     if (!submission.options.dry_run && runsTools.length > 0 && !this.#options.allowTools) {
       throw new ApiError(
@@ -573,6 +588,10 @@ export class RunManager {
       );
     }
     return loaded.graph;
+  }
+
+  #workingDirs(): WorkingDirPolicy {
+    return this.#options.workingDirs ?? { roots: [], perRun: false, who: 'this server' };
   }
 
   #readScope(sourceFile: string): ReadScope {
@@ -616,6 +635,8 @@ export class RunManager {
     let run: PipelineRun;
     try {
       const runDir = this.#store.runDirFor(id);
+      // Before anything of the pipeline runs: a folder this process may not use fails the run here.
+      const workingDir = runWorkingDir(record.options.working_dir, this.#workingDirs(), runDir);
       const checkpointPath = path.join(runDir, 'checkpoint.json');
       const resumed = existsSync(checkpointPath) ? readCheckpoint(checkpointPath) : undefined;
       const source = this.#store.source(id);
@@ -632,7 +653,10 @@ export class RunManager {
             ? { vars: record.options.vars }
             : {}),
       });
-      const options = this.#runOptions(record, compiled, interviewer, onEvent, resumed?.usage);
+      const options = this.#runOptions(record, compiled, interviewer, onEvent, {
+        initialUsage: resumed?.usage,
+        workingDir,
+      });
       if (resumed) {
         // A resumed run goes on from what its earlier attempts spent and when it first started.
         live.summary = summaryFromLog(runDir);
@@ -652,8 +676,10 @@ export class RunManager {
       }
     } catch (error) {
       this.#live.delete(id);
-      const reason = AttractorError.isInstance(error) ? error.describe() : String(error);
-      this.#store.update(id, { status: 'failed', failure: { reason } });
+      const failure = AttractorError.isInstance(error)
+        ? { reason: error.describe(), code: error.code }
+        : { reason: String(error) };
+      this.#store.update(id, { status: 'failed', failure });
       live.hub.finish('failed');
       return;
     }
@@ -738,7 +764,7 @@ export class RunManager {
     compiled: CompiledMachine,
     interviewer: HttpInterviewer,
     onEvent: (e: PipelineEvent) => void,
-    initialUsage: unknown,
+    { initialUsage, workingDir }: { initialUsage: unknown; workingDir: string | undefined },
   ): RunOptions {
     const { options } = record;
     const scenario = options.scenario !== undefined ? parseScenarioOrReject(options.scenario) : undefined;
@@ -756,6 +782,7 @@ export class RunManager {
         ? {
             real: {
               ...realRuns,
+              ...(workingDir ? { workingDir } : {}),
               // Every run's folder is `<runs>/<id>/run`: none of them is an agent's change.
               recordsDirs: [path.dirname(path.dirname(runDir))],
               ...(options.model ? { model: options.model } : {}),
@@ -767,6 +794,8 @@ export class RunManager {
     });
     return {
       ...services,
+      // Tool commands of simulated runs too: they run for real.
+      ...(workingDir ? { workingDir } : {}),
       runDir,
       readScope: this.#readScope(record.source_file),
       ...(options.goal !== undefined ? { goal: options.goal } : {}),

@@ -27,6 +27,8 @@ export const RunRequestOptionsSchema = z.object({
   max_cost_usd: z.number().positive().optional(),
   /** Values of the pipeline's declared parameters (graph attribute `vars`), as `--set` gives them. */
   vars: z.record(z.string(), z.string()).optional(),
+  /** Where its tool commands and agents work: an absolute path the executing process must allow. */
+  working_dir: z.string().optional(),
 });
 export type RunRequestOptions = z.infer<typeof RunRequestOptionsSchema>;
 
@@ -44,7 +46,10 @@ export const RunRecordSchema = z.object({
   run_dir: z.string().optional(),
   quality: z.enum(['clean', 'degraded', 'failed']).optional(),
   stopped_at: z.string().optional(),
-  failure: z.object({ node: z.string().optional(), reason: z.string() }).optional(),
+  /** `code`: why a run failed before its pipeline started (`WORKDIR_NOT_ALLOWED`, …). */
+  failure: z
+    .object({ node: z.string().optional(), reason: z.string(), code: z.string().optional() })
+    .optional(),
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;
 

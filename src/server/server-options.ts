@@ -25,6 +25,11 @@ export const ServerOptionsSchema = z.object({
    */
   allowDirs: z.array(z.string()).default([]),
   /**
+   * Folders a submission's `working_dir` may lie in (`--allow-workdir`; default none). Only where runs
+   * execute: with `store`, workers are given theirs.
+   */
+  allowWorkdirs: z.array(z.string()).default([]),
+  /**
    * More `Host` names the server answers to (`name` on any port, or `name:port`), besides the address it
    * is bound to; required when it is bound to every interface (`0.0.0.0`, `::`).
    */

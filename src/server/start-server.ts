@@ -10,6 +10,7 @@ import { RunQueue } from './postgres/run-queue.js';
 import { remoteRuns } from './postgres/start-worker.js';
 import { RunManager, type RunManagerOptions } from './run-manager.js';
 import type { RunStore } from './run-store.js';
+import { allowedWorkdirRoots } from './run-working-dir.js';
 import { isLoopback, type ServerOptionsInput, ServerOptionsSchema } from './server-options.js';
 
 export interface RunningServer {
@@ -59,6 +60,14 @@ export async function startServer(
       `listening on ${options.host || 'every interface'} answers any address of this machine: name the host names or addresses clients will use with --allowed-host NAME (repeatable), so requests for other names (DNS rebinding) are refused.`,
     );
   }
+  if (options.store && options.allowWorkdirs.length > 0) {
+    throw new AttractorError(
+      'BAD_SERVER_OPTION',
+      'with --store, runs execute on workers: give --allow-workdir to `attractor worker` on each machine, not to the server (it checks only the shape of a working_dir; each worker checks its own folders).',
+    );
+  }
+  // Before the socket: a folder that does not exist is a typo to fix, not a server to start.
+  const workdirRoots = allowedWorkdirRoots(options.allowWorkdirs);
   let app: Hono | undefined;
   const server = createAdaptorServer({
     hostname: options.host,
@@ -107,6 +116,8 @@ export async function startServer(
       maxConcurrentRuns: options.maxConcurrentRuns,
       allowTools: options.allowTools,
       allowDirs: options.allowDirs,
+      // One process keeps working where it was started unless a run names an allowed folder.
+      workingDirs: { roots: workdirRoots, perRun: false, who: 'this server' },
       ...(remote ? { remote } : {}),
       ...extra,
     });

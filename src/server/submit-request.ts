@@ -16,6 +16,19 @@ export const SubmitRequestSchema = z
     max_cost_usd: z.number().positive().optional(),
     /** Values of the pipeline's declared parameters (graph attribute `vars`), as `--set` gives them. */
     vars: z.record(z.string(), z.string()).optional(),
+    /**
+     * Where the run's tool commands and agents work, on whichever machine executes it: an absolute path
+     * inside one of that process's `--allow-workdir` folders (checked there, symlinks resolved).
+     */
+    working_dir: z
+      .string()
+      .min(1)
+      .max(4096)
+      .refine((p) => p.startsWith('/'), {
+        message: 'working_dir must be an absolute path (starting with "/")',
+      })
+      .refine((p) => !p.includes('\0'), { message: 'working_dir must not contain a NUL character' })
+      .optional(),
   })
   .strict()
   .refine((b) => (b.dot_source === undefined) !== (b.dot_path === undefined), {

@@ -20,9 +20,15 @@ With a token, everything but the page at / and /healthz needs "Authorization: Be
 (401 otherwise); the web view asks for the token. Submitted pipelines read named files
 (@file prompts, child DOT files) only inside the --allow-dir folders. See the README's Security section.
 
+Tool commands and agents work in the server's working directory, or in the "working_dir" a
+submission names: an absolute path that, symlinks resolved, lies inside an --allow-workdir folder
+(any other is refused with 403 WORKDIR_NOT_ALLOWED).
+
 With --store postgres://…, runs, their events, checkpoints, stage records, questions and answers
 are kept in that database (its schema is created or upgraded at start); run directories under
---data-dir are working copies. See the README's "Running on several machines".
+--data-dir are working copies. Runs execute on workers, which check a "working_dir" against their
+own --allow-workdir folders (the server checks only its shape). See the README's "Running on
+several machines".
 
 SIGTERM drains: no new runs, running ones pause at their next node with a checkpoint, then exit.
 `;
@@ -36,6 +42,7 @@ export interface ServeFlags {
   maxConcurrentRuns: string;
   allowTools?: boolean;
   allowDir?: string[];
+  allowWorkdir?: string[];
   allowedHost?: string[];
   corsOrigin?: string[];
   resumeInterrupted?: boolean;
@@ -58,6 +65,10 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .option(
       '--allow-dir <dir...>',
       'folders "dot_path" may name and submitted pipelines may read named files from (default: none)',
+    )
+    .option(
+      '--allow-workdir <dir...>',
+      'folders a submitted "working_dir" may lie in (default: none; without --store only)',
     )
     .option(
       '--allowed-host <name>',

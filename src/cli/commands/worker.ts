@@ -6,12 +6,19 @@ Executes the runs that servers started with the same --store schedule: it takes 
 job queue in that PostgreSQL database, --concurrency at a time, and keeps their events,
 checkpoints, stage records and questions there. A run waiting at a human gate holds no worker:
 it is checkpointed as "waiting", and the answer (through any server) schedules it again on
-whichever worker is free. Each run's working copy is under --data-dir/runs/<id>/run; tool
-commands run in the worker's working directory.
+whichever worker is free.
+
+Where work happens: each run's records (its run directory) are in --data-dir/runs/<id>/run, and
+its tool commands and agents work in --data-dir/runs/<id>/work, created when the run starts. A
+submission may name another folder ("working_dir" in POST /pipelines): an absolute path that,
+symlinks resolved, lies inside a folder given with --allow-workdir; any other is refused by
+failing the run (WORKDIR_NOT_ALLOWED) before anything of it runs. A run that continues on
+another machine works in the same path there: files are not copied between machines.
 
 Examples:
   $ attractor worker --store postgres://attractor@db.internal/attractor
   $ attractor worker --store postgres://attractor@db.internal/attractor --concurrency 8 --allow-tools
+  $ attractor worker --store postgres://attractor@db.internal/attractor --allow-tools --allow-workdir /srv/checkouts
 
 SIGTERM drains: no new runs, running ones pause at their next node with a checkpoint, then exit.
 See the README's "Running on several machines".
@@ -24,6 +31,7 @@ export interface WorkerFlags {
   leaseSeconds: string;
   allowTools?: boolean;
   allowDir?: string[];
+  allowWorkdir?: string[];
 }
 
 export function registerWorkerCommand(program: Command, ctx: CliContext): void {
@@ -36,6 +44,10 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
     .option('--lease-seconds <n>', 'a run continues on another worker this long after its worker died', '30')
     .option('--allow-tools', 'run tool commands of the pipelines it executes (they fail otherwise)')
     .option('--allow-dir <dir...>', 'folders pipelines may read named files from (default: none)')
+    .option(
+      '--allow-workdir <dir...>',
+      'folders a submitted "working_dir" may lie in (default: none; runs work in --data-dir/runs/<id>/work)',
+    )
     .addHelpText('after', EXAMPLES)
     .action(async (flags: WorkerFlags) => {
       const { runWorker } = await import('../run-worker.js');

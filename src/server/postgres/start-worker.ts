@@ -4,6 +4,7 @@ import type { RealRunSettings } from '../../actors/codergen/real-run-services.js
 import { ProcessLedger } from '../../shared/process/process-ledger.js';
 import { stopLeftoverProcesses } from '../../shared/process/stop-leftover-processes.js';
 import { type RemoteRuns, RunManager } from '../run-manager.js';
+import { allowedWorkdirRoots } from '../run-working-dir.js';
 import { PostgresRunStore } from './postgres-run-store.js';
 import { RunEventFolds } from './run-event-folds.js';
 import { RunQueue } from './run-queue.js';
@@ -17,6 +18,11 @@ export interface WorkerOptions {
   concurrency: number;
   allowTools: boolean;
   allowDirs?: readonly string[];
+  /**
+   * Folders a submitted `working_dir` may lie in (`--allow-workdir`; each must exist).
+   * A run that names none works in `<dataDir>/runs/<id>/work`.
+   */
+  allowWorkdirs?: readonly string[];
   realRuns?: Pick<RealRunSettings, 'workingDir' | 'env'>;
   onError?: (error: Error) => void;
   /** A run whose worker died continues on another after this long (default 30 s). */
@@ -86,6 +92,7 @@ export function remoteRuns(store: PostgresRunStore, queue: RunQueue, leaseMs = D
  */
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const onError = options.onError ?? (() => {});
+  const workdirRoots = allowedWorkdirRoots(options.allowWorkdirs ?? []);
   stopWhatDeadWorkersLeft(options.dataDir);
   const store = await PostgresRunStore.open(options.store, options.dataDir, onError);
   let queue: RunQueue;
@@ -101,6 +108,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     allowTools: options.allowTools,
     ...(options.allowDirs ? { allowDirs: options.allowDirs } : {}),
     ...(options.realRuns ? { realRuns: options.realRuns } : {}),
+    workingDirs: { roots: workdirRoots, perRun: true, who: 'this worker' },
     remote: { role: 'worker', runs: remoteRuns(store, queue, options.leaseMs) },
   });
   await queue.work(

@@ -42,6 +42,7 @@ export function registerPipelineRoutes(app: Hono, manager: RunManager, options: 
         ...(body.model !== undefined ? { model: body.model } : {}),
         ...(body.max_cost_usd !== undefined ? { max_cost_usd: body.max_cost_usd } : {}),
         ...(body.vars !== undefined ? { vars: body.vars } : {}),
+        ...(body.working_dir !== undefined ? { working_dir: body.working_dir } : {}),
         ...(body.scenario !== undefined
           ? { scenario: typeof body.scenario === 'string' ? body.scenario : JSON.stringify(body.scenario) }
           : {}),

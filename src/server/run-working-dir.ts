@@ -1,0 +1,102 @@
+import { mkdirSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { AttractorError } from '../shared/errors.js';
+
+/**
+ * Where the runs a server or worker executes do their work: the working directory of their tool
+ * commands and the folder their agents work in (docs/decisions/0291-where-a-run-works.md).
+ */
+export interface WorkingDirPolicy {
+  /** The folders a submission's `working_dir` may lie in (`--allow-workdir`); none: it may name none. */
+  roots: readonly string[];
+  /**
+   * A run that names no folder works in its own, `<runs>/<id>/work` beside its run directory (a
+   * worker); false: in the process's working directory (one-process `attractor serve`, as always).
+   */
+  perRun: boolean;
+  /** Who refuses, in messages: "this worker", "this server". */
+  who: string;
+}
+
+/**
+ * The `--allow-workdir` folders as real paths: each must be an existing folder, so a typo is an error
+ * at start rather than every run refused later.
+ */
+export function allowedWorkdirRoots(dirs: readonly string[]): string[] {
+  return dirs.map((dir) => {
+    let real: string;
+    try {
+      real = realpathSync(dir);
+    } catch {
+      throw new AttractorError('BAD_FLAG', `--allow-workdir ${dir}: no such folder.`);
+    }
+    if (!statSync(real).isDirectory())
+      throw new AttractorError('BAD_FLAG', `--allow-workdir ${dir}: not a folder.`);
+    return real;
+  });
+}
+
+/** `inner` is `outer` or lies below it (both real, absolute paths). */
+function inside(outer: string, inner: string): boolean {
+  const rel = path.relative(outer, inner);
+  return rel === '' || (rel.split(path.sep)[0] !== '..' && !path.isAbsolute(rel));
+}
+
+/**
+ * The folder a submission named, as a real path, when it is an existing folder inside one of `roots`
+ * after symlinks are resolved; otherwise `WORKDIR_NOT_ALLOWED` or `WORKDIR_MISSING`. Messages show the
+ * name as submitted and the flag, never the process's folders (nor where a symlink leads).
+ */
+export function namedWorkingDir(named: string, policy: Pick<WorkingDirPolicy, 'roots' | 'who'>): string {
+  const refuse = (why: string): AttractorError =>
+    new AttractorError(
+      'WORKDIR_NOT_ALLOWED',
+      `working_dir "${named}" ${why}: ${policy.who} runs a pipeline only in its own folder for the run or inside a folder it was started with --allow-workdir; the run was not started.`,
+    );
+  if (policy.roots.length === 0) throw refuse('was named, but no --allow-workdir folder is allowed');
+  if (!path.isAbsolute(named)) throw refuse('is not an absolute path');
+  const lexical = path.resolve(named);
+  let real: string;
+  try {
+    real = realpathSync(lexical);
+  } catch {
+    // Whether a folder outside the allowed ones exists is not this process's to tell.
+    if (!policy.roots.some((root) => inside(root, lexical)))
+      throw refuse('is outside every --allow-workdir folder');
+    throw new AttractorError(
+      'WORKDIR_MISSING',
+      `working_dir "${named}" does not exist on ${policy.who}: create it there (and on every machine that may run it), or name another; the run was not started.`,
+    );
+  }
+  if (!policy.roots.some((root) => inside(root, real))) {
+    throw refuse(
+      policy.roots.some((root) => inside(root, lexical))
+        ? 'leads (through a symlink) outside every --allow-workdir folder'
+        : 'is outside every --allow-workdir folder',
+    );
+  }
+  if (!statSync(real).isDirectory()) {
+    throw new AttractorError(
+      'WORKDIR_MISSING',
+      `working_dir "${named}" is not a folder; the run was not started.`,
+    );
+  }
+  return real;
+}
+
+/**
+ * Where run `runDir`'s nodes work: the folder it named (checked as `namedWorkingDir` does), its own
+ * folder beside its run directory (created now; a run continuing on another machine gets the same path
+ * under that machine's data folder, empty), or undefined: the process's working directory.
+ */
+export function runWorkingDir(
+  named: string | undefined,
+  policy: WorkingDirPolicy | undefined,
+  runDir: string,
+): string | undefined {
+  if (named !== undefined) return namedWorkingDir(named, policy ?? { roots: [], who: 'this server' });
+  if (!policy?.perRun) return undefined;
+  const own = path.join(path.dirname(runDir), 'work');
+  mkdirSync(own, { recursive: true });
+  return own;
+}
