@@ -78,7 +78,7 @@ export function namedWorkingDir(named: string, policy: Pick<WorkingDirPolicy, 'r
   if (!statSync(real).isDirectory()) {
     throw new AttractorError(
       'WORKDIR_MISSING',
-      `working_dir "${named}" is not a folder; the run was not started.`,
+      `working_dir "${named}" is not a folder on ${policy.who}; the run was not started.`,
     );
   }
   return real;
