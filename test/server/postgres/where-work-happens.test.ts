@@ -4,6 +4,11 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureDist } from '../../helpers/ensure-dist.js';
 import {
+  anthropicStreamReply,
+  FAKE_ANTHROPIC_KEY,
+  startFakeAnthropicServer,
+} from '../../helpers/fake-anthropic-server.js';
+import {
   PG_AVAILABLE,
   PG_REQUIRED,
   type PostgresCluster,
@@ -25,11 +30,11 @@ const PWD = (marker?: string) =>
   `digraph w { start [shape=Mdiamond]; where [shape=parallelogram, tool_command="pwd${marker ? ` && touch ${marker}` : ''}"]; exit [shape=Msquare]; start -> where -> exit }`;
 
 /** `attractor worker` as a user starts it, in a folder of its own (which its runs no longer work in). */
-function startWorker(url: string, dataDir: string, extra: string[] = []): void {
+function startWorker(url: string, dataDir: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): void {
   const child = spawn(
     process.execPath,
     [BIN, 'worker', '--store', url, '--data-dir', dataDir, '--allow-tools', ...extra],
-    { cwd: tempDir(), stdio: ['ignore', 'ignore', 'pipe'] },
+    { cwd: tempDir(), env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   children.push(child);
 }
@@ -55,7 +60,7 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('where work happens on a worker', ()
     await cluster?.stop();
   });
 
-  it('runs tool commands in the run\'s own folder, <data-dir>/runs/<id>/work, beside its run directory', async () => {
+  it("runs tool commands in the run's own folder, <data-dir>/runs/<id>/work, beside its run directory", async () => {
     if (!cluster) throw new Error('no cluster');
     const url = await cluster.createDatabase('where_default');
     const server = await testServer({ store: url, allowTools: true });
@@ -114,4 +119,45 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('where work happens on a worker', ()
       expect(existsSync(marker)).toBe(false);
     }
   }, 90_000);
+
+  it("has a real run's agent work in the run's own folder: its files land there", async () => {
+    if (!cluster) throw new Error('no cluster');
+    const url = await cluster.createDatabase('where_agent');
+    const model = await startFakeAnthropicServer();
+    try {
+      const usage = { input_tokens: 100, output_tokens: 10 };
+      model.enqueue(
+        anthropicStreamReply({
+          content: [
+            { type: 'tool_use', id: 't1', name: 'write_file', input: { path: 'hello.txt', content: 'hi\n' } },
+          ],
+          stop_reason: 'tool_use',
+          usage,
+        }),
+        anthropicStreamReply({ content: [{ type: 'text', text: 'Wrote hello.txt.' }], usage }),
+      );
+      // The server executes nothing: it only needs to know real runs are taken.
+      const server = await testServer(
+        { store: url, allowTools: true },
+        { realRuns: { workingDir: tempDir(), env: {} } },
+      );
+      const dataDir = tempDir();
+      startWorker(url, dataDir, [], {
+        ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
+        ANTHROPIC_BASE_URL: model.origin,
+      });
+      const { status, body: run } = await server.json('POST', '/pipelines', {
+        dot_source:
+          'digraph a { start [shape=Mdiamond]; write [prompt="Create hello.txt", llm_model="claude-sonnet-4-6"]; exit [shape=Msquare]; start -> write -> exit }',
+      });
+      expect(status).toBe(201);
+      const done = await ended(server, run.id);
+      expect(done.status, JSON.stringify(done.failure)).toBe('completed');
+      expect(
+        readFileSync(path.join(realpathSync(dataDir), 'runs', run.id, 'work', 'hello.txt'), 'utf8'),
+      ).toBe('hi\n');
+    } finally {
+      await model.close();
+    }
+  }, 60_000);
 });
