@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadDotEnv } from '../llm/index.js';
+import { loadDotEnv } from '../llm/env-config.js';
 import { startServer } from '../server/start-server.js';
 import { AttractorError } from '../shared/errors.js';
 import type { CliContext } from './cli-context.js';

@@ -131,7 +131,14 @@ export async function buildRun(
     interviewer: options.interviewer ?? interviewer,
     ...(flags.dryRun || scenario
       ? {}
-      : { real: realSettings(flags, ctx, options.initialUsage, options.interviewer === undefined) }),
+      : {
+          real: {
+            settings: realSettings(flags, ctx, options.initialUsage, options.interviewer === undefined),
+            // Loaded only here: a dry or scenario run never loads the LLM client and the coding agent.
+            createRealRunServices: (await import('../actors/codergen/real-run-services.js'))
+              .createRealRunServices,
+          },
+        }),
     ...(agents ? { agents } : {}),
   });
   const { real, ...runServices } = services;

@@ -1,9 +1,9 @@
 import type { PreparedAgents } from '../actors/acp/prepare-agent-backend.js';
 import { withAgentBackends } from '../actors/acp/with-agent-backends.js';
-import {
+import type {
   createRealRunServices,
-  type RealRunServices,
-  type RealRunSettings,
+  RealRunServices,
+  RealRunSettings,
 } from '../actors/codergen/real-run-services.js';
 import { recordingChanges } from '../actors/codergen/recording-changes.js';
 import type { CodergenBackend } from '../actors/codergen-backend.js';
@@ -31,9 +31,12 @@ export interface RunServicesOptions {
   interviewer?: Interviewer;
   /**
    * A run that calls real models (neither `dryRun` nor `scenario`): where its agents work, its keys,
-   * defaults and budget. Without it such a run has no backend, and its first LLM node fails saying so.
+   * defaults and budget, and `createRealRunServices` to build its services from them (passed in rather
+   * than imported, so that a run calling no model never loads the LLM client and the coding agent: a
+   * third of a dry run's start-up). Without it such a run has no backend, and its first LLM node fails
+   * saying so.
    */
-  real?: RealRunSettings;
+  real?: { settings: RealRunSettings; createRealRunServices: typeof createRealRunServices };
   /** External ACP agents prepared for the graph's `agent` nodes (`prepareAgentBackend`). */
   agents?: PreparedAgents;
   /** Handler types and hooks of the embedder's (default: the built-in handlers). */
@@ -61,6 +64,7 @@ export interface RunServices {
  * @example
  * const compiled = compileRun({ source, file });
  * const services = createRunServices({ graph: compiled.graph, dryRun: true });
+ * const real = createRunServices({ graph: compiled.graph, real: { settings, createRealRunServices } });
  * const run = startPipeline({ source, file, compiled, ...services });
  */
 export function createRunServices(options: RunServicesOptions): RunServices & { real?: RealRunServices } {
@@ -68,7 +72,7 @@ export function createRunServices(options: RunServicesOptions): RunServices & { 
   // Nodes driven by external agents need no model of ours: a run whose every LLM node has one needs no keys.
   const real =
     !simulated && options.real && !options.agents?.coversAllCodergen
-      ? createRealRunServices(options.graph, options.real)
+      ? options.real.createRealRunServices(options.graph, options.real.settings)
       : undefined;
   const models: Pick<RunServices, 'backend' | 'llmRank'> = real
     ? { backend: real.backend, llmRank: real.llmRank }
@@ -84,8 +88,8 @@ export function createRunServices(options: RunServicesOptions): RunServices & { 
   const backend =
     agentBackend && !simulated && options.real
       ? recordingChanges(agentBackend, {
-          workingDir: options.real.workingDir,
-          ...(options.real.recordsDirs ? { recordsDirs: options.real.recordsDirs } : {}),
+          workingDir: options.real.settings.workingDir,
+          ...(options.real.settings.recordsDirs ? { recordsDirs: options.real.settings.recordsDirs } : {}),
         })
       : agentBackend;
   const registry = options.registry ?? createDefaultRegistry();

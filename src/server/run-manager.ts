@@ -1,6 +1,7 @@
 import { existsSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
+import { createRealRunServices } from '../actors/codergen/real-run-services.js';
 import { withAnswerChannel } from '../actors/interviewers/answer-channel-interviewer.js';
 import { parseScenario } from '../actors/simulated/scenario.js';
 import { loadPipeline } from '../compiler/compile.js';
@@ -781,13 +782,16 @@ export class RunManager {
       ...(realRuns
         ? {
             real: {
-              ...realRuns,
-              ...(workingDir ? { workingDir } : {}),
-              // Every run's folder is `<runs>/<id>/run`: none of them is an agent's change.
-              recordsDirs: [path.dirname(path.dirname(runDir))],
-              ...(options.model ? { model: options.model } : {}),
-              ...(options.max_cost_usd !== undefined ? { maxCostUsd: options.max_cost_usd } : {}),
-              ...(initialUsage !== undefined ? { initialUsage } : {}),
+              createRealRunServices,
+              settings: {
+                ...realRuns,
+                ...(workingDir ? { workingDir } : {}),
+                // Every run's folder is `<runs>/<id>/run`: none of them is an agent's change.
+                recordsDirs: [path.dirname(path.dirname(runDir))],
+                ...(options.model ? { model: options.model } : {}),
+                ...(options.max_cost_usd !== undefined ? { maxCostUsd: options.max_cost_usd } : {}),
+                ...(initialUsage !== undefined ? { initialUsage } : {}),
+              },
             },
           }
         : {}),

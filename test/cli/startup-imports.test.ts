@@ -49,3 +49,21 @@ describe('start-up stays lean', () => {
     expect(reached).toContain('commands/validate.ts');
   });
 });
+
+describe('a run that calls no model loads no model client', () => {
+  // `run` and `resume` import these inside their actions; a dry or scenario run must not pay for the
+  // LLM client, the provider adapters, the JSON-schema validator and the coding agent.
+  it.each(['run-run.ts', 'run-resume.ts', 'run-fork.ts'])(
+    '%s does not statically reach src/llm or src/agent',
+    (entry) => {
+      const { files, packages } = staticClosure(path.join(srcCli, entry));
+      const src = path.resolve(srcCli, '..');
+      const reached = files.map((f) => path.relative(src, f));
+      expect(reached).toContain('run/run-services.ts');
+      expect(reached.filter((f) => f.startsWith('llm/') || f.startsWith('agent/'))).toEqual([]);
+      expect(
+        packages.filter((p) => p === 'ajv' || /^(openai|@anthropic-ai\/|@google\/genai)/.test(p)),
+      ).toEqual([]);
+    },
+  );
+});
