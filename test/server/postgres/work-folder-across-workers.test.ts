@@ -1,0 +1,84 @@
+import { readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningWorker, startWorker } from '../../../src/server/postgres/start-worker.js';
+import {
+  PG_AVAILABLE,
+  PG_REQUIRED,
+  type PostgresCluster,
+  startPostgresCluster,
+} from '../../helpers/postgres-cluster.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+import { closeServers, testServer, waitFor } from '../server-fixtures.js';
+
+// A tool node on each side of a gate: the first leaves a file in its folder, the second lists its own.
+const ACROSS = `digraph across {
+  start [shape=Mdiamond]
+  before [shape=parallelogram, tool_command="pwd && touch left-by-before"]
+  review [shape=hexagon, label="Go on?"]
+  after [shape=parallelogram, tool_command="pwd && ls"]
+  exit [shape=Msquare]
+  start -> before -> review
+  review -> after [label="[G] Go"]
+  after -> exit
+}`;
+
+let cluster: PostgresCluster | undefined;
+const workers = new Set<RunningWorker>();
+
+afterEach(async () => {
+  await closeServers();
+  for (const worker of workers) await worker.drain(1_000);
+  workers.clear();
+});
+
+describe.runIf(PG_AVAILABLE || PG_REQUIRED)("a run's own folder when it continues on another machine", () => {
+  beforeAll(async () => {
+    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
+    cluster = await startPostgresCluster();
+  }, 90_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it("is the same path under the second worker's data folder, without the first one's files", async () => {
+    if (!cluster) throw new Error('no cluster');
+    const url = await cluster.createDatabase('across');
+    const server = await testServer({ store: url, allowTools: true });
+    const machineA = realpathSync(tempDir());
+    const machineB = realpathSync(tempDir());
+    const worker = async (dataDir: string) => {
+      const started = await startWorker({ store: url, dataDir, concurrency: 1, allowTools: true });
+      workers.add(started);
+      return started;
+    };
+
+    const onA = await worker(machineA);
+    const { body: run } = await server.json('POST', '/pipelines', { dot_source: ACROSS, scenario: {} });
+    const question = await waitFor(async () => {
+      const { body: record } = await server.json('GET', `/pipelines/${run.id}`);
+      const { body: questions } = await server.json('GET', `/pipelines/${run.id}/questions`);
+      return record.status === 'waiting' && questions.length === 1 ? questions[0] : undefined;
+    }, 'the gate on machine A');
+    workers.delete(onA);
+    await onA.drain(1_000);
+
+    await worker(machineB);
+    await server.json('POST', `/pipelines/${run.id}/questions/${question.id}/answer`, { answer: 'G' });
+    await waitFor(
+      async () => {
+        const { body } = await server.json('GET', `/pipelines/${run.id}`);
+        return body.status === 'completed' ? body : undefined;
+      },
+      'the run to complete on machine B',
+      20_000,
+    );
+    const output = (machine: string, node: string) =>
+      readFileSync(path.join(machine, 'runs', run.id, 'run', node, 'stdout.log'), 'utf8');
+    expect(output(machineA, 'before').trim()).toBe(path.join(machineA, 'runs', run.id, 'work'));
+    const [where, ...listed] = output(machineB, 'after').trim().split('\n');
+    expect(where).toBe(path.join(machineB, 'runs', run.id, 'work'));
+    // Files are not copied between machines.
+    expect(listed).toEqual([]);
+  }, 90_000);
+});
