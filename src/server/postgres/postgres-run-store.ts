@@ -315,6 +315,33 @@ export class PostgresRunStore implements RunStore {
     await this.#pool.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, id]);
   }
 
+  /**
+   * Cancel run `id` if no worker has taken it (a queued or waiting run), as one compare-and-set on its
+   * row with `RunOwners.take`: either the run is cancelled before any worker owns it, or a worker owns
+   * it and this returns false (the cancel must reach that worker: `requestCancel`).
+   */
+  async cancelUntaken(id: string): Promise<boolean> {
+    const current = this.#records.get(id);
+    if (!current) throw new AttractorError('RUN_NOT_FOUND', `no run ${id}.`);
+    // What this process recorded of the run before (its creation, an answer) goes first.
+    await this.#writes.flush();
+    const next = RunRecordSchema.parse({
+      ...current,
+      status: 'cancelled',
+      updated_at: new Date().toISOString(),
+    });
+    const { rowCount } = await this.#pool.query(
+      `UPDATE attractor.runs SET record = $2, status = 'cancelled'
+       WHERE id = $1 AND status NOT IN ('running', 'completed', 'failed', 'cancelled')`,
+      [id, next],
+    );
+    if (rowCount !== 1) return false;
+    this.#records.set(id, next);
+    await this.#pool.query('SELECT pg_notify($1, $2)', [RUNS_CHANNEL, `${this.#token} ${id}`]);
+    this.#hubs.get(id)?.changed();
+    return true;
+  }
+
   /** Hear cancel requests for runs (a worker cancels those it executes). */
   onCancelRequested(listener: (id: string) => void): void {
     this.#cancelListeners.add(listener);

@@ -131,7 +131,9 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a fan-out continued on another mach
       ['slow', 'success'],
     ]);
     // The visit completed: its branches are forgotten, so a later visit would run them all.
-    const { rows: left } = await db.query('SELECT 1 FROM attractor.branch_results WHERE run_id = $1', [run.id]);
+    const { rows: left } = await db.query('SELECT 1 FROM attractor.branch_results WHERE run_id = $1', [
+      run.id,
+    ]);
     expect(left).toEqual([]);
   }, 150_000);
 });
