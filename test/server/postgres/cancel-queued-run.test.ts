@@ -101,8 +101,15 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('cancelling a queued run that a work
         const heard = new Promise<void>((resolve) =>
           store.onCancelRequested((got) => got === id && resolve()),
         );
-        cancelled = server.json('POST', `/pipelines/${id}/cancel`);
-        await heard;
+        const answer = server.json('POST', `/pipelines/${id}/cancel`);
+        cancelled = answer;
+        // A server that answers before its cancel reached the worker has left the worker to start the run.
+        await Promise.race([
+          heard,
+          answer.then(({ body }) => {
+            throw new Error(`the server answered the cancel (${body.status}) without telling the worker`);
+          }),
+        ]);
         return taken;
       },
     }));
