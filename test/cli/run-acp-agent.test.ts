@@ -278,9 +278,10 @@ describe.concurrent('attractor run with an external ACP agent', () => {
   }, 60_000);
 
   it('an agent that never answers initialize times out with a clear error', async () => {
-    const r = await run(pipeline(''), [], { FAKE_ACP_MODE: 'hang-init', ATTRACTOR_AGENT_INIT_TIMEOUT: '1s' });
+    // Long enough for the agent process to start and log the request under load (the tests run concurrently).
+    const r = await run(pipeline(''), [], { FAKE_ACP_MODE: 'hang-init', ATTRACTOR_AGENT_INIT_TIMEOUT: '4s' });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/did not answer initialize within 1000 ms/);
+    expect(r.stderr).toMatch(/did not answer initialize within 4000 ms/);
     expect(r.log.some((l) => l.method === 'initialize')).toBe(true);
   }, 60_000);
 
