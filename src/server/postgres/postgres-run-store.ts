@@ -14,6 +14,7 @@ import { PostgresEventHub } from './postgres-event-hub.js';
 import { migrate } from './postgres-schema.js';
 import { RunOwners } from './run-owners.js';
 import { WriteQueue } from './write-queue.js';
+import { parseEventsPayload, writeRunRecords } from './write-run-records.js';
 
 interface RunRow {
   record: unknown;
@@ -202,33 +203,12 @@ export class PostgresRunStore implements RunStore {
         stages.clear();
         const text = checkpoint;
         checkpoint = undefined;
-        if (batch.length > 0) {
-          await client.query(
-            `INSERT INTO attractor.events (run_id, seq, event)
-             SELECT $1, base.last + t.ord, t.event
-             FROM (SELECT coalesce(max(seq), 0) AS last FROM attractor.events WHERE run_id = $1) base,
-                  unnest($2::jsonb[]) WITH ORDINALITY AS t(event, ord)`,
-            [id, batch.map((e) => JSON.stringify(e))],
-          );
-          await client.query(
-            `SELECT pg_notify($2, $1 || ' ' || (SELECT max(seq) FROM attractor.events WHERE run_id = $1))`,
-            [id, EVENTS_CHANNEL],
-          );
-        }
-        for (const [stage, status] of stageRows) {
-          await client.query(
-            `INSERT INTO attractor.stages (run_id, stage, status) VALUES ($1, $2, $3)
-             ON CONFLICT (run_id, stage) DO UPDATE SET status = EXCLUDED.status`,
-            [id, stage, JSON.stringify(status)],
-          );
-        }
-        if (text !== undefined) {
-          await client.query(
-            `INSERT INTO attractor.checkpoints (run_id, checkpoint) VALUES ($1, $2)
-             ON CONFLICT (run_id) DO UPDATE SET checkpoint = EXCLUDED.checkpoint, written_at = now()`,
-            [id, text],
-          );
-        }
+        await writeRunRecords(
+          client,
+          id,
+          { events: batch, stages: stageRows, checkpoint: text },
+          EVENTS_CHANNEL,
+        );
       }, fence);
     };
     return {
@@ -352,10 +332,10 @@ export class PostgresRunStore implements RunStore {
         .then(() => this.#hubs.get(id)?.changed())
         .catch(onError);
     } else if (channel === EVENTS_CHANNEL) {
-      const [id, seq] = payload.split(' ');
-      if (!id || seq === undefined) return;
-      this.#eventCounts.set(id, Math.max(this.#eventCounts.get(id) ?? 0, Number(seq)));
-      this.#hubs.get(id)?.changed(Number(seq));
+      const burst = parseEventsPayload(payload);
+      if (!burst) return;
+      this.#eventCounts.set(burst.runId, Math.max(this.#eventCounts.get(burst.runId) ?? 0, burst.last));
+      this.#hubs.get(burst.runId)?.changed(burst.last, burst.first, burst.events);
     } else if (channel === CANCEL_CHANNEL) {
       for (const listener of this.#cancelListeners) listener(payload);
     }
