@@ -14,7 +14,7 @@ import { PostgresEventHub } from './postgres-event-hub.js';
 import { migrate } from './postgres-schema.js';
 import { RunOwners } from './run-owners.js';
 import { WriteQueue } from './write-queue.js';
-import { parseEventsPayload, writeRunRecords } from './write-run-records.js';
+import { parseEventsPayload, RunRecordsBatch } from './write-run-records.js';
 
 interface RunRow {
   record: unknown;
@@ -30,6 +30,8 @@ const EVENTS_CHANNEL = 'attractor_events';
 /** Someone asked to cancel a run: its executor, wherever it is, stops it. */
 const CANCEL_CHANNEL = 'attractor_cancel';
 /** Statuses after which a run's event stream ends (a waiting or queued run goes on later). */
+/** Where a commit gathers its runs' events, stage records and checkpoints. */
+const RUN_RECORDS = Symbol('run records');
 const ENDED = new Set(['completed', 'failed', 'cancelled', 'paused', 'interrupted']);
 
 /**
@@ -196,19 +198,16 @@ export class PostgresRunStore implements RunStore {
           owner.refused(runId);
         },
       };
-      this.#writes.push(async (client) => {
+      this.#writes.push(async (_client, batch) => {
         queued = false;
-        const batch = events.splice(0);
+        const drained = events.splice(0);
         const stageRows = [...stages];
         stages.clear();
         const text = checkpoint;
         checkpoint = undefined;
-        await writeRunRecords(
-          client,
-          id,
-          { events: batch, stages: stageRows, checkpoint: text },
-          EVENTS_CHANNEL,
-        );
+        batch
+          .gather(RUN_RECORDS, () => new RunRecordsBatch(EVENTS_CHANNEL))
+          .add(id, { events: drained, stages: stageRows, checkpoint: text });
       }, fence);
     };
     return {
