@@ -11,6 +11,7 @@ import type { EmitEvent } from '../shared/pipeline-event.js';
 import type { ProcessLedger } from '../shared/process/process-ledger.js';
 import type { CodergenBackend } from './codergen-backend.js';
 import type { Interviewer } from './interviewers/interviewer.js';
+import type { BranchCheckpointStore } from './parallel/branch-checkpoints.js';
 import type { ContextLogEntry, PipelineContext } from './pipeline-context.js';
 
 export type ContextValues = Record<string, unknown>;
@@ -68,6 +69,8 @@ export interface HandlerServices {
   backend: CodergenBackend;
   /** false: files kept for crash safety are written atomically but not fsync'd (the run's `durable: false`). */
   durable?: boolean;
+  /** Where fan-outs keep their finished branches; absent: each parallel node's stage folder (`durable` applies). */
+  branchCheckpoints?: BranchCheckpointStore;
   /** The run's process ledger: process groups a handler starts are recorded there (crash safety). */
   processes?: Pick<ProcessLedger, 'add' | 'remove'>;
   /** Run one parallel branch from `startNodeId` on an isolated context until a fan-in node or a dead end. */

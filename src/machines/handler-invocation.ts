@@ -46,6 +46,7 @@ function handlerServices(
     ...(services.artifacts ? { artifacts: services.artifacts } : {}),
     ...(services.processes ? { processes: services.processes } : {}),
     ...(services.durable !== undefined ? { durable: services.durable } : {}),
+    ...(services.branchCheckpoints ? { branchCheckpoints: services.branchCheckpoints } : {}),
     interviewer: services.interviewer ?? missingInterviewer(),
     backend: services.backend ?? missingBackend(),
     ...(services.llmRank ? { llmRank: services.llmRank } : {}),

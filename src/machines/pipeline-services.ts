@@ -1,6 +1,7 @@
 import type { CodergenBackend } from '../actors/codergen-backend.js';
 import type { HandlerServices } from '../actors/handler-types.js';
 import type { Interviewer } from '../actors/interviewers/interviewer.js';
+import type { BranchCheckpointStore } from '../actors/parallel/branch-checkpoints.js';
 import type { HandlerRegistry } from '../actors/registry.js';
 import type { Scenario } from '../actors/simulated/scenario.js';
 import type { ArtifactStore } from '../shared/artifact-store.js';
@@ -40,6 +41,8 @@ export interface PipelineServices {
   signal?: AbortSignal;
   /** fsync what handlers keep for crash safety, e.g. finished parallel branches (default true; RunOptions.durable). */
   durable?: boolean;
+  /** Where fan-outs keep their finished branches (the run's recorder gives it); none: their stage folders. */
+  branchCheckpoints?: BranchCheckpointStore;
   /** Jitter for retry backoff (default `Math.random`). */
   random?: () => number;
   /** Where node visits are recorded (stage folders, `status.json`); none: nothing is recorded. */

@@ -181,6 +181,7 @@ function launch(
     artifacts,
     processes,
     stages: recorder.stages,
+    branchCheckpoints: recorder.branches,
     recorded: () => recorder.recorded(),
     emit: emitEvent,
     signal: hard.signal,

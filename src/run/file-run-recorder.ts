@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { type BranchCheckpointStore, fileBranchCheckpoints } from '../actors/parallel/branch-checkpoints.js';
 import { CommitFailure, WriteLane } from '../shared/commit-queue.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { removePresentFile } from '../shared/remove-file.js';
@@ -41,6 +42,8 @@ export interface FileRunRecorderOptions {
  */
 export class FileRunRecorder implements RunRecorder {
   readonly stages: FileStageStore;
+  /** Each parallel node's `branch-results.jsonl` in its stage folder. */
+  readonly branches: BranchCheckpointStore;
   readonly #runDir: string;
   readonly #eventsFile: string;
   readonly #fresh: boolean;
@@ -65,6 +68,7 @@ export class FileRunRecorder implements RunRecorder {
     // The run's routing nodes' records are made whenever checkpoint.json is written.
     this.stages = new FileStageStore(runDir, this.#lane);
     const durable = options.durable ?? true;
+    this.branches = fileBranchCheckpoints({ durable });
     this.#runFiles =
       options.fresh && options.source !== undefined && options.manifest
         ? writeRunFiles(runDir, options.source, options.manifest, { durable })

@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import type { BranchCheckpointStore } from '../actors/parallel/branch-checkpoints.js';
 import { outcomeToStatusFile } from '../actors/status-file.js';
 import type { Outcome } from '../compiler/outcome.js';
 import type { StageStore, StageVisit } from '../machines/stage-store.js';
@@ -17,6 +18,13 @@ export interface RunRecordSink {
   checkpoint(text: string): void;
   /** A node visit's `status.json`; `stage` is its folder relative to the run directory. */
   stage(stage: string, status: unknown): void;
+  /**
+   * A fan-out's branch finished (`checkpoint` is its line of `branch-results.jsonl`); `stage` is the
+   * parallel node's folder relative to the run directory.
+   */
+  branch(stage: string, branch: string, checkpoint: unknown): void;
+  /** The parallel node's visit completed: its finished branches are forgotten (a later visit runs them all). */
+  branchesCleared(stage: string): void;
   settled(): Promise<void>;
 }
 
@@ -26,6 +34,7 @@ export interface RunRecordSink {
  */
 export class MirroredRunRecorder implements RunRecorder {
   readonly stages: StageStore;
+  readonly branches: BranchCheckpointStore;
   readonly #inner: RunRecorder;
   readonly #sink: RunRecordSink;
 
@@ -40,6 +49,28 @@ export class MirroredRunRecorder implements RunRecorder {
         sink.stage(relative(runDir, visit.stageDir), outcomeToStatusFile(outcome));
       },
       exists: (stageDir) => stages.exists(stageDir),
+    };
+    // A branch goes to the sink as it is saved, in the same turn as its last node's events: the record
+    // never shows a branch's node complete without the branch (a continuing worker reads it back first).
+    this.branches = {
+      open: (stageDir) => {
+        const log = inner.branches.open(stageDir);
+        const stage = relative(runDir, stageDir);
+        return {
+          save: (checkpoint) => {
+            const saved = log.save(checkpoint);
+            sink.branch(stage, checkpoint.record.branch_id, checkpoint);
+            return saved;
+          },
+          prepare: () => log.prepare(),
+          load: () => log.load(),
+          close: () => log.close(),
+          clear: () => {
+            log.clear();
+            sink.branchesCleared(stage);
+          },
+        };
+      },
     };
   }
 

@@ -1,3 +1,4 @@
+import type { BranchCheckpointStore } from '../actors/parallel/branch-checkpoints.js';
 import type { StageStore } from '../machines/stage-store.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
@@ -15,6 +16,8 @@ import type { CheckpointParts } from './checkpoint-delta.js';
 export interface RunRecorder {
   /** Where handlers record node visits. */
   readonly stages: StageStore;
+  /** Where fan-outs keep their finished branches, so a continued fan-out runs only the others. */
+  readonly branches: BranchCheckpointStore;
   /** One event of the run, in order: on record no later than the next checkpoint. */
   event(event: PipelineEvent): void;
   /** The machine's checkpoint after a step (and on retry, pause, cancel and at the end). */

@@ -66,6 +66,8 @@ export interface RemoteRuns {
    */
   schedule(id: string, at?: Date): Promise<void>;
   requestCancel(id: string): Promise<void>;
+  /** Cancel the run unless a worker has taken it (compare-and-set with `take`): false when one has. */
+  cancelUntaken(id: string): Promise<boolean>;
   onCancelRequested(listener: (id: string) => void): void;
   eventHub(id: string): RunEvents;
   /** The run as the database has it now. */
@@ -128,6 +130,8 @@ export class RunManager {
   readonly #live = new Map<string, LiveRun>();
   readonly #hubs = new Map<string, RunEventHub>();
   readonly #settled = new Set<Promise<unknown>>();
+  /** A worker's runs between its take and their start: a cancel heard then stops the start. */
+  readonly #starting = new Map<string, { cancelled: boolean }>();
   /** Summaries of runs not live here, read once from their events per version of their record. */
   readonly #summaries = new Map<string, { updatedAt: string; summary: RunSummary }>();
   #draining = false;
@@ -137,7 +141,14 @@ export class RunManager {
     this.#store = options.store;
     const remote = options.remote;
     if (remote?.role === 'worker') {
-      remote.runs.onCancelRequested((id) => this.#live.get(id)?.run?.cancel());
+      remote.runs.onCancelRequested((id) => {
+        const run = this.#live.get(id)?.run;
+        if (run) run.cancel();
+        else {
+          const starting = this.#starting.get(id);
+          if (starting) starting.cancelled = true;
+        }
+      });
     }
     // Other servers and workers share the store: a run marked running may be running on one of them.
     if (remote) return;
@@ -340,9 +351,12 @@ export class RunManager {
       return this.get(id);
     }
     const remote = this.#options.remote;
-    if (remote && record.status === 'running') {
+    if (remote) {
+      // Not taken by a worker: cancelled before any can. Taken (perhaps this very moment): its worker
+      // hears the cancel, whether it runs the run already or is about to start it.
+      if (record.status !== 'running' && (await remote.runs.cancelUntaken(id))) return this.get(id);
       await remote.runs.requestCancel(id);
-      return this.#untilNot(id, 'running', 10_000);
+      return this.#untilNot(id, ['queued', 'running'], 10_000);
     }
     const queued = this.#queue.indexOf(id);
     if (queued >= 0) this.#queue.splice(queued, 1);
@@ -450,9 +464,27 @@ export class RunManager {
       if (deadline === undefined) return;
       if (deadline > Date.now()) return remote.runs.schedule(id, new Date(deadline));
     }
-    // Reached by two workers at once (a takeover and a job a dead worker had held): one executes it.
+    const starting = { cancelled: false };
+    this.#starting.set(id, starting);
+    try {
+      await this.#takeAndRun(id, starting, options);
+    } finally {
+      this.#starting.delete(id);
+    }
+  }
+
+  async #takeAndRun(
+    id: string,
+    starting: { cancelled: boolean },
+    options: { takeover?: boolean },
+  ): Promise<void> {
+    const remote = this.#options.remote;
+    if (!remote) return;
+    // Reached by two workers at once (a takeover and a job a dead worker had held): one executes it. A
+    // run cancelled meanwhile is taken by neither.
     if (!(await remote.runs.take(id))) {
-      if (options.takeover) return;
+      const now = await remote.runs.refresh(id);
+      if (options.takeover || (now && TERMINAL_STATUSES.has(now.status))) return;
       throw new AttractorError('RUN_BUSY', `run ${id} was taken by another worker; the queue tries again.`);
     }
     const release = remote.runs.holdLease(id, () => {
@@ -463,6 +495,12 @@ export class RunManager {
     });
     try {
       await remote.runs.materialize(id, this.#store.runDirFor(id));
+      // Cancelled since the take (the server found the run taken and told its worker): it never starts.
+      if (starting.cancelled) {
+        this.#store.update(id, { status: 'cancelled' });
+        await this.#store.flush?.();
+        return;
+      }
       this.#start(id);
       await this.#live.get(id)?.settled;
       await this.#store.flush?.();
@@ -492,11 +530,11 @@ export class RunManager {
       });
   }
 
-  async #untilNot(id: string, status: string, ms: number): Promise<RunRecord> {
+  async #untilNot(id: string, statuses: readonly string[], ms: number): Promise<RunRecord> {
     const until = Date.now() + ms;
     for (;;) {
       const record = this.get(id);
-      if (record.status !== status || Date.now() > until) return record;
+      if (!statuses.includes(record.status) || Date.now() > until) return record;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }

@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureDist } from '../helpers/ensure-dist.js';
 import { runCli } from './run-cli.js';
 
@@ -34,7 +34,8 @@ const LOOP = `digraph loop {
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
 beforeAll(() => ensureDist(), 180_000);
-afterEach(() => {
+// After the file: its tests run concurrently.
+afterAll(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
@@ -60,6 +61,22 @@ function startRun(dot: string, stdin: 'ignore' | 'pipe' = 'ignore') {
     child.on('exit', (code) => resolve({ code, ms: Date.now() - started })),
   );
   return { child, runDir: path.join(dir, 'runs'), exited, stderr: () => stderr };
+}
+
+/** `attractor resume --no-tui` as a real process answering on stdin, awaited without blocking this worker. */
+async function resumeAnswering(runDir: string, input: string) {
+  const child = spawn(process.execPath, [BIN, 'resume', runDir, '--no-tui'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let stderr = '';
+  child.stderr.on('data', (d) => {
+    stderr += String(d);
+  });
+  child.stdout.resume();
+  child.stdin.end(input);
+  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { status, stderr };
 }
 
 async function until<T>(what: string, probe: () => T | undefined, ms = 20_000): Promise<T> {
@@ -97,7 +114,8 @@ function events(runDir: string): Array<{ kind: string; node_id?: string; data: R
     .map((l) => JSON.parse(l));
 }
 
-describe('a human gate without a terminal', () => {
+// Concurrent: each test mostly waits on its own run (a gate's timeout, a signal's effect).
+describe.concurrent('a human gate without a terminal', () => {
   it('with a default and a timeout, waits the timeout and takes the default (stdin closed)', async () => {
     const run = startRun(gated('2s'));
     const { code, ms } = await run.exited;
@@ -144,11 +162,7 @@ describe('a human gate without a terminal', () => {
     expect(checkpoint).toMatchObject({ current_node: 'gate', status: 'cancelled' });
     expect(events(run.runDir).some((e) => e.kind === 'interview.complete')).toBe(false);
 
-    const resumed = spawnSync(process.execPath, [BIN, 'resume', run.runDir, '--no-tui'], {
-      input: 'A\n',
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
+    const resumed = await resumeAnswering(run.runDir, 'A\n');
     expect(resumed.stderr).toContain('Ship it?');
     expect(resumed.status).toBe(0);
     expect(events(run.runDir).find((e) => e.kind === 'interview.complete')?.data).toMatchObject({ key: 'A' });

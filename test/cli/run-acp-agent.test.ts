@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureDist, ROOT } from '../helpers/ensure-dist.js';
 import { processAlive as alive } from '../helpers/process-alive.js';
 import { runCli } from './run-cli.js';
@@ -17,7 +17,7 @@ const FAKE_AGENT = path.join(ROOT, 'test', 'fixtures', 'acp', 'fake-agent.mjs');
 const AGENT_COMMAND = `${process.execPath} ${FAKE_AGENT}`;
 
 const dirs: string[] = [];
-afterEach(() => {
+afterAll(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 beforeAll(() => ensureDist(), 180_000);
@@ -118,7 +118,9 @@ async function run(
 
 const kinds = (r: Run) => r.events.filter((e) => e.node_id === 'work').map((e) => e.kind);
 
-describe('attractor run with an external ACP agent', () => {
+// Concurrent: most of this file's time is spent waiting on agent and CLI processes (a node timeout, an
+// initialize that never comes); every test has its own folder, environment and processes.
+describe.concurrent('attractor run with an external ACP agent', () => {
   it('streams the session as agent.* events, writes through the client, runs a terminal, ends the turn', async () => {
     const r = await runProcess(pipeline(', agent_permissions="allow"'), [], {
       FAKE_SECRET_API_KEY: 's3cret',
@@ -276,9 +278,9 @@ describe('attractor run with an external ACP agent', () => {
   }, 60_000);
 
   it('an agent that never answers initialize times out with a clear error', async () => {
-    const r = await run(pipeline(''), [], { FAKE_ACP_MODE: 'hang-init', ATTRACTOR_AGENT_INIT_TIMEOUT: '4s' });
+    const r = await run(pipeline(''), [], { FAKE_ACP_MODE: 'hang-init', ATTRACTOR_AGENT_INIT_TIMEOUT: '1s' });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/did not answer initialize within 4000 ms/);
+    expect(r.stderr).toMatch(/did not answer initialize within 1000 ms/);
     expect(r.log.some((l) => l.method === 'initialize')).toBe(true);
   }, 60_000);
 

@@ -2,12 +2,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BIN, ensureDist } from '../helpers/ensure-dist.js';
 import { runCli, STACK_LINE } from './run-cli.js';
 
 const dirs: string[] = [];
-afterEach(() => {
+// After the file, not after each test: the real-process tests run concurrently.
+afterAll(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 function workspace(files: Record<string, string>): string {
@@ -402,7 +403,8 @@ describe('attractor run (in process)', () => {
   });
 });
 
-describe('attractor run (real process)', () => {
+// Concurrent: these tests mostly wait on their own child processes (a tool's `sleep`, a signal's effect).
+describe.concurrent('attractor run (real process)', () => {
   beforeAll(() => ensureDist(), 180_000);
 
   const SLOW = `digraph demo {
@@ -457,6 +459,27 @@ describe('attractor run (real process)', () => {
   }
 
   /**
+   * `attractor resume` as a real process with stdin closed, awaited without blocking this worker (the
+   * tests beside it are waiting on their own processes meanwhile).
+   */
+  async function resumeProcess(runDir: string, cwd: string) {
+    const child = spawn(process.execPath, [BIN, 'resume', runDir], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += String(d);
+    });
+    child.stderr.on('data', (d) => {
+      stderr += String(d);
+    });
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    return { status, stdout, stderr };
+  }
+
+  /**
    * `attractor resume` in this process: what these tests prove is how a killed or interrupted process
    * left the run, so only that run needs to be a real process (the first test resumes with the real binary).
    */
@@ -499,11 +522,7 @@ describe('attractor run (real process)', () => {
     const checkpoint = JSON.parse(readFileSync(path.join(runDir, 'checkpoint.json'), 'utf8'));
     expect(checkpoint.current_node).toBe('slow');
 
-    const resumed = spawnSync(process.execPath, [BIN, 'resume', runDir], {
-      cwd: dir,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const resumed = await resumeProcess(runDir, dir);
     expect(resumed.status).toBe(0);
     const completes = readEvents(runDir).filter((e) => e.kind === 'node.complete');
     const counts = new Map<string, number>();
@@ -588,11 +607,7 @@ describe('attractor run (real process)', () => {
     await exited;
     const runDir = path.join(dir, 'runs');
     // A real process: its stdin is closed, so nobody can confirm (in this process stdin stays open).
-    const refused = spawnSync(process.execPath, [BIN, 'resume', runDir], {
-      cwd: dir,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const refused = await resumeProcess(runDir, dir);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(/"ship" is marked idempotent=false.*--auto-approve/s);
     expect(STACK_LINE.test(refused.stderr)).toBe(false);

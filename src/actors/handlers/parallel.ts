@@ -2,7 +2,7 @@ import type { PipelineGraph, PipelineNode } from '../../compiler/ir.js';
 import type { Outcome } from '../../compiler/outcome.js';
 import { findFanIn } from '../../compiler/routing/find-fan-in.js';
 import type { BranchResult, NodeHandler } from '../handler-types.js';
-import { BranchCheckpoints } from '../parallel/branch-checkpoints.js';
+import { fileBranchCheckpoints } from '../parallel/branch-checkpoints.js';
 import { evaluateJoin, type JoinVerdict } from '../parallel/evaluate-join.js';
 import { mergeBranchUpdates } from '../parallel/merge-branch-updates.js';
 import { readParallelPolicy } from '../parallel/parallel-policy.js';
@@ -87,7 +87,8 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
   );
 
   // Branches an interrupted earlier attempt of this visit finished (after a crash or a hard stop).
-  const checkpoints = new BranchCheckpoints(stageDir, { durable: services.durable ?? true });
+  const kept = services.branchCheckpoints ?? fileBranchCheckpoints({ durable: services.durable ?? true });
+  const checkpoints = kept.open(stageDir);
   const restored = checkpoints.load();
 
   let verdict: JoinVerdict = { settled: false };

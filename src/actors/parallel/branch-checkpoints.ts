@@ -25,6 +25,29 @@ export type BranchCheckpoint = { record: ParallelResult; result: BranchResult };
 
 const parse = (text: string) => BranchCheckpointSchema.parse(JSON.parse(text)) as BranchCheckpoint;
 
+/** One parallel node visit's finished branches, as the fan-out saves, restores and forgets them. */
+export interface BranchCheckpointLog {
+  save(checkpoint: BranchCheckpoint): Promise<void>;
+  prepare(): void;
+  load(): Map<string, BranchCheckpoint>;
+  close(): void;
+  clear(): void;
+}
+
+/**
+ * Where a run keeps its fan-outs' finished branches: the run's recorder provides it (the run directory's
+ * files, and a database besides when the run is kept in one), so a fan-out continued on another
+ * machine finds them. `stageDir` is the parallel node's stage folder.
+ */
+export interface BranchCheckpointStore {
+  open(stageDir: string): BranchCheckpointLog;
+}
+
+/** The branches kept in each parallel node's stage folder only (`branch-results.jsonl`). */
+export function fileBranchCheckpoints(options: { durable?: boolean } = {}): BranchCheckpointStore {
+  return { open: (stageDir) => new BranchCheckpoints(stageDir, options) };
+}
+
 /**
  * Finished branches of a parallel node's current visit, one line each in
  * `<stage dir>/branch-results.jsonl`, appended (and, in a durable run, fsync'd) the moment a branch
@@ -38,7 +61,7 @@ const parse = (text: string) => BranchCheckpointSchema.parse(JSON.parse(text)) a
  * its siblings' completions wait for. A line torn by a crash does not parse and is skipped: that branch
  * runs again. Runs interrupted by earlier versions left `branch-results/<branch>.json` files: still read.
  */
-export class BranchCheckpoints {
+export class BranchCheckpoints implements BranchCheckpointLog {
   readonly #file: string;
   readonly #legacyDir: string;
   readonly #durable: boolean;

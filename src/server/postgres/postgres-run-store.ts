@@ -13,6 +13,7 @@ import type { ListRunsQuery, RunPage, RunStore } from '../run-store.js';
 import { PostgresEventHub } from './postgres-event-hub.js';
 import { migrate } from './postgres-schema.js';
 import { RunOwners } from './run-owners.js';
+import { type BranchWrite, materializeBranchResults, writeBranchResults } from './stored-branch-results.js';
 import { WriteQueue } from './write-queue.js';
 import { parseEventsPayload, RunRecordsBatch } from './write-run-records.js';
 
@@ -181,6 +182,7 @@ export class PostgresRunStore implements RunStore {
   recordSink(id: string): RunRecordSink {
     const events: PipelineEvent[] = [];
     const stages = new Map<string, unknown>();
+    const branches: BranchWrite[] = [];
     let checkpoint: string | undefined;
     let queued = false;
     const queue = (): void => {
@@ -194,17 +196,19 @@ export class PostgresRunStore implements RunStore {
           queued = false;
           events.length = 0;
           stages.clear();
+          branches.length = 0;
           checkpoint = undefined;
           owner.refused(runId);
         },
       };
-      this.#writes.push(async (_client, batch) => {
+      this.#writes.push(async (client, batch) => {
         queued = false;
         const drained = events.splice(0);
         const stageRows = [...stages];
         stages.clear();
         const text = checkpoint;
         checkpoint = undefined;
+        await writeBranchResults(client, id, branches.splice(0));
         batch
           .gather(RUN_RECORDS, () => new RunRecordsBatch(EVENTS_CHANNEL))
           .add(id, { events: drained, stages: stageRows, checkpoint: text });
@@ -222,6 +226,14 @@ export class PostgresRunStore implements RunStore {
       },
       stage: (stage, status) => {
         stages.set(stage, status);
+        queue();
+      },
+      branch: (stage, branch, checkpoint) => {
+        branches.push({ stage, branch, checkpoint });
+        queue();
+      },
+      branchesCleared: (stage) => {
+        branches.push({ stage, cleared: true });
         queue();
       },
       settled: () => this.#writes.flush(),
@@ -282,6 +294,33 @@ export class PostgresRunStore implements RunStore {
     await this.#pool.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, id]);
   }
 
+  /**
+   * Cancel run `id` if no worker has taken it (a queued or waiting run), as one compare-and-set on its
+   * row with `RunOwners.take`: either the run is cancelled before any worker owns it, or a worker owns
+   * it and this returns false (the cancel must reach that worker: `requestCancel`).
+   */
+  async cancelUntaken(id: string): Promise<boolean> {
+    const current = this.#records.get(id);
+    if (!current) throw new AttractorError('RUN_NOT_FOUND', `no run ${id}.`);
+    // What this process recorded of the run before (its creation, an answer) goes first.
+    await this.#writes.flush();
+    const next = RunRecordSchema.parse({
+      ...current,
+      status: 'cancelled',
+      updated_at: new Date().toISOString(),
+    });
+    const { rowCount } = await this.#pool.query(
+      `UPDATE attractor.runs SET record = $2, status = 'cancelled'
+       WHERE id = $1 AND status NOT IN ('running', 'completed', 'failed', 'cancelled')`,
+      [id, next],
+    );
+    if (rowCount !== 1) return false;
+    this.#records.set(id, next);
+    await this.#pool.query('SELECT pg_notify($1, $2)', [RUNS_CHANNEL, `${this.#token} ${id}`]);
+    this.#hubs.get(id)?.changed();
+    return true;
+  }
+
   /** Hear cancel requests for runs (a worker cancels those it executes). */
   onCancelRequested(listener: (id: string) => void): void {
     this.#cancelListeners.add(listener);
@@ -294,8 +333,9 @@ export class PostgresRunStore implements RunStore {
   }
 
   /**
-   * Make `runDir` hold what the database says of the run: its pipeline and newest checkpoint, so a resume
-   * there continues from it (whichever machine wrote it). A journal left beside it is older than the
+   * Make `runDir` hold what the database says of the run: its pipeline, newest checkpoint and the
+   * finished branches of a fan-out under way, so a resume there continues from them (whichever machine
+   * wrote them). A journal left beside it is older than the
    * database's checkpoint or equal to it: it goes. False when the run has no checkpoint yet.
    */
   async materialize(id: string, runDir: string): Promise<boolean> {
@@ -309,6 +349,7 @@ export class PostgresRunStore implements RunStore {
     writeFileAtomic(path.join(runDir, 'pipeline.dot'), this.source(id));
     removePresentFile(path.join(runDir, 'checkpoint-journal.jsonl'));
     writeFileAtomic(path.join(runDir, 'checkpoint.json'), `${JSON.stringify(row.checkpoint)}\n`);
+    await materializeBranchResults(this.#pool, id, runDir);
     return true;
   }
 

@@ -44,6 +44,17 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE attractor.runs ADD COLUMN attempt integer NOT NULL DEFAULT 0;
   `,
+  // A fan-out's finished branches, while its parallel node's visit is in progress: a run continued on
+  // another machine does not run them again.
+  `
+  CREATE TABLE attractor.branch_results (
+    run_id text NOT NULL REFERENCES attractor.runs (id) ON DELETE CASCADE,
+    stage text NOT NULL,
+    branch text NOT NULL,
+    result jsonb NOT NULL,
+    PRIMARY KEY (run_id, stage, branch)
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

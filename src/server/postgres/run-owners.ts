@@ -27,12 +27,16 @@ export class RunOwners {
   }
 
   /**
-   * Raise run `id`'s attempt if it is still the one last read, in one statement: of two workers reaching
-   * the run at once, one owns it. False: another took it first.
+   * Raise run `id`'s attempt if it is still the one last read and the run has not ended, in one
+   * statement: of two workers reaching the run at once, one owns it, and a run cancelled meanwhile is
+   * nobody's. Its `status` column says `running` from then on, which a server's cancel of a queued run
+   * finds (`PostgresRunStore.cancelUntaken`). False: another took it first, or it ended.
    */
   async take(id: string): Promise<boolean> {
     const { rows } = await this.#pool.query<{ attempt: number }>(
-      'UPDATE attractor.runs SET attempt = attempt + 1 WHERE id = $1 AND attempt = $2 RETURNING attempt',
+      `UPDATE attractor.runs SET attempt = attempt + 1, status = 'running'
+       WHERE id = $1 AND attempt = $2 AND status NOT IN ('completed', 'failed', 'cancelled')
+       RETURNING attempt`,
       [id, this.#seen.get(id) ?? 0],
     );
     const taken = rows[0]?.attempt;

@@ -55,6 +55,7 @@ export function remoteRuns(store: PostgresRunStore, queue: RunQueue, leaseMs = D
   return {
     schedule: (id, at) => queue.schedule(id, at),
     requestCancel: (id) => store.requestCancel(id),
+    cancelUntaken: (id) => store.cancelUntaken(id),
     onCancelRequested: (listener) => store.onCancelRequested(listener),
     eventHub: (id) => store.eventHub(id),
     refresh: (id) => store.refresh(id),

@@ -1,3 +1,5 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresRunStore } from '../../../src/server/postgres/postgres-run-store.js';
@@ -149,6 +151,47 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('the PostgreSQL run store', () => {
       ]);
       expect(checkpoints).toEqual([{ checkpoint: { status: 'running', n: 2 } }]);
       expect(stages).toEqual([{ stage: 'a', status: { outcome: 'success' } }]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("keeps a fan-out's finished branches until its visit completes, and writes them into a run directory", async () => {
+    const url = await freshDatabase();
+    const store = await PostgresRunStore.open(url, tempDir());
+    try {
+      store.create(record('r', '2026-01-01T00:00:01.000Z'), 'digraph r {}');
+      const sink = store.recordSink('r');
+      const branch = (id: string) => ({
+        record: { branch_id: id, status: 'success' },
+        result: { branchId: id },
+      });
+      sink.checkpoint('{"current_node":"split"}');
+      sink.branch('loop', 'x', branch('x'));
+      sink.branchesCleared('loop');
+      sink.branch('split', 'a', branch('a'));
+      sink.branch('split/branches/a/inner', 'b', branch('b'));
+      await sink.settled();
+      // This machine ran the run before: a file of a visit since completed elsewhere is not the record.
+      const runDir = path.join(tempDir(), 'run');
+      mkdirSync(path.join(runDir, 'old'), { recursive: true });
+      writeFileSync(path.join(runDir, 'old', 'branch-results.jsonl'), `${JSON.stringify(branch('z'))}\n`);
+      expect(await store.materialize('r', runDir)).toBe(true);
+      const lines = (stage: string) =>
+        readFileSync(path.join(runDir, stage, 'branch-results.jsonl'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line));
+      expect(lines('split')).toEqual([branch('a')]);
+      expect(lines('split/branches/a/inner')).toEqual([branch('b')]);
+      expect(existsSync(path.join(runDir, 'loop', 'branch-results.jsonl'))).toBe(false);
+      expect(existsSync(path.join(runDir, 'old', 'branch-results.jsonl'))).toBe(false);
+      // The parallel node completed: a later visit restores nothing.
+      sink.branchesCleared('split');
+      sink.branchesCleared('split/branches/a/inner');
+      await sink.settled();
+      await store.materialize('r', runDir);
+      expect(existsSync(path.join(runDir, 'split', 'branch-results.jsonl'))).toBe(false);
     } finally {
       await store.close();
     }

@@ -1,0 +1,139 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningWorker, startWorker } from '../../../src/server/postgres/start-worker.js';
+import { BIN, ensureDist } from '../../helpers/ensure-dist.js';
+import {
+  PG_AVAILABLE,
+  PG_REQUIRED,
+  type PostgresCluster,
+  startPostgresCluster,
+} from '../../helpers/postgres-cluster.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+import { closeServers, testServer, waitFor } from '../server-fixtures.js';
+
+let cluster: PostgresCluster | undefined;
+const children: ChildProcess[] = [];
+const workers: RunningWorker[] = [];
+const clients: pg.Client[] = [];
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.end();
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+  await closeServers();
+  for (const worker of workers.splice(0)) await worker.drain(1_000);
+});
+
+function readFileSafe(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a fan-out continued on another machine', () => {
+  beforeAll(async () => {
+    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
+    ensureDist();
+    cluster = await startPostgresCluster();
+  }, 180_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('runs only its unfinished branches: a branch that finished on the dead worker does not run again', async () => {
+    if (!cluster) throw new Error('no cluster');
+    const url = await cluster.createDatabase('fanout');
+    const marks = path.join(tempDir(), 'marks');
+    const blocked = path.join(tempDir(), 'blocked');
+    // `slow` blocks the first time (on the doomed worker) and finishes at once the second time.
+    const dot = `digraph fan {
+      start [shape=Mdiamond]
+      split [shape=component, join_policy="wait_all"]
+      fast [shape=parallelogram, tool_command="echo fast >> ${marks}"]
+      slow [shape=parallelogram, tool_command="echo slow >> ${marks}; if [ -e ${blocked} ]; then exit 0; fi; touch ${blocked}; sleep 20"]
+      join [shape=tripleoctagon]
+      after [shape=parallelogram, tool_command="echo after >> ${marks}"]
+      exit [shape=Msquare]
+      start -> split
+      split -> fast
+      split -> slow
+      fast -> join
+      slow -> join
+      join -> after -> exit
+    }`;
+    const server = await testServer({ store: url, allowTools: true });
+    const doomed = spawn(
+      process.execPath,
+      [BIN, 'worker', '--store', url, '--data-dir', tempDir(), '--lease-seconds', '3', '--allow-tools'],
+      { stdio: 'ignore' },
+    );
+    children.push(doomed);
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    clients.push(db);
+    const { body: run } = await server.json('POST', '/pipelines', { dot_source: dot, scenario: {} });
+    expect(run.id).toBeDefined();
+    // `fast` finished (its branch is in the database) and `slow` is under way on the doomed worker.
+    await waitFor(
+      async () => {
+        const { rows } = await db.query<{ branch: string }>(
+          'SELECT branch FROM attractor.branch_results WHERE run_id = $1',
+          [run.id],
+        );
+        return rows.map((r) => r.branch).join() === 'fast' && existsSync(blocked) ? true : undefined;
+      },
+      'branch fast to be recorded and slow to block',
+      60_000,
+    );
+    doomed.kill('SIGKILL');
+    // Another machine: a worker with a data folder of its own.
+    const other = await startWorker({
+      store: url,
+      dataDir: tempDir(),
+      concurrency: 2,
+      allowTools: true,
+      leaseMs: 3_000,
+    });
+    workers.push(other);
+    const done = await waitFor(
+      async () => {
+        const { body } = await server.json('GET', `/pipelines/${run.id}`);
+        return ['completed', 'failed', 'cancelled'].includes(body.status) ? body : undefined;
+      },
+      'the run to finish on the other worker',
+      60_000,
+    );
+    expect(done.status).toBe('completed');
+    // `fast` ran once (on the dead worker); the interrupted `slow` ran again; the join saw both.
+    const lines = readFileSafe(marks).trim().split('\n');
+    expect(lines.filter((l) => l === 'fast')).toHaveLength(1);
+    expect(lines.filter((l) => l === 'slow')).toHaveLength(2);
+    expect(lines.at(-1)).toBe('after');
+    const { rows: events } = await db.query<{ event: { kind: string; data: Record<string, unknown> } }>(
+      "SELECT event FROM attractor.events WHERE run_id = $1 AND event->>'kind' = 'parallel.branch.complete' ORDER BY seq",
+      [run.id],
+    );
+    const completions = events.map((r) => r.event.data);
+    expect(completions.filter((d) => d['branch'] === 'fast')).toEqual([
+      expect.objectContaining({ status: 'success' }),
+      expect.objectContaining({ status: 'success', restored: true }),
+    ]);
+    const { rows: checkpoint } = await db.query<{ results: { branch_id: string; status: string }[] }>(
+      "SELECT checkpoint->'context'->'parallel.results' AS results FROM attractor.checkpoints WHERE run_id = $1",
+      [run.id],
+    );
+    expect(checkpoint[0]?.results?.map((r) => [r.branch_id, r.status])).toEqual([
+      ['fast', 'success'],
+      ['slow', 'success'],
+    ]);
+    // The visit completed: its branches are forgotten, so a later visit would run them all.
+    const { rows: left } = await db.query('SELECT 1 FROM attractor.branch_results WHERE run_id = $1', [
+      run.id,
+    ]);
+    expect(left).toEqual([]);
+  }, 150_000);
+});
