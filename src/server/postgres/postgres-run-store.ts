@@ -15,6 +15,7 @@ import { migrate } from './postgres-schema.js';
 import { RunOwners } from './run-owners.js';
 import { type BranchWrite, materializeBranchResults, writeBranchResults } from './stored-branch-results.js';
 import { WriteQueue } from './write-queue.js';
+import { parseEventsPayload, RunRecordsBatch } from './write-run-records.js';
 
 interface RunRow {
   record: unknown;
@@ -30,6 +31,8 @@ const EVENTS_CHANNEL = 'attractor_events';
 /** Someone asked to cancel a run: its executor, wherever it is, stops it. */
 const CANCEL_CHANNEL = 'attractor_cancel';
 /** Statuses after which a run's event stream ends (a waiting or queued run goes on later). */
+/** Where a commit gathers its runs' events, stage records and checkpoints. */
+const RUN_RECORDS = Symbol('run records');
 const ENDED = new Set(['completed', 'failed', 'cancelled', 'paused', 'interrupted']);
 
 /**
@@ -198,41 +201,17 @@ export class PostgresRunStore implements RunStore {
           owner.refused(runId);
         },
       };
-      this.#writes.push(async (client) => {
+      this.#writes.push(async (client, batch) => {
         queued = false;
-        const batch = events.splice(0);
+        const drained = events.splice(0);
         const stageRows = [...stages];
         stages.clear();
         const text = checkpoint;
         checkpoint = undefined;
         await writeBranchResults(client, id, branches.splice(0));
-        if (batch.length > 0) {
-          await client.query(
-            `INSERT INTO attractor.events (run_id, seq, event)
-             SELECT $1, base.last + t.ord, t.event
-             FROM (SELECT coalesce(max(seq), 0) AS last FROM attractor.events WHERE run_id = $1) base,
-                  unnest($2::jsonb[]) WITH ORDINALITY AS t(event, ord)`,
-            [id, batch.map((e) => JSON.stringify(e))],
-          );
-          await client.query(
-            `SELECT pg_notify($2, $1 || ' ' || (SELECT max(seq) FROM attractor.events WHERE run_id = $1))`,
-            [id, EVENTS_CHANNEL],
-          );
-        }
-        for (const [stage, status] of stageRows) {
-          await client.query(
-            `INSERT INTO attractor.stages (run_id, stage, status) VALUES ($1, $2, $3)
-             ON CONFLICT (run_id, stage) DO UPDATE SET status = EXCLUDED.status`,
-            [id, stage, JSON.stringify(status)],
-          );
-        }
-        if (text !== undefined) {
-          await client.query(
-            `INSERT INTO attractor.checkpoints (run_id, checkpoint) VALUES ($1, $2)
-             ON CONFLICT (run_id) DO UPDATE SET checkpoint = EXCLUDED.checkpoint, written_at = now()`,
-            [id, text],
-          );
-        }
+        batch
+          .gather(RUN_RECORDS, () => new RunRecordsBatch(EVENTS_CHANNEL))
+          .add(id, { events: drained, stages: stageRows, checkpoint: text });
       }, fence);
     };
     return {
@@ -393,10 +372,10 @@ export class PostgresRunStore implements RunStore {
         .then(() => this.#hubs.get(id)?.changed())
         .catch(onError);
     } else if (channel === EVENTS_CHANNEL) {
-      const [id, seq] = payload.split(' ');
-      if (!id || seq === undefined) return;
-      this.#eventCounts.set(id, Math.max(this.#eventCounts.get(id) ?? 0, Number(seq)));
-      this.#hubs.get(id)?.changed(Number(seq));
+      const burst = parseEventsPayload(payload);
+      if (!burst) return;
+      this.#eventCounts.set(burst.runId, Math.max(this.#eventCounts.get(burst.runId) ?? 0, burst.last));
+      this.#hubs.get(burst.runId)?.changed(burst.last, burst.first, burst.events);
     } else if (channel === CANCEL_CHANNEL) {
       for (const listener of this.#cancelListeners) listener(payload);
     }

@@ -1,6 +1,20 @@
 import type pg from 'pg';
 
-type Write = (client: pg.PoolClient) => Promise<void>;
+/** Writes of one batch made together, once, after the batch's other writes (`Batch.gather`). */
+export interface Gathered {
+  write(client: pg.PoolClient): Promise<void>;
+}
+
+/** The transaction a write is part of. */
+export interface Batch {
+  /**
+   * The batch's one `Gathered` under `key`, made by `make` at its first use: what several writes add to
+   * it is written in one statement after every other write of the batch, before the commit.
+   */
+  gather<T extends Gathered>(key: symbol, make: () => T): T;
+}
+
+type Write = (client: pg.PoolClient, batch: Batch) => Promise<void>;
 
 /**
  * A write made by a run's owner: kept only while the run's row still carries the owner's `attempt`
@@ -61,13 +75,25 @@ export class WriteQueue {
       await client.query('BEGIN');
       const owners = await lockOwners(client, batch);
       const refused = new Map<string, Fence>();
+      const gathered = new Map<symbol, Gathered>();
+      const context: Batch = {
+        gather: <T extends Gathered>(key: symbol, make: () => T): T => {
+          let value = gathered.get(key);
+          if (!value) {
+            value = make();
+            gathered.set(key, value);
+          }
+          return value as T;
+        },
+      };
       for (const { write, fence } of batch) {
         if (fence && owners.get(fence.runId) !== fence.attempt) {
           refused.set(fence.runId, fence);
           continue;
         }
-        await write(client);
+        await write(client, context);
       }
+      for (const value of gathered.values()) await value.write(client);
       await client.query('COMMIT');
       for (const fence of refused.values()) fence.refused(fence.runId);
     } catch (error) {
