@@ -84,9 +84,12 @@ export interface RemoteRuns {
    * Become the run's owner (its attempt counter, compare-and-set): false when another worker took it
    * first. The owner's writes of the run are kept only while it stays the owner.
    */
-  take(id: string): Promise<boolean>;
-  /** Hold the run's lease while this worker executes it (see `RunQueue.holdLease`); returns the release. */
-  holdLease(id: string, onLost: (error: Error) => void): () => Promise<void>;
+  take(id: string): Promise<number | undefined>;
+  /**
+   * Hold the run's lease while this worker executes it at `attempt` (what `take` returned; see
+   * `RunQueue.holdLease`); returns the release.
+   */
+  holdLease(id: string, attempt: number, onLost: (error: Error) => void): () => Promise<void>;
   /** The run's node statuses and summary, folded from its stored events as far as `catchUp` read them. */
   folded(id: string): { statuses: ReadonlyMap<string, NodeStatus>; summary: RunSummary };
   /** Fold in the run's events stored since the last read. */
@@ -475,7 +478,8 @@ export class RunManager {
     try {
       await this.#takeAndRun(id, starting, options);
     } finally {
-      this.#starting.delete(id);
+      // A later attempt of the run may have started meanwhile: its entry is its own.
+      if (this.#starting.get(id) === starting) this.#starting.delete(id);
     }
   }
 
@@ -488,16 +492,22 @@ export class RunManager {
     if (!remote) return;
     // Reached by two workers at once (a takeover and a job a dead worker had held): one executes it. A
     // run cancelled meanwhile is taken by neither.
-    if (!(await remote.runs.take(id))) {
+    const attempt = await remote.runs.take(id);
+    if (attempt === undefined) {
       const now = await remote.runs.refresh(id);
       if (options.takeover || (now && TERMINAL_STATUSES.has(now.status))) return;
       throw new AttractorError('RUN_BUSY', `run ${id} was taken by another worker; the queue tries again.`);
     }
-    const release = remote.runs.holdLease(id, () => {
+    // This attempt's run, once started: a later attempt of the same run (a gate's continuation taken
+    // here while this one still lets go) is not this lease's to stop.
+    let ours: LiveRun | undefined;
+    let lost = false;
+    const release = remote.runs.holdLease(id, attempt, () => {
       // Another worker may take the run over now (or has): it must not go on here too.
-      const live = this.#live.get(id);
-      if (live) live.interrupting = true;
-      live?.run?.cancel();
+      lost = true;
+      if (!ours) return;
+      ours.interrupting = true;
+      ours.run?.cancel();
     });
     try {
       await remote.runs.materialize(id, this.#store.runDirFor(id));
@@ -507,8 +517,10 @@ export class RunManager {
         await this.#store.flush?.();
         return;
       }
+      if (lost) return;
       this.#start(id);
-      await this.#live.get(id)?.settled;
+      ours = this.#live.get(id);
+      await ours?.settled;
       await this.#store.flush?.();
       if (this.#store.get(id)?.status === 'waiting') await this.#scheduleReleased(id);
     } finally {

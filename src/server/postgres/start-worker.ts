@@ -67,14 +67,17 @@ export function remoteRuns(store: PostgresRunStore, queue: RunQueue, leaseMs = D
     refresh: (id) => store.refresh(id),
     materialize: (id, runDir) => store.materialize(id, runDir),
     take: (id) => store.owners.take(id),
-    holdLease: (id, onLost) => {
+    holdLease: (id, attempt, onLost) => {
       // Lost either way: the lease could not be pushed back, or a write found the run taken over.
-      store.owners.onRefused(id, () => onLost(new Error(`run ${id} was taken over by another worker`)));
-      const release = queue.holdLease(id, leaseMs, onLost, () => store.owners.owns(id));
+      store.owners.onRefused(id, attempt, () =>
+        onLost(new Error(`run ${id} was taken over by another worker`)),
+      );
+      const release = queue.holdLease(id, leaseMs, onLost, () => store.owners.owns(id, attempt));
       return async () => {
-        // A run another worker owns now keeps its lease job: it is the new owner's.
-        const mine = await store.owners.owns(id).catch(() => false);
-        store.owners.disown(id);
+        // A run owned since by another worker, or by a later attempt here, keeps its lease job: it is
+        // the new owner's.
+        const mine = await store.owners.owns(id, attempt).catch(() => false);
+        store.owners.disown(id, attempt);
         await release(!mine);
       };
     },

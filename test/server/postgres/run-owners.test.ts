@@ -57,12 +57,13 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)("a run's owner (the attempt on its r
       await first.flush();
       // A third worker read the run before the first took it: its take loses (compare-and-set).
       const late = await PostgresRunStore.open(url, tempDir());
-      expect(await first.owners.take('r')).toBe(true);
-      expect(await late.owners.take('r')).toBe(false);
+      const taken = await first.owners.take('r');
+      expect(taken).toBeTypeOf('number');
+      expect(await late.owners.take('r')).toBeUndefined();
       await late.close();
 
       const refused: string[] = [];
-      first.owners.onRefused('r', (id) => refused.push(id));
+      first.owners.onRefused('r', taken ?? 0, (id) => refused.push(id));
       const sink = first.recordSink('r');
       sink.event(event(1));
       sink.checkpoint('{"n":1}');
@@ -72,7 +73,7 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)("a run's owner (the attempt on its r
 
       // The second worker takes the run over (its lease fired).
       await second.refresh('r');
-      expect(await second.owners.take('r')).toBe(true);
+      expect(await second.owners.take('r')).toBeTypeOf('number');
       expect(await first.owners.owns('r')).toBe(false);
 
       sink.event(event(2));
@@ -116,6 +117,35 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)("a run's owner (the attempt on its r
     }
   });
 
+  it('a later attempt this process took is not the earlier attempt’s: owning, letting go and refusals are per attempt', async () => {
+    if (!cluster) throw new Error('no cluster');
+    const url = await cluster.createDatabase('owners_attempts');
+    const worker = await PostgresRunStore.open(url, tempDir());
+    try {
+      worker.create(record('r'), 'digraph r {}');
+      await worker.flush();
+      const earlier = (await worker.owners.take('r')) ?? 0;
+      const refused: string[] = [];
+      worker.owners.onRefused('r', earlier, () => refused.push('earlier'));
+      // A gate's continuation taken here while the earlier attempt still lets go.
+      const later = (await worker.owners.take('r')) ?? 0;
+      expect(later).toBe(earlier + 1);
+      worker.owners.onRefused('r', later, () => refused.push('later'));
+      expect(await worker.owners.owns('r', earlier)).toBe(false);
+      expect(await worker.owners.owns('r', later)).toBe(true);
+      worker.owners.disown('r', earlier);
+      expect(await worker.owners.owns('r')).toBe(true);
+      // The later attempt's writes are an owner's: kept, nobody refused.
+      worker.recordSink('r').event(event(1));
+      await worker.flush();
+      expect(refused).toEqual([]);
+      worker.owners.disown('r', later);
+      expect(await worker.owners.owns('r')).toBe(false);
+    } finally {
+      await worker.close();
+    }
+  });
+
   it("a server's writes are not an owner's: they are kept whoever owns the run", async () => {
     if (!cluster) throw new Error('no cluster');
     const url = await cluster.createDatabase('server_writes');
@@ -125,7 +155,7 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)("a run's owner (the attempt on its r
       server.create(record('r'), 'digraph r {}');
       await server.flush();
       await worker.refresh('r');
-      expect(await worker.owners.take('r')).toBe(true);
+      expect(await worker.owners.take('r')).toBeTypeOf('number');
       await server.refresh('r');
       server.saveQuestions('r', [{ ...question, status: 'answered', answer: 'S' } as StoredQuestion]);
       await server.flush();

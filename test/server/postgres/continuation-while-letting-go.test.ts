@@ -1,0 +1,140 @@
+/**
+ * A run released at its gate is continued (the answer came at once) while the attempt that released it
+ * is still letting go: the same worker holds two attempts of one run for a moment. What the earlier
+ * attempt's lease does then (lost, released) must not touch the later one.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresRunStore } from '../../../src/server/postgres/postgres-run-store.js';
+import { RunQueue } from '../../../src/server/postgres/run-queue.js';
+import { remoteRuns } from '../../../src/server/postgres/start-worker.js';
+import { RunManager } from '../../../src/server/run-manager.js';
+import {
+  PG_AVAILABLE,
+  PG_REQUIRED,
+  type PostgresCluster,
+  startPostgresCluster,
+} from '../../helpers/postgres-cluster.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+import { closeServers, testServer, waitFor } from '../server-fixtures.js';
+
+let cluster: PostgresCluster | undefined;
+const cleanups: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  await closeServers();
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function leaseJobs(url: string, id: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>(
+      'SELECT count(*) AS n FROM graphile_worker.jobs WHERE key = $1',
+      [`lease:${id}`],
+    );
+    return Number(rows[0]?.n);
+  } finally {
+    await client.end();
+  }
+}
+
+describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a continuation taken while the released attempt lets go', () => {
+  beforeAll(async () => {
+    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
+    cluster = await startPostgresCluster();
+  }, 90_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it("the earlier attempt's lost lease and its release leave the later attempt running, owned and leased", async () => {
+    if (!cluster) throw new Error('no cluster');
+    const url = await cluster.createDatabase('lettinggo');
+    const dir = tempDir();
+    const marks = path.join(dir, 'marks');
+    const go = path.join(dir, 'go');
+    const server = await testServer({ store: url, allowTools: true });
+
+    // A worker whose jobs the test hands it, and whose first attempt's release waits for the test.
+    const store = await PostgresRunStore.open(url, tempDir());
+    const queue = await RunQueue.open(url);
+    cleanups.push(async () => {
+      await queue.close();
+      await store.close();
+    });
+    const runs = remoteRuns(store, queue, 60_000);
+    const lost: Array<() => void> = [];
+    let letGo: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    const worker = new RunManager({
+      store,
+      maxConcurrentRuns: 2,
+      allowTools: true,
+      remote: {
+        role: 'worker',
+        runs: {
+          ...runs,
+          holdLease: (id, attempt, onLost) => {
+            const release = runs.holdLease(id, attempt, onLost);
+            lost.push(() => onLost(new Error('lost')));
+            return lost.length === 1 ? async () => held.then(release) : release;
+          },
+        },
+      },
+    });
+
+    const { body: run } = await server.json('POST', '/pipelines', {
+      dot_source: `digraph g {
+        start [shape=Mdiamond]
+        gate [shape=hexagon, label="Go?"]
+        work [shape=parallelogram, tool_command="while [ ! -f ${go} ]; do sleep 0.05; done; echo ran >> ${marks}"]
+        exit [shape=Msquare]
+        start -> gate
+        gate -> work [label="[Y] Yes"]
+        work -> exit
+      }`,
+      scenario: {},
+    });
+    const first = worker.execute(run.id);
+    const [question] = await waitFor(
+      async () => {
+        const { body } = await server.json('GET', `/pipelines/${run.id}/questions`);
+        return (await server.json('GET', `/pipelines/${run.id}`)).body.status === 'waiting' && body.length > 0
+          ? body
+          : undefined;
+      },
+      'the run to wait at its gate',
+      20_000,
+    );
+    expect(
+      (await server.json('POST', `/pipelines/${run.id}/questions/${question.id}/answer`, { answer: 'Y' }))
+        .status,
+    ).toBe(200);
+
+    // The continuation starts here while the first attempt has not let go yet.
+    const second = worker.execute(run.id);
+    await waitFor(
+      () => (lost.length === 2 && existsSync(path.join(store.runDirFor(run.id), 'work')) ? true : undefined),
+      'the continuation to reach its tool node',
+      20_000,
+    );
+    // The first attempt's lease is lost late (a renewal that failed, a refused write), then it lets go.
+    lost[0]?.();
+    letGo();
+    await first;
+    expect(await leaseJobs(url, run.id)).toBe(1);
+    expect(await store.owners.owns(run.id)).toBe(true);
+
+    writeFileSync(go, '');
+    await second;
+    const { body: after } = await server.json('GET', `/pipelines/${run.id}`);
+    expect(after.status).toBe('completed');
+    expect(readFileSync(marks, 'utf8')).toBe('ran\n');
+  }, 60_000);
+});
