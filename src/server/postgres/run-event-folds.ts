@@ -48,13 +48,19 @@ export class RunEventFolds {
   /** Fold in the run's events committed since the last read; one read at a time per run. */
   async catchUp(id: string): Promise<RunFold> {
     const fold = this.fold(id);
-    if (fold.seq >= this.#eventCount(id)) return fold;
-    let reading = this.#reading.get(id);
-    if (!reading) {
-      reading = this.#readMore(id, fold).finally(() => this.#reading.delete(id));
-      this.#reading.set(id, reading);
+    // A read already under way may have passed the end before the newest events were committed: once
+    // it is done, read again while the count says there is more (and the last read found some).
+    while (fold.seq < this.#eventCount(id)) {
+      const before = fold.seq;
+      let reading = this.#reading.get(id);
+      const joined = reading !== undefined;
+      if (!reading) {
+        reading = this.#readMore(id, fold).finally(() => this.#reading.delete(id));
+        this.#reading.set(id, reading);
+      }
+      await reading;
+      if (!joined && fold.seq === before) break;
     }
-    await reading;
     return fold;
   }
 
