@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import {
   type PostgresCluster,
   postgresBin,
@@ -43,5 +43,29 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       return urlFor(db);
     },
     async stop() {},
+  };
+}
+
+/**
+ * The test file's PostgreSQL, started before its tests (call it at the top of the file, or in the
+ * `describe.runIf(PG_AVAILABLE || PG_REQUIRED)` that holds them). Without PostgreSQL it starts nothing,
+ * unless the run requires it (CI), where it fails the file saying so. `createDatabase` before the file's
+ * tests began is a mistake of the test's.
+ */
+export function postgresClusterForFile(timeoutMs = 90_000): Pick<PostgresCluster, 'createDatabase'> {
+  let cluster: PostgresCluster | undefined;
+  beforeAll(async () => {
+    if (!PG_AVAILABLE && !PG_REQUIRED) return;
+    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
+    cluster = await startPostgresCluster();
+  }, timeoutMs);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+  return {
+    createDatabase(name) {
+      if (!cluster) throw new Error('PostgreSQL is not started yet: create databases inside tests');
+      return cluster.createDatabase(name);
+    },
   };
 }

@@ -1,15 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../../../src/server/postgres/start-worker.js';
-import {
-  PG_AVAILABLE,
-  PG_REQUIRED,
-  type PostgresCluster,
-  startPostgresCluster,
-} from '../../helpers/postgres-cluster.js';
+import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { closeServers, readSse, type TestServer, testServer, waitFor } from '../server-fixtures.js';
 
-let cluster: PostgresCluster | undefined;
+const cluster = postgresClusterForFile();
 let databases = 0;
 const workers: RunningWorker[] = [];
 
@@ -20,7 +15,6 @@ afterEach(async () => {
 
 /** Two servers (A takes submissions, B never saw them) and a worker, on one fresh database. */
 async function setUp(allowTools = false): Promise<{ a: TestServer; b: TestServer }> {
-  if (!cluster) throw new Error('PostgreSQL is not installed');
   const url = await cluster.createDatabase(`any_${++databases}`);
   const a = await testServer({ store: url, allowTools });
   const b = await testServer({ store: url, allowTools });
@@ -55,14 +49,6 @@ const TWO_GATES = `digraph two {
 }`;
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)('any server, any run', () => {
-  beforeAll(async () => {
-    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
-    cluster = await startPostgresCluster();
-  }, 90_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
-
   it('a server that did not take the run lists it waiting, answers its gates and streams it live, Last-Event-ID included', async () => {
     const { a, b } = await setUp();
     const { body: run } = await a.json('POST', '/pipelines', { dot_source: TWO_GATES, dry_run: true });

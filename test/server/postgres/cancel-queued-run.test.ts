@@ -1,21 +1,16 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresRunStore } from '../../../src/server/postgres/postgres-run-store.js';
 import { RunQueue } from '../../../src/server/postgres/run-queue.js';
 import { remoteRuns } from '../../../src/server/postgres/start-worker.js';
 import { type RemoteRuns, RunManager } from '../../../src/server/run-manager.js';
-import {
-  PG_AVAILABLE,
-  PG_REQUIRED,
-  type PostgresCluster,
-  startPostgresCluster,
-} from '../../helpers/postgres-cluster.js';
+import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { closeServers, testServer } from '../server-fixtures.js';
 
-let cluster: PostgresCluster | undefined;
+const cluster = postgresClusterForFile();
 const cleanups: (() => Promise<void>)[] = [];
 
 afterEach(async () => {
@@ -53,14 +48,6 @@ async function stored(url: string, id: string): Promise<{ status: string; events
 }
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)('cancelling a queued run that a worker is about to start', () => {
-  beforeAll(async () => {
-    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
-    cluster = await startPostgresCluster();
-  }, 90_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
-
   const pipeline = (marks: string) => `digraph c {
     start [shape=Mdiamond]
     work [shape=parallelogram, tool_command="echo ran >> ${marks}"]
@@ -69,7 +56,6 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('cancelling a queued run that a work
   }`;
 
   it('the cancel committed first: the worker does not take the run', async () => {
-    if (!cluster) throw new Error('no cluster');
     const url = await cluster.createDatabase('cancelfirst');
     const marks = path.join(tempDir(), 'marks');
     const server = await testServer({ store: url, allowTools: true });
@@ -87,7 +73,6 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('cancelling a queued run that a work
   }, 60_000);
 
   it('the worker took the run first: the cancel reaches it before the run starts, and no node runs', async () => {
-    if (!cluster) throw new Error('no cluster');
     const url = await cluster.createDatabase('takefirst');
     const marks = path.join(tempDir(), 'marks');
     const server = await testServer({ store: url, allowTools: true });

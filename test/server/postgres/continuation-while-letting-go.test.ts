@@ -6,21 +6,16 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresRunStore } from '../../../src/server/postgres/postgres-run-store.js';
 import { RunQueue } from '../../../src/server/postgres/run-queue.js';
 import { remoteRuns } from '../../../src/server/postgres/start-worker.js';
 import { RunManager } from '../../../src/server/run-manager.js';
-import {
-  PG_AVAILABLE,
-  PG_REQUIRED,
-  type PostgresCluster,
-  startPostgresCluster,
-} from '../../helpers/postgres-cluster.js';
+import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { closeServers, testServer, waitFor } from '../server-fixtures.js';
 
-let cluster: PostgresCluster | undefined;
+const cluster = postgresClusterForFile();
 const cleanups: (() => Promise<void>)[] = [];
 
 afterEach(async () => {
@@ -43,16 +38,7 @@ async function leaseJobs(url: string, id: string): Promise<number> {
 }
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a continuation taken while the released attempt lets go', () => {
-  beforeAll(async () => {
-    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
-    cluster = await startPostgresCluster();
-  }, 90_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
-
   it("the earlier attempt's lost lease and its release leave the later attempt running, owned and leased", async () => {
-    if (!cluster) throw new Error('no cluster');
     const url = await cluster.createDatabase('lettinggo');
     const dir = tempDir();
     const marks = path.join(dir, 'marks');

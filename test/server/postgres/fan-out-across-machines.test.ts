@@ -2,19 +2,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../../../src/server/postgres/start-worker.js';
 import { BIN, ensureDist } from '../../helpers/ensure-dist.js';
-import {
-  PG_AVAILABLE,
-  PG_REQUIRED,
-  type PostgresCluster,
-  startPostgresCluster,
-} from '../../helpers/postgres-cluster.js';
+import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { closeServers, testServer, waitFor } from '../server-fixtures.js';
 
-let cluster: PostgresCluster | undefined;
+const cluster = postgresClusterForFile(180_000);
 const children: ChildProcess[] = [];
 const workers: RunningWorker[] = [];
 const clients: pg.Client[] = [];
@@ -35,17 +30,11 @@ function readFileSafe(file: string): string {
 }
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a fan-out continued on another machine', () => {
-  beforeAll(async () => {
-    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
+  beforeAll(() => {
     ensureDist();
-    cluster = await startPostgresCluster();
   }, 180_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
 
   it('runs only its unfinished branches: a branch that finished on the dead worker does not run again', async () => {
-    if (!cluster) throw new Error('no cluster');
     const url = await cluster.createDatabase('fanout');
     const marks = path.join(tempDir(), 'marks');
     const blocked = path.join(tempDir(), 'blocked');

@@ -1,14 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../../../src/server/postgres/start-worker.js';
-import {
-  PG_AVAILABLE,
-  PG_REQUIRED,
-  type PostgresCluster,
-  startPostgresCluster,
-} from '../../helpers/postgres-cluster.js';
+import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { closeServers, type TestServer, testServer, waitFor } from '../server-fixtures.js';
 
@@ -34,7 +29,7 @@ interface StoredEvent {
   timestamp: string;
 }
 
-let cluster: PostgresCluster | undefined;
+const cluster = postgresClusterForFile();
 let databases = 0;
 const workers: RunningWorker[] = [];
 const clients: pg.Client[] = [];
@@ -46,7 +41,6 @@ afterEach(async () => {
 });
 
 async function setUp(): Promise<{ url: string; db: pg.Client; server: TestServer }> {
-  if (!cluster) throw new Error('PostgreSQL is not installed');
   const url = await cluster.createDatabase(`gates_${++databases}`);
   const db = new pg.Client({ connectionString: url });
   await db.connect();
@@ -116,14 +110,6 @@ function fromTimeout(events: readonly StoredEvent[]): StoredEvent[] {
 }
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)('gate timeouts on workers are delayed jobs', () => {
-  beforeAll(async () => {
-    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
-    cluster = await startPostgresCluster();
-  }, 90_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
-
   it('a released gate takes its default at its deadline, with the events and answer of a one-process run', async () => {
     const { url, db, server } = await setUp();
     await worker(url);

@@ -1,11 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../../../src/server/postgres/start-worker.js';
-import {
-  PG_AVAILABLE,
-  PG_REQUIRED,
-  type PostgresCluster,
-  startPostgresCluster,
-} from '../../helpers/postgres-cluster.js';
+import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { closeServers, testServer, waitFor } from '../server-fixtures.js';
 
@@ -20,7 +15,7 @@ const LOOP = `digraph loop {
   review -> plan [label="[R] Rework"]
 }`;
 
-let cluster: PostgresCluster | undefined;
+const cluster = postgresClusterForFile();
 const workers = new Set<RunningWorker>();
 
 afterEach(async () => {
@@ -30,16 +25,7 @@ afterEach(async () => {
 });
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a gate visited again on another machine', () => {
-  beforeAll(async () => {
-    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
-    cluster = await startPostgresCluster();
-  }, 90_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
-
   it("takes the database's answer though this machine's run directory numbers the gate's questions otherwise", async () => {
-    if (!cluster) throw new Error('no cluster');
     const url = await cluster.createDatabase('visits');
     const server = await testServer({ store: url });
     const machineA = tempDir();

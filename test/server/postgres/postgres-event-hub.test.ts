@@ -1,18 +1,13 @@
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PostgresRunStore } from '../../../src/server/postgres/postgres-run-store.js';
 import type { RunRecord } from '../../../src/server/run-record.js';
 import type { PipelineEvent } from '../../../src/shared/pipeline-event.js';
-import {
-  PG_AVAILABLE,
-  PG_REQUIRED,
-  type PostgresCluster,
-  startPostgresCluster,
-} from '../../helpers/postgres-cluster.js';
+import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { waitFor } from '../server-fixtures.js';
 
-let cluster: PostgresCluster | undefined;
+const cluster = postgresClusterForFile();
 let databases = 0;
 
 const record = (id: string): RunRecord => ({
@@ -68,7 +63,6 @@ function watchEventReads() {
 
 /** A worker's store writing run `id`, and a server's store on the same database streaming it. */
 async function twoStores(id: string) {
-  if (!cluster) throw new Error('PostgreSQL is not installed');
   const url = await cluster.createDatabase(`hub_${++databases}`);
   const worker = await PostgresRunStore.open(url, tempDir());
   const server = await PostgresRunStore.open(url, tempDir());
@@ -100,13 +94,6 @@ const expectExactlyInOrder = (subscriber: ReturnType<typeof collector>, n: numbe
 };
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)("a run's event stream on PostgreSQL", () => {
-  beforeAll(async () => {
-    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
-    cluster = await startPostgresCluster();
-  }, 90_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
   afterEach(() => {
     vi.restoreAllMocks();
   });

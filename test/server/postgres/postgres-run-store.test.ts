@@ -1,23 +1,17 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PostgresRunStore } from '../../../src/server/postgres/postgres-run-store.js';
 import { SCHEMA_VERSION } from '../../../src/server/postgres/postgres-schema.js';
 import type { RunRecord, StoredQuestion } from '../../../src/server/run-record.js';
-import {
-  PG_AVAILABLE,
-  PG_REQUIRED,
-  type PostgresCluster,
-  startPostgresCluster,
-} from '../../helpers/postgres-cluster.js';
+import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { waitFor } from '../server-fixtures.js';
 
-let cluster: PostgresCluster | undefined;
+const cluster = postgresClusterForFile();
 let databases = 0;
 const freshDatabase = async (): Promise<string> => {
-  if (!cluster) throw new Error('PostgreSQL is not installed');
   return cluster.createDatabase(`store_${++databases}`);
 };
 
@@ -43,14 +37,6 @@ const question: StoredQuestion = {
 };
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)('the PostgreSQL run store', () => {
-  beforeAll(async () => {
-    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
-    cluster = await startPostgresCluster();
-  }, 90_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
-
   it('migrates a new database to its schema version once, and refuses a newer one', async () => {
     const url = await freshDatabase();
     const first = await PostgresRunStore.open(url, tempDir());

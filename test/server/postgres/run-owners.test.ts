@@ -1,17 +1,12 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PostgresRunStore } from '../../../src/server/postgres/postgres-run-store.js';
 import type { RunRecord, StoredQuestion } from '../../../src/server/run-record.js';
-import {
-  PG_AVAILABLE,
-  PG_REQUIRED,
-  type PostgresCluster,
-  startPostgresCluster,
-} from '../../helpers/postgres-cluster.js';
+import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { waitFor } from '../server-fixtures.js';
 
-let cluster: PostgresCluster | undefined;
+const cluster = postgresClusterForFile();
 
 const record = (id: string): RunRecord => ({
   id,
@@ -37,16 +32,7 @@ const question: StoredQuestion = {
 const event = (i: number) => ({ kind: 'k', data: { i }, timestamp: i }) as never;
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)("a run's owner (the attempt on its row)", () => {
-  beforeAll(async () => {
-    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
-    cluster = await startPostgresCluster();
-  }, 90_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
-
   it('a worker whose run was taken over cannot write it: events, checkpoint, stages, status, questions', async () => {
-    if (!cluster) throw new Error('no cluster');
     const url = await cluster.createDatabase('owners');
     const first = await PostgresRunStore.open(url, tempDir());
     const second = await PostgresRunStore.open(url, tempDir());
@@ -118,7 +104,6 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)("a run's owner (the attempt on its r
   });
 
   it('a later attempt this process took is not the earlier attempt’s: owning, letting go and refusals are per attempt', async () => {
-    if (!cluster) throw new Error('no cluster');
     const url = await cluster.createDatabase('owners_attempts');
     const worker = await PostgresRunStore.open(url, tempDir());
     try {
@@ -147,7 +132,6 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)("a run's owner (the attempt on its r
   });
 
   it("a server's writes are not an owner's: they are kept whoever owns the run", async () => {
-    if (!cluster) throw new Error('no cluster');
     const url = await cluster.createDatabase('server_writes');
     const worker = await PostgresRunStore.open(url, tempDir());
     const server = await PostgresRunStore.open(url, tempDir());

@@ -2,18 +2,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RunQueue } from '../../../src/server/postgres/run-queue.js';
 import { ensureDist, ROOT } from '../../helpers/ensure-dist.js';
-import {
-  PG_AVAILABLE,
-  PG_REQUIRED,
-  type PostgresCluster,
-  startPostgresCluster,
-} from '../../helpers/postgres-cluster.js';
+import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { waitFor } from '../server-fixtures.js';
 
-let cluster: PostgresCluster | undefined;
+const cluster = postgresClusterForFile(180_000);
 const children: ChildProcess[] = [];
 const queues: RunQueue[] = [];
 
@@ -50,17 +45,11 @@ function stuckWorker(url: string, leaseMs: number): { child: ChildProcess; took:
 }
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)("the run queue's worker lease", () => {
-  beforeAll(async () => {
-    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
+  beforeAll(() => {
     ensureDist();
-    cluster = await startPostgresCluster();
   }, 180_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
 
   it("a job a SIGKILLed worker had taken runs on another worker once the dead one's lease fires", async () => {
-    if (!cluster) throw new Error('no cluster');
     const url = await cluster.createDatabase('queue_alive');
     const scheduler = await RunQueue.open(url);
     queues.push(scheduler);
@@ -87,7 +76,6 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)("the run queue's worker lease", () =
   }, 90_000);
 
   it('a live worker keeps its lease ahead of it, and removes it when it stops', async () => {
-    if (!cluster) throw new Error('no cluster');
     const url = await cluster.createDatabase('queue_alive_live');
     const queue = await RunQueue.open(url);
     await queue.work(async () => {}, 3, 3_000);

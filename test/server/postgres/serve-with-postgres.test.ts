@@ -1,22 +1,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../../../src/server/postgres/start-worker.js';
 import { startServer } from '../../../src/server/start-server.js';
-import {
-  PG_AVAILABLE,
-  PG_REQUIRED,
-  type PostgresCluster,
-  startPostgresCluster,
-} from '../../helpers/postgres-cluster.js';
+import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { closeServers, GATE_PIPELINE, readSse, testServer, waitFor } from '../server-fixtures.js';
 
-let cluster: PostgresCluster | undefined;
+const cluster = postgresClusterForFile();
 let databases = 0;
 const freshDatabase = async (): Promise<string> => {
-  if (!cluster) throw new Error('PostgreSQL is not installed');
   return cluster.createDatabase(`serve_${++databases}`);
 };
 
@@ -34,14 +28,6 @@ async function worker(url: string, allowTools = false): Promise<RunningWorker> {
 }
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)('attractor serve --store postgres://…', () => {
-  beforeAll(async () => {
-    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
-    cluster = await startPostgresCluster();
-  }, 90_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
-
   it('runs a gated pipeline and keeps its record, events, checkpoint, stages and answer in the database', async () => {
     const url = await freshDatabase();
     const server = await testServer({ store: url });

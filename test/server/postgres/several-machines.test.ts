@@ -1,14 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../../../src/server/postgres/start-worker.js';
 import { BIN, ensureDist } from '../../helpers/ensure-dist.js';
-import {
-  PG_AVAILABLE,
-  PG_REQUIRED,
-  type PostgresCluster,
-  startPostgresCluster,
-} from '../../helpers/postgres-cluster.js';
+import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { closeServers, readSse, type TestServer, testServer, waitFor } from '../server-fixtures.js';
 
@@ -50,7 +45,7 @@ const GATE = `digraph gate {
   hold -> exit
 }`;
 
-let cluster: PostgresCluster | undefined;
+const cluster = postgresClusterForFile(180_000);
 const children: ChildProcess[] = [];
 const workers: RunningWorker[] = [];
 const probes: pg.Client[] = [];
@@ -63,17 +58,11 @@ afterEach(async () => {
 });
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)('two servers and two workers on one PostgreSQL', () => {
-  beforeAll(async () => {
-    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
+  beforeAll(() => {
     ensureDist();
-    cluster = await startPostgresCluster();
   }, 180_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
 
   it('twenty runs complete though a worker is SIGKILLed; any server streams, answers and lists them', async () => {
-    if (!cluster) throw new Error('no cluster');
     const url = await cluster.createDatabase('machines');
     const a = await testServer({ store: url, allowTools: true });
     const b = await testServer({ store: url, allowTools: true });

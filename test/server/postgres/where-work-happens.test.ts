@@ -1,23 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureDist } from '../../helpers/ensure-dist.js';
 import {
   anthropicStreamReply,
   FAKE_ANTHROPIC_KEY,
   startFakeAnthropicServer,
 } from '../../helpers/fake-anthropic-server.js';
-import {
-  PG_AVAILABLE,
-  PG_REQUIRED,
-  type PostgresCluster,
-  startPostgresCluster,
-} from '../../helpers/postgres-cluster.js';
+import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { closeServers, type TestServer, testServer, waitFor } from '../server-fixtures.js';
 
-let cluster: PostgresCluster | undefined;
+const cluster = postgresClusterForFile(180_000);
 const children: ChildProcess[] = [];
 
 afterEach(async () => {
@@ -51,17 +46,11 @@ async function ended(server: TestServer, id: string) {
 }
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)('where work happens on a worker', () => {
-  beforeAll(async () => {
-    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
+  beforeAll(() => {
     ensureDist();
-    cluster = await startPostgresCluster();
   }, 180_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
 
   it("runs tool commands in the run's own folder, <data-dir>/runs/<id>/work, beside its run directory", async () => {
-    if (!cluster) throw new Error('no cluster');
     const url = await cluster.createDatabase('where_default');
     const server = await testServer({ store: url, allowTools: true });
     const dataDir = tempDir();
@@ -77,7 +66,6 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('where work happens on a worker', ()
   }, 60_000);
 
   it('runs a submission that names a folder inside --allow-workdir there, and refuses one outside (a symlink too) without running it', async () => {
-    if (!cluster) throw new Error('no cluster');
     const url = await cluster.createDatabase('where_named');
     const server = await testServer({ store: url, allowTools: true });
     const root = realpathSync(tempDir());
@@ -121,7 +109,6 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('where work happens on a worker', ()
   }, 90_000);
 
   it("has a real run's agent work in the run's own folder: its files land there", async () => {
-    if (!cluster) throw new Error('no cluster');
     const url = await cluster.createDatabase('where_agent');
     const model = await startFakeAnthropicServer();
     try {

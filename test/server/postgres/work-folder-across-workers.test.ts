@@ -1,13 +1,8 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../../../src/server/postgres/start-worker.js';
-import {
-  PG_AVAILABLE,
-  PG_REQUIRED,
-  type PostgresCluster,
-  startPostgresCluster,
-} from '../../helpers/postgres-cluster.js';
+import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { closeServers, testServer, waitFor } from '../server-fixtures.js';
 
@@ -23,7 +18,7 @@ const ACROSS = `digraph across {
   after -> exit
 }`;
 
-let cluster: PostgresCluster | undefined;
+const cluster = postgresClusterForFile();
 const workers = new Set<RunningWorker>();
 
 afterEach(async () => {
@@ -33,16 +28,7 @@ afterEach(async () => {
 });
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)("a run's own folder when it continues on another machine", () => {
-  beforeAll(async () => {
-    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
-    cluster = await startPostgresCluster();
-  }, 90_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
-
   it("is the same path under the second worker's data folder, without the first one's files", async () => {
-    if (!cluster) throw new Error('no cluster');
     const url = await cluster.createDatabase('across');
     const server = await testServer({ store: url, allowTools: true });
     const machineA = realpathSync(tempDir());

@@ -2,21 +2,16 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresRunStore } from '../../../src/server/postgres/postgres-run-store.js';
 import { RunQueue } from '../../../src/server/postgres/run-queue.js';
 import { type RunningWorker, startWorker } from '../../../src/server/postgres/start-worker.js';
 import { BIN, ensureDist } from '../../helpers/ensure-dist.js';
-import {
-  PG_AVAILABLE,
-  PG_REQUIRED,
-  type PostgresCluster,
-  startPostgresCluster,
-} from '../../helpers/postgres-cluster.js';
+import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { closeServers, testServer, waitFor } from '../server-fixtures.js';
 
-let cluster: PostgresCluster | undefined;
+const cluster = postgresClusterForFile(180_000);
 const children: ChildProcess[] = [];
 const workers: RunningWorker[] = [];
 const clients: pg.Client[] = [];
@@ -50,17 +45,11 @@ function workerProcess(url: string, dataDir: string, leaseSeconds: number): Chil
 }
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a worker killed mid-run', () => {
-  beforeAll(async () => {
-    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
+  beforeAll(() => {
     ensureDist();
-    cluster = await startPostgresCluster();
   }, 180_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
 
   it('its run continues on another worker from the checkpoint within the lease; no completed node runs again', async () => {
-    if (!cluster) throw new Error('no cluster');
     const url = await cluster.createDatabase('failover');
     const marks = path.join(tempDir(), 'marks');
     const twoStarted = path.join(tempDir(), 'two-started');
@@ -125,7 +114,6 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a worker killed mid-run', () => {
   }, 90_000);
 
   it('a worker whose run another worker took over stops it at once and writes nothing more of it', async () => {
-    if (!cluster) throw new Error('no cluster');
     const url = await cluster.createDatabase('fenced');
     const marks = path.join(tempDir(), 'marks');
     const dot = `digraph f {

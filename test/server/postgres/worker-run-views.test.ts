@@ -1,16 +1,11 @@
 import { rmSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningWorker, startWorker } from '../../../src/server/postgres/start-worker.js';
-import {
-  PG_AVAILABLE,
-  PG_REQUIRED,
-  type PostgresCluster,
-  startPostgresCluster,
-} from '../../helpers/postgres-cluster.js';
+import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { closeServers, GATE_PIPELINE, type TestServer, testServer, waitFor } from '../server-fixtures.js';
 
-let cluster: PostgresCluster | undefined;
+const cluster = postgresClusterForFile();
 let databases = 0;
 const workers: RunningWorker[] = [];
 
@@ -24,7 +19,6 @@ afterEach(async () => {
  * removes it, so the server can show only what the database holds.
  */
 async function setUp(): Promise<{ url: string; server: TestServer; forget: () => void }> {
-  if (!cluster) throw new Error('PostgreSQL is not installed');
   const url = await cluster.createDatabase(`views_${++databases}`);
   const server = await testServer({ store: url });
   const machine = tempDir();
@@ -56,14 +50,6 @@ async function throughTheGate(server: TestServer, atGate: (id: string) => Promis
 }
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)('views of runs executed by workers', () => {
-  beforeAll(async () => {
-    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
-    cluster = await startPostgresCluster();
-  }, 90_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
-
   it("show the run's node statuses and summary from the database, as for a run on the file store", async () => {
     const { url, server, forget } = await setUp();
     const { id, done } = await throughTheGate(server, async (runId) => {

@@ -1,14 +1,9 @@
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PostgresRunStore } from '../../../src/server/postgres/postgres-run-store.js';
 import { parseEventsPayload } from '../../../src/server/postgres/write-run-records.js';
 import type { RunRecord } from '../../../src/server/run-record.js';
-import {
-  PG_AVAILABLE,
-  PG_REQUIRED,
-  type PostgresCluster,
-  startPostgresCluster,
-} from '../../helpers/postgres-cluster.js';
+import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 const record = (id: string): RunRecord => ({
@@ -38,20 +33,12 @@ describe('an events announcement', () => {
 });
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)("a commit's run records", () => {
-  let cluster: PostgresCluster | undefined;
-  beforeAll(async () => {
-    expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
-    cluster = await startPostgresCluster();
-  }, 90_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
+  const cluster = postgresClusterForFile();
   afterEach(() => {
     vi.restoreAllMocks();
   });
 
   it('are written in one statement for all its runs, each run numbered on from its own events', async () => {
-    if (!cluster) throw new Error('PostgreSQL is not installed');
     const url = await cluster.createDatabase('records');
     const store = await PostgresRunStore.open(url, tempDir());
     try {
