@@ -1,6 +1,7 @@
 import { mkdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { AttractorError } from '../shared/errors.js';
+import { isInside } from '../shared/is-inside.js';
 
 /**
  * Where the runs a server or worker executes do their work: the working directory of their tool
@@ -36,12 +37,6 @@ export function allowedWorkdirRoots(dirs: readonly string[]): string[] {
   });
 }
 
-/** `inner` is `outer` or lies below it (both real, absolute paths). */
-function inside(outer: string, inner: string): boolean {
-  const rel = path.relative(outer, inner);
-  return rel === '' || (rel.split(path.sep)[0] !== '..' && !path.isAbsolute(rel));
-}
-
 /**
  * The folder a submission named, as a real path, when it is an existing folder inside one of `roots`
  * after symlinks are resolved; otherwise `WORKDIR_NOT_ALLOWED` or `WORKDIR_MISSING`. Messages show the
@@ -61,16 +56,16 @@ export function namedWorkingDir(named: string, policy: Pick<WorkingDirPolicy, 'r
     real = realpathSync(lexical);
   } catch {
     // Whether a folder outside the allowed ones exists is not this process's to tell.
-    if (!policy.roots.some((root) => inside(root, lexical)))
+    if (!policy.roots.some((root) => isInside(lexical, root)))
       throw refuse('is outside every --allow-workdir folder');
     throw new AttractorError(
       'WORKDIR_MISSING',
       `working_dir "${named}" does not exist on ${policy.who}: create it there (and on every machine that may run it), or name another; the run was not started.`,
     );
   }
-  if (!policy.roots.some((root) => inside(root, real))) {
+  if (!policy.roots.some((root) => isInside(real, root))) {
     throw refuse(
-      policy.roots.some((root) => inside(root, lexical))
+      policy.roots.some((root) => isInside(lexical, root))
         ? 'leads (through a symlink) outside every --allow-workdir folder'
         : 'is outside every --allow-workdir folder',
     );
