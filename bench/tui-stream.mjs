@@ -1,5 +1,5 @@
-// TUI streaming cost: 20,000 assistant text deltas at 2,000/s through the TUI the CLI ships (the
-// bundle dist/tui/tui-entry.bundle.js, loaded as the CLI loads it, with its React production build)
+// TUI streaming cost: 20,000 assistant text deltas at 2,000/s through the TUI the CLI ships (from the
+// CLI's bundle dist/bin/attractor.js, loaded as the CLI loads it, with its React production build)
 // into a null terminal stream. Reports CPU time per second of streaming (target < 50% of one core,
 // docs/decisions/0184-tui-stream-target-is-half-a-core.md) and the frames per second that reached
 // the terminal (target ≤ 30); with `node --expose-gc`, also the heap the stream left behind after
@@ -10,11 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { offscreenTerminal } from '../scripts/offscreen-terminal.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-if (!existsSync(path.join(root, 'dist', 'tui', 'tui-entry.bundle.js'))) {
+if (!existsSync(path.join(root, 'dist', 'bin', 'attractor.js'))) {
   console.error('tui-stream: dist/ is missing; run `npm run build`');
   process.exit(1);
 }
-const { loadTui, tuiLoadInfo } = await import(path.join(root, 'dist/cli/load-tui.js'));
+const { loadTui } = await import(path.join(root, 'dist/bin/attractor.js'));
 const { startRunTui } = await loadTui();
 
 const TOTAL = Number(process.env.TUI_DELTAS ?? 20_000);
@@ -86,7 +86,6 @@ const cpu = process.cpuUsage(cpu0);
 const cpuShare = (cpu.user + cpu.system) / 1e6 / seconds;
 const fps = (frames - frames0) / seconds;
 if (process.env.TUI_DEBUG) print(writes, last.slice(-600));
-print(`TUI loaded from its ${tuiLoadInfo()?.from ?? 'unknown'}`);
 print(
   `${TOTAL} deltas in ${seconds.toFixed(2)} s (${Math.round(TOTAL / seconds)}/s), ${(bytes / 1024).toFixed(0)} KB written`,
 );

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { packageRoot } from './package-root.js';
 
 /**
- * The version from package.json, read on first use from the file two levels up (works from both
- * src/cli and dist/cli) so start-up needs neither a JSON import nor a bundler; every run's manifest
- * asks for it, so it is read once per process.
+ * The version from the package's package.json, read on first use (start-up needs no JSON import);
+ * every run's manifest asks for it, so it is read once per process.
  */
 let cached: string | undefined;
 
@@ -14,7 +15,7 @@ export function packageVersion(): string {
 
 function readPackageVersion(): string {
   try {
-    const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+    const text = readFileSync(path.join(packageRoot(), 'package.json'), 'utf8');
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed === 'object' && parsed !== null && 'version' in parsed) {
       const { version } = parsed as { version: unknown };

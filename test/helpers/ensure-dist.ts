@@ -21,9 +21,10 @@ function newest(dir: string): number {
 const STALE_LOCK_MS = 10 * 60_000;
 
 export function ensureDist(): void {
-  // The TUI bundle is the build's last output (`npm run build`: tsc, then scripts/bundle-tui.mjs), so a
-  // `tsc`-only build leaves it older than src/ and the next test run rebuilds both.
-  const marker = path.join(ROOT, 'dist', 'tui', 'tui-entry.bundle.js');
+  // The CLI's bundle is the build's last output (`npm run build`: tsc, the web view, then
+  // scripts/bundle-cli.mjs), so a `tsc`-only build leaves it older than src/ and the next test run
+  // rebuilds all.
+  const marker = path.join(ROOT, 'dist', 'bin', 'attractor.js');
   const fresh = (): boolean => {
     try {
       return statSync(marker).mtimeMs >= newest(path.join(ROOT, 'src'));

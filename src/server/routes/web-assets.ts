@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Hono } from 'hono';
+import { packageRoot } from '../../shared/package-root.js';
 import { ApiError } from '../api-error.js';
 import { FAVICON_SVG } from '../favicon.js';
 import { WEB_PAGE, WEB_PAGE_HEADERS } from '../web-page.js';
-
-/** dist/web/, from src/server/routes/ (tests) and dist/server/routes/ (the package) alike. */
-const BUNDLE_DIR = new URL('../../../dist/web/', import.meta.url);
 
 const ASSETS: Readonly<Record<string, { file: string; type: string }>> = {
   '/web/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
@@ -27,7 +26,7 @@ export function registerWebAssetRoutes(app: Hono): void {
     let entry = cache.get(file);
     if (entry === undefined) {
       try {
-        const plain = readFileSync(new URL(file, BUNDLE_DIR));
+        const plain = readFileSync(path.join(packageRoot(), 'dist', 'web', file));
         entry = { plain, gzipped: gzipSync(plain, { level: 9 }) };
       } catch {
         throw new ApiError(
