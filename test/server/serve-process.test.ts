@@ -112,6 +112,10 @@ describe('attractor serve as a process', () => {
       expect(node.diff).toMatch(/^\+hi$/m);
       // The server's own records in its data folder are not the agent's changes.
       expect(node.diff).not.toMatch(/runs\/|events\.jsonl|record\.json/);
+      // The web view's files are found from the package's folder, wherever the CLI's code sits.
+      const app = await fetch(`${server.url}/web/app.js`);
+      expect(app.status).toBe(200);
+      expect(app.headers.get('content-type')).toContain('javascript');
     } finally {
       await fake.close();
     }
