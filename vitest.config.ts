@@ -22,8 +22,10 @@ export default defineConfig({
     // One worker more than there are cores: end-to-end files spend part of their time waiting on a child
     // process or a tool command's `sleep`, and a third worker uses the core that leaves idle.
     maxWorkers: availableParallelism() + 1,
-    // One PostgreSQL cluster for the whole run, started when a test file first asks for it.
-    globalSetup: ['test/helpers/postgres-broker.ts'],
+    // A temp folder of the run's own, checked empty at the end (listed first: torn down last, after
+    // the PostgreSQL cluster that lives in it); one PostgreSQL cluster for the whole run, started when
+    // a test file first asks for it.
+    globalSetup: ['test/helpers/private-tmpdir.ts', 'test/helpers/postgres-broker.ts'],
     projects: [
       {
         extends: true,
