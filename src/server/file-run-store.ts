@@ -93,6 +93,15 @@ export class FileRunStore implements RunStore {
     await Promise.all(lanes.map((lane) => lane?.settled()));
   }
 
+  /**
+   * Resolves once everything written behind so far is on disk: a server's close (and a process exit
+   * or the removal of the data directory after it) must not overtake its last records.
+   */
+  async close(): Promise<void> {
+    // A failed write is the caller of flush()'s to hear; closing waits for the others all the same.
+    await Promise.allSettled([...this.#lanes.values()].map((lane) => lane.settled()));
+  }
+
   #write(record: RunRecord): void {
     this.#writeBehind(
       record.id,

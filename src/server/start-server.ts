@@ -19,7 +19,10 @@ export interface RunningServer {
   manager: RunManager;
   /** Stop taking runs, pause running ones at their next node (checkpointed), then close the socket. */
   drain(): Promise<void>;
-  /** Close the socket now (runs are left as they are; a restart lists them as interrupted). */
+  /**
+   * Close the socket now (runs are left as they are; a restart lists them as interrupted); resolves
+   * once the store has written what it was told so far.
+   */
   close(): Promise<void>;
 }
 

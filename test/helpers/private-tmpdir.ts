@@ -8,9 +8,9 @@
  * private folder before any worker starts: the workers, and every process a test starts, inherit it,
  * and `os.tmpdir()` reads it on each call. Whatever is still in it when the run ends was leaked.
  */
-import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 interface PrivateTmpdir {
   dir: string;
@@ -43,7 +43,9 @@ export function setup(): () => void {
     delete shared[KEY];
     if (owned.previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = owned.previous;
-    const left = readdirSync(owned.dir).sort();
+    const left = readdirSync(owned.dir)
+      .sort()
+      .map((name) => describeEntry(owned.dir, name));
     // Removed even when something leaked: a failing run must not fill the temp folder either.
     rmSync(owned.dir, { recursive: true, force: true });
     if (left.length === 0) return;
@@ -55,4 +57,17 @@ export function setup(): () => void {
         `session must remove its own folders when it closes):\n  ${left.join('\n  ')}`,
     );
   };
+}
+
+/** An entry and a few of the files in it: which test made a folder shows in what it holds. */
+function describeEntry(dir: string, name: string): string {
+  const entry = join(dir, name);
+  const files = statSync(entry).isDirectory()
+    ? readdirSync(entry, { recursive: true, withFileTypes: true })
+        .filter((file) => !file.isDirectory())
+        .map((file) => relative(entry, join(file.parentPath, file.name)))
+    : [];
+  if (files.length === 0) return name;
+  const more = files.length > 3 ? `, … ${files.length} files` : '';
+  return `${name} (${files.slice(0, 3).join(', ')}${more})`;
 }

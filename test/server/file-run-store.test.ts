@@ -1,19 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileRunStore } from '../../src/server/file-run-store.js';
 import type { RunRecord } from '../../src/server/run-record.js';
+import { tempDir as makeTempDir } from '../helpers/temp-dir.js';
 
-const dirs: string[] = [];
-const tempDir = (): string => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-store-'));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const tempDir = (): string => makeTempDir('attractor-store-');
 
 const record = (id: string, created: string, status: RunRecord['status'] = 'completed'): RunRecord => ({
   id,
@@ -68,7 +60,21 @@ describe('FileRunStore', () => {
     expect(leftovers).toEqual([]);
   });
 
-  it('lists newest first, filters by status and pages with a cursor', () => {
+  it('close() resolves once everything written behind is on disk', async () => {
+    const dir = tempDir();
+    const store = new FileRunStore(dir);
+    store.create(record('a', '2026-01-01T00:00:00.000Z', 'running'), 'digraph a {}');
+    store.create(record('b', '2026-01-01T00:00:01.000Z', 'running'), 'digraph b {}');
+    store.update('a', { status: 'interrupted' });
+    store.saveQuestions('b', []);
+    await store.close();
+    const read = (id: string, file: string) => fs.readFileSync(path.join(dir, 'runs', id, file), 'utf8');
+    expect(JSON.parse(read('a', 'record.json'))).toMatchObject({ status: 'interrupted' });
+    expect(read('b', 'source.dot')).toBe('digraph b {}');
+    expect(JSON.parse(read('b', 'questions.json'))).toEqual([]);
+  });
+
+  it('lists newest first, filters by status and pages with a cursor', async () => {
     const store = new FileRunStore(tempDir());
     for (let i = 0; i < 5; i++) {
       store.create(record(`r${i}`, `2026-01-01T00:00:0${i}.000Z`, i % 2 ? 'failed' : 'completed'), 'x');
@@ -80,6 +86,8 @@ describe('FileRunStore', () => {
     const last = store.list({ limit: 2, ...(second.next_cursor ? { cursor: second.next_cursor } : {}) });
     expect(last).toEqual({ runs: [expect.objectContaining({ id: 'r0' })] });
     expect(store.list({ status: 'failed' }).runs.map((r) => r.id)).toEqual(['r3', 'r1']);
+    // The folder is removed when the test ends: nothing may still be on its way to it.
+    await store.close();
   });
 
   it('names a corrupt record instead of starting with a wrong view of the runs', async () => {

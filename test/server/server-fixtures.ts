@@ -1,8 +1,7 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { ServerOptionsInput } from '../../src/server/server-options.js';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 export const GATE_PIPELINE = `digraph gate {
   graph [goal="Ship a thing"]
@@ -102,7 +101,8 @@ export async function testServer(
   options: ServerOptionsInput = {},
   extra: Parameters<typeof startServer>[1] = {},
 ): Promise<TestServer> {
-  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-'));
+  // Removed when the test ends even if the server does not start (a refused option).
+  const dataDir = options.dataDir ?? tempDir('attractor-serve-');
   const server = await startServer({ port: 0, ...options, dataDir }, extra);
   const test: TestServer = {
     ...server,

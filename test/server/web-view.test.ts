@@ -9,6 +9,7 @@ import {
   FAKE_ANTHROPIC_KEY,
   startFakeAnthropicServer,
 } from '../helpers/fake-anthropic-server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { BROWSER_AVAILABLE, BROWSER_REQUIRED, CHROMIUM, LAUNCH } from './browser-launch.js';
 import { closeServers, GATE_PIPELINE, testServer } from './server-fixtures.js';
 
@@ -63,7 +64,10 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('the web view in a real br
 
   it('starts a run from the allowed folder with its parameter, colours the graph live, streams the transcript, answers the gate, opens a node; screenshots', async () => {
     expect(BROWSER_AVAILABLE, `no browser at ${CHROMIUM}`).toBe(true);
-    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-web-view-'));
+    // Screenshots to look at: kept in ATTRACTOR_SCREENSHOTS when it names a folder, else removed with the test.
+    const kept = process.env['ATTRACTOR_SCREENSHOTS'];
+    const out = kept ? path.resolve(kept) : tempDir('attractor-web-view-');
+    fs.mkdirSync(out, { recursive: true });
     const pipelines = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-web-pipelines-'));
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-web-work-'));
     dirs.push(pipelines, work);
@@ -165,7 +169,9 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('the web view in a real br
       await row.locator('.badge', { hasText: 'completed' }).waitFor();
       expect(await row.locator('td').last().textContent()).toBe('$0.66');
       expect(problems).toEqual([]);
-      console.log(`web view screenshots: ${out} (first load to a rendered list: ${firstLoadMs} ms)`);
+      console.log(
+        `web view: first load to a rendered list: ${firstLoadMs} ms${kept ? `; screenshots in ${out}` : ''}`,
+      );
     } finally {
       await fake.close();
     }

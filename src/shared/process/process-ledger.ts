@@ -47,7 +47,11 @@ export class ProcessLedger {
   }
 
   remove(pgid: number): void {
-    if (this.#entries.delete(pgid)) this.#save();
+    if (!this.#entries.delete(pgid)) return;
+    // A killed group may leave after its run's result, and so after its folder was deleted: with no
+    // run left to resume there is nothing to record, and a write would bring the folder back.
+    if (!existsSync(path.dirname(this.file))) return;
+    this.#save();
   }
 
   #save(): void {

@@ -1,7 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach } from 'vitest';
 import { z } from 'zod';
 import type { ExecutionEnvironment } from '../../../src/agent/environment/execution-environment.js';
 import type { ProviderProfile } from '../../../src/agent/profiles/provider-profile.js';
@@ -10,18 +6,10 @@ import type { AgentEvent } from '../../../src/agent/session/agent-event.js';
 import type { AgentTool, ToolContext } from '../../../src/agent/tools/define-tool.js';
 import { LLMClient } from '../../../src/llm/index.js';
 import { ScriptedAdapter, type ScriptedTurnSource } from '../../../src/llm/testing/index.js';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { tempDir as makeTempDir } from '../../helpers/temp-dir.js';
 
 /** A fresh temp directory, removed after the test. */
-export function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'attractor-session-'));
-  dirs.push(dir);
-  return dir;
-}
+export const tempDir = (): string => makeTempDir('attractor-session-');
 
 export function scripted(turns: ScriptedTurnSource): { adapter: ScriptedAdapter; client: LLMClient } {
   const adapter = new ScriptedAdapter({ turns, name: 'anthropic', chunkSize: 4 });

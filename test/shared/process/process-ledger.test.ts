@@ -113,6 +113,19 @@ describe('ProcessLedger with runTool', () => {
   });
 });
 
+describe('ProcessLedger', () => {
+  it("a group leaving after its run's folder was deleted does not bring the folder back", () => {
+    const runDir = path.join(tempDir(), 'run');
+    fs.mkdirSync(runDir);
+    const ledger = ProcessLedger.forRunDir(runDir);
+    ledger.add({ pgid: 4242, token: 't', node: 'slow', command: 'sleep 20', started_at: 'now' });
+    fs.rmSync(runDir, { recursive: true });
+    ledger.remove(4242);
+    expect(fs.existsSync(runDir)).toBe(false);
+    expect(ledger.entries()).toEqual([]);
+  });
+});
+
 describe('stopLeftoverProcesses', () => {
   it('stops every process of a recorded group (children too) and clears the ledger', async () => {
     const dir = tempDir();
