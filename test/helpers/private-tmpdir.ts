@@ -62,11 +62,17 @@ export function setup(): () => void {
 /** An entry and a few of the files in it: which test made a folder shows in what it holds. */
 function describeEntry(dir: string, name: string): string {
   const entry = join(dir, name);
-  const files = statSync(entry).isDirectory()
-    ? readdirSync(entry, { recursive: true, withFileTypes: true })
-        .filter((file) => !file.isDirectory())
-        .map((file) => relative(entry, join(file.parentPath, file.name)))
-    : [];
+  let files: string[];
+  try {
+    files = statSync(entry).isDirectory()
+      ? readdirSync(entry, { recursive: true, withFileTypes: true })
+          .filter((file) => !file.isDirectory())
+          .map((file) => relative(entry, join(file.parentPath, file.name)))
+      : [];
+  } catch {
+    // Removed meanwhile by whatever was still writing it: the name is all there is to show.
+    files = [];
+  }
   if (files.length === 0) return name;
   const more = files.length > 3 ? `, … ${files.length} files` : '';
   return `${name} (${files.slice(0, 3).join(', ')}${more})`;
