@@ -66,16 +66,24 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a fan-out continued on another mach
     clients.push(db);
     const { body: run } = await server.json('POST', '/pipelines', { dot_source: dot, scenario: {} });
     expect(run.id).toBeDefined();
-    // `fast` finished (its branch is in the database) and `slow` is under way on the doomed worker.
+    // `fast` finished (its branch and then its completion event are in the database) and `slow` is under
+    // way on the doomed worker. The event is committed after the branch, so waiting for the branch alone
+    // could kill the worker between the two.
     await waitFor(
       async () => {
         const { rows } = await db.query<{ branch: string }>(
           'SELECT branch FROM attractor.branch_results WHERE run_id = $1',
           [run.id],
         );
-        return rows.map((r) => r.branch).join() === 'fast' && existsSync(blocked) ? true : undefined;
+        const { rowCount: announced } = await db.query(
+          "SELECT 1 FROM attractor.events WHERE run_id = $1 AND event->>'kind' = 'parallel.branch.complete'",
+          [run.id],
+        );
+        return rows.map((r) => r.branch).join() === 'fast' && announced === 1 && existsSync(blocked)
+          ? true
+          : undefined;
       },
-      'branch fast to be recorded and slow to block',
+      'branch fast to be recorded and announced, and slow to block',
       60_000,
     );
     doomed.kill('SIGKILL');
