@@ -129,7 +129,15 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a continuation taken while the rele
 
     writeFileSync(go, '');
     await second;
-    const { body: after } = await server.json('GET', `/pipelines/${run.id}`);
+    // The server is another process's view: it hears the run's end through the database.
+    const after = await waitFor(
+      async () => {
+        const { body } = await server.json('GET', `/pipelines/${run.id}`);
+        return body.status === 'running' ? undefined : body;
+      },
+      'the server to hear the run end',
+      20_000,
+    );
     expect(after.status).toBe('completed');
     expect(readFileSync(marks, 'utf8')).toBe('ran\n');
   }, 60_000);
