@@ -27,6 +27,7 @@ export function StartForm({ info }: { info: ServerInfo | undefined }) {
   const [describeError, setDescribeError] = useState('');
   const [values, setValues] = useState<Record<string, string>>({});
   const [goal, setGoal] = useState('');
+  const [workingDir, setWorkingDir] = useState('');
   const [dryRun, setDryRun] = useState(true);
   const [useScenario, setUseScenario] = useState(false);
   const [scenario, setScenario] = useState('');
@@ -88,6 +89,7 @@ export function StartForm({ info }: { info: ServerInfo | undefined }) {
         body: {
           ...sourceBody(source),
           ...(goal.trim() ? { goal: goal.trim() } : {}),
+          ...(workingDir.trim() ? { working_dir: workingDir.trim() } : {}),
           ...(Object.keys(vars).length > 0 ? { vars } : {}),
           ...(useScenario ? { scenario: parsedScenario } : { dry_run: dryRun }),
         },
@@ -191,6 +193,20 @@ export function StartForm({ info }: { info: ServerInfo | undefined }) {
           <label>
             Goal <span className="muted small">(overrides the pipeline's)</span>
             <input id="goal" value={goal} onChange={(e) => setGoal(e.target.value)} />
+          </label>
+          <label>
+            Working folder{' '}
+            <span className="muted small">
+              (optional, an absolute path: where tool commands and agents work; it must lie inside a folder
+              the server was started with --allow-workdir)
+            </span>
+            <input
+              id="working-dir"
+              value={workingDir}
+              spellCheck={false}
+              placeholder="/path/to/checkout"
+              onChange={(e) => setWorkingDir(e.target.value)}
+            />
           </label>
           <label className="check">
             <input

@@ -177,6 +177,46 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('the web view in a real br
     }
   }, 90_000);
 
+  it("a run told where to work: refused outside --allow-workdir with the server's reason, run inside it", async () => {
+    expect(BROWSER_AVAILABLE, `no browser at ${CHROMIUM}`).toBe(true);
+    const root = fs.realpathSync(tempDir('attractor-web-workdirs-'));
+    const checkout = path.join(root, 'checkout');
+    fs.mkdirSync(checkout);
+    const outside = fs.realpathSync(tempDir('attractor-web-outside-'));
+    const server = await testServer({ allowTools: true, allowWorkdirs: [root] });
+    try {
+      const page = await browser.newPage();
+      const problems = watchForProblems(page);
+      await page.goto(server.url);
+      await page.locator('#runs').waitFor();
+      await page.getByRole('link', { name: 'New run' }).first().click();
+      await page
+        .locator('#dot')
+        .fill(
+          'digraph where { start [shape=Mdiamond]; exit [shape=Msquare]; where [shape=parallelogram, tool_command="pwd"]; start -> where -> exit }',
+        );
+      await page.locator('#described', { hasText: 'where' }).waitFor();
+      // A scenario run, so the tool command runs (a dry run runs none).
+      await page.locator('#use-scenario').check();
+      await page.locator('#scenario').fill('{}');
+
+      await page.locator('#working-dir').fill(outside);
+      await page.locator('#start').click();
+      await page.locator('#submit-error', { hasText: '--allow-workdir' }).waitFor();
+      expect(page.url()).not.toContain('#/runs/');
+
+      await page.locator('#working-dir').fill(checkout);
+      await page.locator('#start').click();
+      await page.locator('#run-status', { hasText: 'completed' }).waitFor({ timeout: 15_000 });
+      const runId = decodeURIComponent(page.url().split('#/runs/')[1] ?? '');
+      const { body: run } = await server.json('GET', `/pipelines/${runId}`);
+      expect(fs.readFileSync(path.join(run.run_dir, 'where', 'stdout.log'), 'utf8').trim()).toBe(checkout);
+      expect(problems).toEqual([]);
+    } finally {
+      await closePages();
+    }
+  }, 90_000);
+
   it('on a server with a token: the page asks for it, refuses a wrong one, then runs a pasted pipeline; #token= signs in too', async () => {
     expect(BROWSER_AVAILABLE, `no browser at ${CHROMIUM}`).toBe(true);
     const server = await testServer({ token: 'tok-7f3a' });
