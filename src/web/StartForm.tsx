@@ -204,7 +204,6 @@ export function StartForm({ info }: { info: ServerInfo | undefined }) {
               id="working-dir"
               value={workingDir}
               spellCheck={false}
-              placeholder="/path/to/checkout"
               onChange={(e) => setWorkingDir(e.target.value)}
             />
           </label>

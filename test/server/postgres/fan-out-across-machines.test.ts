@@ -1,33 +1,16 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningWorker, startWorker } from '../../../src/server/postgres/start-worker.js';
-import { BIN, ensureDist } from '../../helpers/ensure-dist.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startWorker } from '../../../src/server/postgres/start-worker.js';
+import { ensureDist } from '../../helpers/ensure-dist.js';
 import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
-import { closeServers, testServer, waitFor } from '../server-fixtures.js';
+import { testServer, waitFor } from '../server-fixtures.js';
+import { machinesForEachTest, readFileOrEmpty } from './machines-fixtures.js';
 
 const cluster = postgresClusterForFile(180_000);
-const children: ChildProcess[] = [];
-const workers: RunningWorker[] = [];
-const clients: pg.Client[] = [];
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.end();
-  for (const child of children.splice(0)) child.kill('SIGKILL');
-  await closeServers();
-  for (const worker of workers.splice(0)) await worker.drain(1_000);
-});
-
-function readFileSafe(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
-}
+const { clients, workers, workerProcess } = machinesForEachTest();
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a fan-out continued on another machine', () => {
   beforeAll(() => {
@@ -55,12 +38,7 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a fan-out continued on another mach
       join -> after -> exit
     }`;
     const server = await testServer({ store: url, allowTools: true });
-    const doomed = spawn(
-      process.execPath,
-      [BIN, 'worker', '--store', url, '--data-dir', tempDir(), '--lease-seconds', '3', '--allow-tools'],
-      { stdio: 'ignore' },
-    );
-    children.push(doomed);
+    const doomed = workerProcess(url, tempDir(), 3);
     const db = new pg.Client({ connectionString: url });
     await db.connect();
     clients.push(db);
@@ -106,7 +84,7 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a fan-out continued on another mach
     );
     expect(done.status).toBe('completed');
     // `fast` ran once (on the dead worker); the interrupted `slow` ran again; the join saw both.
-    const lines = readFileSafe(marks).trim().split('\n');
+    const lines = readFileOrEmpty(marks).trim().split('\n');
     expect(lines.filter((l) => l === 'fast')).toHaveLength(1);
     expect(lines.filter((l) => l === 'slow')).toHaveLength(2);
     expect(lines.at(-1)).toBe('after');

@@ -1,48 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PostgresRunStore } from '../../../src/server/postgres/postgres-run-store.js';
 import { RunQueue } from '../../../src/server/postgres/run-queue.js';
-import { type RunningWorker, startWorker } from '../../../src/server/postgres/start-worker.js';
-import { BIN, ensureDist } from '../../helpers/ensure-dist.js';
+import { startWorker } from '../../../src/server/postgres/start-worker.js';
+import { ensureDist } from '../../helpers/ensure-dist.js';
 import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
-import { closeServers, testServer, waitFor } from '../server-fixtures.js';
+import { testServer, waitFor } from '../server-fixtures.js';
+import { machinesForEachTest, readFileOrEmpty } from './machines-fixtures.js';
 
 const cluster = postgresClusterForFile(180_000);
-const children: ChildProcess[] = [];
-const workers: RunningWorker[] = [];
-const clients: pg.Client[] = [];
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.end();
-  for (const child of children.splice(0)) child.kill('SIGKILL');
-  await closeServers();
-  for (const worker of workers.splice(0)) await worker.drain(1_000);
-});
-
-/** `attractor worker` as its own process, so it can be SIGKILLed. */
-function workerProcess(url: string, dataDir: string, leaseSeconds: number): ChildProcess {
-  const child = spawn(
-    process.execPath,
-    [
-      BIN,
-      'worker',
-      '--store',
-      url,
-      '--data-dir',
-      dataDir,
-      '--lease-seconds',
-      String(leaseSeconds),
-      '--allow-tools',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  children.push(child);
-  return child;
-}
+const { clients, workers, workerProcess } = machinesForEachTest();
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a worker killed mid-run', () => {
   beforeAll(() => {
@@ -70,7 +39,7 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a worker killed mid-run', () => {
     const { body: run } = await server.json('POST', '/pipelines', { dot_source: dot, scenario: {} });
     expect(run.id).toBeDefined();
     // `one` is done and `two` under way on the doomed worker.
-    await waitFor(() => (readFileSafe(twoStarted) !== '' ? true : undefined), 'node two to start', 20_000);
+    await waitFor(() => (readFileOrEmpty(twoStarted) !== '' ? true : undefined), 'node two to start', 20_000);
     // The store writes behind (docs/decisions/0222-postgresql-store-writes-behind.md): a step is safe from
     // a kill once its checkpoint is committed, so the kill waits for the database to hold `one` done.
     await waitFor(
@@ -84,7 +53,7 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a worker killed mid-run', () => {
       'the checkpoint after node one in the database',
       20_000,
     );
-    expect(readFileSafe(marks)).toBe('one\n');
+    expect(readFileOrEmpty(marks)).toBe('one\n');
     doomed.kill('SIGKILL');
     const killedAt = Date.now();
     // The machine's next worker (a supervisor restarted it) stops the tool command the dead one left
@@ -110,7 +79,7 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a worker killed mid-run', () => {
     expect(Date.now() - killedAt).toBeLessThan(15_000);
     // `one` had completed: it did not run again; the interrupted `two` ran again, to completion once
     // (the dead worker's copy of it was stopped before it wrote).
-    expect(readFileSafe(marks).trim().split('\n')).toEqual(['one', 'two', 'three']);
+    expect(readFileOrEmpty(marks).trim().split('\n')).toEqual(['one', 'two', 'three']);
   }, 90_000);
 
   it('a worker whose run another worker took over stops it at once and writes nothing more of it', async () => {
@@ -162,14 +131,14 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a worker killed mid-run', () => {
       // The first worker hears it within a third of its lease (each renewal asks) and stops the run.
       const local = path.join(dataDir, 'runs', run.id, 'run', 'events.jsonl');
       await waitFor(
-        () => (readFileSafe(local).includes('"pipeline.finalize"') ? true : undefined),
+        () => (readFileOrEmpty(local).includes('"pipeline.finalize"') ? true : undefined),
         'the first worker to stop the run',
         15_000,
       );
       expect(Date.now() - takenAt).toBeLessThan(10_000);
       // `two`'s command was killed before it wrote (it would have by now), and nothing reached the database.
       await new Promise((resolve) => setTimeout(resolve, 3_500));
-      expect(readFileSafe(marks).trim().split('\n')).toEqual(['one']);
+      expect(readFileOrEmpty(marks).trim().split('\n')).toEqual(['one']);
       expect(await events()).toEqual(before);
       const { rows } = await client.query<{ status: string; attempt: number }>(
         'SELECT status, attempt FROM attractor.runs WHERE id = $1',
@@ -184,11 +153,3 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a worker killed mid-run', () => {
     }
   }, 90_000);
 });
-
-function readFileSafe(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
-}
