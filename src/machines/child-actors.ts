@@ -14,6 +14,7 @@ import type { InvocationRuntime } from './invocation-runtime.js';
 import type { PipelineMachineContext, PipelineMachineInput } from './machine-context.js';
 import type { MachineEmitted } from './machine-events.js';
 import { resumeInputFrom } from './resume-input-from.js';
+import { sendWhileActive } from './send-while-active.js';
 import { safeSegment, stageDirFor } from './stage-dir.js';
 import { unrecordedStages } from './stage-store.js';
 import { valuesWithVisits } from './visit-counts.js';
@@ -114,7 +115,7 @@ export async function runBranch(
     branch: true,
     tags: { ...context.tags, branch: request.branchId },
   });
-  const onAbort = () => actor.send({ type: 'CANCEL' });
+  const onAbort = () => sendWhileActive(actor, { type: 'CANCEL' });
   request.signal.addEventListener('abort', onAbort, { once: true });
   try {
     const { status, context: final } = await done;
@@ -215,7 +216,7 @@ export function startChildPipeline(
     saved ? resumeInputFrom(saved, base) : { ...base, startAt, values: structuredClone(request.context) },
     (e) => store.saveCheckpoint(childDir, childCheckpoint(sha, e.context, e.currentNode, e.status)),
   );
-  const cancel = () => actor.send({ type: 'CANCEL' });
+  const cancel = () => sendWhileActive(actor, { type: 'CANCEL' });
   request.signal.addEventListener('abort', cancel, { once: true });
   const status = (): ChildPipelineStatus => {
     const snap = actor.getSnapshot();

@@ -7,6 +7,7 @@ import { createScenarioInterviewer } from '../actors/simulated/scenario-intervie
 import type { PipelineMachineContext } from '../machines/machine-context.js';
 import type { MachineEmitted, RunStatus } from '../machines/machine-events.js';
 import { missingInterviewer, type PipelineServices } from '../machines/pipeline-services.js';
+import { sendWhileActive } from '../machines/send-while-active.js';
 import { whenPipelineDone } from '../machines/watch-pipeline-actor.js';
 import { ArtifactStore } from '../shared/artifact-store.js';
 import { AttractorError } from '../shared/errors.js';
@@ -221,7 +222,7 @@ function launch(
   const done = whenPipelineDone(actor);
   const stopNow = (reason: AttractorError, event: Parameters<typeof actor.send>[0]): void => {
     hard.abort(reason);
-    actor.send(event);
+    sendWhileActive(actor, event);
   };
   failure.onStop(() => stopNow(new AttractorError('CANCELLED', 'run stopped'), { type: 'CANCEL' }));
   // A spent budget stops the run at once, but paused: resuming with more budget is the normal next step.

@@ -141,6 +141,11 @@ export class RunManager {
   readonly #settled = new Set<Promise<unknown>>();
   /** A worker's runs between its take and their start: a cancel heard then stops the start. */
   readonly #starting = new Map<string, { cancelled: boolean }>();
+  /**
+   * A worker's runs an execution here is deciding on, taking or running, until its run settles: the
+   * next execution of the run waits for that, then decides on what the database says by then.
+   */
+  readonly #occupied = new Map<string, Promise<void>>();
   /** Summaries of runs not live here, read once from their events per version of their record. */
   readonly #summaries = new Map<string, { updatedAt: string; summary: RunSummary }>();
   #draining = false;
@@ -460,8 +465,27 @@ export class RunManager {
     const remote = this.#options.remote;
     if (remote?.role !== 'worker')
       throw new AttractorError('NOT_A_WORKER', 'only a worker executes queued runs.');
-    const here = this.#live.get(id);
-    if (here) await here.settled;
+    // Two jobs of one run can reach this process at once (an answer's, and the one its released attempt
+    // schedules): taken twice, the later take would start a second run in the same folder.
+    for (let busy = this.#occupied.get(id); busy; busy = this.#occupied.get(id)) await busy;
+    let vacate = (): void => {};
+    const occupied = new Promise<void>((resolve) => {
+      vacate = () => {
+        if (this.#occupied.get(id) === occupied) this.#occupied.delete(id);
+        resolve();
+      };
+    });
+    this.#occupied.set(id, occupied);
+    try {
+      await this.#decideAndRun(id, options, vacate);
+    } finally {
+      vacate();
+    }
+  }
+
+  async #decideAndRun(id: string, options: { takeover?: boolean }, vacate: () => void): Promise<void> {
+    const remote = this.#options.remote;
+    if (!remote) return;
     const record = await remote.runs.refresh(id);
     if (!record || TERMINAL_STATUSES.has(record.status) || record.status === 'paused') return;
     // A takeover is the run's lease firing: the worker executing it stopped renewing it (it died).
@@ -476,7 +500,7 @@ export class RunManager {
     const starting = { cancelled: false };
     this.#starting.set(id, starting);
     try {
-      await this.#takeAndRun(id, starting, options);
+      await this.#takeAndRun(id, starting, options, vacate);
     } finally {
       // A later attempt of the run may have started meanwhile: its entry is its own.
       if (this.#starting.get(id) === starting) this.#starting.delete(id);
@@ -487,6 +511,7 @@ export class RunManager {
     id: string,
     starting: { cancelled: boolean },
     options: { takeover?: boolean },
+    vacate: () => void,
   ): Promise<void> {
     const remote = this.#options.remote;
     if (!remote) return;
@@ -505,7 +530,8 @@ export class RunManager {
     const release = remote.runs.holdLease(id, attempt, () => {
       // Another worker may take the run over now (or has): it must not go on here too.
       lost = true;
-      if (!ours) return;
+      // Not started yet, or stopped already (a later attempt may be live here now): nothing to stop.
+      if (!ours || this.#live.get(id) !== ours) return;
       ours.interrupting = true;
       ours.run?.cancel();
     });
@@ -521,6 +547,9 @@ export class RunManager {
       this.#start(id);
       ours = this.#live.get(id);
       await ours?.settled;
+      // Letting go (committing, scheduling a released gate, dropping the lease) need not hold up the next
+      // execution of the run here: a continuation may start meanwhile.
+      vacate();
       await this.#store.flush?.();
       if (this.#store.get(id)?.status === 'waiting') await this.#scheduleReleased(id);
     } finally {
@@ -726,7 +755,7 @@ export class RunManager {
         });
       }
     } catch (error) {
-      this.#live.delete(id);
+      if (this.#live.get(id) === live) this.#live.delete(id);
       const failure = AttractorError.isInstance(error)
         ? { reason: error.describe(), code: error.code }
         : { reason: String(error) };
@@ -790,7 +819,9 @@ export class RunManager {
     if (!remote) return;
     try {
       const record = await remote.runs.refresh(id);
-      if (record?.status !== 'waiting') return;
+      // Another execution here took the run meanwhile (its answer's job): it is no longer waiting,
+      // whatever this read found.
+      if (record?.status !== 'waiting' || this.#occupied.has(id)) return;
       const questions = this.#store.questions(id);
       if (questions.some((q) => q.status === 'answered')) {
         this.#store.update(id, { status: 'queued' });

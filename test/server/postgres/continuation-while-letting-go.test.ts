@@ -23,18 +23,55 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function leaseJobs(url: string, id: string): Promise<number> {
+async function queryOne<T>(url: string, sql: string, params: unknown[]): Promise<T | undefined> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ n: string }>(
-      'SELECT count(*) AS n FROM graphile_worker.jobs WHERE key = $1',
-      [`lease:${id}`],
-    );
-    return Number(rows[0]?.n);
+    return (await client.query(sql, params)).rows[0] as T | undefined;
   } finally {
     await client.end();
   }
+}
+
+async function leaseJobs(url: string, id: string): Promise<number> {
+  const row = await queryOne<{ n: string }>(
+    url,
+    'SELECT count(*) AS n FROM graphile_worker.jobs WHERE key = $1',
+    [`lease:${id}`],
+  );
+  return Number(row?.n);
+}
+
+/** Execute run `id` as a job the queue retries while the run reads as executing elsewhere. */
+async function executeAsJob(worker: RunManager, id: string): Promise<void> {
+  for (;;) {
+    try {
+      return await worker.execute(id);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'RUN_BUSY') throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+function gatedToolPipeline(command: string): string {
+  return `digraph g {
+    start [shape=Mdiamond]
+    gate [shape=hexagon, label="Go?"]
+    work [shape=parallelogram, tool_command="${command}"]
+    exit [shape=Msquare]
+    start -> gate
+    gate -> work [label="[Y] Yes"]
+    work -> exit
+  }`;
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = (): void => {};
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
 }
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a continuation taken while the released attempt lets go', () => {
@@ -76,15 +113,7 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a continuation taken while the rele
     });
 
     const { body: run } = await server.json('POST', '/pipelines', {
-      dot_source: `digraph g {
-        start [shape=Mdiamond]
-        gate [shape=hexagon, label="Go?"]
-        work [shape=parallelogram, tool_command="while [ ! -f ${go} ]; do sleep 0.05; done; echo ran >> ${marks}"]
-        exit [shape=Msquare]
-        start -> gate
-        gate -> work [label="[Y] Yes"]
-        work -> exit
-      }`,
+      dot_source: gatedToolPipeline(`while [ ! -f ${go} ]; do sleep 0.05; done; echo ran >> ${marks}`),
       scenario: {},
     });
     const first = worker.execute(run.id);
@@ -105,16 +134,7 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a continuation taken while the rele
 
     // The continuation starts here while the first attempt has not let go yet. A run that still reads
     // as executing is busy: the queue would try the job again, and so does this.
-    const second = (async () => {
-      for (;;) {
-        try {
-          return await worker.execute(run.id);
-        } catch (error) {
-          if ((error as { code?: string }).code !== 'RUN_BUSY') throw error;
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-      }
-    })();
+    const second = executeAsJob(worker, run.id);
     await waitFor(
       () => (lost.length === 2 && existsSync(path.join(store.runDirFor(run.id), 'work')) ? true : undefined),
       'the continuation to reach its tool node',
@@ -139,6 +159,79 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a continuation taken while the rele
       20_000,
     );
     expect(after.status).toBe('completed');
+    expect(readFileSync(marks, 'utf8')).toBe('ran\n');
+  }, 60_000);
+
+  it('a second job of the run reaching this worker while the continuation takes it waits: the run runs once, with no failure', async () => {
+    const url = await cluster.createDatabase('twojobs');
+    const marks = path.join(tempDir(), 'marks');
+    const server = await testServer({ store: url, allowTools: true });
+    const store = await PostgresRunStore.open(url, tempDir());
+    const queue = await RunQueue.open(url);
+    cleanups.push(async () => {
+      await queue.close();
+      await store.close();
+    });
+    const runs = remoteRuns(store, queue, 60_000);
+    // Scripted: the released attempt's look at the run (the 2nd) reads it before it is answered, and
+    // returns once the continuation has taken the run; the continuation's checkout (the 2nd) waits
+    // until the test lets it go.
+    const read = deferred();
+    const taken = deferred();
+    const checkout = deferred();
+    let refreshes = 0;
+    let materializes = 0;
+    const worker = new RunManager({
+      store,
+      maxConcurrentRuns: 2,
+      allowTools: true,
+      remote: {
+        role: 'worker',
+        runs: {
+          ...runs,
+          refresh: async (id) => {
+            if (++refreshes !== 2) return runs.refresh(id);
+            const record = await runs.refresh(id);
+            read.resolve();
+            await taken.promise;
+            return record;
+          },
+          materialize: async (id, runDir) => {
+            if (++materializes === 2) {
+              taken.resolve();
+              await checkout.promise;
+            }
+            return runs.materialize(id, runDir);
+          },
+        },
+      },
+    });
+
+    const { body: run } = await server.json('POST', '/pipelines', {
+      dot_source: gatedToolPipeline(`echo ran >> ${marks}`),
+      scenario: {},
+    });
+    const first = worker.execute(run.id);
+    await read.promise;
+    const [question] = (await server.json('GET', `/pipelines/${run.id}/questions`)).body;
+    await server.json('POST', `/pipelines/${run.id}/questions/${question.id}/answer`, { answer: 'Y' });
+    // The answer's job: it takes the run before the released attempt acts on what it read, which is
+    // stale by then (the run was waiting; its answer is known here now).
+    const second = executeAsJob(worker, run.id);
+    await taken.promise;
+    await first;
+    // The released attempt does not requeue the run the continuation is running.
+    const row = await queryOne<{ status: string }>(url, 'SELECT status FROM attractor.runs WHERE id = $1', [
+      run.id,
+    ]);
+    expect(row?.status).toBe('running');
+    // A third job of the run: it waits for the continuation before it looks at the run at all.
+    const third = executeAsJob(worker, run.id);
+    expect(refreshes).toBe(3);
+    checkout.resolve();
+    await Promise.all([second, third]);
+    expect(worker.get(run.id)).toMatchObject({ status: 'completed' });
+    expect(worker.get(run.id)).not.toHaveProperty('failure');
     expect(readFileSync(marks, 'utf8')).toBe('ran\n');
   }, 60_000);
 });
