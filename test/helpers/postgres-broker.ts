@@ -1,5 +1,6 @@
 /**
- * vitest globalSetup: one throwaway PostgreSQL cluster for the whole test run, started on first request.
+ * vitest globalSetup: one throwaway PostgreSQL cluster for the whole test run, started on first request,
+ * with the database that ready databases are copied from (test/helpers/postgres-shared-cluster.ts).
  *
  * initdb costs seconds of CPU, so the test files that need PostgreSQL share one cluster and each gets
  * fresh databases in it (test/helpers/postgres-cluster.ts). The cluster is started lazily, by the first
@@ -9,31 +10,33 @@
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { TestProject } from 'vitest/node';
-import {
-  type PostgresCluster,
-  postgresBin,
-  startPostgresCluster,
-} from '../../bench/lib/postgres-cluster.mjs';
+import { postgresBin, startPostgresCluster } from '../../bench/lib/postgres-cluster.mjs';
+import type { SharedCluster } from './postgres-shared-cluster.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The broker's URL: a GET answers the shared cluster's `{url, port, socketDir}` (or 500 and why). */
+    /** The broker's URL: a GET answers the shared cluster's `{url, port, socketDir, template}` (or 500 and why). */
     postgresBroker: string;
   }
 }
 
 let server: Server | undefined;
-let cluster: Promise<PostgresCluster> | undefined;
+let cluster: Promise<SharedCluster> | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   // Without PostgreSQL there is nothing to share; the tests say so themselves (ATTRACTOR_PG_TESTS).
   if (!postgresBin()) return;
   const broker = createServer((_request, response) => {
-    cluster ??= startPostgresCluster();
+    // Loaded here, not at the top: a run that never asks for PostgreSQL does not load the store's code.
+    cluster ??= Promise.all([startPostgresCluster(), import('./postgres-shared-cluster.js')]).then(
+      ([started, { sharedCluster }]) => sharedCluster(started),
+    );
     cluster.then(
       (c) => {
         response.setHeader('content-type', 'application/json');
-        response.end(JSON.stringify({ url: c.url, port: c.port, socketDir: c.socketDir }));
+        response.end(
+          JSON.stringify({ url: c.url, port: c.port, socketDir: c.socketDir, template: c.template }),
+        );
       },
       (error: unknown) => {
         response.statusCode = 500;

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../../src/server/postgres/postgres-schema.js';
 import { PG_AVAILABLE, PG_REQUIRED, startPostgresCluster } from './postgres-cluster.js';
 
 async function query<T>(url: string, sql: string): Promise<T[]> {
@@ -12,8 +13,14 @@ async function query<T>(url: string, sql: string): Promise<T[]> {
   }
 }
 
+const schemas = (url: string) =>
+  query<{ name: string }>(
+    url,
+    "select nspname as name from pg_namespace where nspname in ('attractor', 'graphile_worker') order by 1",
+  );
+
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)("the test run's PostgreSQL cluster", () => {
-  it('serves each request a fresh, empty database of its own, named after the request', async () => {
+  it('serves each request a fresh database of its own, named after the request', async () => {
     expect(PG_AVAILABLE, 'PostgreSQL is not installed').toBe(true);
     const cluster = await startPostgresCluster();
     const again = await startPostgresCluster();
@@ -34,5 +41,19 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)("the test run's PostgreSQL cluster",
     expect(tables[0]?.n).toBe('0');
     await cluster.stop();
     await again.stop();
+  }, 60_000);
+
+  it("a database comes ready, as a first server and worker leave it; an empty one has neither's tables", async () => {
+    const cluster = await startPostgresCluster();
+    const ready = await cluster.createDatabase('harness_ready');
+    const empty = await cluster.createDatabase('harness_empty', { empty: true });
+    expect(await schemas(ready)).toEqual([{ name: 'attractor' }, { name: 'graphile_worker' }]);
+    const versions = await query<{ version: number }>(
+      ready,
+      'select max(version) as version from attractor.schema_version',
+    );
+    expect(versions[0]?.version).toBe(SCHEMA_VERSION);
+    expect(await schemas(empty)).toEqual([]);
+    await cluster.stop();
   }, 60_000);
 });

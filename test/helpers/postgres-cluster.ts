@@ -1,49 +1,68 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
-import {
-  type PostgresCluster,
-  postgresBin,
-  startPostgresCluster as startOwnCluster,
-} from '../../bench/lib/postgres-cluster.mjs';
+import { postgresBin, startPostgresCluster as startOwnCluster } from '../../bench/lib/postgres-cluster.mjs';
+import { copyDatabase, databaseUrl, type SharedCluster, sharedCluster } from './postgres-shared-cluster.js';
 
 // The cluster itself is started by the benchmarks' helper, so tests and benchmarks share one harness.
-export type { PostgresCluster } from '../../bench/lib/postgres-cluster.mjs';
-
 // CI installs Debian's postgresql and sets ATTRACTOR_PG_TESTS=required, so there a test needing it fails
 // instead of being left out; a developer machine without PostgreSQL runs the rest of the suite.
 export const PG_REQUIRED = process.env['ATTRACTOR_PG_TESTS'] === 'required';
 export const PG_AVAILABLE = postgresBin() !== undefined;
 
+/** Options of `createDatabase`. */
+export interface DatabaseOptions {
+  /**
+   * An empty database, for a test about what a first server or worker does to one (migrate it). By
+   * default a database comes as the first server and worker leave it: the store's schema and the
+   * queue's tables in place (test/helpers/postgres-shared-cluster.ts).
+   */
+  empty?: boolean;
+}
+
+/** The test run's PostgreSQL cluster, as a test file sees it. */
+export interface TestPostgres {
+  url: string;
+  port: number;
+  socketDir: string;
+  /**
+   * A fresh database of the caller's own: named `name` plus a random suffix (test files run side by side).
+   * Returns its URL.
+   */
+  createDatabase(name: string, options?: DatabaseOptions): Promise<string>;
+  /** Leaves the shared cluster to the end of the run (test/helpers/postgres-broker.ts stops it). */
+  stop(): Promise<void>;
+}
+
 /**
- * The test run's PostgreSQL cluster, as this test file sees it: `createDatabase(name)` makes a fresh,
- * empty database (its name is `name` plus a random suffix, since test files run side by side), and
- * `stop()` leaves the cluster to the end of the run (test/setup/postgres-broker.ts stops and deletes
- * it). Outside a vitest run configured with that globalSetup, it starts a throwaway cluster of its own.
+ * The test run's PostgreSQL cluster. Outside a vitest run configured with the broker's globalSetup, it
+ * starts a throwaway cluster of its own.
  */
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+export async function startPostgresCluster(): Promise<TestPostgres> {
   const broker = inject('postgresBroker');
-  if (!broker) return startOwnCluster();
+  const shared: SharedCluster = broker ? await askBroker(broker) : await ownCluster();
+  return {
+    url: shared.url,
+    port: shared.port,
+    socketDir: shared.socketDir,
+    async createDatabase(name, options = {}) {
+      const db = `${name.replace(/"/g, '')}_${randomBytes(4).toString('hex')}`;
+      await copyDatabase(shared.url, db, options.empty ? 'template1' : shared.template);
+      return databaseUrl(shared, db);
+    },
+    stop: shared.stop,
+  };
+}
+
+async function askBroker(broker: string): Promise<SharedCluster> {
   const response = await fetch(broker);
   if (!response.ok) throw new Error(`the test run's PostgreSQL did not start: ${await response.text()}`);
-  const shared = (await response.json()) as Pick<PostgresCluster, 'url' | 'port' | 'socketDir'>;
-  const urlFor = (db: string) =>
-    `postgres://postgres@localhost:${shared.port}/${db}?host=${encodeURIComponent(shared.socketDir)}`;
-  return {
-    ...shared,
-    async createDatabase(name) {
-      const db = `${name.replace(/"/g, '')}_${randomBytes(4).toString('hex')}`;
-      const client = new pg.Client({ connectionString: shared.url });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE "${db}"`);
-      } finally {
-        await client.end();
-      }
-      return urlFor(db);
-    },
-    async stop() {},
-  };
+  const shared = (await response.json()) as Omit<SharedCluster, 'stop'>;
+  return { ...shared, async stop() {} };
+}
+
+/** A cluster of this file's own, made as the broker makes the run's. */
+async function ownCluster(): Promise<SharedCluster> {
+  return sharedCluster(await startOwnCluster());
 }
 
 /**
@@ -52,8 +71,8 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
  * unless the run requires it (CI), where it fails the file saying so. `createDatabase` before the file's
  * tests began is a mistake of the test's.
  */
-export function postgresClusterForFile(timeoutMs = 90_000): Pick<PostgresCluster, 'createDatabase'> {
-  let cluster: PostgresCluster | undefined;
+export function postgresClusterForFile(timeoutMs = 90_000): Pick<TestPostgres, 'createDatabase'> {
+  let cluster: TestPostgres | undefined;
   beforeAll(async () => {
     if (!PG_AVAILABLE && !PG_REQUIRED) return;
     expect(PG_AVAILABLE, 'PostgreSQL is not installed (ATTRACTOR_PG_TESTS=required)').toBe(true);
@@ -63,9 +82,9 @@ export function postgresClusterForFile(timeoutMs = 90_000): Pick<PostgresCluster
     await cluster?.stop();
   });
   return {
-    createDatabase(name) {
+    createDatabase(name, options) {
       if (!cluster) throw new Error('PostgreSQL is not started yet: create databases inside tests');
-      return cluster.createDatabase(name);
+      return cluster.createDatabase(name, options);
     },
   };
 }

@@ -38,7 +38,7 @@ const question: StoredQuestion = {
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)('the PostgreSQL run store', () => {
   it('migrates a new database to its schema version once, and refuses a newer one', async () => {
-    const url = await freshDatabase();
+    const url = await cluster.createDatabase('store_new', { empty: true });
     const first = await PostgresRunStore.open(url, tempDir());
     const second = await PostgresRunStore.open(url, tempDir());
     await first.close();

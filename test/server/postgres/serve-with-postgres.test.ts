@@ -29,7 +29,8 @@ async function worker(url: string, allowTools = false): Promise<RunningWorker> {
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)('attractor serve --store postgres://…', () => {
   it('runs a gated pipeline and keeps its record, events, checkpoint, stages and answer in the database', async () => {
-    const url = await freshDatabase();
+    // Empty: the server and the worker set up the store's schema and the queue's tables themselves.
+    const url = await cluster.createDatabase('serve_new', { empty: true });
     const server = await testServer({ store: url });
     await worker(url);
     const { status, body: run } = await server.json('POST', '/pipelines', {
