@@ -117,11 +117,12 @@ export class RunQueue {
   }
 
   /**
-   * Execute runs as they are scheduled, `concurrency` at once, until `close()`. This process keeps its
-   * own lease too (`leaseMs`, pushed back every third of it): a job it had taken from the queue before
-   * any run's lease existed (a continuation about to start) stays locked by graphile-worker for hours
-   * when the process dies, so the worker that hears this lease fire unlocks the dead one's jobs and
-   * they run again. A run they reach twice is executed once: its owner is the run row's attempt.
+   * Execute runs as they are scheduled, `concurrency` at once, until `close()`; resolves once this
+   * process's own lease is in place. This process keeps its own lease too (`leaseMs`, pushed back every
+   * third of it): a job it had taken from the queue before any run's lease existed (a continuation
+   * about to start) stays locked by graphile-worker for hours when the process dies, so the worker that
+   * hears this lease fire unlocks the dead one's jobs and they run again. A run they reach twice is
+   * executed once: its owner is the run row's attempt.
    */
   async work(execute: (job: RunJob) => Promise<void>, concurrency: number, leaseMs: number): Promise<void> {
     const events: WorkerEvents = new EventEmitter();
@@ -145,7 +146,7 @@ export class RunQueue {
       },
     });
     this.#workerIds = ids;
-    this.#stopAlive = this.#keepAlive(ids, leaseMs);
+    this.#stopAlive = await this.#keepAlive(ids, leaseMs);
   }
 
   /** This process's worker ids (graphile-worker's, one per concurrent job), once `work` started. */
@@ -153,7 +154,8 @@ export class RunQueue {
     return this.#workerIds;
   }
 
-  #keepAlive(ids: readonly string[], leaseMs: number): () => Promise<void> {
+  /** Resolves once the lease is first in place; to the stop, which removes it. */
+  async #keepAlive(ids: readonly string[], leaseMs: number): Promise<() => Promise<void>> {
     const key = `alive:${ids[0]}`;
     const push = (): Promise<unknown> =>
       this.#utils
@@ -165,6 +167,7 @@ export class RunQueue {
         // A failed push is the next one's to make; a run's own lease stops it if the database is gone.
         .catch(() => {});
     let pending = push();
+    await pending;
     const timer = setInterval(() => {
       pending = push();
     }, leaseMs / 3);
