@@ -32,14 +32,17 @@ async function killedAtGate(): Promise<{ runDir: string; questionId: string }> {
   const exited = new Promise((resolve) => child.on('exit', resolve));
   const runDir = path.join(dir, 'runs');
   const questions = path.join(runDir, 'questions');
+  // Published: the question's own file, not the temporary file it is written through.
+  const published = (): string | undefined =>
+    existsSync(questions) ? readdirSync(questions).find((f) => /^[^.].*\.json$/.test(f)) : undefined;
   const until = Date.now() + 20_000;
-  while (!existsSync(questions) || readdirSync(questions).length === 0) {
+  while (published() === undefined) {
     if (Date.now() > until) throw new Error('the gate never asked');
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   child.kill('SIGKILL');
   await exited;
-  return { runDir, questionId: readdirSync(questions)[0]!.replace(/\.json$/, '') };
+  return { runDir, questionId: published()!.replace(/\.json$/, '') };
 }
 
 test('a run resumed with the TUI publishes its gate before the TUI is mounted: an answer file answers it', async () => {

@@ -213,7 +213,15 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a continuation taken while the rele
     });
     const first = worker.execute(run.id);
     await read.promise;
-    const [question] = (await server.json('GET', `/pipelines/${run.id}/questions`)).body;
+    // The server is another process's view: it hears the question through the database.
+    const [question] = await waitFor(
+      async () => {
+        const { body } = await server.json('GET', `/pipelines/${run.id}/questions`);
+        return body.length > 0 ? body : undefined;
+      },
+      'the server to hear the question',
+      20_000,
+    );
     await server.json('POST', `/pipelines/${run.id}/questions/${question.id}/answer`, { answer: 'Y' });
     // The answer's job: it takes the run before the released attempt acts on what it read, which is
     // stale by then (the run was waiting; its answer is known here now).

@@ -160,8 +160,13 @@ describe('stopLeftoverProcesses', () => {
   it('SIGKILLs processes that ignore SIGTERM once the grace period is over', async () => {
     const dir = tempDir();
     const token = 'tok-2';
-    const pgid = orphanGroup({ [PROCESS_TOKEN_ENV]: token }, "trap '' TERM; while :; do sleep 0.05; done");
-    await waitUntil(() => groupMembers(pgid).length >= 1);
+    // Ready once the trap is set: a SIGTERM before it would end the shell as any process.
+    const ready = path.join(dir, 'trapped');
+    const pgid = orphanGroup(
+      { [PROCESS_TOKEN_ENV]: token },
+      `trap '' TERM; : > '${ready}'; while :; do sleep 0.05; done`,
+    );
+    await waitUntil(() => fs.existsSync(ready));
     const ledger = ProcessLedger.forRunDir(dir);
     ledger.add({ pgid, token, node: 'stubborn', command: 'loop', started_at: 'now' });
     const [group] = stopLeftoverProcesses(ledger, { graceMs: 300 });
