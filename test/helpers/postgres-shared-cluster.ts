@@ -50,7 +50,8 @@ export async function copyDatabase(adminUrl: string, db: string, template: strin
   await adminQuery(adminUrl, `CREATE DATABASE "${db}" TEMPLATE "${template}" STRATEGY = FILE_COPY`);
 }
 
-async function adminQuery(url: string, sql: string): Promise<void> {
+/** Run `sql` on a connection of its own (CREATE and DROP DATABASE cannot run in a transaction). */
+export async function adminQuery(url: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
