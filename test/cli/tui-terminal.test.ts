@@ -106,7 +106,8 @@ describe('the TUI in a real terminal (tmux)', () => {
     const t = open(`${attractor} run slow.dot --scenario scenario.json --logs-dir runs-slow`, 80);
     await t.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] first\s+tool/);
     t.keys('C-c');
-    const pausing = await t.waitFor(/pausing after this node/);
+    // The header and the footer both say so; tmux can show a frame half drawn, so wait for the whole.
+    const pausing = await t.waitFor(/pausing after this node[\s\S]*\^C again: cancel now/);
     expect(pausing).toContain('^C again: cancel now');
     const after = await t.waitFor(/EXIT=\d+/);
     expect(after).toContain('EXIT=130');
