@@ -18,10 +18,10 @@ export function databaseUrl(cluster: ClusterAddress, db: string): string {
 export const READY_TEMPLATE = 'attractor_ready';
 
 /**
- * Create `READY_TEMPLATE` in `cluster`: a database as the first server and worker
- * leave it (the store's schema, the queue's tables). Copying it costs a third of what creating an empty
- * database and migrating it does, about 250 ms of PostgreSQL's CPU per database over some 40 databases
- * a run; the tests about a first migration still get empty databases (`createDatabase(…, { empty })`).
+ * Create `READY_TEMPLATE` in `cluster`: a database as the first server and worker leave it (the store's
+ * schema, the queue's tables). Copying it costs a third of what creating an empty database and
+ * migrating it does: about 240 ms less of PostgreSQL's CPU for each of the 40-odd databases a run makes.
+ * The tests about a first migration still get empty databases (`createDatabase(…, { empty: true })`).
  */
 export async function createReadyTemplate(cluster: ClusterAddress): Promise<string> {
   const adminUrl = cluster.url;
