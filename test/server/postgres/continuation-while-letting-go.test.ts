@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresRunStore } from '../../../src/server/postgres/postgres-run-store.js';
 import { RunQueue } from '../../../src/server/postgres/run-queue.js';
 import { remoteRuns } from '../../../src/server/postgres/start-worker.js';
-import { RunManager } from '../../../src/server/run-manager.js';
+import { type RemoteRuns, RunManager } from '../../../src/server/run-manager.js';
 import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { closeServers, testServer, waitFor } from '../server-fixtures.js';
@@ -22,6 +22,20 @@ afterEach(async () => {
   await closeServers();
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
+
+/**
+ * What a worker uses of the database (its store, and its runs on the queue), for a `RunManager` the
+ * test builds itself; closed after the test.
+ */
+async function workerSide(url: string): Promise<{ store: PostgresRunStore; runs: RemoteRuns }> {
+  const store = await PostgresRunStore.open(url, tempDir());
+  const queue = await RunQueue.open(url);
+  cleanups.push(async () => {
+    await queue.close();
+    await store.close();
+  });
+  return { store, runs: remoteRuns(store, queue, 60_000) };
+}
 
 async function queryOne<T>(url: string, sql: string, params: unknown[]): Promise<T | undefined> {
   const client = new pg.Client({ connectionString: url });
@@ -83,13 +97,7 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a continuation taken while the rele
     const server = await testServer({ store: url, allowTools: true });
 
     // A worker whose jobs the test hands it, and whose first attempt's release waits for the test.
-    const store = await PostgresRunStore.open(url, tempDir());
-    const queue = await RunQueue.open(url);
-    cleanups.push(async () => {
-      await queue.close();
-      await store.close();
-    });
-    const runs = remoteRuns(store, queue, 60_000);
+    const { store, runs } = await workerSide(url);
     const lost: Array<() => void> = [];
     let letGo: () => void = () => {};
     const held = new Promise<void>((resolve) => {
@@ -166,13 +174,7 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a continuation taken while the rele
     const url = await cluster.createDatabase('twojobs');
     const marks = path.join(tempDir(), 'marks');
     const server = await testServer({ store: url, allowTools: true });
-    const store = await PostgresRunStore.open(url, tempDir());
-    const queue = await RunQueue.open(url);
-    cleanups.push(async () => {
-      await queue.close();
-      await store.close();
-    });
-    const runs = remoteRuns(store, queue, 60_000);
+    const { store, runs } = await workerSide(url);
     // Scripted: the released attempt's look at the run (the 2nd) reads it before it is answered, and
     // returns once the continuation has taken the run; the continuation's checkout (the 2nd) waits
     // until the test lets it go.

@@ -13,7 +13,7 @@ import { closeServers } from '../server-fixtures.js';
 export function machinesForEachTest(): {
   clients: pg.Client[];
   workers: RunningWorker[];
-  workerProcess(url: string, dataDir: string, leaseSeconds: number): ChildProcess;
+  workerProcess(url: string, dataDir: string, leaseSeconds: number, more?: readonly string[]): ChildProcess;
 } {
   const children: ChildProcess[] = [];
   const workers: RunningWorker[] = [];
@@ -27,8 +27,8 @@ export function machinesForEachTest(): {
   return {
     clients,
     workers,
-    /** `attractor worker` as its own process, so it can be SIGKILLed. */
-    workerProcess(url, dataDir, leaseSeconds) {
+    /** `attractor worker` as its own process, so it can be SIGKILLed; `more` are further options. */
+    workerProcess(url, dataDir, leaseSeconds, more = []) {
       const child = spawn(
         process.execPath,
         [
@@ -41,6 +41,7 @@ export function machinesForEachTest(): {
           '--lease-seconds',
           String(leaseSeconds),
           '--allow-tools',
+          ...more,
         ],
         { stdio: 'ignore' },
       );

@@ -1,11 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import pg from 'pg';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningWorker, startWorker } from '../../../src/server/postgres/start-worker.js';
-import { BIN, ensureDist } from '../../helpers/ensure-dist.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startWorker } from '../../../src/server/postgres/start-worker.js';
+import { ensureDist } from '../../helpers/ensure-dist.js';
 import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
-import { closeServers, readSse, type TestServer, testServer, waitFor } from '../server-fixtures.js';
+import { readSse, type TestServer, testServer, waitFor } from '../server-fixtures.js';
+import { machinesForEachTest } from './machines-fixtures.js';
 
 const TOOLS = `digraph tools {
   start [shape=Mdiamond]
@@ -46,16 +46,7 @@ const GATE = `digraph gate {
 }`;
 
 const cluster = postgresClusterForFile(180_000);
-const children: ChildProcess[] = [];
-const workers: RunningWorker[] = [];
-const probes: pg.Client[] = [];
-
-afterEach(async () => {
-  for (const child of children.splice(0)) child.kill('SIGKILL');
-  await closeServers();
-  for (const worker of workers.splice(0)) await worker.drain(1_000);
-  for (const probe of probes.splice(0)) await probe.end();
-});
+const { clients: probes, workers, workerProcess } = machinesForEachTest();
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)('two servers and two workers on one PostgreSQL', () => {
   beforeAll(() => {
@@ -66,24 +57,7 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('two servers and two workers on one 
     const url = await cluster.createDatabase('machines');
     const a = await testServer({ store: url, allowTools: true });
     const b = await testServer({ store: url, allowTools: true });
-    const doomed = spawn(
-      process.execPath,
-      [
-        BIN,
-        'worker',
-        '--store',
-        url,
-        '--data-dir',
-        tempDir(),
-        '--lease-seconds',
-        '3',
-        '--allow-tools',
-        '--concurrency',
-        '4',
-      ],
-      { stdio: 'ignore' },
-    );
-    children.push(doomed);
+    const doomed = workerProcess(url, tempDir(), 3, ['--concurrency', '4']);
     const probe = new pg.Client({ connectionString: url });
     await probe.connect();
     probes.push(probe);
