@@ -14,7 +14,7 @@ export const ISOLATED = [
   'test/tui/use-markdown.test.tsx',
 ];
 
-// Why, and what it asks of a test file: docs/decisions/0271-one-process-per-worker-for-the-suite.md.
+// Why, and what it asks of a test file: docs/decisions/0022-scheduling-tests-run-on-fake-timers.md.
 export default defineConfig({
   test: {
     testTimeout: 20_000,

@@ -5,7 +5,7 @@
 // taken from USER_INPUT to PROCESSING_END as the consumer sees them, so the one-off system prompt (git facts,
 // instruction files) is not counted.
 // The cost *per tool round* is the slope between a run of FEW and a run of MANY rounds (docs/semantics.md
-// decision 0051): what either loop pays once per input (the session's lifecycle returning to idle, its first
+// decision 0041): what either loop pays once per input (the session's lifecycle returning to idle, its first
 // request; the bare loop's first call) is not a round's cost, and divided by the rounds it weighed in by how
 // many rounds the bench happened to run. Target: slope ratio <= 1.2.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,7 +21,7 @@ const FEW = Number(process.env.BENCH_FEW_ROUNDS ?? 20);
 const MANY = Number(process.env.BENCH_ROUNDS ?? 200);
 const RUNS = Number(process.env.BENCH_RUNS ?? 31);
 // Sets of runs before measuring, for every loop: with 3, the first ten measured sets were still being
-// compiled (their median ratio 1.5–2.9, against 1.1–1.4 after), which biased the median upward (decision 0051).
+// compiled (their median ratio 1.5–2.9, against 1.1–1.4 after), which biased the median upward (decision 0041).
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 20);
 const MODEL = 'claude-sonnet-4-6';
 const TARGET = 1.2;

@@ -1,6 +1,6 @@
 // TUI start-up cost: `attractor run --dry-run` of a 5-node pipeline in a pseudo-terminal (util-linux
 // `script`), with the TUI against `--no-tui`. Target: the TUI adds ≤ 350 ms (Ink and React load lazily,
-// only on a terminal; docs/decisions/0182-tui-startup-target-is-350-ms.md).
+// only on a terminal; docs/decisions/0023-tui-opens-only-on-a-terminal.md).
 //
 // A warm-up pair first fills the file cache, as every run after the first finds it.
 //

@@ -1,7 +1,7 @@
 // TUI streaming cost: 20,000 assistant text deltas at 2,000/s through the TUI the CLI ships (from the
 // CLI's bundle dist/bin/attractor.js, loaded as the CLI loads it, with its React production build)
 // into a null terminal stream. Reports CPU time per second of streaming (target < 50% of one core,
-// docs/decisions/0184-tui-stream-target-is-half-a-core.md) and the frames per second that reached
+// docs/decisions/0023-tui-opens-only-on-a-terminal.md) and the frames per second that reached
 // the terminal (target ≤ 30); with `node --expose-gc`, also the heap the stream left behind after
 // garbage collection (what Ink's text caches keep, with the text itself).
 import { existsSync } from 'node:fs';

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 
 /**
- * Who may read the `--inspect` stream (docs/decisions/0125). The stream carries the run's context,
+ * Who may read the `--inspect` stream (docs/decisions/0018-inspector-protocol-spoken-directly.md). The stream carries the run's context,
  * prompts and responses, so a web page must not read it just because the browser it runs in can
  * reach 127.0.0.1. Allowed: a request whose `Host` names the server itself (which defeats DNS
  * rebinding), with no `Origin` (not a browser: a script, `@statelyai/inspect`'s own receivers in

@@ -21,7 +21,7 @@ import {
   createNonInteractiveInterviewer,
 } from './terminal-interviewer.js';
 
-/** Without the TUI, a gate asks on stderr/stdin and in the run directory's answer channel (decision 0024, decision 0025). */
+/** Without the TUI, a gate asks on stderr/stdin and in the run directory's answer channel (decision 0024). */
 function chooseInterviewer(flags: RunFlags): Interviewer | AnsweringInterviewer {
   if (flags.autoApprove || flags.dryRun) return createNonInteractiveInterviewer({ autoApprove: true });
   return createAnsweringInterviewer();

@@ -58,7 +58,7 @@ export interface AnsweringInterviewer extends Interviewer {
  * file in the run directory's channel (`attractor attach`, a script). On a terminal the end of input
  * (Ctrl-D) skips the question; a closed pipe means nobody can type an answer, so a gate with a default
  * and a timeout waits for it (answerable through the channel meanwhile) and any other gate fails
- * saying how to answer instead of waiting for ever (decision 0024, decision 0025, docs/decisions/0124).
+ * saying how to answer instead of waiting for ever (docs/decisions/0024-gates-answer-through-the-run-directory.md).
  */
 export function createAnsweringInterviewer(
   options: { stdinIsTTY?: boolean; input?: NodeJS.ReadableStream; output?: NodeJS.WritableStream } = {},

@@ -18,7 +18,7 @@ const NO_SIGNAL: LinkedSignal = Object.freeze({ signal: undefined, timedOut: nev
 /**
  * One signal that fires on the caller's abort or after `timeoutMs`, remembering which. Without a timeout
  * it is the caller's signal itself: an AbortController costs about 3 µs to make on Node 20, the largest
- * single cost of an agent's tool round (decision 0047), and there is nothing to tell apart.
+ * single cost of an agent's tool round (decision 0041), and there is nothing to tell apart.
  */
 export function linkSignals(
   signal: AbortSignal | undefined,

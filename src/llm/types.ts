@@ -116,7 +116,7 @@ export interface Request {
   model: string;
   /**
    * The conversation, lent for the call: the caller may append to this same array once the call returns (an
-   * agent loop does), so code that keeps a request past its call keeps a copy of it (decision 0049).
+   * agent loop does), so code that keeps a request past its call keeps a copy of it (decision 0041).
    */
   messages: Message[];
   /** Routes straight to this adapter, bypassing model-prefix detection. */

@@ -12,7 +12,7 @@ export interface RunEntries {
 }
 
 /**
- * The checkpoint taken as the run entered `node` (decision 0212): the first checkpoint naming it as the
+ * The checkpoint taken as the run entered `node` (decision 0010): the first checkpoint naming it as the
  * node to run next, after one naming another node (or a stopped run) — the context as the node found it,
  * before its own attempts and retries. Of several visits, the last. Read from `checkpoint-history.jsonl`;
  * a run without one (started by an older version) has no entries.

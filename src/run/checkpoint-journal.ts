@@ -9,12 +9,12 @@ import { applyCheckpointDelta, isCheckpointDelta } from './checkpoint-delta.js';
 /** The journal's name in a run directory: a running run's checkpoints, one JSON line each, newest last. */
 export const JOURNAL_FILE = 'checkpoint-journal.jsonl';
 
-/** Every line the journal was ever given, kept for forks (decision 0212); read by `checkpointAtEntry`. */
+/** Every line the journal was ever given, kept for forks (decision 0010); read by `checkpointAtEntry`. */
 export const CHECKPOINT_HISTORY_FILE = 'checkpoint-history.jsonl';
 
 /**
  * Past this size the next durable `checkpoint.json` lets the journal start over (decision 0055).
- * Readers replay the whole journal (decision 0056): the bound is also what a read of a running run costs.
+ * Readers replay the whole journal (decision 0055): the bound is also what a read of a running run costs.
  */
 export const JOURNAL_COMPACT_BYTES = 256 * 1024;
 
@@ -85,7 +85,7 @@ export function newestJournalCheckpoint(runDir: string): Record<string, unknown>
 }
 
 /**
- * Fold a journal's lines into its newest checkpoint (decision 0056). A full line starts a chain
+ * Fold a journal's lines into its newest checkpoint (decision 0055). A full line starts a chain
  * (its `~` is the chain's id; a line without one, as older runs wrote, starts a chain no delta follows);
  * a delta applies when it names the current chain and is the line after the last one applied. A line
  * that does not parse (cut short by a crash) is never applied, so the deltas of its chain after it are

@@ -69,16 +69,16 @@ export interface CheckpointWriterOptions {
   fresh?: boolean;
   /**
    * Runs before every `checkpoint.json` write, and throws to fail it: what the file must never be
-   * ahead of goes to disk here (the routing nodes' stage records, decision 0061).
+   * ahead of goes to disk here (the routing nodes' stage records, decision 0055).
    */
   beforeSnapshot?: () => void;
   /**
-   * Keep every checkpoint in `checkpoint-history.jsonl` too (decision 0212): what a fork from any node
+   * Keep every checkpoint in `checkpoint-history.jsonl` too (decision 0010): what a fork from any node
    * the run reached starts from. Same lines as the journal, never emptied, not fsync'd.
    */
   keepHistory?: boolean;
   /**
-   * Where the writes go (decision 0261): each one an operation of this lane, run off the event loop in
+   * Where the writes go (decision 0055): each one an operation of this lane, run off the event loop in
    * order; without one, each is made before `write` returns.
    */
   lane?: WriteLane;
@@ -93,7 +93,7 @@ const newChainId = (): string => randomBytes(6).toString('base64url');
  * that does work starts) or as soon as the run waits for anything, and at once, durably, when the run
  * stops and when the journal has grown past its bound. Between routing nodes the newest checkpoint can be
  * in the journal only, which `readCheckpoint` takes over `checkpoint.json`. A journal line after the first
- * holds only what changed since the line before it (decision 0056): a step writes what it changed, not the run.
+ * holds only what changed since the line before it (decision 0055): a step writes what it changed, not the run.
  */
 export function createCheckpointWriter(options: CheckpointWriterOptions) {
   const path = join(options.runDir, 'checkpoint.json');
@@ -202,7 +202,7 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
 /**
  * Read and validate a checkpoint file. For a run directory's `checkpoint.json`, the newest checkpoint in
  * the run's journal wins when there is one (a run that crashed, or is still running, docs/semantics.md
- * decision 0055, decision 0056) — unless `checkpoint.json` is further along, which only a journal whose chain broke can
+ * decision 0055) — unless `checkpoint.json` is further along, which only a journal whose chain broke can
  * leave behind.
  */
 export function readCheckpoint(path: string): Checkpoint {

@@ -23,7 +23,7 @@ export function openEventLog(
   onDeferredError?: (error: unknown) => void,
   lane?: WriteLane,
 ): EventLog {
-  // Through the run's write lane (decision 0261): the events of a burst are one queued write, ordered
+  // Through the run's write lane (decision 0055): the events of a burst are one queued write, ordered
   // before the checkpoint that follows them.
   if (lane) {
     const file = openQueuedLineFile(path, lane, { durable: false });

@@ -34,9 +34,9 @@ export interface FileRunRecorderOptions {
  * A run kept in its run directory: `events.jsonl`, the checkpoint journal behind `checkpoint.json`
  * (docs/decisions/0055-checkpoint-journal.md), one folder per node visit with its `status.json`, and,
  * for a new run, `pipeline.dot` and `manifest.json` (fsync'd on the thread pool while the engine starts,
- * in place before the first checkpoint: docs/decisions/0054-run-files-fsynced-off-the-main-thread.md).
+ * in place before the first checkpoint: docs/decisions/0055-checkpoint-journal.md).
  *
- * Every write is an operation of the run's write lane (docs/decisions/0261-run-writes-off-the-event-loop.md):
+ * Every write is an operation of the run's write lane (docs/decisions/0055-checkpoint-journal.md):
  * made on the thread pool, in the order the run made them, fsync'd in group commits with the other runs
  * of the process; the event loop never waits for the disk. `recorded()` is when they are all done.
  */

@@ -41,7 +41,7 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 
 /**
  * A new run directory holding a run that stands where the original stood as it entered `node`
- * (decision 0213): that checkpoint (its context with `set` applied, its completed nodes, visit counts and
+ * (decision 0010): that checkpoint (its context with `set` applied, its completed nodes, visit counts and
  * retries), the stage folders of the nodes completed by then, the artifacts, the pipeline, and a manifest
  * naming its origin. Its cost starts at zero. The original is only read.
  */

@@ -8,7 +8,7 @@ export interface FailedRunRestart {
 }
 
 /**
- * The node a resume of a failed run starts again at (docs/decisions/0126): the node its failure
+ * The node a resume of a failed run starts again at (docs/decisions/0010-idempotent-false-asks-before-a-rerun.md): the node its failure
  * names (the node with no route out, the goal gate left unsatisfied, the node the step limit
  * stopped), when the pipeline has it. Undefined when there is none (a jump to an unknown node).
  */

@@ -38,7 +38,7 @@ export interface RunFiles {
  * The run's copy of the pipeline and its manifest, each written atomically. `durable: false` (a run
  * that does not fsync its checkpoints) writes both without fsync and returns with them in place. A
  * durable run fsyncs their content on the thread pool while the engine starts (docs/semantics.md
- * decision 0054): neither name exists until `settle()` puts both in place (the pipeline copy first), which must
+ * decision 0055): neither name exists until `settle()` puts both in place (the pipeline copy first), which must
  * happen before the first checkpoint. The folder is
  * not fsync'd here either: that first checkpoint, written in this same folder right after, fsyncs it,
  * and before that checkpoint there is nothing a manifest could resume.

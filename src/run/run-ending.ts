@@ -25,7 +25,7 @@ export interface RunEnding {
 }
 
 /**
- * The quality of a run (docs/decisions/0161 and 0162): `failed` unless it completed; `degraded` when it
+ * The quality of a run (docs/decisions/0161-dead-ends-are-reported.md): `failed` unless it completed; `degraded` when it
  * completed at a dead end, or some node's latest outcome is still FAIL (its failure was routed around,
  * not repaired); else `clean`, even if nodes failed on the way and later succeeded (`recoveredNodes`):
  * the red-to-green loop of a test-driven pipeline is its intended path.

@@ -12,7 +12,7 @@ const heldHere = new Set<string>();
  * run on a run that is still going, in another process or in this one (a library running two resumes
  * of one directory). A lock left by a killed process (its pid is gone) is stale. A new run (`fresh`)
  * takes it before writing anything in the folder: of two runs started in one folder, the second is
- * refused before it can touch the first one's files (decision 0060). The release it returns
+ * refused before it can touch the first one's files (decision 0012). The release it returns
  * may be called more than once.
  */
 export function acquireRunLock(runDir: string, options: { fresh?: boolean } = {}): () => void {

@@ -1,7 +1,7 @@
 import type { Checkpoint } from './checkpoint.js';
 
 /**
- * Where a run stands, in the words `attractor runs` and the server use alike (decision 0211). `queued`
+ * Where a run stands, in the words `attractor runs` and the server use alike (decision 0202). `queued`
  * is the server's alone (accepted, not started); the others can all be read from a run directory.
  */
 export const RUN_STATUSES = [

@@ -5,7 +5,7 @@ import { isInside } from '../shared/is-inside.js';
 
 /**
  * Where the runs a server or worker executes do their work: the working directory of their tool
- * commands and the folder their agents work in (docs/decisions/0291-where-a-run-works.md).
+ * commands and the folder their agents work in (docs/decisions/0005-what-a-submitted-pipeline-may-do.md).
  */
 export interface WorkingDirPolicy {
   /** The folders a submission's `working_dir` may lie in (`--allow-workdir`); none: it may name none. */

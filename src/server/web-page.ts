@@ -2,7 +2,7 @@
  * The web view's page shell, served at `GET /` without a token: it holds no run data, only the place
  * the app renders into and links to its script and style (`/web/app.js`, `/web/app.css`, bundled at
  * build time from src/web/ by scripts/bundle-web.mjs), so it works offline and loads nothing from
- * another site. The app signs in by itself (docs/decisions/0104-web-view-signs-in-with-a-header-token.md).
+ * another site. The app signs in by itself (docs/decisions/0103-server-answers-only-its-own-names.md).
  */
 export const WEB_PAGE = `<!doctype html>
 <html lang="en">

@@ -17,7 +17,7 @@ export interface DeferredAtomicWrite {
 }
 
 /**
- * `writeFileAtomic` with its fsync moved off the caller's path (decision 0054): the temp file is
+ * `writeFileAtomic` with its fsync moved off the caller's path (decision 0055): the temp file is
  * written now and fsync'd on the thread pool; the caller renames it into place with `settle()` when it
  * needs the file. The name appears only then, with its content on disk, so a crash leaves either no file
  * or the whole one, never an empty one, and files settled in an order appear in that order.

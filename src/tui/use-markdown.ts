@@ -21,7 +21,7 @@ export function loadMarkdown(): Promise<RenderMarkdown> {
 /**
  * The markdown renderer (markdown-it and highlight.js, a third of the TUI bundle), loaded when the first
  * text is to be shown instead of with the TUI: a start-up does not wait for it, and a run that shows no
- * agent text never loads it (docs/decisions/0183-markdown-it-and-highlight-js-in-the-tui.md). Until it
+ * agent text never loads it (docs/decisions/0023-tui-opens-only-on-a-terminal.md). Until it
  * is there, a frame or two, lines are shown as written; if it cannot load, they stay so.
  */
 export function useMarkdown(wanted: boolean): RenderMarkdown | undefined {

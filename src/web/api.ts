@@ -3,7 +3,7 @@ import type { PipelineEvent } from '../shared/pipeline-event.js';
 type StreamMessage = { kind: 'done'; status?: string } | { kind: 'stream.dropped' };
 
 // The token lives in this tab's sessionStorage and travels as a header, never in a cookie or a URL
-// (docs/decisions/0104-web-view-signs-in-with-a-header-token.md).
+// (docs/decisions/0103-server-answers-only-its-own-names.md).
 const TOKEN_KEY = 'attractor.token';
 
 export const token = {

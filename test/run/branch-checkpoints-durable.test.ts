@@ -13,7 +13,7 @@ vi.mock('../../src/shared/atomic-write.js', async (importOriginal) => {
     },
   };
 });
-// A durable run's manifest is fsync'd on the thread pool (decision 0054).
+// A durable run's manifest is fsync'd on the thread pool (decision 0055).
 vi.mock('../../src/shared/deferred-atomic-write.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/shared/deferred-atomic-write.js')>();
   return {

@@ -197,7 +197,7 @@ describe('the checkpoint writer with its journal', () => {
   });
 });
 
-describe('delta lines (decision 0056)', () => {
+describe('delta lines (decision 0055)', () => {
   const full = (n: number, chain = 'A') => `${JSON.stringify({ '~': chain, n, list: [n] })}\n`;
   const delta = (index: number, n: number, chain = 'A') =>
     `${JSON.stringify({ '~': [chain, index], set: { n }, push: { completed_nodes: [n] } })}\n`;

@@ -86,7 +86,7 @@ describe('FileStageStore', () => {
   });
 });
 
-describe('routing nodes’ stage records in a run (docs/decisions/0061)', () => {
+describe('routing nodes’ stage records in a run (docs/decisions/0055-checkpoint-journal.md)', () => {
   it('are on disk whenever checkpoint.json names their nodes, and before a node that does work starts', async () => {
     const runDir = join(tempDir(), 'run');
     const missing: string[] = [];

@@ -4,7 +4,7 @@ import type { LaunchOptions } from 'playwright-core';
 /**
  * The browser the tests drive: the one CHROMIUM_PATH names, else Debian's chromium-headless-shell (the
  * build Playwright itself uses for headless runs: the same Blink and V8 without the browser's UI, at
- * half the CPU of the web view test), else Debian's chromium (docs/decisions/0074-browser-tests-use-the-headless-shell.md).
+ * half the CPU of the web view test), else Debian's chromium (docs/decisions/0022-scheduling-tests-run-on-fake-timers.md).
  */
 export const CHROMIUM =
   process.env['CHROMIUM_PATH'] ??

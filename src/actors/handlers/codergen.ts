@@ -31,7 +31,7 @@ export const codergenHandler: NodeHandler = async (input) => {
   }
   const values = context.toDict();
   const prompt = expandContextKeys(template.text, values);
-  // Off the event loop (decision 0261): other runs' events go out while the disk works.
+  // Off the event loop (decision 0055): other runs' events go out while the disk works.
   await writeFileAtomicAsync(join(stageDir, 'prompt.md'), prompt, { durable: false });
   // A status.json left by an earlier attempt or visit must not pass for this call's.
   await removeFileAsync(statusPath);

@@ -24,7 +24,7 @@ function describeCandidates(results: readonly ParallelResult[]): string {
  * `parallel.fan_in.best_id` / `parallel.fan_in.best_outcome`. With a `prompt`, `services.llmRank`
  * chooses; without a router, or when it answers with an unknown id, the heuristic ranking decides.
  * SUCCESS when any branch succeeded and the parallel node's join did not fail (`parallel.outcome`); else
- * FAIL, so the fan-in's fail edge routes a failed fan-out (docs/decisions/0163).
+ * FAIL, so the fan-in's fail edge routes a failed fan-out (docs/decisions/0161-dead-ends-are-reported.md).
  */
 export const fanInHandler: NodeHandler = async ({ node, context, signal, services }) => {
   const raw = context.get('parallel.results');

@@ -278,7 +278,7 @@ export const parallelHandler: NodeHandler = async ({ node, graph, context, signa
     ...(fanIn ? { suggested_next_ids: [fanIn] } : {}),
     // The fan-in is not an outgoing edge of this node, so edge selection could never pick it. A failed
     // join goes there too (the fan-in fails in turn, and its fail edge routes it), unless this node's own
-    // retry target takes over (docs/decisions/0163).
+    // retry target takes over (docs/decisions/0161-dead-ends-are-reported.md).
     ...(fanIn && (final.status !== 'fail' || !hasRetryTarget(node, graph)) ? { next_node: fanIn } : {}),
   };
   services.emit(

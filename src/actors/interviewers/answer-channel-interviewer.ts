@@ -50,7 +50,7 @@ export interface AnswerChannelOptions {
  * gate visited again asks a new question. How a question ends is recorded: answered (the answer
  * file), timed out or given up (a closing record in its place), or left open when the run stops
  * (cancel, pause, a kill) — the resumed gate then asks it again under the same id and takes an
- * answer written meanwhile (docs/decisions/0122).
+ * answer written meanwhile (docs/decisions/0024-gates-answer-through-the-run-directory.md).
  */
 export function withAnswerChannel<T extends Interviewer & { close?(): void }>(
   inner: T,

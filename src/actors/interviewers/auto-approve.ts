@@ -2,7 +2,7 @@ import type { Answer, Interviewer, Question } from './interviewer.js';
 import { isNoLike } from './match-option.js';
 
 /**
- * Approves every question the same way, whatever its type (docs/decisions/0123): the
+ * Approves every question the same way, whatever its type (docs/decisions/0024-gates-answer-through-the-run-directory.md): the
  * first option — the first outgoing edge of a gate, even on a yes/no gate whose first edge is "No" —
  * so `--auto-approve`, `--dry-run`, the server's `auto_approve` and this class route a pipeline
  * identically. A yes/no or confirmation answer also carries the value its first option means; a

@@ -56,7 +56,7 @@ export function fileBranchCheckpoints(options: { durable?: boolean } = {}): Bran
  * branches run again from their start. The file is removed when the visit completes, so a later visit
  * (a loop) runs every branch anew.
  *
- * One file appended to rather than a file per branch (decision 0009): a branch finishing costs
+ * One file appended to rather than a file per branch (decision 0055): a branch finishing costs
  * one write (and one fsync) instead of a new inode, a rename and two fsyncs, on the main thread that
  * its siblings' completions wait for. A line torn by a crash does not parse and is skipped: that branch
  * runs again. Runs interrupted by earlier versions left `branch-results/<branch>.json` files: still read.

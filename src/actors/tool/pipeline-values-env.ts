@@ -6,7 +6,7 @@ import type { PipelineContext } from '../pipeline-context.js';
  * The run's values a tool command reads as environment variables: `goal` (the graph's goal, after
  * `--goal`) and each declared parameter (`vars`) by its name, from the context's `vars.<name>`. Passed in
  * the environment, never pasted into the command: the shell expands `$goal` itself and never reads the
- * value as shell syntax, so a goal holding `'; rm -rf ~'` stays text (docs/decisions/0164).
+ * value as shell syntax, so a goal holding `'; rm -rf ~'` stays text (docs/decisions/0015-pipeline-parameters.md).
  *
  * @example
  * pipelineValuesEnv(graph, context); // { goal: 'Add a login page', feature: 'login' }

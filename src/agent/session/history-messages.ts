@@ -14,7 +14,7 @@ export class HistoryMessages {
 
   /**
    * The messages for `history`: the array this keeps appending to, lent to one request at a time (a request
-   * holds it only for its call; whoever keeps a request copies it, decision 0049). A copy per round
+   * holds it only for its call; whoever keeps a request copies it, decision 0041). A copy per round
    * was the session's largest allocation, growing with the conversation.
    */
   for(history: readonly Turn[]): Message[] {

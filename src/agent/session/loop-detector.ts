@@ -58,7 +58,7 @@ const MAX_PATTERN = 3;
  * Two calls are the same when their tool names and canonical argument texts are. The texts are not built:
  * the arguments are compared (`sameJson`), after their digests (`jsonDigest`, once per call) told most
  * different calls apart. The window is kept as three rings (names, arguments, digests) rather than an object
- * per call: one allocation fewer per tool call (decision 0050). The
+ * per call: one allocation fewer per tool call (decision 0041). The
  * arguments are the call's, which the history keeps unchanged (they go back to the model verbatim).
  */
 export class LoopDetector {

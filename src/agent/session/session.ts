@@ -211,7 +211,7 @@ class AgentSession implements Session {
 
   private async process(text: string, invokeSignal: AbortSignal): Promise<ProcessInputResult> {
     // A plain signal detached when the input is done, not AbortSignal.any's composite, which costs more per
-    // listener and leaves a WeakRef in the session-long signal for every input (decision 0047).
+    // listener and leaves a WeakRef in the session-long signal for every input (decision 0041).
     const combined = anySignal([this.controller.signal, invokeSignal]);
     const signal = combined.signal;
     let result: ProcessInputResult = { close: false };

@@ -61,7 +61,7 @@ export const nodeAttrShape = {
   'manager.stop_condition': stringAttr,
   'manager.actions': stringAttr,
   'stack.child_dotfile': stringAttr,
-  /** The child's working directory, relative to the run's (decision 0039). */
+  /** The child's working directory, relative to the run's (decision 0011). */
   'stack.child_workdir': stringAttr,
   /** false: observe a child run someone else started instead of starting one. */
   'stack.child_autostart': booleanAttr,

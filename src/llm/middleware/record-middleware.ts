@@ -75,7 +75,7 @@ export class RecordMiddleware implements Middleware {
   private save(raw: CassetteEntry): void {
     const caller = this.options.caller?.();
     const entry = caller !== undefined ? { ...raw, caller } : raw;
-    // Kept as is, the request would still be the caller's: its messages array may grow after the call (decision 0049).
+    // Kept as is, the request would still be the caller's: its messages array may grow after the call (decision 0041).
     const plain = this.options.includeRaw
       ? { ...entry, request: { ...entry.request, messages: entry.request.messages.slice() } }
       : withoutRaw(entry);

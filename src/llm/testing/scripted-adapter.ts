@@ -53,7 +53,7 @@ function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
 
 /**
  * The request as it was when sent: a caller may go on appending to the messages array it lent the call (the
- * usual tool loop does), and `calls` must show what each call was sent (decision 0049).
+ * usual tool loop does), and `calls` must show what each call was sent (decision 0041).
  */
 const asSent = (request: Request): Request => ({ ...request, messages: request.messages.slice() });
 

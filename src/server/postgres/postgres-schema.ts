@@ -40,7 +40,7 @@ export const MIGRATIONS: readonly string[] = [
   );
   `,
   // The run's owner: raised by each worker that starts or takes over the run; an owner's writes are
-  // kept only while it is still theirs (docs/decisions/0242-a-runs-writes-are-fenced-by-its-owner.md).
+  // kept only while it is still theirs (docs/decisions/0221-graphile-worker-schedules-runs.md).
   `
   ALTER TABLE attractor.runs ADD COLUMN attempt integer NOT NULL DEFAULT 0;
   `,

@@ -4,7 +4,7 @@ import type { Fence } from './write-queue.js';
 /**
  * Which runs this process owns. A run's owner is the `attempt` on its row: each worker that starts or
  * takes over a run raises it, and every write it then makes of the run is kept only while the row still
- * carries its attempt (docs/decisions/0242-a-runs-writes-are-fenced-by-its-owner.md).
+ * carries its attempt (docs/decisions/0221-graphile-worker-schedules-runs.md).
  */
 export class RunOwners {
   readonly #pool: pg.Pool;

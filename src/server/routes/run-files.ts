@@ -46,7 +46,7 @@ function readHead(file: string): string | null {
   }
 }
 
-/** A running run's newest checkpoint can be in its journal only (decision 0055, decision 0056). */
+/** A running run's newest checkpoint can be in its journal only (decision 0055). */
 const readCheckpointJson = (dir: string): Record<string, unknown> | undefined => {
   const journaled = newestJournalCheckpoint(dir);
   if (journaled) return journaled;

@@ -24,7 +24,7 @@ describe('ScriptedAdapter delays', () => {
 });
 
 describe('ScriptedAdapter calls', () => {
-  // The usual tool loop appends to the one messages array it lends every call (decision 0049).
+  // The usual tool loop appends to the one messages array it lends every call (decision 0041).
   it.each(['complete', 'stream'] as const)('records the messages each %s call was sent', async (kind) => {
     const adapter = new ScriptedAdapter({ turns: ['one', 'two'] });
     const messages = [Message.user('first')];

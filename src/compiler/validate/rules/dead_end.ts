@@ -53,7 +53,7 @@ function finding(node: PipelineNode, edges: readonly PipelineEdge[], status: Sta
 
 /**
  * A node that is not an exit and whose outcome (other than FAIL) can find no eligible edge ends the run
- * there: completed, but a dead end (docs/decisions/0161). Flagged so the author adds the missing fallback
+ * there: completed, but a dead end (docs/decisions/0161-dead-ends-are-reported.md). Flagged so the author adds the missing fallback
  * edge or makes the node an exit. Parallel nodes are left out: they continue at their fan-in, and their
  * edges are branches.
  */

@@ -84,7 +84,7 @@ function finding(node: PipelineNode, why: string, fanIn: string | undefined): Di
 
 /**
  * When a parallel node's join fails, the run continues at its fan-in, which fails in turn (so its fail
- * edge handles it), unless the parallel node's own retry target takes over (docs/decisions/0163). Where
+ * edge handles it), unless the parallel node's own retry target takes over (docs/decisions/0161-dead-ends-are-reported.md). Where
  * neither exists, the run fails at the first failing branches: worth a warning with the fix.
  */
 export const parallelFailureHasRouteRule: LintRule = {

@@ -513,7 +513,7 @@ describe('AnthropicAdapter against a local Messages API', () => {
 
 describe('AnthropicAdapter and a caller signal shared by many calls', () => {
   // An agent session passes one signal to every call of an input, and the client hands it to the adapter as
-  // it is (decision 0047): each call must take its abort listener off it again.
+  // it is (decision 0041): each call must take its abort listener off it again.
   it('leaves no abort listener on it after complete and stream calls', async () => {
     const caller = new AbortController();
     const llm = client();
