@@ -23,7 +23,7 @@ function entryPoints(): Array<{ specifier: string; file: string }> {
     });
 }
 
-/** The LLM spec's names for two errors, kept as aliases so code written against the spec compiles. */
+/** Other names of two errors (`SDKError`, `AccessDeniedError`), kept as aliases for code written with them. */
 const SPEC_ALIASES = new Set([
   'attractor-pipelines/llm:SDKError',
   'attractor-pipelines/llm:AccessDeniedError',

@@ -7,7 +7,7 @@ import { StatusFileError } from './status-file-error.js';
 /**
  * `<stageDir>/status.json` (docs/semantics.md): the outcome with `status` written as `outcome`.
  * Only `outcome` is required. Agents write it by hand, so we accept upper-case statuses and the
- * pre-March field name `preferred_next_label`.
+ * older field name `preferred_next_label`.
  */
 export const StatusFileSchema = OutcomeSchema.omit({ status: true }).extend({
   outcome: z.preprocess(

@@ -44,7 +44,7 @@ const gpt5 = {
   supportsVision: true,
   supportsReasoning: true,
 };
-/** The March revision of the spec lists the GPT-5.2 family at 1,047,576 tokens of context. */
+/** The GPT-5.2 family's context window: 1,047,576 tokens. */
 const gpt52 = { ...gpt5, contextWindow: 1_047_576 };
 const gemini = {
   provider: 'gemini',

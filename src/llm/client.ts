@@ -175,7 +175,7 @@ export class LLMClient {
 
   /**
    * A streaming call. Retries only while nothing has been yielded yet. On failure an `error` event is yielded,
-   * then the iterator throws the same typed error. The result is the event stream, with the spec's
+   * then the iterator throws the same typed error. The result is the event stream, with a
    * StreamResult view (`response()`, `textStream`, `partialResponse`) on top.
    */
   stream(request: Request, options: RequestOptions = {}): StreamResult {
@@ -395,7 +395,7 @@ export class LLMClient {
   }
 
   private canonicalModel(request: Request): Request {
-    // A tool name the spec forbids is a programming error; no provider should see it.
+    // A tool name some provider refuses is a programming error (docs/decisions/0032-llm-tool-names-and-retryable-errors.md); no provider should see it.
     checkToolDefinitions(request.tools ?? []);
     const info = getModelInfo(request.model);
     if (!info || info.id === request.model) return request;

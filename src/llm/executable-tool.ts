@@ -34,7 +34,7 @@ function isZod(value: unknown): value is z.ZodType<Record<string, unknown>> {
 }
 
 /**
- * Builds a tool, rejecting names the spec forbids, parameters whose root is not an object schema and JSON
+ * Builds a tool, rejecting names some provider would refuse, parameters whose root is not an object schema and JSON
  * Schemas the validator cannot compile, so a bad tool fails where it is written rather than mid-conversation.
  *
  * @example

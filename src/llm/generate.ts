@@ -30,9 +30,9 @@ export type GenerateOptions = Omit<Request, 'messages' | 'tools'> &
     tools?: ExecutableTool[];
     /** Rounds of tool execution; at most maxToolRounds + 1 model calls. 0 disables execution. Default 10. */
     maxToolRounds?: number;
-    /** Per model call (the spec's `per_step`), all retries of that call included. */
+    /** Per model call all retries of that call included. */
     timeoutMs?: number;
-    /** The whole call, tool rounds included (the spec's `total`); exceeding it throws RequestTimeoutError. */
+    /** The whole call, tool rounds included; exceeding it throws RequestTimeoutError. */
     totalTimeoutMs?: number;
     /** The adapters' connect / request / stream-read limits for these calls (see TimeoutConfig). */
     timeouts?: Partial<TimeoutConfig>;

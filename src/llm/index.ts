@@ -30,7 +30,7 @@ export { InvalidRequestError } from './errors/invalid-request-error.js';
 export { InvalidToolCallError } from './errors/invalid-tool-call-error.js';
 export {
   LLMError,
-  /** The specification's name for the base of every client error. */
+  /** Another name for the base of every client error, kept for code written with it. */
   LLMError as SDKError,
   type LLMErrorOptions,
 } from './errors/llm-error.js';
@@ -39,7 +39,7 @@ export { NoObjectGeneratedError } from './errors/no-object-generated-error.js';
 export { NotFoundError } from './errors/not-found-error.js';
 export { parseRetryAfter } from './errors/parse-retry-after.js';
 export {
-  /** The specification's name for HTTP 403. */
+  /** Another name for HTTP 403's error, kept for code written with it. */
   PermissionDeniedError as AccessDeniedError,
   PermissionDeniedError,
 } from './errors/permission-denied-error.js';

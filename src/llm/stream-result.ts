@@ -3,7 +3,7 @@ import { StreamAccumulator } from './stream-accumulator.js';
 import type { Response, StreamEvent } from './types.js';
 
 /**
- * What `LLMClient.stream()` returns: the event stream itself (iterate it as before), plus the spec's
+ * What `LLMClient.stream()` returns: the event stream itself (iterate it as before), plus a
  * StreamResult view over the same events — `response()` for the final response, `textStream` for the text
  * alone, `partialResponse` for the response so far. The views share one underlying stream, so use one way of
  * reading at a time; `response()` after a partial read just reads the rest.

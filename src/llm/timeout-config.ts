@@ -1,6 +1,6 @@
 import type { TimeoutConfig } from './types.js';
 
-/** The spec's adapter defaults: connect 10 s, request 120 s, stream read 30 s. */
+/** The adapter defaults (docs/decisions/0032-llm-tool-names-and-retryable-errors.md): connect 10 s, request 120 s, stream read 30 s. */
 export const DEFAULT_TIMEOUTS: Readonly<TimeoutConfig> = Object.freeze({
   connectMs: 10_000,
   requestMs: 120_000,

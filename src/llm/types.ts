@@ -212,7 +212,7 @@ export type StreamEvent =
 export type StreamEventType = StreamEvent['type'];
 
 /**
- * How long an adapter waits (spec defaults: connect 10 s, request 120 s, stream read 30 s). `requestMs` bounds a
+ * How long an adapter waits (defaults: connect 10 s, request 120 s, stream read 30 s). `requestMs` bounds a
  * whole non-streaming call; `connectMs` a stream's wait for the server to answer (its response headers);
  * `streamReadMs` each wait for the next stream event, the first included, so a server that stops sending
  * mid-stream fails within it. Exceeding any of them throws RequestTimeoutError.

@@ -14,8 +14,8 @@ import { runPipeline } from '../../src/run/engine.js';
 import type { LiveTarget } from './live-targets.js';
 
 /**
- * The smoke tests run against real providers (`npm run test:live`), written for this project after the
- * smoke tests the specification describes: the LLM client's (a plain answer, a stream, a tool round, a
+ * The smoke tests run against real providers (`npm run test:live`,
+ * docs/decisions/0022-scheduling-tests-run-on-fake-timers.md): the LLM client's (a plain answer, a stream, a tool round, a
  * structured object, an unknown model), the coding agent's (create, edit and run a file; read a file too
  * large for the model and see it truncated) and a whole pipeline's (plan, implement as a goal gate, review).
  * Each checks what any competent model does, not its exact words. The ordinary test

@@ -35,7 +35,7 @@ describe('model catalog', () => {
     expect(getLatestModel('openai', 'reasoning')?.id).toBe('gpt-5.2');
   });
 
-  it('follows the March revision: gemini-3.1-pro-preview is the latest Gemini, GPT-5.2 has 1,047,576 tokens', () => {
+  it('knows gemini-3.1-pro-preview as the latest Gemini and GPT-5.2 at 1,047,576 tokens', () => {
     expect(getModelInfo('gemini-3.1-pro-preview')).toMatchObject({
       provider: 'gemini',
       contextWindow: 1_048_576,

@@ -29,7 +29,7 @@ import { collectEvents, rejectionOf } from '../helpers/llm-fixtures.js';
 import type { ScriptedReply, ScriptedServer } from '../helpers/sse.js';
 
 describe('TimeoutConfig', () => {
-  it('has the spec defaults and lets later layers override earlier ones', () => {
+  it('has the documented defaults and lets later layers override earlier ones', () => {
     expect(DEFAULT_TIMEOUTS).toEqual({ connectMs: 10_000, requestMs: 120_000, streamReadMs: 30_000 });
     expect(resolveTimeouts({ requestMs: 5 }, undefined, { requestMs: 7, streamReadMs: undefined })).toEqual({
       connectMs: 10_000,

@@ -1,5 +1,5 @@
 /**
- * A cross-feature parity matrix and an integration smoke test, each
+ * A cross-feature matrix and an integration smoke test, each
  * cell one row, run through the real parser, validator, compiler and engine. Pipelines are ours.
  */
 import { existsSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { readJson, runDot, tempDir } from '../helpers/run-helpers.js';
 
 const errors = (source: string) => loadPipeline(source).diagnostics.filter((d) => d.severity === 'error');
 
-describe('parity matrix: parse and validate (cells 1–6)', () => {
+describe('feature matrix: parse and validate (cells 1–6)', () => {
   it('1. parses a linear pipeline', () => {
     const { graph } = loadPipeline(
       'digraph p { start [shape=Mdiamond]; a; b; done [shape=Msquare]; start -> a -> b -> done }',
@@ -55,7 +55,7 @@ describe('parity matrix: parse and validate (cells 1–6)', () => {
   });
 });
 
-describe('parity matrix: execution (cells 7–22)', () => {
+describe('feature matrix: execution (cells 7–22)', () => {
   it('7. runs a linear 3-node pipeline end to end', async () => {
     const run = await runDot(
       'digraph p { start [shape=Mdiamond]; a [prompt="a"]; done [shape=Msquare]; start -> a -> done }',

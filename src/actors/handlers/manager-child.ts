@@ -17,8 +17,8 @@ const SPEC_OUTCOME_KEY = 'context.stack.child.outcome';
  * `stack.child_dotfile` (relative to the graph file, inside the graph's read scope) in `stack.child_workdir` (relative to the run's
  * working directory; default: that directory). With `stack.child_autostart=false` it starts nothing
  * and observes a child run someone else started: the run directory in context key `stack.child.run_dir`
- * (relative to the run's working directory), else the spec's `context.stack.child.status` /
- * `context.stack.child.outcome` keys as an earlier node left them.
+ * (relative to the run's working directory), else the `context.stack.child.status` /
+ * `context.stack.child.outcome` keys as an earlier node left them (docs/semantics.md#e7).
  */
 export function acquireChild(input: HandlerInput, childSignal: AbortSignal): AcquiredChild {
   const { node, graph, context, services } = input;
@@ -63,7 +63,7 @@ function observe(input: HandlerInput, base: string): AcquiredChild {
   };
 }
 
-/** The spec's keys as an earlier node left them: they cannot change while this node runs. */
+/** The `stack.child.*` keys as an earlier node left them: they cannot change while this node runs. */
 function fromContextKeys(status: string, outcome: unknown): ChildPipelineHandle {
   const failed = status === 'failed' || outcome === 'fail';
   const state: ChildPipelineStatus['state'] = failed

@@ -41,7 +41,7 @@ export const SessionConfigSchema = z
     /** Fraction of the context window at which CONTEXT_WINDOW_WARNING is emitted. */
     contextWindowWarningThreshold: z.number().min(0).max(1).default(0.8),
     /**
-     * Our addition, off by default as the specification only warns (CONTEXT_WINDOW_WARNING): when on, a request
+     * Off by default, when the session only warns (CONTEXT_WINDOW_WARNING; docs/decisions/0028-coding-agent-model-and-outcome.md): when on, a request
      * that would not fit under `compactionThreshold` of the window, or that the provider refused as too long,
      * first has the older turns summarised into one message by an extra, billed model call. A node's
      * `auto_compact=true` turns it on.

@@ -66,7 +66,7 @@ function evaluateNode(node: ConditionNode, scope: ConditionScope): boolean {
       return !evaluateNode(node.operand, scope);
     case 'truthy': {
       const value = resolveConditionKey(node.key, scope);
-      // A JSON `false` set by a handler means "no"; the string "false" stays non-empty, as the spec says.
+      // A JSON `false` set by a handler means "no"; the string "false" stays non-empty, so true (docs/semantics.md#s5).
       if (value === false) return false;
       return stringifyConditionValue(value) !== '';
     }

@@ -9,7 +9,7 @@ import { ServerError } from './server-error.js';
 
 type ErrorClass = new (message: string, options?: LLMErrorOptions) => LLMError;
 
-/** google.rpc.Code names, as Gemini puts them in `error.status`, to our classes (the spec's table). */
+/** google.rpc.Code names, as Gemini puts them in `error.status`, to our classes. */
 const BY_STATUS: Record<string, ErrorClass> = {
   NOT_FOUND: NotFoundError,
   INVALID_ARGUMENT: InvalidRequestError,

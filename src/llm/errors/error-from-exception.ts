@@ -45,7 +45,7 @@ const PROGRAMMING_ERRORS = [TypeError, RangeError, ReferenceError, SyntaxError, 
  * Maps what an official SDK throws to our hierarchy. Both the Anthropic and OpenAI SDKs throw an `APIError` with
  * `status`, `headers` and the parsed body in `error`; their abort and connection errors have no status.
  * Any other error (an SDK's `APIError` without a status, a stream-protocol complaint) is an unknown provider
- * failure: a ProviderError, retryable by default as the spec says. JavaScript's built-in errors (TypeError,
+ * failure: a ProviderError, retryable by default (docs/decisions/0032-llm-tool-names-and-retryable-errors.md). JavaScript's built-in errors (TypeError,
  * RangeError, ...) and non-Error values are bugs and come back unchanged, never retried.
  */
 export function errorFromException(error: unknown, context: ExceptionContext): unknown {

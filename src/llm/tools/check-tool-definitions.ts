@@ -4,7 +4,7 @@ import { compileJsonSchema } from './json-schema-validator.js';
 import { toolNameProblem } from './tool-name.js';
 
 /**
- * Rejects, before any model call, tools the spec forbids: a bad name, a duplicate name, or parameters that are not
+ * Rejects, before any model call, tools some provider would refuse: a bad name, a duplicate name, or parameters that are not
  * a compilable JSON Schema with root `type: "object"`. These are programming errors, so they throw.
  */
 export function checkToolDefinitions(tools: readonly ToolDefinition[]): void {

@@ -1,4 +1,4 @@
-/** The spec's tool name rule: a letter, then letters, digits or underscores; at most 64 characters. */
+/** The tool name every provider accepts (docs/decisions/0032-llm-tool-names-and-retryable-errors.md): a letter, then letters, digits or underscores; at most 64 characters. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z][a-zA-Z0-9_]*$/;
 export const TOOL_NAME_MAX_LENGTH = 64;
 

@@ -359,7 +359,7 @@ describe('managerLoopHandler', () => {
         'fail',
         /no child to observe: an earlier node must set context key stack\.child\.run_dir/,
       ],
-    ])("reads the spec's context.stack.child.* keys: %s", async (_name, context, status, text) => {
+    ])('reads the context.stack.child.* keys it finds: %s', async (_name, context, status, text) => {
       const { outcome, log } = await run(
         [running('never')],
         { 'stack.child_autostart': false },

@@ -6,7 +6,7 @@ const RULE = 'reachability';
 
 /**
  * Every node reachable from the start node (`reachableNodes`: retry jumps count as paths). Orphans are an
- * ERROR (docs/semantics.md), although the spec's parity matrix calls them a warning: an unreachable node is
+ * ERROR (docs/semantics.md#c5), not a warning: an unreachable node is
  * almost always a typo in an edge. Without a start node there is nothing to measure from; `start_node` reports that.
  */
 export const reachabilityRule: LintRule = {

@@ -3,8 +3,8 @@ import type { LintRule } from '../lint-rule.js';
 const RULE = 'terminal_node';
 
 /**
- * At least one exit node: `shape=Msquare`, else a node named `exit`/`end`. The March spec says "exactly one";
- * docs/semantics.md keeps "at least one", so pipelines with several exits (success/abort) stay valid.
+ * At least one exit node: `shape=Msquare`, else a node named `exit`/`end` (docs/semantics.md#c5): not
+ * "exactly one", so pipelines with several exits (success/abort) stay valid.
  */
 export const terminalNodeRule: LintRule = {
   id: RULE,

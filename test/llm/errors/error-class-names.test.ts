@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as llm from '../../../src/llm/index.js';
 
-// The unified LLM specification names its error classes; every name must be importable from `attractor/llm`,
+// Every name code written for other LLM clients uses for an error class must be importable from `attractor/llm`,
 // the two that differ from ours as aliases of the same class (not copies: `instanceof` must agree).
 const PROVIDER_ERRORS = [
   'AuthenticationError',
@@ -28,7 +28,7 @@ const OTHER_ERRORS = [
 type ErrorClass = new (message: string) => Error;
 const exported = llm as unknown as Record<string, ErrorClass | undefined>;
 
-describe('the specification’s error names', () => {
+describe('the error class names', () => {
   it('SDKError and AccessDeniedError are our LLMError and PermissionDeniedError', () => {
     expect(llm.SDKError).toBe(llm.LLMError);
     expect(llm.AccessDeniedError).toBe(llm.PermissionDeniedError);
