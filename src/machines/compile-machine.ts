@@ -6,13 +6,13 @@ import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
 import { AttractorError } from '../shared/errors.js';
 import { childPipelinesOf } from './child-actors.js';
+import { childLevelsUnder } from './child-nesting.js';
 import { CompileCache } from './compile-cache.js';
 import { createGraphLookup, type GraphLookup } from './graph-lookup.js';
 import { createHandlerActors } from './handler-invocation.js';
 import type { InvocationRuntime } from './invocation-runtime.js';
 import { type PipelineMachine, setupPipelineMachine } from './pipeline-machine.js';
 import type { PipelineServices } from './pipeline-services.js';
-import { childLevelsUnder } from './child-nesting.js';
 import { retryBackoffActor } from './retry-backoff-actor.js';
 
 export interface CompiledMachine extends CompiledPipeline {
