@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { loadDotEnv } from '../llm/env-config.js';
 import { startWorker } from '../server/postgres/start-worker.js';
 import { AttractorError } from '../shared/errors.js';
 import type { CliContext } from './cli-context.js';
@@ -36,8 +35,9 @@ export async function runWorker(flags: WorkerFlags, ctx: CliContext): Promise<nu
     allowTools: flags.allowTools === true,
     allowDirs: (flags.allowDir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
     allowWorkdirs: (flags.allowWorkdir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
-    // Agents work in each run's folder; provider keys still come from where the worker was started.
-    realRuns: { workingDir: ctx.io.cwd, env: loadDotEnv(ctx.io.cwd, { ...ctx.io.env }) },
+    // Agents work in each run's folder; provider keys and base URLs come from the worker's environment
+    // only, never from a .env file (decision 0352).
+    realRuns: { workingDir: ctx.io.cwd, env: { ...ctx.io.env } },
     onError: (error) => ctx.io.stderr(`attractor worker: the PostgreSQL store: ${error.message}\n`),
   });
   ctx.io.stderr(
