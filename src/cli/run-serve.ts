@@ -1,6 +1,8 @@
 import path from 'node:path';
+import { isServerSecretName } from '../server/server-secret-names.js';
 import { startServer } from '../server/start-server.js';
 import { AttractorError } from '../shared/errors.js';
+import { refusePassthrough } from '../shared/process/filter-secret-env.js';
 import type { CliContext } from './cli-context.js';
 import type { ServeFlags } from './commands/serve.js';
 import { EXIT_OK } from './exit-codes.js';
@@ -16,6 +18,8 @@ function wholeNumber(flag: string, value: string, min: number): number {
 /** `attractor serve`: runs until SIGTERM or Ctrl-C, which drain the running pipelines first. */
 export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<number> {
   const port = wholeNumber('--port', flags.port, 0);
+  // Pipelines come from others: their commands never get this process's keys or credentials.
+  refusePassthrough(isServerSecretName);
   const server = await startServer(
     {
       host: flags.host,

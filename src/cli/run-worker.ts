@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { startWorker } from '../server/postgres/start-worker.js';
+import { isServerSecretName } from '../server/server-secret-names.js';
 import { AttractorError } from '../shared/errors.js';
+import { refusePassthrough } from '../shared/process/filter-secret-env.js';
 import type { CliContext } from './cli-context.js';
 import type { WorkerFlags } from './commands/worker.js';
 import { EXIT_OK } from './exit-codes.js';
@@ -27,6 +29,8 @@ export async function runWorker(flags: WorkerFlags, ctx: CliContext): Promise<nu
       `--store must be a PostgreSQL URL (postgres://user@host:port/database), got "${flags.store}".`,
     );
   }
+  // Pipelines come from others: their commands never get this process's keys or credentials.
+  refusePassthrough(isServerSecretName);
   const worker = await startWorker({
     store: flags.store,
     dataDir: path.resolve(ctx.io.cwd, flags.dataDir),
