@@ -147,9 +147,12 @@ function runtimeFor(
       // The child reads inside the parent's scope; its own names resolve against its folder.
       const scope = lookup.graph.readScope ?? defaultReadScope(lookup.graph.file);
       const { source, sha256 } = childPipelinesOf(runtime).read(dotFile, scope);
+      // A type the run's registry does not list would run as its fallback (a coding agent): an error.
+      const registered = services.registry?.types();
       const child = compileMachine(source, {
         file: dotFile,
         readScope: { ...scope, base: path.dirname(dotFile) },
+        ...(registered ? { customHandlerTypes: registered } : {}),
       });
       const start = findStartNodes(child.graph)[0];
       if (!start)
