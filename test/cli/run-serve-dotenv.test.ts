@@ -80,4 +80,27 @@ describe('attractor serve and a .env in its runs’ working directory', () => {
     expect(configured.requests.length).toBeGreaterThan(0);
     expect(run.status).toBe('completed');
   });
+
+  it('the command line still takes keys from the .env of the folder it works in (one person’s own)', async () => {
+    const configured = await startFakeGeminiServer();
+    fakes.push(configured);
+    configured.enqueue(geminiSseReply([{ parts: [{ text: 'done' }], finishReason: 'STOP' }]));
+    const cwd = tempDir();
+    fs.writeFileSync(path.join(cwd, 'one.dot'), PIPELINE);
+    fs.writeFileSync(
+      path.join(cwd, '.env'),
+      `GEMINI_API_KEY=${FAKE_GEMINI_KEY}\nGOOGLE_GEMINI_BASE_URL=${configured.origin}\n`,
+    );
+    // Not spawnSync's blocking wait: the fake answers from this process's event loop.
+    const run = await new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, [BIN, 'run', '--no-tui', 'one.dot'], {
+        cwd,
+        stdio: 'ignore',
+        env: { PATH: process.env['PATH'] ?? '', HOME: cwd, NO_COLOR: '1' },
+      });
+      child.on('exit', resolve);
+    });
+    expect(run).toBe(0);
+    expect(configured.requests.length).toBeGreaterThan(0);
+  });
 });
