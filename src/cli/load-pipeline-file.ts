@@ -20,13 +20,18 @@ export function loadPipelineFile(
   file: string,
   io: Pick<CliIo, 'cwd'>,
   allowRead: readonly string[] = [],
+  knownTypes: readonly string[] = [],
 ): LoadedPipelineFile {
   const source = readPipelineSource(file, io.cwd);
   const readScope = cliReadScope(source.absolutePath, io.cwd, allowRead);
   // The absolute path keeps `@file` prompts and child dotfiles resolvable; messages show it as typed.
   let loaded: ReturnType<typeof loadPipeline>;
   try {
-    loaded = loadPipeline(source.text, { file: source.absolutePath, readScope });
+    loaded = loadPipeline(source.text, {
+      file: source.absolutePath,
+      readScope,
+      ...(knownTypes.length > 0 ? { customHandlerTypes: [...knownTypes] } : {}),
+    });
   } catch (error) {
     throw errorWithShownFile(error, source);
   }

@@ -1,7 +1,8 @@
 import path from 'node:path';
-import { loadDotEnv } from '../llm/env-config.js';
+import { isServerSecretName } from '../server/server-secret-names.js';
 import { startServer } from '../server/start-server.js';
 import { AttractorError } from '../shared/errors.js';
+import { refusePassthrough } from '../shared/process/filter-secret-env.js';
 import type { CliContext } from './cli-context.js';
 import type { ServeFlags } from './commands/serve.js';
 import { EXIT_OK } from './exit-codes.js';
@@ -17,6 +18,8 @@ function wholeNumber(flag: string, value: string, min: number): number {
 /** `attractor serve`: runs until SIGTERM or Ctrl-C, which drain the running pipelines first. */
 export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<number> {
   const port = wholeNumber('--port', flags.port, 0);
+  // Pipelines come from others: their commands never get this process's keys or credentials.
+  refusePassthrough(isServerSecretName);
   const server = await startServer(
     {
       host: flags.host,
@@ -32,10 +35,10 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
       ...(flags.corsOrigin ? { corsOrigin: flags.corsOrigin } : {}),
       ...(flags.allowedHost ? { allowedHosts: flags.allowedHost } : {}),
     },
-    // Runs that call models get the same coding agent, router and budget as `attractor run`: keys come
-    // from the server's environment (and the working directory's .env); a missing key fails that run.
-    // A run that names its working_dir still takes keys from the .env where the server was started.
-    { realRuns: { workingDir: ctx.io.cwd, env: loadDotEnv(ctx.io.cwd, { ...ctx.io.env }) } },
+    // Runs that call models get the same coding agent, router and budget as `attractor run`: keys and
+    // base URLs come from the server's environment only, never from a .env a run's agent could write
+    // (decision 0352); a missing key fails that run.
+    { realRuns: { workingDir: ctx.io.cwd, env: { ...ctx.io.env } } },
   ).catch((error: unknown) => {
     if (AttractorError.isInstance(error) && error.code === 'PORT_IN_USE') {
       throw new AttractorError(

@@ -73,6 +73,8 @@ function realSettings(
   return {
     workingDir,
     env: ctx.io.env,
+    // The person's own folder: its .env may hold their keys (never on serve or worker, decision 0352).
+    readDotEnv: true,
     // Run records under the working tree are not the agents' changes.
     recordsDirs: [path.resolve(ctx.io.cwd, runDir ?? DEFAULT_RUNS_ROOT)],
     ...(flags.model ? { model: flags.model } : {}),

@@ -11,6 +11,8 @@ export interface ValidateOptions {
   json?: boolean;
   /** `--allow-read DIR`: more folders the pipeline may name files in. */
   allowRead?: string[];
+  /** `--known-type NAME`: handler types the embedding application registers. */
+  knownType?: string[];
 }
 
 /** `attractor validate`: exit 0 when no errors (and, with `--strict`, no warnings), else 1. */
@@ -18,7 +20,7 @@ export function runValidate(file: string, options: ValidateOptions, ctx: CliCont
   const { io, colors } = ctx;
   let loaded: ReturnType<typeof loadPipelineFile>;
   try {
-    loaded = loadPipelineFile(file, io, options.allowRead);
+    loaded = loadPipelineFile(file, io, options.allowRead, options.knownType);
   } catch (error) {
     if (!options.json || !AttractorError.isInstance(error)) throw error;
     io.stdout(`${JSON.stringify({ valid: false, diagnostics: [errorToDiagnostic(error)] }, null, 2)}\n`);

@@ -1,7 +1,8 @@
 import path from 'node:path';
-import { loadDotEnv } from '../llm/env-config.js';
 import { startWorker } from '../server/postgres/start-worker.js';
+import { isServerSecretName } from '../server/server-secret-names.js';
 import { AttractorError } from '../shared/errors.js';
+import { refusePassthrough } from '../shared/process/filter-secret-env.js';
 import type { CliContext } from './cli-context.js';
 import type { WorkerFlags } from './commands/worker.js';
 import { EXIT_OK } from './exit-codes.js';
@@ -28,6 +29,8 @@ export async function runWorker(flags: WorkerFlags, ctx: CliContext): Promise<nu
       `--store must be a PostgreSQL URL (postgres://user@host:port/database), got "${flags.store}".`,
     );
   }
+  // Pipelines come from others: their commands never get this process's keys or credentials.
+  refusePassthrough(isServerSecretName);
   const worker = await startWorker({
     store: flags.store,
     dataDir: path.resolve(ctx.io.cwd, flags.dataDir),
@@ -36,8 +39,9 @@ export async function runWorker(flags: WorkerFlags, ctx: CliContext): Promise<nu
     allowTools: flags.allowTools === true,
     allowDirs: (flags.allowDir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
     allowWorkdirs: (flags.allowWorkdir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
-    // Agents work in each run's folder; provider keys still come from where the worker was started.
-    realRuns: { workingDir: ctx.io.cwd, env: loadDotEnv(ctx.io.cwd, { ...ctx.io.env }) },
+    // Agents work in each run's folder; provider keys and base URLs come from the worker's environment
+    // only, never from a .env file (decision 0352).
+    realRuns: { workingDir: ctx.io.cwd, env: { ...ctx.io.env } },
     onError: (error) => ctx.io.stderr(`attractor worker: the PostgreSQL store: ${error.message}\n`),
   });
   ctx.io.stderr(

@@ -28,6 +28,8 @@ export interface LoadOptions {
   transforms?: Transform[];
   rules?: LintRule[];
   customHandlerTypes?: string[];
+  /** How an unknown handler type is reported (`ValidateOptions.unknownTypes`; default an error). */
+  unknownTypes?: 'error' | 'warning';
 }
 
 export interface LoadedPipeline {
@@ -55,6 +57,7 @@ export function loadPipeline(source: string, options: LoadOptions = {}): LoadedP
   const lint = validate(transformed.graph, {
     ...(options.rules ? { rules: options.rules } : {}),
     ...(options.customHandlerTypes ? { customHandlerTypes: options.customHandlerTypes } : {}),
+    ...(options.unknownTypes ? { unknownTypes: options.unknownTypes } : {}),
   });
   return {
     graph: transformed.graph,
@@ -83,6 +86,7 @@ export function compile(input: string | PipelineGraph, options: LoadOptions = {}
           diagnostics: validate(input, {
             ...(options.rules ? { rules: options.rules } : {}),
             ...(options.customHandlerTypes ? { customHandlerTypes: options.customHandlerTypes } : {}),
+            ...(options.unknownTypes ? { unknownTypes: options.unknownTypes } : {}),
           }),
         };
   if (hasErrors(loaded.diagnostics)) throw new PipelineValidationError(loaded.diagnostics);

@@ -8,6 +8,7 @@ import type {
 } from '../actors/handler-types.js';
 import { copyOutcome, type Outcome } from '../compiler/outcome.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
+import { ChildDepthExceededError } from './child-nesting.js';
 import { type ChildCheckpoint, type ChildPipelineStore, noChildPipelines } from './child-pipeline-store.js';
 import { CHILD_STARTED } from './handler-actor-logic.js';
 import type { InvocationRuntime } from './invocation-runtime.js';
@@ -175,11 +176,12 @@ export function startChildPipeline(
   request: ChildRequest,
 ): ChildPipelineHandle {
   const store = childPipelinesOf(runtime);
+  const manager = request.managerNodeId;
+  if (runtime.childLevels < 1) throw new ChildDepthExceededError(manager ?? 'child');
   const { machine, startAt, sha } = runtime.childMachine(
     request.dotFile,
     request.workingDir ? { workingDir: request.workingDir } : {},
   );
-  const manager = request.managerNodeId;
   const childDir = manager
     ? join(context.runDir, safeSegment(manager), 'child')
     : join(context.runDir, 'child');
@@ -208,13 +210,24 @@ export function startChildPipeline(
       forget,
     };
   }
+  // A checkpoint the disk refuses (a path too long, a full disk) stops the child and fails its manager's
+  // node: thrown here, inside the actor's event delivery, it would escape every handler and end the process.
+  let unsaved: string | undefined;
   const { actor, done } = startChildActor(
     runtime,
     machine,
     parent,
     `child:${manager ?? 'child'}`,
     saved ? resumeInputFrom(saved, base) : { ...base, startAt, values: structuredClone(request.context) },
-    (e) => store.saveCheckpoint(childDir, childCheckpoint(sha, e.context, e.currentNode, e.status)),
+    (e) => {
+      if (unsaved !== undefined) return;
+      try {
+        store.saveCheckpoint(childDir, childCheckpoint(sha, e.context, e.currentNode, e.status));
+      } catch (error) {
+        unsaved = `cannot save the child pipeline's checkpoint: ${error instanceof Error ? error.message : String(error)}`;
+        queueMicrotask(() => sendWhileActive(actor, { type: 'CANCEL' }));
+      }
+    },
   );
   const cancel = () => sendWhileActive(actor, { type: 'CANCEL' });
   request.signal.addEventListener('abort', cancel, { once: true });
@@ -223,19 +236,27 @@ export function startChildPipeline(
     const ctx = snap.context as PipelineMachineContext;
     // A child that ended in __failed is done too: it must not read as completed.
     const state = snap.status === 'active' ? 'running' : childState(finalStatusOf(snap.value));
-    return {
+    return withUnsaved(unsaved, {
       ...childStatus(state, ctx, ctx.lastNode),
       runDir: childDir,
       ...activeStageDir(runtime, ctx.lastNode && stageDirFor(childDir, ctx.lastNode, ctx.restarts)),
-    };
+    });
   };
   return {
     status,
     steer: (message) => actor.send({ type: 'STEER', message }),
-    done: done.then(({ status: s, context: ctx }) => childStatus(childState(s), ctx, ctx.stoppedAt)),
+    done: done.then(({ status: s, context: ctx }) =>
+      withUnsaved(unsaved, childStatus(childState(s), ctx, ctx.stoppedAt)),
+    ),
     cancel,
     forget,
   };
+}
+
+/** A child whose checkpoint could not be saved has failed, for that reason, whatever it did since. */
+function withUnsaved(unsaved: string | undefined, status: ChildPipelineStatus): ChildPipelineStatus {
+  if (unsaved === undefined) return status;
+  return { ...status, state: 'failed', outcome: { status: 'fail', failure_reason: unsaved } };
 }
 
 /** The stage directory to steer into, once the child's node has its folder (one about to start has none yet). */

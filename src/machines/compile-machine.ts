@@ -6,6 +6,7 @@ import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
 import { AttractorError } from '../shared/errors.js';
 import { childPipelinesOf } from './child-actors.js';
+import { childLevelsUnder } from './child-nesting.js';
 import { CompileCache } from './compile-cache.js';
 import { createGraphLookup, type GraphLookup } from './graph-lookup.js';
 import { createHandlerActors } from './handler-invocation.js';
@@ -76,6 +77,7 @@ function machineFor(config: MachineConfig, lookup: GraphLookup, services: Pipeli
         lookup,
         services,
         once(() => machine),
+        childLevelsUnder(lookup.graph),
       ),
     ),
     ...(services.random ? { random: services.random } : {}),
@@ -91,11 +93,21 @@ function machineFor(config: MachineConfig, lookup: GraphLookup, services: Pipeli
  * stores of a run directory).
  */
 export function bindServices(compiled: CompiledMachine, services: PipelineServices = {}): PipelineMachine {
+  return bindWithin(compiled, services, childLevelsUnder(compiled.lookup.graph));
+}
+
+/** `bindServices` for a pipeline under which `childLevels` more levels of child pipelines may start. */
+function bindWithin(
+  compiled: CompiledMachine,
+  services: PipelineServices,
+  childLevels: number,
+): PipelineMachine {
   let provided: PipelineMachine | undefined;
   const runtime = runtimeFor(
     compiled.lookup,
     services,
     once(() => provided),
+    childLevels,
   );
   provided = compiled.machine.provide({
     actors: {
@@ -123,25 +135,32 @@ function runtimeFor(
   lookup: GraphLookup,
   services: PipelineServices,
   machine: () => PipelineMachine,
+  childLevels: number,
 ): InvocationRuntime {
   const runtime: InvocationRuntime = {
     lookup,
     services,
     steps: 0,
     machine,
+    childLevels,
     childMachine(dotFile, options = {}) {
       // The child reads inside the parent's scope; its own names resolve against its folder.
       const scope = lookup.graph.readScope ?? defaultReadScope(lookup.graph.file);
       const { source, sha256 } = childPipelinesOf(runtime).read(dotFile, scope);
+      // A type the run's registry does not list would run as its fallback (a coding agent): an error.
+      const registered = services.registry?.types();
       const child = compileMachine(source, {
         file: dotFile,
         readScope: { ...scope, base: path.dirname(dotFile) },
+        ...(registered ? { customHandlerTypes: registered } : {}),
       });
       const start = findStartNodes(child.graph)[0];
       if (!start)
         throw new AttractorError('CHILD_PIPELINE_INVALID', `child pipeline ${dotFile} has no start node.`);
       const childServices = options.workingDir ? { ...services, workingDir: options.workingDir } : services;
-      return { machine: bindServices(child, childServices), startAt: start.id, sha: sha256 };
+      // A child may nest no deeper than its parent allows, whatever its own stack.max_depth says.
+      const levels = Math.min(childLevels - 1, childLevelsUnder(child.graph));
+      return { machine: bindWithin(child, childServices, levels), startAt: start.id, sha: sha256 };
     },
   };
   return runtime;

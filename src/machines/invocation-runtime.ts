@@ -39,6 +39,11 @@ export interface InvocationRuntime {
     dotFile: string,
     options?: { workingDir?: string },
   ): { machine: PipelineMachine; startAt: string; sha: string };
+  /**
+   * How many more levels of child pipelines may start under this pipeline (`stack.max_depth` of it and
+   * of every pipeline above it): at 0 a manager loop fails instead of starting one.
+   */
+  childLevels: number;
   /** Handler invocations so far (for yielding to the event loop). */
   steps: number;
 }

@@ -56,7 +56,10 @@ export function compileRun(options: CompileRunOptions): CompiledMachine {
 function compileOptions(options: Omit<CompileRunOptions, 'source'>): CompileMachineOptions {
   return {
     ...(options.goal !== undefined ? { goal: options.goal } : {}),
-    ...(options.registry ? { customHandlerTypes: options.registry.types() } : {}),
+    // A registry of the caller's own may handle types it does not list (its default handler): a warning.
+    ...(options.registry
+      ? { customHandlerTypes: options.registry.types(), unknownTypes: 'warning' as const }
+      : {}),
     ...(options.model ? { model: options.model } : {}),
     ...(options.provider ? { provider: options.provider } : {}),
     ...(options.readScope ? { readScope: options.readScope } : {}),

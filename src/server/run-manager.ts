@@ -35,6 +35,7 @@ import { emptyRunSummary, foldRunSummary, type RunSummary } from './run-summary.
 import type { RunViewFacts } from './run-view.js';
 import { namedWorkingDir, runWorkingDir, type WorkingDirPolicy } from './run-working-dir.js';
 import { INLINE_SOURCE, serverReadScope } from './server-read-scope.js';
+import { refuseServerSecrets } from './server-secret-names.js';
 
 export interface RunManagerOptions {
   store: RunStore;
@@ -651,6 +652,7 @@ export class RunManager {
         throw new ApiError(error.code === 'WORKDIR_NOT_ALLOWED' ? 403 : 400, error.code, error.describe());
       }
     }
+    refuseServerSecrets(loaded.graph);
     const runsTools = loaded.graph.nodes.filter((n) => TOOL_HANDLERS.has(n.handler)).map((n) => n.id);
     if (!submission.options.dry_run && runsTools.length > 0 && !this.#options.allowTools) {
       throw new ApiError(

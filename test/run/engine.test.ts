@@ -562,11 +562,12 @@ describe('handlers that throw', () => {
 
 describe('the run lock', () => {
   /** A run of `start -> a -> b -> exit` paused as `a` starts. */
-  async function pausedAtA(b: string) {
+  async function pausedAtA(b: string, registry?: ReturnType<typeof createDefaultRegistry>) {
     const { startPipeline } = await import('../../src/run/engine.js');
     const source = `digraph l { start [shape=Mdiamond]; a [prompt="a"]; b [${b}]; exit [shape=Msquare]; start -> a -> b -> exit }`;
     const run = startPipeline({
       backend: createSimulatedBackend(),
+      ...(registry ? { registry } : {}),
       source,
       runsRoot: tempDir(),
       durable: false,
@@ -602,7 +603,6 @@ describe('the run lock', () => {
 
   it('refuses a second resume of a run this same process is running', async () => {
     const { resumePipeline } = await import('../../src/run/engine.js');
-    const paused = (await pausedAtA('type="hold"')).runDir;
     let release = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -611,6 +611,7 @@ describe('the run lock', () => {
       await held;
       return { status: 'success' };
     });
+    const paused = (await pausedAtA('type="hold"', registry)).runDir;
     const options = { backend: createSimulatedBackend(), registry, from: paused, durable: false };
     const first = resumePipeline(options);
     expect(() => resumePipeline({ ...options, from: `${paused}/.` })).toThrow(

@@ -211,7 +211,7 @@ describe('routing nodes’ stage records, where the run meets them', () => {
 });
 
 describe('restoreStageRecords', () => {
-  const graph = compile(BURST).graph;
+  const graph = compile(BURST, { customHandlerTypes: ['look'] }).graph;
 
   it('writes the missing records of completed routing nodes only, from the checkpoint', () => {
     const runDir = tempDir();

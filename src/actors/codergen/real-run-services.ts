@@ -14,10 +14,16 @@ import { formatUsd, type UsageTotals, UsageTotalsSchema } from './usage-totals.j
 
 /** What a run that calls real models is given: where its agents work, its keys, its defaults and budget. */
 export interface RealRunSettings {
-  /** Where the agents work; its `.env` adds provider keys to `env`. */
+  /** Where the agents work. */
   workingDir: string;
-  /** The environment provider keys come from (never the process's own working directory). */
+  /** The environment provider keys and base URLs come from (never the process's own working directory). */
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Let the working directory's `.env` add provider keys and base URLs to `env` (the CLI: one person's
+   * own folder). Off unless asked: where the folder is one a pipeline's agents write in (a server's or
+   * worker's runs), its `.env` could send the process's key to another host.
+   */
+  readDotEnv?: boolean;
   /** Default model and provider for LLM nodes that name none. */
   model?: string;
   provider?: string;
@@ -80,7 +86,7 @@ export function createRealRunServices(graph: PipelineGraph, settings: RealRunSet
     throw new AttractorError('BAD_FLAG', 'a run cannot record and replay its model calls at once.');
   }
   const { workingDir } = settings;
-  const env = loadDotEnv(workingDir, { ...settings.env });
+  const env = settings.readDotEnv ? loadDotEnv(workingDir, { ...settings.env }) : { ...settings.env };
   const defaults = {
     ...(settings.model ? { model: settings.model } : {}),
     ...(settings.provider ? { provider: settings.provider } : {}),

@@ -1,6 +1,9 @@
 import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomicAsync } from '../../shared/atomic-write.js';
 import { filterSecretEnv, parseEnvPassthrough } from '../../shared/process/filter-secret-env.js';
+import { passedSecrets, redactSecrets } from '../../shared/process/redact-secrets.js';
 import type { NodeHandler } from '../handler-types.js';
 import { pipelineValuesEnv } from '../tool/pipeline-values-env.js';
 import { runTool } from '../tool/run-tool.js';
@@ -39,12 +42,13 @@ export function createToolHandler(options: ToolHandlerOptions = {}): NodeHandler
     if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) {
       return { status: 'fail', failure_reason: `working directory ${cwd} does not exist` };
     }
+    const baseEnv = options.env ?? process.env;
     const result = await runTool({
       command,
       cwd,
       // The run's values come last: a declared parameter is what the pipeline asked for by that name.
       env: {
-        ...filterSecretEnv(options.env ?? process.env, passthrough),
+        ...filterSecretEnv(baseEnv, passthrough),
         ...pipelineValuesEnv(graph, context),
       },
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
@@ -54,13 +58,16 @@ export function createToolHandler(options: ToolHandlerOptions = {}): NodeHandler
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
       ...(services.processes ? { ledger: services.processes, node: node.id } : {}),
     });
-    const output = result.stdoutTail.trim();
+    // A secret the node let through may be printed: what is kept of the output never shows it.
+    const secrets = passedSecrets(baseEnv, passthrough);
+    if (secrets.size > 0) await redactLogs(stageDir, secrets);
+    const output = redactSecrets(result.stdoutTail, secrets).trim();
     const context_updates = {
       'tool.output': output,
       'tool.last_line': lastLine(output),
       'tool.exit_code': result.exitCode ?? -1,
     };
-    const stderr = result.stderrTail.trim();
+    const stderr = redactSecrets(result.stderrTail, secrets).trim();
     if (result.timedOut) {
       return { status: 'fail', failure_reason: `timed out after ${timeoutMs} ms`, context_updates };
     }
@@ -76,6 +83,17 @@ export function createToolHandler(options: ToolHandlerOptions = {}): NodeHandler
     }
     return { status: 'success', notes: `Tool completed: ${command}`, context_updates };
   };
+}
+
+/** The stage's `stdout.log` and `stderr.log` without the secrets the command was given. */
+async function redactLogs(stageDir: string, secrets: ReadonlyMap<string, string>): Promise<void> {
+  for (const name of ['stdout.log', 'stderr.log']) {
+    const file = join(stageDir, name);
+    const text = await readFile(file, 'utf8').catch(() => undefined);
+    if (text === undefined) continue;
+    const redacted = redactSecrets(text, secrets);
+    if (redacted !== text) await writeFileAtomicAsync(file, redacted, { durable: false });
+  }
 }
 
 export const toolHandler: NodeHandler = createToolHandler();

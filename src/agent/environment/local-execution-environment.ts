@@ -7,6 +7,7 @@ import { AttractorError } from '../../shared/errors.js';
 import { filterSecretEnv } from '../../shared/process/filter-secret-env.js';
 import { killGroup } from '../../shared/process/process-group.js';
 import type { ProcessLedger } from '../../shared/process/process-ledger.js';
+import { passedSecrets, redactSecrets } from '../../shared/process/redact-secrets.js';
 import { applyFileChanges } from './apply-file-changes.js';
 import type {
   DirEntry,
@@ -136,14 +137,22 @@ export class LocalExecutionEnvironment implements ExecutionEnvironment {
 
   async execCommand(command: string, options: ExecOptions = {}): Promise<ExecResult> {
     const cwd = options.workingDir ? await this.resolvePath(options.workingDir) : this.workingDirectory;
-    return spawnCommand(command, {
+    // What the command prints reaches the model, events and transcripts: a secret let through is not shown.
+    const secrets = passedSecrets(this.#baseEnv, this.#passthrough);
+    const onOutput = options.onOutput;
+    const result = await spawnCommand(command, {
       cwd,
       env: { ...filterSecretEnv(this.#baseEnv, this.#passthrough), ...options.envVars },
       timeoutMs: options.timeoutMs ?? this.#defaultTimeoutMs,
       killGraceMs: this.#killGraceMs,
       outputCapChars: this.#outputCapChars,
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.onOutput ? { onOutput: options.onOutput } : {}),
+      ...(onOutput
+        ? {
+            onOutput: (chunk: string, stream: 'stdout' | 'stderr') =>
+              onOutput(redactSecrets(chunk, secrets), stream),
+          }
+        : {}),
       ...(options.input !== undefined ? { input: options.input } : {}),
       track: (pid, running) => {
         if (running) this.#running.add(pid);
@@ -156,6 +165,12 @@ export class LocalExecutionEnvironment implements ExecutionEnvironment {
         ? { record: (pgid: number, token: string) => this.#record(pgid, token, command) }
         : {}),
     });
+    if (secrets.size === 0) return result;
+    return {
+      ...result,
+      stdout: redactSecrets(result.stdout, secrets),
+      stderr: redactSecrets(result.stderr, secrets),
+    };
   }
 
   #record(pgid: number, token: string, command: string): void {

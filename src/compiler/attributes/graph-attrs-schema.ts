@@ -25,6 +25,8 @@ export const graphAttrShape = {
   'stack.child_dotfile': stringAttr,
   'stack.child_workdir': stringAttr,
   'stack.child_autostart': booleanAttr,
+  /** How many levels of child pipelines may nest under this one (default 8; a child never goes deeper than its parent allows). */
+  'stack.max_depth': integerAttr,
   'manager.poll_interval': durationAttr,
   'manager.steer_cooldown': durationAttr,
   'manager.max_cycles': integerAttr,

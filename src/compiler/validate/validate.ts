@@ -11,6 +11,11 @@ export interface ValidateOptions {
   rules?: LintRule[];
   /** Handler types registered by the embedding application, so `type_known` accepts them. */
   customHandlerTypes?: string[];
+  /**
+   * How `type_known` reports a type neither built in nor in `customHandlerTypes`: an error (default:
+   * it would run as a coding agent), or a warning for a caller whose own registry handles it.
+   */
+  unknownTypes?: 'error' | 'warning';
 }
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -58,7 +63,8 @@ function runRule(rule: LintRule, graph: PipelineGraph, index: ReturnType<typeof 
  */
 export function validate(graph: PipelineGraph, options: ValidateOptions = {}): Diagnostic[] {
   const index = indexGraph(graph);
-  const rules = [...builtinLintRules(options.customHandlerTypes ?? []), ...checkedCustomRules(options.rules)];
+  const builtin = builtinLintRules(options.customHandlerTypes ?? [], options.unknownTypes ?? 'error');
+  const rules = [...builtin, ...checkedCustomRules(options.rules)];
   const findings = rules.flatMap((rule) => runRule(rule, graph, index));
   return findings.sort(compareDiagnostics);
 }

@@ -1,19 +1,25 @@
 /**
- * Names that look like credentials: `*_API_KEY`, `*_SECRET`,
- * `*_TOKEN`, `*_PASSWORD`, `*_CREDENTIAL(S)`, `AWS_*KEY*`, `DATABASE_URL`, `*_DATABASE_URL`, `GITHUB_TOKEN`, `GH_TOKEN`,
- * `NPM_TOKEN`, `DOCKER_*`. Matched case-insensitively, and the bare names (`API_KEY`, `TOKEN`, …) count
- * too: a leaked secret costs more than a missing variable, which `env_passthrough` restores.
+ * Names that look like credentials, matched case-insensitively anywhere in the name: `*API_KEY*`,
+ * `*SECRET*`, `*TOKEN*`, `*PASSWORD*` (and `PASSWD`, `PASSPHRASE`), `*PRIVATE_KEY*`, `*CREDENTIAL*`, a
+ * name ending in `_KEY` or holding `AUTH` as a word, every `PG*` (libpq's password, host, user, service
+ * file), `DATABASE_URL` and `*_DATABASE_URL`, `DOCKER_*`, and the clouds' variables (`AWS_*`, `AZURE_*`,
+ * `ARM_*`, `GOOGLE_APPLICATION_CREDENTIALS`, `GOOGLE_CLOUD_*`, `GCP_*`, `GCLOUD_*`, `CLOUDSDK_*`). Wide
+ * on purpose: a leaked secret costs more than a missing variable, which `env_passthrough` restores.
  */
 const SECRET_PATTERNS: readonly RegExp[] = [
-  /^(.*_)?API_KEY$/i,
-  /^(.*_)?SECRET$/i,
-  /^(.*_)?TOKEN$/i,
-  /^(.*_)?PASSWORD$/i,
-  // docs/semantics.md S14 adds `*_CREDENTIAL`; the plural holds secrets just as often.
-  /^(.*_)?CREDENTIALS?$/i,
-  /^AWS_.*KEY/i,
+  /API_?KEY/i,
+  /SECRET/i,
+  /TOKEN/i,
+  /PASSWORD|PASSWD|PASSPHRASE/i,
+  /PRIVATE_?KEY/i,
+  // docs/semantics.md S14 names `*_CREDENTIAL`; `GOOGLE_APPLICATION_CREDENTIALS` names a key file.
+  /CREDENTIAL/i,
+  /(^|_)KEY$/i,
+  /(^|_)AUTH(_|$)/i,
+  /^PG/i,
   /^(.*_)?DATABASE_URL$/i,
   /^DOCKER_/i,
+  /^(AWS|AZURE|ARM|GCP|GCLOUD|CLOUDSDK|GOOGLE_CLOUD)_/i,
 ];
 
 export const isSecretEnvName = (name: string): boolean =>
@@ -22,6 +28,17 @@ export const isSecretEnvName = (name: string): boolean =>
 /** `"GH_TOKEN, NPM_TOKEN"` or `"GH_TOKEN NPM_TOKEN"` → names. */
 export const parseEnvPassthrough = (value: string | undefined): string[] =>
   (value ?? '').split(/[\s,]+/).filter((name) => name.length > 0);
+
+let refusedToPipelines: (name: string) => boolean = () => false;
+
+/**
+ * For a process that runs pipelines others submit (`attractor serve`, `attractor worker`): names no
+ * command of it ever gets, whatever `env_passthrough` says (the process's own keys and credentials).
+ * Set once at start; submissions naming them are refused before that (server/server-secret-names.ts).
+ */
+export function refusePassthrough(refused: (name: string) => boolean): void {
+  refusedToPipelines = refused;
+}
 
 /**
  * The environment a tool node or agent shell gets: `env` without secrets, except the names in
@@ -38,7 +55,7 @@ export function filterSecretEnv(
   const keep = new Set(passthrough);
   const result: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    if (value === undefined) continue;
+    if (value === undefined || refusedToPipelines(name)) continue;
     if (keep.has(name) || !isSecretEnvName(name)) result[name] = value;
   }
   return result;

@@ -154,20 +154,21 @@ describe('tool handler', () => {
       'node env_passthrough keeps listed names',
       { env_passthrough: 'GH_TOKEN' },
       {},
-      '[][gh-secret][][visible]',
+      '[][[redacted GH_TOKEN]][][visible]',
     ],
     [
       'graph env_passthrough keeps listed names',
       {},
       { env_passthrough: 'NPM_TOKEN' },
-      '[][][npm-secret][visible]',
+      '[][][[redacted NPM_TOKEN]][visible]',
     ],
     [
       'node and graph lists add up',
       { env_passthrough: 'GH_TOKEN' },
       { env_passthrough: 'NPM_TOKEN,OPENAI_API_KEY' },
-      '[sk-secret][gh-secret][npm-secret][visible]',
+      '[[redacted OPENAI_API_KEY]][[redacted GH_TOKEN]][[redacted NPM_TOKEN]][visible]',
     ],
+    // A secret the command got is printed as its mark: it reached the command, and not the record.
   ])('environment: %s', async (_name, attrs, graphAttrs, expected) => {
     const { outcome } = await runNode(
       { tool_command: 'echo "[$OPENAI_API_KEY][$GH_TOKEN][$NPM_TOKEN][$PLAIN]"', ...attrs },

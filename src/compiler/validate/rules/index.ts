@@ -75,9 +75,15 @@ export const BUILTIN_LINT_RULES: readonly LintRule[] = Object.freeze(withTypeKno
 /** Ids reserved by the built-in rules. */
 export const BUILTIN_RULE_IDS: ReadonlySet<string> = new Set(BUILTIN_LINT_RULES.map((rule) => rule.id));
 
-/** The built-in rules, with `type_known` also accepting the given custom handler types. */
-export function builtinLintRules(customHandlerTypes: readonly string[] = []): LintRule[] {
-  return customHandlerTypes.length === 0
+/**
+ * The built-in rules, with `type_known` also accepting the given custom handler types, and reporting
+ * other types as `unknownTypes` says (an error unless the caller runs a registry of its own).
+ */
+export function builtinLintRules(
+  customHandlerTypes: readonly string[] = [],
+  unknownTypes: 'error' | 'warning' = 'error',
+): LintRule[] {
+  return customHandlerTypes.length === 0 && unknownTypes === 'error'
     ? [...BUILTIN_LINT_RULES]
-    : withTypeKnown(createTypeKnownRule(customHandlerTypes));
+    : withTypeKnown(createTypeKnownRule(customHandlerTypes, unknownTypes));
 }

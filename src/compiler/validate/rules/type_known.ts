@@ -1,4 +1,5 @@
-import type { Diagnostic } from '../../diagnostic.js';
+import { closest } from '../../closest-name.js';
+import type { Diagnostic, Severity } from '../../diagnostic.js';
 import { BUILTIN_HANDLER_TYPES, SHAPE_HANDLERS } from '../../ir.js';
 import type { LintRule } from '../lint-rule.js';
 
@@ -11,15 +12,21 @@ const SHAPES = Object.keys(SHAPE_HANDLERS).join(', ');
  * such as `Msqaure` would lose the exit node, so an explicit shape outside the table is reported too (unless
  * `type` overrides it).
  *
- * The rule with the handler types an application registered added to the built-ins. A WARNING, not an error:
- * the handler may be registered at run time by code the validator cannot see.
+ * An unknown handler type is an ERROR where the handlers that will run are known (the CLI, the server,
+ * workers: the built-ins plus `customHandlerTypes`): it would otherwise run as a coding agent with a
+ * shell, so a misspelt `type="tol"` or an embedder's `type="deploy"` run elsewhere does far more than
+ * asked. A library caller running its own registry gets `unknownTypes: 'warning'`: its registry may
+ * handle what the validator cannot see.
  */
-export function createTypeKnownRule(customHandlerTypes: readonly string[] = []): LintRule {
+export function createTypeKnownRule(
+  customHandlerTypes: readonly string[] = [],
+  unknownTypes: Severity = 'error',
+): LintRule {
   const known = new Set([...BUILTIN_HANDLER_TYPES, ...customHandlerTypes]);
   const list = [...known].join(', ');
   return {
     id: RULE,
-    severity: 'warning',
+    severity: unknownTypes,
     description: 'Every node handler type must be a built-in or registered handler.',
     check(graph) {
       const findings: Diagnostic[] = [];
@@ -36,12 +43,13 @@ export function createTypeKnownRule(customHandlerTypes: readonly string[] = []):
           });
         }
         if (known.has(node.handler)) continue;
+        const near = closest(node.handler, [...known]);
         findings.push({
           rule: RULE,
-          severity: 'warning',
-          message: `Node "${node.id}" has handler type "${node.handler}", which is not a known handler.`,
+          severity: unknownTypes,
+          message: `Node "${node.id}" has handler type "${node.handler}", which is not a known handler${near ? ` (did you mean "${near}"?)` : ''}.`,
           node_id: node.id,
-          fix: `Use one of: ${list}; or register a custom handler for "${node.handler}".`,
+          fix: `Use one of: ${list}; or, for a handler your own application registers, declare it (attractor validate --known-type ${node.handler}).`,
           loc: node.attrLocs['type'] ?? node.loc,
         });
       }

@@ -97,6 +97,14 @@ export const semanticCases: RuleCase[] = [
     name: 'misspelt shape',
     graph: linearGraph({ nodes: { done: { shape: 'Msqaure' } } }),
     expected: ['done'],
+    // Reported, but the node still runs as the codergen an unknown shape means (docs/semantics.md).
+    severity: 'warning',
+  },
+  {
+    rule: 'type_known',
+    name: 'misspelt type, with did-you-mean',
+    graph: linearGraph({ nodes: { work: { type: 'tol', prompt: 'x' } } }),
+    expected: ['work'],
   },
   {
     rule: 'type_known',
