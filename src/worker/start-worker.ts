@@ -1,13 +1,13 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { RealRunSettings } from '../../actors/codergen/real-run-services.js';
-import { ProcessLedger } from '../../shared/process/process-ledger.js';
-import { stopLeftoverProcesses } from '../../shared/process/stop-leftover-processes.js';
-import { type RemoteRuns, RunManager } from '../run-manager.js';
-import { allowedWorkdirRoots } from '../run-working-dir.js';
-import { PostgresRunStore } from './postgres-run-store.js';
-import { RunEventFolds } from './run-event-folds.js';
-import { RunQueue } from './run-queue.js';
+import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
+import { PostgresRunStore } from '../server/postgres/postgres-run-store.js';
+import { RunEventFolds } from '../server/postgres/run-event-folds.js';
+import { RunQueue } from '../server/postgres/run-queue.js';
+import { type RemoteRuns, RunManager } from '../server/run-manager.js';
+import { allowedWorkdirRoots } from '../server/run-working-dir.js';
+import { ProcessLedger } from '../shared/process/process-ledger.js';
+import { stopLeftoverProcesses } from '../shared/process/stop-leftover-processes.js';
 
 export interface WorkerOptions {
   /** The PostgreSQL store's URL (`postgres://…`), the same the servers use. */
