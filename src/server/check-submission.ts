@@ -8,6 +8,7 @@ import { AttractorError } from '../shared/errors.js';
 import { ApiError } from './api-error.js';
 import type { Submission } from './run-service.js';
 import { namedWorkingDir, type WorkingDirPolicy } from './run-working-dir.js';
+import { toolsNotAllowed } from './tools-not-allowed.js';
 
 /** What a server accepts of a submission: its flags and folders. */
 export interface SubmissionPolicy {
@@ -18,8 +19,6 @@ export interface SubmissionPolicy {
   workingDirs?: WorkingDirPolicy;
   readScope(sourceFile: string): ReadScope;
 }
-
-const TOOL_HANDLERS = new Set(['tool', 'stack.manager_loop']);
 
 /**
  * The pipeline of `submission` compiled with its goal and values, when this server may run it; else an
@@ -37,14 +36,12 @@ export function checkSubmission(submission: Submission, policy: SubmissionPolicy
       throw new ApiError(error.code === 'WORKDIR_NOT_ALLOWED' ? 403 : 400, error.code, error.describe());
     }
   }
-  const runsTools = graph.nodes.filter((n) => TOOL_HANDLERS.has(n.handler)).map((n) => n.id);
-  if (!options.dry_run && runsTools.length > 0 && !policy.allowTools) {
-    throw new ApiError(
-      403,
-      'TOOLS_NOT_ALLOWED',
-      `this pipeline runs commands (${runsTools.join(', ')}); the server runs tool commands of submitted pipelines only when started with --allow-tools (or submit it with "dry_run": true).`,
-    );
-  }
+  const refused = toolsNotAllowed(graph, {
+    allowTools: policy.allowTools,
+    dryRun: options.dry_run,
+    who: 'the server',
+  });
+  if (refused) throw new ApiError(403, refused.code, refused.describe());
   const simulated = options.dry_run || options.scenario !== undefined;
   if (!simulated && !policy.realRuns) {
     throw new ApiError(

@@ -50,6 +50,7 @@ export class LocalRuns implements RunService {
     this.#options = options;
     this.#executor = new RunExecutor({
       store: options.store,
+      allowTools: options.allowTools,
       allowDirs: options.allowDirs ?? [],
       ...(options.realRuns ? { realRuns: options.realRuns } : {}),
       workingDirs: this.#workingDirs(),

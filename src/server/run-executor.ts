@@ -18,6 +18,7 @@ import { emptyRunSummary, foldRunSummary, type RunSummary } from './run-summary.
 import { runWorkingDir, type WorkingDirPolicy } from './run-working-dir.js';
 import { serverReadScope } from './server-read-scope.js';
 import { storedRunOptions } from './stored-run-options.js';
+import { toolsNotAllowed } from './tools-not-allowed.js';
 
 /** A run executing in this process. */
 export interface LiveRun {
@@ -35,6 +36,11 @@ export interface LiveRun {
 
 export interface RunExecutorOptions {
   store: RunStore;
+  /**
+   * Whether this process was started with `--allow-tools`: without it a run whose pipeline runs commands
+   * fails before it starts, whatever the server that accepted it allowed.
+   */
+  allowTools: boolean;
   /** The only folders runs may read named files from (`--allow-dir`): see `serverReadScope`. */
   allowDirs: readonly string[];
   /** Runs that call real models: where their agents work and their keys; absent: only simulated runs. */
@@ -160,6 +166,12 @@ export class RunExecutor {
       ...(options.model !== undefined ? { model: options.model } : {}),
       ...(vars !== undefined ? { vars } : {}),
     });
+    const refused = toolsNotAllowed(compiled.graph, {
+      allowTools: this.#options.allowTools,
+      dryRun: options.dry_run,
+      who: this.#options.workingDirs.who,
+    });
+    if (refused) throw refused;
     const runOptions = storedRunOptions({
       record,
       runDir,

@@ -47,6 +47,7 @@ export class WorkerRuns {
     this.#runs = options.runs;
     this.#executor = new RunExecutor({
       store: options.store,
+      allowTools: options.allowTools,
       allowDirs: options.allowDirs ?? [],
       ...(options.realRuns ? { realRuns: options.realRuns } : {}),
       workingDirs: options.workingDirs ?? { roots: [], perRun: true, who: 'this worker' },
