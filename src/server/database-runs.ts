@@ -1,10 +1,8 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import type { PipelineGraph } from '../compiler/ir.js';
 import { ApiError } from './api-error.js';
 import { checkSubmission } from './check-submission.js';
 import { gateDeadline } from './gate-deadline.js';
-import { recordOfflineAnswer } from './http-interviewer.js';
+import { withOfflineAnswer } from './http-interviewer.js';
 import type { NodeStatus } from './node-statuses.js';
 import { type ServerSideRuns, scheduleCommitted } from './postgres/remote-runs.js';
 import { type RunRecord, type StoredQuestion, TERMINAL_STATUSES } from './run-record.js';
@@ -125,8 +123,9 @@ export class DatabaseRuns implements RunService {
         );
       }
       // Kept with the question; the run's continuation asks the gate again and takes it. Scheduled even
-      // while the run still shows running: its worker may be releasing it right now.
-      recordOfflineAnswer(this.#store, id, questionId, text);
+      // while the run still shows running: its worker may be releasing it right now. A compare-and-set:
+      // of two answers sent to two servers at once, the second finds the question answered (409).
+      await this.#runs.changeQuestions(id, (stored) => withOfflineAnswer(stored, questionId, text));
       if (record.status === 'waiting') this.#store.update(id, { status: 'queued' });
       this.#enqueue(id);
       return;
@@ -138,7 +137,7 @@ export class DatabaseRuns implements RunService {
         `question ${questionId} is not pending (the run is ${record.status}).`,
       );
     }
-    recordOfflineAnswer(this.#store, id, questionId, text);
+    await this.#runs.changeQuestions(id, (stored) => withOfflineAnswer(stored, questionId, text));
   }
 
   /**
@@ -158,8 +157,10 @@ export class DatabaseRuns implements RunService {
   async resume(id: string): Promise<RunRecord> {
     refuseWhileDraining(this.#draining);
     const record = this.get(id);
+    // A failed run with a checkpoint starts again at the node that failed. Its run directory is on the
+    // worker that ran it: the database's checkpoint says whether it has one.
     const failedWithCheckpoint =
-      record.status === 'failed' && existsSync(path.join(this.#store.runDirFor(id), 'checkpoint.json'));
+      record.status === 'failed' && (await this.#runs.checkpoint(id)) !== undefined;
     if (record.status !== 'interrupted' && record.status !== 'paused' && !failedWithCheckpoint) {
       throw new ApiError(
         409,

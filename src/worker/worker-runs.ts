@@ -142,8 +142,9 @@ export class WorkerRuns {
     });
     try {
       await this.#runs.materialize(id, this.#store.runDirFor(id));
-      // Cancelled since the take (the server found the run taken and told its worker): it never starts.
-      if (starting.cancelled) {
+      // Cancelled since the take (the server found the run taken and told its worker), or before it while
+      // the run's last worker was dead (the request was kept on its row): it never starts.
+      if (starting.cancelled || (await this.#runs.cancelRequested(id))) {
         this.#store.update(id, { status: 'cancelled' });
         await this.#store.flush?.();
         return;

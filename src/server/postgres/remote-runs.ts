@@ -1,5 +1,5 @@
 import type { NodeStatus } from '../node-statuses.js';
-import type { RunRecord } from '../run-record.js';
+import type { RunRecord, StoredQuestion } from '../run-record.js';
 import type { RunEvents } from '../run-service.js';
 import type { RunStore } from '../run-store.js';
 import type { RunSummary } from '../run-summary.js';
@@ -17,7 +17,10 @@ export interface ServerSideRuns {
    * replaces an earlier one, except that one at `at` never delays one already due.
    */
   schedule(id: string, at?: Date): Promise<void>;
+  /** Cancel a run a worker has taken: its worker hears it now, or the next one to take it (`cancelRequested`). */
   requestCancel(id: string): Promise<void>;
+  /** Answer a question as a compare-and-set among all servers (`PostgresRunStore.changeQuestions`). */
+  changeQuestions(id: string, change: (questions: StoredQuestion[]) => StoredQuestion[]): Promise<void>;
   /** Cancel the run unless a worker has taken it (compare-and-set with `take`): false when one has. */
   cancelUntaken(id: string): Promise<boolean>;
   eventHub(id: string): RunEvents;
@@ -37,6 +40,8 @@ export interface WorkerSideRuns {
   schedule(id: string, at?: Date): Promise<void>;
   refresh(id: string): Promise<RunRecord | undefined>;
   onCancelRequested(listener: (id: string) => void): void;
+  /** Whether a cancel of the run was asked for (perhaps while no worker was alive to hear it). */
+  cancelRequested(id: string): Promise<boolean>;
   /** Put the database's newest checkpoint of the run in `runDir`; false when it has none. */
   materialize(id: string, runDir: string): Promise<boolean>;
   /**
@@ -65,6 +70,8 @@ export function remoteRuns(store: PostgresRunStore, queue: RunQueue, leaseMs = D
     requestCancel: (id) => store.requestCancel(id),
     cancelUntaken: (id) => store.cancelUntaken(id),
     onCancelRequested: (listener) => store.onCancelRequested(listener),
+    cancelRequested: (id) => store.cancelRequested(id),
+    changeQuestions: (id, change) => store.changeQuestions(id, change),
     eventHub: (id) => store.eventHub(id),
     refresh: (id) => store.refresh(id),
     materialize: (id, runDir) => store.materialize(id, runDir),
