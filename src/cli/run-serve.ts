@@ -1,5 +1,7 @@
+import os from 'node:os';
 import path from 'node:path';
 import { loadDotEnv } from '../llm/env-config.js';
+import { defaultServerDataDir } from '../server/default-data-dir.js';
 import { startServer } from '../server/start-server.js';
 import { AttractorError } from '../shared/errors.js';
 import type { CliContext } from './cli-context.js';
@@ -17,11 +19,14 @@ function wholeNumber(flag: string, value: string, min: number): number {
 /** `attractor serve`: runs until SIGTERM or Ctrl-C, which drain the running pipelines first. */
 export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<number> {
   const port = wholeNumber('--port', flags.port, 0);
+  const dataDir = flags.dataDir
+    ? path.resolve(ctx.io.cwd, flags.dataDir)
+    : defaultServerDataDir(ctx.io.cwd, ctx.io.env, os.homedir());
   const server = await startServer(
     {
       host: flags.host,
       port,
-      dataDir: path.resolve(ctx.io.cwd, flags.dataDir),
+      dataDir,
       ...(flags.store !== undefined ? { store: flags.store } : {}),
       maxConcurrentRuns: wholeNumber('--max-concurrent-runs', flags.maxConcurrentRuns, 1),
       allowTools: flags.allowTools === true,
@@ -47,8 +52,8 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
     throw error;
   });
   const kept = flags.store
-    ? `runs in ${redactPassword(flags.store)}, working copies in ${flags.dataDir}`
-    : `data in ${flags.dataDir}`;
+    ? `runs in ${redactPassword(flags.store)}, working copies in ${dataDir}`
+    : `data in ${dataDir}`;
   ctx.io.stderr(`attractor serve: listening on ${server.url} (${kept})\n`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {

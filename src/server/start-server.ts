@@ -12,7 +12,7 @@ import { remoteRuns } from './postgres/remote-runs.js';
 import { RunQueue } from './postgres/run-queue.js';
 import type { RunService } from './run-service.js';
 import type { RunStore } from './run-store.js';
-import { allowedWorkdirRoots } from './run-working-dir.js';
+import { allowedWorkdirRoots, refuseDataDirInWork } from './run-working-dir.js';
 import {
   isLoopback,
   type ServerOptions,
@@ -156,6 +156,11 @@ async function openRuns(
   workdirRoots: string[],
 ): Promise<OpenedRuns> {
   if (!options.store) {
+    // Runs work in this process's folder (or the agents' folder an embedder names): never where its data is.
+    refuseDataDirInWork(options.dataDir, [
+      process.cwd(),
+      ...(extra.realRuns ? [extra.realRuns.workingDir] : []),
+    ]);
     const store = new FileRunStore(options.dataDir);
     const manager = new LocalRuns({
       store,
@@ -163,7 +168,7 @@ async function openRuns(
       allowTools: options.allowTools,
       allowDirs: options.allowDirs,
       // One process keeps working where it was started unless a run names an allowed folder.
-      workingDirs: { roots: workdirRoots, perRun: false, who: 'this server' },
+      workingDirs: { roots: workdirRoots, perRun: false, who: 'this server', dataDir: options.dataDir },
       ...extra,
     });
     return { manager, store };

@@ -70,7 +70,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     allowTools: options.allowTools,
     ...(options.allowDirs ? { allowDirs: options.allowDirs } : {}),
     ...(options.realRuns ? { realRuns: options.realRuns } : {}),
-    workingDirs: { roots: workdirRoots, perRun: true, who: 'this worker' },
+    workingDirs: { roots: workdirRoots, perRun: true, who: 'this worker', dataDir: options.dataDir },
     runs: remoteRuns(store, queue, options.leaseMs),
   });
   await queue.work(
