@@ -126,7 +126,8 @@ export class DatabaseRuns implements RunService {
       // while the run still shows running: its worker may be releasing it right now. A compare-and-set:
       // of two answers sent to two servers at once, the second finds the question answered (409).
       await this.#runs.changeQuestions(id, (stored) => withOfflineAnswer(stored, questionId, text));
-      if (record.status === 'waiting') this.#store.update(id, { status: 'queued' });
+      // As the run is now, after the answer's commit (its worker may have released it meanwhile).
+      if (this.get(id).status === 'waiting') this.#store.update(id, { status: 'queued' });
       this.#enqueue(id);
       return;
     }
