@@ -1,7 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultServerDataDir } from '../../src/server/default-data-dir.js';
+import { BIN, ensureDist } from '../helpers/ensure-dist.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { closeServers, testServer, waitFor } from './server-fixtures.js';
 
@@ -93,4 +95,33 @@ describe("a one-process server's data folder and the folders its runs work in", 
       expect(defaultServerDataDir(cwd, env, '/home/ann')).toBe(dir);
     },
   );
+
+  it('`attractor serve` without --data-dir keeps its data under the state folder, not where it works', async () => {
+    ensureDist();
+    const work = tempDir();
+    const state = tempDir();
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
+      cwd: work,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', XDG_STATE_HOME: state },
+    });
+    try {
+      const said = await new Promise<string>((resolve, reject) => {
+        let stderr = '';
+        child.stderr?.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          const match = /\(data in (\S+)\)/.exec(stderr);
+          if (match?.[1]) resolve(match[1]);
+        });
+        child.on('exit', () => reject(new Error(`serve exited: ${stderr}`)));
+      });
+      expect(said).toBe(defaultServerDataDir(realpathSync(work), { XDG_STATE_HOME: state }, '/unused'));
+      expect(existsSync(said)).toBe(true);
+      expect(existsSync(path.join(work, '.attractor-server'))).toBe(false);
+    } finally {
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }, 60_000);
 });
