@@ -87,7 +87,7 @@ export class WorkerRuns {
     }
   }
 
-  /** Take no more runs' starts; running ones pause at their next node (see `RunExecutor.drain`). */
+  /** Runs executing here pause at their next node (see `RunExecutor.drain`); the caller stops the queue. */
   async drain(graceMs = 30_000): Promise<void> {
     await this.#executor.drain(graceMs);
   }
