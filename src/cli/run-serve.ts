@@ -1,5 +1,7 @@
+import os from 'node:os';
 import path from 'node:path';
 import { isServerSecretName } from '../server/server-secret-names.js';
+import { defaultServerDataDir } from '../server/default-data-dir.js';
 import { startServer } from '../server/start-server.js';
 import { AttractorError } from '../shared/errors.js';
 import { refusePassthrough } from '../shared/process/filter-secret-env.js';
@@ -20,11 +22,14 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
   const port = wholeNumber('--port', flags.port, 0);
   // Pipelines come from others: their commands never get this process's keys or credentials.
   refusePassthrough(isServerSecretName);
+  const dataDir = flags.dataDir
+    ? path.resolve(ctx.io.cwd, flags.dataDir)
+    : defaultServerDataDir(ctx.io.cwd, ctx.io.env, os.homedir());
   const server = await startServer(
     {
       host: flags.host,
       port,
-      dataDir: path.resolve(ctx.io.cwd, flags.dataDir),
+      dataDir,
       ...(flags.store !== undefined ? { store: flags.store } : {}),
       maxConcurrentRuns: wholeNumber('--max-concurrent-runs', flags.maxConcurrentRuns, 1),
       allowTools: flags.allowTools === true,
@@ -50,8 +55,8 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
     throw error;
   });
   const kept = flags.store
-    ? `runs in ${redactPassword(flags.store)}, working copies in ${flags.dataDir}`
-    : `data in ${flags.dataDir}`;
+    ? `runs in ${redactPassword(flags.store)}, working copies in ${dataDir}`
+    : `data in ${dataDir}`;
   ctx.io.stderr(`attractor serve: listening on ${server.url} (${kept})\n`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { startWorker } from '../server/postgres/start-worker.js';
 import { isServerSecretName } from '../server/server-secret-names.js';
 import { AttractorError } from '../shared/errors.js';
 import { refusePassthrough } from '../shared/process/filter-secret-env.js';
+import { startWorker } from '../worker/start-worker.js';
 import type { CliContext } from './cli-context.js';
 import type { WorkerFlags } from './commands/worker.js';
 import { EXIT_OK } from './exit-codes.js';

@@ -186,12 +186,20 @@ const notPending = (questionId: string): ApiError =>
 
 /** Answer a question of a run that is not live (its server died): kept for the resumed gate. */
 export function recordOfflineAnswer(store: RunStore, runId: string, questionId: string, text: string): void {
-  const stored = store.questions(runId);
+  store.saveQuestions(runId, withOfflineAnswer(store.questions(runId), questionId, text));
+}
+
+/**
+ * `stored` with question `questionId` answered `text`, for the gate that asks it again; 409 when it is
+ * not pending (answered already, or closed), 422 when `text` names none of its options.
+ */
+export function withOfflineAnswer(
+  stored: readonly StoredQuestion[],
+  questionId: string,
+  text: string,
+): StoredQuestion[] {
   const question = stored.find((q) => q.id === questionId);
   if (question?.status !== 'pending') throw notPending(questionId);
   checked(storedAsQuestion(question), text);
-  store.saveQuestions(
-    runId,
-    stored.map((q) => (q === question ? { ...q, status: 'answered' as const, answer: text } : q)),
-  );
+  return stored.map((q) => (q === question ? { ...q, status: 'answered' as const, answer: text } : q));
 }

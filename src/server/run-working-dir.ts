@@ -17,6 +17,12 @@ export interface WorkingDirPolicy {
   perRun: boolean;
   /** Who refuses, in messages: "this worker", "this server". */
   who: string;
+  /**
+   * The process's data folder (run records, answer channels): a run never works in a folder that holds
+   * it, or it could answer other runs' gates
+   * (docs/decisions/0361-a-servers-data-folder-lies-outside-where-its-runs-work.md).
+   */
+  dataDir?: string;
 }
 
 /**
@@ -42,7 +48,10 @@ export function allowedWorkdirRoots(dirs: readonly string[]): string[] {
  * after symlinks are resolved; otherwise `WORKDIR_NOT_ALLOWED` or `WORKDIR_MISSING`. Messages show the
  * name as submitted and the flag, never the process's folders (nor where a symlink leads).
  */
-export function namedWorkingDir(named: string, policy: Pick<WorkingDirPolicy, 'roots' | 'who'>): string {
+export function namedWorkingDir(
+  named: string,
+  policy: Pick<WorkingDirPolicy, 'roots' | 'who' | 'dataDir'>,
+): string {
   const refuse = (why: string): AttractorError =>
     new AttractorError(
       'WORKDIR_NOT_ALLOWED',
@@ -70,6 +79,8 @@ export function namedWorkingDir(named: string, policy: Pick<WorkingDirPolicy, 'r
         : 'is outside every --allow-workdir folder',
     );
   }
+  if (policy.dataDir !== undefined && isInside(realOrResolved(policy.dataDir), real))
+    throw refuse(`holds ${policy.who}'s data folder, where a run could answer other runs' gates`);
   if (!statSync(real).isDirectory()) {
     throw new AttractorError(
       'WORKDIR_MISSING',
@@ -94,4 +105,30 @@ export function runWorkingDir(
   const own = path.join(path.dirname(runDir), 'work');
   mkdirSync(own, { recursive: true });
   return own;
+}
+
+/** `dir` with symlinks resolved, as far as it exists (a data folder may not be made yet). */
+export function realOrResolved(dir: string): string {
+  const resolved = path.resolve(dir);
+  try {
+    return realpathSync(resolved);
+  } catch {
+    const parent = path.dirname(resolved);
+    return parent === resolved ? resolved : path.join(realOrResolved(parent), path.basename(resolved));
+  }
+}
+
+/**
+ * Refuse to start a process whose data folder lies inside a folder its runs work in (`workingDirs`): a
+ * run there could rewrite other runs' records and answer their gates
+ * (docs/decisions/0361-a-servers-data-folder-lies-outside-where-its-runs-work.md).
+ */
+export function refuseDataDirInWork(dataDir: string, workingDirs: readonly string[]): void {
+  const data = realOrResolved(dataDir);
+  const work = workingDirs.map(realOrResolved).find((dir) => isInside(data, dir));
+  if (work === undefined) return;
+  throw new AttractorError(
+    'DATA_DIR_IN_WORKDIR',
+    `the data folder ${dataDir} lies inside ${work}, where this server's runs work: a run could answer other runs' gates there. Give --data-dir a folder outside it (without --data-dir the server keeps its data under ~/.local/state/attractor/serve).`,
+  );
 }

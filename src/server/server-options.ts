@@ -1,10 +1,13 @@
+import os from 'node:os';
 import { z } from 'zod';
+import { defaultServerDataDir } from './default-data-dir.js';
 
 /** `attractor serve` settings (flags, or the library's `createServer` options). */
 export const ServerOptionsSchema = z.object({
   host: z.string().default('127.0.0.1'),
   port: z.number().int().min(0).max(65535).default(8000),
-  dataDir: z.string().default('.attractor-server'),
+  /** Default: outside the working directory, where runs work (`defaultServerDataDir`). */
+  dataDir: z.string().default(() => defaultServerDataDir(process.cwd(), process.env, os.homedir())),
   /**
    * Where runs are recorded: absent, the file store under `dataDir`; a `postgres://` (or `postgresql://`)
    * URL, PostgreSQL (run directories stay under `dataDir` as working copies).

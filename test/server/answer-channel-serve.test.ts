@@ -15,10 +15,16 @@ afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
-/** A real `attractor serve --port 0`; resolves with its URL once it listens. */
+/**
+ * A real `attractor serve --port 0`, working in a folder beside its data folder (never around it:
+ * docs/decisions/0361-a-servers-data-folder-lies-outside-where-its-runs-work.md); resolves with its URL.
+ */
 async function serve(dataDir: string): Promise<string> {
+  const work = `${dataDir}.work`;
+  fs.mkdirSync(work);
+  dirs.push(work);
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir], {
-    cwd: dataDir,
+    cwd: work,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1' },
   });

@@ -28,13 +28,27 @@ async function serve(
   return serveWith({}, dataDir, ...flags);
 }
 
+/**
+ * The folder a server started for `dataDir` works in (its runs' tool commands and agents): beside the
+ * data folder, never around it
+ * (docs/decisions/0361-a-servers-data-folder-lies-outside-where-its-runs-work.md).
+ */
+function workFolderOf(dataDir: string): string {
+  const work = `${dataDir}.work`;
+  if (!fs.existsSync(work)) {
+    fs.mkdirSync(work);
+    dirs.push(work);
+  }
+  return work;
+}
+
 async function serveWith(
   env: Record<string, string>,
   dataDir: string,
   ...flags: string[]
 ): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, ...flags], {
-    cwd: dataDir,
+    cwd: workFolderOf(dataDir),
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1', ...env },
   });
@@ -73,7 +87,7 @@ describe('attractor serve as a process', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-serve-agent-'));
     dirs.push(dataDir);
     // The agents' working folder is a git work tree: the node keeps what its agent changed as a diff.
-    execFileSync('git', ['init', '-q'], { cwd: dataDir });
+    execFileSync('git', ['init', '-q'], { cwd: workFolderOf(dataDir) });
     const fake = await startFakeAnthropicServer();
     try {
       fake.enqueue(
@@ -105,7 +119,7 @@ describe('attractor serve as a process', () => {
         return ['completed', 'failed'].includes(r.status) ? r : undefined;
       }, 'the agent run to end');
       expect(done).toMatchObject({ status: 'completed' });
-      expect(fs.readFileSync(path.join(dataDir, 'hello.txt'), 'utf8')).toBe('hi\n');
+      expect(fs.readFileSync(path.join(workFolderOf(dataDir), 'hello.txt'), 'utf8')).toBe('hi\n');
       const node = (await call(`${server.url}/pipelines/${body.id}/nodes/write`)).body;
       expect(node.response).toBe('Wrote hello.txt.');
       expect(node.diff).toContain('diff --git a/hello.txt b/hello.txt');

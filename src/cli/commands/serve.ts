@@ -4,7 +4,9 @@ import { collectRepeated } from '../collect-repeated.js';
 
 const EXAMPLES = `
 Serves the HTTP API (and a live web view at /) for submitting, watching and answering runs.
-Runs, their directories and pending questions are kept under --data-dir and survive a restart:
+Runs, their directories and pending questions are kept under --data-dir and survive a restart
+(default: ~/.local/state/attractor/serve/<folder>-<hash>, one per folder the server is started
+in; never inside the folder runs work in, where a run could answer another's gate):
 runs that were executing when the server died are listed as "interrupted" and continue with
 POST /pipelines/{id}/resume, or all at start with --resume-interrupted.
 
@@ -36,7 +38,7 @@ SIGTERM drains: no new runs, running ones pause at their next node with a checkp
 export interface ServeFlags {
   host: string;
   port: string;
-  dataDir: string;
+  dataDir?: string;
   store?: string;
   token?: string;
   maxConcurrentRuns: string;
@@ -54,7 +56,10 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .description('serve the HTTP API with SSE events, human gates over HTTP and a live web view')
     .option('--host <host>', 'address to listen on (anything but loopback needs --token)', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', '8000')
-    .option('--data-dir <dir>', 'where runs, events and pending questions are kept', '.attractor-server')
+    .option(
+      '--data-dir <dir>',
+      'where runs, events and pending questions are kept (default: under ~/.local/state/attractor/serve)',
+    )
     .option(
       '--store <url>',
       'keep runs in PostgreSQL (postgres://user@host:port/db) instead of files under --data-dir',

@@ -145,11 +145,13 @@ export class PostgresRunStore implements RunStore {
     const next = RunRecordSchema.parse({ ...current, ...patch, updated_at: new Date().toISOString() });
     this.#records.set(id, next);
     this.#writes.push(async (client) => {
-      await client.query('UPDATE attractor.runs SET record = $2, status = $3 WHERE id = $1', [
-        id,
-        next,
-        next.status,
-      ]);
+      // A run that ended has no cancel still to hear (a resumed one must not meet an old one).
+      await client.query(
+        `UPDATE attractor.runs SET record = $2, status = $3,
+           cancel_requested = cancel_requested AND $3 NOT IN ('completed', 'failed', 'cancelled')
+         WHERE id = $1`,
+        [id, next, next.status],
+      );
       await this.#notify(client, id);
     }, this.#owners.fence(id));
     return next;
@@ -173,6 +175,40 @@ export class PostgresRunStore implements RunStore {
       );
       await this.#notify(client, id);
     }, this.#owners.fence(id));
+  }
+
+  /**
+   * Change run `id`'s questions as one compare-and-set among every server and worker sharing the
+   * database: `change` is given them as the database holds them now (their row locked until the
+   * change commits) and returns them changed, or throws to change nothing (two answers to one
+   * question: the second finds it answered). What this process recorded before goes first.
+   */
+  async changeQuestions(
+    id: string,
+    change: (questions: StoredQuestion[]) => StoredQuestion[],
+  ): Promise<void> {
+    await this.#writes.flush();
+    const client = await this.#pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ questions: unknown }>(
+        'SELECT questions FROM attractor.questions WHERE run_id = $1 FOR UPDATE',
+        [id],
+      );
+      const next = change(rows[0] ? StoredQuestionSchema.array().parse(rows[0].questions) : []);
+      await client.query('UPDATE attractor.questions SET questions = $2 WHERE run_id = $1', [
+        id,
+        JSON.stringify(next),
+      ]);
+      await this.#notify(client, id);
+      await client.query('COMMIT');
+      this.#questions.set(id, next);
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   /**
@@ -289,9 +325,28 @@ export class PostgresRunStore implements RunStore {
     return rows.map((row) => ({ seq: Number(row.seq), event: row.event }));
   }
 
-  /** Ask run `id`'s executor, in whichever process it is, to cancel it (delivered by NOTIFY). */
+  /**
+   * Ask run `id`'s executor, in whichever process it is, to cancel it: delivered by NOTIFY to a live one,
+   * and kept on the run's row for the worker that takes it next (its own may be dead).
+   */
   async requestCancel(id: string): Promise<void> {
-    await this.#pool.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, id]);
+    await this.#pool.query(
+      `WITH asked AS (
+         UPDATE attractor.runs SET cancel_requested = true
+         WHERE id = $1 AND status NOT IN ('completed', 'failed', 'cancelled')
+       )
+       SELECT pg_notify($2, $1)`,
+      [id, CANCEL_CHANNEL],
+    );
+  }
+
+  /** Whether a cancel of run `id` was asked for and the run has not ended since (`requestCancel`). */
+  async cancelRequested(id: string): Promise<boolean> {
+    const { rows } = await this.#pool.query<{ cancel_requested: boolean }>(
+      'SELECT cancel_requested FROM attractor.runs WHERE id = $1',
+      [id],
+    );
+    return rows[0]?.cancel_requested === true;
   }
 
   /**

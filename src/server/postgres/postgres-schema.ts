@@ -55,6 +55,11 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, stage, branch)
   );
   `,
+  // A cancel asked for while the run's worker may be dead: the next worker to take the run ends it
+  // cancelled instead of running it (a NOTIFY reaches only a live one).
+  `
+  ALTER TABLE attractor.runs ADD COLUMN cancel_requested boolean NOT NULL DEFAULT false;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
