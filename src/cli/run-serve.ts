@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
-import { isServerSecretName } from '../server/server-secret-names.js';
 import { defaultServerDataDir } from '../server/default-data-dir.js';
+import { isServerSecretName } from '../server/server-secret-names.js';
 import { startServer } from '../server/start-server.js';
 import { AttractorError } from '../shared/errors.js';
 import { refusePassthrough } from '../shared/process/filter-secret-env.js';
