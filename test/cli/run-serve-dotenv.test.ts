@@ -31,7 +31,7 @@ const PIPELINE = `digraph one {
 }`;
 
 async function serve(cwd: string, env: Record<string, string>): Promise<string> {
-  const args = ['serve', '--port', '0', '--data-dir', path.join(cwd, '.data')];
+  const args = ['serve', '--port', '0', '--data-dir', tempDir()];
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],

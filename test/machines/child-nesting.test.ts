@@ -101,7 +101,7 @@ describe('attractor serve', () => {
     const pipelines = path.join(dir, 'pipelines');
     fs.mkdirSync(pipelines);
     fs.writeFileSync(path.join(pipelines, 'self.dot'), manager('m', 'self.dot'));
-    const args = ['serve', '--port', '0', '--data-dir', path.join(dir, 'data'), '--allow-dir', pipelines];
+    const args = ['serve', '--port', '0', '--data-dir', tempDir(), '--allow-dir', pipelines];
     const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     let stderr = '';

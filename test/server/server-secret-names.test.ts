@@ -91,7 +91,8 @@ describe('attractor serve', () => {
         m [shape=house, stack.child_dotfile="child.dot", manager.poll_interval="10ms"]
         start -> m -> exit }`,
     );
-    const args = ['serve', '--port', '0', '--data-dir', path.join(dir, 'data'), '--allow-dir', pipelines];
+    const data = tempDir();
+    const args = ['serve', '--port', '0', '--data-dir', data, '--allow-dir', pipelines];
     const child = spawn(process.execPath, [BIN, ...args, '--allow-tools'], {
       cwd: dir,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -120,7 +121,7 @@ describe('attractor serve', () => {
       }, 'the run to end');
       expect(run.status).toBe('completed');
       const logs = fs
-        .readdirSync(path.join(dir, 'data'), { recursive: true, withFileTypes: true })
+        .readdirSync(data, { recursive: true, withFileTypes: true })
         .filter((entry) => entry.isFile() && entry.name === 'stdout.log')
         .map((entry) => fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8'));
       expect(logs).toEqual(['key=[]\n']);
