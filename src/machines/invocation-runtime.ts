@@ -41,4 +41,6 @@ export interface InvocationRuntime {
   ): { machine: PipelineMachine; startAt: string; sha: string };
   /** Handler invocations so far (for yielding to the event loop). */
   steps: number;
+  /** Resolves once the records made before the last yield are written (`paceSteps`). */
+  recordedAtLastYield?: Promise<void> | undefined;
 }

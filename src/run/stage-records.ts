@@ -31,7 +31,10 @@ export function writeStageStatus(stageDir: string, outcome: Outcome): void {
  * branches and child pipelines (other directories) write theirs at once.
  */
 export class FileStageStore implements StageStore {
-  readonly #pending: { stageDir: string; outcome: Outcome }[] = [];
+  // Stage folder → the outcome its status.json gets at the next flush. A node visited again before it
+  // keeps only its newest visit's (the earlier one would be overwritten unread): a loop of routing nodes
+  // writes one status.json per node per checkpoint.json, not one per step.
+  readonly #pending = new Map<string, Outcome>();
   readonly #lane: WriteLane | undefined;
 
   /**
@@ -66,8 +69,11 @@ export class FileStageStore implements StageStore {
 
   record(visit: StageVisit, outcome: Outcome, options: { keepWritten: boolean }): void {
     const lane = this.#queues(visit);
-    if (this.#defers(visit)) this.#pending.push({ stageDir: visit.stageDir, outcome });
-    else if (lane) {
+    if (this.#defers(visit)) {
+      // Moved to the end: the flush writes in the order the visits ended.
+      this.#pending.delete(visit.stageDir);
+      this.#pending.set(visit.stageDir, outcome);
+    } else if (lane) {
       const status = join(visit.stageDir, 'status.json');
       lane.push(`writing ${status}`, async () => {
         if (options.keepWritten && (await present(status))) return;
@@ -87,7 +93,9 @@ export class FileStageStore implements StageStore {
   flush(): void {
     const lane = this.#lane;
     if (lane) {
-      for (const { stageDir, outcome } of this.#pending.splice(0)) {
+      const pending = [...this.#pending];
+      this.#pending.clear();
+      for (const [stageDir, outcome] of pending) {
         lane.push(`writing ${join(stageDir, 'status.json')}`, async () => {
           await mkdir(stageDir, { recursive: true });
           await writeFileAtomicAsync(join(stageDir, 'status.json'), statusText(outcome), { durable: false });
@@ -95,13 +103,11 @@ export class FileStageStore implements StageStore {
       }
       return;
     }
-    while (this.#pending.length > 0) {
-      const record = this.#pending[0];
-      if (!record) break;
-      mkdirSync(record.stageDir, { recursive: true });
-      writeStageStatus(record.stageDir, record.outcome);
+    for (const [stageDir, outcome] of this.#pending) {
+      mkdirSync(stageDir, { recursive: true });
+      writeStageStatus(stageDir, outcome);
       // Dropped only once written: a failed write is tried again by the next flush.
-      this.#pending.shift();
+      this.#pending.delete(stageDir);
     }
   }
 
