@@ -9,9 +9,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 if (typeof globalThis.gc !== 'function') {
-  const r = spawnSync(process.execPath, [...process.execArgv, '--expose-gc', fileURLToPath(import.meta.url)], {
-    stdio: 'inherit',
-  });
+  const r = spawnSync(
+    process.execPath,
+    [...process.execArgv, '--expose-gc', fileURLToPath(import.meta.url)],
+    {
+      stdio: 'inherit',
+    },
+  );
   process.exit(r.status ?? 1);
 }
 
