@@ -12,7 +12,9 @@ const STEPS_PER_YIELD = 64;
  * costs nothing while the disk keeps up. A failed write is not this wait's to report: the recorder
  * stops the run with it.
  */
-export async function paceSteps(runtime: InvocationRuntime): Promise<void> {
+export async function paceSteps(
+  runtime: Pick<InvocationRuntime, 'steps' | 'recordedAtLastYield' | 'services'>,
+): Promise<void> {
   if (++runtime.steps % STEPS_PER_YIELD !== 0) return;
   await new Promise((resolve) => setImmediate(resolve));
   const earlier = runtime.recordedAtLastYield;
