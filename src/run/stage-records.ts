@@ -89,7 +89,10 @@ export class FileStageStore implements StageStore {
     return existsSync(stageDir);
   }
 
-  /** Make every waiting folder and write its status.json, oldest first; throws what the disk refused. */
+  /**
+   * Make every waiting folder and write its status.json: with a lane, queued as one operation; without,
+   * at once, throwing what the disk refused.
+   */
   flush(): void {
     const lane = this.#lane;
     if (lane) {
