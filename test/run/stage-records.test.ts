@@ -66,9 +66,8 @@ describe('FileStageStore', () => {
     const lane = new WriteLane();
     const records = new FileStageStore(runDir, lane);
     // A loop: a, b, a, b, a before the checkpoint.json that flushes them.
-    ['a', 'b', 'a', 'b', 'a'].forEach((node, i) =>
-      deferred(records, runDir, join(runDir, node), { status: 'success', notes: String(i + 1) }),
-    );
+    for (const [i, node] of ['a', 'b', 'a', 'b', 'a'].entries())
+      deferred(records, runDir, join(runDir, node), { status: 'success', notes: String(i + 1) });
     records.flush();
     expect(lane.pushedCount).toBe(1);
     await lane.settled();
