@@ -2,7 +2,8 @@
 // side branches) and the cycles rule's worst case (an unconditional self loop on every node). Linear
 // growth doubles the time; a quadratic rule would quadruple it. Moved here from the test suite, where
 // the same graphs are still validated for their findings: wall-clock bounds belong to benchmarks.
-import { loadPipeline, validate } from '../dist/index.js';
+import { validate } from '../dist/compiler.js';
+import { loadPipeline } from '../dist/index.js';
 
 function chain(n, selfLoops) {
   const lines = ['digraph big {', '  start [shape=Mdiamond]', '  done [shape=Msquare]', '  start -> n0'];

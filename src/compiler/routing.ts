@@ -9,7 +9,7 @@ export {
   goalGateRetryTarget,
 } from './routing/check-goal-gates.js';
 export { type NextStep, type NextStepInput, nextStep, type RoutingStep } from './routing/next-step.js';
-export { maxRetriesFor, retryDelayMs } from './routing/retry-delay.js';
+export { maxRetriesFor, retryPresetDelayMs } from './routing/retry-delay.js';
 export { type FailureRoute, type FailureRoutingInput, routeFailure } from './routing/route-failure.js';
 export {
   type EdgeSelectionInput,

@@ -1,3 +1,4 @@
+import { backoffDelayMs } from '../shared/backoff-delay.js';
 import { ConfigurationError } from './errors/configuration-error.js';
 import { LLMError } from './errors/llm-error.js';
 
@@ -34,14 +35,22 @@ export function createRetryPolicy(overrides: Partial<RetryPolicy> = {}): RetryPo
   return policy;
 }
 
-/** Backoff before retry number `attempt` (0-based): min(base × multiplier^attempt, max) × U(0.5, 1.5). */
+/**
+ * Backoff before retry number `attempt` (0-based): min(base × multiplier^attempt, max) × U(0.5, 1.5), in
+ * whole ms — the policy's schedule of the project's one backoff (`shared/backoff-delay.ts`).
+ */
 export function retryDelayMs(
   policy: RetryPolicy,
   attempt: number,
   random: () => number = Math.random,
 ): number {
-  const delay = Math.min(policy.baseDelayMs * policy.multiplier ** attempt, policy.maxDelayMs);
-  return policy.jitter ? delay * (0.5 + random()) : delay;
+  const schedule = {
+    initialMs: policy.baseDelayMs,
+    factor: policy.multiplier,
+    maxMs: policy.maxDelayMs,
+    jitter: policy.jitter,
+  };
+  return backoffDelayMs(schedule, attempt + 1, random);
 }
 
 /**

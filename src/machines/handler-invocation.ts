@@ -14,6 +14,7 @@ import { errorOutcome } from './error-outcome.js';
 import { fromHandler, type HandlerActorLogic } from './handler-actor-logic.js';
 import type { InvocationRuntime } from './invocation-runtime.js';
 import type { PipelineMachineContext } from './machine-context.js';
+import { paceSteps } from './pace-steps.js';
 import { missingBackend, missingInterviewer } from './pipeline-services.js';
 import { stageDirFor } from './stage-dir.js';
 import { type StageVisit, unrecordedStages } from './stage-store.js';
@@ -74,8 +75,6 @@ function collectChildLogs(
 /** Handlers that apply the node `timeout` themselves (a human gate's default choice must win over it). */
 const SELF_TIMED = new Set(['wait.human', 'tool']);
 
-const YIELD_EVERY = 64;
-
 /**
  * `handler.<type>` actor logic for each handler type the graph uses, bound to the run's services.
  * Each invocation gets its node and the pipeline context through its input, so the same logic serves
@@ -90,8 +89,7 @@ export function createHandlerActors(runtime: InvocationRuntime): Record<string, 
 
 function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
   return fromHandler(async ({ input, self, signal }) => {
-    // Steps of no-op handlers chain through microtasks only; let signals and timers in now and then.
-    if (++runtime.steps % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+    await paceSteps(runtime);
     const { context } = input;
     // The values as handlers and routing see them: with the visit counts (a view, not a copy).
     const values = visitValuesView(context.values, context.visits);

@@ -46,4 +46,6 @@ export interface InvocationRuntime {
   childLevels: number;
   /** Handler invocations so far (for yielding to the event loop). */
   steps: number;
+  /** Resolves once the records made before the last yield are written (`paceSteps`). */
+  recordedAtLastYield?: Promise<void> | undefined;
 }

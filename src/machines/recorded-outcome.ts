@@ -1,5 +1,5 @@
 import type { Outcome } from '../compiler/outcome.js';
-import { retryDelayMs } from '../compiler/routing.js';
+import { retryPresetDelayMs } from '../compiler/routing.js';
 import { type AppliedOutcome, applyOutcome } from './apply-outcome.js';
 import { errorOutcome } from './error-outcome.js';
 import type { GraphLookup } from './graph-lookup.js';
@@ -40,7 +40,7 @@ export function recordedOutcome(
   // The wait before a retry is decided with it: `node.retry` says how long, the backoff waits exactly that.
   const jitter = typeof retryJitter === 'number' && Number.isFinite(retryJitter) ? retryJitter : 0.5;
   const retryDelay = applied.retrying
-    ? { retryDelayMs: retryDelayMs(node.attrs.retry_policy, applied.attempt, () => jitter) }
+    ? { retryDelayMs: retryPresetDelayMs(node.attrs.retry_policy, applied.attempt, () => jitter) }
     : {};
   return {
     assigned: { ...applied.context, ...retryDelay, ...(llmChoice ? { llmChoice } : {}) },

@@ -1,5 +1,5 @@
 import { fromPromise, type PromiseActorLogic } from 'xstate';
-import { retryDelayMs } from '../compiler/routing.js';
+import { retryPresetDelayMs } from '../compiler/routing.js';
 import type { GraphLookup } from './graph-lookup.js';
 import type { HandlerInvocationInput } from './invocation-runtime.js';
 import type { PipelineMachineContext } from './machine-context.js';
@@ -16,7 +16,7 @@ export function retryBackoffDelay(lookup: GraphLookup, random: () => number) {
     if (context.retryDelayMs !== undefined) return context.retryDelayMs;
     const n = context.lastNode ? lookup.node(context.lastNode) : undefined;
     const attempt = n ? (context.nodeRetries[n.id] ?? 1) : 1;
-    return retryDelayMs(n?.attrs.retry_policy, attempt, random);
+    return retryPresetDelayMs(n?.attrs.retry_policy, attempt, random);
   };
 }
 

@@ -31,7 +31,10 @@ export function writeStageStatus(stageDir: string, outcome: Outcome): void {
  * branches and child pipelines (other directories) write theirs at once.
  */
 export class FileStageStore implements StageStore {
-  readonly #pending: { stageDir: string; outcome: Outcome }[] = [];
+  // Stage folder → the outcome its status.json gets at the next flush. A node visited again before it
+  // keeps only its newest visit's (the earlier one would be overwritten unread): a loop of routing nodes
+  // writes one status.json per node per checkpoint.json, not one per step.
+  readonly #pending = new Map<string, Outcome>();
   readonly #lane: WriteLane | undefined;
 
   /**
@@ -66,8 +69,11 @@ export class FileStageStore implements StageStore {
 
   record(visit: StageVisit, outcome: Outcome, options: { keepWritten: boolean }): void {
     const lane = this.#queues(visit);
-    if (this.#defers(visit)) this.#pending.push({ stageDir: visit.stageDir, outcome });
-    else if (lane) {
+    if (this.#defers(visit)) {
+      // Moved to the end: the flush writes in the order the visits ended.
+      this.#pending.delete(visit.stageDir);
+      this.#pending.set(visit.stageDir, outcome);
+    } else if (lane) {
       const status = join(visit.stageDir, 'status.json');
       lane.push(`writing ${status}`, async () => {
         if (options.keepWritten && (await present(status))) return;
@@ -83,25 +89,28 @@ export class FileStageStore implements StageStore {
     return existsSync(stageDir);
   }
 
-  /** Make every waiting folder and write its status.json, oldest first; throws what the disk refused. */
+  /**
+   * Make every waiting folder and write its status.json: with a lane, queued as one operation; without,
+   * at once, throwing what the disk refused.
+   */
   flush(): void {
     const lane = this.#lane;
     if (lane) {
-      for (const { stageDir, outcome } of this.#pending.splice(0)) {
-        lane.push(`writing ${join(stageDir, 'status.json')}`, async () => {
-          await mkdir(stageDir, { recursive: true });
-          await writeFileAtomicAsync(join(stageDir, 'status.json'), statusText(outcome), { durable: false });
-        });
-      }
+      const records = [...this.#pending];
+      this.#pending.clear();
+      if (records.length === 0) return;
+      // Folders of different nodes, none fsync'd, all before the checkpoint.json that follows: made side by
+      // side in one operation, not one after another (five trips to the thread pool each).
+      lane.push(`writing the routing nodes' status.json files in ${this.runDir}`, async () => {
+        await Promise.all(records.map(([stageDir, outcome]) => writeRoutingRecord(stageDir, outcome)));
+      });
       return;
     }
-    while (this.#pending.length > 0) {
-      const record = this.#pending[0];
-      if (!record) break;
-      mkdirSync(record.stageDir, { recursive: true });
-      writeStageStatus(record.stageDir, record.outcome);
+    for (const [stageDir, outcome] of this.#pending) {
+      mkdirSync(stageDir, { recursive: true });
+      writeStageStatus(stageDir, outcome);
       // Dropped only once written: a failed write is tried again by the next flush.
-      this.#pending.shift();
+      this.#pending.delete(stageDir);
     }
   }
 
@@ -113,6 +122,11 @@ export class FileStageStore implements StageStore {
   #queues(visit: StageVisit): WriteLane | undefined {
     return visit.runDir === this.runDir ? this.#lane : undefined;
   }
+}
+
+async function writeRoutingRecord(stageDir: string, outcome: Outcome): Promise<void> {
+  await mkdir(stageDir, { recursive: true });
+  await writeFileAtomicAsync(join(stageDir, 'status.json'), statusText(outcome), { durable: false });
 }
 
 async function present(path: string): Promise<boolean> {

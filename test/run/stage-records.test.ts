@@ -9,6 +9,7 @@ import { newestJournalCheckpoint } from '../../src/run/checkpoint-journal.js';
 import { resumePipeline, startPipeline } from '../../src/run/engine.js';
 import type { PipelineRun } from '../../src/run/run-types.js';
 import { FileStageStore, restoreStageRecords } from '../../src/run/stage-records.js';
+import { WriteLane } from '../../src/shared/commit-queue.js';
 import { ensureDist, ROOT } from '../helpers/ensure-dist.js';
 import { readJson, runDot, tempDir } from '../helpers/run-helpers.js';
 
@@ -58,6 +59,22 @@ describe('FileStageStore', () => {
     records.flush();
     expect(statusOf(runDir, 'a')['outcome']).toBe('success');
     expect(statusOf(runDir, 'b')['outcome']).toBe('success');
+  });
+
+  it("keeps a folder's newest record only, and writes a flush's records in one operation of the lane", async () => {
+    const runDir = tempDir();
+    const lane = new WriteLane();
+    const records = new FileStageStore(runDir, lane);
+    // A loop: a, b, a, b, a before the checkpoint.json that flushes them.
+    for (const [i, node] of ['a', 'b', 'a', 'b', 'a'].entries())
+      deferred(records, runDir, join(runDir, node), { status: 'success', notes: String(i + 1) });
+    records.flush();
+    expect(lane.pushedCount).toBe(1);
+    await lane.settled();
+    expect(statusOf(runDir, 'a')['notes']).toBe('5');
+    expect(statusOf(runDir, 'b')['notes']).toBe('4');
+    records.flush();
+    expect(lane.pushedCount).toBe(1);
   });
 
   it('writes at once what is not its own routing nodes: nodes that do work, other directories', () => {

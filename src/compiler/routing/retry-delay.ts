@@ -1,14 +1,8 @@
+import { type BackoffSchedule, backoffDelayMs } from '../../shared/backoff-delay.js';
 import type { PipelineGraph, PipelineNode } from '../ir.js';
 
-export interface RetryPreset {
-  /** Delay before the first retry, in ms. */
-  initialMs: number;
-  /** Multiplier per further retry. */
-  factor: number;
-  /** Upper bound before jitter, in ms. */
-  maxMs: number;
-  /** Multiply by a uniform factor in [0.5, 1.5). */
-  jitter: boolean;
+/** A named backoff a node chooses with `retry_policy`. */
+export interface RetryPreset extends BackoffSchedule {
   /** Attempts usually paired with the preset; informative only (see `maxRetriesFor`). */
   suggestedMaxAttempts: number;
 }
@@ -44,19 +38,19 @@ export function resolveRetryPreset(name: string | undefined): RetryPreset {
 }
 
 /**
- * Milliseconds to wait before retry number `attempt` (1 = the first retry).
+ * Milliseconds a node whose `retry_policy` is `preset` waits before retry number `attempt` (1 = the
+ * first retry): the preset's schedule of the one backoff (`shared/backoff-delay.ts`).
  * `random` returns a number in [0, 1) (inject a seeded one in tests).
  *
  * @example
- * retryDelayMs('standard', 3, () => 0.5); // 800
+ * retryPresetDelayMs('standard', 3, () => 0.5); // 800
  */
-export function retryDelayMs(preset: string | undefined, attempt: number, random: () => number): number {
-  const policy = resolveRetryPreset(preset);
-  const n = Number.isFinite(attempt) ? Math.max(1, Math.floor(attempt)) : 1;
-  // Exponent capped so a huge attempt number cannot overflow to Infinity before the cap applies.
-  const base = Math.min(policy.initialMs * policy.factor ** Math.min(n - 1, 64), policy.maxMs);
-  const factor = policy.jitter ? 0.5 + Math.min(Math.max(random(), 0), 1) : 1;
-  return Math.round(base * factor);
+export function retryPresetDelayMs(
+  preset: string | undefined,
+  attempt: number,
+  random: () => number,
+): number {
+  return backoffDelayMs(resolveRetryPreset(preset), attempt, random);
 }
 
 /**

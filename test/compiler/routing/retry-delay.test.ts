@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maxRetriesFor, retryDelayMs } from '../../../src/compiler/routing.js';
+import { maxRetriesFor, retryPresetDelayMs } from '../../../src/compiler/routing.js';
 import { buildGraph, nodeOf } from '../../helpers/ir-builder.js';
 
 /** Deterministic LCG so the jitter test is reproducible. */
@@ -13,7 +13,7 @@ function seeded(seed: number): () => number {
 
 const noJitter = () => 0.5;
 
-describe('retryDelayMs', () => {
+describe('retryPresetDelayMs', () => {
   it.each<[string | undefined, number[]]>([
     ['standard', [200, 400, 800, 1600, 3200]],
     [undefined, [200, 400, 800, 1600, 3200]],
@@ -24,33 +24,33 @@ describe('retryDelayMs', () => {
     ['patient', [2000, 6000, 18000, 54000, 60000]],
     ['none', [0, 0, 0]],
   ])('%s → %j (jitter factor 1)', (preset, delays) => {
-    expect(delays.map((_, i) => retryDelayMs(preset, i + 1, noJitter))).toEqual(delays);
+    expect(delays.map((_, i) => retryPresetDelayMs(preset, i + 1, noJitter))).toEqual(delays);
   });
 
   it('caps at 60 s even for huge attempt numbers', () => {
-    expect(retryDelayMs('standard', 20, noJitter)).toBe(60_000);
-    expect(retryDelayMs('standard', 1e9, noJitter)).toBe(60_000);
+    expect(retryPresetDelayMs('standard', 20, noJitter)).toBe(60_000);
+    expect(retryPresetDelayMs('standard', 1e9, noJitter)).toBe(60_000);
   });
 
   it('jitter stays within 0.5–1.5× and is reproducible with a seeded random', () => {
-    const a = Array.from({ length: 200 }, (_, i) => retryDelayMs('standard', (i % 5) + 1, seeded(42)));
+    const a = Array.from({ length: 200 }, (_, i) => retryPresetDelayMs('standard', (i % 5) + 1, seeded(42)));
     const random = seeded(7);
     for (let attempt = 1; attempt <= 8; attempt++) {
       const base = Math.min(200 * 2 ** (attempt - 1), 60_000);
-      const delay = retryDelayMs('standard', attempt, random);
+      const delay = retryPresetDelayMs('standard', attempt, random);
       expect(delay).toBeGreaterThanOrEqual(base * 0.5);
       expect(delay).toBeLessThanOrEqual(base * 1.5);
     }
-    expect(Array.from({ length: 200 }, (_, i) => retryDelayMs('standard', (i % 5) + 1, seeded(42)))).toEqual(
-      a,
-    );
-    expect(retryDelayMs('standard', 1, () => 0)).toBe(100);
-    expect(retryDelayMs('standard', 1, () => 0.999999)).toBe(300);
+    expect(
+      Array.from({ length: 200 }, (_, i) => retryPresetDelayMs('standard', (i % 5) + 1, seeded(42))),
+    ).toEqual(a);
+    expect(retryPresetDelayMs('standard', 1, () => 0)).toBe(100);
+    expect(retryPresetDelayMs('standard', 1, () => 0.999999)).toBe(300);
   });
 
   it('treats attempt < 1 as the first retry', () => {
-    expect(retryDelayMs('standard', 0, noJitter)).toBe(200);
-    expect(retryDelayMs('standard', Number.NaN, noJitter)).toBe(200);
+    expect(retryPresetDelayMs('standard', 0, noJitter)).toBe(200);
+    expect(retryPresetDelayMs('standard', Number.NaN, noJitter)).toBe(200);
   });
 });
 

@@ -45,7 +45,7 @@ function parseBody(message: string): GoogleErrorBody | undefined {
 }
 
 /** google.rpc.RetryInfo's `retryDelay` ("7s", "0.5s"), in milliseconds. */
-function retryDelayMs(body: GoogleErrorBody | undefined): number | undefined {
+function retryInfoDelayMs(body: GoogleErrorBody | undefined): number | undefined {
   const info = body?.details?.find((detail) => detail['@type']?.endsWith('google.rpc.RetryInfo'));
   const match = /^(\d+(?:\.\d+)?)s$/.exec(info?.retryDelay ?? '');
   return match ? Math.round(Number(match[1]) * 1000) : undefined;
@@ -54,7 +54,7 @@ function retryDelayMs(body: GoogleErrorBody | undefined): number | undefined {
 function fromStatus(status: number, message: string, context: GeminiErrorContext, cause: unknown): LLMError {
   const body = parseBody(message);
   const text = body?.message ?? message;
-  const retryAfterMs = parseRetryAfter(context.headers) ?? retryDelayMs(body);
+  const retryAfterMs = parseRetryAfter(context.headers) ?? retryInfoDelayMs(body);
   const options: LLMErrorOptions = {
     provider: PROVIDER,
     status,
