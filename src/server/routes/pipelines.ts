@@ -8,6 +8,7 @@ import { runView } from '../run-view.js';
 import type { ServerOptions } from '../server-options.js';
 import { INLINE_SOURCE } from '../server-read-scope.js';
 import { sseResponse } from '../sse-response.js';
+import { checkSubmissionSize } from '../submission-limits.js';
 import {
   AnswerRequestSchema,
   ForkRequestSchema,
@@ -33,6 +34,7 @@ export function registerPipelineRoutes(app: Hono, manager: RunManager, options: 
     } else {
       source = body.dot_source as string;
     }
+    checkSubmissionSize(source);
     const record = manager.submit({
       source,
       sourceFile,
