@@ -3,6 +3,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { AttractorError } from '../shared/errors.js';
 import { isWildcard } from './allowed-hosts.js';
+import { listenError } from './listen-error.js';
 import { createServerApp } from './create-server-app.js';
 import { FileRunStore } from './file-run-store.js';
 import { PostgresRunStore } from './postgres/postgres-run-store.js';
@@ -79,13 +80,7 @@ export async function startServer(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new AttractorError('PORT_IN_USE', `port ${options.port} on ${options.host} is already in use.`, {
-              cause: error,
-            })
-          : error,
-      ),
+      reject(listenError(error, options.host, options.port)),
     );
     server.listen(options.port, options.host, () => resolve());
   });
