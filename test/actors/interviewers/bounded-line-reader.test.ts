@@ -7,7 +7,12 @@ import { choice, signal } from './fixtures.js';
 function read(chunks: (string | Buffer)[], maxChars = 8): { lines: ReadLine[]; closed: boolean } {
   const input = new PassThrough();
   const seen = { lines: [] as ReadLine[], closed: false };
-  new BoundedLineReader(input, (line) => seen.lines.push(line), () => (seen.closed = true), maxChars);
+  new BoundedLineReader(
+    input,
+    (line) => seen.lines.push(line),
+    () => (seen.closed = true),
+    maxChars,
+  );
   for (const chunk of chunks) input.write(chunk);
   input.end();
   return seen;
