@@ -1,4 +1,5 @@
 import { stripAcceleratorPrefix } from '../../compiler/accelerator.js';
+import { printableText } from '../../shared/printable-text.js';
 import { BoundedLineReader, type ReadLine } from './bounded-line-reader.js';
 import { acceptsText, checkAnswer } from './check-answer.js';
 import type { Answer, Interviewer, Question } from './interviewer.js';
@@ -59,9 +60,11 @@ export class ConsoleInterviewer implements Interviewer {
 
   async #askOnce(question: Question, signal: AbortSignal): Promise<Answer> {
     const deadline = question.timeoutMs === undefined ? undefined : Date.now() + question.timeoutMs;
-    this.#write(`[?] ${question.text}\n`);
+    this.#write(`[?] ${printableText(question.text)}\n`);
     for (const option of question.options) {
-      this.#write(`  [${option.key}] ${stripAcceleratorPrefix(option.label)}\n`);
+      this.#write(
+        `  [${printableText(option.key)}] ${printableText(stripAcceleratorPrefix(option.label))}\n`,
+      );
     }
     for (;;) {
       this.#write(this.#prompt(question));
@@ -89,7 +92,7 @@ export class ConsoleInterviewer implements Interviewer {
   }
 
   inform(message: string, stage: string): void {
-    this.#write(`[i] ${stage}: ${message}\n`);
+    this.#write(`[i] ${stage}: ${printableText(message)}\n`);
   }
 
   /** Stop reading the input stream. */
