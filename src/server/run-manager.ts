@@ -23,6 +23,7 @@ import { gateDeadline, nextGateDeadline } from './gate-deadline.js';
 import { HttpInterviewer, recordOfflineAnswer } from './http-interviewer.js';
 import { applyNodeStatus, type NodeStatus } from './node-statuses.js';
 import { readEventLines } from './read-event-lines.js';
+import { refuseExternalAgents } from './refuse-external-agents.js';
 import { type EventSink, RunEventHub } from './run-event-hub.js';
 import {
   type RunRecord,
@@ -660,6 +661,7 @@ export class RunManager {
       );
     }
     const simulated = submission.options.dry_run || submission.options.scenario !== undefined;
+    refuseExternalAgents(loaded.graph, simulated === true);
     if (!simulated && !this.#options.realRuns) {
       throw new ApiError(
         422,
