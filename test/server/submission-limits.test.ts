@@ -22,7 +22,8 @@ describe('POST /pipelines: the size of a pipeline', () => {
     const server = await testServer();
     const started = performance.now();
     const { status, body } = await server.json('POST', '/pipelines', { dot_source, dry_run: true });
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // Refused by counting, not by compiling and checking what it counted (30,000 nodes held a server ~9 s).
+    expect(performance.now() - started).toBeLessThan(5_000);
     expect(status).toBe(413);
     expect(body.error).toMatchObject({ code: 'PIPELINE_TOO_LARGE', limit });
     expect(body.error.message).toContain(`${limit}=`);
