@@ -1,4 +1,5 @@
 import type { PipelineEvent } from '../shared/pipeline-event.js';
+import { printableJson } from '../shared/printable-text.js';
 import type { Colors } from './colors.js';
 import { displayPath } from './display-path.js';
 import { formatUsage } from './format-usage.js';
@@ -16,7 +17,9 @@ const STATUS_MARKS: Readonly<Record<string, string>> = {
  * One human-readable progress line per event (plain output; the TUI replaces this on a terminal).
  * The start of a run takes two lines: its name, then where its run directory is (relative to `cwd`).
  */
-export function formatEventLine(event: PipelineEvent, colors: Colors, cwd?: string): string | undefined {
+export function formatEventLine(raw: PipelineEvent, colors: Colors, cwd?: string): string | undefined {
+  // What the pipeline supplied (its name, goal, notes, questions) is shown, never obeyed by the terminal.
+  const event = printableJson(raw);
   const { branch, parent } = event.data;
   const where = [parent ? `child` : '', branch ? `branch ${branch}` : ''].filter(Boolean).join(' ');
   const at = where ? ` (${where})` : '';

@@ -1,4 +1,5 @@
 import type { RunSummary } from '../run/read-run-summary.js';
+import { printableText } from '../shared/printable-text.js';
 import type { Colors } from './colors.js';
 
 const COLUMNS = ['ID', 'PIPELINE', 'STATUS', 'NODE', 'STARTED (UTC)', 'DURATION', 'COST'] as const;
@@ -13,15 +14,17 @@ export function formatDuration(ms: number): string {
 
 /** One aligned row per run; the status coloured (on a terminal) by what it asks of the reader. */
 export function formatRunsTable(runs: readonly RunSummary[], colors: Colors): string {
-  const rows = runs.map((run) => [
-    run.id,
-    run.pipeline,
-    run.status,
-    run.current_node ?? '',
-    run.started_at.slice(0, 19).replace('T', ' '),
-    formatDuration(run.duration_ms),
-    run.cost_usd === undefined ? '' : `$${run.cost_usd.toFixed(4)}`,
-  ]);
+  const rows = runs.map((run) =>
+    [
+      run.id,
+      run.pipeline,
+      run.status,
+      run.current_node ?? '',
+      run.started_at.slice(0, 19).replace('T', ' '),
+      formatDuration(run.duration_ms),
+      run.cost_usd === undefined ? '' : `$${run.cost_usd.toFixed(4)}`,
+    ].map(printableText),
+  );
   const widths = COLUMNS.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]?.length ?? 0)));
   const line = (cells: readonly string[], paint?: (status: string) => string): string =>
     cells

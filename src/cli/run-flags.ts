@@ -25,6 +25,8 @@ export interface RunFlags {
   replay?: string;
   /** USD budget of the run (overrides the graph's max_cost_usd); checked by commander (exit 2). */
   maxCost?: number;
+  /** Run models without a catalog price under a budget, uncounted. */
+  allowUnpriced?: boolean;
   /** Where the agents work (default: the current directory). */
   workdir?: string;
   /** `--allow-read DIR`, collected: more folders the pipeline may name files in. */

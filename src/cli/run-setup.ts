@@ -80,6 +80,7 @@ function realSettings(
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.provider ? { provider: flags.provider } : {}),
     ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}),
+    ...(flags.allowUnpriced ? { allowUnpriced: true } : {}),
     ...(flags.record ? { recordTo: path.resolve(ctx.io.cwd, flags.record) } : {}),
     ...(flags.replay ? { replayFrom: path.resolve(ctx.io.cwd, flags.replay) } : {}),
     ...(initialUsage !== undefined ? { initialUsage } : {}),

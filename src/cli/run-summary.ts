@@ -1,4 +1,5 @@
 import type { RunResult } from '../run/run-types.js';
+import { printableJson } from '../shared/printable-text.js';
 import type { Colors } from './colors.js';
 
 /**
@@ -21,9 +22,10 @@ export function describeQuality(result: RunResult, retried: readonly string[]): 
 
 /** The last line of a finished run (completed or failed); `reasonShown` drops a reason printed above. */
 export function formatRunSummary(
-  result: RunResult,
+  raw: RunResult,
   options: { retried: readonly string[]; reasonShown: boolean; runDir: string; colors: Colors },
 ): string {
+  const result = printableJson(raw);
   const quality = describeQuality(result, options.retried);
   if (result.status === 'completed')
     return `${options.colors.green('Completed')} at ${result.stoppedAt ?? '?'} (${quality}). Run directory: ${options.runDir}`;

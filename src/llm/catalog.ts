@@ -33,3 +33,26 @@ export function getLatestModel(provider: string, capability?: ModelCapability): 
     return true;
   });
 }
+
+/**
+ * Each provider's balanced model: what a node uses when nothing names one. The middle of the
+ * provider's range and priced in the catalog, never its most expensive model, so a run started with
+ * only a key costs what a user expects and a budget can count it (decision 0372).
+ */
+const BALANCED_MODELS: Readonly<Record<string, string>> = {
+  anthropic: 'claude-sonnet-4-6',
+  openai: 'gpt-5.2',
+  gemini: 'gemini-2.5-pro',
+};
+
+/** The model a node of `provider` uses when nothing names one: its balanced model, else its latest with tools. */
+export function getDefaultModel(provider: string): ModelInfo | undefined {
+  const balanced = BALANCED_MODELS[provider];
+  return (balanced ? getModelInfo(balanced) : undefined) ?? getLatestModel(provider, 'tools');
+}
+
+/** True when the catalog prices `model`'s input and output, so its calls can be counted against a budget. */
+export function isPriced(model: string): boolean {
+  const info = getModelInfo(model);
+  return info?.inputCostPerMillion !== undefined && info.outputCostPerMillion !== undefined;
+}

@@ -6,7 +6,7 @@
  * const client = LLMClient.fromEnv();
  * const result = await client.generate({ model: 'claude-sonnet-4-6', prompt: 'Say hi' });
  */
-export { getLatestModel, getModelInfo, listModels } from './catalog.js';
+export { getDefaultModel, getLatestModel, getModelInfo, isPriced, listModels } from './catalog.js';
 export { LLMClient, type LLMClientOptions, type RequestOptions } from './client.js';
 export { estimateCost } from './cost.js';
 export { generate, generateObject, getDefaultClient, setDefaultClient, stream } from './default-client.js';

@@ -42,3 +42,41 @@ export function checkpointAtEntry(runDir: string, node: string): RunEntries {
   const parsed = entry === undefined ? undefined : CheckpointSchema.safeParse(entry);
   return { reached, ...(parsed?.success ? { entry: parsed.data } : {}) };
 }
+
+/** The context keys a run starts with (`pipeline-input.ts`): what its start node found. */
+const isStartingKey = (key: string): boolean =>
+  ['pipeline.name', 'pipeline.goal', 'graph.goal', 'goal'].includes(key) || key.startsWith('vars.');
+
+/**
+ * The state as the run entered its start node `start`, which no checkpoint records (the first is taken
+ * after it): the first checkpoint with nothing done yet and only the context every run starts with.
+ */
+export function checkpointAtStart(runDir: string, start: string): RunEntries {
+  let text: string;
+  try {
+    text = readFileSync(join(runDir, CHECKPOINT_HISTORY_FILE), 'utf8');
+  } catch {
+    return { reached: [] };
+  }
+  let first: Record<string, unknown> | undefined;
+  eachJournalState(text, (state) => {
+    first ??= structuredClone(state);
+  });
+  const parsed = first === undefined ? undefined : CheckpointSchema.safeParse(first);
+  if (!parsed?.success) return { reached: [] };
+  const { arrived_by: _edge, usage: _usage, failure: _failure, ...kept } = parsed.data;
+  const context = Object.fromEntries(Object.entries(kept.context).filter(([key]) => isStartingKey(key)));
+  const entry: Checkpoint = {
+    ...kept,
+    current_node: start,
+    completed_nodes: [],
+    node_retries: {},
+    node_outcomes: {},
+    failed_nodes: [],
+    logs: [],
+    steps: 0,
+    restarts: 0,
+    context,
+  };
+  return { reached: [start], entry };
+}

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WriteLane } from '../shared/commit-queue.js';
 import { type LineFile, openLineFile } from '../shared/line-file.js';
 import { openQueuedLineFile, type QueuedLineFile } from '../shared/queued-line-file.js';
+import { readRunFile } from '../shared/read-run-file.js';
 import { removePresentFile } from '../shared/remove-file.js';
 import { applyCheckpointDelta, isCheckpointDelta } from './checkpoint-delta.js';
 
@@ -77,7 +77,7 @@ export class CheckpointJournal {
 export function newestJournalCheckpoint(runDir: string): Record<string, unknown> | undefined {
   let text: string;
   try {
-    text = readFileSync(join(runDir, JOURNAL_FILE), 'utf8');
+    text = readRunFile(join(runDir, JOURNAL_FILE));
   } catch {
     return undefined;
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { ContextLogEntrySchema } from '../actors/pipeline-context.js';
@@ -9,6 +9,7 @@ import type { WriteLane } from '../shared/commit-queue.js';
 import { AttractorError } from '../shared/errors.js';
 import { openLineFile } from '../shared/line-file.js';
 import { openQueuedLineFile } from '../shared/queued-line-file.js';
+import { readRunFile } from '../shared/read-run-file.js';
 import {
   type CheckpointParts,
   chainStartText,
@@ -221,7 +222,7 @@ export function readCheckpoint(path: string): Checkpoint {
 function parseCheckpointFile(path: string): unknown {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRunFile(path);
   } catch {
     throw new AttractorError('CHECKPOINT_NOT_FOUND', `cannot read checkpoint ${path}.`);
   }

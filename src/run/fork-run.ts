@@ -2,13 +2,14 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { PipelineGraph } from '../compiler/ir.js';
+import { isStartNode } from '../compiler/validate/graph-index.js';
 import { parseVarsDeclaration } from '../compiler/vars/pipeline-vars.js';
 import { stageDirFor } from '../machines/stage-dir.js';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import { AttractorError } from '../shared/errors.js';
 import type { Checkpoint } from './checkpoint.js';
 import { saveCheckpoint } from './checkpoint-files.js';
-import { checkpointAtEntry } from './checkpoint-history.js';
+import { checkpointAtEntry, checkpointAtStart } from './checkpoint-history.js';
 import { assertRunDirFree } from './resolve-run-dir.js';
 import { makeRunFolder, newRunId } from './run-directory.js';
 
@@ -55,7 +56,10 @@ export function forkRun(options: ForkOptions): ForkedRun {
       `the pipeline has no node "${node}" to fork from; its nodes: ${graph.nodes.map((n) => n.id).join(', ')}.`,
     );
   }
-  const { entry, reached } = checkpointAtEntry(from, node);
+  refuseUnknownParameters(graph, options.set ?? {});
+  const forkedNode = graph.nodes.find((n) => n.id === node);
+  const { entry, reached } =
+    forkedNode && isStartNode(forkedNode) ? checkpointAtStart(from, node) : checkpointAtEntry(from, node);
   if (!entry) {
     throw new AttractorError(
       'FORK_NODE_NOT_REACHED',
@@ -116,6 +120,22 @@ function readManifest(runDir: string): Record<string, unknown> & { run_id: strin
   if (typeof id !== 'string')
     throw new AttractorError('FORK_NOT_A_RUN', `${runDir}/manifest.json names no run_id.`);
   return manifest as Record<string, unknown> & { run_id: string };
+}
+
+/**
+ * `vars.<name>` is where a declared parameter's value lives: a key naming an undeclared one would give
+ * the fork a parameter its pipeline does not have, so it is refused like `--set` on a run refuses it.
+ */
+function refuseUnknownParameters(graph: PipelineGraph, set: Readonly<Record<string, string>>): void {
+  const declared = parseVarsDeclaration(graph.attrs.vars).map((v) => v.name);
+  for (const key of Object.keys(set)) {
+    const name = key.startsWith('vars.') ? key.slice('vars.'.length) : undefined;
+    if (name === undefined || declared.includes(name)) continue;
+    throw new AttractorError(
+      'FORK_UNKNOWN_PARAMETER',
+      `"${key}" names a pipeline parameter the pipeline does not declare; ${declared.length > 0 ? `it declares: ${declared.join(', ')}` : 'it declares none (graph attribute vars)'}.`,
+    );
+  }
 }
 
 /** The context keys `--set` changes: declared parameters live under `vars.`, the rest as named. */

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { readPendingQuestions } from '../actors/interviewers/answer-channel.js';
+import { readRunFile } from '../shared/read-run-file.js';
 import { type Checkpoint, readCheckpoint } from './checkpoint.js';
 import { isRunLockHeld } from './run-lock.js';
 import { deriveRunStatus, type RunStatus } from './run-status.js';
@@ -37,7 +37,7 @@ export interface RunSummary {
 export function readRunSummary(runDir: string, now: () => number = Date.now): RunSummary | undefined {
   let head: z.infer<typeof ManifestHeadSchema>;
   try {
-    head = ManifestHeadSchema.parse(JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')));
+    head = ManifestHeadSchema.parse(JSON.parse(readRunFile(join(runDir, 'manifest.json'))));
   } catch {
     return undefined;
   }

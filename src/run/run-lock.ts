@@ -1,6 +1,7 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AttractorError } from '../shared/errors.js';
+import { readRunFile } from '../shared/read-run-file.js';
 import { removePresentFile } from '../shared/remove-file.js';
 import { overwriteRefusal } from './resolve-run-dir.js';
 
@@ -71,7 +72,7 @@ function refusal(runDir: string, holder: number | undefined, fresh: boolean): At
 function lockHolder(path: string): { holder?: number; blank: boolean } {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRunFile(path);
   } catch {
     return { blank: true };
   }

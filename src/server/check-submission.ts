@@ -8,6 +8,7 @@ import { AttractorError } from '../shared/errors.js';
 import { ApiError } from './api-error.js';
 import type { Submission } from './run-service.js';
 import { namedWorkingDir, type WorkingDirPolicy } from './run-working-dir.js';
+import { refuseExternalAgents } from './refuse-external-agents.js';
 import { refuseServerSecrets } from './server-secret-names.js';
 import { toolsNotAllowed } from './tools-not-allowed.js';
 
@@ -45,6 +46,7 @@ export function checkSubmission(submission: Submission, policy: SubmissionPolicy
   });
   if (refused) throw new ApiError(403, refused.code, refused.describe());
   const simulated = options.dry_run || options.scenario !== undefined;
+  refuseExternalAgents(graph, simulated === true);
   if (!simulated && !policy.realRuns) {
     throw new ApiError(
       422,

@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { ZodError } from 'zod';
-import { AttractorError } from '../shared/errors.js';
 import { hostAllowList } from './allowed-hosts.js';
 import { ApiError } from './api-error.js';
+import { errorAnswer } from './error-answer.js';
+import { serverPathRedactor } from './redact-server-paths.js';
 import { hostGuard, stateChangeGuard, tokenGuard } from './request-guards.js';
 import { registerPipelineSourceRoutes } from './routes/pipeline-sources.js';
 import { registerPipelineRoutes } from './routes/pipelines.js';
@@ -24,16 +24,10 @@ export function createServerApp(
 ): Hono {
   const app = new Hono();
 
+  const redact = serverPathRedactor(options);
   app.onError((error, c) => {
-    if (error instanceof ApiError) return c.json(error.body(), error.status as 400);
-    if (error instanceof ZodError) {
-      const issues = error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-      const message = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
-      return c.json({ error: { code: 'BAD_REQUEST', message, issues } }, 400);
-    }
-    if (AttractorError.isInstance(error))
-      return c.json({ error: { code: error.code, message: error.describe() } }, 400);
-    return c.json({ error: { code: 'INTERNAL', message: 'internal server error' } }, 500);
+    const { body, status } = errorAnswer(error);
+    return c.json(redact(body), status as 400);
   });
   app.notFound((c) =>
     c.json({ error: { code: 'NOT_FOUND', message: `no route ${c.req.method} ${c.req.path}` } }, 404),

@@ -55,8 +55,14 @@ export const ServerOptionsSchema = z.object({
     .positive()
     .default(1024 * 1024),
   heartbeatMs: z.number().int().positive().default(15_000),
-  /** Messages an SSE subscriber may leave unread before it is dropped. */
-  sseMaxQueued: z.number().int().positive().default(10_000),
+  /** Bytes an SSE subscriber may leave unread before it is dropped (decision 0371). */
+  sseMaxQueuedBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
+  /** How long a dropped SSE subscriber may take to read its backlog before its connection is cut. */
+  sseDropGraceMs: z.number().int().positive().default(10_000),
   resumeInterrupted: z.boolean().default(false),
 });
 export type ServerOptions = z.output<typeof ServerOptionsSchema>;

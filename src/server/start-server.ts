@@ -6,6 +6,7 @@ import { isWildcard } from './allowed-hosts.js';
 import { createServerApp } from './create-server-app.js';
 import { DatabaseRuns } from './database-runs.js';
 import { FileRunStore } from './file-run-store.js';
+import { listenError } from './listen-error.js';
 import { LocalRuns, type LocalRunsOptions } from './local-runs.js';
 import { PostgresRunStore } from './postgres/postgres-run-store.js';
 import { remoteRuns } from './postgres/remote-runs.js';
@@ -86,13 +87,7 @@ export async function startServer(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new AttractorError('PORT_IN_USE', `port ${options.port} on ${options.host} is already in use.`, {
-              cause: error,
-            })
-          : error,
-      ),
+      reject(listenError(error, options.host, options.port)),
     );
     server.listen(options.port, options.host, () => resolve());
   });

@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { acceptsText } from '../actors/interviewers/check-answer.js';
 import type { Question } from '../actors/interviewers/interviewer.js';
 import { stripAcceleratorPrefix } from '../compiler/accelerator.js';
+import { printableText } from '../shared/printable-text.js';
 import type { GateInputState } from './gate-input.js';
 import { useTheme } from './use-theme.js';
 
@@ -22,7 +23,7 @@ export function GatePrompt({ question, input, remainingMs, readOnly, width }: Ga
     <Box flexDirection="column" width={width} borderStyle="double" borderColor={theme.key} paddingX={1}>
       <Text bold wrap="wrap">
         <Text color={theme.key}>? </Text>
-        {question.text}
+        {printableText(question.text)}
       </Text>
       {question.options.map((option, i) => {
         const active = !input.typing && i === input.cursor && !readOnly;
@@ -32,7 +33,7 @@ export function GatePrompt({ question, input, remainingMs, readOnly, width }: Ga
             <Text color={theme.key} bold>
               [{option.key}]
             </Text>{' '}
-            <Text bold={active}>{stripAcceleratorPrefix(option.label)}</Text>
+            <Text bold={active}>{printableText(stripAcceleratorPrefix(option.label))}</Text>
             {option.target ? <Text color={theme.muted}> → {option.target}</Text> : null}
           </Text>
         );

@@ -1,6 +1,7 @@
 import type { InspectionEvent } from 'xstate';
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
+import { printableJson } from '../shared/printable-text.js';
 import { actorStatusOf, applyActorStatus, nodeOfStateKey } from './actor-status.js';
 import { initialRunState, reduceRunState } from './reduce-run-state.js';
 import type { RunState } from './run-state.js';
@@ -30,7 +31,9 @@ export interface RunStore {
 }
 
 export function createRunStore(graph: PipelineGraph): RunStore {
-  let state = initialRunState(graph);
+  // What a pipeline or its models supplied (names, goal, labels, notes, agent text) is shown, never
+  // obeyed by the terminal: control characters are escaped on the way in.
+  let state = printableJson(initialRunState(graph));
   const listeners = new Set<(urgent: boolean) => void>();
   let closing = false;
   const nodeOf = nodeOfStateKey(graph);
@@ -41,7 +44,7 @@ export function createRunStore(graph: PipelineGraph): RunStore {
   };
   return {
     push(event) {
-      update(reduceRunState(graph, state, event));
+      update(reduceRunState(graph, state, printableJson(event)));
     },
     observe(event) {
       const status = actorStatusOf(event, nodeOf);

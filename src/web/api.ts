@@ -12,12 +12,20 @@ export const token = {
   clear: (): void => sessionStorage.removeItem(TOKEN_KEY),
 };
 
-/** A `#token=…` link signs the tab in once; the token is taken out of the address bar at once. */
-export function takeTokenFromFragment(): void {
-  const match = location.hash.match(/token=([^&]+)/);
-  if (!match?.[1]) return;
-  token.set(decodeURIComponent(match[1]));
-  history.replaceState(null, '', location.pathname + location.search);
+/**
+ * A `#token=…` link signs the tab in; the token is taken out of the address bar at once. True when the
+ * fragment held one (the app then signs in with it).
+ */
+export function takeTokenFromFragment(
+  where: Pick<Location, 'hash' | 'pathname' | 'search'> = location,
+  addressBar: Pick<History, 'replaceState'> = history,
+  store: Pick<typeof token, 'set'> = token,
+): boolean {
+  const match = where.hash.match(/token=([^&]+)/);
+  if (!match?.[1]) return false;
+  store.set(decodeURIComponent(match[1]));
+  addressBar.replaceState(null, '', where.pathname + where.search);
+  return true;
 }
 
 export class ApiFailure extends Error {

@@ -85,6 +85,32 @@ describe('POST /pipelines/{id}/fork', () => {
   });
 });
 
+describe('POST /pipelines/{id}/fork: from the start, and parameters', () => {
+  it('forks from the start node: the whole pipeline runs again, the values set', async () => {
+    const server = await testServer();
+    const id = await completedRun(server);
+    const forked = await server.json('POST', `/pipelines/${id}/fork`, {
+      from_node: 'start',
+      set: { speed: 'fast' },
+    });
+    expect(forked.status).toBe(201);
+    const done = await finished(server, forked.body.id);
+    expect(done).toMatchObject({ status: 'completed', stopped_at: 'exit' });
+    expect(startedNodes(done.run_dir)).toEqual(['start', 'plan', 'implement', 'check', 'fast', 'exit']);
+  });
+
+  it.each([
+    [{ 'vars.speed': 'fast' }, 'it declares none'],
+    [{ 'vars.nope': 'x' }, 'it declares none'],
+  ])('refuses %j: a parameter the pipeline does not declare (422)', async (set, says) => {
+    const server = await testServer();
+    const id = await completedRun(server);
+    const refused = await server.json('POST', `/pipelines/${id}/fork`, { from_node: 'plan', set });
+    expect(refused).toMatchObject({ status: 422, body: { error: { code: 'FORK_UNKNOWN_PARAMETER' } } });
+    expect(refused.body.error.message).toContain(says);
+  });
+});
+
 describe('a server run', () => {
   it('has one id: the record’s is the run’s run_id; an inline source names no file in the manifest', async () => {
     const server = await testServer();

@@ -77,7 +77,8 @@ describe('sseResponse', () => {
     const response = sseResponse(hub, {
       afterId: 0,
       heartbeatMs: 60_000,
-      maxQueued: 5,
+      maxQueuedBytes: 600,
+      dropGraceMs: 60_000,
       signal: controller.signal,
     });
     // Nobody reads the body while 20 events are published: publishing must not block.
@@ -85,7 +86,7 @@ describe('sseResponse', () => {
     expect(hub.subscriberCount).toBe(0);
     const text = await response.text();
     const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
-    // A short prefix was queued (the bound counts every unread message), then the drop notice.
+    // A short prefix was queued (the bound counts every unread byte), then the drop notice.
     expect(ids.length).toBeGreaterThan(0);
     expect(ids.length).toBeLessThanOrEqual(5);
     expect(ids).toEqual(ids.map((_, i) => i + 1));
@@ -98,7 +99,8 @@ describe('sseResponse', () => {
     const response = sseResponse(hub, {
       afterId: 0,
       heartbeatMs: 60_000,
-      maxQueued: 100,
+      maxQueuedBytes: 1_000_000,
+      dropGraceMs: 60_000,
       signal: new AbortController().signal,
     });
     hub.publish(event(1));

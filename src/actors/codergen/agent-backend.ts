@@ -5,6 +5,7 @@ import { type AgentEvent, AgentEventKind } from '../../agent/session/agent-event
 import { createSession } from '../../agent/session/session.js';
 import type { Turn } from '../../agent/session/turn.js';
 import type { TokenUsage } from '../../llm/index.js';
+import { anySignal } from '../../shared/any-signal.js';
 import type { CodergenBackend, CodergenRequest, CodergenResult } from '../codergen-backend.js';
 import { watchSteering } from '../steering-file.js';
 import type { AgentBackendOptions } from './agent-backend-options.js';
@@ -70,7 +71,7 @@ async function runVisit(
 ): Promise<CodergenResult> {
   const { node } = request;
   const { ledger } = resolved;
-  ledger.startVisit(node.id);
+  const visitBudget = ledger.startVisit(node.id, node.attrs.max_cost_usd);
   const choice = resolveModel(
     {
       model: request.model ?? options.defaults?.model,
@@ -88,6 +89,8 @@ async function runVisit(
     };
   }
   const env = environmentFor(options, resolved, request);
+  // The node's own budget stops its session as the run's signal does, but fails only this visit.
+  const stopped = visitBudget ? anySignal([request.signal, visitBudget.signal]) : undefined;
   const thread = request.fidelity === 'full' && request.threadId ? request.threadId : undefined;
   const history = thread ? threads.get(thread) : undefined;
   const pre = node.extra['tool_hooks.pre'] ?? resolved.graphExtra?.['tool_hooks.pre'];
@@ -110,7 +113,7 @@ async function runVisit(
       ...(effort && REASONING.has(effort) ? { reasoningEffort: effort as 'low' | 'medium' | 'high' } : {}),
     },
     ...(pre || post ? { toolHooks: { ...(pre ? { pre } : {}), ...(post ? { post } : {}) } } : {}),
-    signal: request.signal,
+    signal: stopped?.signal ?? request.signal,
     ...(history ? { history } : {}),
     // Under the codergen node's handler actor: the inspector shows the session inside the node.
     ...(request.parentActor ? { parent: request.parentActor } : {}),
@@ -147,8 +150,12 @@ async function runVisit(
     for await (const _event of session.submit(input)) {
       // Drained only to wait for the end: onEvent has seen each event.
     }
+  } catch (error) {
+    // The node's own budget stopped the session: the visit fails below, the run goes on.
+    if (!visitBudget?.signal.aborted || request.signal.aborted) throw error;
   } finally {
     stopSteering();
+    stopped?.dispose();
     if (thread) threads.set(thread, session.history);
     await session.shutdown();
   }
@@ -156,6 +163,13 @@ async function runVisit(
   request.signal.throwIfAborted();
   const usage = ledger.nodeTotals(node.id);
   const base = { response: finalText, ...(usage ? { usage } : {}) };
+  if (visitBudget?.signal.aborted) {
+    const reason = visitBudget.signal.reason;
+    return {
+      ...base,
+      outcome: { status: 'fail', failure_reason: reason instanceof Error ? reason.message : String(reason) },
+    };
+  }
   if (error) {
     const reason = describeModelFailure(
       {

@@ -96,7 +96,10 @@ export function preflightError(problems: readonly PreflightProblem[]): Attractor
 export function describePlan(uses: readonly PlannedUse[]): string[] {
   return uses.map((use) => {
     const { model, provider, source } = use.resolved;
-    const why = source === 'environment' ? ' (first configured provider’s default)' : '';
+    const why =
+      source === 'environment'
+        ? ` (${provider ?? '?'}’s balanced default, the first provider with a key; name another with --model)`
+        : '';
     const what = use.kind === 'router' ? 'router' : 'agent';
     return `${use.nodeId}: ${what} model ${model ?? '?'} via ${provider ?? '?'}${why}`;
   });

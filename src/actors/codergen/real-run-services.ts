@@ -9,6 +9,7 @@ import { createLlmRouter } from './llm-router.js';
 import { routerChoice } from './llm-uses.js';
 import { describePlan, preflight, preflightError } from './preflight.js';
 import { createRunRecorder, createRunReplayer, type RunPaths } from './run-cassette.js';
+import { refuseUnpricedModels } from './unpriced-models.js';
 import { UsageLedger } from './usage-ledger.js';
 import { formatUsd, type UsageTotals, UsageTotalsSchema } from './usage-totals.js';
 
@@ -29,6 +30,8 @@ export interface RealRunSettings {
   provider?: string;
   /** The run's budget in USD (overrides the graph's `max_cost_usd`). */
   maxCostUsd?: number;
+  /** Run models the catalog has no price for under a budget, uncounted (`--allow-unpriced`). */
+  allowUnpriced?: boolean;
   /** Keep every model exchange in this cassette (absolute path). */
   recordTo?: string;
   /** Answer every model call from this cassette (absolute path): no key is needed. */
@@ -92,6 +95,7 @@ export function createRealRunServices(graph: PipelineGraph, settings: RealRunSet
     ...(settings.provider ? { provider: settings.provider } : {}),
   };
   const paths: RunPaths = { workingDir };
+  const maxCost = settings.maxCostUsd ?? parseMaxCost(graph.extra['max_cost_usd']);
   let providers = configuredProviders(env);
   const middleware: Middleware[] = [];
   if (settings.replayFrom) {
@@ -102,10 +106,10 @@ export function createRealRunServices(graph: PipelineGraph, settings: RealRunSet
     const report = preflight(graph, providers, defaults);
     settings.onPlan?.(describePlan(report.uses));
     if (report.problems.length > 0) throw preflightError(report.problems);
+    if (!settings.allowUnpriced) refuseUnpricedModels(graph, report.uses, maxCost);
   }
   if (settings.recordTo) middleware.push(createRunRecorder(settings.recordTo, paths));
 
-  const maxCost = settings.maxCostUsd ?? parseMaxCost(graph.extra['max_cost_usd']);
   const initial =
     settings.initialUsage === undefined ? undefined : UsageTotalsSchema.safeParse(settings.initialUsage);
   const ledger = new UsageLedger({

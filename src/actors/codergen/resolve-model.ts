@@ -1,4 +1,4 @@
-import { detectProvider, getLatestModel } from '../../llm/index.js';
+import { detectProvider, getDefaultModel } from '../../llm/index.js';
 import { canonicalProvider, PROVIDER_ORDER, type ProviderStatus } from './configured-providers.js';
 
 /** The model and provider one LLM call of a run uses, and why (printed by `--verbose`). */
@@ -18,7 +18,7 @@ export interface ModelChoice {
 /**
  * Resolves a node's model: what the node says (its attributes after the stylesheet, with `--model` /
  * `--provider` filling what it leaves unset); a model alone implies its provider by name, a provider alone its
- * catalog default; with neither, the catalog default of the first provider the environment configures.
+ * balanced default (`getDefaultModel`); with neither, that of the first provider the environment configures.
  *
  * @example
  * resolveModel({ provider: 'openai' }, providers) // { model: 'gpt-5.2', provider: 'openai', source: 'node' }
@@ -28,7 +28,7 @@ export function resolveModel(choice: ModelChoice, providers: readonly ProviderSt
   const named = choice.provider?.trim() ? canonicalProvider(choice.provider) : undefined;
   if (model || named) {
     const provider = named ?? (model ? detectProvider(model) : undefined) ?? firstConfigured(providers);
-    const resolvedModel = model ?? (provider ? getLatestModel(provider, 'tools')?.id : undefined);
+    const resolvedModel = model ?? (provider ? getDefaultModel(provider)?.id : undefined);
     return {
       ...(resolvedModel ? { model: resolvedModel } : {}),
       ...(provider ? { provider } : {}),
@@ -37,7 +37,7 @@ export function resolveModel(choice: ModelChoice, providers: readonly ProviderSt
   }
   const provider = firstConfigured(providers);
   if (!provider) return { source: 'none' };
-  const fallback = getLatestModel(provider, 'tools')?.id;
+  const fallback = getDefaultModel(provider)?.id;
   return { ...(fallback ? { model: fallback } : {}), provider, source: 'environment' };
 }
 

@@ -9,6 +9,12 @@ export interface LedgerOptions {
   initial?: UsageTotals;
 }
 
+/** A node visit's own budget (`max_cost_usd` on the node): crossing it aborts `signal`, failing the visit. */
+export interface VisitBudget {
+  readonly maxCostUsd: number;
+  readonly signal: AbortSignal;
+}
+
 export interface RecordedCall {
   nodeId?: string;
   model: string;
@@ -27,6 +33,7 @@ export class UsageLedger {
   readonly maxCostUsd: number | undefined;
   private run: UsageTotals;
   private readonly nodes = new Map<string, UsageTotals>();
+  private readonly visitBudgets = new Map<string, { maxCostUsd: number; controller: AbortController }>();
   private readonly budget = new AbortController();
 
   constructor(options: LedgerOptions = {}) {
@@ -43,9 +50,17 @@ export class UsageLedger {
     return this.maxCostUsd !== undefined && this.run.cost_usd >= this.maxCostUsd;
   }
 
-  /** A node visit starts: its totals start from zero (the previous visit's stay in its status.json). */
-  startVisit(nodeId: string): void {
+  /**
+   * A node visit starts: its totals start from zero (the previous visit's stay in its status.json). With
+   * `maxCostUsd` (the node's `max_cost_usd`), the visit gets its own budget beside the run's.
+   */
+  startVisit(nodeId: string, maxCostUsd?: number): VisitBudget | undefined {
     this.nodes.set(nodeId, emptyTotals());
+    this.visitBudgets.delete(nodeId);
+    if (maxCostUsd === undefined || !(maxCostUsd > 0)) return undefined;
+    const controller = new AbortController();
+    this.visitBudgets.set(nodeId, { maxCostUsd, controller });
+    return { maxCostUsd, signal: controller.signal };
   }
 
   /** Adds one call; returns its cost (undefined when the model has no catalog price). */
@@ -53,7 +68,9 @@ export class UsageLedger {
     const cost = estimateCost(call.model, call.usage);
     this.run = addCall(this.run, call.usage, cost);
     if (call.nodeId !== undefined) {
-      this.nodes.set(call.nodeId, addCall(this.nodes.get(call.nodeId) ?? emptyTotals(), call.usage, cost));
+      const node = addCall(this.nodes.get(call.nodeId) ?? emptyTotals(), call.usage, cost);
+      this.nodes.set(call.nodeId, node);
+      this.checkVisitBudget(call.nodeId, node.cost_usd);
     }
     if (this.maxCostUsd !== undefined && this.run.cost_usd > this.maxCostUsd && !this.budget.signal.aborted) {
       this.budget.abort(
@@ -64,6 +81,17 @@ export class UsageLedger {
       );
     }
     return cost;
+  }
+
+  private checkVisitBudget(nodeId: string, spent: number): void {
+    const budget = this.visitBudgets.get(nodeId);
+    if (!budget || spent <= budget.maxCostUsd || budget.controller.signal.aborted) return;
+    budget.controller.abort(
+      new AttractorError(
+        'NODE_BUDGET_EXCEEDED',
+        `node ${nodeId} cost ${formatUsd(spent)}, over its own budget of ${formatUsd(budget.maxCostUsd)} (max_cost_usd)`,
+      ),
+    );
   }
 
   runTotals(): UsageTotals {

@@ -1,16 +1,8 @@
-import {
-  existsSync,
-  linkSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../shared/atomic-write.js';
+import { readRunFile } from '../../shared/read-run-file.js';
 import type { Answer, Question } from './interviewer.js';
 import { matchOption } from './match-option.js';
 import { resolveScriptedAnswer } from './resolve-scripted-answer.js';
@@ -138,7 +130,7 @@ export function removeQuestionFile(runDir: string, id: string): void {
 
 function readJson<T>(path: string, schema: z.ZodType<T>): T | undefined {
   try {
-    const parsed = schema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    const parsed = schema.safeParse(JSON.parse(readRunFile(path)));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;

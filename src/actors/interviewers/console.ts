@@ -1,5 +1,6 @@
-import { createInterface, type Interface } from 'node:readline';
 import { stripAcceleratorPrefix } from '../../compiler/accelerator.js';
+import { printableText } from '../../shared/printable-text.js';
+import { BoundedLineReader, type ReadLine } from './bounded-line-reader.js';
 import { acceptsText, checkAnswer } from './check-answer.js';
 import type { Answer, Interviewer, Question } from './interviewer.js';
 import { resolveScriptedAnswer } from './resolve-scripted-answer.js';
@@ -17,7 +18,7 @@ export interface ConsoleInterviewerOptions {
   onInputEnd?: (question: Question, signal: AbortSignal) => Answer | Promise<Answer>;
 }
 
-type LineResult = { kind: 'line'; line: string } | { kind: 'eof' } | { kind: 'timeout' };
+type LineResult = ReadLine | { kind: 'eof' } | { kind: 'timeout' };
 
 /**
  * Asks on a plain terminal when the TUI is off (A.6 "Console"): prints `[?] question` and the options as
@@ -30,8 +31,8 @@ export class ConsoleInterviewer implements Interviewer {
   readonly #input: NodeJS.ReadableStream;
   readonly #output: NodeJS.WritableStream;
   readonly #onInputEnd: (question: Question, signal: AbortSignal) => Answer | Promise<Answer>;
-  #reader: Interface | undefined;
-  readonly #lines: string[] = [];
+  #reader: BoundedLineReader | undefined;
+  readonly #lines: ReadLine[] = [];
   readonly #waiters: Array<(result: LineResult) => void> = [];
   #ended = false;
   #asking = 0;
@@ -59,9 +60,11 @@ export class ConsoleInterviewer implements Interviewer {
 
   async #askOnce(question: Question, signal: AbortSignal): Promise<Answer> {
     const deadline = question.timeoutMs === undefined ? undefined : Date.now() + question.timeoutMs;
-    this.#write(`[?] ${question.text}\n`);
+    this.#write(`[?] ${printableText(question.text)}\n`);
     for (const option of question.options) {
-      this.#write(`  [${option.key}] ${stripAcceleratorPrefix(option.label)}\n`);
+      this.#write(
+        `  [${printableText(option.key)}] ${printableText(stripAcceleratorPrefix(option.label))}\n`,
+      );
     }
     for (;;) {
       this.#write(this.#prompt(question));
@@ -74,6 +77,10 @@ export class ConsoleInterviewer implements Interviewer {
         this.#write('\n');
         return this.#onInputEnd(question, signal);
       }
+      if (result.kind === 'too_long') {
+        this.#write(`Invalid choice: the line is longer than ${result.maxChars} characters.\n`);
+        continue;
+      }
       const line = result.line.trim();
       const typed = line === '' ? (question.defaultChoice ?? '') : line;
       if (typed === '') continue;
@@ -85,7 +92,7 @@ export class ConsoleInterviewer implements Interviewer {
   }
 
   inform(message: string, stage: string): void {
-    this.#write(`[i] ${stage}: ${message}\n`);
+    this.#write(`[i] ${stage}: ${printableText(message)}\n`);
   }
 
   /** Stop reading the input stream. */
@@ -107,21 +114,23 @@ export class ConsoleInterviewer implements Interviewer {
 
   #start(): void {
     if (this.#reader) return;
-    this.#reader = createInterface({ input: this.#input, terminal: false });
-    this.#reader.on('line', (line) => {
-      const waiter = this.#waiters.shift();
-      if (waiter) waiter({ kind: 'line', line });
-      else this.#lines.push(line);
-    });
-    this.#reader.on('close', () => {
-      this.#ended = true;
-      for (const waiter of this.#waiters.splice(0)) waiter({ kind: 'eof' });
-    });
+    this.#reader = new BoundedLineReader(
+      this.#input,
+      (line) => {
+        const waiter = this.#waiters.shift();
+        if (waiter) waiter(line);
+        else this.#lines.push(line);
+      },
+      () => {
+        this.#ended = true;
+        for (const waiter of this.#waiters.splice(0)) waiter({ kind: 'eof' });
+      },
+    );
   }
 
   #nextLine(signal: AbortSignal, deadline: number | undefined): Promise<LineResult> {
     const buffered = this.#lines.shift();
-    if (buffered !== undefined) return Promise.resolve({ kind: 'line', line: buffered });
+    if (buffered !== undefined) return Promise.resolve(buffered);
     if (this.#ended) return Promise.resolve({ kind: 'eof' });
     return new Promise<LineResult>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;

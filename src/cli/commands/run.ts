@@ -98,6 +98,7 @@ export function addRunFlags(command: Command, options: { runDir: boolean } = { r
     .option('--record <file>', 'keep every model exchange of the run in this cassette (JSONL)')
     .option('--replay <file>', 'answer every model call from a recorded cassette: no keys, no network')
     .option('--max-cost <usd>', 'pause the run once its models cost more than this (US dollars)', parseUsd)
+    .option('--allow-unpriced', 'under a budget, also run models the catalog has no price for (uncounted)')
     .option('--workdir <dir>', 'where the agents and tool commands work (default: the current directory)')
     .option(
       '--allow-read <dir>',

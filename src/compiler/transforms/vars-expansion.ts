@@ -1,5 +1,11 @@
 import type { PipelineGraph } from '../ir.js';
-import { expandVars, parseVarsDeclaration, resolvePipelineVars } from '../vars/pipeline-vars.js';
+import {
+  expandVars,
+  PIPELINE_VAR_REFERENCE,
+  parseVarsDeclaration,
+  resolvePipelineVars,
+} from '../vars/pipeline-vars.js';
+import { expandedTextBytes, expansionTooLarge, MAX_EXPANDED_TEXT_BYTES } from './expansion-limit.js';
 import type { Transform, TransformContext } from './transform.js';
 
 /**
@@ -17,6 +23,13 @@ export const varsExpansionTransform: Transform = {
     if (ctx.vars === undefined) return graph;
     const values = resolvePipelineVars(declared, ctx.vars);
     if (Object.keys(values).length === 0) return graph;
+    const bytes = expandedTextBytes(graph, PIPELINE_VAR_REFERENCE, (match) =>
+      Object.hasOwn(values, match[1] ?? '') ? values[match[1] ?? ''] : undefined,
+    );
+    if (bytes > MAX_EXPANDED_TEXT_BYTES) {
+      ctx.diagnostics.push(expansionTooLarge('the pipeline parameters', bytes));
+      return graph;
+    }
     const nodes = graph.nodes.map((node) => {
       const attrs = { ...node.attrs };
       let changed = false;

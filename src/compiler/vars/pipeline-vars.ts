@@ -30,8 +30,10 @@ export function parseVarsDeclaration(text: string | undefined): PipelineVar[] {
 }
 
 /** `$name` as a whole word (`$name_x` and `$names` are other names), like `$goal`. */
+export const PIPELINE_VAR_REFERENCE = /\$([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])/g;
+
 export function expandVars(text: string, values: Readonly<Record<string, string>>): string {
-  return text.replace(/\$([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])/g, (whole, name: string) =>
+  return text.replace(PIPELINE_VAR_REFERENCE, (whole, name: string) =>
     Object.hasOwn(values, name) ? (values[name] as string) : whole,
   );
 }

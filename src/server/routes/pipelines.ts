@@ -1,3 +1,4 @@
+import { ServerResponse } from 'node:http';
 import type { Hono } from 'hono';
 import { jsonBody } from '../json-body.js';
 import { pageRuns } from '../page-runs.js';
@@ -7,6 +8,7 @@ import { runView } from '../run-view.js';
 import type { ServerOptions } from '../server-options.js';
 import { INLINE_SOURCE } from '../server-read-scope.js';
 import { sseResponse } from '../sse-response.js';
+import { checkSubmissionSize } from '../submission-limits.js';
 import {
   AnswerRequestSchema,
   ForkRequestSchema,
@@ -32,6 +34,7 @@ export function registerPipelineRoutes(app: Hono, manager: RunService, options: 
     } else {
       source = body.dot_source as string;
     }
+    checkSubmissionSize(source);
     const record = manager.submit({
       source,
       sourceFile,
@@ -94,8 +97,10 @@ export function registerPipelineRoutes(app: Hono, manager: RunService, options: 
     return sseResponse(hub, {
       afterId: Number.isInteger(lastId) && lastId > 0 ? lastId : 0,
       heartbeatMs: options.heartbeatMs,
-      maxQueued: options.sseMaxQueued,
+      maxQueuedBytes: options.sseMaxQueuedBytes,
+      dropGraceMs: options.sseDropGraceMs,
       signal: c.req.raw.signal,
+      ...socketOf(c.env),
     });
   });
 
@@ -140,4 +145,12 @@ export function registerPipelineRoutes(app: Hono, manager: RunService, options: 
     const record = await manager.resume(c.req.param('id'));
     return c.json(view(record.id), 202);
   });
+}
+
+/** On Node (`@hono/node-server`), a way to cut the request's connection: destroying its response. */
+function socketOf(env: unknown): { disconnect?: () => void } {
+  if (typeof env !== 'object' || env === null || !('outgoing' in env)) return {};
+  const { outgoing } = env;
+  if (!(outgoing instanceof ServerResponse)) return {};
+  return { disconnect: () => outgoing.destroy() };
 }

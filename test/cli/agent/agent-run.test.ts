@@ -186,7 +186,7 @@ describe('model plan and defaults', () => {
     const result = await runCli(['run', 'p.dot', '--verbose'], { cwd: dir, env: { GEMINI_API_KEY: 'g' } });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      'a: agent model gemini-3.1-pro-preview via gemini (first configured provider’s default)',
+      'a: agent model gemini-2.5-pro via gemini (gemini’s balanced default, the first provider with a key; name another with --model)',
     );
     expect(result.stderr).toContain('b: agent model gpt-5.2 via openai');
     expect(result.stderr).toContain('OPENAI_API_KEY (needed by node b)');

@@ -6,6 +6,7 @@ import { edgeTargetExistsRule } from './edge_target_exists.js';
 import { exitNoOutgoingRule } from './exit_no_outgoing.js';
 import { failLoopHasBoundRule } from './fail_loop_has_bound.js';
 import { fidelityValidRule } from './fidelity_valid.js';
+import { gateKeysDistinctRule } from './gate_keys_distinct.js';
 import { goalGateHasRetryRule } from './goal_gate_has_retry.js';
 import { humanFreeformChoiceRule } from './human_freeform_choice.js';
 import { parallelFailureHasRouteRule } from './parallel_failure_has_route.js';
@@ -29,6 +30,7 @@ export {
   exitNoOutgoingRule,
   failLoopHasBoundRule,
   fidelityValidRule,
+  gateKeysDistinctRule,
   goalGateHasRetryRule,
   humanFreeformChoiceRule,
   parallelFailureHasRouteRule,
@@ -66,6 +68,7 @@ function withTypeKnown(typeKnown: LintRule): LintRule[] {
     parallelFailureHasRouteRule,
     varsDeclaredRule,
     humanFreeformChoiceRule,
+    gateKeysDistinctRule,
   ];
 }
 

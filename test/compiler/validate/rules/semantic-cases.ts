@@ -454,7 +454,34 @@ export const semanticCases: RuleCase[] = [
     graph: reviewGate({ 'human.freeform': value }),
     expected: ['gate'],
   })),
+  // gate_keys_distinct
+  ...(
+    [
+      ['[A] Approve', '[R] Revise', []],
+      ['Approve', 'Abandon', []],
+      ['[A] Approve', '[A] Abandon', ['gate->work']],
+      ['A) Approve', 'A - Abandon', ['gate->work']],
+      ['[A] Approve', 'abandon', ['gate->work']],
+    ] as const
+  ).map(([approve, other, expected]) => ({
+    rule: 'gate_keys_distinct',
+    name: `a gate choosing "${approve}" or "${other}"`,
+    graph: twoChoiceGate(approve, other),
+    expected: [...expected],
+  })),
 ];
+
+function twoChoiceGate(toDone: string, toWork: string) {
+  return lintGraph({
+    nodes: { start: mdiamond, work, gate: { shape: 'hexagon', label: 'Ship it?' }, done: msquare },
+    edges: [
+      ['start', 'work'],
+      ['work', 'gate'],
+      ['gate', 'done', { label: toDone }],
+      ['gate', 'work', { label: toWork }],
+    ],
+  });
+}
 
 /** A gate with two choices: `[A] Approve` to done, `[R] Revise` back to work. */
 function reviewGate(gateAttrs: Record<string, string>) {
