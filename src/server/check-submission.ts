@@ -6,9 +6,9 @@ import { hasErrors } from '../compiler/validate/validate.js';
 import { parseVarsDeclaration, resolvePipelineVars } from '../compiler/vars/pipeline-vars.js';
 import { AttractorError } from '../shared/errors.js';
 import { ApiError } from './api-error.js';
+import { refuseExternalAgents } from './refuse-external-agents.js';
 import type { Submission } from './run-service.js';
 import { namedWorkingDir, type WorkingDirPolicy } from './run-working-dir.js';
-import { refuseExternalAgents } from './refuse-external-agents.js';
 import { refuseServerSecrets } from './server-secret-names.js';
 import { toolsNotAllowed } from './tools-not-allowed.js';
 

@@ -30,7 +30,7 @@ const MiB = 1024 * 1024;
 
 async function serve(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir], {
-    cwd: dataDir,
+    cwd: tempDir(),
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1' },
   });
