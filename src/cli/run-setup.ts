@@ -105,6 +105,11 @@ async function prepareAgents(
   });
 }
 
+/** Where a run that calls no model works: `--workdir`, else the current directory. */
+function workingDirOf(flags: RunFlags, ctx: CliContext): string {
+  return flags.workdir ? path.resolve(ctx.io.cwd, flags.workdir) : ctx.io.cwd;
+}
+
 /** Snapshots of the working tree, for every run that executes tools (a dry run changes no file). */
 function treeSettings(flags: RunFlags, ctx: CliContext): Pick<RunOptions, 'tree'> {
   if (flags.dryRun || flags.snapshots === false) return {};
@@ -174,8 +179,8 @@ export async function buildRun(
     manifestOptions: {
       dry_run: flags.dryRun === true,
       ...(flags.scenario ? { scenario: path.resolve(ctx.io.cwd, flags.scenario) } : {}),
-      // A resume works where the run worked, and a replayed run keeps replaying.
-      ...(real ? { workdir: real.workingDir } : {}),
+      // A resume works where the run worked (its snapshots are of that folder), and a replayed run keeps replaying.
+      ...(real ? { workdir: real.workingDir } : flags.dryRun ? {} : { workdir: workingDirOf(flags, ctx) }),
       ...(real && flags.replay ? { replay: path.resolve(ctx.io.cwd, flags.replay) } : {}),
     },
     readScope: options.readScope,
@@ -183,7 +188,7 @@ export async function buildRun(
     ...treeSettings(flags, ctx),
   };
   return {
-    options: { ...settings, ...runServices, workingDir: runServices.workingDir ?? ctx.io.cwd },
+    options: { ...settings, ...runServices, workingDir: runServices.workingDir ?? workingDirOf(flags, ctx) },
     real,
     interviewer,
   };

@@ -11,9 +11,15 @@ import { writeRefFile } from './tree-git-dir.js';
  */
 export async function bundleSnapshots(tree: RunTree, from: string | undefined, to: string): Promise<Buffer> {
   const place = { gitDir: tree.gitDir, ...(tree.repository ? { objects: tree.repository.objects } : {}) };
-  const range = from ? [`^${from}`, tree.ref] : [tree.ref];
-  writeRefFile(tree.gitDir, tree.ref, to);
-  return gitBuffer(place, ['bundle', 'create', '--quiet', '-', ...range], { maxBuffer: 2 ** 31 - 1 });
+  // A bundle names its tip by a ref: a passing one, so the run's own ref stays where it is.
+  const tip = `refs/attractor/bundles/${process.pid}-${Date.now()}`;
+  writeRefFile(tree.gitDir, tip, to);
+  try {
+    const range = from ? [`^${from}`, tip] : [tip];
+    return await gitBuffer(place, ['bundle', 'create', '--quiet', '-', ...range], { maxBuffer: 2 ** 31 - 1 });
+  } finally {
+    rmSync(join(tree.gitDir, ...tip.split('/')), { force: true });
+  }
 }
 
 /** Take in a bundle `bundleSnapshots` made, and point the run's ref at its newest snapshot. */
