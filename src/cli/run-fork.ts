@@ -56,8 +56,15 @@ export async function runFork(
     throw error;
   });
   if (tree) {
-    const how = tree.how === 'worktree' ? ' (a git worktree)' : tree.how === 'in-place' ? " (the original's folder)" : '';
-    say(`The fork works in ${displayPath(ctx.io.cwd, tree.workDir)}${how}, its files as ${forked.origin.node} found them.\n`);
+    const how =
+      tree.how === 'worktree'
+        ? ' (a git worktree)'
+        : tree.how === 'in-place'
+          ? " (the original's folder)"
+          : '';
+    say(
+      `The fork works in ${displayPath(ctx.io.cwd, tree.workDir)}${how}, its files as ${forked.origin.node} found them.\n`,
+    );
   }
   const { from: _node, set: _set, logsDir: _dir, inPlace: _inPlace, ...runFlags } = flags;
   return runResume(forked.runDir, undefined, tree ? { ...runFlags, workdir: tree.workDir } : runFlags, ctx);

@@ -27,7 +27,8 @@ function withRecordedMode(flags: RunFlags, from: string): RunFlags {
     // The run's own folder, deleted since: made again, and its files come back from the run's snapshot.
     if (o?.workdir && !flags.workdir && !existsSync(o.workdir)) mkdirSync(o.workdir, { recursive: true });
     // A mode named on the command line wins; the folder the run's files are in is still the run's.
-    if (flags.dryRun || flags.scenario) return o?.workdir && !flags.workdir ? { ...flags, workdir: o.workdir } : flags;
+    if (flags.dryRun || flags.scenario)
+      return o?.workdir && !flags.workdir ? { ...flags, workdir: o.workdir } : flags;
     return {
       ...flags,
       ...(o?.dry_run ? { dryRun: true } : {}),

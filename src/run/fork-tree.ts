@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../shared/atomic-write.js';
 import { AttractorError } from '../shared/errors.js';
-import { git } from '../working-tree/git-command.js';
 import { gitAvailable } from '../working-tree/git-available.js';
+import { git } from '../working-tree/git-command.js';
 import { missingSnapshotError, openRunTree, type RunTree } from '../working-tree/run-tree.js';
 import { bundleSnapshots, unbundleSnapshots } from '../working-tree/tree-bundle.js';
 import { addWorktree } from '../working-tree/tree-worktree.js';
@@ -51,10 +51,14 @@ export async function forkTree(options: ForkTreeOptions): Promise<ForkedTree | u
   const originDir = recordedWorkDir(origin.run_dir);
   const available = await gitAvailable();
   if (!originDir || !available.ok) return undefined;
-  const original = await openRunTree({ workDir: originDir, runDir: origin.run_dir, runId: origin.run_id }, available);
+  const original = await openRunTree(
+    { workDir: originDir, runDir: origin.run_dir, runId: origin.run_id },
+    available,
+  );
   if (!original?.head) return undefined;
   const commit = readCheckpoint(join(fork.runDir, 'checkpoint.json')).tree_head ?? (await rootOf(original));
-  if (!commit || !(await original.has(commit))) throw missingSnapshotError(origin.node, commit ?? original.head);
+  if (!commit || !(await original.has(commit)))
+    throw missingSnapshotError(origin.node, commit ?? original.head);
   const target = targetOf(options, originDir, fork.runId);
   options.allow?.(target);
   const made = await placeFiles(original, commit, target, options.place);

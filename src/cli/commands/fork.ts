@@ -47,7 +47,10 @@ export function registerForkCommand(program: Command, ctx: CliContext): void {
         parseContextSetFlag,
       )
       .option('--logs-dir <dir>', 'the new run directory (default: beside the original)')
-      .option('--in-place', "restore the node's files into the original's folder (refused if it has unsnapshotted changes)"),
+      .option(
+        '--in-place',
+        "restore the node's files into the original's folder (refused if it has unsnapshotted changes)",
+      ),
     { runDir: false },
   )
     .addHelpText('after', EXAMPLES)
