@@ -73,8 +73,6 @@ function realSettings(
   return {
     workingDir,
     env: ctx.io.env,
-    // Run records under the working tree are not the agents' changes.
-    recordsDirs: [path.resolve(ctx.io.cwd, runDir ?? DEFAULT_RUNS_ROOT)],
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.provider ? { provider: flags.provider } : {}),
     ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}),

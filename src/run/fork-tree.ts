@@ -68,6 +68,7 @@ export async function forkTree(options: ForkTreeOptions): Promise<ForkedTree | u
   if (!tree.repository) await unbundleSnapshots(tree, await bundleSnapshots(original, undefined, commit));
   if (made === 'checkout') await tree.materialise(commit);
   tree.adopt(commit);
+  tree.markStart(commit);
   recordWorkDir(fork.runDir, target);
   return { workDir: target, how: made, commit };
 }

@@ -75,7 +75,10 @@ export function createRunTreeService(input: ServiceInput): RunTreeService {
     if (!tree) return;
     const head = input.head ?? tree.head;
     if (head) await continueFrom(tree, head, input);
-    else report(await tree.snapshot('start'), undefined);
+    else {
+      const start = report(await tree.snapshot('start'), undefined);
+      if (start.commit) tree.markStart(start.commit);
+    }
   })().catch((error) => {
     tree = undefined;
     input.fail(error);

@@ -1,4 +1,4 @@
-import { existsSync, renameSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
 import { createRealRunServices } from '../actors/codergen/real-run-services.js';
@@ -13,6 +13,7 @@ import type { CompiledMachine } from '../machines/compile-machine.js';
 import { readCheckpoint } from '../run/checkpoint.js';
 import { checkpointVars, compileRun, resumePipeline, startPipeline } from '../run/engine.js';
 import { forkRun } from '../run/fork-run.js';
+import { type ForkedTree, forkTree } from '../run/fork-tree.js';
 import { newRunId } from '../run/run-directory.js';
 import { createRunServices } from '../run/run-services.js';
 import type { PipelineRun, RunOptions, RunResult } from '../run/run-types.js';
@@ -33,7 +34,12 @@ import {
 import type { ListRunsQuery, RunPage, RunStore } from './run-store.js';
 import { emptyRunSummary, foldRunSummary, type RunSummary } from './run-summary.js';
 import type { RunViewFacts } from './run-view.js';
-import { namedWorkingDir, runWorkingDir, type WorkingDirPolicy } from './run-working-dir.js';
+import {
+  allowNewWorkingDir,
+  namedWorkingDir,
+  runWorkingDir,
+  type WorkingDirPolicy,
+} from './run-working-dir.js';
 import { INLINE_SOURCE, serverReadScope } from './server-read-scope.js';
 
 export interface RunManagerOptions {
@@ -409,7 +415,7 @@ export class RunManager {
    * A new run standing where run `id` stood as it entered `fromNode` (`forkRun`), queued like a resume:
    * 409 before the run has a run directory, 422 for a node the pipeline lacks or the run never reached.
    */
-  fork(id: string, fromNode: string, set: Readonly<Record<string, string>> = {}): RunRecord {
+  async fork(id: string, fromNode: string, set: Readonly<Record<string, string>> = {}): Promise<RunRecord> {
     if (this.#draining)
       throw new ApiError(503, 'DRAINING', 'the server is shutting down and takes no new runs.');
     const record = this.get(id);
@@ -421,8 +427,9 @@ export class RunManager {
       );
     const source = this.#store.source(id);
     const forkId = newRunId();
+    let tree: ForkedTree | undefined;
     try {
-      forkRun({
+      const forked = forkRun({
         from: record.run_dir,
         node: fromNode,
         graph: this.graph(id),
@@ -432,8 +439,22 @@ export class RunManager {
         runDir: this.#store.runDirFor(forkId),
         runId: forkId,
       });
+      // Its files as the node found them, in a new folder beside the original's (decision 0332).
+      tree = await forkTree({
+        fork: forked,
+        place: { beside: true },
+        allow: (dir) => allowNewWorkingDir(dir, this.#workingDirs()),
+      }).catch((error: unknown) => {
+        rmSync(forked.runDir, { recursive: true, force: true });
+        throw error;
+      });
     } catch (error) {
-      if (AttractorError.isInstance(error) && error.code.startsWith('FORK_'))
+      if (
+        AttractorError.isInstance(error) &&
+        (error.code.startsWith('FORK_') ||
+          error.code.startsWith('WORKDIR_') ||
+          error.code === 'TREE_SNAPSHOT_MISSING')
+      )
         throw new ApiError(422, error.code, error.describe());
       throw error;
     }
@@ -447,7 +468,7 @@ export class RunManager {
         created_at: now,
         updated_at: now,
         source_file: record.source_file,
-        options: record.options,
+        options: tree ? { ...record.options, working_dir: tree.workDir } : record.options,
         run_dir: this.#store.runDirFor(forkId),
       },
       source,
@@ -867,8 +888,6 @@ export class RunManager {
               settings: {
                 ...realRuns,
                 ...(workingDir ? { workingDir } : {}),
-                // Every run's folder is `<runs>/<id>/run`: none of them is an agent's change.
-                recordsDirs: [path.dirname(path.dirname(runDir))],
                 ...(options.model ? { model: options.model } : {}),
                 ...(options.max_cost_usd !== undefined ? { maxCostUsd: options.max_cost_usd } : {}),
                 ...(initialUsage !== undefined ? { initialUsage } : {}),
@@ -885,7 +904,14 @@ export class RunManager {
       readScope: this.#readScope(record.source_file),
       ...(options.goal !== undefined ? { goal: options.goal } : {}),
       ...(options.model !== undefined ? { model: options.model } : {}),
-      manifestOptions: { dry_run: options.dry_run, server_run_id: record.id },
+      // The folder its files are in: a fork restores its tree beside it.
+      manifestOptions: {
+        dry_run: options.dry_run,
+        server_run_id: record.id,
+        ...(options.dry_run ? {} : { workdir: workingDir ?? process.cwd() }),
+      },
+      // Snapshots of its working folder after each node (decision 0331); every run's records are left out.
+      ...(options.dry_run ? {} : { tree: { exclude: [path.dirname(path.dirname(runDir))] } }),
       ...(this.#store.recordSink ? { recordSink: this.#store.recordSink(record.id) } : {}),
       onEvent,
     };

@@ -1,4 +1,4 @@
-import { mkdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { AttractorError } from '../shared/errors.js';
 import { isInside } from '../shared/is-inside.js';
@@ -94,4 +94,19 @@ export function runWorkingDir(
   const own = path.join(path.dirname(runDir), 'work');
   mkdirSync(own, { recursive: true });
   return own;
+}
+
+/**
+ * A folder a fork will make (it does not exist yet) must lie inside an `--allow-workdir` folder, like
+ * any `working_dir`: its nearest existing parent, symlinks resolved, is checked. `WORKDIR_NOT_ALLOWED` otherwise.
+ */
+export function allowNewWorkingDir(dir: string, policy: Pick<WorkingDirPolicy, 'roots' | 'who'>): void {
+  let parent = path.resolve(dir);
+  while (!existsSync(parent) && path.dirname(parent) !== parent) parent = path.dirname(parent);
+  const real = path.join(realpathSync(parent), path.relative(parent, path.resolve(dir)));
+  if (policy.roots.some((root) => isInside(real, root) && real !== root)) return;
+  throw new AttractorError(
+    'WORKDIR_NOT_ALLOWED',
+    `the fork's folder ${path.basename(dir)} would lie outside every --allow-workdir folder: ${policy.who} makes a fork's folder only inside one (start it with --allow-workdir naming the original's parent folder); the fork was not made.`,
+  );
 }

@@ -10,6 +10,7 @@ import {
   inheritedIgnores,
   readRefFile,
   runRef,
+  START_REF,
   TREE_GIT_DIR,
   writeRefFile,
 } from './tree-git-dir.js';
@@ -88,7 +89,11 @@ export class RunTree {
   async prepare(): Promise<void> {
     const repo = this.repository;
     const ignores = repo ? inheritedIgnores(repo, this.workDir) : [];
-    await ensureTreeGitDir(this.#place, [...ignores, ...this.#excluded.map(ignoreFolderPattern)]);
+    await ensureTreeGitDir(
+      this.#place,
+      [...ignores, ...this.#excluded.map(ignoreFolderPattern)],
+      repo?.objects,
+    );
   }
 
   /** Record the working tree now as a commit after the newest one; skipped (and said) over the limits. */
@@ -125,6 +130,11 @@ export class RunTree {
     writeRefFile(this.gitDir, this.ref, commit);
     if (this.repository) writeRefFile(this.repository.commonDir, this.ref, commit);
     this.#head = commit;
+  }
+
+  /** Name `commit` the tree the run started from (what `attractor diff` compares a whole run against). */
+  markStart(commit: string): void {
+    writeRefFile(this.gitDir, START_REF, commit);
   }
 
   /** Make `commit` the newest snapshot (a resume that restored or materialised it, a fork's start). */

@@ -69,12 +69,26 @@ function relPrefix(from: string, to: string): string {
   return rel ? `${rel}/` : '';
 }
 
-/** Make the run's git directory (once): no hooks, no templates, a work tree given per command. */
-export async function ensureTreeGitDir(place: GitPlace, ignores: readonly string[]): Promise<void> {
+/** The ref naming the tree the run started from (its first snapshot, or the one a fork started at). */
+export const START_REF = 'refs/attractor/start';
+
+/**
+ * Make the run's git directory (once): no hooks, no templates, a work tree given per command. With
+ * `objects` (a user's repository's), its objects are readable through the run's git directory alone.
+ */
+export async function ensureTreeGitDir(
+  place: GitPlace,
+  ignores: readonly string[],
+  objects?: string,
+): Promise<void> {
   if (!existsSync(join(place.gitDir, 'HEAD'))) {
     mkdirSync(place.gitDir, { recursive: true });
     await git({ gitDir: place.gitDir }, ['init', '--quiet', '--bare', '--template=']);
     await git({ gitDir: place.gitDir }, ['config', 'core.bare', 'false']);
+  }
+  if (objects) {
+    mkdirSync(join(place.gitDir, 'objects', 'info'), { recursive: true });
+    writeFileAtomic(join(place.gitDir, 'objects', 'info', 'alternates'), `${objects}\n`, { durable: false });
   }
   const exclude = join(place.gitDir, 'info', 'exclude');
   mkdirSync(join(place.gitDir, 'info'), { recursive: true });
