@@ -62,7 +62,6 @@ function realSettings(
   initialUsage: unknown,
   showPlan: boolean,
 ): RealRunSettings {
-  const runDir = flags.logsDir ?? flags.logDir;
   if (flags.record && flags.replay) {
     throw new AttractorError('BAD_FLAG', '--record and --replay cannot be used together.');
   }
