@@ -106,13 +106,31 @@ export class RunTree {
     const plan = await planSnapshot(this.workDir, [...new Set(listed)], total, this.limits);
     const parent = this.#head;
     if (plan.skipped) return { omitted: plan.omitted, skipped: plan.skipped, ...(parent ? { parent } : {}) };
-    await git(this.#place, ['add', '--all', '--', '.', ...plan.omitted.map(excludeSpec)]);
+    await this.#stage(listed, plan.omitted);
     const tree = (await git(this.#place, ['write-tree'])).trim();
     const commit = (
       await git(this.#place, ['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', label])
     ).trim();
     this.#setHead(commit);
     return { commit, omitted: plan.omitted, ...(parent ? { parent } : {}) };
+  }
+
+  /**
+   * Bring the run's index up to the files `ls-files` listed as changed, deleted or new: the folder was
+   * walked once already, so only they are hashed (`git add --all` would walk it again). A path
+   * `update-index` refuses (an embedded repository) falls back to that walk.
+   */
+  async #stage(listed: readonly string[], omitted: readonly string[]): Promise<void> {
+    const left = new Set(omitted);
+    const paths = [...new Set(listed)].filter((path) => !left.has(path));
+    if (paths.length === 0) return;
+    try {
+      await git(this.#place, ['update-index', '--add', '--remove', '-z', '--stdin'], {
+        input: `${paths.join('\0')}\0`,
+      });
+    } catch {
+      await git(this.#place, ['add', '--all', '--', '.', ...omitted.map(excludeSpec)]);
+    }
   }
 
   /** A first snapshot in the repository's top folder starts from the user's index: unchanged files are not hashed again. */
