@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { NodeTree } from '../machines/machine-context.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
 import { gitAvailable } from '../working-tree/git-available.js';
@@ -7,6 +9,7 @@ import {
   type RunTree,
   type TreeSnapshot,
 } from '../working-tree/run-tree.js';
+import { TREE_GIT_DIR } from '../working-tree/tree-git-dir.js';
 import type { TreeLimits } from '../working-tree/tree-limits.js';
 
 /** How a run keeps its working tree (decision 0331); `RunOptions.tree`. */
@@ -61,6 +64,8 @@ export function createRunTreeService(input: ServiceInput): RunTreeService {
     return nodeTreeOf({ ...snapshot, omitted: fresh }, snapshot.omitted, nodeId, warn);
   };
   const ready = (async () => {
+    // Snapshots taken here before: their objects must be here too. None: the run comes from elsewhere.
+    const ranHere = existsSync(join(input.runDir, TREE_GIT_DIR, 'HEAD'));
     tree = await openRunTree(
       {
         workDir: input.workDir,
@@ -74,10 +79,16 @@ export function createRunTreeService(input: ServiceInput): RunTreeService {
     );
     if (!tree) return;
     const head = input.head ?? tree.head;
-    if (head) await continueFrom(tree, head, input);
+    if (head && !ranHere && !(await tree.has(head))) {
+      // Until a store carries snapshots between machines, a run another machine executed goes on
+      // with the folder as it is here, as runs always did, on a history of its own.
+      warn(
+        `the run's snapshots are on the machine that took them: it goes on with ${input.workDir} as it is`,
+      );
+      startChain(tree, report(await tree.snapshot('start'), undefined));
+    } else if (head) await continueFrom(tree, head, input);
     else {
-      const start = report(await tree.snapshot('start'), undefined);
-      if (start.commit) tree.markStart(start.commit);
+      startChain(tree, report(await tree.snapshot('start'), undefined));
     }
   })().catch((error) => {
     tree = undefined;
@@ -103,6 +114,10 @@ export function createRunTreeService(input: ServiceInput): RunTreeService {
       return taken;
     },
   };
+}
+
+function startChain(tree: RunTree, start: NodeTree): void {
+  if (start.commit) tree.markStart(start.commit);
 }
 
 /** A resume's tree: materialised where the folder does not hold it, else kept (or restored) and listed. */

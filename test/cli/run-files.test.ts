@@ -101,10 +101,8 @@ describe('the run keeps its files: fork, resume, a removed folder', () => {
     const events = readEvents(join(s.root, 'fork-run'));
     const resumed = events.find((e) => e.kind === 'tree.resume');
     expect(resumed?.data).toMatchObject({ action: 'kept', changed: [] });
-    const start = readCheckpoint(join(s.root, 'fork-run', 'checkpoint.json'));
-    expect(start.tree_commits?.middle).not.toBe(
-      readCheckpoint(join(s.runDir, 'checkpoint.json')).tree_commits?.middle,
-    );
+    // `middle` ran again in the fork's folder: it wrote later.txt and deleted keep.txt there.
+    expect(Object.keys(contents(fork)).sort()).toEqual(['a.txt', 'later.txt']);
     expect(contents(s.work)).toEqual(before);
   });
 
@@ -169,6 +167,19 @@ describe('the run keeps its files: fork, resume, a removed folder', () => {
     expect(resumed.stderr).toMatch(
       /snapshot of the working tree at node "check".*missing or damaged.*resume in the folder that holds/s,
     );
+  });
+
+  it('a run continued where its snapshots never were goes on with the folder as it is, saying so', async () => {
+    const s = setUp();
+    await run(s);
+    // Another machine: its own copy of the run directory, without the snapshots, and an empty folder.
+    rmSync(join(s.runDir, 'tree.git'), { recursive: true });
+    rmSync(s.work, { recursive: true });
+    const resumed = await resume(s);
+    expect(resumed.stdout).toContain("the run's snapshots are on the machine that took them");
+    expect(resumed.stdout).toContain('✗ check fail');
+    const checkpoint = readCheckpoint(join(s.runDir, 'checkpoint.json'));
+    expect(checkpoint.tree_commits?.check).toBeDefined();
   });
 });
 
