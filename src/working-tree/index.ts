@@ -8,6 +8,7 @@ export {
   type RunTreeOptions,
   type TreeSnapshot,
 } from './run-tree.js';
+export { type SnapshotDiffOptions, snapshotDiff } from './snapshot-diff.js';
 export type { SnapshotSkip } from './snapshot-plan.js';
 export { bundleSnapshots, unbundleSnapshots } from './tree-bundle.js';
 export { runRef, TREE_GIT_DIR } from './tree-git-dir.js';

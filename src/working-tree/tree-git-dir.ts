@@ -52,7 +52,8 @@ export function inheritedIgnores(repo: UserRepository, workDir: string): string[
       const negated = line.startsWith('!') ? '!' : '';
       const anchored = body.replace(/^\//, '');
       if (prefix === '' || (!anchored.includes('/') && !body.startsWith('/'))) lines.push(line);
-      else if (anchored.startsWith(prefix)) lines.push(`${negated}/${anchored.slice(prefix.length)}`);
+      else if (anchored.startsWith(prefix))
+        lines.push(`${negated}/${anchored.slice(prefix.length)}${line.endsWith('/') ? '/' : ''}`);
     }
   };
   read(join(repo.commonDir, 'info', 'exclude'), relPrefix(repo.top, workDir));
