@@ -63,15 +63,15 @@ describe("the server's node view and fork use the run's snapshots", () => {
   });
 
   it('refuses a fork whose folder would lie outside every --allow-workdir folder', async () => {
-    const { server, id, root } = await ranIn();
+    const { server, root } = await ranIn();
     // The folder beside `checkout` is inside `root`; one beside `root` itself is not: work in `root`.
+    writeFileSync(path.join(root, 'keep.txt'), 'keep\n');
     const outer = await server.json('POST', '/pipelines', {
       dot_source: WRITES,
       scenario: {},
       working_dir: root,
     });
-    writeFileSync(path.join(root, 'keep.txt'), 'keep\n');
-    await finished(server, outer.body.id);
+    expect((await finished(server, outer.body.id)).status).toBe('completed');
     const refused = await server.json('POST', `/pipelines/${outer.body.id}/fork`, { from_node: 'later' });
     expect(refused.status).toBe(422);
     expect(refused.body.error.code).toBe('WORKDIR_NOT_ALLOWED');
