@@ -9,6 +9,7 @@ import { type CliIo, processIo } from './cli-io.js';
 import { colorsFor } from './colors.js';
 import { registerAttachCommand } from './commands/attach.js';
 import { registerCompileCommand } from './commands/compile.js';
+import { registerDiffCommand } from './commands/diff.js';
 import { registerForkCommand } from './commands/fork.js';
 import { registerResumeCommand } from './commands/resume.js';
 import { registerRunCommand } from './commands/run.js';
@@ -29,6 +30,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerForkCommand,
   registerAttachCommand,
   registerRunsCommand,
+  registerDiffCommand,
   registerValidateCommand,
   registerCompileCommand,
   registerServeCommand,

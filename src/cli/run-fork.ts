@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseDot } from '../compiler/parse/index.js';
 import { forkRun } from '../run/fork-run.js';
+import { forkTree } from '../run/fork-tree.js';
 import { locateRun } from '../run/locate-run.js';
 import { AttractorError } from '../shared/errors.js';
 import type { CliContext } from './cli-context.js';
@@ -23,6 +24,8 @@ export async function runFork(
       'FORK_NOT_A_RUN',
       `${run} is not a run directory (no manifest.json): nothing to fork.`,
     );
+  if (flags.inPlace && flags.workdir)
+    throw new AttractorError('BAD_FLAG', '--in-place and --workdir name two places for the fork: give one.');
   const original = locateRun(from);
   const changed = file === undefined ? undefined : readPipelineSource(file, ctx.io.cwd);
   const source = changed?.text ?? original.source;
@@ -42,6 +45,27 @@ export async function runFork(
   say(
     `Forked ${forked.origin.run_id} at ${forked.origin.node}: new run ${forked.runId} in ${displayPath(ctx.io.cwd, forked.runDir)}\n`,
   );
-  const { from: _node, set: _set, logsDir: _dir, ...runFlags } = flags;
-  return runResume(forked.runDir, undefined, runFlags, ctx);
+  const place = flags.inPlace
+    ? { inPlace: true as const }
+    : flags.workdir
+      ? { workdir: path.resolve(ctx.io.cwd, flags.workdir) }
+      : { beside: true as const };
+  const tree = await forkTree({ fork: forked, place }).catch((error: unknown) => {
+    // No half-made fork: its run directory goes with the files it could not get.
+    rmSync(forked.runDir, { recursive: true, force: true });
+    throw error;
+  });
+  if (tree) {
+    const how =
+      tree.how === 'worktree'
+        ? ' (a git worktree)'
+        : tree.how === 'in-place'
+          ? " (the original's folder)"
+          : '';
+    say(
+      `The fork works in ${displayPath(ctx.io.cwd, tree.workDir)}${how}, its files as ${forked.origin.node} found them.\n`,
+    );
+  }
+  const { from: _node, set: _set, logsDir: _dir, inPlace: _inPlace, ...runFlags } = flags;
+  return runResume(forked.runDir, undefined, tree ? { ...runFlags, workdir: tree.workDir } : runFlags, ctx);
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readCheckpoint } from '../run/checkpoint.js';
 import { confirmInterruptedRerun } from '../run/confirm-interrupted-rerun.js';
@@ -17,7 +17,6 @@ import { createNonInteractiveInterviewer } from './terminal-interviewer.js';
 
 /** Without --dry-run or --scenario, a resume runs the way the run started (recorded in manifest.json). */
 function withRecordedMode(flags: RunFlags, from: string): RunFlags {
-  if (flags.dryRun || flags.scenario) return flags;
   const manifestPath = path.join(statSync(from).isDirectory() ? from : path.dirname(from), 'manifest.json');
   if (!existsSync(manifestPath)) return flags;
   try {
@@ -25,6 +24,11 @@ function withRecordedMode(flags: RunFlags, from: string): RunFlags {
       options?: { dry_run?: boolean; scenario?: string; workdir?: string; replay?: string };
     };
     const o = manifest.options;
+    // The run's own folder, deleted since: made again, and its files come back from the run's snapshot.
+    if (o?.workdir && !flags.workdir && !existsSync(o.workdir)) mkdirSync(o.workdir, { recursive: true });
+    // A mode named on the command line wins; the folder the run's files are in is still the run's.
+    if (flags.dryRun || flags.scenario)
+      return o?.workdir && !flags.workdir ? { ...flags, workdir: o.workdir } : flags;
     return {
       ...flags,
       ...(o?.dry_run ? { dryRun: true } : {}),

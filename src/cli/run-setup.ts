@@ -62,7 +62,6 @@ function realSettings(
   initialUsage: unknown,
   showPlan: boolean,
 ): RealRunSettings {
-  const runDir = flags.logsDir ?? flags.logDir;
   if (flags.record && flags.replay) {
     throw new AttractorError('BAD_FLAG', '--record and --replay cannot be used together.');
   }
@@ -75,8 +74,6 @@ function realSettings(
     env: ctx.io.env,
     // The person's own folder: its .env may hold their keys (never on serve or worker, decision 0352).
     readDotEnv: true,
-    // Run records under the working tree are not the agents' changes.
-    recordsDirs: [path.resolve(ctx.io.cwd, runDir ?? DEFAULT_RUNS_ROOT)],
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.provider ? { provider: flags.provider } : {}),
     ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}),
@@ -106,6 +103,29 @@ async function prepareAgents(
     autoApprove: flags.autoApprove === true,
     fallback: createSimulatedBackend(),
   });
+}
+
+/** Where a run that calls no model works: `--workdir`, else the current directory. */
+function workingDirOf(flags: RunFlags, ctx: CliContext): string {
+  return flags.workdir ? path.resolve(ctx.io.cwd, flags.workdir) : ctx.io.cwd;
+}
+
+/** Snapshots of the working tree, for every run that executes tools (a dry run changes no file). */
+function treeSettings(flags: RunFlags, ctx: CliContext): Pick<RunOptions, 'tree'> {
+  if (flags.dryRun || flags.snapshots === false) return {};
+  const runDir = flags.logsDir ?? flags.logDir;
+  const limits = {
+    ...(flags.snapshotMaxFile ? { maxFileBytes: flags.snapshotMaxFile } : {}),
+    ...(flags.snapshotBudget ? { budgetBytes: flags.snapshotBudget } : {}),
+  };
+  return {
+    tree: {
+      // Other runs' records under the folder are not the run's files.
+      exclude: [path.resolve(ctx.io.cwd, runDir ?? DEFAULT_RUNS_ROOT)],
+      ...(Object.keys(limits).length > 0 ? { limits } : {}),
+      ...(flags.restoreTree ? { restore: true } : {}),
+    },
+  };
 }
 
 /**
@@ -159,15 +179,16 @@ export async function buildRun(
     manifestOptions: {
       dry_run: flags.dryRun === true,
       ...(flags.scenario ? { scenario: path.resolve(ctx.io.cwd, flags.scenario) } : {}),
-      // A resume works where the run worked, and a replayed run keeps replaying.
-      ...(real ? { workdir: real.workingDir } : {}),
+      // A resume works where the run worked (its snapshots are of that folder), and a replayed run keeps replaying.
+      ...(real ? { workdir: real.workingDir } : flags.dryRun ? {} : { workdir: workingDirOf(flags, ctx) }),
       ...(real && flags.replay ? { replay: path.resolve(ctx.io.cwd, flags.replay) } : {}),
     },
     readScope: options.readScope,
     onEvent: learningRunDir(interviewer, onEvent),
+    ...treeSettings(flags, ctx),
   };
   return {
-    options: { ...settings, ...runServices, workingDir: runServices.workingDir ?? ctx.io.cwd },
+    options: { ...settings, ...runServices, workingDir: runServices.workingDir ?? workingDirOf(flags, ctx) },
     real,
     interviewer,
   };

@@ -5,7 +5,6 @@ import type {
   RealRunServices,
   RealRunSettings,
 } from '../actors/codergen/real-run-services.js';
-import { recordingChanges } from '../actors/codergen/recording-changes.js';
 import type { CodergenBackend } from '../actors/codergen-backend.js';
 import type { HandlerServices } from '../actors/handler-types.js';
 import { AutoApproveInterviewer } from '../actors/interviewers/auto-approve.js';
@@ -80,18 +79,10 @@ export function createRunServices(options: RunServicesOptions): RunServices & { 
       ? { backend: createSimulatedBackend(), llmRank: createSimulatedRouter() }
       : {};
   // A dry run starts no agent.
-  const agentBackend =
+  const backend =
     options.agents && !options.dryRun
       ? withAgentBackends(models.backend ?? createSimulatedBackend(), options.agents.acp)
       : models.backend;
-  // What a real agent changed in its working tree is kept with its node (a simulated one changes nothing).
-  const backend =
-    agentBackend && !simulated && options.real
-      ? recordingChanges(agentBackend, {
-          workingDir: options.real.settings.workingDir,
-          ...(options.real.settings.recordsDirs ? { recordsDirs: options.real.settings.recordsDirs } : {}),
-        })
-      : agentBackend;
   const registry = options.registry ?? createDefaultRegistry();
   const interviewer = options.autoApprove ? new AutoApproveInterviewer() : options.interviewer;
   return {

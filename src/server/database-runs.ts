@@ -174,9 +174,11 @@ export class DatabaseRuns implements RunService {
     return this.get(id);
   }
 
-  fork(id: string, fromNode: string, set: Readonly<Record<string, string>> = {}): RunRecord {
+  async fork(id: string, fromNode: string, set: Readonly<Record<string, string>> = {}): Promise<RunRecord> {
     refuseWhileDraining(this.#draining);
-    const fork = this.#records.fork(id, fromNode, set);
+    // The original's files are on its workers' disks and in the store, not here: the fork starts in a
+    // folder of its own on the worker that takes it, without the original's tree.
+    const fork = await this.#records.fork(id, fromNode, set);
     this.#enqueue(fork.id);
     return this.get(fork.id);
   }

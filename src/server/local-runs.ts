@@ -15,7 +15,7 @@ import type { RunEvents, RunService, Submission } from './run-service.js';
 import type { ListRunsQuery, RunPage, RunStore } from './run-store.js';
 import type { RunSummary } from './run-summary.js';
 import type { RunViewFacts } from './run-view.js';
-import type { WorkingDirPolicy } from './run-working-dir.js';
+import { allowNewWorkingDir, type WorkingDirPolicy } from './run-working-dir.js';
 
 export interface LocalRunsOptions {
   store: RunStore;
@@ -184,9 +184,11 @@ export class LocalRuns implements RunService {
     return this.#resume(id);
   }
 
-  fork(id: string, fromNode: string, set: Readonly<Record<string, string>> = {}): RunRecord {
+  async fork(id: string, fromNode: string, set: Readonly<Record<string, string>> = {}): Promise<RunRecord> {
     refuseWhileDraining(this.#draining);
-    const fork = this.#records.fork(id, fromNode, set);
+    const fork = await this.#records.fork(id, fromNode, set, (dir) =>
+      allowNewWorkingDir(dir, this.#workingDirs()),
+    );
     this.#enqueue(fork.id);
     return this.get(fork.id);
   }

@@ -1,7 +1,9 @@
+import { rmSync } from 'node:fs';
 import { loadPipeline } from '../compiler/compile.js';
 import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import { forkRun } from '../run/fork-run.js';
+import { type ForkedTree, forkTree } from '../run/fork-tree.js';
 import { newRunId } from '../run/run-directory.js';
 import { AttractorError } from '../shared/errors.js';
 import { ApiError } from './api-error.js';
@@ -79,9 +81,16 @@ export class RunRecords {
 
   /**
    * A new queued run standing where run `id` stood as it entered `fromNode` (`forkRun`): 409 before the
-   * run has a run directory, 422 for a node the pipeline lacks or the run never reached.
+   * run has a run directory, 422 for a node the pipeline lacks or the run never reached. With
+   * `allowTreeDir`, the fork's files as its node found them are restored into a new folder beside the
+   * original's, which that function must allow (decision 0332); without it the fork has no folder of its own.
    */
-  fork(id: string, fromNode: string, set: Readonly<Record<string, string>>): RunRecord {
+  async fork(
+    id: string,
+    fromNode: string,
+    set: Readonly<Record<string, string>>,
+    allowTreeDir?: (dir: string) => void,
+  ): Promise<RunRecord> {
     const record = this.get(id);
     if (!record.run_dir)
       throw new ApiError(
@@ -91,8 +100,9 @@ export class RunRecords {
       );
     const source = this.#store.source(id);
     const forkId = newRunId();
+    let tree: ForkedTree | undefined;
     try {
-      forkRun({
+      const forked = forkRun({
         from: record.run_dir,
         node: fromNode,
         graph: this.graph(id),
@@ -102,13 +112,21 @@ export class RunRecords {
         runDir: this.#store.runDirFor(forkId),
         runId: forkId,
       });
+      if (allowTreeDir)
+        tree = await forkTree({ fork: forked, place: { beside: true }, allow: allowTreeDir }).catch(
+          (error: unknown) => {
+            rmSync(forked.runDir, { recursive: true, force: true });
+            throw error;
+          },
+        );
     } catch (error) {
-      if (AttractorError.isInstance(error) && error.code.startsWith('FORK_'))
+      if (AttractorError.isInstance(error) && isForkRefusal(error.code))
         throw new ApiError(422, error.code, error.describe());
       throw error;
     }
     const now = new Date().toISOString();
-    const { name, goal, source_file, options } = record;
+    const { name, goal, source_file } = record;
+    const options = tree ? { ...record.options, working_dir: tree.workDir } : record.options;
     const fork = { id: forkId, name, goal, source_file, options, created_at: now, updated_at: now };
     this.#store.create({ ...fork, status: 'queued', run_dir: this.#store.runDirFor(forkId) }, source);
     return this.get(forkId);
@@ -123,4 +141,9 @@ export class RunRecords {
       stopped_at: undefined,
     });
   }
+}
+
+/** What a fork refuses for a reason the caller can fix (422): the node, the fork's folder, a lost snapshot. */
+function isForkRefusal(code: string): boolean {
+  return code.startsWith('FORK_') || code.startsWith('WORKDIR_') || code === 'TREE_SNAPSHOT_MISSING';
 }

@@ -51,7 +51,7 @@ export interface RunService {
   cancel(id: string): Promise<RunRecord>;
   resume(id: string): Promise<RunRecord>;
   /** A new run standing where run `id` stood as it entered `fromNode`, queued like a resume. */
-  fork(id: string, fromNode: string, set?: Readonly<Record<string, string>>): RunRecord;
+  fork(id: string, fromNode: string, set?: Readonly<Record<string, string>>): Promise<RunRecord>;
   /** Resume every run left interrupted (`--resume-interrupted`); returns their ids. */
   resumeInterrupted(): Promise<string[]>;
   /** SIGTERM: take no new runs, and let those running here stop (see each implementation). */

@@ -1,4 +1,4 @@
-import { mkdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { AttractorError } from '../shared/errors.js';
 import { isInside } from '../shared/is-inside.js';
@@ -130,5 +130,20 @@ export function refuseDataDirInWork(dataDir: string, workingDirs: readonly strin
   throw new AttractorError(
     'DATA_DIR_IN_WORKDIR',
     `the data folder ${dataDir} lies inside ${work}, where this server's runs work: a run could answer other runs' gates there. Give --data-dir a folder outside it (without --data-dir the server keeps its data under ~/.local/state/attractor/serve).`,
+  );
+}
+
+/**
+ * A folder a fork will make (it does not exist yet) must lie inside an `--allow-workdir` folder, like
+ * any `working_dir`: its nearest existing parent, symlinks resolved, is checked. `WORKDIR_NOT_ALLOWED` otherwise.
+ */
+export function allowNewWorkingDir(dir: string, policy: Pick<WorkingDirPolicy, 'roots' | 'who'>): void {
+  let parent = path.resolve(dir);
+  while (!existsSync(parent) && path.dirname(parent) !== parent) parent = path.dirname(parent);
+  const real = path.join(realpathSync(parent), path.relative(parent, path.resolve(dir)));
+  if (policy.roots.some((root) => isInside(real, root) && real !== root)) return;
+  throw new AttractorError(
+    'WORKDIR_NOT_ALLOWED',
+    `the fork's folder ${path.basename(dir)} would lie outside every --allow-workdir folder: ${policy.who} makes a fork's folder only inside one (start it with --allow-workdir naming the original's parent folder); the fork was not made.`,
   );
 }

@@ -48,8 +48,6 @@ export function storedRunOptions(run: StoredRunContext): RunOptions {
             settings: {
               ...run.realRuns,
               ...(workingDir ? { workingDir } : {}),
-              // Every run's folder is `<runs>/<id>/run`: none of them is an agent's change.
-              recordsDirs: [path.dirname(path.dirname(runDir))],
               ...(options.model ? { model: options.model } : {}),
               ...(options.max_cost_usd !== undefined ? { maxCostUsd: options.max_cost_usd } : {}),
               ...(run.initialUsage !== undefined ? { initialUsage: run.initialUsage } : {}),
@@ -66,7 +64,14 @@ export function storedRunOptions(run: StoredRunContext): RunOptions {
     readScope: run.readScope,
     ...(options.goal !== undefined ? { goal: options.goal } : {}),
     ...(options.model !== undefined ? { model: options.model } : {}),
-    manifestOptions: { dry_run: options.dry_run, server_run_id: record.id },
+    // The folder its files are in: a fork restores its tree beside it.
+    manifestOptions: {
+      dry_run: options.dry_run,
+      server_run_id: record.id,
+      ...(options.dry_run ? {} : { workdir: workingDir ?? process.cwd() }),
+    },
+    // Snapshots of its working folder after each node (decision 0331); every run's records are left out.
+    ...(options.dry_run ? {} : { tree: { exclude: [path.dirname(path.dirname(runDir))] } }),
     ...(run.recordSink ? { recordSink: run.recordSink } : {}),
     onEvent: run.onEvent,
   };

@@ -18,6 +18,8 @@ export interface ActivityPaneProps {
   frame: number;
   /** Last lines of a tool node's stdout, while or after it runs. */
   outputTail?: string[];
+  /** What the node's latest visit changed in the working folder (a diffstat from its snapshot). */
+  diffStat?: string[];
 }
 
 /**
@@ -26,7 +28,15 @@ export interface ActivityPaneProps {
  * or a tool node's output tail, then what the node concluded (notes, failure, the edge taken and
  * why). Only what fits in `rows` is laid out, newest last.
  */
-export function ActivityPane({ node, width, rows, expanded, frame, outputTail }: ActivityPaneProps) {
+export function ActivityPane({
+  node,
+  width,
+  rows,
+  expanded,
+  frame,
+  outputTail,
+  diffStat,
+}: ActivityPaneProps) {
   const theme = useTheme();
   const renderMarkdown =
     useMarkdown(node?.activity.some((item) => item.kind === 'text') ?? false) ?? plainLines;
@@ -86,6 +96,16 @@ export function ActivityPane({ node, width, rows, expanded, frame, outputTail }:
           {outputTail.map((line, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a tail of lines in order
             <Text key={i} wrap="truncate-end" color={theme.muted}>
+              {line}
+            </Text>
+          ))}
+        </Box>
+      ) : null}
+      {diffStat && diffStat.length > 0 ? (
+        <Box flexDirection="column">
+          {diffStat.map((line, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a diffstat's lines in order
+            <Text key={i} wrap="truncate-end" color={i === diffStat.length - 1 ? theme.muted : undefined}>
               {line}
             </Text>
           ))}

@@ -13,6 +13,7 @@ import { StatusLine } from './StatusLine.js';
 import { Transcript } from './Transcript.js';
 import { useAnimationFrame } from './use-animation-frame.js';
 import { useGate } from './use-gate.js';
+import { useNodeDiff } from './use-node-diff.js';
 import { useOutputTail } from './use-output-tail.js';
 import { useRedrawOnShrink } from './use-redraw-on-shrink.js';
 import { useRunState } from './use-run-state.js';
@@ -80,6 +81,7 @@ export function App({ store, gates, controls, onQuit, runDir, size, fps, clock =
       : undefined,
     8,
   );
+  const diffStat = useNodeDiff(runDir, shown?.status === 'running' ? undefined : shown?.commit, 8);
 
   useInput((key, k) => {
     if (k.ctrl && key === 'c') {
@@ -163,6 +165,7 @@ export function App({ store, gates, controls, onQuit, runDir, size, fps, clock =
               expanded={expanded}
               frame={tick}
               outputTail={tail}
+              diffStat={diffStat}
             />
           )}
           {help ? <HelpBox width={width} /> : null}

@@ -137,6 +137,7 @@ export function reduceRunState(graph: PipelineGraph, state: RunState, event: Pip
         ...(text(d.notes) ? { notes: d.notes } : {}),
         ...(text(d.failure_reason) ? { failureReason: d.failure_reason } : {}),
         ...(text(d.preferred_label) ? { preferredLabel: d.preferred_label } : {}),
+        ...(text(d.commit) ? { commit: d.commit } : {}),
         activity: node.activity.map((item) =>
           item.kind === 'text' && !item.done ? { ...item, done: true } : item,
         ),

@@ -69,6 +69,8 @@ export interface NodeView {
   notes?: string;
   failureReason?: string;
   preferredLabel?: string;
+  /** The working tree's snapshot after its latest visit (`node.complete`'s `commit`). */
+  commit?: string;
   /** Set on parallel nodes: their branches, filled in as they finish. */
   branches?: BranchView[];
   /** The parallel node whose branch this node ran in, when it ran in one. */

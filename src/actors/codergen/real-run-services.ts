@@ -38,11 +38,6 @@ export interface RealRunSettings {
   replayFrom?: string;
   /** A resumed run's usage so far (its checkpoint's `usage`): the budget counts on from there. */
   initialUsage?: unknown;
-  /**
-   * Folders of run records inside the working directory (a runs root, a server's data folder): left
-   * out of the diffs kept of what each agent node changed.
-   */
-  recordsDirs?: readonly string[];
   /** Where the plan of model uses is told (each node and the model it will use), when someone listens. */
   onPlan?: (lines: readonly string[]) => void;
 }

@@ -12,6 +12,11 @@ original is left as it was; the new manifest.json names it (forked_from). The fo
 the original ran (dry, scenario, replay or real) unless flags say otherwise, and its cost starts
 at zero.
 
+The working tree is restored as NODE found it (from the original's snapshots): into --workdir
+DIR when given (a new or empty folder), into the original's folder with --in-place (refused
+while it has changes no snapshot holds), else into a new folder beside the original,
+<folder>.fork-<id> (a git worktree when the original worked in a repository's top folder).
+
 --set key=value changes a value first: a declared parameter's name sets vars.<name> (and
 $name in prompts), any other key sets that context key. A FILE argument runs a changed
 pipeline (a fixed prompt, say) from NODE instead of the run's copy.
@@ -24,6 +29,7 @@ Examples:
 
 export interface ForkFlags extends Omit<RunFlags, 'set'> {
   from: string;
+  inPlace?: boolean;
   set?: Record<string, string>;
 }
 
@@ -40,7 +46,11 @@ export function registerForkCommand(program: Command, ctx: CliContext): void {
         'change a parameter or context value first (repeatable)',
         parseContextSetFlag,
       )
-      .option('--logs-dir <dir>', 'the new run directory (default: beside the original)'),
+      .option('--logs-dir <dir>', 'the new run directory (default: beside the original)')
+      .option(
+        '--in-place',
+        "restore the node's files into the original's folder (refused if it has unsnapshotted changes)",
+      ),
     { runDir: false },
   )
     .addHelpText('after', EXAMPLES)

@@ -137,7 +137,7 @@ export function registerPipelineRoutes(app: Hono, manager: RunService, options: 
 
   app.post('/pipelines/:id/fork', async (c) => {
     const body = ForkRequestSchema.parse(await jsonBody(c.req.raw));
-    const record = manager.fork(c.req.param('id'), body.from_node, body.set ?? {});
+    const record = await manager.fork(c.req.param('id'), body.from_node, body.set ?? {});
     return c.json({ id: record.id }, 201);
   });
 

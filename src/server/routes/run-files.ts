@@ -1,10 +1,10 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Hono } from 'hono';
-import { DIFF_FILE } from '../../actors/codergen/recording-changes.js';
 import { graphToJson } from '../../compiler/graph-to-json.js';
 import { newestJournalCheckpoint } from '../../run/checkpoint-journal.js';
 import { renderSvg } from '../../svg/render-svg.js';
+import { snapshotDiff } from '../../working-tree/snapshot-diff.js';
 import { ApiError } from '../api-error.js';
 import { NODE_STATUS_FILL } from '../node-statuses.js';
 import type { RunService } from '../run-service.js';
@@ -31,6 +31,35 @@ function readTail(file: string): string | null {
 
 /** A diff reads from its start; a huge one is cut where a person would stop reading anyway. */
 const DIFF_HEAD_BYTES = 512 * 1024;
+
+/** Where runs before snapshots (decision 0072) kept an agent visit's changes, in its stage folder. */
+const LEGACY_DIFF_FILE = 'diff.patch';
+
+/**
+ * A node's latest changes to the working folder, from the run's snapshots (decision 0331); a run from
+ * before them keeps its agents' `diff.patch`. Cut at `DIFF_HEAD_BYTES`.
+ */
+async function nodeDiff(
+  dir: string,
+  stage: string,
+  checkpoint: Record<string, unknown> | undefined,
+  node: string,
+): Promise<string | null> {
+  const commits = checkpoint?.['tree_commits'];
+  const commit = typeof commits === 'object' && commits !== null ? Reflect.get(commits, node) : undefined;
+  if (typeof commit === 'string') {
+    try {
+      const diff = await snapshotDiff(dir, { commit });
+      if (diff !== undefined)
+        return diff.length > DIFF_HEAD_BYTES
+          ? `${diff.slice(0, DIFF_HEAD_BYTES)}\n… (cut: attractor diff ${dir} --node ${node} prints it whole)`
+          : diff;
+    } catch {
+      // A snapshot gone (a pruned repository): the stage folder may still have a diff.
+    }
+  }
+  return readHead(path.join(stage, LEGACY_DIFF_FILE));
+}
 
 function readHead(file: string): string | null {
   if (!existsSync(file)) return null;
@@ -101,8 +130,8 @@ export function registerRunFileRoutes(app: Hono, manager: RunService): void {
       // A tool node's command output, kept whole in its stage folder.
       stdout: stage ? readTail(path.join(stage, 'stdout.log')) : null,
       stderr: stage ? readTail(path.join(stage, 'stderr.log')) : null,
-      // What an agent changed in its working tree (a git work tree), its latest visit's.
-      diff: stage ? readHead(path.join(stage, DIFF_FILE)) : null,
+      // What the node changed in the run's working folder, its latest visit's.
+      diff: dir && stage ? await nodeDiff(dir, stage, await checkpointOf(manager, id), node) : null,
     });
   });
 
