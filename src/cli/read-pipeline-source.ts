@@ -1,7 +1,8 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_PARSE_LIMITS } from '../compiler/parse/parse-limits.js';
 import { AttractorError } from '../shared/errors.js';
+import { readAtMost } from '../shared/read-at-most.js';
 
 export interface PipelineSource {
   /** The path as the user wrote it (relative paths stay relative): what messages show. */
@@ -20,7 +21,7 @@ export function readPipelineSource(file: string, cwd: string): PipelineSource {
   const absolutePath = path.resolve(cwd, file);
   let bytes: Buffer;
   try {
-    bytes = readAtMost(absolutePath, DEFAULT_PARSE_LIMITS.maxInputBytes, file);
+    bytes = readPipelineBytes(absolutePath, DEFAULT_PARSE_LIMITS.maxInputBytes, file);
   } catch (error) {
     if (AttractorError.isInstance(error)) throw error;
     throw new AttractorError('FILE_UNREADABLE', `${file}: ${describeFsError(error)}`, { cause: error });
@@ -48,29 +49,16 @@ export function readPipelineSource(file: string, cwd: string): PipelineSource {
   return { file, absolutePath, text };
 }
 
-/**
- * The file's bytes, refusing more than `limit`: a device such as /dev/zero never ends, so the cap is
- * enforced while reading rather than after. Pipes (`/dev/stdin`) still work.
- */
-function readAtMost(absolutePath: string, limit: number, shown: string): Buffer {
+/** The file's bytes, refusing more than `limit` (a device such as /dev/zero never ends). */
+function readPipelineBytes(absolutePath: string, limit: number, shown: string): Buffer {
   const fd = openSync(absolutePath, 'r');
   try {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(64 * 1024);
-      const n = readSync(fd, chunk, 0, chunk.length, null);
-      if (n === 0) break;
-      total += n;
-      if (total > limit) {
-        throw new AttractorError(
-          'FILE_TOO_LARGE',
-          `${shown}: larger than ${limit / (1024 * 1024)} MB, the most a pipeline file may be`,
-        );
-      }
-      chunks.push(chunk.subarray(0, n));
-    }
-    return Buffer.concat(chunks, total);
+    const read = readAtMost(fd, limit);
+    if (read.ok) return read.bytes;
+    throw new AttractorError(
+      'FILE_TOO_LARGE',
+      `${shown}: larger than ${limit / (1024 * 1024)} MB, the most a pipeline file may be`,
+    );
   } finally {
     closeSync(fd);
   }

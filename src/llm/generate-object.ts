@@ -3,6 +3,7 @@ import { NoObjectGeneratedError } from './errors/no-object-generated-error.js';
 import {
   baseRequest,
   type Completer,
+  callOptions,
   type GenerateOptions,
   initialMessages,
   resultOf,
@@ -85,10 +86,7 @@ export async function generateObject<T>(
   options: GenerateObjectOptions<T>,
 ): Promise<GenerateResult<T>> {
   const request = objectRequest(options);
-  const response: Response = await client.complete(request, {
-    ...(options.abortSignal ? { signal: options.abortSignal } : {}),
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-  });
+  const response: Response = await client.complete(request, callOptions(options, options.abortSignal));
   const output = parseObject(response.text, options.schema);
   return {
     ...resultOf([stepOf(response, [])], [...request.messages, response.message]),
@@ -104,10 +102,7 @@ export async function* streamObject<T>(
   const request = objectRequest(options);
   let text = '';
   let finalText: string | undefined;
-  for await (const event of client.stream(request, {
-    ...(options.abortSignal ? { signal: options.abortSignal } : {}),
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-  })) {
+  for await (const event of client.stream(request, callOptions(options, options.abortSignal))) {
     if (event.type === 'text_delta') text += event.delta;
     if (event.type === 'finish') finalText = event.response.text;
   }

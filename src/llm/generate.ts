@@ -12,6 +12,7 @@ import type {
   Request,
   Response,
   StepResult,
+  StreamEvent,
   TimeoutConfig,
   ToolResultPart,
 } from './types.js';
@@ -101,7 +102,7 @@ export function resultOf(steps: StepResult[], messages: Message[]): GenerateResu
 }
 
 /** Tool results of one round go back as consecutive tool messages, in the order the model called them. */
-export function toolResultMessages(results: readonly ToolResultPart[]): Message[] {
+function toolResultMessages(results: readonly ToolResultPart[]): Message[] {
   return results.map((part) => ({ role: 'tool', toolCallId: part.toolCallId, content: [part] }));
 }
 
@@ -115,7 +116,7 @@ export function callOptions(options: GenerateOptions, signal: AbortSignal | unde
 }
 
 /** Checks the tools and starts the loop's total deadline (its signal also carries the caller's abort). */
-export function startLoop(options: GenerateOptions): LinkedSignal & { signal: AbortSignal } {
+function startLoop(options: GenerateOptions): LinkedSignal & { signal: AbortSignal } {
   checkToolDefinitions(options.tools ?? []);
   const total = linkSignals(options.abortSignal, options.totalTimeoutMs, `${options.model} generate`);
   // Tools are promised a signal, even in a loop nothing can abort: one for the whole loop.
@@ -123,7 +124,7 @@ export function startLoop(options: GenerateOptions): LinkedSignal & { signal: Ab
 }
 
 /** Our total deadline surfaces as RequestTimeoutError, whatever the call it interrupted reported. */
-export function loopError(error: unknown, total: LinkedSignal, options: GenerateOptions): unknown {
+function loopError(error: unknown, total: LinkedSignal, options: GenerateOptions): unknown {
   if (!total.timedOut() || error instanceof RequestTimeoutError) return error;
   return new RequestTimeoutError(
     `generate: the whole call (tool rounds included) exceeded ${options.totalTimeoutMs} ms`,
@@ -131,14 +132,33 @@ export function loopError(error: unknown, total: LinkedSignal, options: Generate
   );
 }
 
+/** What the tool loop ends with: its steps and the whole conversation. */
+export interface ToolLoopEnd {
+  steps: StepResult[];
+  messages: Message[];
+}
+
 /**
- * The high-level call with the tool loop: all calls of a round run concurrently and their results go back
- * together in the next request; the loop ends when the model stops calling tools, a call goes to a known tool
- * nobody executes (passive tools are returned in `toolCalls`), `maxToolRounds` is reached or `stopWhen` says
- * so. Calls to unknown tools and calls with invalid arguments are answered with error results and the loop
- * goes on.
+ * One model call of the tool loop: the events it streams on the way (none for a plain `complete`), then its
+ * response, or undefined when a stream ended without one (which ends the loop where it stands).
  */
-export async function generate(client: Completer, options: GenerateOptions): Promise<GenerateResult> {
+export type ModelCall = (
+  request: Request,
+  options: RequestOptions,
+) => AsyncGenerator<StreamEvent, Response | undefined>;
+
+/**
+ * The tool loop generate and streamGenerateWithTools share: all calls of a round run concurrently and their
+ * results go back together in the next request; the loop ends when the model stops calling tools, a call
+ * goes to a known tool nobody executes (passive tools are returned in `toolCalls`), `maxToolRounds` is
+ * reached or `stopWhen` says so. Calls to unknown tools and calls with invalid arguments are answered with
+ * error results and the loop goes on. It yields what the model calls stream and a `step_finish` after each
+ * round whose tools ran.
+ */
+export async function* runToolLoop(
+  callModel: ModelCall,
+  options: GenerateOptions,
+): AsyncGenerator<StreamEvent, ToolLoopEnd> {
   const messages = initialMessages(options);
   const request = baseRequest(options);
   const maxRounds = options.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
@@ -146,15 +166,16 @@ export async function generate(client: Completer, options: GenerateOptions): Pro
   const steps: StepResult[] = [];
   try {
     for (let round = 0; ; round++) {
-      const response = await client.complete(
+      const response = yield* callModel(
         { ...request, messages: [...messages] },
         callOptions(options, total.signal),
       );
+      if (!response) return { steps, messages };
       messages.push(response.message);
       const calls = response.toolCalls;
       if (round >= maxRounds || !canExecute(options, calls)) {
         steps.push(stepOf(response, []));
-        break;
+        return { steps, messages };
       }
       // Every call of the round sees the same conversation, which later rounds do not change.
       const snapshot = [...messages];
@@ -163,12 +184,24 @@ export async function generate(client: Completer, options: GenerateOptions): Pro
       );
       steps.push(stepOf(response, results));
       messages.push(...toolResultMessages(results));
-      if (options.stopWhen?.(steps)) break;
+      const { finishReason, usage } = response;
+      yield { type: 'step_finish', step: round, finishReason, usage, response };
+      if (options.stopWhen?.(steps)) return { steps, messages };
     }
   } catch (error) {
     throw loopError(error, total, options);
   } finally {
     total.dispose();
   }
-  return resultOf(steps, messages);
+}
+
+/** The high-level call with the tool loop (see runToolLoop), one `complete` a round. */
+export async function generate(client: Completer, options: GenerateOptions): Promise<GenerateResult> {
+  // biome-ignore lint/correctness/useYield: a `complete` streams nothing; the loop wants only its response
+  const loop = runToolLoop(async function* complete(request, callOptions) {
+    return await client.complete(request, callOptions);
+  }, options);
+  let next = await loop.next();
+  while (!next.done) next = await loop.next();
+  return resultOf(next.value.steps, next.value.messages);
 }

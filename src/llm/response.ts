@@ -1,18 +1,9 @@
 import { messageReasoning, messageText, messageToolCalls } from './message.js';
-import type { FinishReason, Message, RateLimitInfo, Response, TokenUsage } from './types.js';
+import type { Response } from './types.js';
 
-export interface ResponseFields {
-  id: string;
-  model: string;
-  provider: string;
-  message: Message;
-  finishReason: FinishReason;
-  usage: TokenUsage;
-  latencyMs?: number;
-  raw?: unknown;
+/** A Response's own fields: all but those derived from its message; `warnings` defaults to none. */
+export interface ResponseFields extends Omit<Response, 'text' | 'toolCalls' | 'reasoning' | 'warnings'> {
   warnings?: string[];
-  rateLimit?: RateLimitInfo;
-  metadata?: Record<string, unknown>;
 }
 
 /** Builds a Response with its derived `text`, `toolCalls` and `reasoning` filled from the message. */

@@ -20,6 +20,14 @@ export function resolveTimeouts(...layers: Array<Partial<TimeoutConfig> | undefi
 }
 
 /** An adapter's legacy single `timeoutMs` (no response, or no next event, within it) as a layer. */
-export function legacyTimeout(timeoutMs: number | undefined): Partial<TimeoutConfig> | undefined {
+function legacyTimeout(timeoutMs: number | undefined): Partial<TimeoutConfig> | undefined {
   return timeoutMs === undefined ? undefined : { requestMs: timeoutMs, streamReadMs: timeoutMs };
+}
+
+/** A provider call's limits: the defaults, then the adapter's (its legacy `timeoutMs` first), then the call's. */
+export function callTimeouts(
+  adapter: { timeoutMs?: number; timeouts?: Partial<TimeoutConfig> | undefined },
+  call: { timeouts?: Partial<TimeoutConfig> | undefined },
+): TimeoutConfig {
+  return resolveTimeouts(legacyTimeout(adapter.timeoutMs), adapter.timeouts, call.timeouts);
 }

@@ -1,6 +1,7 @@
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isInside } from './is-inside.js';
+import { readAtMost } from './read-at-most.js';
 
 /** Why a named file was not read; each kind gets its own wording and diagnostic rule upstream. */
 export type ConfinedReadProblem = 'outside' | 'missing' | 'not_regular' | 'too_large' | 'unreadable';
@@ -62,18 +63,10 @@ export function readConfinedFile(absPath: string, options: ConfinedReadOptions):
   try {
     const changed = checkKind(fstatSync(fd), options.maxBytes);
     if (changed) return changed;
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(64 * 1024);
-      const n = readSync(fd, chunk, 0, chunk.length, null);
-      if (n === 0) break;
-      total += n;
-      // The file may grow after the size check: the cap holds for what is read too.
-      if (total > options.maxBytes) return tooLarge(total, options.maxBytes);
-      chunks.push(chunk.subarray(0, n));
-    }
-    return { ok: true, path: real, text: Buffer.concat(chunks, total).toString('utf8') };
+    // The file may grow after the size check: the cap holds for what is read too.
+    const read = readAtMost(fd, options.maxBytes);
+    if (!read.ok) return tooLarge(read.bytesRead, options.maxBytes);
+    return { ok: true, path: real, text: read.bytes.toString('utf8') };
   } catch (error) {
     return unreadable(error);
   } finally {

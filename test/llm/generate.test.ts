@@ -19,6 +19,19 @@ function setup(turns: ScriptedTurn[]) {
   return { adapter, client: new LLMClient({ adapters: [adapter] }) };
 }
 
+const executor = async (): Promise<string> => 'r';
+/**
+ * Where the tool loop ends, for generate and streamGenerateWithTools alike: options, model calls made,
+ * tool calls returned unexecuted.
+ */
+const loopEnds: Array<[string, Partial<GenerateOptions>, number, number]> = [
+  ['maxToolRounds 0 makes a single call', { maxToolRounds: 0, toolExecutor: executor }, 1, 1],
+  ['passive tools (no executor) are returned to the caller', {}, 1, 1],
+  ['stopWhen ends the loop', { toolExecutor: executor, stopWhen: () => true }, 1, 0],
+  ['a round of executed tools goes back to the model', { toolExecutor: executor }, 2, 0],
+  ['maxToolRounds 1 lets one round of tools run', { maxToolRounds: 1, toolExecutor: executor }, 2, 0],
+];
+
 describe('generate', () => {
   it('gives tools a signal even when nothing can abort the loop (no abortSignal, no total timeout)', async () => {
     const { client } = setup([{ toolCalls: [{ name: 'weather', arguments: { city: 'Paris' } }] }, 'done']);
@@ -130,19 +143,14 @@ describe('generate', () => {
     expect(result.toolResults[0]!.content).toBe('rain in Lyon');
   });
 
-  const executor = async (): Promise<string> => 'r';
-  it.each<[string, Partial<GenerateOptions>, number]>([
-    ['maxToolRounds 0 makes a single call', { maxToolRounds: 0, toolExecutor: executor }, 1],
-    ['passive tools (no executor) are returned to the caller', {}, 1],
-    ['stopWhen ends the loop', { toolExecutor: executor, stopWhen: () => true }, 1],
-  ])('%s', async (_name, extra, calls) => {
+  it.each(loopEnds)('%s', async (_name, extra, calls, returned) => {
     const { client, adapter } = setup([
       { toolCalls: [{ name: 'weather', arguments: { city: 'A' } }] },
       'never',
     ]);
     const result = await client.generate({ model: 'm', prompt: 'x', tools: [weather], ...extra });
     expect(adapter.calls).toHaveLength(calls);
-    if (!('stopWhen' in extra)) expect(result.toolCalls).toHaveLength(1);
+    expect(result.toolCalls).toHaveLength(returned);
   });
 
   it('sends tool definitions without their execute functions', async () => {
@@ -171,6 +179,26 @@ describe('streamGenerateWithTools', () => {
     const finish = events.at(-1) as Extract<StreamEvent, { type: 'finish' }>;
     expect(finish.response.text).toBe('Sunny.');
     expect(finish.usage.inputTokens).toBe(20);
+  });
+
+  it.each(loopEnds)('%s, as generate does', async (_name, extra, calls) => {
+    const { client, adapter } = setup([
+      { toolCalls: [{ name: 'weather', arguments: { city: 'A' } }] },
+      'never',
+    ]);
+    const kinds: string[] = [];
+    for await (const event of client.streamGenerateWithTools({
+      model: 'm',
+      prompt: 'x',
+      tools: [weather],
+      ...extra,
+    }))
+      kinds.push(event.type);
+    expect(adapter.calls).toHaveLength(calls);
+    const executed = extra.toolExecutor !== undefined && extra.maxToolRounds !== 0;
+    expect(kinds.filter((kind) => kind === 'step_finish')).toHaveLength(executed ? 1 : 0);
+    expect(kinds.filter((kind) => kind === 'finish')).toEqual(['finish']);
+    expect(kinds.at(-1)).toBe('finish');
   });
 });
 

@@ -186,6 +186,22 @@ describe.each(providers)('timeouts against the fake $name server', (provider) =>
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(Date.now() - started).toBeLessThan(LIMIT + SLACK);
   });
+
+  it('reaches the adapter from generateObject’s per-call timeouts', async () => {
+    const client = new LLMClient({ adapters: [adapter] });
+    server.enqueue({ kind: 'hang' });
+    const started = Date.now();
+    const error = await rejectionOf(
+      client.generateObject({
+        model: provider.model,
+        prompt: 'Hi',
+        schema: { type: 'object' },
+        timeouts: { requestMs: LIMIT },
+      }),
+    );
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(Date.now() - started).toBeLessThan(LIMIT + SLACK);
+  });
 });
 
 describe('generate’s total timeout', () => {

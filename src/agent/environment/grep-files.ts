@@ -36,7 +36,7 @@ export async function grepFiles(
     ) {
       continue;
     }
-    const text = await readText(file);
+    const text = await readSearchableText(file);
     if (text === undefined) continue;
     const lines = text.split('\n');
     for (let i = 0; i < lines.length; i++) {
@@ -53,7 +53,8 @@ async function* single(file: string): AsyncGenerator<string> {
   yield file;
 }
 
-async function readText(file: string): Promise<string | undefined> {
+/** The file's text, or undefined when it is over MAX_FILE_BYTES (checked by size, not read), binary or unreadable. */
+async function readSearchableText(file: string): Promise<string | undefined> {
   try {
     if ((await stat(file)).size > MAX_FILE_BYTES) return undefined;
     const bytes = await readFile(file);

@@ -1,7 +1,7 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
 import { RequestTimeoutError } from '../../errors/request-timeout-error.js';
 import type { ProviderAdapter } from '../../provider-adapter.js';
-import { resolveTimeouts } from '../../timeout-config.js';
+import { callTimeouts } from '../../timeout-config.js';
 import type {
   CallOptions,
   Request,
@@ -10,6 +10,7 @@ import type {
   TimeoutConfig,
   ToolChoiceMode,
 } from '../../types.js';
+import { LazySdk } from '../shared/lazy-sdk.js';
 import { missingApiKeyError } from '../shared/missing-api-key-error.js';
 import { startRequestDeadline } from '../shared/request-deadline.js';
 import { buildAnthropicRequest } from './build-anthropic-request.js';
@@ -38,7 +39,7 @@ export interface AnthropicAdapterOptions {
  */
 export class AnthropicAdapter implements ProviderAdapter {
   readonly name = 'anthropic';
-  private sdk?: Promise<Anthropic>;
+  private readonly sdk = new LazySdk(() => this.createClient());
 
   constructor(private readonly options: AnthropicAdapterOptions = {}) {}
 
@@ -52,9 +53,9 @@ export class AnthropicAdapter implements ProviderAdapter {
 
   async complete(request: Request, options: CallOptions = {}): Promise<Response> {
     const { params, headers } = buildAnthropicRequest(request);
-    const client = await this.client();
+    const client = await this.sdk.get();
     const started = Date.now();
-    const deadline = startRequestDeadline(this.timeouts(options).requestMs, options.signal);
+    const deadline = startRequestDeadline(callTimeouts(this.options, options).requestMs, options.signal);
     try {
       const message = await client.messages.create(params, {
         headers,
@@ -76,19 +77,15 @@ export class AnthropicAdapter implements ProviderAdapter {
     }
   }
 
-  private timeouts(options: CallOptions): TimeoutConfig {
-    return resolveTimeouts(this.options.timeouts, options.timeouts);
-  }
-
   stream(request: Request, options: CallOptions = {}): AsyncIterable<StreamEvent> {
     const { params, headers } = buildAnthropicRequest(request);
-    const limits = this.timeouts(options);
+    const limits = callTimeouts(this.options, options);
     // Armed when the stream is first read, not when it is created.
     const deadline = startRequestDeadline(undefined, options.signal);
     return mapAnthropicStream(
       async () => {
         deadline.touch(limits.connectMs);
-        const client = await this.client();
+        const client = await this.sdk.get();
         const events = await client.messages.create(
           { ...params, stream: true },
           { headers, signal: deadline.signal },
@@ -103,19 +100,13 @@ export class AnthropicAdapter implements ProviderAdapter {
   }
 
   async close(): Promise<void> {
-    this.sdk = undefined;
-  }
-
-  private client(): Promise<Anthropic> {
-    this.sdk ??= this.createClient();
-    return this.sdk;
+    this.sdk.reset();
   }
 
   private async createClient(): Promise<Anthropic> {
     const env = this.options.env ?? process.env;
     const apiKey = this.options.apiKey ?? env['ANTHROPIC_API_KEY'];
     if (!apiKey) {
-      this.sdk = undefined;
       throw missingApiKeyError('Anthropic', 'anthropic', ['ANTHROPIC_API_KEY']);
     }
     const baseURL = this.options.baseURL ?? env['ANTHROPIC_BASE_URL'];

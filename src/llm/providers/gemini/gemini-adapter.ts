@@ -8,7 +8,7 @@ import type {
 } from '@google/genai';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import type { ProviderAdapter } from '../../provider-adapter.js';
-import { legacyTimeout, resolveTimeouts } from '../../timeout-config.js';
+import { callTimeouts } from '../../timeout-config.js';
 import type {
   CallOptions,
   ReasoningEffort,
@@ -19,8 +19,13 @@ import type {
   ToolChoice,
   ToolChoiceMode,
 } from '../../types.js';
+import { LazySdk } from '../shared/lazy-sdk.js';
 import { missingApiKeyError } from '../shared/missing-api-key-error.js';
-import { type RequestDeadline, startRequestDeadline } from '../shared/request-deadline.js';
+import {
+  deadlineErrorContext,
+  type RequestDeadline,
+  startRequestDeadline,
+} from '../shared/request-deadline.js';
 import { convertToGeminiMessages } from './convert-to-gemini-messages.js';
 import { mapGeminiError } from './map-gemini-error.js';
 import { mapGeminiResponse } from './map-gemini-response.js';
@@ -121,7 +126,6 @@ export async function buildGeminiRequest(request: Request): Promise<GenerateCont
 export class GeminiAdapter implements ProviderAdapter {
   readonly name = PROVIDER;
   readonly #options: GeminiAdapterOptions;
-  #client: Promise<GoogleGenAI> | undefined;
 
   constructor(options: GeminiAdapterOptions = {}) {
     this.#options = options;
@@ -135,31 +139,24 @@ export class GeminiAdapter implements ProviderAdapter {
     return true;
   }
 
-  #sdk(): Promise<GoogleGenAI> {
-    this.#client ??= (async () => {
-      const options = this.#options;
-      const env = options.env ?? process.env;
-      const apiKey = options.apiKey ?? (env.GEMINI_API_KEY || env.GOOGLE_API_KEY);
-      if (!apiKey) {
-        throw missingApiKeyError('Gemini', PROVIDER, ['GEMINI_API_KEY', 'GOOGLE_API_KEY']);
-      }
-      const baseUrl = options.baseURL ?? (env.GEMINI_BASE_URL || env.GOOGLE_GEMINI_BASE_URL);
-      const { GoogleGenAI } = await import('@google/genai');
-      return new GoogleGenAI({
-        apiKey,
-        ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
-        httpOptions: {
-          ...(baseUrl ? { baseUrl } : {}),
-          ...(options.headers ? { headers: options.headers } : {}),
-        },
-      });
-    })();
-    // A failed construction (no key) must not be cached: the key may be set before the next call.
-    this.#client.catch(() => {
-      this.#client = undefined;
+  readonly #sdk = new LazySdk(async (): Promise<GoogleGenAI> => {
+    const options = this.#options;
+    const env = options.env ?? process.env;
+    const apiKey = options.apiKey ?? (env.GEMINI_API_KEY || env.GOOGLE_API_KEY);
+    if (!apiKey) {
+      throw missingApiKeyError('Gemini', PROVIDER, ['GEMINI_API_KEY', 'GOOGLE_API_KEY']);
+    }
+    const baseUrl = options.baseURL ?? (env.GEMINI_BASE_URL || env.GOOGLE_GEMINI_BASE_URL);
+    const { GoogleGenAI } = await import('@google/genai');
+    return new GoogleGenAI({
+      apiKey,
+      ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
+      httpOptions: {
+        ...(baseUrl ? { baseUrl } : {}),
+        ...(options.headers ? { headers: options.headers } : {}),
+      },
     });
-    return this.#client;
-  }
+  });
 
   /** Per call, so the headers of a failed response (Retry-After) reach the error mapping. */
   #recordingFetch(onHeaders?: () => void): {
@@ -182,8 +179,8 @@ export class GeminiAdapter implements ProviderAdapter {
   async complete(request: Request, options: CallOptions = {}): Promise<Response> {
     const startedAt = Date.now();
     const params = await buildGeminiRequest(request);
-    const client = await this.#sdk();
-    const deadline = startRequestDeadline(this.#timeouts(options).requestMs, options.signal);
+    const client = await this.#sdk.get();
+    const deadline = startRequestDeadline(callTimeouts(this.#options, options).requestMs, options.signal);
     const recorder = this.#recordingFetch();
     try {
       const data = await client.models.generateContent({
@@ -205,8 +202,8 @@ export class GeminiAdapter implements ProviderAdapter {
   async *stream(request: Request, options: CallOptions = {}): AsyncGenerator<StreamEvent> {
     const startedAt = Date.now();
     const params = await buildGeminiRequest(request);
-    const client = await this.#sdk();
-    const limits = this.#timeouts(options);
+    const client = await this.#sdk.get();
+    const limits = callTimeouts(this.#options, options);
     const deadline = startRequestDeadline(limits.connectMs, options.signal);
     // Once the server has answered, each wait is for the next event.
     const recorder = this.#recordingFetch(() => deadline.touch(limits.streamReadMs));
@@ -233,16 +230,7 @@ export class GeminiAdapter implements ProviderAdapter {
     }
   }
 
-  #timeouts(options: CallOptions): TimeoutConfig {
-    return resolveTimeouts(legacyTimeout(this.#options.timeoutMs), this.#options.timeouts, options.timeouts);
-  }
-
   #context(options: CallOptions, deadline: RequestDeadline, headers: Headers | undefined) {
-    return {
-      ...(options.signal ? { signal: options.signal } : {}),
-      timedOut: deadline.timedOut,
-      ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.timeoutMs } : {}),
-      ...(headers ? { headers } : {}),
-    };
+    return { ...deadlineErrorContext(deadline, options.signal), ...(headers ? { headers } : {}) };
   }
 }

@@ -6,7 +6,7 @@ import type {
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import type { ProviderAdapter } from '../../provider-adapter.js';
-import { legacyTimeout, resolveTimeouts } from '../../timeout-config.js';
+import { callTimeouts } from '../../timeout-config.js';
 import type {
   CallOptions,
   Request,
@@ -17,7 +17,12 @@ import type {
   ToolChoiceMode,
 } from '../../types.js';
 import { rateLimitFromHeaders } from '../openai/map-openai-response.js';
-import { type RequestDeadline, startRequestDeadline } from '../shared/request-deadline.js';
+import { LazySdk } from '../shared/lazy-sdk.js';
+import {
+  deadlineErrorContext,
+  type RequestDeadline,
+  startRequestDeadline,
+} from '../shared/request-deadline.js';
 import { convertToOpenAICompatibleMessages } from './convert-to-openai-compatible-messages.js';
 import { mapOpenAICompatibleError } from './map-openai-compatible-error.js';
 import { mapOpenAICompatibleResponse } from './map-openai-compatible-response.js';
@@ -113,7 +118,6 @@ export async function buildOpenAICompatibleRequest(
 export class OpenAICompatibleAdapter implements ProviderAdapter {
   readonly name: string;
   readonly #options: OpenAICompatibleAdapterOptions;
-  #client: Promise<OpenAI> | undefined;
 
   constructor(options: OpenAICompatibleAdapterOptions = {}) {
     this.#options = options;
@@ -130,48 +134,41 @@ export class OpenAICompatibleAdapter implements ProviderAdapter {
     return true;
   }
 
-  #sdk(): Promise<OpenAI> {
-    this.#client ??= (async () => {
-      const options = this.#options;
-      const env = options.env ?? process.env;
-      const apiKey = options.apiKey ?? env.OPENAI_COMPATIBLE_API_KEY;
-      const baseURL = options.baseURL ?? env.OPENAI_COMPATIBLE_BASE_URL;
-      const provider = this.name;
-      if (!baseURL) {
-        throw new ConfigurationError(
-          `${provider}: no server URL; set OPENAI_COMPATIBLE_BASE_URL or pass baseURL`,
-          {
-            provider,
-          },
-        );
-      }
-      const { OpenAI } = await import('openai');
-      // The SDK refuses to start without some credential; with no key it gets an inert value and loses the
-      // header it would make of it (a null default header unsets it), so a keyless server sees none.
-      const headers = apiKey ? options.defaultHeaders : { ...options.defaultHeaders, Authorization: null };
-      return new OpenAI({
-        apiKey: apiKey || NO_KEY,
-        baseURL,
-        // The SDK would otherwise pick up OPENAI_ORG_ID / OPENAI_PROJECT_ID meant for api.openai.com.
-        organization: null,
-        project: null,
-        maxRetries: 0,
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-        ...(headers ? { defaultHeaders: headers } : {}),
-      });
-    })();
-    // A failed construction must not be cached: the configuration may be fixed before the next call.
-    this.#client.catch(() => {
-      this.#client = undefined;
+  readonly #sdk = new LazySdk(async (): Promise<OpenAI> => {
+    const options = this.#options;
+    const env = options.env ?? process.env;
+    const apiKey = options.apiKey ?? env.OPENAI_COMPATIBLE_API_KEY;
+    const baseURL = options.baseURL ?? env.OPENAI_COMPATIBLE_BASE_URL;
+    const provider = this.name;
+    if (!baseURL) {
+      throw new ConfigurationError(
+        `${provider}: no server URL; set OPENAI_COMPATIBLE_BASE_URL or pass baseURL`,
+        {
+          provider,
+        },
+      );
+    }
+    const { OpenAI } = await import('openai');
+    // The SDK refuses to start without some credential; with no key it gets an inert value and loses the
+    // header it would make of it (a null default header unsets it), so a keyless server sees none.
+    const headers = apiKey ? options.defaultHeaders : { ...options.defaultHeaders, Authorization: null };
+    return new OpenAI({
+      apiKey: apiKey || NO_KEY,
+      baseURL,
+      // The SDK would otherwise pick up OPENAI_ORG_ID / OPENAI_PROJECT_ID meant for api.openai.com.
+      organization: null,
+      project: null,
+      maxRetries: 0,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(headers ? { defaultHeaders: headers } : {}),
     });
-    return this.#client;
-  }
+  });
 
   async complete(request: Request, options: CallOptions = {}): Promise<Response> {
     const startedAt = Date.now();
     const body = await buildOpenAICompatibleRequest(request, this.name);
-    const client = await this.#sdk();
-    const deadline = startRequestDeadline(this.#timeouts(options).requestMs, options.signal);
+    const client = await this.#sdk.get();
+    const deadline = startRequestDeadline(callTimeouts(this.#options, options).requestMs, options.signal);
     try {
       const { data, response } = await client.chat.completions
         .create({ ...body, stream: false }, { signal: deadline.signal })
@@ -192,8 +189,8 @@ export class OpenAICompatibleAdapter implements ProviderAdapter {
   async *stream(request: Request, options: CallOptions = {}): AsyncGenerator<StreamEvent> {
     const startedAt = Date.now();
     const body = await buildOpenAICompatibleRequest(request, this.name);
-    const client = await this.#sdk();
-    const limits = this.#timeouts(options);
+    const client = await this.#sdk.get();
+    const limits = callTimeouts(this.#options, options);
     const deadline = startRequestDeadline(limits.connectMs, options.signal);
     let started = false;
     try {
@@ -217,17 +214,7 @@ export class OpenAICompatibleAdapter implements ProviderAdapter {
     }
   }
 
-  #timeouts(options: CallOptions): TimeoutConfig {
-    return resolveTimeouts(legacyTimeout(this.#options.timeoutMs), this.#options.timeouts, options.timeouts);
-  }
-
   #context(options: CallOptions, deadline: RequestDeadline, streamStarted: boolean) {
-    return {
-      provider: this.name,
-      ...(options.signal ? { signal: options.signal } : {}),
-      timedOut: deadline.timedOut,
-      ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.timeoutMs } : {}),
-      streamStarted,
-    };
+    return { provider: this.name, ...deadlineErrorContext(deadline, options.signal), streamStarted };
   }
 }

@@ -2,7 +2,7 @@ import type { OpenAI } from 'openai';
 import type { ResponseCreateParamsBase, Tool } from 'openai/resources/responses/responses';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import type { ProviderAdapter } from '../../provider-adapter.js';
-import { legacyTimeout, resolveTimeouts } from '../../timeout-config.js';
+import { callTimeouts } from '../../timeout-config.js';
 import type {
   CallOptions,
   Request,
@@ -12,8 +12,9 @@ import type {
   ToolChoice,
   ToolChoiceMode,
 } from '../../types.js';
+import { LazySdk } from '../shared/lazy-sdk.js';
 import { missingApiKeyError } from '../shared/missing-api-key-error.js';
-import { startRequestDeadline } from '../shared/request-deadline.js';
+import { deadlineErrorContext, startRequestDeadline } from '../shared/request-deadline.js';
 import { convertToOpenAIMessages } from './convert-to-openai-messages.js';
 import { mapOpenAIError } from './map-openai-error.js';
 import { mapOpenAIResponse, rateLimitFromHeaders } from './map-openai-response.js';
@@ -108,7 +109,6 @@ export async function buildOpenAIRequest(request: Request): Promise<{ body: Body
 export class OpenAIAdapter implements ProviderAdapter {
   readonly name: string = PROVIDER;
   readonly #options: OpenAIAdapterOptions;
-  #client: Promise<OpenAI> | undefined;
 
   constructor(options: OpenAIAdapterOptions = {}) {
     this.#options = options;
@@ -122,37 +122,30 @@ export class OpenAIAdapter implements ProviderAdapter {
     return true;
   }
 
-  #sdk(): Promise<OpenAI> {
-    this.#client ??= (async () => {
-      const options = this.#options;
-      const env = options.env ?? process.env;
-      const apiKey = options.apiKey ?? env.OPENAI_API_KEY;
-      if (!apiKey) {
-        throw missingApiKeyError('OpenAI', PROVIDER, ['OPENAI_API_KEY']);
-      }
-      const { OpenAI } = await import('openai');
-      return new OpenAI({
-        apiKey,
-        baseURL: options.baseURL ?? env.OPENAI_BASE_URL ?? null,
-        organization: options.organization ?? env.OPENAI_ORG_ID ?? null,
-        project: options.project ?? env.OPENAI_PROJECT_ID ?? null,
-        maxRetries: 0,
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-        ...(options.defaultHeaders ? { defaultHeaders: options.defaultHeaders } : {}),
-      });
-    })();
-    // A failed construction (no key) must not be cached: the key may be set before the next call.
-    this.#client.catch(() => {
-      this.#client = undefined;
+  readonly #sdk = new LazySdk(async (): Promise<OpenAI> => {
+    const options = this.#options;
+    const env = options.env ?? process.env;
+    const apiKey = options.apiKey ?? env.OPENAI_API_KEY;
+    if (!apiKey) {
+      throw missingApiKeyError('OpenAI', PROVIDER, ['OPENAI_API_KEY']);
+    }
+    const { OpenAI } = await import('openai');
+    return new OpenAI({
+      apiKey,
+      baseURL: options.baseURL ?? env.OPENAI_BASE_URL ?? null,
+      organization: options.organization ?? env.OPENAI_ORG_ID ?? null,
+      project: options.project ?? env.OPENAI_PROJECT_ID ?? null,
+      maxRetries: 0,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.defaultHeaders ? { defaultHeaders: options.defaultHeaders } : {}),
     });
-    return this.#client;
-  }
+  });
 
   async complete(request: Request, options: CallOptions = {}): Promise<Response> {
     const startedAt = Date.now();
     const { body, warnings } = await buildOpenAIRequest(request);
-    const client = await this.#sdk();
-    const limits = this.#timeouts(options);
+    const client = await this.#sdk.get();
+    const limits = callTimeouts(this.#options, options);
     const deadline = startRequestDeadline(limits.requestMs, options.signal);
     try {
       const { data, response } = await client.responses
@@ -165,26 +158,17 @@ export class OpenAIAdapter implements ProviderAdapter {
         rateLimit: rateLimitFromHeaders(response.headers),
       });
     } catch (error) {
-      throw mapOpenAIError(error, {
-        provider: this.name,
-        ...(options.signal ? { signal: options.signal } : {}),
-        timedOut: deadline.timedOut,
-        ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.timeoutMs } : {}),
-      });
+      throw mapOpenAIError(error, { provider: this.name, ...deadlineErrorContext(deadline, options.signal) });
     } finally {
       deadline.dispose();
     }
   }
 
-  #timeouts(options: CallOptions): TimeoutConfig {
-    return resolveTimeouts(legacyTimeout(this.#options.timeoutMs), this.#options.timeouts, options.timeouts);
-  }
-
   async *stream(request: Request, options: CallOptions = {}): AsyncGenerator<StreamEvent> {
     const startedAt = Date.now();
     const { body, warnings } = await buildOpenAIRequest(request);
-    const client = await this.#sdk();
-    const limits = this.#timeouts(options);
+    const client = await this.#sdk.get();
+    const limits = callTimeouts(this.#options, options);
     const deadline = startRequestDeadline(limits.connectMs, options.signal);
     let started = false;
     try {
@@ -200,9 +184,7 @@ export class OpenAIAdapter implements ProviderAdapter {
     } catch (error) {
       throw mapOpenAIError(error, {
         provider: this.name,
-        ...(options.signal ? { signal: options.signal } : {}),
-        timedOut: deadline.timedOut,
-        ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.timeoutMs } : {}),
+        ...deadlineErrorContext(deadline, options.signal),
         streamStarted: started,
       });
     } finally {

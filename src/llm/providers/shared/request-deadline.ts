@@ -90,3 +90,15 @@ export function startRequestDeadline(
     },
   };
 }
+
+/** What an error mapper needs to know of a call's deadline: the caller's signal, and whether our timer fired. */
+export function deadlineErrorContext(
+  deadline: RequestDeadline,
+  callerSignal: AbortSignal | undefined,
+): { signal?: AbortSignal; timedOut: boolean; timeoutMs?: number } {
+  return {
+    ...(callerSignal ? { signal: callerSignal } : {}),
+    timedOut: deadline.timedOut,
+    ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.timeoutMs } : {}),
+  };
+}
