@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { loadDotEnv } from '../llm/env-config.js';
-import { startWorker } from '../server/postgres/start-worker.js';
 import { AttractorError } from '../shared/errors.js';
+import { startWorker } from '../worker/start-worker.js';
 import type { CliContext } from './cli-context.js';
 import type { WorkerFlags } from './commands/worker.js';
 import { EXIT_OK } from './exit-codes.js';

@@ -10,7 +10,7 @@ import { registerPipelineSourceRoutes } from './routes/pipeline-sources.js';
 import { registerPipelineRoutes } from './routes/pipelines.js';
 import { registerRunFileRoutes } from './routes/run-files.js';
 import { registerWebAssetRoutes } from './routes/web-assets.js';
-import type { RunManager } from './run-manager.js';
+import type { RunService } from './run-service.js';
 import type { ServerOptions } from './server-options.js';
 
 /**
@@ -18,7 +18,7 @@ import type { ServerOptions } from './server-options.js';
  * `port` is the port the socket is bound to (known once it listens): `Host` headers must name it.
  */
 export function createServerApp(
-  manager: RunManager,
+  manager: RunService,
   options: ServerOptions,
   port: () => number = () => options.port,
 ): Hono {

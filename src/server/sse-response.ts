@@ -1,4 +1,4 @@
-import type { RunEvents } from './run-manager.js';
+import type { RunEvents } from './run-service.js';
 
 export interface SseOptions {
   /** Events after this id are sent first (from `Last-Event-ID`). */

@@ -4,19 +4,26 @@ import type { Hono } from 'hono';
 import { AttractorError } from '../shared/errors.js';
 import { isWildcard } from './allowed-hosts.js';
 import { createServerApp } from './create-server-app.js';
+import { DatabaseRuns } from './database-runs.js';
 import { FileRunStore } from './file-run-store.js';
+import { LocalRuns, type LocalRunsOptions } from './local-runs.js';
 import { PostgresRunStore } from './postgres/postgres-run-store.js';
+import { remoteRuns } from './postgres/remote-runs.js';
 import { RunQueue } from './postgres/run-queue.js';
-import { remoteRuns } from './postgres/start-worker.js';
-import { RunManager, type RunManagerOptions } from './run-manager.js';
+import type { RunService } from './run-service.js';
 import type { RunStore } from './run-store.js';
 import { allowedWorkdirRoots } from './run-working-dir.js';
-import { isLoopback, type ServerOptionsInput, ServerOptionsSchema } from './server-options.js';
+import {
+  isLoopback,
+  type ServerOptions,
+  type ServerOptionsInput,
+  ServerOptionsSchema,
+} from './server-options.js';
 
 export interface RunningServer {
   url: string;
   port: number;
-  manager: RunManager;
+  manager: RunService;
   /** Stop taking runs, pause running ones at their next node (checkpointed), then close the socket. */
   drain(): Promise<void>;
   /**
@@ -37,7 +44,7 @@ export interface RunningServer {
  */
 export async function startServer(
   input: ServerOptionsInput,
-  extra: Pick<RunManagerOptions, 'realRuns'> = {},
+  extra: Pick<LocalRunsOptions, 'realRuns'> = {},
 ): Promise<RunningServer> {
   const parsed = ServerOptionsSchema.safeParse(input);
   if (!parsed.success) {
@@ -90,41 +97,16 @@ export async function startServer(
     server.listen(options.port, options.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  let manager: RunManager;
-  let store: RunStore;
-  let queue: RunQueue | undefined;
-  let remote: RunManagerOptions['remote'];
+  let opened: OpenedRuns;
   try {
-    if (options.store) {
-      const database = await PostgresRunStore.open(options.store, options.dataDir, (error) =>
-        process.stderr.write(`attractor serve: the PostgreSQL store: ${error.message}\n`),
-      );
-      store = database;
-      queue = await RunQueue.open(options.store).catch(async (error: unknown) => {
-        await database.close();
-        throw error;
-      });
-      // Runs execute on workers (`attractor worker`): this server schedules, streams, answers, cancels.
-      remote = { role: 'server', runs: remoteRuns(database, queue) };
-    } else {
-      store = new FileRunStore(options.dataDir);
-    }
+    opened = await openRuns(options, extra, workdirRoots);
   } catch (error) {
     server.close();
     throw error;
   }
+  const { manager, store, queue } = opened;
   try {
-    manager = new RunManager({
-      store,
-      maxConcurrentRuns: options.maxConcurrentRuns,
-      allowTools: options.allowTools,
-      allowDirs: options.allowDirs,
-      // One process keeps working where it was started unless a run names an allowed folder.
-      workingDirs: { roots: workdirRoots, perRun: false, who: 'this server' },
-      ...(remote ? { remote } : {}),
-      ...extra,
-    });
-    if (options.resumeInterrupted) manager.resumeInterrupted();
+    if (options.resumeInterrupted) await manager.resumeInterrupted();
     app = createServerApp(manager, { ...options, ...(token ? { token } : {}) }, () => port);
   } catch (error) {
     server.close();
@@ -156,6 +138,51 @@ export async function startServer(
       await close();
     },
   };
+}
+
+interface OpenedRuns {
+  manager: RunService;
+  store: RunStore;
+  queue?: RunQueue;
+}
+
+/**
+ * The server's runs: with a PostgreSQL store they execute on workers (`attractor worker`) and this
+ * server schedules, streams, answers and cancels them; else they execute here, on the file store.
+ */
+async function openRuns(
+  options: ServerOptions,
+  extra: Pick<LocalRunsOptions, 'realRuns'>,
+  workdirRoots: string[],
+): Promise<OpenedRuns> {
+  if (!options.store) {
+    const store = new FileRunStore(options.dataDir);
+    const manager = new LocalRuns({
+      store,
+      maxConcurrentRuns: options.maxConcurrentRuns,
+      allowTools: options.allowTools,
+      allowDirs: options.allowDirs,
+      // One process keeps working where it was started unless a run names an allowed folder.
+      workingDirs: { roots: workdirRoots, perRun: false, who: 'this server' },
+      ...extra,
+    });
+    return { manager, store };
+  }
+  const store = await PostgresRunStore.open(options.store, options.dataDir, (error) =>
+    process.stderr.write(`attractor serve: the PostgreSQL store: ${error.message}\n`),
+  );
+  const queue = await RunQueue.open(options.store).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
+  const manager = new DatabaseRuns({
+    store,
+    runs: remoteRuns(store, queue),
+    allowTools: options.allowTools,
+    allowDirs: options.allowDirs,
+    realRuns: extra.realRuns !== undefined,
+  });
+  return { manager, store, queue };
 }
 
 function readPath(value: unknown, keys: readonly PropertyKey[]): unknown {

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { jsonBody } from '../json-body.js';
 import { pageRuns } from '../page-runs.js';
 import { readDotPath } from '../read-dot-path.js';
-import type { RunManager } from '../run-manager.js';
+import type { RunService } from '../run-service.js';
 import { runView } from '../run-view.js';
 import type { ServerOptions } from '../server-options.js';
 import { INLINE_SOURCE } from '../server-read-scope.js';
@@ -15,7 +15,7 @@ import {
 } from '../submit-request.js';
 
 /** Runs: submit, list, status, events (SSE), questions and answers, cancel, resume, fork. */
-export function registerPipelineRoutes(app: Hono, manager: RunManager, options: ServerOptions): void {
+export function registerPipelineRoutes(app: Hono, manager: RunService, options: ServerOptions): void {
   const view = (id: string) => {
     const record = manager.get(id);
     return runView(record, manager.viewFacts(record));
@@ -119,7 +119,7 @@ export function registerPipelineRoutes(app: Hono, manager: RunManager, options: 
 
   app.post('/pipelines/:id/questions/:qid/answer', async (c) => {
     const { answer } = AnswerRequestSchema.parse(await jsonBody(c.req.raw));
-    manager.answer(c.req.param('id'), c.req.param('qid'), answer);
+    await manager.answer(c.req.param('id'), c.req.param('qid'), answer);
     await manager.persisted(c.req.param('id'));
     return c.json({ id: c.req.param('qid'), status: 'answered' });
   });
@@ -136,8 +136,8 @@ export function registerPipelineRoutes(app: Hono, manager: RunManager, options: 
     return c.json({ id: record.id }, 201);
   });
 
-  app.post('/pipelines/:id/resume', (c) => {
-    const record = manager.resume(c.req.param('id'));
+  app.post('/pipelines/:id/resume', async (c) => {
+    const record = await manager.resume(c.req.param('id'));
     return c.json(view(record.id), 202);
   });
 }

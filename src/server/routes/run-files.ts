@@ -7,7 +7,7 @@ import { newestJournalCheckpoint } from '../../run/checkpoint-journal.js';
 import { renderSvg } from '../../svg/render-svg.js';
 import { ApiError } from '../api-error.js';
 import { NODE_STATUS_FILL } from '../node-statuses.js';
-import type { RunManager } from '../run-manager.js';
+import type { RunService } from '../run-service.js';
 
 const readIfExists = (file: string): string | undefined =>
   existsSync(file) ? readFileSync(file, 'utf8') : undefined;
@@ -54,12 +54,12 @@ const readCheckpointJson = (dir: string): Record<string, unknown> | undefined =>
   return text === undefined ? undefined : (JSON.parse(text) as Record<string, unknown>);
 };
 
-function runDirOf(manager: RunManager, id: string): string | undefined {
+function runDirOf(manager: RunService, id: string): string | undefined {
   return manager.get(id).run_dir;
 }
 
 /** The run's newest checkpoint: the database's for a run on a worker, else its run directory's. */
-async function checkpointOf(manager: RunManager, id: string): Promise<Record<string, unknown> | undefined> {
+async function checkpointOf(manager: RunService, id: string): Promise<Record<string, unknown> | undefined> {
   const stored = (await manager.stored(id, 'checkpoint')) as Record<string, unknown> | undefined;
   if (stored) return stored;
   const dir = runDirOf(manager, id);
@@ -67,7 +67,7 @@ async function checkpointOf(manager: RunManager, id: string): Promise<Record<str
 }
 
 /** Read-only views of a run's files: checkpoint, context, one node's status/prompt/response, the graph. */
-export function registerRunFileRoutes(app: Hono, manager: RunManager): void {
+export function registerRunFileRoutes(app: Hono, manager: RunService): void {
   app.get('/pipelines/:id/checkpoint', async (c) => {
     const checkpoint = await checkpointOf(manager, c.req.param('id'));
     if (checkpoint === undefined)

@@ -3,9 +3,9 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresRunStore } from '../../../src/server/postgres/postgres-run-store.js';
+import { type RemoteRuns, remoteRuns } from '../../../src/server/postgres/remote-runs.js';
 import { RunQueue } from '../../../src/server/postgres/run-queue.js';
-import { remoteRuns } from '../../../src/server/postgres/start-worker.js';
-import { type RemoteRuns, RunManager } from '../../../src/server/run-manager.js';
+import { WorkerRuns } from '../../../src/worker/worker-runs.js';
 import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { closeServers, testServer } from '../server-fixtures.js';
@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 /**
- * A worker's `RunManager` that takes no jobs on its own: the test calls `execute` as the queue would,
+ * A worker's `WorkerRuns` that takes no jobs on its own: the test calls `execute` as the queue would,
  * so which of the worker's take and the server's cancel comes first is the test's to choose.
  */
 async function handWorker(url: string, wrap: (runs: RemoteRuns, store: PostgresRunStore) => RemoteRuns) {
@@ -30,7 +30,7 @@ async function handWorker(url: string, wrap: (runs: RemoteRuns, store: PostgresR
     await store.close();
   });
   const runs = wrap(remoteRuns(store, queue, 60_000), store);
-  return new RunManager({ store, maxConcurrentRuns: 1, allowTools: true, remote: { role: 'worker', runs } });
+  return new WorkerRuns({ store, allowTools: true, runs });
 }
 
 async function stored(url: string, id: string): Promise<{ status: string; events: number }> {

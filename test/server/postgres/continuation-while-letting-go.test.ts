@@ -8,9 +8,9 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresRunStore } from '../../../src/server/postgres/postgres-run-store.js';
+import { type RemoteRuns, remoteRuns } from '../../../src/server/postgres/remote-runs.js';
 import { RunQueue } from '../../../src/server/postgres/run-queue.js';
-import { remoteRuns } from '../../../src/server/postgres/start-worker.js';
-import { type RemoteRuns, RunManager } from '../../../src/server/run-manager.js';
+import { WorkerRuns } from '../../../src/worker/worker-runs.js';
 import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { closeServers, testServer, waitFor } from '../server-fixtures.js';
@@ -24,7 +24,7 @@ afterEach(async () => {
 });
 
 /**
- * What a worker uses of the database (its store, and its runs on the queue), for a `RunManager` the
+ * What a worker uses of the database (its store, and its runs on the queue), for a `WorkerRuns` the
  * test builds itself; closed after the test.
  */
 async function workerSide(url: string): Promise<{ store: PostgresRunStore; runs: RemoteRuns }> {
@@ -57,7 +57,7 @@ async function leaseJobs(url: string, id: string): Promise<number> {
 }
 
 /** Execute run `id` as a job the queue retries while the run reads as executing elsewhere. */
-async function executeAsJob(worker: RunManager, id: string): Promise<void> {
+async function executeAsJob(worker: WorkerRuns, id: string): Promise<void> {
   for (;;) {
     try {
       return await worker.execute(id);
@@ -103,19 +103,15 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a continuation taken while the rele
     const held = new Promise<void>((resolve) => {
       letGo = resolve;
     });
-    const worker = new RunManager({
+    const worker = new WorkerRuns({
       store,
-      maxConcurrentRuns: 2,
       allowTools: true,
-      remote: {
-        role: 'worker',
-        runs: {
-          ...runs,
-          holdLease: (id, attempt, onLost) => {
-            const release = runs.holdLease(id, attempt, onLost);
-            lost.push(() => onLost(new Error('lost')));
-            return lost.length === 1 ? async () => held.then(release) : release;
-          },
+      runs: {
+        ...runs,
+        holdLease: (id, attempt, onLost) => {
+          const release = runs.holdLease(id, attempt, onLost);
+          lost.push(() => onLost(new Error('lost')));
+          return lost.length === 1 ? async () => held.then(release) : release;
         },
       },
     });
@@ -183,28 +179,24 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a continuation taken while the rele
     const checkout = deferred();
     let refreshes = 0;
     let materializes = 0;
-    const worker = new RunManager({
+    const worker = new WorkerRuns({
       store,
-      maxConcurrentRuns: 2,
       allowTools: true,
-      remote: {
-        role: 'worker',
-        runs: {
-          ...runs,
-          refresh: async (id) => {
-            if (++refreshes !== 2) return runs.refresh(id);
-            const record = await runs.refresh(id);
-            read.resolve();
-            await taken.promise;
-            return record;
-          },
-          materialize: async (id, runDir) => {
-            if (++materializes === 2) {
-              taken.resolve();
-              await checkout.promise;
-            }
-            return runs.materialize(id, runDir);
-          },
+      runs: {
+        ...runs,
+        refresh: async (id) => {
+          if (++refreshes !== 2) return runs.refresh(id);
+          const record = await runs.refresh(id);
+          read.resolve();
+          await taken.promise;
+          return record;
+        },
+        materialize: async (id, runDir) => {
+          if (++materializes === 2) {
+            taken.resolve();
+            await checkout.promise;
+          }
+          return runs.materialize(id, runDir);
         },
       },
     });
@@ -240,8 +232,8 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a continuation taken while the rele
     expect(refreshes).toBe(3);
     checkout.resolve();
     await Promise.all([second, third]);
-    expect(worker.get(run.id)).toMatchObject({ status: 'completed' });
-    expect(worker.get(run.id)).not.toHaveProperty('failure');
+    expect(store.get(run.id)).toMatchObject({ status: 'completed' });
+    expect(store.get(run.id)).not.toHaveProperty('failure');
     expect(readFileSync(marks, 'utf8')).toBe('ran\n');
   }, 60_000);
 });

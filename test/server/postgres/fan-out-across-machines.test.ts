@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startWorker } from '../../../src/server/postgres/start-worker.js';
+import { startWorker } from '../../../src/worker/start-worker.js';
 import { ensureDist } from '../../helpers/ensure-dist.js';
 import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';

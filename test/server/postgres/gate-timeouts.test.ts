@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningWorker, startWorker } from '../../../src/server/postgres/start-worker.js';
+import { type RunningWorker, startWorker } from '../../../src/worker/start-worker.js';
 import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { closeServers, type TestServer, testServer, waitFor } from '../server-fixtures.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningWorker, startWorker } from '../../../src/server/postgres/start-worker.js';
+import { type RunningWorker, startWorker } from '../../../src/worker/start-worker.js';
 import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { closeServers, testServer, waitFor } from '../server-fixtures.js';

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { afterEach } from 'vitest';
-import type { RunningWorker } from '../../../src/server/postgres/start-worker.js';
+import type { RunningWorker } from '../../../src/worker/start-worker.js';
 import { BIN } from '../../helpers/ensure-dist.js';
 import { closeServers } from '../server-fixtures.js';
 

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PostgresRunStore } from '../../../src/server/postgres/postgres-run-store.js';
 import { RunQueue } from '../../../src/server/postgres/run-queue.js';
-import { startWorker } from '../../../src/server/postgres/start-worker.js';
+import { startWorker } from '../../../src/worker/start-worker.js';
 import { ensureDist } from '../../helpers/ensure-dist.js';
 import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';

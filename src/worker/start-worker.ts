@@ -1,13 +1,13 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { RealRunSettings } from '../../actors/codergen/real-run-services.js';
-import { ProcessLedger } from '../../shared/process/process-ledger.js';
-import { stopLeftoverProcesses } from '../../shared/process/stop-leftover-processes.js';
-import { type RemoteRuns, RunManager } from '../run-manager.js';
-import { allowedWorkdirRoots } from '../run-working-dir.js';
-import { PostgresRunStore } from './postgres-run-store.js';
-import { RunEventFolds } from './run-event-folds.js';
-import { RunQueue } from './run-queue.js';
+import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
+import { PostgresRunStore } from '../server/postgres/postgres-run-store.js';
+import { DEFAULT_LEASE_MS, remoteRuns } from '../server/postgres/remote-runs.js';
+import { RunQueue } from '../server/postgres/run-queue.js';
+import { allowedWorkdirRoots } from '../server/run-working-dir.js';
+import { ProcessLedger } from '../shared/process/process-ledger.js';
+import { stopLeftoverProcesses } from '../shared/process/stop-leftover-processes.js';
+import { WorkerRuns } from './worker-runs.js';
 
 export interface WorkerOptions {
   /** The PostgreSQL store's URL (`postgres://…`), the same the servers use. */
@@ -29,11 +29,8 @@ export interface WorkerOptions {
   leaseMs?: number;
 }
 
-/** How long a dead worker's run waits before another worker takes it over. */
-export const DEFAULT_LEASE_MS = 30_000;
-
 export interface RunningWorker {
-  manager: RunManager;
+  manager: WorkerRuns;
   /** Take no more runs, pause running ones at their next node (checkpointed), then disconnect. */
   drain(graceMs?: number): Promise<void>;
 }
@@ -52,44 +49,6 @@ function stopWhatDeadWorkersLeft(dataDir: string): void {
   }
 }
 
-/** What a server or worker needs of the store and the queue for runs executing on workers. */
-export function remoteRuns(store: PostgresRunStore, queue: RunQueue, leaseMs = DEFAULT_LEASE_MS): RemoteRuns {
-  const folds = new RunEventFolds(
-    (id, after, limit) => store.eventsAfter(id, after, limit),
-    (id) => store.eventHub(id).eventCount,
-  );
-  return {
-    schedule: (id, at) => queue.schedule(id, at),
-    requestCancel: (id) => store.requestCancel(id),
-    cancelUntaken: (id) => store.cancelUntaken(id),
-    onCancelRequested: (listener) => store.onCancelRequested(listener),
-    eventHub: (id) => store.eventHub(id),
-    refresh: (id) => store.refresh(id),
-    materialize: (id, runDir) => store.materialize(id, runDir),
-    take: (id) => store.owners.take(id),
-    holdLease: (id, attempt, onLost) => {
-      // Lost either way: the lease could not be pushed back, or a write found the run taken over.
-      store.owners.onRefused(id, attempt, () =>
-        onLost(new Error(`run ${id} was taken over by another worker`)),
-      );
-      const release = queue.holdLease(id, leaseMs, onLost, () => store.owners.owns(id, attempt));
-      return async () => {
-        // A run owned since by another worker, or by a later attempt here, keeps its lease job: it is
-        // the new owner's.
-        const mine = await store.owners.owns(id, attempt).catch(() => false);
-        store.owners.disown(id, attempt);
-        await release(!mine);
-      };
-    },
-    folded: (id) => folds.fold(id),
-    checkpoint: (id) => store.storedCheckpoint(id),
-    stage: (id, stage) => store.storedStage(id, stage),
-    catchUp: async (id) => {
-      await folds.catchUp(id);
-    },
-  };
-}
-
 /**
  * `attractor worker`: execute the runs servers schedule on the PostgreSQL store's queue, `concurrency`
  * at once, each in a run directory under `dataDir` whose record is kept in the database.
@@ -106,14 +65,13 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     await store.close();
     throw error;
   }
-  const manager = new RunManager({
+  const manager = new WorkerRuns({
     store,
-    maxConcurrentRuns: options.concurrency,
     allowTools: options.allowTools,
     ...(options.allowDirs ? { allowDirs: options.allowDirs } : {}),
     ...(options.realRuns ? { realRuns: options.realRuns } : {}),
     workingDirs: { roots: workdirRoots, perRun: true, who: 'this worker' },
-    remote: { role: 'worker', runs: remoteRuns(store, queue, options.leaseMs) },
+    runs: remoteRuns(store, queue, options.leaseMs),
   });
   await queue.work(
     (job) => manager.execute(job.run_id, job.takeover ? { takeover: true } : {}),

@@ -1,0 +1,212 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { PipelineGraph } from '../compiler/ir.js';
+import { ApiError } from './api-error.js';
+import { checkSubmission } from './check-submission.js';
+import { gateDeadline } from './gate-deadline.js';
+import { recordOfflineAnswer } from './http-interviewer.js';
+import type { NodeStatus } from './node-statuses.js';
+import { type ServerSideRuns, scheduleCommitted } from './postgres/remote-runs.js';
+import { type RunRecord, type StoredQuestion, TERMINAL_STATUSES } from './run-record.js';
+import { RunRecords, refuseWhileDraining } from './run-records.js';
+import type { RunEvents, RunService, Submission } from './run-service.js';
+import type { ListRunsQuery, RunPage, RunStore } from './run-store.js';
+import type { RunViewFacts } from './run-view.js';
+import { serverReadScope } from './server-read-scope.js';
+
+export interface DatabaseRunsOptions {
+  store: RunStore;
+  runs: ServerSideRuns;
+  /** Tool commands (and manager loops' children) are accepted only when started with `--allow-tools`. */
+  allowTools: boolean;
+  /** The only folders submitted pipelines may read named files from (`--allow-dir`; default none). */
+  allowDirs?: readonly string[];
+  /** Whether runs that call real models are accepted (workers bring their keys). */
+  realRuns: boolean;
+}
+
+/**
+ * `attractor serve --store postgres://…`: runs execute on workers (`attractor worker`), never here. This
+ * server schedules them on the queue, shows them from what the database holds (their run directories
+ * are on other machines), keeps answers with their questions, and cancels through the database.
+ */
+export class DatabaseRuns implements RunService {
+  readonly #options: DatabaseRunsOptions;
+  readonly #store: RunStore;
+  readonly #runs: ServerSideRuns;
+  readonly #records: RunRecords;
+  #draining = false;
+
+  constructor(options: DatabaseRunsOptions) {
+    this.#options = options;
+    this.#store = options.store;
+    this.#runs = options.runs;
+    this.#records = new RunRecords(options.store, (file) => this.#readScope(file));
+  }
+
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  persisted(id?: string): Promise<void> {
+    return this.#records.persisted(id);
+  }
+
+  submit(submission: Submission): RunRecord {
+    refuseWhileDraining(this.#draining);
+    // No `workingDirs`: this server cannot know the workers' folders; each worker checks its own.
+    const graph = checkSubmission(submission, {
+      allowTools: this.#options.allowTools,
+      realRuns: this.#options.realRuns,
+      readScope: (file) => this.#readScope(file),
+    });
+    const record = this.#records.create(submission, graph);
+    this.#enqueue(record.id);
+    return this.get(record.id);
+  }
+
+  get(id: string): RunRecord {
+    return this.#records.get(id);
+  }
+
+  list(query: ListRunsQuery): RunPage {
+    return this.#records.list(query);
+  }
+
+  graph(id: string): PipelineGraph {
+    return this.#records.graph(id);
+  }
+
+  hub(id: string): RunEvents {
+    this.get(id);
+    return this.#runs.eventHub(id);
+  }
+
+  /** The events stored since the last view: what a view of run `id` shows is folded from them. */
+  async catchUp(id: string): Promise<void> {
+    if (this.#store.get(id)) await this.#runs.catchUp(id);
+  }
+
+  async stored(id: string, what: { stage: string } | 'checkpoint'): Promise<unknown> {
+    this.get(id);
+    return what === 'checkpoint' ? this.#runs.checkpoint(id) : this.#runs.stage(id, what.stage);
+  }
+
+  nodeStatuses(id: string): Record<string, NodeStatus> {
+    this.get(id);
+    return Object.fromEntries(this.#runs.folded(id).statuses);
+  }
+
+  viewFacts(record: RunRecord): RunViewFacts {
+    return {
+      eventCount: this.hub(record.id).eventCount,
+      // Only a running run can be waiting for a person; the others' questions are not read.
+      pendingQuestions: record.status === 'running' ? this.questions(record.id).length : 0,
+      summary: this.#runs.folded(record.id).summary,
+    };
+  }
+
+  questions(id: string): StoredQuestion[] {
+    this.get(id);
+    return this.#store.questions(id).filter((q) => q.status === 'pending');
+  }
+
+  async answer(id: string, questionId: string, text: string): Promise<void> {
+    const record = this.get(id);
+    if (['waiting', 'running', 'queued'].includes(record.status)) {
+      // Past its gate's timeout the question is closed, as in one process: the default is on its way.
+      const asked = this.#store.questions(id).find((q) => q.id === questionId);
+      const deadline = asked?.status === 'pending' ? gateDeadline(asked) : undefined;
+      if (deadline !== undefined && deadline <= Date.now()) {
+        throw new ApiError(
+          409,
+          'QUESTION_NOT_PENDING',
+          `question ${questionId} is closed: its gate timed out (and takes its default, if it has one).`,
+        );
+      }
+      // Kept with the question; the run's continuation asks the gate again and takes it. Scheduled even
+      // while the run still shows running: its worker may be releasing it right now.
+      recordOfflineAnswer(this.#store, id, questionId, text);
+      if (record.status === 'waiting') this.#store.update(id, { status: 'queued' });
+      this.#enqueue(id);
+      return;
+    }
+    if (record.status !== 'interrupted') {
+      throw new ApiError(
+        409,
+        'QUESTION_NOT_PENDING',
+        `question ${questionId} is not pending (the run is ${record.status}).`,
+      );
+    }
+    recordOfflineAnswer(this.#store, id, questionId, text);
+  }
+
+  /**
+   * Not taken by a worker: cancelled before any can. Taken (perhaps this very moment): its worker hears
+   * the cancel, whether it runs the run already or is about to start it; this waits until it has stopped.
+   */
+  async cancel(id: string): Promise<RunRecord> {
+    const record = this.get(id);
+    if (TERMINAL_STATUSES.has(record.status)) {
+      throw new ApiError(409, 'RUN_FINISHED', `run ${id} already ended (${record.status}).`);
+    }
+    if (record.status !== 'running' && (await this.#runs.cancelUntaken(id))) return this.get(id);
+    await this.#runs.requestCancel(id);
+    return this.#untilNot(id, ['queued', 'running'], 10_000);
+  }
+
+  async resume(id: string): Promise<RunRecord> {
+    refuseWhileDraining(this.#draining);
+    const record = this.get(id);
+    const failedWithCheckpoint =
+      record.status === 'failed' && existsSync(path.join(this.#store.runDirFor(id), 'checkpoint.json'));
+    if (record.status !== 'interrupted' && record.status !== 'paused' && !failedWithCheckpoint) {
+      throw new ApiError(
+        409,
+        'NOT_RESUMABLE',
+        `run ${id} is ${record.status}; only interrupted, paused or failed runs that reached a checkpoint resume.`,
+      );
+    }
+    this.#records.reopen(id);
+    this.#enqueue(id);
+    return this.get(id);
+  }
+
+  fork(id: string, fromNode: string, set: Readonly<Record<string, string>> = {}): RunRecord {
+    refuseWhileDraining(this.#draining);
+    const fork = this.#records.fork(id, fromNode, set);
+    this.#enqueue(fork.id);
+    return this.get(fork.id);
+  }
+
+  async resumeInterrupted(): Promise<string[]> {
+    const ids = this.#store
+      .list({ status: 'interrupted', limit: 500 })
+      .runs.reverse()
+      .map((r) => r.id);
+    for (const id of ids) await this.resume(id);
+    return ids;
+  }
+
+  /** Nothing executes here: a drain only stops taking runs. */
+  async drain(_graceMs?: number): Promise<void> {
+    this.#draining = true;
+  }
+
+  #readScope(sourceFile: string) {
+    return serverReadScope(sourceFile, this.#options.allowDirs ?? []);
+  }
+
+  #enqueue(id: string): void {
+    scheduleCommitted(this.#store, this.#runs, id);
+  }
+
+  async #untilNot(id: string, statuses: readonly string[], ms: number): Promise<RunRecord> {
+    const until = Date.now() + ms;
+    for (;;) {
+      const record = this.get(id);
+      if (!statuses.includes(record.status) || Date.now() > until) return record;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}

@@ -1,0 +1,262 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
+import type { PipelineGraph } from '../compiler/ir.js';
+import { ApiError } from './api-error.js';
+import { checkSubmission } from './check-submission.js';
+import { recordOfflineAnswer } from './http-interviewer.js';
+import { statusesFromLog, summaryFromLog } from './logged-run-summary.js';
+import type { NodeStatus } from './node-statuses.js';
+import { RunEventHub } from './run-event-hub.js';
+import { RunExecutor } from './run-executor.js';
+import { type RunRecord, type StoredQuestion, TERMINAL_STATUSES } from './run-record.js';
+import { RunRecords, refuseWhileDraining } from './run-records.js';
+import type { RunEvents, RunService, Submission } from './run-service.js';
+import type { ListRunsQuery, RunPage, RunStore } from './run-store.js';
+import type { RunSummary } from './run-summary.js';
+import type { RunViewFacts } from './run-view.js';
+import type { WorkingDirPolicy } from './run-working-dir.js';
+
+export interface LocalRunsOptions {
+  store: RunStore;
+  maxConcurrentRuns: number;
+  /** Tool commands (and manager loops' children) run only when the server was started with `--allow-tools`. */
+  allowTools: boolean;
+  /** The only folders submitted pipelines may read named files from (`--allow-dir`; default none). */
+  allowDirs?: readonly string[];
+  /** Runs that call real models: where their agents work and their keys; absent: only simulated runs. */
+  realRuns?: Pick<RealRunSettings, 'workingDir' | 'env'>;
+  /** Where runs work and which folders a `working_dir` may name; absent: the process's working directory. */
+  workingDirs?: WorkingDirPolicy;
+}
+
+/**
+ * `attractor serve` with its file store: every run executes in this process. Owns the queue (at most
+ * `maxConcurrentRuns` execute at once), cancel, resume, drain, and recovery after a crash. The store is
+ * the source of truth; this object only holds what lives in this process.
+ */
+export class LocalRuns implements RunService {
+  readonly #options: LocalRunsOptions;
+  readonly #records: RunRecords;
+  readonly #executor: RunExecutor;
+  readonly #queue: string[] = [];
+  /** Event hubs of runs not live here, read back from their `events.jsonl`. */
+  readonly #hubs = new Map<string, RunEventHub>();
+  /** Summaries of runs not live here, read once from their events per version of their record. */
+  readonly #summaries = new Map<string, { updatedAt: string; summary: RunSummary }>();
+  #draining = false;
+
+  constructor(options: LocalRunsOptions) {
+    this.#options = options;
+    this.#executor = new RunExecutor({
+      store: options.store,
+      allowDirs: options.allowDirs ?? [],
+      ...(options.realRuns ? { realRuns: options.realRuns } : {}),
+      workingDirs: this.#workingDirs(),
+      releaseAtGates: false,
+      onStopped: () => this.#pump(),
+    });
+    this.#records = new RunRecords(options.store, (file) => this.#executor.readScope(file));
+    // Whatever was running when the previous server died is interrupted now; queued runs never started.
+    for (const record of options.store.list({ limit: 500 }).runs.reverse()) {
+      if (record.status === 'running') options.store.update(record.id, { status: 'interrupted' });
+      if (record.status === 'queued') this.#queue.push(record.id);
+    }
+    this.#pump();
+  }
+
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  persisted(id?: string): Promise<void> {
+    return this.#records.persisted(id);
+  }
+
+  submit(submission: Submission): RunRecord {
+    refuseWhileDraining(this.#draining);
+    const graph = checkSubmission(submission, {
+      allowTools: this.#options.allowTools,
+      realRuns: this.#options.realRuns !== undefined,
+      workingDirs: this.#workingDirs(),
+      readScope: (file) => this.#executor.readScope(file),
+    });
+    const record = this.#records.create(submission, graph);
+    this.#enqueue(record.id);
+    return this.get(record.id);
+  }
+
+  get(id: string): RunRecord {
+    return this.#records.get(id);
+  }
+
+  list(query: ListRunsQuery): RunPage {
+    return this.#records.list(query);
+  }
+
+  graph(id: string): PipelineGraph {
+    return this.#records.graph(id);
+  }
+
+  /** The run's events: live, or read back from its `events.jsonl`. */
+  hub(id: string): RunEvents {
+    const live = this.#executor.live(id);
+    if (live) return live.hub;
+    const record = this.get(id);
+    let hub = this.#hubs.get(id);
+    if (!hub) {
+      hub = new RunEventHub(record.run_dir);
+      if (record.status !== 'queued') hub.finish(record.status);
+      this.#hubs.set(id, hub);
+    }
+    return hub;
+  }
+
+  /** Every view reads the run directory, which is here: nothing to catch up on. */
+  async catchUp(_id: string): Promise<void> {}
+
+  async stored(_id: string, _what: { stage: string } | 'checkpoint'): Promise<unknown> {
+    return undefined;
+  }
+
+  nodeStatuses(id: string): Record<string, NodeStatus> {
+    const live = this.#executor.live(id);
+    if (live) return Object.fromEntries(live.statuses);
+    return Object.fromEntries(statusesFromLog(this.get(id).run_dir));
+  }
+
+  viewFacts(record: RunRecord): RunViewFacts {
+    return {
+      eventCount: this.hub(record.id).eventCount,
+      // Only a running run can be waiting for a person; the others' questions are not read.
+      pendingQuestions: record.status === 'running' ? this.questions(record.id).length : 0,
+      summary: this.#summary(record.id),
+    };
+  }
+
+  /** Pending questions: those a live gate waits on, or those a crashed run left (answerable ahead of resume). */
+  questions(id: string): StoredQuestion[] {
+    this.get(id);
+    const live = this.#executor.live(id);
+    return this.#options.store
+      .questions(id)
+      .filter((q) => q.status === 'pending' && (!live || live.interviewer.isWaiting(q.id)));
+  }
+
+  async answer(id: string, questionId: string, text: string): Promise<void> {
+    const record = this.get(id);
+    const live = this.#executor.live(id);
+    if (live) {
+      live.interviewer.answer(questionId, text);
+      return;
+    }
+    if (record.status !== 'interrupted') {
+      throw new ApiError(
+        409,
+        'QUESTION_NOT_PENDING',
+        `question ${questionId} is not pending (the run is ${record.status}).`,
+      );
+    }
+    recordOfflineAnswer(this.#options.store, id, questionId, text);
+  }
+
+  /** Cancel a run: a live one is aborted at once (its processes killed) and this waits until it has stopped. */
+  async cancel(id: string): Promise<RunRecord> {
+    const record = this.get(id);
+    if (TERMINAL_STATUSES.has(record.status)) {
+      throw new ApiError(409, 'RUN_FINISHED', `run ${id} already ended (${record.status}).`);
+    }
+    const live = this.#executor.live(id);
+    if (live?.run) {
+      live.run.cancel();
+      await live.settled;
+      return this.get(id);
+    }
+    const queued = this.#queue.indexOf(id);
+    if (queued >= 0) this.#queue.splice(queued, 1);
+    const updated = this.#options.store.update(id, { status: 'cancelled' });
+    this.#hubs.get(id)?.finish('cancelled');
+    return updated;
+  }
+
+  async resume(id: string): Promise<RunRecord> {
+    return this.#resume(id);
+  }
+
+  fork(id: string, fromNode: string, set: Readonly<Record<string, string>> = {}): RunRecord {
+    refuseWhileDraining(this.#draining);
+    const fork = this.#records.fork(id, fromNode, set);
+    this.#enqueue(fork.id);
+    return this.get(fork.id);
+  }
+
+  /** Resume every run the previous server left interrupted (`--resume-interrupted`). */
+  async resumeInterrupted(): Promise<string[]> {
+    const ids = this.#options.store
+      .list({ status: 'interrupted', limit: 500 })
+      .runs.reverse()
+      .map((r) => r.id);
+    for (const id of ids) this.#resume(id);
+    return ids;
+  }
+
+  /**
+   * SIGTERM: take no new runs; running ones pause at their next node (checkpointed). A run waiting at
+   * a human gate has nothing to finish: it stops at once and is left `interrupted` with its question
+   * still pending, exactly as after a crash, so a restarted server asks it again. Runs still going
+   * after `graceMs` are left to the restart's recovery.
+   */
+  async drain(graceMs = 30_000): Promise<void> {
+    this.#draining = true;
+    await this.#executor.drain(graceMs);
+  }
+
+  #resume(id: string): RunRecord {
+    refuseWhileDraining(this.#draining);
+    const record = this.get(id);
+    // A failed run with a checkpoint starts again at the node that failed, as `attractor resume` does.
+    const failedWithCheckpoint =
+      record.status === 'failed' &&
+      existsSync(path.join(this.#options.store.runDirFor(id), 'checkpoint.json'));
+    if (record.status !== 'interrupted' && record.status !== 'paused' && !failedWithCheckpoint) {
+      throw new ApiError(
+        409,
+        'NOT_RESUMABLE',
+        `run ${id} is ${record.status}; only interrupted, paused or failed runs that reached a checkpoint resume.`,
+      );
+    }
+    this.#hubs.delete(id);
+    this.#records.reopen(id);
+    this.#enqueue(id);
+    return this.get(id);
+  }
+
+  /** Where the run is and what it cost, folded from its events (live, or read back once from the log). */
+  #summary(id: string): RunSummary {
+    const live = this.#executor.live(id);
+    if (live) return live.summary;
+    const record = this.get(id);
+    const cached = this.#summaries.get(id);
+    if (cached?.updatedAt === record.updated_at) return cached.summary;
+    const summary = summaryFromLog(record.run_dir);
+    this.#summaries.set(id, { updatedAt: record.updated_at, summary });
+    return summary;
+  }
+
+  #workingDirs(): WorkingDirPolicy {
+    return this.#options.workingDirs ?? { roots: [], perRun: false, who: 'this server' };
+  }
+
+  #enqueue(id: string): void {
+    this.#queue.push(id);
+    this.#pump();
+  }
+
+  #pump(): void {
+    const { maxConcurrentRuns } = this.#options;
+    while (!this.#draining && this.#executor.size < maxConcurrentRuns && this.#queue.length > 0) {
+      const id = this.#queue.shift();
+      if (id !== undefined) this.#executor.start(id);
+    }
+  }
+}

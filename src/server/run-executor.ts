@@ -1,0 +1,244 @@
+import { existsSync, renameSync } from 'node:fs';
+import path from 'node:path';
+import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
+import type { ReadScope } from '../compiler/files/read-scope.js';
+import { readCheckpoint } from '../run/checkpoint.js';
+import { checkpointVars, compileRun, resumePipeline, startPipeline } from '../run/engine.js';
+import type { PipelineRun, RunResult } from '../run/run-types.js';
+import { AttractorError } from '../shared/errors.js';
+import type { PipelineEvent } from '../shared/pipeline-event.js';
+import { ApiError } from './api-error.js';
+import { HttpInterviewer } from './http-interviewer.js';
+import { summaryFromLog } from './logged-run-summary.js';
+import { applyNodeStatus, type NodeStatus } from './node-statuses.js';
+import { RunEventHub } from './run-event-hub.js';
+import { type RunRecord, TERMINAL_STATUSES } from './run-record.js';
+import type { RunStore } from './run-store.js';
+import { emptyRunSummary, foldRunSummary, type RunSummary } from './run-summary.js';
+import { runWorkingDir, type WorkingDirPolicy } from './run-working-dir.js';
+import { serverReadScope } from './server-read-scope.js';
+import { storedRunOptions } from './stored-run-options.js';
+
+/** A run executing in this process. */
+export interface LiveRun {
+  run?: PipelineRun;
+  settled?: Promise<void>;
+  /** Stopped by a drain while waiting at a gate, or by a lost lease: recorded as interrupted, not cancelled. */
+  interrupting?: boolean;
+  hub: RunEventHub;
+  interviewer: HttpInterviewer;
+  statuses: Map<string, NodeStatus>;
+  summary: RunSummary;
+  /** A worker's run that reached a gate: it stops, checkpointed, and waits for an answer as `waiting`. */
+  releasing?: boolean;
+}
+
+export interface RunExecutorOptions {
+  store: RunStore;
+  /** The only folders runs may read named files from (`--allow-dir`): see `serverReadScope`. */
+  allowDirs: readonly string[];
+  /** Runs that call real models: where their agents work and their keys; absent: only simulated runs. */
+  realRuns?: Pick<RealRunSettings, 'workingDir' | 'env'>;
+  /** Where runs' tool commands and agents work (`runWorkingDir`). */
+  workingDirs: WorkingDirPolicy;
+  /** A worker's runs stop at a gate (checkpointed, `waiting`) and continue when it is answered. */
+  releaseAtGates: boolean;
+  /** Hears that run `id` stopped executing here, once its record says how. */
+  onStopped?: (id: string) => void;
+}
+
+/**
+ * Executes stored runs in this process, for a one-process server and for a worker alike: compiles a
+ * run's record, starts or resumes it in its run directory, keeps its events, statuses and summary while
+ * it runs, and writes how it stopped back to the store.
+ */
+export class RunExecutor {
+  readonly #options: RunExecutorOptions;
+  readonly #store: RunStore;
+  readonly #live = new Map<string, LiveRun>();
+  readonly #settled = new Set<Promise<unknown>>();
+
+  constructor(options: RunExecutorOptions) {
+    this.#options = options;
+    this.#store = options.store;
+  }
+
+  /** How many runs execute here now. */
+  get size(): number {
+    return this.#live.size;
+  }
+
+  live(id: string): LiveRun | undefined {
+    return this.#live.get(id);
+  }
+
+  readScope(sourceFile: string): ReadScope {
+    return serverReadScope(sourceFile, this.#options.allowDirs);
+  }
+
+  /**
+   * Start (or resume, from its run directory's checkpoint) stored run `id`. Undefined when it could not
+   * start: then it is recorded `failed` with the reason.
+   */
+  start(id: string): LiveRun | undefined {
+    const record = this.#store.get(id);
+    if (!record) throw new ApiError(404, 'RUN_NOT_FOUND', `no pipeline run ${id}.`);
+    const live = this.#open(record);
+    this.#live.set(id, live);
+    let run: PipelineRun;
+    try {
+      run = this.#launch(record, live);
+    } catch (error) {
+      if (this.#live.get(id) === live) this.#live.delete(id);
+      const failure = AttractorError.isInstance(error)
+        ? { reason: error.describe(), code: error.code }
+        : { reason: String(error) };
+      this.#store.update(id, { status: 'failed', failure });
+      live.hub.finish('failed');
+      return undefined;
+    }
+    this.#track(id, live, run);
+    return live;
+  }
+
+  /**
+   * Runs going on here pause at their next node (checkpointed); one waiting at a human gate has nothing
+   * to finish, so it stops at once, `interrupted` with its question still pending. Resolves when all
+   * have stopped, or after `graceMs`.
+   */
+  async drain(graceMs: number): Promise<void> {
+    for (const live of this.#live.values()) {
+      if (live.interviewer.waiting > 0) {
+        live.interrupting = true;
+        live.run?.cancel();
+      } else {
+        live.run?.pause();
+      }
+    }
+    const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+    await Promise.race([Promise.allSettled([...this.#settled]), grace]);
+  }
+
+  #open(record: RunRecord): LiveRun {
+    const releaseAtGates = this.#options.releaseAtGates;
+    const interviewer = new HttpInterviewer(
+      record.id,
+      this.#store,
+      () =>
+        // After the question is recorded and the gate waits on it (the same turn): nothing holds a worker.
+        queueMicrotask(() => {
+          if (!releaseAtGates || interviewer.waiting === 0 || live.releasing) return;
+          live.releasing = true;
+          live.run?.cancel();
+        }),
+      { released: releaseAtGates },
+    );
+    const live: LiveRun = {
+      hub: new RunEventHub(record.run_dir),
+      interviewer,
+      statuses: new Map(),
+      summary: emptyRunSummary(),
+    };
+    return live;
+  }
+
+  /** The run's pipeline compiled once, for the run and its services (a resume with the values it started with). */
+  #launch(record: RunRecord, live: LiveRun): PipelineRun {
+    const { id, options } = record;
+    const runDir = this.#store.runDirFor(id);
+    // Before anything of the pipeline runs: a folder this process may not use fails the run here.
+    const workingDir = runWorkingDir(options.working_dir, this.#options.workingDirs, runDir);
+    const checkpointPath = path.join(runDir, 'checkpoint.json');
+    const resumed = existsSync(checkpointPath) ? readCheckpoint(checkpointPath) : undefined;
+    const source = this.#store.source(id);
+    const vars = resumed ? checkpointVars(resumed) : options.vars;
+    const compiled = compileRun({
+      source,
+      file: record.source_file,
+      readScope: this.readScope(record.source_file),
+      ...(options.goal !== undefined ? { goal: options.goal } : {}),
+      ...(options.model !== undefined ? { model: options.model } : {}),
+      ...(vars !== undefined ? { vars } : {}),
+    });
+    const runOptions = storedRunOptions({
+      record,
+      runDir,
+      compiled,
+      interviewer: live.interviewer,
+      onEvent: (event) => this.#heard(live, event),
+      readScope: this.readScope(record.source_file),
+      initialUsage: resumed?.usage,
+      workingDir,
+      realRuns: this.#options.realRuns,
+      recordSink: this.#store.recordSink?.(id),
+    });
+    if (resumed) {
+      // A resumed run goes on from what its earlier attempts spent and when it first started.
+      live.summary = summaryFromLog(runDir);
+      const { runDir: _fresh, ...resumeOptions } = runOptions;
+      return resumePipeline({ ...resumeOptions, from: runDir, compiled });
+    }
+    // Killed before its first checkpoint: nothing ran that a resume could keep; start over beside it.
+    if (existsSync(runDir)) renameSync(runDir, `${runDir}.abandoned-${Date.now()}`);
+    return startPipeline({
+      ...runOptions,
+      runId: id,
+      source,
+      file: record.source_file,
+      compiled,
+      ...(options.vars !== undefined ? { vars: options.vars } : {}),
+    });
+  }
+
+  #heard(live: LiveRun, event: PipelineEvent): void {
+    applyNodeStatus(live.statuses, event);
+    live.summary = foldRunSummary(live.summary, event);
+    live.hub.publish(event);
+  }
+
+  #track(id: string, live: LiveRun, run: PipelineRun): void {
+    live.run = run;
+    // A continuation (after a gate, a takeover) is not the attempt that stopped: no ending of that one shows.
+    this.#store.update(id, {
+      status: 'running',
+      run_dir: run.runDir,
+      quality: undefined,
+      failure: undefined,
+      stopped_at: undefined,
+    });
+    const settled = run.result.then(
+      (result) => this.#finish(id, result),
+      (error: unknown) => this.#finish(id, undefined, error),
+    );
+    live.settled = settled;
+    this.#settled.add(settled);
+    void settled.finally(() => this.#settled.delete(settled));
+  }
+
+  #finish(id: string, result: RunResult | undefined, error?: unknown): void {
+    const live = this.#live.get(id);
+    this.#live.delete(id);
+    const status = live?.releasing
+      ? 'waiting'
+      : live?.interrupting
+        ? 'interrupted'
+        : (result?.status ?? 'failed');
+    // A run released at a gate has not ended: the cancel that stopped it here is no failure of it.
+    const ended = status !== 'waiting';
+    this.#store.update(id, {
+      status,
+      ...(result && ended ? { quality: result.quality } : {}),
+      ...(result?.stoppedAt && ended ? { stopped_at: result.stoppedAt } : {}),
+      ...(!ended
+        ? {}
+        : result?.failure
+          ? { failure: result.failure }
+          : error !== undefined
+            ? { failure: { reason: error instanceof Error ? error.message : String(error) } }
+            : {}),
+    });
+    if (TERMINAL_STATUSES.has(status)) this.#store.saveQuestions(id, []);
+    live?.hub.finish(status);
+    this.#options.onStopped?.(id);
+  }
+}

@@ -1,0 +1,73 @@
+import path from 'node:path';
+import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
+import { createRealRunServices } from '../actors/codergen/real-run-services.js';
+import { withAnswerChannel } from '../actors/interviewers/answer-channel-interviewer.js';
+import type { ReadScope } from '../compiler/files/read-scope.js';
+import type { CompiledMachine } from '../machines/compile-machine.js';
+import type { RunRecordSink } from '../run/mirrored-run-recorder.js';
+import { createRunServices } from '../run/run-services.js';
+import type { RunOptions } from '../run/run-types.js';
+import type { PipelineEvent } from '../shared/pipeline-event.js';
+import { parseScenarioOrReject } from './check-submission.js';
+import type { HttpInterviewer } from './http-interviewer.js';
+import type { RunRecord } from './run-record.js';
+
+/** What a stored run is executed with here, besides its record. */
+export interface StoredRunContext {
+  record: RunRecord;
+  runDir: string;
+  compiled: CompiledMachine;
+  interviewer: HttpInterviewer;
+  onEvent: (e: PipelineEvent) => void;
+  readScope: ReadScope;
+  /** What its earlier attempts spent (a resumed run). */
+  initialUsage: unknown;
+  /** Where it works; undefined: the process's working directory. */
+  workingDir: string | undefined;
+  realRuns: Pick<RealRunSettings, 'workingDir' | 'env'> | undefined;
+  recordSink: RunRecordSink | undefined;
+}
+
+/** The run's settings and services, built as `attractor run` builds them (`createRunServices`). */
+export function storedRunOptions(run: StoredRunContext): RunOptions {
+  const { record, runDir, workingDir } = run;
+  const { options } = record;
+  const scenario = options.scenario !== undefined ? parseScenarioOrReject(options.scenario) : undefined;
+  const { real: _real, ...services } = createRunServices({
+    graph: run.compiled.graph,
+    ...(options.dry_run ? { dryRun: true } : {}),
+    ...(scenario ? { scenario } : {}),
+    ...(options.auto_approve ? { autoApprove: true } : {}),
+    // Published in the run directory too, so `attractor attach <run dir>` (or a script) can answer;
+    // the first answer, HTTP or file, wins and withdraws the other.
+    interviewer: withAnswerChannel(run.interviewer, () => runDir, { answeredBy: 'http' }),
+    ...(run.realRuns
+      ? {
+          real: {
+            createRealRunServices,
+            settings: {
+              ...run.realRuns,
+              ...(workingDir ? { workingDir } : {}),
+              // Every run's folder is `<runs>/<id>/run`: none of them is an agent's change.
+              recordsDirs: [path.dirname(path.dirname(runDir))],
+              ...(options.model ? { model: options.model } : {}),
+              ...(options.max_cost_usd !== undefined ? { maxCostUsd: options.max_cost_usd } : {}),
+              ...(run.initialUsage !== undefined ? { initialUsage: run.initialUsage } : {}),
+            },
+          },
+        }
+      : {}),
+  });
+  return {
+    ...services,
+    // Tool commands of simulated runs too: they run for real.
+    ...(workingDir ? { workingDir } : {}),
+    runDir,
+    readScope: run.readScope,
+    ...(options.goal !== undefined ? { goal: options.goal } : {}),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    manifestOptions: { dry_run: options.dry_run, server_run_id: record.id },
+    ...(run.recordSink ? { recordSink: run.recordSink } : {}),
+    onEvent: run.onEvent,
+  };
+}
