@@ -84,9 +84,28 @@ export function formatEventLine(event: PipelineEvent, colors: Colors, cwd?: stri
       return colors.yellow(`    ? ${node}${at} router failed, routing by edges: ${event.data.error}`);
     case 'pipeline.error':
       return colors.red(`✗ ${node ? `${node}: ` : ''}${event.data.error}`);
+    case 'tree.unavailable':
+      return colors.yellow(`  ! ${event.data.reason}`);
+    case 'tree.warning':
+      return colors.yellow(`  ! ${event.data.message}`);
+    case 'tree.resume':
+      return treeResumeLine(event.data);
     default:
       return undefined;
   }
+}
+
+/** What a resume found in the working folder, and what it did about it. */
+function treeResumeLine(data: { commit: string; action: string; changed: string[]; more: number }): string {
+  const at = data.commit.slice(0, 12);
+  if (data.action === 'materialised')
+    return `  ⟲ working tree restored from snapshot ${at} (the folder did not hold it)`;
+  if (data.changed.length === 0) return `  ≡ working tree as at snapshot ${at}`;
+  const more = data.more > 0 ? `, and ${data.more} more` : '';
+  const list = `${data.changed.join(', ')}${more}`;
+  return data.action === 'restored'
+    ? `  ⟲ working tree reset to snapshot ${at}: ${list}`
+    : `  ≠ working tree differs from snapshot ${at} (kept; --restore-tree resets it): ${list}`;
 }
 
 /** `350 ms`, `1.6 s`, `54 s`: a retry's backoff, as long as a person reads it. */

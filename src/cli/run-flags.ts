@@ -27,6 +27,12 @@ export interface RunFlags {
   maxCost?: number;
   /** Where the agents work (default: the current directory). */
   workdir?: string;
+  /** `--no-snapshots`: false. */
+  snapshots?: boolean;
+  snapshotMaxFile?: number;
+  snapshotBudget?: number;
+  /** `resume --restore-tree`: reset the working tree to the last snapshot. */
+  restoreTree?: boolean;
   /** `--allow-read DIR`, collected: more folders the pipeline may name files in. */
   allowRead?: string[];
 }

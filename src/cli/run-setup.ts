@@ -105,6 +105,24 @@ async function prepareAgents(
   });
 }
 
+/** Snapshots of the working tree, for every run that executes tools (a dry run changes no file). */
+function treeSettings(flags: RunFlags, ctx: CliContext): Pick<RunOptions, 'tree'> {
+  if (flags.dryRun || flags.snapshots === false) return {};
+  const runDir = flags.logsDir ?? flags.logDir;
+  const limits = {
+    ...(flags.snapshotMaxFile ? { maxFileBytes: flags.snapshotMaxFile } : {}),
+    ...(flags.snapshotBudget ? { budgetBytes: flags.snapshotBudget } : {}),
+  };
+  return {
+    tree: {
+      // Other runs' records under the folder are not the run's files.
+      exclude: [path.resolve(ctx.io.cwd, runDir ?? DEFAULT_RUNS_ROOT)],
+      ...(Object.keys(limits).length > 0 ? { limits } : {}),
+      ...(flags.restoreTree ? { restore: true } : {}),
+    },
+  };
+}
+
 /**
  * What `run` and `resume` build from the flags around the one compiled pipeline: the run's services
  * (`createRunServices`, as the server and embedders build them) and its settings.
@@ -162,6 +180,7 @@ export async function buildRun(
     },
     readScope: options.readScope,
     onEvent: learningRunDir(interviewer, onEvent),
+    ...treeSettings(flags, ctx),
   };
   return {
     options: { ...settings, ...runServices, workingDir: runServices.workingDir ?? ctx.io.cwd },

@@ -160,6 +160,10 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
     if (signal.aborted) return { outcome };
     // The handler's own status.json stands unless a hook or a `set` changed what it returned.
     stages.record(visit, outcome, { keepWritten: !scripted && outcome === produced });
+    // The files as the node left them, before the next node starts: the run's own nodes only (branches
+    // share the folder; their fan-out's snapshot holds what they all wrote).
+    const ownNode = !visit.routing && !context.branch && Object.keys(context.tags).length === 0;
+    const tree = ownNode ? await runtime.services.snapshotTree?.(node.id) : undefined;
     const llmChoice = await askRouter(runtime, services.emit, node, outcome, values, signal);
     const logs = handlerContext.getLogs();
     const retryJitter = outcome.status === 'retry' ? (runtime.services.random ?? Math.random)() : undefined;
@@ -168,6 +172,7 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
       ...(llmChoice ? { llmChoice } : {}),
       ...(logs.length > 0 ? { logs } : {}),
       ...(retryJitter !== undefined ? { retryJitter } : {}),
+      ...(tree ? { tree } : {}),
     };
   });
 }

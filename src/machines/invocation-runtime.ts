@@ -1,7 +1,7 @@
 import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import type { Outcome } from '../compiler/outcome.js';
 import type { GraphLookup } from './graph-lookup.js';
-import type { PipelineMachineContext } from './machine-context.js';
+import type { NodeTree, PipelineMachineContext } from './machine-context.js';
 import type { PipelineMachine } from './pipeline-machine.js';
 import type { PipelineServices } from './pipeline-services.js';
 
@@ -23,6 +23,8 @@ export interface HandlerActorOutput {
    * event can say how long the wait is (none: no jitter).
    */
   retryJitter?: number;
+  /** The working tree's snapshot after the visit (the run's own nodes that do work). */
+  tree?: NodeTree;
 }
 
 /** What every handler actor of one pipeline (and its parallel branches) shares. */

@@ -62,6 +62,21 @@ interface MachineContextShape {
   runDir: string;
   /** Added to the data of every event handlers of this actor emit: `branch` and `parent` (manager node). */
   tags: Record<string, string>;
+  /** The newest snapshot of the run's working tree (decision 0331). */
+  treeHead?: string;
+  /** Each node's snapshot commit, from its latest visit that took one. */
+  treeCommits?: Record<string, string>;
+  /** Nodes whose latest snapshot was skipped, and why (`budget`, `too-many-files`). */
+  treeSkipped?: Record<string, string>;
+}
+
+/** What snapshotting the working tree after a node visit gave (none: no snapshot was attempted). */
+export interface NodeTree {
+  commit?: string;
+  /** Why the snapshot was skipped. */
+  skipped?: string;
+  /** Files over the size limit, left out. */
+  omitted?: string[];
 }
 
 export interface PipelineMachineInput {
@@ -81,6 +96,9 @@ export interface PipelineMachineInput {
   branch?: boolean;
   resumed?: boolean;
   arrivedBy?: number;
+  treeHead?: string;
+  treeCommits?: Readonly<Record<string, string>>;
+  treeSkipped?: Readonly<Record<string, string>>;
 }
 
 export function initialContext(input: PipelineMachineInput): PipelineMachineContext {
@@ -106,5 +124,8 @@ export function initialContext(input: PipelineMachineInput): PipelineMachineCont
     fidelity: 'compact',
     runDir: input.runDir,
     tags: { ...(input.tags ?? {}) },
+    ...(input.treeHead ? { treeHead: input.treeHead } : {}),
+    ...(input.treeCommits ? { treeCommits: { ...input.treeCommits } } : {}),
+    ...(input.treeSkipped ? { treeSkipped: { ...input.treeSkipped } } : {}),
   };
 }

@@ -236,7 +236,7 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
       }),
       pauseAt: enqueueActions(({ context, enqueue }, p: NodeParams) => {
         enqueue.assign({ stoppedAt: p.node });
-        enqueue.emit(evt('pipeline.paused', { resume_at: p.node }, p.node));
+        enqueue.emit(evt('pipeline.paused', { resume_at: p.node, ...treeOf(context) }, p.node));
         enqueue.emit({ type: 'checkpoint', context, currentNode: p.node, status: 'paused' });
       }),
       stopBranchAt: assign({ stoppedAt: (_, p: NodeParams) => p.node }),
@@ -251,13 +251,13 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
         const at = context.lastNode ?? '';
         const pausedFor = { reason: event.reason, message: event.message };
         enqueue.assign({ stoppedAt: at, pausedFor });
-        enqueue.emit(evt('pipeline.paused', { resume_at: at, ...pausedFor }, at));
+        enqueue.emit(evt('pipeline.paused', { resume_at: at, ...pausedFor, ...treeOf(context) }, at));
         enqueue.emit({ type: 'checkpoint', context, currentNode: at, status: 'paused' });
       }),
       cancelRun: enqueueActions(({ context, enqueue }) => {
         const at = context.lastNode ?? '';
         enqueue.assign({ stoppedAt: at, failure: { node: at, reason: 'cancelled' } });
-        enqueue.emit(evt('pipeline.cancelled', { resume_at: at }, at));
+        enqueue.emit(evt('pipeline.cancelled', { resume_at: at, ...treeOf(context) }, at));
         enqueue.emit({ type: 'checkpoint', context, currentNode: at, status: 'cancelled' });
       }),
     },
@@ -279,7 +279,7 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
   ): void {
     const recorded = p.settlement && recordedOutcome(lookup, context, p.node, p.settlement);
     if (!recorded) return;
-    const { assigned, applied, raw } = recorded;
+    const { assigned, applied, raw, tree } = recorded;
     enqueue.assign(assigned);
     if (applied.retrying) {
       enqueue.emit(
@@ -310,6 +310,9 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
           ...(o.preferred_label ? { preferred_label: o.preferred_label } : {}),
           ...(o.failure_reason ? { failure_reason: o.failure_reason } : {}),
           ...(o.notes ? { notes: o.notes } : {}),
+          ...(tree?.commit ? { commit: tree.commit } : {}),
+          ...(tree?.skipped ? { tree_skipped: tree.skipped } : {}),
+          ...(tree?.omitted && tree.omitted.length > 0 ? { tree_omitted: tree.omitted } : {}),
         },
         p.node,
       ),
@@ -335,10 +338,22 @@ function endRun(
   enqueue.assign({ stoppedAt: nodeId, ...(failure ? { failure } : {}) });
   const next = { ...context, stoppedAt: nodeId, ...(failure ? { failure } : {}) };
   if (!context.branch) {
-    if (status === 'completed') enqueue.emit(evt('pipeline.complete', {}, nodeId));
-    else enqueue.emit(evt('pipeline.error', { error: failure?.reason ?? 'failed' }, failure?.node ?? nodeId));
+    if (status === 'completed') enqueue.emit(evt('pipeline.complete', treeOf(context), nodeId));
+    else
+      enqueue.emit(
+        evt(
+          'pipeline.error',
+          { error: failure?.reason ?? 'failed', ...treeOf(context) },
+          failure?.node ?? nodeId,
+        ),
+      );
   }
   enqueue.emit({ type: 'checkpoint', context: next, currentNode: nodeId, status });
+}
+
+/** The run's newest working-tree snapshot, for the events that say where the run stopped. */
+function treeOf(context: PipelineMachineContext): { commit?: string } {
+  return context.treeHead ? { commit: context.treeHead } : {};
 }
 
 export type PipelineMachine = ReturnType<typeof setupPipelineMachine>;

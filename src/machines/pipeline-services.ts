@@ -8,6 +8,7 @@ import type { ArtifactStore } from '../shared/artifact-store.js';
 import { AttractorError } from '../shared/errors.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
 import type { ChildPipelineStore } from './child-pipeline-store.js';
+import type { NodeTree } from './machine-context.js';
 import type { StageStore } from './stage-store.js';
 
 /**
@@ -52,6 +53,11 @@ export interface PipelineServices {
    * node that does work awaits it before its handler, hooks included, starts. None: nothing to wait for.
    */
   recorded?: () => Promise<void>;
+  /**
+   * Snapshot the run's working tree after a node of the run's own did work (decision 0331); the next
+   * node starts once it is taken. Never rejects. None: nothing is snapshotted.
+   */
+  snapshotTree?: (nodeId: string) => Promise<NodeTree | undefined>;
   /** Where manager loops' child pipelines come from and keep their checkpoints; none: manager loops fail. */
   childPipelines?: ChildPipelineStore;
 }

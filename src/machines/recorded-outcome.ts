@@ -4,7 +4,7 @@ import { type AppliedOutcome, applyOutcome } from './apply-outcome.js';
 import { errorOutcome } from './error-outcome.js';
 import type { GraphLookup } from './graph-lookup.js';
 import type { HandlerActorOutput } from './invocation-runtime.js';
-import type { PipelineMachineContext } from './machine-context.js';
+import type { NodeTree, PipelineMachineContext } from './machine-context.js';
 
 /** How an invoked handler actor ended: its output (done event) or its error (error event). */
 export type HandlerSettlement = { output: HandlerActorOutput | undefined } | { error: unknown };
@@ -15,6 +15,8 @@ export interface RecordedOutcome {
   applied: AppliedOutcome;
   /** The outcome as the handler gave it, before retry accounting. */
   raw: Outcome;
+  /** The working tree's snapshot after the visit. */
+  tree?: NodeTree;
 }
 
 /**
@@ -32,8 +34,9 @@ export function recordedOutcome(
   let llmChoice: string | undefined;
   let logs: HandlerActorOutput['logs'];
   let retryJitter: number | undefined;
+  let tree: NodeTree | undefined;
   if ('error' in settlement) raw = errorOutcome(settlement.error);
-  else if (settlement.output) ({ outcome: raw, llmChoice, logs, retryJitter } = settlement.output);
+  else if (settlement.output) ({ outcome: raw, llmChoice, logs, retryJitter, tree } = settlement.output);
   else return undefined;
   const node = lookup.node(nodeId);
   const applied = applyOutcome(context, lookup.graph, node, raw, logs);
@@ -43,8 +46,34 @@ export function recordedOutcome(
     ? { retryDelayMs: retryDelayMs(node.attrs.retry_policy, applied.attempt, () => jitter) }
     : {};
   return {
-    assigned: { ...applied.context, ...retryDelay, ...(llmChoice ? { llmChoice } : {}) },
+    assigned: {
+      ...applied.context,
+      ...retryDelay,
+      ...(llmChoice ? { llmChoice } : {}),
+      ...(tree ? treeAssigned(context, nodeId, tree) : {}),
+    },
     applied,
     raw,
+    ...(tree ? { tree } : {}),
   };
+}
+
+/** The context's tree records after a node's snapshot: a new head, or the reason it was skipped. */
+function treeAssigned(
+  context: PipelineMachineContext,
+  nodeId: string,
+  tree: NodeTree,
+): Pick<PipelineMachineContext, 'treeHead' | 'treeCommits' | 'treeSkipped'> {
+  if (tree.commit)
+    return {
+      treeHead: tree.commit,
+      treeCommits: { ...context.treeCommits, [nodeId]: tree.commit },
+      ...(context.treeSkipped?.[nodeId] ? { treeSkipped: withoutKey(context.treeSkipped, nodeId) } : {}),
+    };
+  return tree.skipped ? { treeSkipped: { ...context.treeSkipped, [nodeId]: tree.skipped } } : {};
+}
+
+function withoutKey(record: Readonly<Record<string, string>>, key: string): Record<string, string> {
+  const { [key]: _, ...rest } = record;
+  return rest;
 }

@@ -14,7 +14,12 @@ export type ResumableCheckpoint = Pick<
   | 'failed_nodes'
   | 'arrived_by'
   | 'logs'
->;
+> & {
+  /** The run's working-tree records (a child's checkpoint has none: its files are its manager's). */
+  tree_head?: string;
+  tree_commits?: Readonly<Record<string, string>>;
+  tree_skipped?: Readonly<Record<string, string>>;
+};
 
 /** The machine input that continues a pipeline (a run, or a child) from its checkpoint. */
 export function resumeInputFrom(
@@ -34,5 +39,8 @@ export function resumeInputFrom(
     logs: checkpoint.logs,
     resumed: true,
     ...(checkpoint.arrived_by !== undefined ? { arrivedBy: checkpoint.arrived_by } : {}),
+    ...(checkpoint.tree_head ? { treeHead: checkpoint.tree_head } : {}),
+    ...(checkpoint.tree_commits ? { treeCommits: checkpoint.tree_commits } : {}),
+    ...(checkpoint.tree_skipped ? { treeSkipped: checkpoint.tree_skipped } : {}),
   };
 }

@@ -34,7 +34,7 @@ export interface WrittenCheckpoint {
 /** Header lists a delta grows at their end. */
 const LIST_FIELDS = ['completed_nodes', 'logs', 'failed_nodes'] as const;
 /** Records a delta names changed keys of (the context and the header's records of small values). */
-const RECORD_FIELDS = ['context', 'node_retries', 'node_outcomes'] as const;
+const RECORD_FIELDS = ['context', 'node_retries', 'node_outcomes', 'tree_commits', 'tree_skipped'] as const;
 
 /**
  * A journal line that holds only what changed since the line before it (decision 0055). `~` is

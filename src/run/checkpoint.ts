@@ -55,6 +55,12 @@ export const CheckpointSchema = z.object({
   source_sha256: z.string(),
   /** Model usage and cost of the run so far (a resume continues counting from here). */
   usage: z.record(z.string(), z.unknown()).optional(),
+  /** The newest snapshot of the run's working tree: a commit on `refs/attractor/runs/<run_id>` (decision 0331). */
+  tree_head: z.string().optional(),
+  /** Each node's snapshot commit (its latest visit that took one). */
+  tree_commits: z.record(z.string(), z.string()).optional(),
+  /** Nodes whose latest snapshot was skipped, and why (`budget`, `too-many-files`). */
+  tree_skipped: z.record(z.string(), z.string()).optional(),
 });
 export type Checkpoint = z.infer<typeof CheckpointSchema>;
 

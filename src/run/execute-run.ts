@@ -25,6 +25,7 @@ import { acquireRunLock } from './run-lock.js';
 import { manifestOf } from './run-manifest.js';
 import { type RunRecorder, recording } from './run-recorder.js';
 import { runOutcome } from './run-result.js';
+import { createRunTreeService, type RunTreeService } from './run-tree-service.js';
 import type { PipelineRun, Prepared, RunOptions } from './run-types.js';
 import { restoreStageRecords } from './stage-records.js';
 
@@ -177,13 +178,19 @@ function launch(
   // not a leak, and Node's warning at eleven would go to the user's terminal.
   setMaxListeners(0, hard.signal);
   const processes = ProcessLedger.forRunDir(runDir);
+  let tree: RunTreeService | undefined;
   const machine = providePipeline(compiled, {
     ...runServices(options),
     artifacts,
     processes,
     stages: recorder.stages,
     branchCheckpoints: recorder.branches,
-    recorded: () => recorder.recorded(),
+    // The first node that does work starts once the run's tree is ready too (a resume's restored).
+    recorded: () =>
+      tree ? Promise.all([recorder.recorded(), tree.ready]).then(() => {}) : recorder.recorded(),
+    ...(options.tree
+      ? { snapshotTree: (nodeId: string) => tree?.snapshot(nodeId) ?? Promise.resolve(undefined) }
+      : {}),
     emit: emitEvent,
     signal: hard.signal,
   });
@@ -198,6 +205,18 @@ function launch(
     ...(prepared.afterFailure ? { after_failure: prepared.afterFailure } : {}),
     ...(prepared.forkedFrom ? { forked_from: prepared.forkedFrom } : {}),
   });
+  if (options.tree)
+    tree = createRunTreeService({
+      workDir: options.workingDir ?? process.cwd(),
+      runDir,
+      runId,
+      fresh: prepared.fresh,
+      head: prepared.input.treeHead,
+      resumeAt: prepared.input.startAt,
+      settings: options.tree,
+      emit: emitEvent,
+      fail: (error) => failure.report(error),
+    });
   // The run lock is ours, so whoever ran this before is dead: stop what it left running before the
   // interrupted node runs again beside it.
   if (!prepared.fresh) {
@@ -248,6 +267,7 @@ function launch(
     })
     .finally(async () => {
       budgetSignal?.removeEventListener('abort', onBudget);
+      await tree?.idle();
       try {
         await recorder.close();
       } finally {
@@ -311,6 +331,9 @@ function checkpointParts(
       ...(context.failure && status !== 'paused' ? { failure: context.failure } : {}),
       source_sha256: prepared.sha,
       ...(usage ? { usage } : {}),
+      ...(context.treeHead ? { tree_head: context.treeHead } : {}),
+      ...(context.treeCommits ? { tree_commits: context.treeCommits } : {}),
+      ...(context.treeSkipped ? { tree_skipped: context.treeSkipped } : {}),
     },
     values: context.values,
     visits: context.visits,

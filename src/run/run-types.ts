@@ -10,6 +10,7 @@ import type { CompiledMachine } from '../machines/compile-machine.js';
 import type { PipelineMachineInput } from '../machines/machine-context.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { RunRecordSink } from './mirrored-run-recorder.js';
+import type { RunTreeSettings } from './run-tree-service.js';
 
 /** The engine's option and result types, shared by start, resume and the executor. */
 export type RunQuality = 'clean' | 'degraded' | 'failed';
@@ -96,6 +97,12 @@ export interface RunOptions {
   durable?: boolean;
   /** Keep the run's record in this sink too (a database), besides its run directory. */
   recordSink?: RunRecordSink;
+  /**
+   * Snapshot the working directory after every node that does work, as commits on the run's own git ref
+   * (decision 0331); a resume restores or materialises it. None: nothing is snapshotted (the CLI and
+   * the server ask for it for every run that executes tools).
+   */
+  tree?: RunTreeSettings;
   random?: () => number;
 }
 

@@ -24,7 +24,11 @@ export function registerResumeCommand(program: Command, ctx: CliContext): void {
       .description('resume a run from its run directory or a checkpoint file')
       .argument('<run>', 'run directory, or checkpoint .json file')
       .argument('[file]', 'the pipeline (.dot), when not the copy in the run directory')
-      .option('--pipeline-dot <file>', 'the pipeline (.dot); same as the second argument'),
+      .option('--pipeline-dot <file>', 'the pipeline (.dot); same as the second argument')
+      .option(
+        '--restore-tree',
+        "reset the working tree to the run's last snapshot (files it lacks removed, ignored files kept)",
+      ),
     { runDir: false },
   )
     .addHelpText('after', EXAMPLES)

@@ -4,6 +4,7 @@ import { collectRepeated } from '../collect-repeated.js';
 import { parseInspectOriginFlag } from '../inspect-origin.js';
 import { parsePositiveInt } from '../parse-positive-int.js';
 import { parseSetFlag } from '../parse-set-flag.js';
+import { parseSizeFlag } from '../parse-size-flag.js';
 import { parseUsd } from '../parse-usd.js';
 import type { RunFlags } from '../run-flags.js';
 
@@ -99,6 +100,17 @@ export function addRunFlags(command: Command, options: { runDir: boolean } = { r
     .option('--replay <file>', 'answer every model call from a recorded cassette: no keys, no network')
     .option('--max-cost <usd>', 'pause the run once its models cost more than this (US dollars)', parseUsd)
     .option('--workdir <dir>', 'where the agents and tool commands work (default: the current directory)')
+    .option('--no-snapshots', 'do not snapshot the working tree after each node (docs/guides/run-files.md)')
+    .option(
+      '--snapshot-max-file <size>',
+      'leave files larger than this out of snapshots (default 10MB)',
+      parseSizeFlag,
+    )
+    .option(
+      '--snapshot-budget <size>',
+      'skip a snapshot whose new files exceed this (default 500MB)',
+      parseSizeFlag,
+    )
     .option(
       '--allow-read <dir>',
       'another folder the pipeline may name files in (repeatable; default: its folder and the working directory)',

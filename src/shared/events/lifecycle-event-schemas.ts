@@ -3,6 +3,8 @@ import { eventData, usageTotals } from './event-data-object.js';
 
 const outcomeStatus = z.enum(['success', 'partial_success', 'retry', 'fail', 'skipped']);
 const runStatus = z.enum(['running', 'completed', 'failed', 'paused', 'cancelled']);
+/** The run's newest working-tree snapshot when it stopped (decision 0331). */
+const treeCommit = z.string().optional();
 
 const runStart = {
   name: z.string(),
@@ -46,6 +48,12 @@ export const lifecycleEventSchemas = {
     duration_ms: z.number().optional(),
     /** Added by the engine when the visit called a model. */
     usage: usageTotals.optional(),
+    /** The working tree's snapshot after the visit (decision 0331). */
+    commit: z.string().optional(),
+    /** Why that snapshot was skipped (`budget`, `too-many-files`). */
+    tree_skipped: z.string().optional(),
+    /** Files left out of it for their size. */
+    tree_omitted: z.array(z.string()).optional(),
   }),
   'node.retry': eventData({ attempt: z.number(), reason: z.string(), delay_ms: z.number().optional() }),
   'edge.selected': eventData({
@@ -67,15 +75,30 @@ export const lifecycleEventSchemas = {
   'pipeline.complete': eventData({
     duration_ms: z.number().optional(),
     artifact_count: z.number().optional(),
+    commit: treeCommit,
   }),
-  'pipeline.error': eventData({ error: z.string(), duration_ms: z.number().optional() }),
+  'pipeline.error': eventData({ error: z.string(), duration_ms: z.number().optional(), commit: treeCommit }),
   /** `reason` and `message` when something other than a person paused it (`budget`). */
   'pipeline.paused': eventData({
     resume_at: z.string(),
     reason: z.string().optional(),
     message: z.string().optional(),
+    commit: treeCommit,
   }),
-  'pipeline.cancelled': eventData({ resume_at: z.string() }),
+  'pipeline.cancelled': eventData({ resume_at: z.string(), commit: treeCommit }),
+  /** How a resume found the run's working tree (decision 0331). */
+  'tree.resume': eventData({
+    commit: z.string(),
+    /** `kept` as it is, `restored` to the snapshot (`--restore-tree`), `materialised` into a folder without it. */
+    action: z.enum(['kept', 'restored', 'materialised']),
+    /** Paths that differed from the snapshot (at most ten), and how many more did. */
+    changed: z.array(z.string()),
+    more: z.number(),
+  }),
+  /** Said once: the run's files are not snapshotted (no usable git). */
+  'tree.unavailable': eventData({ reason: z.string() }),
+  /** A snapshot left files out or was skipped: named once, when it happens. */
+  'tree.warning': eventData({ message: z.string(), omitted: z.array(z.string()).optional() }),
   'pipeline.finalize': eventData({
     status: z.enum(['completed', 'failed', 'paused', 'cancelled']),
     quality: z.enum(['clean', 'degraded', 'failed']),

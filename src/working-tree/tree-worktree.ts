@@ -1,0 +1,65 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { git } from './git-command.js';
+import type { RunTree } from './run-tree.js';
+
+/** The git directory a linked worktree's `.git` file names. */
+function worktreeGitDir(dir: string): string | undefined {
+  try {
+    const match = /^gitdir: (.+)$/m.exec(readFileSync(resolve(dir, '.git'), 'utf8'));
+    return match?.[1] ? resolve(dir, match[1].trim()) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A folder holding the files of `commit`: a `git worktree` of the user's repository (detached at the
+ * snapshot) when the run works in a repository's top folder, a checkout otherwise. Git makes the
+ * worktree without checking anything out, and the run's own git directory writes the files and the
+ * worktree's index: no filter, hook or fsmonitor the repository's configuration names runs.
+ * Returns whether it is a worktree.
+ */
+export async function addWorktree(
+  tree: RunTree,
+  commit: string,
+  dir: string,
+): Promise<{ worktree: boolean }> {
+  const target = resolve(dir);
+  const repo = tree.repository;
+  if (!repo || repo.top !== tree.workDir) {
+    await tree.materialise(commit, target);
+    return { worktree: false };
+  }
+  await git({ gitDir: repo.commonDir }, [
+    'worktree',
+    'add',
+    '--quiet',
+    '--detach',
+    '--no-checkout',
+    target,
+    commit,
+  ]);
+  const index = worktreeGitDir(target);
+  if (!index) throw new Error(`git worktree add made no .git file in ${target}`);
+  const place = {
+    gitDir: tree.gitDir,
+    objects: repo.objects,
+    workTree: target,
+    index: resolve(index, 'index'),
+  };
+  await git(place, ['read-tree', commit]);
+  await git(place, ['checkout-index', '--all', '--force']);
+  return { worktree: true };
+}
+
+/** Remove a folder `addWorktree` made (its worktree entry too); its commits stay on the run's ref. */
+export async function removeWorktree(tree: RunTree, dir: string): Promise<void> {
+  const target = resolve(dir);
+  const repo = tree.repository;
+  if (repo && worktreeGitDir(target) && existsSync(target)) {
+    await git({ gitDir: repo.commonDir }, ['worktree', 'remove', '--force', target]);
+    return;
+  }
+  rmSync(target, { recursive: true, force: true });
+}
