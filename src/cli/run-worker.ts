@@ -38,6 +38,7 @@ export async function runWorker(flags: WorkerFlags, ctx: CliContext): Promise<nu
     allowWorkdirs: (flags.allowWorkdir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
     // Agents work in each run's folder; provider keys still come from where the worker was started.
     realRuns: { workingDir: ctx.io.cwd, env: loadDotEnv(ctx.io.cwd, { ...ctx.io.env }) },
+    ...(flags.gitRemote ? { gitRemote: remoteUrl(flags.gitRemote, ctx.io.cwd) } : {}),
     onError: (error) => ctx.io.stderr(`attractor worker: the PostgreSQL store: ${error.message}\n`),
   });
   ctx.io.stderr(
@@ -57,4 +58,10 @@ export async function runWorker(flags: WorkerFlags, ctx: CliContext): Promise<nu
   });
   ctx.io.stderr('attractor worker: stopped\n');
   return EXIT_OK;
+}
+
+/** A remote given as a relative folder is resolved here: git runs it from each run's own folder. */
+function remoteUrl(remote: string, cwd: string): string {
+  const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(remote) || /^[^/]+:/.test(remote);
+  return isUrl || path.isAbsolute(remote) ? remote : path.resolve(cwd, remote);
 }

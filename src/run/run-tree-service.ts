@@ -8,6 +8,7 @@ import {
   type TreeSnapshot,
 } from '../working-tree/run-tree.js';
 import type { TreeLimits } from '../working-tree/tree-limits.js';
+import type { TreeCarrier } from './carried-tree.js';
 
 /** How a run keeps its working tree (decision 0331); `RunOptions.tree`. */
 export interface RunTreeSettings {
@@ -16,6 +17,11 @@ export interface RunTreeSettings {
   exclude?: readonly string[];
   /** A resume resets the folder to the last snapshot (`--restore-tree`) rather than keeping it as it is. */
   restore?: boolean;
+  /**
+   * Push each snapshot to this git remote (`--git-remote`), and fetch from it what a continuation here
+   * lacks, rather than carry the snapshots in the run's record sink (decision 0391).
+   */
+  remote?: string;
 }
 
 /** What a resume says about the files it found. */
@@ -45,6 +51,8 @@ interface ServiceInput {
   emit: EmitEvent;
   /** What stops the run (a snapshot a resume needs is missing). */
   fail: (error: unknown) => void;
+  /** How snapshots travel to another machine; none: they stay here. */
+  carrier?: TreeCarrier;
 }
 
 /** The run's working tree as the engine uses it: opened, made ready for a resume, snapshotted after nodes. */
@@ -60,6 +68,15 @@ export function createRunTreeService(input: ServiceInput): RunTreeService {
     for (const path of fresh) warnedOmitted.add(path);
     return nodeTreeOf({ ...snapshot, omitted: fresh }, snapshot.omitted, nodeId, warn);
   };
+  // A snapshot that could not travel is still this machine's: the run goes on, and says so.
+  const carry = async (on: RunTree, commit: string, parent: string | undefined, nodeId: string) => {
+    try {
+      await input.carrier?.carry(on, commit, parent, nodeId);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      warn(`the snapshot after ${nodeId} was not carried to the store: ${why}`);
+    }
+  };
   const ready = (async () => {
     tree = await openRunTree(
       {
@@ -74,6 +91,7 @@ export function createRunTreeService(input: ServiceInput): RunTreeService {
     );
     if (!tree) return;
     const head = input.head ?? tree.head;
+    if (head && input.carrier) await input.carrier.bring(tree, head);
     if (head) await continueFrom(tree, head, input);
     else report(await tree.snapshot('start'), undefined);
   })().catch((error) => {
@@ -89,7 +107,9 @@ export function createRunTreeService(input: ServiceInput): RunTreeService {
         await ready;
         if (!tree) return undefined;
         try {
-          return report(await tree.snapshot(`node ${nodeId}`), nodeId);
+          const snapshot = await tree.snapshot(`node ${nodeId}`);
+          if (snapshot.commit) await carry(tree, snapshot.commit, snapshot.parent, nodeId);
+          return report(snapshot, nodeId);
         } catch (error) {
           const why = error instanceof Error ? error.message : String(error);
           warn(`the working tree was not snapshotted after ${nodeId}: ${why}`);

@@ -4,6 +4,7 @@ import type { Hono } from 'hono';
 import { DIFF_FILE } from '../../actors/codergen/recording-changes.js';
 import { graphToJson } from '../../compiler/graph-to-json.js';
 import { newestJournalCheckpoint } from '../../run/checkpoint-journal.js';
+import { PANEL_DIFF } from '../../run/stage-panel-files.js';
 import { renderSvg } from '../../svg/render-svg.js';
 import { ApiError } from '../api-error.js';
 import { NODE_STATUS_FILL } from '../node-statuses.js';
@@ -88,9 +89,23 @@ export function registerRunFileRoutes(app: Hono, manager: RunService): void {
     if (!manager.graph(id).nodes.some((n) => n.id === node)) {
       throw new ApiError(404, 'NODE_NOT_FOUND', `pipeline ${id} has no node "${node}".`);
     }
+    const stored = await manager.stored(id, { stage: node });
+    const files = await manager.storedFiles(id, node);
+    if (files) {
+      // A run executed on a worker: the database holds what the panel shows, whichever machine ran it.
+      return c.json({
+        node_id: node,
+        state: manager.nodeStatuses(id)[node] ?? 'pending',
+        status: stored ?? null,
+        prompt: files['prompt.md'] ?? null,
+        response: files['response.md'] ?? null,
+        stdout: files['stdout.log'] ?? null,
+        stderr: files['stderr.log'] ?? null,
+        diff: files[PANEL_DIFF] ?? null,
+      });
+    }
     const dir = runDirOf(manager, id);
     const stage = dir ? path.join(dir, node) : undefined;
-    const stored = await manager.stored(id, { stage: node });
     const status = stage ? readIfExists(path.join(stage, 'status.json')) : undefined;
     return c.json({
       node_id: node,
