@@ -74,7 +74,9 @@ export function createRunTreeService(input: ServiceInput): RunTreeService {
       await input.carrier?.carry(on, commit, parent, nodeId);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      warn(`the snapshot after ${nodeId} was not carried to the store: ${why}`);
+      warn(
+        `the snapshot after ${nodeId} was not handed on for other machines (a continuation elsewhere lacks it): ${why}`,
+      );
     }
   };
   const ready = (async () => {
