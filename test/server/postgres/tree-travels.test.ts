@@ -219,6 +219,37 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)("the run's working tree travels with
     }
   }, 120_000);
 
+  it('a named working_dir shared by both workers is kept as it is: the continuation works there, nothing restored over it', async () => {
+    const url = await cluster.createDatabase('travel_shared');
+    const server = await testServer({ store: url, allowTools: true });
+    const shared = realpathSync(tempDir());
+    const more = ['--allow-workdir', shared];
+    const onA = worker(url, realpathSync(tempDir()), { more });
+    const machineB = realpathSync(tempDir());
+    const dot = HELLO(`write [shape=parallelogram, tool_command="printf shared > hello.txt"]`);
+    const { body: run } = await server.json('POST', '/pipelines', {
+      dot_source: dot,
+      scenario: {},
+      working_dir: shared,
+    });
+    const question = await pendingQuestion(server, run.id);
+    await stop(onA);
+    // A person's edit in the shared folder while the run waits: the continuation keeps it.
+    writeFileSync(path.join(shared, 'hello.txt'), 'edited');
+    worker(url, machineB, { more });
+    await server.json('POST', `/pipelines/${run.id}/questions/${question.id}/answer`, { answer: 'G' });
+    const done = await ended(server, run.id);
+    expect(done.status, JSON.stringify(done.failure)).toBe('completed');
+    expect(readFileSync(stageFile(machineB, run.id, 'after', 'stdout.log'), 'utf8')).toBe('edited');
+    const events = readFileSync(path.join(machineB, 'runs', run.id, 'run', 'events.jsonl'), 'utf8');
+    const resumed = events
+      .split('\n')
+      .filter((line) => line.includes('"tree.resume"'))
+      .map((line) => JSON.parse(line));
+    expect(resumed.at(-1)?.data).toMatchObject({ action: 'kept', changed: ['hello.txt'] });
+    expect(existsSync(path.join(shared, '.git'))).toBe(false);
+  }, 120_000);
+
   it('with --git-remote the snapshots go to that repository, not the store, and the run still crosses machines', async () => {
     const url = await cluster.createDatabase('travel_remote');
     const remote = path.join(tempDir(), 'snapshots.git');
