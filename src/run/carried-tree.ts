@@ -81,6 +81,12 @@ export function treeCarrier(
 
 /** What a node changed, as the node panel shows it: the diff from the snapshot before, cut where a reader stops. */
 async function nodeDiff(tree: RunTree, parent: string | undefined, commit: string): Promise<string> {
-  const diff = await tree.diff(parent, commit);
+  let diff: string;
+  try {
+    diff = await tree.diff(parent, commit);
+  } catch (error) {
+    // Larger than git's output is read (16 MB): the snapshot itself travelled; the panel says why no diff.
+    return `(no diff shown: ${error instanceof Error ? error.message : String(error)})`;
+  }
   return diff.length > PANEL_DIFF_BYTES ? `${diff.slice(0, PANEL_DIFF_BYTES)}\n… (cut)` : diff;
 }

@@ -93,7 +93,12 @@ export function createRunTreeService(input: ServiceInput): RunTreeService {
     );
     if (!tree) return;
     const head = input.head ?? tree.head;
-    if (head && input.carrier) await input.carrier.bring(tree, head);
+    // Not brought (a damaged bundle, a remote out of reach): said, and the missing snapshot stops the run.
+    if (head && input.carrier)
+      await input.carrier.bring(tree, head).catch((error: unknown) => {
+        const why = error instanceof Error ? error.message : String(error);
+        warn(`the run's snapshots could not be brought to this machine: ${why}`);
+      });
     if (head) await continueFrom(tree, head, input);
     else report(await tree.snapshot('start'), undefined);
   })().catch((error) => {

@@ -90,6 +90,15 @@ describe('treeCarrier', () => {
     expect(readFileSync(join(b.work, 'two.txt'), 'utf8')).toBe('two\n');
   });
 
+  it('refuses a damaged bundle, and leaves no bundle folder behind', async () => {
+    const b = machine();
+    deliver(b.runDir, [{ bundle: Buffer.from('# v2 git bundle\nnot a bundle') }]);
+    const tree = await open(b);
+    const bring = treeCarrier(b.runDir, keepingSink().sink)?.bring(tree, 'a'.repeat(40));
+    await expect(bring).rejects.toMatchObject({ code: 'GIT_FAILED' });
+    expect(existsSync(join(b.runDir, TREE_BUNDLES_DIR))).toBe(false);
+  });
+
   it('carries nothing for a run whose sink keeps no bundles and that names no remote', () => {
     const { sink } = keepingSink();
     const { treeBundle: _bundles, ...plain } = sink;

@@ -250,6 +250,35 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)("the run's working tree travels with
     expect(existsSync(path.join(shared, '.git'))).toBe(false);
   }, 120_000);
 
+  it('a damaged snapshot in the store stops the continuation with the error that names the node and the way out', async () => {
+    const url = await cluster.createDatabase('travel_damaged');
+    const server = await testServer({ store: url, allowTools: true });
+    const onA = worker(url, realpathSync(tempDir()));
+    const dot = HELLO(`write [shape=parallelogram, tool_command="printf x > hello.txt"]`);
+    const { body: run } = await server.json('POST', '/pipelines', { dot_source: dot, scenario: {} });
+    const question = await pendingQuestion(server, run.id);
+    await stop(onA);
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      const damaged = await db.query(
+        "UPDATE attractor.tree_bundles SET bundle = 'damaged' WHERE run_id = $1",
+        [run.id],
+      );
+      expect(damaged.rowCount).toBeGreaterThan(0);
+    } finally {
+      await db.end();
+    }
+    worker(url, realpathSync(tempDir()));
+    await server.json('POST', `/pipelines/${run.id}/questions/${question.id}/answer`, { answer: 'G' });
+    const done = await ended(server, run.id);
+    expect(done.status).toBe('failed');
+    expect(done.failure.reason).toContain('the snapshot of the working tree at node "review" (commit ');
+    expect(done.failure.reason).toContain(
+      "resume in the folder that holds the run's files, or start the run again",
+    );
+  }, 120_000);
+
   it('with --git-remote the snapshots go to that repository, not the store, and the run still crosses machines', async () => {
     const url = await cluster.createDatabase('travel_remote');
     const remote = path.join(tempDir(), 'snapshots.git');
