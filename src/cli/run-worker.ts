@@ -61,7 +61,7 @@ export async function runWorker(flags: WorkerFlags, ctx: CliContext): Promise<nu
 }
 
 /** A remote given as a relative folder is resolved here: git runs it from each run's own folder. */
-function remoteUrl(remote: string, cwd: string): string {
+export function remoteUrl(remote: string, cwd: string): string {
   const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(remote) || /^[^/]+:/.test(remote);
   return isUrl || path.isAbsolute(remote) ? remote : path.resolve(cwd, remote);
 }
