@@ -42,6 +42,7 @@ export async function runWorker(flags: WorkerFlags, ctx: CliContext): Promise<nu
     // Agents work in each run's folder; provider keys and base URLs come from the worker's environment
     // only, never from a .env file (decision 0352).
     realRuns: { workingDir: ctx.io.cwd, env: { ...ctx.io.env } },
+    ...(flags.gitRemote ? { gitRemote: remoteUrl(flags.gitRemote, ctx.io.cwd) } : {}),
     onError: (error) => ctx.io.stderr(`attractor worker: the PostgreSQL store: ${error.message}\n`),
   });
   ctx.io.stderr(
@@ -61,4 +62,10 @@ export async function runWorker(flags: WorkerFlags, ctx: CliContext): Promise<nu
   });
   ctx.io.stderr('attractor worker: stopped\n');
   return EXIT_OK;
+}
+
+/** A remote given as a relative folder is resolved here: git runs it from each run's own folder. */
+export function remoteUrl(remote: string, cwd: string): string {
+  const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(remote) || /^[^/]+:/.test(remote);
+  return isUrl || path.isAbsolute(remote) ? remote : path.resolve(cwd, remote);
 }

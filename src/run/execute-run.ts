@@ -14,6 +14,7 @@ import { AttractorError } from '../shared/errors.js';
 import type { EmitEvent, EventKind } from '../shared/pipeline-event.js';
 import { ProcessLedger } from '../shared/process/process-ledger.js';
 import { stopLeftoverProcesses } from '../shared/process/stop-leftover-processes.js';
+import { type TreeCarrier, treeCarrier } from './carried-tree.js';
 import type { CheckpointParts } from './checkpoint-delta.js';
 import { enrichEvent } from './enrich-event.js';
 import { FileRunRecorder } from './file-run-recorder.js';
@@ -216,6 +217,7 @@ function launch(
       settings: options.tree,
       emit: emitEvent,
       fail: (error) => failure.report(error),
+      ...carrierOf(runDir, options),
     });
   // The run lock is ours, so whoever ran this before is dead: stop what it left running before the
   // interrupted node runs again beside it.
@@ -285,6 +287,12 @@ function launch(
     pause: () => actor.send({ type: 'PAUSE' }),
     cancel: () => stopNow(new AttractorError('CANCELLED', 'run cancelled'), { type: 'CANCEL' }),
   };
+}
+
+/** How the run's snapshots travel (its record sink's bundles, or a git remote), when they do. */
+function carrierOf(runDir: string, options: RunOptions): { carrier?: TreeCarrier } {
+  const carrier = treeCarrier(runDir, options.recordSink, options.tree?.remote);
+  return carrier ? { carrier } : {};
 }
 
 /** The services a run's handlers get from its options (the library simulates nothing on its own). */

@@ -6,6 +6,7 @@ import type { StageStore, StageVisit } from '../machines/stage-store.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { type CheckpointParts, checkpointText } from './checkpoint-delta.js';
 import type { RunRecorder } from './run-recorder.js';
+import { readStagePanelFiles } from './stage-panel-files.js';
 
 /**
  * Where a run's record is kept besides its run directory (a database): each call hands over one fact, in
@@ -25,6 +26,16 @@ export interface RunRecordSink {
   branch(stage: string, branch: string, checkpoint: unknown): void;
   /** The parallel node's visit completed: its finished branches are forgotten (a later visit runs them all). */
   branchesCleared(stage: string): void;
+  /**
+   * What a stage's node panel shows (prompt, response, tool output, diff: `readStagePanelFiles`), by
+   * file name, for a view on another machine; none: the sink keeps no such files.
+   */
+  stageFiles?(stage: string, files: Readonly<Record<string, string>>): void;
+  /**
+   * The objects snapshot `commit` of the working tree added since the one handed over before, as a git
+   * bundle (decision 0391): handed over before the checkpoint naming it. None: the tree stays here.
+   */
+  treeBundle?(commit: string, bundle: Buffer): void;
   settled(): Promise<void>;
 }
 
@@ -46,7 +57,9 @@ export class MirroredRunRecorder implements RunRecorder {
       begin: (visit, options) => stages.begin(visit, options),
       record: (visit: StageVisit, outcome: Outcome, options) => {
         stages.record(visit, outcome, options);
-        sink.stage(relative(runDir, visit.stageDir), outcomeToStatusFile(outcome));
+        const stage = relative(runDir, visit.stageDir);
+        sink.stage(stage, outcomeToStatusFile(outcome));
+        sink.stageFiles?.(stage, readStagePanelFiles(visit.stageDir));
       },
       exists: (stageDir) => stages.exists(stageDir),
     };

@@ -11,6 +11,7 @@ import {
 } from '../working-tree/run-tree.js';
 import { TREE_GIT_DIR } from '../working-tree/tree-git-dir.js';
 import type { TreeLimits } from '../working-tree/tree-limits.js';
+import type { TreeCarrier } from './carried-tree.js';
 
 /** How a run keeps its working tree (decision 0331); `RunOptions.tree`. */
 export interface RunTreeSettings {
@@ -19,6 +20,11 @@ export interface RunTreeSettings {
   exclude?: readonly string[];
   /** A resume resets the folder to the last snapshot (`--restore-tree`) rather than keeping it as it is. */
   restore?: boolean;
+  /**
+   * Push each snapshot to this git remote (`--git-remote`), and fetch from it what a continuation here
+   * lacks, rather than carry the snapshots in the run's record sink (decision 0391).
+   */
+  remote?: string;
 }
 
 /** What a resume says about the files it found. */
@@ -48,6 +54,8 @@ interface ServiceInput {
   emit: EmitEvent;
   /** What stops the run (a snapshot a resume needs is missing). */
   fail: (error: unknown) => void;
+  /** How snapshots travel to another machine; none: they stay here. */
+  carrier?: TreeCarrier;
 }
 
 /** The run's working tree as the engine uses it: opened, made ready for a resume, snapshotted after nodes. */
@@ -62,6 +70,17 @@ export function createRunTreeService(input: ServiceInput): RunTreeService {
     const fresh = snapshot.omitted.filter((path) => !warnedOmitted.has(path));
     for (const path of fresh) warnedOmitted.add(path);
     return nodeTreeOf({ ...snapshot, omitted: fresh }, snapshot.omitted, nodeId, warn);
+  };
+  // A snapshot that could not travel is still this machine's: the run goes on, and says so.
+  const carry = async (on: RunTree, commit: string, parent: string | undefined, nodeId: string) => {
+    try {
+      await input.carrier?.carry(on, commit, parent, nodeId);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      warn(
+        `the snapshot after ${nodeId} was not handed on for other machines (a continuation elsewhere lacks it): ${why}`,
+      );
+    }
   };
   const ready = (async () => {
     // Snapshots taken here before: their objects must be here too. None: the run comes from elsewhere.
@@ -79,9 +98,15 @@ export function createRunTreeService(input: ServiceInput): RunTreeService {
     );
     if (!tree) return;
     const head = input.head ?? tree.head;
-    if (head && !ranHere && !(await tree.has(head))) {
-      // Until a store carries snapshots between machines, a run another machine executed goes on
-      // with the folder as it is here, as runs always did, on a history of its own.
+    // Not brought (a damaged bundle, a remote out of reach): said, and the missing snapshot stops the run.
+    if (head && input.carrier)
+      await input.carrier.bring(tree, head).catch((error: unknown) => {
+        const why = error instanceof Error ? error.message : String(error);
+        warn(`the run's snapshots could not be brought to this machine: ${why}`);
+      });
+    if (head && !ranHere && !input.carrier && !(await tree.has(head))) {
+      // With nothing that carries snapshots between machines (a run of the CLI's or of a one-process
+      // server), a run another machine executed goes on with the folder as it is here, on a history of its own.
       warn(
         `the run's snapshots are on the machine that took them: it goes on with ${input.workDir} as it is`,
       );
@@ -103,7 +128,9 @@ export function createRunTreeService(input: ServiceInput): RunTreeService {
         await ready;
         if (!tree) return undefined;
         try {
-          return report(await tree.snapshot(`node ${nodeId}`), nodeId);
+          const snapshot = await tree.snapshot(`node ${nodeId}`);
+          if (snapshot.commit) await carry(tree, snapshot.commit, snapshot.parent, nodeId);
+          return report(snapshot, nodeId);
         } catch (error) {
           const why = error instanceof Error ? error.message : String(error);
           warn(`the working tree was not snapshotted after ${nodeId}: ${why}`);

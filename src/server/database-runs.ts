@@ -90,6 +90,11 @@ export class DatabaseRuns implements RunService {
     return what === 'checkpoint' ? this.#runs.checkpoint(id) : this.#runs.stage(id, what.stage);
   }
 
+  async storedFiles(id: string, stage: string): Promise<Record<string, string> | undefined> {
+    this.get(id);
+    return this.#runs.stageFiles(id, stage);
+  }
+
   nodeStatuses(id: string): Record<string, NodeStatus> {
     this.get(id);
     return Object.fromEntries(this.#runs.folded(id).statuses);

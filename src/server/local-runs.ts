@@ -120,6 +120,10 @@ export class LocalRuns implements RunService {
     return undefined;
   }
 
+  async storedFiles(_id: string, _stage: string): Promise<Record<string, string> | undefined> {
+    return undefined;
+  }
+
   nodeStatuses(id: string): Record<string, NodeStatus> {
     const live = this.#executor.live(id);
     if (live) return Object.fromEntries(live.statuses);

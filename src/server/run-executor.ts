@@ -4,6 +4,7 @@ import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
 import type { ReadScope } from '../compiler/files/read-scope.js';
 import { readCheckpoint } from '../run/checkpoint.js';
 import { checkpointVars, compileRun, resumePipeline, startPipeline } from '../run/engine.js';
+import type { RunTreeSettings } from '../run/run-tree-service.js';
 import type { PipelineRun, RunResult } from '../run/run-types.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
@@ -51,6 +52,11 @@ export interface RunExecutorOptions {
   releaseAtGates: boolean;
   /** Hears that run `id` stopped executing here, once its record says how. */
   onStopped?: (id: string) => void;
+  /**
+   * Runs that work in a folder of their own or a named one snapshot it after every node (decision
+   * 0331), and their snapshots travel with them (decision 0391): to the store, or to `remote`.
+   */
+  snapshots?: { remote?: string };
 }
 
 /**
@@ -183,6 +189,7 @@ export class RunExecutor {
       workingDir,
       realRuns: this.#options.realRuns,
       recordSink: this.#store.recordSink?.(id),
+      tree: this.#treeSettings(record, workingDir, runDir),
     });
     if (resumed) {
       // A resumed run goes on from what its earlier attempts spent and when it first started.
@@ -200,6 +207,26 @@ export class RunExecutor {
       compiled,
       ...(options.vars !== undefined ? { vars: options.vars } : {}),
     });
+  }
+
+  /**
+   * How run `record` keeps its working tree here: none for a dry run or one in the process's own folder.
+   * A run's own folder (in this machine's data folder) is the engine's: a continuation resets it to the
+   * last snapshot; a named folder is kept as it is, as a resume keeps it.
+   */
+  #treeSettings(
+    record: RunRecord,
+    workingDir: string | undefined,
+    runDir: string,
+  ): RunTreeSettings | undefined {
+    const snapshots = this.#options.snapshots;
+    if (!snapshots || !workingDir || record.options.dry_run) return undefined;
+    return {
+      // Every run's folder is `<runs>/<id>/run`: no run's records are its files.
+      exclude: [path.dirname(path.dirname(runDir))],
+      ...(record.options.working_dir === undefined ? { restore: true } : {}),
+      ...(snapshots.remote ? { remote: snapshots.remote } : {}),
+    };
   }
 
   #heard(live: LiveRun, event: PipelineEvent): void {

@@ -41,6 +41,11 @@ export interface RunService {
    * run directory is on another machine; undefined where the run directory is to be read.
    */
   stored(id: string, what: { stage: string } | 'checkpoint'): Promise<unknown>;
+  /**
+   * The files a database holds of run `id`'s stage for its node panel (prompt.md, response.md,
+   * stdout.log, stderr.log, diff.patch: `readStagePanelFiles`); undefined where the run directory is read.
+   */
+  storedFiles(id: string, stage: string): Promise<Record<string, string> | undefined>;
   nodeStatuses(id: string): Record<string, NodeStatus>;
   /** What a view of the run reads besides its record (`runView`). */
   viewFacts(record: RunRecord): RunViewFacts;

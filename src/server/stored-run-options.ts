@@ -6,6 +6,7 @@ import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { CompiledMachine } from '../machines/compile-machine.js';
 import type { RunRecordSink } from '../run/mirrored-run-recorder.js';
 import { createRunServices } from '../run/run-services.js';
+import type { RunTreeSettings } from '../run/run-tree-service.js';
 import type { RunOptions } from '../run/run-types.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { parseScenarioOrReject } from './check-submission.js';
@@ -26,6 +27,8 @@ export interface StoredRunContext {
   workingDir: string | undefined;
   realRuns: Pick<RealRunSettings, 'workingDir' | 'env'> | undefined;
   recordSink: RunRecordSink | undefined;
+  /** How the run keeps its working tree; none: not snapshotted. */
+  tree?: RunTreeSettings | undefined;
 }
 
 /** The run's settings and services, built as `attractor run` builds them (`createRunServices`). */
@@ -73,6 +76,7 @@ export function storedRunOptions(run: StoredRunContext): RunOptions {
     // Snapshots of its working folder after each node (decision 0331); every run's records are left out.
     ...(options.dry_run ? {} : { tree: { exclude: [path.dirname(path.dirname(runDir))] } }),
     ...(run.recordSink ? { recordSink: run.recordSink } : {}),
+    ...(run.tree ? { tree: run.tree } : {}),
     onEvent: run.onEvent,
   };
 }

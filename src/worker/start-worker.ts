@@ -27,6 +27,8 @@ export interface WorkerOptions {
   onError?: (error: Error) => void;
   /** A run whose worker died continues on another after this long (default 30 s). */
   leaseMs?: number;
+  /** Push runs' snapshots to this git remote (`--git-remote`) rather than the store (decision 0391). */
+  gitRemote?: string;
 }
 
 export interface RunningWorker {
@@ -72,6 +74,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     ...(options.realRuns ? { realRuns: options.realRuns } : {}),
     workingDirs: { roots: workdirRoots, perRun: true, who: 'this worker', dataDir: options.dataDir },
     runs: remoteRuns(store, queue, options.leaseMs),
+    ...(options.gitRemote ? { gitRemote: options.gitRemote } : {}),
   });
   await queue.work(
     (job) => manager.execute(job.run_id, job.takeover ? { takeover: true } : {}),

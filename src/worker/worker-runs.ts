@@ -18,6 +18,8 @@ export interface WorkerRunsOptions {
   realRuns?: Pick<RealRunSettings, 'workingDir' | 'env'>;
   /** Where runs work: their own folder, or a `working_dir` inside an `--allow-workdir` folder. */
   workingDirs?: WorkingDirPolicy;
+  /** Push runs' snapshots to this git remote (`--git-remote`) rather than the store (decision 0391). */
+  gitRemote?: string;
 }
 
 /** A run between its take and its start: a cancel heard then stops the start. */
@@ -52,6 +54,7 @@ export class WorkerRuns {
       ...(options.realRuns ? { realRuns: options.realRuns } : {}),
       workingDirs: options.workingDirs ?? { roots: [], perRun: true, who: 'this worker' },
       releaseAtGates: true,
+      snapshots: options.gitRemote ? { remote: options.gitRemote } : {},
     });
     options.runs.onCancelRequested((id) => {
       const run = this.#executor.live(id)?.run;

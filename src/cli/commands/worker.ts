@@ -13,7 +13,9 @@ its tool commands and agents work in --data-dir/runs/<id>/work, created when the
 submission may name another folder ("working_dir" in POST /pipelines): an absolute path that,
 symlinks resolved, lies inside a folder given with --allow-workdir; any other is refused by
 failing the run (WORKDIR_NOT_ALLOWED) before anything of it runs. A run that continues on
-another machine works in the same path there: files are not copied between machines.
+another machine works in the same path there, and its files travel with it: the working tree is
+snapshotted after every node and each snapshot's new objects kept in the store (or pushed to
+--git-remote), so the next worker restores the folder as the last node left it.
 
 Examples:
   $ attractor worker --store postgres://attractor@db.internal/attractor
@@ -32,6 +34,7 @@ export interface WorkerFlags {
   allowTools?: boolean;
   allowDir?: string[];
   allowWorkdir?: string[];
+  gitRemote?: string;
 }
 
 export function registerWorkerCommand(program: Command, ctx: CliContext): void {
@@ -47,6 +50,10 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
     .option(
       '--allow-workdir <dir...>',
       'folders a submitted "working_dir" may lie in (default: none; runs work in --data-dir/runs/<id>/work)',
+    )
+    .option(
+      '--git-remote <url>',
+      "push runs' working-tree snapshots to this git repository instead of the store (every worker must reach it)",
     )
     .addHelpText('after', EXAMPLES)
     .action(async (flags: WorkerFlags) => {

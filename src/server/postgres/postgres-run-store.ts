@@ -14,6 +14,13 @@ import { PostgresEventHub } from './postgres-event-hub.js';
 import { migrate } from './postgres-schema.js';
 import { RunOwners } from './run-owners.js';
 import { type BranchWrite, materializeBranchResults, writeBranchResults } from './stored-branch-results.js';
+import {
+  materializeTreeBundles,
+  readStageFiles,
+  type TreeBundleWrite,
+  writeStageFiles,
+  writeTreeBundles,
+} from './stored-tree.js';
 import { WriteQueue } from './write-queue.js';
 import { parseEventsPayload, RunRecordsBatch } from './write-run-records.js';
 
@@ -41,7 +48,8 @@ const ENDED = new Set(['completed', 'failed', 'cancelled', 'paused', 'interrupte
  * stage records. The server's interface is synchronous, so the store answers from memory (loaded at
  * `open`, kept current from other servers by LISTEN) and writes behind, in order, on one queue that
  * commits whatever a turn of the event loop produced in one transaction; `flush()` waits for it. A run's
- * working files stay in its run directory under the data folder.
+ * working copy is its run directory under the data folder; its snapshots' bundles and the files its node
+ * panels show are kept here too, so another machine continues it and any server shows it (decision 0391).
  */
 export class PostgresRunStore implements RunStore {
   readonly #root: string;
@@ -219,6 +227,8 @@ export class PostgresRunStore implements RunStore {
     const events: PipelineEvent[] = [];
     const stages = new Map<string, unknown>();
     const branches: BranchWrite[] = [];
+    const files = new Map<string, Record<string, string>>();
+    const bundles: TreeBundleWrite[] = [];
     let checkpoint: string | undefined;
     let queued = false;
     const queue = (): void => {
@@ -233,6 +243,8 @@ export class PostgresRunStore implements RunStore {
           events.length = 0;
           stages.clear();
           branches.length = 0;
+          files.clear();
+          bundles.length = 0;
           checkpoint = undefined;
           owner.refused(runId);
         },
@@ -245,6 +257,10 @@ export class PostgresRunStore implements RunStore {
         const text = checkpoint;
         checkpoint = undefined;
         await writeBranchResults(client, id, branches.splice(0));
+        await writeTreeBundles(client, id, bundles.splice(0));
+        const stageFiles = new Map(files);
+        files.clear();
+        await writeStageFiles(client, id, stageFiles);
         batch
           .gather(RUN_RECORDS, () => new RunRecordsBatch(EVENTS_CHANNEL))
           .add(id, { events: drained, stages: stageRows, checkpoint: text });
@@ -270,6 +286,14 @@ export class PostgresRunStore implements RunStore {
       },
       branchesCleared: (stage) => {
         branches.push({ stage, cleared: true });
+        queue();
+      },
+      stageFiles: (stage, named) => {
+        files.set(stage, { ...files.get(stage), ...named });
+        queue();
+      },
+      treeBundle: (commit, bundle) => {
+        bundles.push({ commit, bundle });
         queue();
       },
       settled: () => this.#writes.flush(),
@@ -310,6 +334,11 @@ export class PostgresRunStore implements RunStore {
       [id, stage],
     );
     return rows[0]?.status;
+  }
+
+  /** The files the node panel shows of run `id`'s stage, as its executor committed them. */
+  storedStageFiles(id: string, stage: string): Promise<Record<string, string>> {
+    return readStageFiles(this.#pool, id, stage);
   }
 
   /** Run `id`'s events after sequence number `after`, at most `limit` of them, in order. */
@@ -394,7 +423,7 @@ export class PostgresRunStore implements RunStore {
    * database's checkpoint or equal to it: it goes. False when the run has no checkpoint yet.
    */
   async materialize(id: string, runDir: string): Promise<boolean> {
-    const { rows } = await this.#pool.query<{ checkpoint: unknown }>(
+    const { rows } = await this.#pool.query<{ checkpoint: { tree_head?: unknown } }>(
       'SELECT checkpoint FROM attractor.checkpoints WHERE run_id = $1',
       [id],
     );
@@ -405,6 +434,8 @@ export class PostgresRunStore implements RunStore {
     removePresentFile(path.join(runDir, 'checkpoint-journal.jsonl'));
     writeFileAtomic(path.join(runDir, 'checkpoint.json'), `${JSON.stringify(row.checkpoint)}\n`);
     await materializeBranchResults(this.#pool, id, runDir);
+    const head = row.checkpoint.tree_head;
+    await materializeTreeBundles(this.#pool, id, runDir, typeof head === 'string' ? head : undefined);
     return true;
   }
 

@@ -60,6 +60,24 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE attractor.runs ADD COLUMN cancel_requested boolean NOT NULL DEFAULT false;
   `,
+  // The run's working tree and its stage files travel with it (docs/decisions/0391-the-tree-travels.md):
+  // a git bundle per snapshot, incremental against the one before, and what a node panel reads.
+  `
+  CREATE TABLE attractor.tree_bundles (
+    run_id text NOT NULL REFERENCES attractor.runs (id) ON DELETE CASCADE,
+    seq integer NOT NULL,
+    commit text NOT NULL,
+    bundle bytea NOT NULL,
+    PRIMARY KEY (run_id, seq)
+  );
+  CREATE TABLE attractor.stage_files (
+    run_id text NOT NULL REFERENCES attractor.runs (id) ON DELETE CASCADE,
+    stage text NOT NULL,
+    name text NOT NULL,
+    content text NOT NULL,
+    PRIMARY KEY (run_id, stage, name)
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -33,6 +33,8 @@ export interface ServerSideRuns {
   /** The run's newest checkpoint and a stage's `status.json`, as stored (its files are elsewhere). */
   checkpoint(id: string): Promise<Record<string, unknown> | undefined>;
   stage(id: string, stage: string): Promise<unknown>;
+  /** The files the node panel shows of a stage (prompt, response, output, diff), as stored. */
+  stageFiles(id: string, stage: string): Promise<Record<string, string>>;
 }
 
 /** What a worker needs of the runs the queue gives it: ownership, a lease, the stored checkpoint. */
@@ -93,6 +95,7 @@ export function remoteRuns(store: PostgresRunStore, queue: RunQueue, leaseMs = D
     folded: (id) => folds.fold(id),
     checkpoint: (id) => store.storedCheckpoint(id),
     stage: (id, stage) => store.storedStage(id, stage),
+    stageFiles: (id, stage) => store.storedStageFiles(id, stage),
     catchUp: async (id) => {
       await folds.catchUp(id);
     },

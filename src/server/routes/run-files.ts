@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Hono } from 'hono';
 import { graphToJson } from '../../compiler/graph-to-json.js';
 import { newestJournalCheckpoint } from '../../run/checkpoint-journal.js';
+import { PANEL_DIFF } from '../../run/stage-panel-files.js';
 import { renderSvg } from '../../svg/render-svg.js';
 import { snapshotDiff } from '../../working-tree/snapshot-diff.js';
 import { ApiError } from '../api-error.js';
@@ -95,6 +96,33 @@ async function checkpointOf(manager: RunService, id: string): Promise<Record<str
   return dir ? readCheckpointJson(dir) : undefined;
 }
 
+/** What the node panel shows of a stage, from the files a database keeps of it. */
+function storedPanel(status: unknown, files: Readonly<Record<string, string>>) {
+  return {
+    status: status ?? null,
+    prompt: files['prompt.md'] ?? null,
+    response: files['response.md'] ?? null,
+    stdout: files['stdout.log'] ?? null,
+    stderr: files['stderr.log'] ?? null,
+    diff: files[PANEL_DIFF] ?? null,
+  };
+}
+
+/** What the node panel shows of a stage, from its folder in the run directory (none: nothing yet). */
+function diskPanel(stored: unknown, stage: string | undefined, diff: string | null) {
+  const status = stage ? readIfExists(path.join(stage, 'status.json')) : undefined;
+  return {
+    status: stored ?? (status ? JSON.parse(status) : null),
+    prompt: stage ? (readIfExists(path.join(stage, 'prompt.md')) ?? null) : null,
+    response: stage ? (readIfExists(path.join(stage, 'response.md')) ?? null) : null,
+    // A tool node's command output, kept whole in its stage folder.
+    stdout: stage ? readTail(path.join(stage, 'stdout.log')) : null,
+    stderr: stage ? readTail(path.join(stage, 'stderr.log')) : null,
+    // What the node changed in the run's working folder, its latest visit's.
+    diff,
+  };
+}
+
 /** Read-only views of a run's files: checkpoint, context, one node's status/prompt/response, the graph. */
 export function registerRunFileRoutes(app: Hono, manager: RunService): void {
   app.get('/pipelines/:id/checkpoint', async (c) => {
@@ -117,21 +145,23 @@ export function registerRunFileRoutes(app: Hono, manager: RunService): void {
     if (!manager.graph(id).nodes.some((n) => n.id === node)) {
       throw new ApiError(404, 'NODE_NOT_FOUND', `pipeline ${id} has no node "${node}".`);
     }
+    const status = await manager.stored(id, { stage: node });
+    // None kept yet (a node under way, a run recorded before they were): its folder, when it is here.
+    const files = await manager.storedFiles(id, node);
+    const kept = files && Object.keys(files).length > 0 ? files : undefined;
     const dir = runDirOf(manager, id);
     const stage = dir ? path.join(dir, node) : undefined;
-    const stored = await manager.stored(id, { stage: node });
-    const status = stage ? readIfExists(path.join(stage, 'status.json')) : undefined;
     return c.json({
       node_id: node,
       state: manager.nodeStatuses(id)[node] ?? 'pending',
-      status: stored ?? (status ? JSON.parse(status) : null),
-      prompt: stage ? (readIfExists(path.join(stage, 'prompt.md')) ?? null) : null,
-      response: stage ? (readIfExists(path.join(stage, 'response.md')) ?? null) : null,
-      // A tool node's command output, kept whole in its stage folder.
-      stdout: stage ? readTail(path.join(stage, 'stdout.log')) : null,
-      stderr: stage ? readTail(path.join(stage, 'stderr.log')) : null,
-      // What the node changed in the run's working folder, its latest visit's.
-      diff: dir && stage ? await nodeDiff(dir, stage, await checkpointOf(manager, id), node) : null,
+      // A run executed on a worker: the database holds what the panel shows, whichever machine ran it.
+      ...(kept
+        ? storedPanel(status, kept)
+        : diskPanel(
+            status,
+            stage,
+            dir && stage ? await nodeDiff(dir, stage, await checkpointOf(manager, id), node) : null,
+          )),
     });
   });
 

@@ -183,6 +183,41 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('the PostgreSQL run store', () => {
     }
   });
 
+  it("keeps a run's snapshot bundles in order and its stage files, and puts the bundles in a run directory that lacks the checkpoint's tree", async () => {
+    const url = await freshDatabase();
+    const store = await PostgresRunStore.open(url, tempDir());
+    try {
+      store.create(record('r', '2026-01-01T00:00:01.000Z'), 'digraph r {}');
+      const sink = store.recordSink('r');
+      const head = 'b'.repeat(40);
+      sink.treeBundle?.('a'.repeat(40), Buffer.from('first bundle'));
+      sink.stageFiles?.('write', { 'prompt.md': 'Create hello.txt', 'stdout.log': 'old' });
+      sink.treeBundle?.(head, Buffer.from([0, 1, 2, 255]));
+      // A later hand-over of the same stage: its names replace those kept, the others stay.
+      sink.stageFiles?.('write', { 'stdout.log': 'new', 'diff.patch': '+hi' });
+      sink.checkpoint(JSON.stringify({ current_node: 'write', tree_head: head }));
+      await sink.settled();
+      expect(await store.storedStageFiles('r', 'write')).toEqual({
+        'prompt.md': 'Create hello.txt',
+        'stdout.log': 'new',
+        'diff.patch': '+hi',
+      });
+      expect(await store.storedStageFiles('r', 'other')).toEqual({});
+      const runDir = path.join(tempDir(), 'run');
+      expect(await store.materialize('r', runDir)).toBe(true);
+      const bundles = path.join(runDir, 'tree-bundles');
+      expect(readFileSync(path.join(bundles, '000001.bundle'), 'utf8')).toBe('first bundle');
+      expect([...readFileSync(path.join(bundles, '000002.bundle'))]).toEqual([0, 1, 2, 255]);
+      // This machine's git directory of the run stands at the checkpoint's snapshot: nothing to bring.
+      mkdirSync(path.join(runDir, 'tree.git', 'refs', 'attractor', 'runs'), { recursive: true });
+      writeFileSync(path.join(runDir, 'tree.git', 'refs', 'attractor', 'runs', 'r'), `${head}\n`);
+      await store.materialize('r', runDir);
+      expect(existsSync(bundles)).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('says which database it could not open', async () => {
     const url = `${(await freshDatabase()).replace(/\/store_\d+/, '/no_such_db')}`;
     await expect(PostgresRunStore.open(url, tempDir())).rejects.toMatchObject({
