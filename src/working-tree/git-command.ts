@@ -18,6 +18,8 @@ export interface GitCommandOptions {
   input?: string | Buffer;
   /** Output past this is an error (default 64 MB). */
   maxBuffer?: number;
+  /** Exit codes that are answers, not failures (`merge-tree` exits 1 on a conflict): stdout is resolved. */
+  answerCodes?: readonly number[];
 }
 
 /**
@@ -89,11 +91,23 @@ export function git(
 }
 
 /** `git`, with stdout as bytes (bundles, file contents). */
-export function gitBuffer(
+export async function gitBuffer(
   place: GitPlace,
   args: readonly string[],
   options: GitCommandOptions = {},
 ): Promise<Buffer> {
+  return (await gitAnswer(place, args, options)).stdout;
+}
+
+/**
+ * `git`, with its exit code: a code in `options.answerCodes` resolves (`merge-tree` says "conflicts"
+ * with 1); any other failure rejects.
+ */
+export function gitAnswer(
+  place: GitPlace,
+  args: readonly string[],
+  options: GitCommandOptions = {},
+): Promise<{ code: number; stdout: Buffer }> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       'git',
@@ -105,8 +119,10 @@ export function gitBuffer(
         maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024,
       },
       (error, stdout, stderr) => {
-        if (error) reject(new GitCommandError(args, stderr.toString('utf8'), error));
-        else resolve(stdout);
+        const code = error ? error.code : 0;
+        if (typeof code === 'number' && (code === 0 || options.answerCodes?.includes(code)))
+          resolve({ code, stdout });
+        else reject(new GitCommandError(args, stderr.toString('utf8'), error));
       },
     );
     if (options.input !== undefined) child.stdin?.end(options.input);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { git } from './git-command.js';
 import type { RunTree } from './run-tree.js';
@@ -18,17 +18,19 @@ function worktreeGitDir(dir: string): string | undefined {
  * snapshot) when the run works in a repository's top folder, a checkout otherwise. Git makes the
  * worktree without checking anything out, and the run's own git directory writes the files and the
  * worktree's index: no filter, hook or fsmonitor the repository's configuration names runs.
- * Returns whether it is a worktree.
+ * Returns whether it is a worktree. `keepIndex`: a copy of the index the files were written with is
+ * kept there, so snapshots of the folder hash only what changed.
  */
 export async function addWorktree(
   tree: RunTree,
   commit: string,
   dir: string,
+  options: { keepIndex?: string } = {},
 ): Promise<{ worktree: boolean }> {
   const target = resolve(dir);
   const repo = tree.repository;
   if (!repo || repo.top !== tree.workDir) {
-    await tree.materialise(commit, target);
+    await tree.materialise(commit, target, options.keepIndex);
     return { worktree: false };
   }
   await git({ gitDir: repo.commonDir }, [
@@ -50,6 +52,7 @@ export async function addWorktree(
   };
   await git(place, ['read-tree', commit]);
   await git(place, ['checkout-index', '--all', '--force']);
+  if (options.keepIndex) copyFileSync(place.index, options.keepIndex);
   return { worktree: true };
 }
 
