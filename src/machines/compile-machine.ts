@@ -129,6 +129,16 @@ function runtimeFor(
     services,
     steps: 0,
     machine,
+    machineWith(overrides) {
+      let provided: PipelineMachine | undefined;
+      const inner = runtimeFor(
+        lookup,
+        { ...services, ...overrides },
+        once(() => provided),
+      );
+      provided = machine().provide({ actors: createHandlerActors(inner) });
+      return provided;
+    },
     childMachine(dotFile, options = {}) {
       // The child reads inside the parent's scope; its own names resolve against its folder.
       const scope = lookup.graph.readScope ?? defaultReadScope(lookup.graph.file);

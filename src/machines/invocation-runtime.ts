@@ -39,6 +39,11 @@ export interface InvocationRuntime {
     dotFile: string,
     options?: { workingDir?: string },
   ): { machine: PipelineMachine; startAt: string; sha: string };
+  /**
+   * The same machine with its handler actors bound to these services but `overrides`: a branch working
+   * in a folder of its own (`isolation="worktree"`).
+   */
+  machineWith(overrides: Pick<PipelineServices, 'workingDir' | 'workingTree'>): PipelineMachine;
   /** Handler invocations so far (for yielding to the event loop). */
   steps: number;
 }

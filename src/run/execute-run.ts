@@ -17,6 +17,7 @@ import { stopLeftoverProcesses } from '../shared/process/stop-leftover-processes
 import type { CheckpointParts } from './checkpoint-delta.js';
 import { enrichEvent } from './enrich-event.js';
 import { FileRunRecorder } from './file-run-recorder.js';
+import { lazyRunTree } from './lazy-run-tree.js';
 import { MirroredRunRecorder } from './mirrored-run-recorder.js';
 import { providePipeline } from './provide-pipeline.js';
 import { refuseOverwrites } from './resolve-run-dir.js';
@@ -184,6 +185,7 @@ function launch(
     stages: recorder.stages,
     branchCheckpoints: recorder.branches,
     recorded: () => recorder.recorded(),
+    workingTree: lazyRunTree(options.workingDir ?? process.cwd(), runDir, runId),
     emit: emitEvent,
     signal: hard.signal,
   });

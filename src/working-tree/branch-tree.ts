@@ -38,7 +38,11 @@ export interface BranchTreePlace {
  * The returned tree snapshots the folder onto the branch's ref (its first snapshot's parent is `base`),
  * with an index of its own: branches snapshot at once without sharing a lock.
  */
-export async function openBranchTree(parent: RunTree, base: string, place: BranchTreePlace): Promise<RunTree> {
+export async function openBranchTree(
+  parent: RunTree,
+  base: string,
+  place: BranchTreePlace,
+): Promise<RunTree> {
   await closeBranchTree(parent, place.dir);
   mkdirSync(dirname(place.dir), { recursive: true });
   const index = `${place.dir}.index`;

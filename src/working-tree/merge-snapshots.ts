@@ -75,10 +75,14 @@ export async function mergeSnapshots(
       continue;
     }
     const message = `merge branch ${side.id}`;
-    current = (await git(place, ['commit-tree', merged, '-p', current, '-p', side.commit, '-m', message])).trim();
+    current = (
+      await git(place, ['commit-tree', merged, '-p', current, '-p', side.commit, '-m', message])
+    ).trim();
   }
   if (refused.length === 0) return { ok: true, commit: current };
-  const changes = await Promise.all(sides.map(async (side) => ({ side, paths: await touched(place, base, side.commit) })));
+  const changes = await Promise.all(
+    sides.map(async (side) => ({ side, paths: await touched(place, base, side.commit) })),
+  );
   const conflicts = [...conflicted].sort().map((path) => ({
     path,
     branches: changes.filter((change) => change.paths.has(path)).map((change) => change.side.id),
