@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { concurrencyLimit } from '../shared/concurrency-limit.js';
 import { AttractorError } from '../shared/errors.js';
 
 /** Where one git command looks: the git directory, the files it records, and the index it uses. */
@@ -66,6 +68,12 @@ function gitEnv(place: GitPlace): NodeJS.ProcessEnv {
   };
 }
 
+/**
+ * Git processes of this process at once: a 32-way isolated fan-out, or twenty of them, would otherwise
+ * start hundreds together, each slower than the last as they fight for the cores.
+ */
+const gitSlot = concurrencyLimit(Math.max(4, 2 * availableParallelism()));
+
 /** A git command that failed: its arguments and what git said. */
 export class GitCommandError extends AttractorError {
   constructor(
@@ -108,23 +116,26 @@ export function gitAnswer(
   args: readonly string[],
   options: GitCommandOptions = {},
 ): Promise<{ code: number; stdout: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      'git',
-      [...DISARMED, ...args],
-      {
-        cwd: place.workTree ?? place.gitDir,
-        env: gitEnv(place),
-        encoding: 'buffer',
-        maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        const code = error ? error.code : 0;
-        if (typeof code === 'number' && (code === 0 || options.answerCodes?.includes(code)))
-          resolve({ code, stdout });
-        else reject(new GitCommandError(args, stderr.toString('utf8'), error));
-      },
-    );
-    if (options.input !== undefined) child.stdin?.end(options.input);
-  });
+  return gitSlot(
+    () =>
+      new Promise<{ code: number; stdout: Buffer }>((resolve, reject) => {
+        const child = execFile(
+          'git',
+          [...DISARMED, ...args],
+          {
+            cwd: place.workTree ?? place.gitDir,
+            env: gitEnv(place),
+            encoding: 'buffer',
+            maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024,
+          },
+          (error, stdout, stderr) => {
+            const code = error ? error.code : 0;
+            if (typeof code === 'number' && (code === 0 || options.answerCodes?.includes(code)))
+              resolve({ code, stdout });
+            else reject(new GitCommandError(args, stderr.toString('utf8'), error));
+          },
+        );
+        if (options.input !== undefined) child.stdin?.end(options.input);
+      }),
+  );
 }

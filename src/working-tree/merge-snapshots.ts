@@ -1,4 +1,5 @@
 import { AttractorError } from '../shared/errors.js';
+import { disjointMerge } from './disjoint-merge.js';
 import { gitAvailable, parseGitVersion } from './git-available.js';
 import { type GitPlace, git, gitAnswer } from './git-command.js';
 import type { RunTree } from './run-tree.js';
@@ -44,7 +45,7 @@ async function touched(place: GitPlace, base: string, commit: string): Promise<S
 }
 
 /**
- * Merge `sides` into `ours` one after the other, in their order, each a three-way merge against the
+ * Merge `sides` into `ours`: at once when no path was changed two ways (`disjointMerge`), else one after the other, in their order, each a three-way merge against the
  * merge base git finds (the fan-out's snapshot, for branches made from it): every clean merge is a
  * commit with both parents. A side that conflicts is left out and the others still merged, so every
  * conflict is found in one pass; then nothing is kept and the conflicts name their files and the
@@ -59,6 +60,15 @@ export async function mergeSnapshots(
   if (sides.length === 0) return { ok: true, commit: ours };
   await requireMergeTree();
   const place = objectsOf(tree);
+  const names = sides.map((side) => side.id).join(', ');
+  const disjoint = await disjointMerge(
+    place,
+    base,
+    ours,
+    sides.map((side) => side.commit),
+    `merge branches ${names}`,
+  );
+  if (disjoint) return { ok: true, commit: disjoint };
   let current = ours;
   const conflicted = new Set<string>();
   const refused: string[] = [];

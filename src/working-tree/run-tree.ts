@@ -178,8 +178,8 @@ export class RunTree {
     const index = keepIndex ?? join(this.gitDir, 'index.materialise');
     rmSync(index, { force: true });
     const place: GitPlace = { ...this.#objectsPlace, workTree: target, index };
-    await git(place, ['read-tree', commit]);
-    await git(place, ['checkout-index', '--all', '--force']);
+    // One command reads the snapshot into the index and writes its files (`--reset`: over what is there).
+    await git(place, ['read-tree', '--reset', '-u', commit]);
     if (target === this.workDir) {
       renameSync(index, this.#index);
       this.adopt(commit);

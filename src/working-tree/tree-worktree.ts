@@ -50,8 +50,8 @@ export async function addWorktree(
     workTree: target,
     index: resolve(index, 'index'),
   };
-  await git(place, ['read-tree', commit]);
-  await git(place, ['checkout-index', '--all', '--force']);
+  // One command reads the snapshot into the index and writes its files (`--reset`: over what is there).
+  await git(place, ['read-tree', '--reset', '-u', commit]);
   if (options.keepIndex) copyFileSync(place.index, options.keepIndex);
   return { worktree: true };
 }
