@@ -20,7 +20,7 @@ function unknownValue(node: PipelineNode, key: 'isolation' | 'merge', allowed: r
 
 /**
  * A misspelt `isolation` would let branches write one folder, a misspelt `merge` would change what
- * reaches it: both are errors. `merge` anywhere but on an isolated parallel node does nothing: a warning.
+ * reaches it, and `merge` anywhere but on an isolated parallel node would be ignored: all are errors.
  */
 export const parallelIsolationRule: LintRule = {
   id: RULE,
@@ -39,7 +39,7 @@ export const parallelIsolationRule: LintRule = {
       if (node.handler === 'parallel' && node.attrs.isolation === 'worktree') continue;
       findings.push({
         rule: RULE,
-        severity: 'warning',
+        severity: 'error',
         message: `Node "${node.id}" has merge="${node.attrs.merge}", which only a parallel node with isolation="worktree" uses.`,
         node_id: node.id,
         fix: 'Add isolation="worktree" to the parallel node, or remove merge.',
