@@ -122,4 +122,36 @@ describe('parallel isolation="worktree" with real git', () => {
     // The branches' files arrived by the merge (the run then goes on into `a` itself, as without isolation).
     expect(files(work)).toEqual(expect.arrayContaining(['from-a.txt', 'from-b.txt']));
   });
+
+  it("in a repository: each branch is a git worktree where git works; the user's HEAD, index and worktrees are as before", async () => {
+    const { work, runsRoot } = folder();
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+        cwd: work,
+        encoding: 'utf8',
+        env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' },
+      });
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-qm', 'base');
+    const before = { head: git('rev-parse', 'HEAD'), index: readFileSync(join(work, '.git', 'index')) };
+    const dot = `digraph repo {
+      start [shape=Mdiamond]
+      fan [shape=component, isolation="worktree"]
+      a [shape=parallelogram, tool_command="echo a > a.txt && git status --porcelain > status-a.txt"]
+      b [shape=parallelogram, tool_command="echo b > b.txt && git status --porcelain > status-b.txt"]
+      join [shape=tripleoctagon]
+      done [shape=Msquare]
+      start -> fan -> a -> join
+      fan -> b -> join
+      join -> done
+    }`;
+    const run = await runDot(dot, { workingDir: work, runsRoot });
+    expect(run.result.status).toBe('completed');
+    expect(readFileSync(join(work, 'status-a.txt'), 'utf8')).toBe('?? a.txt\n?? status-a.txt\n');
+    expect(readFileSync(join(work, 'status-b.txt'), 'utf8')).toBe('?? b.txt\n?? status-b.txt\n');
+    expect(git('rev-parse', 'HEAD')).toBe(before.head);
+    expect(readFileSync(join(work, '.git', 'index')).equals(before.index)).toBe(true);
+    expect(git('worktree', 'list').trim().split('\n')).toHaveLength(1);
+  });
 });
