@@ -9,6 +9,7 @@ import type { Outcome, StageStatus } from '../compiler/outcome.js';
 import type { ArtifactStore } from '../shared/artifact-store.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
 import type { ProcessLedger } from '../shared/process/process-ledger.js';
+import type { RunTree } from '../working-tree/run-tree.js';
 import type { CodergenBackend } from './codergen-backend.js';
 import type { Interviewer } from './interviewers/interviewer.js';
 import type { BranchCheckpointStore } from './parallel/branch-checkpoints.js';
@@ -73,6 +74,11 @@ export interface HandlerServices {
   branchCheckpoints?: BranchCheckpointStore;
   /** The run's process ledger: process groups a handler starts are recorded there (crash safety). */
   processes?: Pick<ProcessLedger, 'add' | 'remove'>;
+  /**
+   * The tree of the folder this handler works in, once ready (the run's, or a branch's worktree in an
+   * isolated fan-out); undefined when git is missing. None: the run keeps no snapshots.
+   */
+  workingTree?: () => Promise<RunTree | undefined>;
   /** Run one parallel branch from `startNodeId` on an isolated context until a fan-in node or a dead end. */
   runBranch(request: {
     branchId: string;
@@ -81,6 +87,10 @@ export interface HandlerServices {
     startNodeId: string;
     context: ContextValues;
     signal: AbortSignal;
+    /** A folder of the branch's own (`isolation="worktree"`): its tool commands' and agents' folder. */
+    workingDir?: string;
+    /** That folder's tree (a fan-out inside the branch makes its worktrees from it). */
+    workingTree?: () => Promise<RunTree | undefined>;
   }): Promise<BranchResult>;
   /** Start a child pipeline from a DOT file (absolute path), sharing the interviewer. */
   startChildPipeline(request: {

@@ -102,7 +102,13 @@ export async function runBranch(
   // Updates are found by identity against this clone: the machine copies values shallowly, so a value
   // the branch left alone keeps its reference (comparing with `request.context` would flag every object).
   const startValues = structuredClone(request.context);
-  const { actor, done } = startChildActor(runtime, runtime.machine(), parent, `branch:${request.branchId}`, {
+  const machine = request.workingDir
+    ? runtime.machineWith({
+        workingDir: request.workingDir,
+        ...(request.workingTree ? { workingTree: request.workingTree } : {}),
+      })
+    : runtime.machine();
+  const { actor, done } = startChildActor(runtime, machine, parent, `branch:${request.branchId}`, {
     startAt: request.startNodeId,
     // Under the parallel node's folder, so nested or separate parallels cannot share branch folders.
     runDir: join(

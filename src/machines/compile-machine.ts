@@ -143,6 +143,17 @@ function runtimeFor(
     steps: 0,
     machine,
     childLevels,
+    machineWith(overrides) {
+      let provided: PipelineMachine | undefined;
+      const inner = runtimeFor(
+        lookup,
+        { ...services, ...overrides },
+        once(() => provided),
+        childLevels,
+      );
+      provided = machine().provide({ actors: createHandlerActors(inner) });
+      return provided;
+    },
     childMachine(dotFile, options = {}) {
       // The child reads inside the parent's scope; its own names resolve against its folder.
       const scope = lookup.graph.readScope ?? defaultReadScope(lookup.graph.file);

@@ -51,6 +51,7 @@ function handlerServices(
     interviewer: services.interviewer ?? missingInterviewer(),
     backend: services.backend ?? missingBackend(),
     ...(services.llmRank ? { llmRank: services.llmRank } : {}),
+    ...(services.workingTree ? { workingTree: services.workingTree } : {}),
     runBranch: (request) => runBranch(runtime, self, context, request),
     startChildPipeline: (request) => {
       const child = startChildPipeline(runtime, self, context, request);

@@ -46,6 +46,11 @@ export interface InvocationRuntime {
    * of every pipeline above it): at 0 a manager loop fails instead of starting one.
    */
   childLevels: number;
+  /**
+   * The same machine with its handler actors bound to these services but `overrides`: a branch working
+   * in a folder of its own (`isolation="worktree"`).
+   */
+  machineWith(overrides: Pick<PipelineServices, 'workingDir' | 'workingTree'>): PipelineMachine;
   /** Handler invocations so far (for yielding to the event loop). */
   steps: number;
   /** Resolves once the records made before the last yield are written (`paceSteps`). */

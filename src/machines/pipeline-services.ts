@@ -30,6 +30,8 @@ export interface PipelineServices {
   scenario?: Scenario;
   /** Where tool commands run (default: the process's working directory). */
   workingDir?: string;
+  /** The tree of `workingDir` (snapshots; an isolated fan-out's worktrees); none: no snapshots. */
+  workingTree?: HandlerServices['workingTree'];
   artifacts?: ArtifactStore;
   /** Where process groups handlers start are recorded (so a resume can stop what a crash left). */
   processes?: HandlerServices['processes'];

@@ -18,6 +18,7 @@ import { type TreeCarrier, treeCarrier } from './carried-tree.js';
 import type { CheckpointParts } from './checkpoint-delta.js';
 import { enrichEvent } from './enrich-event.js';
 import { FileRunRecorder } from './file-run-recorder.js';
+import { lazyRunTree } from './lazy-run-tree.js';
 import { MirroredRunRecorder } from './mirrored-run-recorder.js';
 import { providePipeline } from './provide-pipeline.js';
 import { refuseOverwrites } from './resolve-run-dir.js';
@@ -179,6 +180,7 @@ function launch(
   // not a leak, and Node's warning at eleven would go to the user's terminal.
   setMaxListeners(0, hard.signal);
   const processes = ProcessLedger.forRunDir(runDir);
+  const lazyTree = lazyRunTree(options.workingDir ?? process.cwd(), runDir, runId);
   let tree: RunTreeService | undefined;
   const machine = providePipeline(compiled, {
     ...runServices(options),
@@ -192,6 +194,8 @@ function launch(
     ...(options.tree
       ? { snapshotTree: (nodeId: string) => tree?.snapshot(nodeId) ?? Promise.resolve(undefined) }
       : {}),
+    // A parallel node's isolated branches: the run's own tree when it keeps one, else one opened on demand.
+    workingTree: async () => (tree ? tree.ready.then(() => tree?.tree()) : lazyTree()),
     emit: emitEvent,
     signal: hard.signal,
   });

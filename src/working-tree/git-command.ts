@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { concurrencyLimit } from '../shared/concurrency-limit.js';
 import { AttractorError } from '../shared/errors.js';
 
 /** Where one git command looks: the git directory, the files it records, and the index it uses. */
@@ -18,6 +20,8 @@ export interface GitCommandOptions {
   input?: string | Buffer;
   /** Output past this is an error (default 64 MB). */
   maxBuffer?: number;
+  /** Exit codes that are answers, not failures (`merge-tree` exits 1 on a conflict): stdout is resolved. */
+  answerCodes?: readonly number[];
 }
 
 /**
@@ -64,6 +68,12 @@ function gitEnv(place: GitPlace): NodeJS.ProcessEnv {
   };
 }
 
+/**
+ * Git processes of this process at once: a 32-way isolated fan-out, or twenty of them, would otherwise
+ * start hundreds together, each slower than the last as they fight for the cores.
+ */
+const gitSlot = concurrencyLimit(Math.max(4, 2 * availableParallelism()));
+
 /** A git command that failed: its arguments and what git said. */
 export class GitCommandError extends AttractorError {
   constructor(
@@ -89,26 +99,43 @@ export function git(
 }
 
 /** `git`, with stdout as bytes (bundles, file contents). */
-export function gitBuffer(
+export async function gitBuffer(
   place: GitPlace,
   args: readonly string[],
   options: GitCommandOptions = {},
 ): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      'git',
-      [...DISARMED, ...args],
-      {
-        cwd: place.workTree ?? place.gitDir,
-        env: gitEnv(place),
-        encoding: 'buffer',
-        maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        if (error) reject(new GitCommandError(args, stderr.toString('utf8'), error));
-        else resolve(stdout);
-      },
-    );
-    if (options.input !== undefined) child.stdin?.end(options.input);
-  });
+  return (await gitAnswer(place, args, options)).stdout;
+}
+
+/**
+ * `git`, with its exit code: a code in `options.answerCodes` resolves (`merge-tree` says "conflicts"
+ * with 1); any other failure rejects.
+ */
+export function gitAnswer(
+  place: GitPlace,
+  args: readonly string[],
+  options: GitCommandOptions = {},
+): Promise<{ code: number; stdout: Buffer }> {
+  return gitSlot(
+    () =>
+      new Promise<{ code: number; stdout: Buffer }>((resolve, reject) => {
+        const child = execFile(
+          'git',
+          [...DISARMED, ...args],
+          {
+            cwd: place.workTree ?? place.gitDir,
+            env: gitEnv(place),
+            encoding: 'buffer',
+            maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024,
+          },
+          (error, stdout, stderr) => {
+            const code = error ? error.code : 0;
+            if (typeof code === 'number' && (code === 0 || options.answerCodes?.includes(code)))
+              resolve({ code, stdout });
+            else reject(new GitCommandError(args, stderr.toString('utf8'), error));
+          },
+        );
+        if (options.input !== undefined) child.stdin?.end(options.input);
+      }),
+  );
 }

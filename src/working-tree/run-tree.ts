@@ -37,6 +37,10 @@ export interface RunTreeOptions {
   limits?: Partial<TreeLimits>;
   /** More folders inside the working folder never recorded (the runs root, a server's data folder). */
   exclude?: readonly string[];
+  /** The ref of its snapshots (default `refs/attractor/runs/<runId>`): a parallel branch has its own. */
+  ref?: string;
+  /** The index its snapshots use (default the run's git directory's): a parallel branch has its own. */
+  index?: string;
 }
 
 /**
@@ -55,18 +59,21 @@ export class RunTree {
   /** Folders inside the work tree never recorded (relative), kept out by the run's own ignore file. */
   readonly #excluded: string[];
   readonly #place: GitPlace;
+  readonly #index: string;
   #head: string | undefined;
 
   constructor(options: RunTreeOptions, repository: UserRepository | undefined) {
     this.workDir = resolve(options.workDir);
     this.gitDir = join(resolve(options.runDir), TREE_GIT_DIR);
-    this.ref = runRef(options.runId);
+    this.ref = options.ref ?? runRef(options.runId);
+    this.#index = options.index ?? join(this.gitDir, 'index');
     this.repository = repository;
     this.limits = { ...DEFAULT_TREE_LIMITS, ...options.limits };
     this.#excluded = excludedInside(this.workDir, [options.runDir, ...(options.exclude ?? [])]);
     this.#place = {
       gitDir: this.gitDir,
       workTree: this.workDir,
+      ...(options.index ? { index: options.index } : {}),
       ...(repository ? { objects: repository.objects } : {}),
     };
     this.#head = readRefFile(this.gitDir, this.ref) ?? this.#userRef();
@@ -102,7 +109,7 @@ export class RunTree {
     const listed = nulSplit(
       await git(this.#place, ['ls-files', '-z', '-m', '-o', '--exclude-standard', '--', '.']),
     );
-    const total = (await indexEntries(join(this.gitDir, 'index'))) + listed.length;
+    const total = (await indexEntries(this.#index)) + listed.length;
     const plan = await planSnapshot(this.workDir, [...new Set(listed)], total, this.limits);
     const parent = this.#head;
     if (plan.skipped) return { omitted: plan.omitted, skipped: plan.skipped, ...(parent ? { parent } : {}) };
@@ -136,7 +143,7 @@ export class RunTree {
   /** A first snapshot in the repository's top folder starts from the user's index: unchanged files are not hashed again. */
   #seedIndex(): void {
     const repo = this.repository;
-    const index = join(this.gitDir, 'index');
+    const index = this.#index;
     if (!repo || repo.top !== this.workDir || existsSync(index)) return;
     const userIndex = join(repo.gitDir, 'index');
     // A split index names files of the user's git directory: start empty rather than read it wrong.
@@ -189,19 +196,22 @@ export class RunTree {
     this.adopt(commit);
   }
 
-  /** Write the files of `commit` into `into` (made if missing): a folder that does not hold the tree. */
-  async materialise(commit: string, into: string = this.workDir): Promise<void> {
+  /**
+   * Write the files of `commit` into `into` (made if missing): a folder that does not hold the tree.
+   * `keepIndex`: the index it was written with stays there (a branch's snapshots start from it).
+   */
+  async materialise(commit: string, into: string = this.workDir, keepIndex?: string): Promise<void> {
     const target = resolve(into);
     mkdirSync(target, { recursive: true });
-    const index = join(this.gitDir, 'index.materialise');
+    const index = keepIndex ?? join(this.gitDir, 'index.materialise');
     rmSync(index, { force: true });
     const place: GitPlace = { ...this.#objectsPlace, workTree: target, index };
-    await git(place, ['read-tree', commit]);
-    await git(place, ['checkout-index', '--all', '--force']);
+    // One command reads the snapshot into the index and writes its files (`--reset`: over what is there).
+    await git(place, ['read-tree', '--reset', '-u', commit]);
     if (target === this.workDir) {
-      renameSync(index, join(this.gitDir, 'index'));
+      renameSync(index, this.#index);
       this.adopt(commit);
-    } else rmSync(index, { force: true });
+    } else if (!keepIndex) rmSync(index, { force: true });
   }
 
   /** A unified diff (or `--stat`) between two snapshots; `from` undefined: from nothing. */

@@ -1,4 +1,6 @@
-import type { NodeHandler } from '../handler-types.js';
+import type { HandlerInput, NodeHandler } from '../handler-types.js';
+import { FAN_OUT_TREE_KEY, FanOutTreeSchema } from '../parallel/fan-out-tree.js';
+import { mergeAtJoin } from '../parallel/merge-at-join.js';
 import { type ParallelResult, ParallelResultsSchema } from '../parallel/parallel-result.js';
 import { rankBranchResults } from '../parallel/rank-branch-results.js';
 import { expandContextKeys } from '../prompt/expand-context-keys.js';
@@ -25,8 +27,11 @@ function describeCandidates(results: readonly ParallelResult[]): string {
  * chooses; without a router, or when it answers with an unknown id, the heuristic ranking decides.
  * SUCCESS when any branch succeeded and the parallel node's join did not fail (`parallel.outcome`); else
  * FAIL, so the fan-in's fail edge routes a failed fan-out (docs/decisions/0161-dead-ends-are-reported.md).
+ * Isolated branches are merged into the folder here (`mergeAtJoin`): a conflict is this node's FAIL with
+ * `merge.conflicts`.
  */
-export const fanInHandler: NodeHandler = async ({ node, context, signal, services }) => {
+export const fanInHandler: NodeHandler = async (input) => {
+  const { node, context, signal, services } = input;
   const raw = context.get('parallel.results');
   if (raw === undefined || (Array.isArray(raw) && raw.length === 0)) {
     return { status: 'fail', failure_reason: 'No parallel results to evaluate' };
@@ -59,13 +64,24 @@ export const fanInHandler: NodeHandler = async ({ node, context, signal, service
     : anySucceeded
       ? undefined
       : 'every parallel branch failed';
+  const selected = {
+    'parallel.fan_in.best_id': best.branch_id,
+    'parallel.fan_in.best_outcome': best.status,
+  };
+  const merged = failure ? undefined : await mergeIsolated(input, parsed.data, best.branch_id);
+  if (merged && !merged.ok)
+    return { ...merged.outcome, context_updates: { ...selected, ...merged.outcome.context_updates } };
   return {
     status: failure ? 'fail' : 'success',
     notes: `Selected best candidate: ${best.branch_id}`,
     ...(failure ? { failure_reason: failure } : {}),
-    context_updates: {
-      'parallel.fan_in.best_id': best.branch_id,
-      'parallel.fan_in.best_outcome': best.status,
-    },
+    context_updates: { ...selected, ...merged?.updates },
   };
 };
+
+/** Isolated branches (`parallel.tree`) join the folder here, as the parallel node's `merge` says. */
+function mergeIsolated(input: HandlerInput, results: ParallelResult[], bestId: string) {
+  const tree = FanOutTreeSchema.nullable().safeParse(input.context.get(FAN_OUT_TREE_KEY) ?? null);
+  if (!tree.success || !tree.data) return undefined;
+  return mergeAtJoin(input.services, tree.data, results, bestId);
+}

@@ -30,7 +30,10 @@ export type JoinVerdict = { settled: false } | { settled: true; status: StageSta
  * `ignore` only forgives failures that sit next to successes: with nothing succeeded there is nothing to
  * go on with. SKIPPED branches count as neither success nor failure.
  */
-export function evaluateJoin(policy: ParallelPolicy, tally: JoinTally): JoinVerdict {
+export function evaluateJoin(
+  policy: Pick<ParallelPolicy, 'join' | 'k' | 'error'>,
+  tally: JoinTally,
+): JoinVerdict {
   const { total, succeeded, failed, pending } = tally;
   if (policy.error === 'fail_fast' && failed > 0) {
     return { settled: true, status: 'fail', reason: `${failed} of ${total} branches failed (fail_fast)` };

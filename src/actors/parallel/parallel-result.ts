@@ -12,6 +12,8 @@ export const ParallelResultSchema = z.object({
   stopped_at: z.string().optional(),
   /** The branch was stopped by the join or error policy, or by cancellation. */
   cancelled: z.boolean().optional(),
+  /** The snapshot of the branch's own folder when it ended (`isolation="worktree"`): what its join merges. */
+  commit: z.string().optional(),
 });
 export type ParallelResult = z.infer<typeof ParallelResultSchema>;
 

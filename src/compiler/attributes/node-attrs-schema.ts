@@ -54,6 +54,10 @@ export const nodeAttrShape = {
   join_k: integerAttr,
   error_policy: stringAttr,
   max_parallel: integerAttr,
+  /** `worktree`: each branch of a parallel node works in a folder of its own (default `none`). */
+  isolation: stringAttr,
+  /** Where isolated branches join: `all` (default), `best` or `none`. */
+  merge: stringAttr,
   'human.default_choice': stringAttr,
   'human.timeout': durationAttr,
   /** The option free text follows (key, label or target), or `true` on a gate with one edge. */

@@ -7,6 +7,8 @@ const policy = (join: ParallelPolicy['join'], error: ParallelPolicy['error'], k 
   error,
   k,
   maxParallel: 4,
+  isolation: 'none',
+  merge: 'all',
 });
 const tally = (succeeded: number, failed: number, pending: number, total = 3): JoinTally => ({
   total,

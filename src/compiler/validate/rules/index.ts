@@ -10,6 +10,7 @@ import { gateKeysDistinctRule } from './gate_keys_distinct.js';
 import { goalGateHasRetryRule } from './goal_gate_has_retry.js';
 import { humanFreeformChoiceRule } from './human_freeform_choice.js';
 import { parallelFailureHasRouteRule } from './parallel_failure_has_route.js';
+import { parallelIsolationRule } from './parallel_isolation.js';
 import { promptOnLlmNodesRule } from './prompt_on_llm_nodes.js';
 import { reachabilityRule } from './reachability.js';
 import { requiredAttributesRule } from './required_attributes.js';
@@ -34,6 +35,7 @@ export {
   goalGateHasRetryRule,
   humanFreeformChoiceRule,
   parallelFailureHasRouteRule,
+  parallelIsolationRule,
   promptOnLlmNodesRule,
   reachabilityRule,
   requiredAttributesRule,
@@ -66,6 +68,7 @@ function withTypeKnown(typeKnown: LintRule): LintRule[] {
     failLoopHasBoundRule,
     deadEndRule,
     parallelFailureHasRouteRule,
+    parallelIsolationRule,
     varsDeclaredRule,
     humanFreeformChoiceRule,
     gateKeysDistinctRule,

@@ -367,6 +367,99 @@ export const semanticCases: RuleCase[] = [
     }),
     expected: ['check'],
   },
+  // parallel_isolation
+  {
+    rule: 'parallel_isolation',
+    name: 'isolated branches merged by the best',
+    graph: lintGraph({
+      nodes: {
+        start: mdiamond,
+        fan: { shape: 'component', isolation: 'worktree', merge: 'best' },
+        a: work,
+        b: work,
+        join: { shape: 'tripleoctagon' },
+        done: msquare,
+      },
+      edges: [
+        ['start', 'fan'],
+        ['fan', 'a'],
+        ['fan', 'b'],
+        ['a', 'join'],
+        ['b', 'join'],
+        ['join', 'done'],
+      ],
+    }),
+    expected: [],
+  },
+  {
+    rule: 'parallel_isolation',
+    name: 'a misspelt isolation',
+    graph: lintGraph({
+      nodes: {
+        start: mdiamond,
+        fan: { shape: 'component', isolation: 'worktrees' },
+        a: work,
+        b: work,
+        join: { shape: 'tripleoctagon' },
+        done: msquare,
+      },
+      edges: [
+        ['start', 'fan'],
+        ['fan', 'a'],
+        ['fan', 'b'],
+        ['a', 'join'],
+        ['b', 'join'],
+        ['join', 'done'],
+      ],
+    }),
+    expected: ['fan'],
+  },
+  {
+    rule: 'parallel_isolation',
+    name: 'an unknown merge',
+    graph: lintGraph({
+      nodes: {
+        start: mdiamond,
+        fan: { shape: 'component', isolation: 'worktree', merge: 'first' },
+        a: work,
+        b: work,
+        join: { shape: 'tripleoctagon' },
+        done: msquare,
+      },
+      edges: [
+        ['start', 'fan'],
+        ['fan', 'a'],
+        ['fan', 'b'],
+        ['a', 'join'],
+        ['b', 'join'],
+        ['join', 'done'],
+      ],
+    }),
+    expected: ['fan'],
+  },
+  {
+    rule: 'parallel_isolation',
+    name: 'merge without isolation',
+    graph: lintGraph({
+      nodes: {
+        start: mdiamond,
+        fan: { shape: 'component', merge: 'all' },
+        a: work,
+        b: work,
+        join: { shape: 'tripleoctagon' },
+        done: msquare,
+      },
+      edges: [
+        ['start', 'fan'],
+        ['fan', 'a'],
+        ['fan', 'b'],
+        ['a', 'join'],
+        ['b', 'join'],
+        ['join', 'done'],
+      ],
+    }),
+    expected: ['fan'],
+  },
   // parallel_failure_has_route
   {
     rule: 'parallel_failure_has_route',
