@@ -12,10 +12,11 @@ function folder(): { work: string; runsRoot: string } {
 
 const files = (dir: string): string[] => readdirSync(dir).sort();
 
-// Twenty isolated 32-way fan-outs in one process at once: 640 branch folders made, snapshotted and
-// merged side by side on one machine, git commands queued behind the process's git slots.
+// Isolated 32-way fan-outs in one process at once: branch folders made, snapshotted and merged side by
+// side on one machine, git commands queued behind the process's git slots. Six runs here (192 branches)
+// keep the suite's time; bench/parallel-worktrees.mjs runs the issue's twenty (640 branches).
 describe('parallel isolation="worktree" under load', () => {
-  it('32 branches × 20 runs at once: no git lock error', async () => {
+  it('32 branches × 6 runs at once: no git lock error', async () => {
     const ids = Array.from({ length: 32 }, (_, i) => `w${i}`);
     const dot = `digraph wide {
       start [shape=Mdiamond]
@@ -26,15 +27,13 @@ describe('parallel isolation="worktree" under load', () => {
       start -> fan
       join -> done
     }`;
-    const began = Date.now();
     const runs = await Promise.all(
-      Array.from({ length: 20 }, async () => {
+      Array.from({ length: 6 }, async () => {
         const { work, runsRoot } = folder();
         const run = await runDot(dot, { workingDir: work, runsRoot });
         return { run, work };
       }),
     );
-    const elapsed = Date.now() - began;
     for (const { run, work } of runs) {
       const failures = (run.result.context['parallel.results'] as Array<{ failure_reason?: string }>).flatMap(
         (r) => (r.failure_reason ? [r.failure_reason] : []),
@@ -43,7 +42,6 @@ describe('parallel isolation="worktree" under load', () => {
       expect(run.result.status).toBe('completed');
       expect(files(work)).toHaveLength(33);
     }
-    console.log(`32 × 20 isolated runs: ${elapsed} ms`);
   }, 400_000);
 
   it('three 32-way runs in one repository at once: every git worktree made and removed', async () => {
