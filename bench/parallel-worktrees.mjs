@@ -2,7 +2,7 @@
 // folder of its own from the fan-out's snapshot, writes a file, and the branches merge at the fan-in.
 // Target: every run completes with all 32 files and no git lock error; prints the wall time against
 // the same runs in one shared folder (no isolation), side by side.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runPipeline } from '../dist/index.js';
@@ -27,7 +27,7 @@ async function round(isolation) {
     const runs = await Promise.all(
       Array.from({ length: RUNS }, async (_, i) => {
         const work = join(root, `work-${i}`);
-        mkdtempSync(work);
+        mkdirSync(work);
         writeFileSync(join(work, 'shared.txt'), 'base\n');
         const result = await runPipeline({
           source: dot(isolation),
