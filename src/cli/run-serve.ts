@@ -21,7 +21,16 @@ function wholeNumber(flag: string, value: string, min: number): number {
 export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<number> {
   const port = wholeNumber('--port', flags.port, 0);
   // Pipelines come from others: their commands never get this process's keys or credentials.
-  refusePassthrough(isServerSecretName);
+  const allowPassthrough = refusePassthrough(isServerSecretName);
+  try {
+    return await serving(flags, ctx, port);
+  } finally {
+    allowPassthrough();
+  }
+}
+
+/** The server from its start to its drained stop. */
+async function serving(flags: ServeFlags, ctx: CliContext, port: number): Promise<number> {
   const dataDir = flags.dataDir
     ? path.resolve(ctx.io.cwd, flags.dataDir)
     : defaultServerDataDir(ctx.io.cwd, ctx.io.env, os.homedir());

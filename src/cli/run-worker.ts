@@ -30,7 +30,21 @@ export async function runWorker(flags: WorkerFlags, ctx: CliContext): Promise<nu
     );
   }
   // Pipelines come from others: their commands never get this process's keys or credentials.
-  refusePassthrough(isServerSecretName);
+  const allowPassthrough = refusePassthrough(isServerSecretName);
+  try {
+    return await serving(flags, ctx, concurrency, lease);
+  } finally {
+    allowPassthrough();
+  }
+}
+
+/** The worker from its start to its drained stop. */
+async function serving(
+  flags: WorkerFlags,
+  ctx: CliContext,
+  concurrency: number,
+  lease: number,
+): Promise<number> {
   const worker = await startWorker({
     store: flags.store,
     dataDir: path.resolve(ctx.io.cwd, flags.dataDir),

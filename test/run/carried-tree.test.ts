@@ -73,7 +73,7 @@ describe('treeCarrier', () => {
     const header = (bundle: Buffer | undefined) => (bundle?.toString('latin1') ?? '').split('\n\n')[0] ?? '';
     expect(header(bundles[0]?.bundle)).not.toMatch(/^-/m);
     expect(header(bundles[1]?.bundle)).toContain(`-${one.commit}`);
-    expect(header(bundles[1]?.bundle)).toContain(`${two.commit} refs/attractor/runs/run-1`);
+    expect(header(bundles[1]?.bundle)).toContain(`${two.commit} refs/attractor/`);
     expect(bundles[1]?.bundle.length).toBeLessThan(bundles[0]?.bundle.length ?? 0);
     expect(files.get('two')?.['diff.patch']).toContain('+two');
     expect(files.get('two')?.['diff.patch']).not.toContain('one.txt');

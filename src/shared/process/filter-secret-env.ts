@@ -34,10 +34,16 @@ let refusedToPipelines: (name: string) => boolean = () => false;
 /**
  * For a process that runs pipelines others submit (`attractor serve`, `attractor worker`): names no
  * command of it ever gets, whatever `env_passthrough` says (the process's own keys and credentials).
- * Set once at start; submissions naming them are refused before that (server/server-secret-names.ts).
+ * Set at start and undone by the returned function when the process stops serving (a CLI command run
+ * in-process, as tests do, must not leave its refusals to what runs after it); submissions naming them
+ * are refused before that (server/server-secret-names.ts).
  */
-export function refusePassthrough(refused: (name: string) => boolean): void {
+export function refusePassthrough(refused: (name: string) => boolean): () => void {
+  const before = refusedToPipelines;
   refusedToPipelines = refused;
+  return () => {
+    refusedToPipelines = before;
+  };
 }
 
 /**
