@@ -58,7 +58,8 @@ export {
 export type { PipelineMachineInput } from './machines/machine-context.js';
 export type { MachineEmitted } from './machines/machine-events.js';
 export { pipelineInput } from './machines/pipeline-input.js';
-export type { PipelineMachine, PipelineMachineEvent } from './machines/pipeline-machine.js';
+export type { PipelineMachine } from './machines/pipeline-machine.js';
+export type { PipelineMachineEvent } from './machines/pipeline-machine-event.js';
 export type { PipelineServices } from './machines/pipeline-services.js';
 export { type RestoreOptions, restorePipeline } from './machines/restore-pipeline.js';
 export { type Checkpoint, readCheckpoint } from './run/checkpoint.js';

@@ -1,6 +1,7 @@
 import { DotStructureCheck } from './dot-structure-check.js';
 import { DotSyntaxError } from './dot-syntax-error.js';
 import { PositionMap } from './position-map.js';
+import { RewrittenText } from './rewritten-text.js';
 
 export interface PrelexResult {
   /** Text ts-graphviz can read. */
@@ -24,38 +25,94 @@ const NUMERAL = /^-?(\.\d+|\d+(\.\d*)?)$/;
  */
 export function prelexDot(source: string, options: { file?: string; maxNestingDepth: number }): PrelexResult {
   const map = new PositionMap(source, options.file);
-  const check = new DotStructureCheck(map, options.maxNestingDepth);
-  const out: string[] = [];
-  const n = source.length;
-  let outLength = 0;
-  let copyFrom = 0;
+  const lexer = new DotPrelexer(source, map, new DotStructureCheck(map, options.maxNestingDepth));
+  return { text: lexer.run(), map };
+}
 
-  const flush = (to: number): void => {
-    if (to > copyFrom) {
-      map.addSegment(outLength, copyFrom);
-      out.push(source.slice(copyFrom, to));
-      outLength += to - copyFrom;
+/** One walk over the source: tokens just enough to know where strings, HTML ids and comments are. */
+class DotPrelexer {
+  private readonly text: RewrittenText;
+  private readonly n: number;
+
+  constructor(
+    private readonly source: string,
+    private readonly map: PositionMap,
+    private readonly check: DotStructureCheck,
+  ) {
+    this.text = new RewrittenText(source, map);
+    this.n = source.length;
+  }
+
+  run(): string {
+    let i = 0;
+    if (this.source.charCodeAt(0) === 0xfeff) {
+      this.text.replace(0, 1, '');
+      i = 1;
     }
-    copyFrom = Math.max(copyFrom, to);
-  };
-  const replace = (from: number, to: number, text: string): void => {
-    flush(from);
-    map.addSegment(outLength, from);
-    out.push(text);
-    outLength += text.length;
-    copyFrom = to;
-  };
-  const fail = (offset: number, message: string): never => {
-    throw new DotSyntaxError(message, { location: map.locateSource(offset) });
-  };
+    while (i < this.n) {
+      const t = this.skipTrivia(i, true);
+      if (t >= this.n) break;
+      i = this.token(t);
+    }
+    this.check.finish(this.n);
+    return this.text.finish();
+  }
+
+  private fail(offset: number, message: string): never {
+    throw new DotSyntaxError(message, { location: this.map.locateSource(offset) });
+  }
+
+  /** Reads the token at `i` (not trivia), rewriting it if need be; returns the index after it. */
+  private token(i: number): number {
+    const { source, check } = this;
+    const c = source[i]!;
+    if (c === '"') {
+      check.token(i, '"');
+      return this.lexString(i);
+    }
+    if (c === '<') {
+      check.token(i, '<');
+      return this.lexHtml(i);
+    }
+    if (c === '{') check.open(i);
+    else if (c === '}') check.close(i);
+    else if (c === '[') check.bracketOpen(i);
+    else if (c === ']') return this.closeBracket(i);
+    else if (isWordChar(source.charCodeAt(i))) return this.word(i);
+    else check.token(i, c);
+    return i + 1;
+  }
+
+  /** `]` followed by `[` (trivia between): the two lists become one, same length. */
+  private closeBracket(i: number): number {
+    this.check.bracketClose(i);
+    const next = this.skipTrivia(i + 1);
+    if (this.source[next] !== '[') return i + 1;
+    this.text.replace(i, i + 1, ' ');
+    this.skipTrivia(i + 1, true);
+    this.text.replace(next, next + 1, ' ');
+    return next + 1;
+  }
+
+  /** A bare word; one with dots or dashes that is not a numeral is quoted. */
+  private word(i: number): number {
+    const end = endOfWord(this.source, i);
+    const word = this.source.slice(i, end);
+    if (isWordStart(this.source.charCodeAt(i))) this.check.word(word, i);
+    else this.check.token(i, word);
+    if ((word.includes('.') || word.includes('-')) && !NUMERAL.test(word))
+      this.text.replace(i, end, `"${word}"`);
+    return end;
+  }
 
   /**
    * Index after whitespace and comments starting at `from`. With `blank`, comments are overwritten by
    * spaces (newlines kept): ts-graphviz does not accept comments everywhere DOT does (`a // x\n -> b`).
    */
-  const skipTrivia = (from: number, blank = false): number => {
+  private skipTrivia(from: number, blank = false): number {
+    const { source } = this;
     let i = from;
-    while (i < n) {
+    while (i < this.n) {
       const c = source[i]!;
       let end = i;
       if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '\v') {
@@ -63,119 +120,80 @@ export function prelexDot(source: string, options: { file?: string; maxNestingDe
         continue;
       }
       if (c === '#' || (c === '/' && source[i + 1] === '/')) end = endOfLine(source, i);
-      else if (c === '/' && source[i + 1] === '*') end = endOfBlockComment(i);
+      else if (c === '/' && source[i + 1] === '*') end = this.endOfBlockComment(i);
       else break;
-      if (blank) replace(i, end, source.slice(i, end).replace(/[^\n\r]/g, ' '));
+      if (blank) this.text.replace(i, end, source.slice(i, end).replace(/[^\n\r]/g, ' '));
       i = end;
     }
     return i;
-  };
-  const endOfBlockComment = (start: number): number => {
-    const close = source.indexOf('*/', start + 2);
-    if (close === -1)
-      fail(start, 'This "/*" comment is never closed: expected "*/" before the end of the file.');
-    return close + 2;
-  };
+  }
 
-  const lexString = (start: number): number => {
+  private endOfBlockComment(start: number): number {
+    const close = this.source.indexOf('*/', start + 2);
+    if (close === -1)
+      this.fail(start, 'This "/*" comment is never closed: expected "*/" before the end of the file.');
+    return close + 2;
+  }
+
+  /** A quoted string: raw newlines escaped, backslash-newline dropped, `"a" + "b"` folded into one. */
+  private lexString(start: number): number {
+    const { source } = this;
     let i = start + 1;
     for (;;) {
-      if (i >= n) {
-        fail(start, 'This quoted string is never closed: expected a closing " before the end of the file.');
+      if (i >= this.n) {
+        this.fail(
+          start,
+          'This quoted string is never closed: expected a closing " before the end of the file.',
+        );
       }
       const c = source[i];
-      if (c === '\\') {
-        const next = source[i + 1];
-        if (next === '\n') {
-          replace(i, i + 2, '');
-          i += 2;
-        } else if (next === '\r' && source[i + 2] === '\n') {
-          replace(i, i + 3, '');
-          i += 3;
-        } else {
-          i += 2;
-        }
-      } else if (c === '\n' || c === '\r') {
+      if (c === '\\') i = this.escape(i);
+      else if (c === '\n' || c === '\r') {
         const width = c === '\r' && source[i + 1] === '\n' ? 2 : 1;
-        replace(i, i + width, '\\n');
+        this.text.replace(i, i + width, '\\n');
         i += width;
       } else if (c === '"') {
-        const plus = skipTrivia(i + 1);
-        if (source[plus] === '+') {
-          const open = skipTrivia(plus + 1);
-          if (source[open] === '"') {
-            replace(i, open + 1, '');
-            i = open + 1;
-            continue;
-          }
-        }
-        return i + 1;
+        const joined = this.concatenation(i);
+        if (joined === undefined) return i + 1;
+        i = joined;
       } else {
         i++;
       }
     }
-  };
+  }
 
-  const lexHtml = (start: number): number => {
+  /** A backslash in a string at `i`: a line continuation is dropped; returns the index after the escape. */
+  private escape(i: number): number {
+    const next = this.source[i + 1];
+    if (next === '\n') {
+      this.text.replace(i, i + 2, '');
+      return i + 2;
+    }
+    if (next === '\r' && this.source[i + 2] === '\n') {
+      this.text.replace(i, i + 3, '');
+      return i + 3;
+    }
+    return i + 2;
+  }
+
+  /** At a closing quote: if `+ "` follows, joins the strings and returns where the next one's text starts. */
+  private concatenation(quote: number): number | undefined {
+    const plus = this.skipTrivia(quote + 1);
+    if (this.source[plus] !== '+') return undefined;
+    const open = this.skipTrivia(plus + 1);
+    if (this.source[open] !== '"') return undefined;
+    this.text.replace(quote, open + 1, '');
+    return open + 1;
+  }
+
+  private lexHtml(start: number): number {
     let depth = 0;
-    for (let i = start; i < n; i++) {
-      if (source[i] === '<') depth++;
-      else if (source[i] === '>' && --depth === 0) return i + 1;
+    for (let i = start; i < this.n; i++) {
+      if (this.source[i] === '<') depth++;
+      else if (this.source[i] === '>' && --depth === 0) return i + 1;
     }
-    return fail(start, 'This "<" starts an HTML-like id that is never closed: expected a matching ">".');
-  };
-
-  let i = 0;
-  if (source.charCodeAt(0) === 0xfeff) {
-    replace(0, 1, '');
-    i = 1;
+    return this.fail(start, 'This "<" starts an HTML-like id that is never closed: expected a matching ">".');
   }
-  while (i < n) {
-    const t = skipTrivia(i, true);
-    if (t >= n) break;
-    i = t;
-    const c = source[i]!;
-    if (c === '"') {
-      check.token(i, '"');
-      i = lexString(i);
-    } else if (c === '<') {
-      check.token(i, '<');
-      i = lexHtml(i);
-    } else if (c === '{') {
-      check.open(i);
-      i++;
-    } else if (c === '}') {
-      check.close(i);
-      i++;
-    } else if (c === '[') {
-      check.bracketOpen(i);
-      i++;
-    } else if (c === ']') {
-      check.bracketClose(i);
-      const next = skipTrivia(i + 1);
-      if (source[next] === '[') {
-        replace(i, i + 1, ' ');
-        skipTrivia(i + 1, true);
-        replace(next, next + 1, ' ');
-        i = next + 1;
-      } else {
-        i++;
-      }
-    } else if (isWordChar(source.charCodeAt(i))) {
-      const end = endOfWord(source, i);
-      const word = source.slice(i, end);
-      if (isWordStart(source.charCodeAt(i))) check.word(word, i);
-      else check.token(i, word);
-      if ((word.includes('.') || word.includes('-')) && !NUMERAL.test(word)) replace(i, end, `"${word}"`);
-      i = end;
-    } else {
-      check.token(i, c);
-      i++;
-    }
-  }
-  check.finish(n);
-  flush(n);
-  return { text: out.join(''), map };
 }
 
 function endOfLine(source: string, from: number): number {
