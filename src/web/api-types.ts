@@ -1,23 +1,10 @@
-/** The JSON the server answers with, as the web view reads it (README "The HTTP server"). */
-export interface RunInfo {
-  id: string;
-  name: string;
-  goal: string;
-  status: string;
-  event_count: number;
-  created_at: string;
-  updated_at: string;
-  dry_run: boolean;
-  scenario?: boolean;
-  current_node?: string;
-  started_at?: string;
-  ended_at?: string;
-  cost_usd: number;
-  tokens: { input: number; output: number };
-  quality?: string;
-  notes?: string;
-  failure?: { node?: string; reason: string };
-}
+import type { RunViewJson } from '../shared/run-view-json.js';
+
+/**
+ * The JSON the server answers with, as the web view reads it (README "The HTTP server"). A run is the
+ * server's own type (`runView` returns it), so this view cannot lack a field the server sends.
+ */
+export type RunInfo = RunViewJson;
 
 export interface Question {
   id: string;
