@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { ZodError } from 'zod';
 import { AttractorError } from '../shared/errors.js';
+import type { ServerInfoJson } from '../shared/server-responses.js';
 import { hostAllowList } from './allowed-hosts.js';
 import { ApiError } from './api-error.js';
 import { hostGuard, stateChangeGuard, tokenGuard } from './request-guards.js';
@@ -74,7 +75,7 @@ export function createServerApp(
       fork: app.routes.some((r) => r.method === 'POST' && r.path === '/pipelines/:id/fork'),
       allow_dirs: options.allowDirs.length > 0,
       allow_tools: options.allowTools,
-    }),
+    } satisfies ServerInfoJson),
   );
   return app;
 }

@@ -4,6 +4,7 @@ import type { Hono } from 'hono';
 import { DIFF_FILE } from '../../actors/codergen/recording-changes.js';
 import { graphToJson } from '../../compiler/graph-to-json.js';
 import { newestJournalCheckpoint } from '../../run/checkpoint-journal.js';
+import type { NodeDetailsJson } from '../../shared/server-responses.js';
 import { renderSvg } from '../../svg/render-svg.js';
 import { ApiError } from '../api-error.js';
 import { NODE_STATUS_FILL } from '../node-statuses.js';
@@ -103,7 +104,7 @@ export function registerRunFileRoutes(app: Hono, manager: RunService): void {
       stderr: stage ? readTail(path.join(stage, 'stderr.log')) : null,
       // What an agent changed in its working tree (a git work tree), its latest visit's.
       diff: stage ? readHead(path.join(stage, DIFF_FILE)) : null,
-    });
+    } satisfies NodeDetailsJson);
   });
 
   app.get('/pipelines/:id/graph', async (c) => {
