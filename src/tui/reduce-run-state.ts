@@ -6,7 +6,7 @@ import { applyAgentAction } from './apply-agent-action.js';
 import { describeRoute } from './describe-route.js';
 import { explainRoute } from './explain-route.js';
 import { orderNodes } from './order-nodes.js';
-import type { NodeStatus, NodeView, RunState } from './run-state.js';
+import type { BranchView, NodeStatus, NodeView, RunState } from './run-state.js';
 
 export function initialRunState(graph: PipelineGraph): RunState {
   const nodes: Record<string, NodeView> = {};
@@ -201,7 +201,7 @@ export function reduceRunState(graph: PipelineGraph, state: RunState, event: Pip
       const ids = event.data.branches;
       return patchNode(state, id, (node) => ({
         ...node,
-        branches: ids.map((b) => ({ id: b, status: 'pending' as NodeStatus })),
+        branches: ids.map((b): BranchView => ({ id: b, status: 'pending' })),
       }));
     }
     case 'parallel.branch.start':
