@@ -120,7 +120,7 @@ function formatWait(ms: number): string {
 /** The argument a person recognises a tool call by (its path or command), cut to one short line. */
 function firstArgument(args: unknown): string {
   if (typeof args !== 'object' || args === null) return '';
-  const value = Object.values(args).find((v) => typeof v === 'string') as string | undefined;
+  const value = Object.values(args).find((v): v is string => typeof v === 'string');
   if (value === undefined) return '';
   const line = value.split('\n', 1)[0] ?? '';
   return line.length > 60 ? `${line.slice(0, 59)}…` : line;

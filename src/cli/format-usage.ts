@@ -6,10 +6,15 @@ interface ShownUsage {
   unpriced_calls: number;
 }
 
-function shownUsage(value: unknown): ShownUsage | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const u = value as Record<string, unknown>;
-  const num = (key: string): number => (typeof u[key] === 'number' ? (u[key] as number) : 0);
+/** Usage totals as events and results carry them (`usageTotals`): open to new counters. */
+type UsageTotals = Readonly<Record<string, unknown>> | undefined;
+
+function shownUsage(u: UsageTotals): ShownUsage | undefined {
+  if (u === undefined) return undefined;
+  const num = (key: string): number => {
+    const value = u[key];
+    return typeof value === 'number' ? value : 0;
+  };
   if (num('calls') <= 0) return undefined;
   return {
     calls: num('calls'),
@@ -22,7 +27,7 @@ function shownUsage(value: unknown): ShownUsage | undefined {
 const usd = (value: number): string => `$${value < 1 ? value.toFixed(4) : value.toFixed(2)}`;
 
 /** `12,345 tokens, $0.0123` (`cost unknown` when no call had a catalog price); undefined: no model calls. */
-export function formatUsage(value: unknown): string | undefined {
+export function formatUsage(value: UsageTotals): string | undefined {
   const usage = shownUsage(value);
   if (!usage) return undefined;
   const cost =
@@ -33,7 +38,7 @@ export function formatUsage(value: unknown): string | undefined {
 }
 
 /** A real run's last line: `Cost: $0.0123 — 12,345 tokens in 3 model calls (claude-sonnet-4-6)`. */
-export function formatRunCost(value: unknown, models: readonly string[]): string | undefined {
+export function formatRunCost(value: UsageTotals, models: readonly string[]): string | undefined {
   const usage = shownUsage(value);
   const spent = formatUsage(value);
   if (!usage || !spent) return undefined;

@@ -1,6 +1,9 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
+import { ZodError } from 'zod';
+import { AttractorError } from '../shared/errors.js';
+import type { ServerInfoJson } from '../shared/server-responses.js';
 import { hostAllowList } from './allowed-hosts.js';
 import { ApiError } from './api-error.js';
 import { errorAnswer } from './error-answer.js';
@@ -68,7 +71,7 @@ export function createServerApp(
       fork: app.routes.some((r) => r.method === 'POST' && r.path === '/pipelines/:id/fork'),
       allow_dirs: options.allowDirs.length > 0,
       allow_tools: options.allowTools,
-    }),
+    } satisfies ServerInfoJson),
   );
   return app;
 }

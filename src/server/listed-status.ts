@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { type RunStatus, RunStatusSchema } from './run-record.js';
+import { type RunStatus, RunStatusSchema } from '../shared/run-view-json.js';
 
 /**
  * The status the API shows: the stored one, except that a running run at an open gate is `waiting`

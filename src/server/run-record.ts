@@ -1,20 +1,5 @@
 import { z } from 'zod';
-
-/**
- * Where a run stands, as the server reports it. `interrupted`: its server died while it ran. `waiting`:
- * checkpointed at a gate with no worker holding it (PostgreSQL store); an answer schedules it again.
- */
-export const RunStatusSchema = z.enum([
-  'queued',
-  'running',
-  'completed',
-  'failed',
-  'cancelled',
-  'paused',
-  'interrupted',
-  'waiting',
-]);
-export type RunStatus = z.infer<typeof RunStatusSchema>;
+import { type RunStatus, RunStatusSchema } from '../shared/run-view-json.js';
 
 /** What the client asked for when submitting the run; kept so a resume runs it the same way. */
 export const RunRequestOptionsSchema = z.object({

@@ -1,5 +1,6 @@
 import type { RunRecordSink } from '../run/mirrored-run-recorder.js';
-import type { RunRecord, RunStatus, StoredQuestion } from './run-record.js';
+import type { RunStatus } from '../shared/run-view-json.js';
+import type { RunRecord, StoredQuestion } from './run-record.js';
 
 export interface ListRunsQuery {
   status?: RunStatus;

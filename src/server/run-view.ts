@@ -1,3 +1,4 @@
+import type { RunViewJson } from '../shared/run-view-json.js';
 import { listedStatus } from './listed-status.js';
 import type { RunRecord } from './run-record.js';
 import type { RunSummary } from './run-summary.js';
@@ -10,9 +11,10 @@ export interface RunViewFacts {
 }
 
 /** The public JSON of one run (`GET /pipelines/{id}`, list items). */
-export function runView(record: RunRecord, facts: RunViewFacts): Record<string, unknown> {
+export function runView(record: RunRecord, facts: RunViewFacts): RunViewJson {
   const ended = record.status === 'completed' || record.status === 'failed' || record.status === 'cancelled';
   const { summary } = facts;
+  const outcome: RunViewJson['outcome'] = record.status === 'completed' ? 'success' : 'fail';
   return {
     id: record.id,
     name: record.name,
@@ -34,7 +36,7 @@ export function runView(record: RunRecord, facts: RunViewFacts): Record<string, 
     ...(record.stopped_at ? { stopped_at: record.stopped_at } : {}),
     ...(ended
       ? {
-          outcome: record.status === 'completed' ? 'success' : 'fail',
+          outcome,
           notes:
             record.failure?.reason ??
             (record.status === 'completed' ? `reached ${record.stopped_at ?? 'exit'}` : ''),

@@ -2,17 +2,12 @@ import type { EventData, EventKind } from './events/event-data-schemas.js';
 
 export type { EventData, EventKind } from './events/event-data-schemas.js';
 
-/**
- * A field read by name before the event is narrowed by kind is `unknown`, as it was when `data` was a
- * plain record: code written against that keeps compiling, and narrowing gives the typed field.
- */
-type UnnamedFields = { readonly [field: string]: unknown };
-
 /** One event of kind `K`: what a run writes as a line of `events.jsonl`. */
 export interface PipelineEventOf<K extends EventKind> {
   kind: K;
   node_id?: string;
-  data: EventData<K> & UnnamedFields;
+  /** Exactly the kind's schema's output: a misspelt field is a type error, so narrow by `kind` first. */
+  data: EventData<K>;
   /** ISO-8601 time the event happened. */
   timestamp: string;
 }

@@ -31,13 +31,16 @@ export type AgentAction =
 
 const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
+function isArgsObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function asArgs(value: unknown): Record<string, unknown> {
-  if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  if (isArgsObject(value)) return value;
   if (typeof value === 'string') {
     try {
       const parsed: unknown = JSON.parse(value);
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
-        return parsed as Record<string, unknown>;
+      if (isArgsObject(parsed)) return parsed;
     } catch {
       // Arguments still streaming, or not JSON: shown as one raw value.
     }
@@ -46,7 +49,15 @@ function asArgs(value: unknown): Record<string, unknown> {
   return {};
 }
 
-const PLAN_STATUSES = new Set<string>(['pending', 'in_progress', 'completed']);
+const PLAN_STATUSES: readonly string[] = [
+  'pending',
+  'in_progress',
+  'completed',
+] satisfies PlanEntry['status'][];
+
+function isPlanStatus(status: string): status is PlanEntry['status'] {
+  return PLAN_STATUSES.includes(status);
+}
 
 /** An ACP plan's entries; one with no text is dropped, an unknown status reads as pending. */
 function planEntries(entries: readonly { content: string; priority: string; status: string }[]): PlanEntry[] {
@@ -56,7 +67,7 @@ function planEntries(entries: readonly { content: string; priority: string; stat
       : [
           {
             content: e.content,
-            status: PLAN_STATUSES.has(e.status) ? (e.status as PlanEntry['status']) : 'pending',
+            status: isPlanStatus(e.status) ? e.status : 'pending',
             ...(e.priority ? { priority: e.priority } : {}),
           },
         ],

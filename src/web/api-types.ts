@@ -1,55 +1,19 @@
-/** The JSON the server answers with, as the web view reads it (README "The HTTP server"). */
-export interface RunInfo {
-  id: string;
-  name: string;
-  goal: string;
-  status: string;
-  event_count: number;
-  created_at: string;
-  updated_at: string;
-  dry_run: boolean;
-  scenario?: boolean;
-  current_node?: string;
-  started_at?: string;
-  ended_at?: string;
-  cost_usd: number;
-  tokens: { input: number; output: number };
-  quality?: string;
-  notes?: string;
-  failure?: { node?: string; reason: string };
-}
+import type { RunViewJson } from '../shared/run-view-json.js';
+import type {
+  NodeDetailsJson,
+  PipelineDescriptionJson,
+  QuestionJson,
+  ServerInfoJson,
+} from '../shared/server-responses.js';
 
-export interface Question {
-  id: string;
-  text: string;
-  type: string;
-  options: { key: string; label: string }[];
-  accepts_text: boolean;
-  text_option?: string;
-  stage: string;
-}
+/**
+ * The JSON the server answers with, as the web view reads it (README "The HTTP server"). Each is the
+ * server's own type (`runView` returns a run's; the routes build the rest with `satisfies`), so this
+ * view cannot lack or misname a field the server sends.
+ */
+export type RunInfo = RunViewJson;
 
-export interface NodeDetails {
-  node_id: string;
-  state: string;
-  status: Record<string, unknown> | null;
-  prompt: string | null;
-  response: string | null;
-  stdout: string | null;
-  stderr: string | null;
-  /** What the node's agent changed in its working tree (a unified diff), when it is a git work tree. */
-  diff: string | null;
-}
-
-export interface ServerInfo {
-  fork: boolean;
-  allow_dirs: boolean;
-  allow_tools: boolean;
-}
-
-export interface PipelineDescription {
-  name: string;
-  goal: string;
-  vars: { name: string; default?: string }[];
-  errors: string[];
-}
+export type Question = QuestionJson;
+export type NodeDetails = NodeDetailsJson;
+export type ServerInfo = ServerInfoJson;
+export type PipelineDescription = PipelineDescriptionJson;

@@ -5,7 +5,7 @@ import { parseScenario } from '../../src/actors/simulated/scenario.js';
 import { createSimulatedBackend } from '../../src/actors/simulated/simulated-backend.js';
 import { startPipeline } from '../../src/run/engine.js';
 import type { RunOptions, RunResult } from '../../src/run/run-types.js';
-import type { PipelineEvent } from '../../src/shared/pipeline-event.js';
+import { type EventKind, isEvent, type PipelineEvent } from '../../src/shared/pipeline-event.js';
 import { tempDir as makeTempDir } from './temp-dir.js';
 
 /** A temp folder removed after the test (run directories by default). */
@@ -52,6 +52,24 @@ export async function runDot(
       .map((e) => e.node_id ?? ''),
     runDir: result.runDir,
   };
+}
+
+/** The events of one kind, typed by it, and of one node when `nodeId` is given. */
+export function eventsOf<K extends EventKind>(
+  events: readonly PipelineEvent[],
+  kind: K,
+  nodeId?: string,
+): Extract<PipelineEvent, { kind: K }>[] {
+  return events.filter((e) => isEvent(e, kind)).filter((e) => nodeId === undefined || e.node_id === nodeId);
+}
+
+/** The first event of one kind (of one node when `nodeId` is given), typed by its kind. */
+export function eventOf<K extends EventKind>(
+  events: readonly PipelineEvent[],
+  kind: K,
+  nodeId?: string,
+): Extract<PipelineEvent, { kind: K }> | undefined {
+  return eventsOf(events, kind, nodeId)[0];
 }
 
 export function readJson(path: string): Record<string, unknown> {

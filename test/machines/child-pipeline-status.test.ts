@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runDot, tempDir } from '../helpers/run-helpers.js';
+import { eventOf, runDot, tempDir } from '../helpers/run-helpers.js';
 
 describe('manager loop over a child pipeline that does not complete', () => {
   it('a child that fails makes the manager node FAIL, not SUCCESS', async () => {
@@ -24,9 +24,9 @@ describe('manager loop over a child pipeline that does not complete', () => {
     const file = join(dir, 'parent.dot');
     writeFileSync(file, parent);
     const run = await runDot(parent, { file });
-    const boss = run.events.find((e) => e.kind === 'node.complete' && e.node_id === 'boss');
-    expect(boss?.data['status']).toBe('fail');
-    expect(String(boss?.data['failure_reason'])).toContain('Child failed');
+    const boss = eventOf(run.events, 'node.complete', 'boss');
+    expect(boss?.data.status).toBe('fail');
+    expect(String(boss?.data.failure_reason)).toContain('Child failed');
     expect(run.result.status).toBe('failed');
   });
 });

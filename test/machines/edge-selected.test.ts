@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
-import { readEvents, runDot } from '../helpers/run-helpers.js';
+import { eventsOf, readEvents, runDot } from '../helpers/run-helpers.js';
 
 describe('edge.selected: the engine reports each routing decision', () => {
   it('names the step that chose each edge, and the attribute behind each jump', async () => {
@@ -50,12 +50,12 @@ describe('edge.selected: the engine reports each routing decision', () => {
     const viaLabel = run.events.find((e) => e.kind === 'edge.selected' && e.data['from'] === 'a');
     expect(viaLabel?.node_id).toBe('a');
     expect(viaLabel?.data).toMatchObject({ label: '[G] Go', edge_index: 1 });
-    const jump = run.events.find((e) => e.kind === 'edge.selected' && e.data['from'] === 'd');
-    expect(jump?.data['jump']).toBe(true);
-    const failEdge = run.events.find(
-      (e) => e.kind === 'edge.selected' && e.data['from'] === 'b' && e.data['to'] === 'fixer',
+    const jump = eventsOf(run.events, 'edge.selected').find((e) => e.data.from === 'd');
+    expect(jump?.data.jump).toBe(true);
+    const failEdge = eventsOf(run.events, 'edge.selected').find(
+      (e) => e.data.from === 'b' && e.data.to === 'fixer',
     );
-    expect(failEdge?.data['condition']).toBe('outcome=fail');
+    expect(failEdge?.data.condition).toBe('outcome=fail');
     // Decided after the node completed and before the next one starts; the log holds the same.
     const kinds = run.kinds;
     const at = kinds.indexOf('edge.selected');

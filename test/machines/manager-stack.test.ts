@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
 import { createSimulatedBackend } from '../../src/actors/simulated/simulated-backend.js';
 import { startPipeline } from '../../src/run/engine.js';
-import { runDot, tempDir } from '../helpers/run-helpers.js';
+import { eventOf, eventsOf, runDot, tempDir } from '../helpers/run-helpers.js';
 
 describe('manager loop: stack.child_workdir, steering files and stack.child_autostart', () => {
   it("runs the child's tools in stack.child_workdir and steers into the child's stage directory", async () => {
@@ -43,10 +43,10 @@ describe('manager loop: stack.child_workdir, steering files and stack.child_auto
     );
     const steering = join(run.runDir, 'boss', 'child', 'hold', 'steering.md');
     expect(readFileSync(steering, 'utf8')).toBe('Keep it small\n');
-    const held = run.events.find((e) => e.kind === 'node.complete' && e.node_id === 'hold');
-    expect(held?.data['notes']).toBe('Keep it small');
-    const steer = run.events.find((e) => e.kind === 'manager.steer' && e.data['child_node'] === 'hold');
-    expect(steer?.data['file']).toBe(steering);
+    const held = eventOf(run.events, 'node.complete', 'hold');
+    expect(held?.data.notes).toBe('Keep it small');
+    const steer = eventsOf(run.events, 'manager.steer').find((e) => e.data.child_node === 'hold');
+    expect(steer?.data.file).toBe(steering);
     // The child's folder is reported, but not under the key an observing manager reads as its input.
     expect(run.result.context['manager.child.run_dir']).toBe(join(run.runDir, 'boss', 'child'));
     expect(run.result.context['stack.child.run_dir']).toBeUndefined();

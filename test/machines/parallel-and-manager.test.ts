@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { QueueInterviewer } from '../../src/actors/interviewers/queue.js';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
-import { runDot, tempDir } from '../helpers/run-helpers.js';
+import { eventOf, runDot, tempDir } from '../helpers/run-helpers.js';
 
 describe('parallel fan-out and fan-in', () => {
   it('runs branches really concurrently: each branch waits until all three have started', async () => {
@@ -40,8 +40,8 @@ describe('parallel fan-out and fan-in', () => {
     }`;
     const run = await runDot(dot, { registry });
     expect(run.result.status).toBe('completed');
-    const fan = run.events.find((e) => e.kind === 'node.complete' && e.node_id === 'fan');
-    expect(fan?.data['status']).toBe('success');
+    const fan = eventOf(run.events, 'node.complete', 'fan');
+    expect(fan?.data.status).toBe('success');
     // Branch nodes are visible on the one event stream, tagged with their branch.
     const branchStarts = run.events.filter((e) => e.kind === 'node.start' && e.data['branch']);
     expect(branchStarts.map((e) => e.node_id).sort()).toEqual(['a', 'b', 'c']);
@@ -125,8 +125,8 @@ describe('parallel fan-out and fan-in', () => {
       join -> exit
     }`;
     const run = await runDot(dot);
-    const fan = run.events.find((e) => e.kind === 'node.complete' && e.node_id === 'fan');
-    expect(fan?.data['status']).toBe('partial_success');
+    const fan = eventOf(run.events, 'node.complete', 'fan');
+    expect(fan?.data.status).toBe('partial_success');
     expect(String(run.result.context['good.tool.output'])).toContain('fine');
     expect(run.result.context['parallel.fan_in.best_id']).toBe('good');
     expect(run.result.status).toBe('completed');

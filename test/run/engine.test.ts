@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
 import { createSimulatedBackend } from '../../src/actors/simulated/simulated-backend.js';
-import { readEvents, readJson, runDot, tempDir } from '../helpers/run-helpers.js';
+import { eventOf, eventsOf, readEvents, readJson, runDot, tempDir } from '../helpers/run-helpers.js';
 import { runTimersUntilSettled } from '../helpers/run-timers-until-settled.js';
 
 const LINEAR = `digraph linear {
@@ -45,11 +45,13 @@ describe('a linear run', () => {
     const run = await runDot(LINEAR);
     const start = run.events.find((e) => e.kind === 'pipeline.start');
     expect(start?.data).toMatchObject({ name: 'linear', goal: 'Ship the feature' });
-    const complete = run.events.find((e) => e.kind === 'node.complete' && e.node_id === 'build');
-    expect(complete?.data['status']).toBe('success');
+    const complete = eventOf(run.events, 'node.complete', 'build');
+    expect(complete?.data.status).toBe('success');
     expect(run.events.find((e) => e.kind === 'pipeline.complete')?.node_id).toBe('exit');
-    expect(typeof complete?.data['duration_ms']).toBe('number');
-    expect(typeof run.events.at(-1)?.data['duration_ms']).toBe('number');
+    expect(typeof complete?.data.duration_ms).toBe('number');
+    expect(typeof eventOf(run.events, 'pipeline.complete')?.data.duration_ms).toBe('number');
+    expect(run.events.at(-1)?.kind).toBe('pipeline.finalize');
+    expect(typeof eventOf(run.events, 'pipeline.finalize')?.data.duration_ms).toBe('number');
     for (const e of run.events) expect(typeof e.timestamp).toBe('string');
   });
 });
@@ -164,8 +166,8 @@ describe('retries', () => {
     });
     expect(run.visited.filter((v) => v === 'work')).toHaveLength(visits);
     expect(run.events.filter((e) => e.kind === 'node.retry')).toHaveLength(visits - 1);
-    const complete = run.events.filter((e) => e.kind === 'node.complete' && e.node_id === 'work');
-    expect(complete.map((e) => e.data['status'])).toEqual([status]);
+    const complete = eventsOf(run.events, 'node.complete', 'work');
+    expect(complete.map((e) => e.data.status)).toEqual([status]);
   });
 
   it('graph default_max_retries applies to nodes without max_retries', async () => {
@@ -265,9 +267,9 @@ describe('tool nodes and timeouts', () => {
     const run = await runDot(d);
     // Real time on purpose: a real `sleep 20` must be killed. The bound is far below the 20 s it would take.
     expect(Date.now() - began).toBeLessThan(5000);
-    const complete = run.events.find((e) => e.kind === 'node.complete' && e.node_id === 'slow');
-    expect(complete?.data['status']).toBe('fail');
-    expect(String(complete?.data['failure_reason'])).toMatch(/timed out/);
+    const complete = eventOf(run.events, 'node.complete', 'slow');
+    expect(complete?.data.status).toBe('fail');
+    expect(String(complete?.data.failure_reason)).toMatch(/timed out/);
   });
 });
 

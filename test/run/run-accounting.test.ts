@@ -5,7 +5,7 @@ import { UsageLedger } from '../../src/actors/codergen/usage-ledger.js';
 import type { CodergenBackend } from '../../src/actors/codergen-backend.js';
 import { resumePipeline } from '../../src/run/engine.js';
 import type { PipelineEvent } from '../../src/shared/pipeline-event.js';
-import { runDot } from '../helpers/run-helpers.js';
+import { eventOf, runDot } from '../helpers/run-helpers.js';
 
 const DOT = `digraph budget { start [shape=Mdiamond]; exit [shape=Msquare];
   a [prompt="first"]; b [prompt="second"]; start -> a -> b -> exit; }`;
@@ -36,8 +36,8 @@ describe('run accounting', () => {
     const ledger = new UsageLedger();
     const run = await runDot(DOT, { backend: spendingBackend(ledger, new Set()), accounting: ledger });
     expect(run.result.status).toBe('completed');
-    const complete = run.events.find((e) => e.kind === 'node.complete' && e.node_id === 'a')!;
-    expect(complete.data['usage']).toMatchObject({ calls: 1, input_tokens: 1_000_000, cost_usd: 3 });
+    const complete = eventOf(run.events, 'node.complete', 'a');
+    expect(complete?.data.usage).toMatchObject({ calls: 1, input_tokens: 1_000_000, cost_usd: 3 });
     const status = JSON.parse(readFileSync(join(run.result.runDir, 'a', 'status.json'), 'utf8'));
     expect(status.usage).toMatchObject({ calls: 1, cost_usd: 3 });
     const finalize = run.events.find((e) => e.kind === 'pipeline.finalize')!;

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startPipeline } from '../../src/run/engine.js';
-import { runDot, tempDir } from '../helpers/run-helpers.js';
+import { eventOf, runDot, tempDir } from '../helpers/run-helpers.js';
 
 const DOT = `digraph where { start [shape=Mdiamond]; a [prompt="a"]; exit [shape=Msquare]; start -> a -> exit }`;
 
@@ -13,7 +13,8 @@ describe('RunOptions: runDir (the run directory itself) and runsRoot (the defaul
     expect(run.result.runDir).toBe(runDir);
     for (const f of ['manifest.json', 'checkpoint.json', 'events.jsonl', join('a', 'status.json')])
       expect(existsSync(join(runDir, f)), f).toBe(true);
-    expect(run.events[0]?.data['run_dir']).toBe(runDir);
+    expect(run.events[0]?.kind).toBe('pipeline.start');
+    expect(eventOf(run.events, 'pipeline.start')?.data.run_dir).toBe(runDir);
   });
 
   it('runsRoot: <root>/<graph>/<run id>/', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listedStatus } from '../../src/server/listed-status.js';
-import type { RunStatus } from '../../src/server/run-record.js';
+import type { RunStatus } from '../../src/shared/run-view-json.js';
 
 describe('listedStatus: a running run at an open gate is waiting for a person', () => {
   const cases: [RunStatus, number, string][] = [

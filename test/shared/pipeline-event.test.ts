@@ -25,3 +25,22 @@ describe('isEvent and onEventOf', () => {
     expect(routes).toEqual(['a → b']);
   });
 });
+
+describe('PipelineEvent data', () => {
+  it("is exactly its kind's fields: a misspelt field does not compile", () => {
+    const event = events[2];
+    if (event?.kind !== 'node.complete') throw new Error('the third event is a node.complete');
+    expect(event.data.status).toBe('fail');
+    // @ts-expect-error -- `stauts` is no field of node.complete; `data` has no index signature.
+    expect(event.data.stauts).toBeUndefined();
+    expectTypeOf(event.data).not.toHaveProperty('stauts');
+    expectTypeOf(event.data).toHaveProperty('status');
+  });
+
+  it('has no field of another kind before it is narrowed', () => {
+    const event = events[0];
+    // @ts-expect-error -- `status` belongs to some kinds only: narrow by `kind` to read it.
+    expect(event?.data.status).toBeUndefined();
+    expectTypeOf<PipelineEvent['data']>().not.toHaveProperty('status');
+  });
+});

@@ -1,10 +1,9 @@
 import type { ExecutionEnvironment } from '../../agent/environment/execution-environment.js';
 import { LocalExecutionEnvironment } from '../../agent/environment/local-execution-environment.js';
 import { getProfile } from '../../agent/profiles/get-profile.js';
-import { type AgentEvent, AgentEventKind } from '../../agent/session/agent-event.js';
+import { type AgentEvent, AgentEventKind, type AgentEventOf } from '../../agent/session/agent-event.js';
 import { createSession } from '../../agent/session/session.js';
 import type { Turn } from '../../agent/session/turn.js';
-import type { TokenUsage } from '../../llm/index.js';
 import { anySignal } from '../../shared/any-signal.js';
 import type { CodergenBackend, CodergenRequest, CodergenResult } from '../codergen-backend.js';
 import { watchSteering } from '../steering-file.js';
@@ -123,20 +122,24 @@ async function runVisit(
     ? request.prompt
     : [request.contextSummary, request.prompt].filter(Boolean).join('\n\n');
   let finalText = '';
-  let error: AgentEvent | undefined;
-  let turnLimit: AgentEvent | undefined;
+  let error: AgentEventOf<'error'> | undefined;
+  let turnLimit: AgentEventOf<'turn_limit'> | undefined;
   // Every event, SESSION_END at shutdown included, goes to the pipeline stream.
   const onEvent = (event: AgentEvent) => {
     let extra: { cost_usd?: number; node_totals?: Record<string, unknown> } = {};
     if (event.kind === AgentEventKind.USAGE) {
-      const cost = ledger.record({
-        nodeId: node.id,
-        model: String(event.data['model'] ?? choice.model),
-        usage: event.data['usage'] as TokenUsage,
-      });
-      extra = { cost_usd: cost, node_totals: ledger.nodeTotals(node.id) };
+      const { usage } = event.data;
+      // The built-in session's USAGE always carries the call's usage (only an ACP agent's may lack it).
+      if (usage) {
+        const cost = ledger.record({
+          nodeId: node.id,
+          model: String(event.data.model ?? choice.model),
+          usage,
+        });
+        extra = { cost_usd: cost, node_totals: ledger.nodeTotals(node.id) };
+      }
     } else if (event.kind === AgentEventKind.ASSISTANT_TEXT_END) {
-      finalText = String(event.data['text'] ?? '');
+      finalText = event.data.text;
       error = undefined;
     } else if (event.kind === AgentEventKind.ERROR) error = event;
     else if (event.kind === AgentEventKind.TURN_LIMIT) turnLimit = event;
@@ -173,9 +176,9 @@ async function runVisit(
   if (error) {
     const reason = describeModelFailure(
       {
-        message: String(error.data['error'] ?? 'unknown error'),
-        ...(typeof error.data['code'] === 'string' ? { code: error.data['code'] } : {}),
-        ...(typeof error.data['provider'] === 'string' ? { provider: error.data['provider'] } : {}),
+        message: error.data.error,
+        ...(error.data.code !== undefined ? { code: error.data.code } : {}),
+        ...(error.data.provider !== undefined ? { provider: error.data.provider } : {}),
       },
       choice.provider,
       resolved.providers,
@@ -183,12 +186,12 @@ async function runVisit(
     return { ...base, outcome: { status: 'fail', failure_reason: reason } };
   }
   if (turnLimit) {
-    const limit = turnLimit.data['limit'];
+    const { limit, kind } = turnLimit.data;
     return {
       ...base,
       outcome: {
         status: 'partial_success',
-        notes: `the agent stopped at its ${String(turnLimit.data['kind'] ?? 'turn')} limit of ${String(limit)}`,
+        notes: `the agent stopped at its ${kind} limit of ${limit}`,
       },
     };
   }

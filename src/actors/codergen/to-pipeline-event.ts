@@ -16,8 +16,8 @@ export function toPipelineEvent(event: AgentEvent): AgentPipelineEvent {
     data['output'] = output.slice(0, EVENT_OUTPUT_LIMIT);
     data['output_chars'] = output.length;
   }
-  // The agent library keeps each kind's data as a plain record (its fields are listed on AgentEvent);
-  // the pipeline's schema of `agent.*` is what they must match, checked on real runs' event logs.
+  // Each kind's data is already typed by the pipeline's `agent.<kind>` schema (AgentEventData); the
+  // cast only re-pairs the prefixed kind with it, which TypeScript cannot follow through a template.
   const kind: AgentEventKindName = `agent.${event.kind}`;
   return { kind, data: data as EventData<AgentEventKindName> } as AgentPipelineEvent;
 }

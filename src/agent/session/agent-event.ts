@@ -1,3 +1,5 @@
+import type { EventData } from '../../shared/events/event-data-schemas.js';
+
 /**
  * What a session reports while it works: the AgentEventType table plus
  * PROCESSING_END and WARNING, USAGE after every model call, COMPACTION when
@@ -28,22 +30,26 @@ export const AgentEventKind = {
 export type AgentEventKind = (typeof AgentEventKind)[keyof typeof AgentEventKind];
 
 /**
- * `data` keys per kind:
- * session_start/session_end `state` · user_input `text` · assistant_text_delta/end `text` ·
- * tool_call_start `tool_name, tool_call_id, arguments` · tool_call_output_delta `text, tool_call_id` ·
- * tool_call_end `tool_name, tool_call_id, output, truncated_output, is_error` · steering_injected `text` ·
- * turn_limit `turns, limit` (+ `kind`: turns | tool_rounds) · loop_detection `pattern, window` ·
- * context_window_warning `usage_fraction, threshold, message` ·
- * output_truncated `max_tokens, message` (+ `tool_name, tool_call_id` when a tool call was cut off, not run) · usage `model, provider, usage, cost_usd` ·
- * compaction `removed_turns, tokens_before` · warning `message` · error `error, phase`.
+ * The data of a `K` event: the pipeline's `agent.<K>` schema (shared/events/agent-event-schemas.ts)
+ * less what the pipeline adds on the way (the session id; a parallel branch's or child's tags), so a
+ * field the session writes or reads is checked against the one protocol.
  */
-export interface AgentEvent {
-  kind: AgentEventKind;
+export type AgentEventData<K extends AgentEventKind> = Omit<
+  EventData<`agent.${K}`>,
+  'session_id' | 'branch' | 'parent'
+>;
+
+/** One event of kind `K`. */
+export interface AgentEventOf<K extends AgentEventKind> {
+  kind: K;
   /** ISO 8601. */
   timestamp: string;
   sessionId: string;
-  data: Record<string, unknown>;
+  data: AgentEventData<K>;
 }
+
+/** What a session reports, told apart by `kind`: `if (e.kind === 'usage') e.data.usage` is a typed read. */
+export type AgentEvent = { [K in AgentEventKind]: AgentEventOf<K> }[AgentEventKind];
 
 let lastMs = 0;
 let lastIso = new Date(0).toISOString();
@@ -57,12 +63,14 @@ function isoAt(ms: number): string {
   return lastIso;
 }
 
-export function agentEvent(
+export function agentEvent<K extends AgentEventKind>(
   sessionId: string,
-  kind: AgentEventKind,
-  data: Record<string, unknown> = {},
+  kind: K,
+  data: AgentEventData<K>,
   /** When it happened, if the caller already read the clock in the same synchronous step (Date.now() is not free). */
   atMs: number = Date.now(),
 ): AgentEvent {
-  return { kind, timestamp: isoAt(atMs), sessionId, data };
+  // The one widening: TypeScript cannot see that an AgentEventOf<K> for a generic K is a member of the
+  // union (microsoft/TypeScript#30581); the signature already ties `data` to `kind`.
+  return { kind, timestamp: isoAt(atMs), sessionId, data } as AgentEvent;
 }

@@ -191,11 +191,10 @@ function isClosing(error: unknown): boolean {
 }
 
 function reportError(rt: SessionRuntime, error: unknown, phase: string): void {
-  const data: Record<string, unknown> = {
+  rt.emit(AgentEventKind.ERROR, {
     error: error instanceof Error ? error.message : String(error),
     phase,
-  };
-  if (AttractorError.isInstance(error)) data['code'] = error.code;
-  if (LLMError.isLLMError(error) && error.provider !== undefined) data['provider'] = error.provider;
-  rt.emit(AgentEventKind.ERROR, data);
+    ...(AttractorError.isInstance(error) ? { code: error.code } : {}),
+    ...(LLMError.isLLMError(error) && error.provider !== undefined ? { provider: error.provider } : {}),
+  });
 }

@@ -3,7 +3,7 @@ import type { ExecutionEnvironment } from '../environment/execution-environment.
 import type { ToolHooks } from '../hooks/run-tool-hooks.js';
 import type { ProviderProfile } from '../profiles/provider-profile.js';
 import type { AgentTool } from '../tools/define-tool.js';
-import type { AgentEventKind } from './agent-event.js';
+import type { AgentEventData, AgentEventKind } from './agent-event.js';
 import type { ContextWindowTracker } from './context-window-tracker.js';
 import type { HistoryMessages } from './history-messages.js';
 import type { LoopDetector } from './loop-detector.js';
@@ -37,7 +37,7 @@ export interface SessionRuntime {
   /** Built once, at the first input. */
   systemPrompt: string;
   /** `atMs`: the time, when the caller already read the clock in the same synchronous step. */
-  emit(kind: AgentEventKind, data?: Record<string, unknown>, atMs?: number): void;
+  emit<K extends AgentEventKind>(kind: K, data: AgentEventData<K>, atMs?: number): void;
   /** Adds a response's usage to the session's totals and emits USAGE. */
   recordUsage(response: Response, phase: 'turn' | 'compaction', atMs?: number): void;
   /** Steering messages queued since the last drain, oldest first. */

@@ -11,7 +11,7 @@ import {
 import { anySignal } from '../../shared/any-signal.js';
 import { AttractorError } from '../../shared/errors.js';
 import type { AgentTool } from '../tools/define-tool.js';
-import { type AgentEvent, AgentEventKind, agentEvent } from './agent-event.js';
+import { type AgentEvent, type AgentEventData, AgentEventKind, agentEvent } from './agent-event.js';
 import { processInputs } from './agentic-loop.js';
 import { ContextWindowTracker } from './context-window-tracker.js';
 import { EventQueue } from './event-queue.js';
@@ -266,8 +266,10 @@ class AgentSession implements Session {
     // Usage rolls up: the parent's totals include its subagents', and its stream reports their calls.
     child.subscribe((event) => {
       if (event.kind !== AgentEventKind.USAGE) return;
-      this.addUsage(event.data['usage'] as TokenUsage, event.data['cost_usd'] as number | undefined);
-      this.emit(AgentEventKind.USAGE, { ...event.data, subagent_id: event.data['subagent_id'] ?? child.id });
+      const { usage, cost_usd } = event.data;
+      // A session's USAGE always carries the call's usage; the schema's field is optional for ACP agents.
+      if (usage) this.addUsage(usage, cost_usd);
+      this.emit(AgentEventKind.USAGE, { ...event.data, subagent_id: event.data.subagent_id ?? child.id });
     });
     return child;
   }
@@ -293,7 +295,7 @@ class AgentSession implements Session {
     this.totalCost += cost ?? 0;
   }
 
-  private emit(kind: AgentEvent['kind'], data: Record<string, unknown> = {}, atMs?: number): void {
+  private emit<K extends AgentEventKind>(kind: K, data: AgentEventData<K>, atMs?: number): void {
     const event = agentEvent(this.id, kind, data, atMs);
     this.queue?.push(event);
     if (this.listeners.size > 0) for (const listener of this.listeners) listener(event);

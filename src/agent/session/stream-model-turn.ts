@@ -82,7 +82,7 @@ export class ModelTurn {
     if (event.type === 'text_start' || event.type === 'text_delta') {
       if (!this.#started) {
         this.#started = true;
-        this.#rt.emit(AgentEventKind.ASSISTANT_TEXT_START);
+        this.#rt.emit(AgentEventKind.ASSISTANT_TEXT_START, {});
       }
       if (event.type === 'text_delta') {
         this.#rt.emit(AgentEventKind.ASSISTANT_TEXT_DELTA, { text: event.delta });
@@ -100,7 +100,7 @@ export class ModelTurn {
       throw new AttractorError('agent.stream_incomplete', `The ${rt.model} stream ended without a response.`);
     }
     if (this.#started || response.text !== '') {
-      if (!this.#started) rt.emit(AgentEventKind.ASSISTANT_TEXT_START);
+      if (!this.#started) rt.emit(AgentEventKind.ASSISTANT_TEXT_START, {});
       rt.emit(AgentEventKind.ASSISTANT_TEXT_END, { text: response.text });
     }
     return response;

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { z } from 'zod';
 import { loadPipeline } from '../../compiler/compile.js';
 import { parseVarsDeclaration } from '../../compiler/vars/pipeline-vars.js';
+import type { PipelineDescriptionJson } from '../../shared/server-responses.js';
 import { jsonBody } from '../json-body.js';
 import { listPipelineFiles } from '../list-pipeline-files.js';
 import { readDotPath } from '../read-dot-path.js';
@@ -37,6 +38,6 @@ export function registerPipelineSourceRoutes(app: Hono, options: ServerOptions):
       goal: graph.attrs.goal ?? '',
       vars: parseVarsDeclaration(graph.attrs.vars),
       errors: diagnostics.filter((d) => d.severity === 'error').map((d) => d.message),
-    });
+    } satisfies PipelineDescriptionJson);
   });
 }

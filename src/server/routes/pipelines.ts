@@ -1,5 +1,6 @@
 import { ServerResponse } from 'node:http';
 import type { Hono } from 'hono';
+import type { QuestionJson } from '../../shared/server-responses.js';
 import { jsonBody } from '../json-body.js';
 import { pageRuns } from '../page-runs.js';
 import { readDotPath } from '../read-dot-path.js';
@@ -108,17 +109,19 @@ export function registerPipelineRoutes(app: Hono, manager: RunService, options: 
     // A question a client has seen survives a crash of this server: its record is on disk first.
     await manager.persisted(c.req.param('id'));
     return c.json(
-      manager.questions(c.req.param('id')).map((q) => ({
-        id: q.id,
-        text: q.text,
-        type: q.type,
-        options: q.options.map((o) => ({ key: o.key, label: o.label })),
-        // Free text is an answer only where the gate takes it (`human.freeform`), following this option.
-        accepts_text: q.type === 'freeform' || q.text_option !== undefined,
-        ...(q.text_option !== undefined ? { text_option: q.text_option } : {}),
-        stage: q.stage,
-        ...(q.timeout_seconds !== undefined ? { timeout_seconds: q.timeout_seconds } : {}),
-      })),
+      manager.questions(c.req.param('id')).map(
+        (q): QuestionJson => ({
+          id: q.id,
+          text: q.text,
+          type: q.type,
+          options: q.options.map((o) => ({ key: o.key, label: o.label })),
+          // Free text is an answer only where the gate takes it (`human.freeform`), following this option.
+          accepts_text: q.type === 'freeform' || q.text_option !== undefined,
+          ...(q.text_option !== undefined ? { text_option: q.text_option } : {}),
+          stage: q.stage,
+          ...(q.timeout_seconds !== undefined ? { timeout_seconds: q.timeout_seconds } : {}),
+        }),
+      ),
     );
   });
 

@@ -4,6 +4,7 @@ import type { Hono } from 'hono';
 import { graphToJson } from '../../compiler/graph-to-json.js';
 import { newestJournalCheckpoint } from '../../run/checkpoint-journal.js';
 import { PANEL_DIFF } from '../../run/stage-panel-files.js';
+import type { NodeDetailsJson } from '../../shared/server-responses.js';
 import { renderSvg } from '../../svg/render-svg.js';
 import { snapshotDiff } from '../../working-tree/snapshot-diff.js';
 import { ApiError } from '../api-error.js';
@@ -162,7 +163,7 @@ export function registerRunFileRoutes(app: Hono, manager: RunService): void {
             stage,
             dir && stage ? await nodeDiff(dir, stage, await checkpointOf(manager, id), node) : null,
           )),
-    });
+    } satisfies NodeDetailsJson);
   });
 
   app.get('/pipelines/:id/graph', async (c) => {

@@ -39,7 +39,9 @@ describe('Session loop', () => {
       provider: 'anthropic',
       phase: 'turn',
     });
-    expect(events[7]!.data['cost_usd']).toBeGreaterThan(0);
+    const usage = events[7];
+    expect(usage?.kind).toBe('usage');
+    expect(usage?.kind === 'usage' && usage.data.cost_usd).toBeGreaterThan(0);
     for (const event of events) {
       expect(event.sessionId).toBe(session.id);
       expect(Date.parse(event.timestamp)).not.toBeNaN();

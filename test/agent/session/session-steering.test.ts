@@ -51,7 +51,7 @@ describe('Session steering and follow-up', () => {
     const events = await collect(session.submit('write the function'));
     const story = events
       .filter((e) => ['user_input', 'assistant_text_end', 'processing_end'].includes(e.kind))
-      .map((e) => `${e.kind}:${e.data['text'] ?? ''}`);
+      .map((e) => `${e.kind}:${'text' in e.data ? e.data.text : ''}`);
     expect(story).toEqual([
       'user_input:write the function',
       'assistant_text_end:function written',
