@@ -1,0 +1,61 @@
+/** How a user lifts the walls, said after each explanation. */
+export const OFF_HINT = 'sandbox="off" on the node or graph lifts the walls (serve/worker: only when started with --unsandboxed)';
+
+export interface SandboxNoteInput {
+  /** The failed command's stderr (its end is enough). */
+  stderr: string;
+  /** Connections the egress proxy refused. */
+  denials: readonly string[];
+  egress: readonly string[];
+  maxProcesses: number;
+}
+
+const NETWORK =
+  /Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo|ENOTFOUND|EAI_AGAIN|ENETUNREACH|Connection refused|ECONNREFUSED|Failed to connect|Couldn't connect/i;
+
+/** The path a "Read-only file system" message names, when it names one. */
+function readOnlyPath(stderr: string): string | undefined {
+  const match = /(?:cannot (?:create|touch|remove|open)[^'"]*['"‘]|: )(\/[^'"’:\s]*)['"’]?: Read-only file system/.exec(stderr);
+  return match?.[1];
+}
+
+/**
+ * The lines the engine appends to a failed sandboxed command's stderr, saying what the sandbox blocked
+ * and how to allow it; undefined when nothing in the failure points at the sandbox.
+ */
+export function sandboxNote(input: SandboxNoteInput): string | undefined {
+  const { stderr } = input;
+  const lines: string[] = [];
+  for (const denied of new Set(input.denials)) {
+    const host = denied.replace(/:\d+$/, '');
+    lines.push(`sandbox: blocked a connection to ${denied}; allow it with sandbox_egress="${host}" (graph or node)`);
+  }
+  if (/Read-only file system/i.test(stderr)) {
+    const where = readOnlyPath(stderr);
+    lines.push(
+      `sandbox: ${where ?? 'that folder'} is read-only in the sandbox; only the working tree, /tmp and HOME are writable; ${OFF_HINT}`,
+    );
+  }
+  if (lines.length === 0 && NETWORK.test(stderr)) {
+    lines.push(
+      input.egress.length === 0
+        ? 'sandbox: network is off; name hosts with sandbox_egress="host,…" (graph or node)'
+        : `sandbox: only ${input.egress.join(', ')} can be reached (sandbox_egress), through the proxy in HTTP_PROXY/HTTPS_PROXY`,
+    );
+  }
+  if (/Resource temporarily unavailable|Cannot fork|fork: retry/i.test(stderr)) {
+    lines.push(`sandbox: the command reached the sandbox's limit of ${input.maxProcesses} processes`);
+  }
+  if (/No such process/i.test(stderr)) {
+    lines.push('sandbox: processes outside the sandbox cannot be seen or signalled from inside it');
+  }
+  if (/Operation not permitted/i.test(stderr)) {
+    lines.push(`sandbox: commands run without privileges (no capabilities, setuid or new namespaces); ${OFF_HINT}`);
+  }
+  if (lines.length === 0 && /No such file or directory|Permission denied/i.test(stderr)) {
+    lines.push(
+      `sandbox: only the working tree, /tmp, an empty HOME and the system and toolchain folders are visible; ${OFF_HINT}`,
+    );
+  }
+  return lines.length === 0 ? undefined : lines.join('\n');
+}
