@@ -1,15 +1,16 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:os';
-import { type SandboxedCommand, sandboxCommand } from '../sandbox/sandboxed-command.js';
 import type { SandboxPolicy } from '../sandbox/sandbox-policy.js';
+import { type SandboxedCommand, sandboxCommand } from '../sandbox/sandboxed-command.js';
 import { killGroup, openGate } from './process-group.js';
 import { PROCESS_TOKEN_ENV } from './process-ledger.js';
 
 // The group's leader: with a ledger it waits on fd 3 until the group is recorded (EOF, when the engine
 // died first, runs nothing); it joins the pids cgroup when there is one; then it becomes the command, so
 // the recorded pid stays the leader. `$1` is the cgroup's procs file or `-`.
-const GATED = 'IFS= read -r _ <&3 || exit 125; exec 3<&-; [ "$1" = - ] || echo $$ > "$1" || exit 126; shift; exec "$@"';
+const GATED =
+  'IFS= read -r _ <&3 || exit 125; exec 3<&-; [ "$1" = - ] || echo $$ > "$1" || exit 126; shift; exec "$@"';
 const UNGATED = '[ "$1" = - ] || echo $$ > "$1" || exit 126; shift; exec "$@"';
 
 export interface SpawnGroupOptions {
@@ -79,7 +80,8 @@ export async function spawnProcessGroup(options: SpawnGroupOptions): Promise<Gro
     : options;
   try {
     const exit = await runGroup(watched, sandboxed, started);
-    const note = sandboxed && exit.code !== 0 && !exit.timedOut && !exit.aborted ? sandboxed.note(tail) : undefined;
+    const note =
+      sandboxed && exit.code !== 0 && !exit.timedOut && !exit.aborted ? sandboxed.note(tail) : undefined;
     return note ? { ...exit, sandboxNote: note } : exit;
   } finally {
     await sandboxed?.dispose();
@@ -88,7 +90,11 @@ export async function spawnProcessGroup(options: SpawnGroupOptions): Promise<Gro
 
 const NOTE_WINDOW = 8192;
 
-function launch(options: SpawnGroupOptions, sandboxed: SandboxedCommand | undefined, token: string | undefined) {
+function launch(
+  options: SpawnGroupOptions,
+  sandboxed: SandboxedCommand | undefined,
+  token: string | undefined,
+) {
   const argv = sandboxed?.argv ?? options.argv;
   const env = sandboxed?.env ?? options.env;
   const wrapped = token !== undefined || sandboxed?.cgroupProcs !== undefined;
@@ -99,11 +105,20 @@ function launch(options: SpawnGroupOptions, sandboxed: SandboxedCommand | undefi
     cwd: options.cwd,
     env: token ? { ...env, [PROCESS_TOKEN_ENV]: token } : env,
     detached: true,
-    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(token ? (['pipe'] as const) : [])],
+    stdio: [
+      options.input === undefined ? 'ignore' : 'pipe',
+      'pipe',
+      'pipe',
+      ...(token ? (['pipe'] as const) : []),
+    ],
   });
 }
 
-function runGroup(options: SpawnGroupOptions, sandboxed: SandboxedCommand | undefined, started: number): Promise<GroupExit> {
+function runGroup(
+  options: SpawnGroupOptions,
+  sandboxed: SandboxedCommand | undefined,
+  started: number,
+): Promise<GroupExit> {
   const token = options.record ? randomUUID() : undefined;
   const child = launch(options, sandboxed, token);
   const pid = child.pid;
@@ -177,7 +192,9 @@ function runGroup(options: SpawnGroupOptions, sandboxed: SandboxedCommand | unde
         clearTimeout(killTimer);
         release();
       }
-      const code = spawnError ? 127 : (ended.code ?? 128 + (ended.signal ? (constants.signals[ended.signal] ?? 0) : 0));
+      const code = spawnError
+        ? 127
+        : (ended.code ?? 128 + (ended.signal ? (constants.signals[ended.signal] ?? 0) : 0));
       resolve({
         pid,
         code,

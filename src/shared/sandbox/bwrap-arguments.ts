@@ -52,7 +52,9 @@ const depth = (dir: string): number => dir.split('/').length;
 function hide(target: string): string[] {
   const info = statSync(target, { throwIfNoEntry: false });
   if (!info) return [];
-  return info.isDirectory() ? ['--tmpfs', target, '--remount-ro', target] : ['--ro-bind', '/dev/null', target];
+  return info.isDirectory()
+    ? ['--tmpfs', target, '--remount-ro', target]
+    : ['--ro-bind', '/dev/null', target];
 }
 
 function systemMounts(): string[] {

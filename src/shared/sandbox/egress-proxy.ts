@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 
 /** A host-side HTTP(S) proxy that lets a sandbox reach only the hosts its pipeline named. */
@@ -61,7 +61,13 @@ function onRequest(allowed: readonly string[], denials: string[]) {
       return;
     }
     const upstream = httpRequest(
-      { host: url.hostname, port, path: `${url.pathname}${url.search}`, method: req.method, headers: req.headers },
+      {
+        host: url.hostname,
+        port,
+        path: `${url.pathname}${url.search}`,
+        method: req.method,
+        headers: req.headers,
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);

@@ -23,7 +23,8 @@ function ownPidsCgroup(): string | undefined {
     const [, controllers, where] = line.split(':');
     if (where === undefined) continue;
     if (controllers?.split(',').includes('pids')) return path.join('/sys/fs/cgroup/pids', where);
-    if (controllers === '' && existsSync('/sys/fs/cgroup/cgroup.controllers')) return path.join('/sys/fs/cgroup', where);
+    if (controllers === '' && existsSync('/sys/fs/cgroup/cgroup.controllers'))
+      return path.join('/sys/fs/cgroup', where);
   }
   return undefined;
 }

@@ -9,7 +9,9 @@ export type SandboxProbe = { available: true; bwrap: string } | { available: fal
 export const INSTALL_HINT = 'install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)';
 
 /** `bwrap` on `PATH`, or undefined. */
-export function findBwrap(env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
+export function findBwrap(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string | undefined {
   for (const dir of (env['PATH'] ?? '/usr/bin:/bin').split(':')) {
     if (!dir) continue;
     const candidate = path.join(dir, 'bwrap');
@@ -33,15 +35,17 @@ export function probeSandbox(): SandboxProbe {
 
 function probeOnce(): SandboxProbe {
   if (process.platform !== 'linux') {
-    return { available: false, reason: `the sandbox is built on Linux namespaces; ${process.platform} has none` };
+    return {
+      available: false,
+      reason: `the sandbox is built on Linux namespaces; ${process.platform} has none`,
+    };
   }
   const bwrap = findBwrap();
   if (!bwrap) return { available: false, reason: `bubblewrap (bwrap) is not installed; ${INSTALL_HINT}` };
-  const result = spawnSync(
-    bwrap,
-    ['--ro-bind', '/', '/', ...BWRAP_ISOLATION, '--', 'true'],
-    { encoding: 'utf8', timeout: 10_000 },
-  );
+  const result = spawnSync(bwrap, ['--ro-bind', '/', '/', ...BWRAP_ISOLATION, '--', 'true'], {
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
   if (result.status === 0) return { available: true, bwrap };
   const why = (result.stderr || result.error?.message || `exit ${result.status}`).trim();
   return {

@@ -1,5 +1,6 @@
 /** How a user lifts the walls, said after each explanation. */
-export const OFF_HINT = 'sandbox="off" on the node or graph lifts the walls (serve/worker: only when started with --unsandboxed)';
+export const OFF_HINT =
+  'sandbox="off" on the node or graph lifts the walls (serve/worker: only when started with --unsandboxed)';
 
 export interface SandboxNoteInput {
   /** The failed command's stderr (its end is enough). */
@@ -15,7 +16,10 @@ const NETWORK =
 
 /** The path a "Read-only file system" message names, when it names one. */
 function readOnlyPath(stderr: string): string | undefined {
-  const match = /(?:cannot (?:create|touch|remove|open)[^'"]*['"‘]|: )(\/[^'"’:\s]*)['"’]?: Read-only file system/.exec(stderr);
+  const match =
+    /(?:cannot (?:create|touch|remove|open)[^'"]*['"‘]|: )(\/[^'"’:\s]*)['"’]?: Read-only file system/.exec(
+      stderr,
+    );
   return match?.[1];
 }
 
@@ -28,7 +32,9 @@ export function sandboxNote(input: SandboxNoteInput): string | undefined {
   const lines: string[] = [];
   for (const denied of new Set(input.denials)) {
     const host = denied.replace(/:\d+$/, '');
-    lines.push(`sandbox: blocked a connection to ${denied}; allow it with sandbox_egress="${host}" (graph or node)`);
+    lines.push(
+      `sandbox: blocked a connection to ${denied}; allow it with sandbox_egress="${host}" (graph or node)`,
+    );
   }
   if (/Read-only file system/i.test(stderr)) {
     const where = readOnlyPath(stderr);
@@ -50,7 +56,9 @@ export function sandboxNote(input: SandboxNoteInput): string | undefined {
     lines.push('sandbox: processes outside the sandbox cannot be seen or signalled from inside it');
   }
   if (/Operation not permitted/i.test(stderr)) {
-    lines.push(`sandbox: commands run without privileges (no capabilities, setuid or new namespaces); ${OFF_HINT}`);
+    lines.push(
+      `sandbox: commands run without privileges (no capabilities, setuid or new namespaces); ${OFF_HINT}`,
+    );
   }
   if (lines.length === 0 && /No such file or directory|Permission denied/i.test(stderr)) {
     lines.push(

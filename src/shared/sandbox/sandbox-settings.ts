@@ -22,14 +22,26 @@ export type SandboxSettings =
     };
 
 /** The sandbox on, when this machine has one; otherwise off (the caller says so once). */
-export function defaultSandboxSettings(options: { allowOff?: boolean; hidden?: readonly string[] } = {}): SandboxSettings {
+export function defaultSandboxSettings(
+  options: { allowOff?: boolean; hidden?: readonly string[] } = {},
+): SandboxSettings {
   const probe = probeSandbox();
   if (!probe.available) return { mode: 'off' };
-  return { mode: 'on', bwrap: probe.bwrap, allowOff: options.allowOff ?? true, hidden: options.hidden ?? [], writable: [] };
+  return {
+    mode: 'on',
+    bwrap: probe.bwrap,
+    allowOff: options.allowOff ?? true,
+    hidden: options.hidden ?? [],
+    writable: [],
+  };
 }
 
 /** The run's own folder stays reachable, and the folder holding the other runs is hidden (when it holds this one). */
-export function sandboxSettingsForRun(settings: SandboxSettings, runDir: string, runsRoot: string): SandboxSettings {
+export function sandboxSettingsForRun(
+  settings: SandboxSettings,
+  runDir: string,
+  runsRoot: string,
+): SandboxSettings {
   if (settings.mode === 'off') return settings;
   const root = path.resolve(runsRoot);
   const dir = path.resolve(runDir);

@@ -5,8 +5,8 @@ import { bwrapArguments } from './bwrap-arguments.js';
 import { BRIDGE_PORT, BRIDGE_SOURCE, proxyEnvironment } from './egress-bridge.js';
 import { type EgressProxy, startEgressProxy } from './egress-proxy.js';
 import { createPidsCgroup, type PidsCgroup } from './pids-cgroup.js';
-import type { SandboxPolicy } from './sandbox-policy.js';
 import { sandboxNote } from './sandbox-note.js';
+import type { SandboxPolicy } from './sandbox-policy.js';
 import { toolchainPaths } from './toolchain-paths.js';
 
 /** Where the egress proxy's socket appears inside the sandbox. */
@@ -37,7 +37,13 @@ const privateHome = (env: Record<string, string>): string => {
 
 /** Without a pids cgroup, RLIMIT_NPROC inside the sandbox's user namespace (root is exempt: decision 0341). */
 function withProcessLimit(argv: readonly string[], max: number): [string, ...string[]] {
-  return ['/bin/sh', '-c', `ulimit -u ${max} 2>/dev/null || ulimit -p ${max} 2>/dev/null; exec "$@"`, 'attractor', ...argv];
+  return [
+    '/bin/sh',
+    '-c',
+    `ulimit -u ${max} 2>/dev/null || ulimit -p ${max} 2>/dev/null; exec "$@"`,
+    'attractor',
+    ...argv,
+  ];
 }
 
 /**
@@ -45,7 +51,10 @@ function withProcessLimit(argv: readonly string[], max: number): [string, ...str
  * pointing at them, and — when the policy names hosts — a proxy on the host reached through a bridge
  * inside. Call `dispose` once the command's process group is gone.
  */
-export async function sandboxCommand(argv: readonly string[], request: SandboxRequest): Promise<SandboxedCommand> {
+export async function sandboxCommand(
+  argv: readonly string[],
+  request: SandboxRequest,
+): Promise<SandboxedCommand> {
   const { policy } = request;
   const home = privateHome(request.env);
   const cgroup: PidsCgroup | undefined = createPidsCgroup(policy.maxProcesses);
@@ -64,14 +73,21 @@ export async function sandboxCommand(argv: readonly string[], request: SandboxRe
     cwd: request.cwd,
     home,
     toolchains: toolchainPaths(request.env, [path.dirname(path.dirname(process.execPath))]),
-    ...(socketDir ? { proxySocket: { host: path.join(socketDir, 'proxy.sock'), inside: INSIDE_SOCKET } } : {}),
+    ...(socketDir
+      ? { proxySocket: { host: path.join(socketDir, 'proxy.sock'), inside: INSIDE_SOCKET } }
+      : {}),
   });
   return {
     argv: [request.bwrap, ...args, '--', ...inner],
     env,
     ...(cgroup ? { cgroupProcs: cgroup.procsFile } : {}),
     note: (stderr) =>
-      sandboxNote({ stderr, denials: proxy?.denials ?? [], egress: policy.egress, maxProcesses: policy.maxProcesses }),
+      sandboxNote({
+        stderr,
+        denials: proxy?.denials ?? [],
+        egress: policy.egress,
+        maxProcesses: policy.maxProcesses,
+      }),
     dispose: async () => {
       await proxy?.close();
       if (socketDir) rmSync(socketDir, { recursive: true, force: true });

@@ -48,9 +48,15 @@ export function toolchainPaths(
   };
   const fromPath = (env['PATH'] ?? '')
     .split(':')
-    .map((entry) => (path.basename(entry) === 'bin' ? acceptable(path.dirname(entry)) : undefined) ?? acceptable(entry));
+    .map(
+      (entry) =>
+        (path.basename(entry) === 'bin' ? acceptable(path.dirname(entry)) : undefined) ?? acceptable(entry),
+    );
   const found = new Set<string>();
-  for (const dir of [...fromPath, ...[...TOOLCHAIN_VARIABLES.map((name) => env[name]), ...extra].map(acceptable)]) {
+  for (const dir of [
+    ...fromPath,
+    ...[...TOOLCHAIN_VARIABLES.map((name) => env[name]), ...extra].map(acceptable),
+  ]) {
     if (!dir) continue;
     found.add(dir);
     // A link (nvm's `current`) must reach its target too, or it dangles inside.
