@@ -5,7 +5,7 @@ import type {
 } from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { spawnProcessGroup } from '../../shared/process/spawn-process-group.js';
-import type { SandboxPolicy } from '../../shared/sandbox/sandbox-policy.js';
+import type { SandboxSpec } from '../../shared/sandbox/sandbox-policy.js';
 import { TailBuffer } from '../tool/tail-buffer.js';
 import { confineToWorkspace } from './confine-to-workspace.js';
 import type { ProcessRecorder } from './record-process-group.js';
@@ -30,7 +30,7 @@ export interface AgentTerminalsOptions {
   ledger?: ProcessRecorder;
   node?: string;
   /** Every terminal runs inside bubblewrap under this policy (decision 0341). */
-  sandbox?: { bwrap: string; policy: SandboxPolicy };
+  sandbox?: SandboxSpec;
 }
 
 /**

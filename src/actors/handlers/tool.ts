@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { filterSecretEnv, parseEnvPassthrough } from '../../shared/process/filter-secret-env.js';
+import { nodeSandbox, sandboxOrDefault } from '../../shared/sandbox/sandbox-settings.js';
 import type { NodeHandler } from '../handler-types.js';
 import { pipelineValuesEnv } from '../tool/pipeline-values-env.js';
 import { runTool } from '../tool/run-tool.js';
@@ -39,6 +40,7 @@ export function createToolHandler(options: ToolHandlerOptions = {}): NodeHandler
     if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) {
       return { status: 'fail', failure_reason: `working directory ${cwd} does not exist` };
     }
+    const sandbox = nodeSandbox(sandboxOrDefault(services.sandbox), node.attrs, graph.attrs, [cwd]);
     const result = await runTool({
       command,
       cwd,
@@ -53,6 +55,7 @@ export function createToolHandler(options: ToolHandlerOptions = {}): NodeHandler
       stderrPath: join(stageDir, 'stderr.log'),
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
       ...(services.processes ? { ledger: services.processes, node: node.id } : {}),
+      ...(sandbox ? { sandbox } : {}),
     });
     const output = result.stdoutTail.trim();
     const context_updates = {

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { ProcessLedger } from '../../shared/process/process-ledger.js';
 import { spawnProcessGroup } from '../../shared/process/spawn-process-group.js';
-import type { SandboxPolicy } from '../../shared/sandbox/sandbox-policy.js';
+import type { SandboxSpec } from '../../shared/sandbox/sandbox-policy.js';
 import { TailBuffer } from './tail-buffer.js';
 
 export interface RunToolOptions {
@@ -29,7 +29,7 @@ export interface RunToolOptions {
   /** Node id recorded in the ledger. */
   node?: string;
   /** Run inside bubblewrap under this policy (decision 0341). */
-  sandbox?: { bwrap: string; policy: SandboxPolicy };
+  sandbox?: SandboxSpec;
 }
 
 export interface ToolRunResult {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { spawnProcessGroup } from '../../shared/process/spawn-process-group.js';
-import type { SandboxPolicy } from '../../shared/sandbox/sandbox-policy.js';
+import type { SandboxSpec } from '../../shared/sandbox/sandbox-policy.js';
 import type { ExecOptions, ExecResult } from './execution-environment.js';
 import { HeadTailText } from './head-tail-text.js';
 
@@ -22,7 +22,7 @@ export interface SpawnCommandOptions extends Omit<ExecOptions, 'workingDir' | 'e
    */
   record?: (pgid: number, token: string) => void;
   /** Run inside bubblewrap under this policy (decision 0341). */
-  sandbox?: { bwrap: string; policy: SandboxPolicy };
+  sandbox?: SandboxSpec;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:os';
-import type { SandboxPolicy } from '../sandbox/sandbox-policy.js';
+import type { SandboxSpec } from '../sandbox/sandbox-policy.js';
 import { type SandboxedCommand, sandboxCommand } from '../sandbox/sandboxed-command.js';
 import { killGroup, openGate } from './process-group.js';
 import { PROCESS_TOKEN_ENV } from './process-ledger.js';
@@ -35,7 +35,7 @@ export interface SpawnGroupOptions {
   onStdout?: (chunk: Buffer) => void;
   onStderr?: (chunk: Buffer) => void;
   /** Run inside bubblewrap under this policy (decision 0341). */
-  sandbox?: { bwrap: string; policy: SandboxPolicy };
+  sandbox?: SandboxSpec;
 }
 
 export interface GroupExit {

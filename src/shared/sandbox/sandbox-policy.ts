@@ -13,6 +13,12 @@ export interface SandboxPolicy {
   maxProcesses: number;
 }
 
+/** A policy and the bubblewrap that enforces it: what the spawner needs to sandbox one command. */
+export interface SandboxSpec {
+  bwrap: string;
+  policy: SandboxPolicy;
+}
+
 /** Processes one sandboxed command may have at once, unless a policy says otherwise. */
 export const DEFAULT_MAX_PROCESSES = 1024;
 

@@ -1,6 +1,7 @@
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { probeSandbox } from './probe-sandbox.js';
-import { DEFAULT_MAX_PROCESSES, parseEgressHosts, type SandboxPolicy } from './sandbox-policy.js';
+import { DEFAULT_MAX_PROCESSES, parseEgressHosts, type SandboxSpec } from './sandbox-policy.js';
 
 /**
  * How a run sandboxes what it executes, decided once at the edge (CLI, server, worker, library). `off`:
@@ -36,16 +37,33 @@ export function defaultSandboxSettings(
   };
 }
 
-/** The run's own folder stays reachable, and the folder holding the other runs is hidden (when it holds this one). */
+let fallback: SandboxSettings | undefined;
+
+/** The run's settings, or — for a caller that gave none (a library user, a handler in a test) — the default. */
+export function sandboxOrDefault(settings: SandboxSettings | undefined): SandboxSettings {
+  if (settings) return settings;
+  fallback ??= defaultSandboxSettings();
+  return fallback;
+}
+
+/**
+ * The run's own folder stays reachable (writable), and the folder of the other runs is hidden: `runsRoot`
+ * when given, else the default layout's `.attractor-runs` two levels up (`<root>/<graph>/<id>`).
+ */
 export function sandboxSettingsForRun(
   settings: SandboxSettings,
   runDir: string,
-  runsRoot: string,
+  runsRoot?: string,
 ): SandboxSettings {
   if (settings.mode === 'off') return settings;
-  const root = path.resolve(runsRoot);
   const dir = path.resolve(runDir);
-  const inside = dir.startsWith(`${root}${path.sep}`);
+  const guess = path.dirname(path.dirname(dir));
+  const root = runsRoot
+    ? path.resolve(runsRoot)
+    : path.basename(guess) === '.attractor-runs'
+      ? guess
+      : undefined;
+  const inside = root !== undefined && dir.startsWith(`${root}${path.sep}`);
   return {
     ...settings,
     hidden: inside ? [...settings.hidden, root] : settings.hidden,
@@ -69,18 +87,27 @@ export function nodeSandbox(
   node: SandboxAttributes,
   graph: SandboxAttributes,
   workingDirs: readonly string[],
-): { bwrap: string; policy: SandboxPolicy } | undefined {
+): SandboxSpec | undefined {
   if (settings.mode === 'off') return undefined;
   const mode = (node.sandbox ?? graph.sandbox ?? 'on').trim().toLowerCase();
   if (mode === 'off' && settings.allowOff) return undefined;
-  const roots = new Set(workingDirs.map((dir) => path.resolve(dir)));
+  const writable = new Set([...workingDirs, ...settings.writable].map(realDir));
   return {
     bwrap: settings.bwrap,
     policy: {
-      writable: [...roots, ...settings.writable],
-      hidden: [...settings.hidden],
+      writable: [...writable],
+      hidden: settings.hidden.map(realDir),
       egress: parseEgressHosts(node.sandbox_egress ?? graph.sandbox_egress),
       maxProcesses: settings.maxProcesses ?? DEFAULT_MAX_PROCESSES,
     },
   };
+}
+
+/** Absolute, links resolved when it exists (bubblewrap and the file tools compare real paths). */
+function realDir(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
 }

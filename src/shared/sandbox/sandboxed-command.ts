@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bwrapArguments } from './bwrap-arguments.js';
@@ -70,7 +70,7 @@ export async function sandboxCommand(
   }
   const args = bwrapArguments({
     policy,
-    cwd: request.cwd,
+    cwd: realDir(request.cwd),
     home,
     toolchains: toolchainPaths(request.env, [path.dirname(path.dirname(process.execPath))]),
     ...(socketDir
@@ -94,4 +94,12 @@ export async function sandboxCommand(
       cgroup?.remove();
     },
   };
+}
+
+function realDir(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
 }
