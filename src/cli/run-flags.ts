@@ -29,4 +29,6 @@ export interface RunFlags {
   workdir?: string;
   /** `--allow-read DIR`, collected: more folders the pipeline may name files in. */
   allowRead?: string[];
+  /** `--sandbox on|off` (default on; decision 0341). */
+  sandbox?: 'on' | 'off';
 }

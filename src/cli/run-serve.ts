@@ -2,6 +2,7 @@ import path from 'node:path';
 import { loadDotEnv } from '../llm/env-config.js';
 import { startServer } from '../server/start-server.js';
 import { AttractorError } from '../shared/errors.js';
+import { serverSandbox } from '../shared/sandbox/server-sandbox.js';
 import type { CliContext } from './cli-context.js';
 import type { ServeFlags } from './commands/serve.js';
 import { EXIT_OK } from './exit-codes.js';
@@ -17,11 +18,13 @@ function wholeNumber(flag: string, value: string, min: number): number {
 /** `attractor serve`: runs until SIGTERM or Ctrl-C, which drain the running pipelines first. */
 export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<number> {
   const port = wholeNumber('--port', flags.port, 0);
+  const dataDir = path.resolve(ctx.io.cwd, flags.dataDir);
+  const sandbox = serverSandbox(flags.unsandboxed === true, [dataDir], 'serve');
   const server = await startServer(
     {
       host: flags.host,
       port,
-      dataDir: path.resolve(ctx.io.cwd, flags.dataDir),
+      dataDir,
       ...(flags.store !== undefined ? { store: flags.store } : {}),
       maxConcurrentRuns: wholeNumber('--max-concurrent-runs', flags.maxConcurrentRuns, 1),
       allowTools: flags.allowTools === true,
@@ -35,7 +38,7 @@ export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<numb
     // Runs that call models get the same coding agent, router and budget as `attractor run`: keys come
     // from the server's environment (and the working directory's .env); a missing key fails that run.
     // A run that names its working_dir still takes keys from the .env where the server was started.
-    { realRuns: { workingDir: ctx.io.cwd, env: loadDotEnv(ctx.io.cwd, { ...ctx.io.env }) } },
+    { realRuns: { workingDir: ctx.io.cwd, env: loadDotEnv(ctx.io.cwd, { ...ctx.io.env }) }, sandbox },
   ).catch((error: unknown) => {
     if (AttractorError.isInstance(error) && error.code === 'PORT_IN_USE') {
       throw new AttractorError(

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { loadDotEnv } from '../llm/env-config.js';
 import { startWorker } from '../server/postgres/start-worker.js';
 import { AttractorError } from '../shared/errors.js';
+import { serverSandbox } from '../shared/sandbox/server-sandbox.js';
 import type { CliContext } from './cli-context.js';
 import type { WorkerFlags } from './commands/worker.js';
 import { EXIT_OK } from './exit-codes.js';
@@ -28,9 +29,11 @@ export async function runWorker(flags: WorkerFlags, ctx: CliContext): Promise<nu
       `--store must be a PostgreSQL URL (postgres://user@host:port/database), got "${flags.store}".`,
     );
   }
+  const dataDir = path.resolve(ctx.io.cwd, flags.dataDir);
   const worker = await startWorker({
     store: flags.store,
-    dataDir: path.resolve(ctx.io.cwd, flags.dataDir),
+    dataDir,
+    sandbox: serverSandbox(flags.unsandboxed === true, [dataDir], 'worker'),
     concurrency,
     leaseMs: lease * 1000,
     allowTools: flags.allowTools === true,

@@ -18,6 +18,7 @@ import { createRunServices } from '../run/run-services.js';
 import type { PipelineRun, RunOptions, RunResult } from '../run/run-types.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
+import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
 import { ApiError } from './api-error.js';
 import { gateDeadline, nextGateDeadline } from './gate-deadline.js';
 import { HttpInterviewer, recordOfflineAnswer } from './http-interviewer.js';
@@ -62,6 +63,8 @@ export interface RunManagerOptions {
    * releases a run waiting at a gate (checkpointed, `waiting`) until an answer schedules it again.
    */
   remote?: { role: 'server' | 'worker'; runs: RemoteRuns };
+  /** How runs' commands are sandboxed (`serverSandbox`, decision 0341); absent: the engine's default. */
+  sandbox?: SandboxSettings;
 }
 
 /** What runs executing elsewhere need: a queue, a cancel that reaches the executor, shared events. */
@@ -886,6 +889,7 @@ export class RunManager {
       ...(options.goal !== undefined ? { goal: options.goal } : {}),
       ...(options.model !== undefined ? { model: options.model } : {}),
       manifestOptions: { dry_run: options.dry_run, server_run_id: record.id },
+      ...(this.#options.sandbox ? { sandbox: this.#options.sandbox } : {}),
       ...(this.#store.recordSink ? { recordSink: this.#store.recordSink(record.id) } : {}),
       onEvent,
     };

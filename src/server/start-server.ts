@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { AttractorError } from '../shared/errors.js';
+import { serverSandbox } from '../shared/sandbox/server-sandbox.js';
 import { isWildcard } from './allowed-hosts.js';
 import { createServerApp } from './create-server-app.js';
 import { FileRunStore } from './file-run-store.js';
@@ -37,7 +38,7 @@ export interface RunningServer {
  */
 export async function startServer(
   input: ServerOptionsInput,
-  extra: Pick<RunManagerOptions, 'realRuns'> = {},
+  extra: Pick<RunManagerOptions, 'realRuns' | 'sandbox'> = {},
 ): Promise<RunningServer> {
   const parsed = ServerOptionsSchema.safeParse(input);
   if (!parsed.success) {
@@ -123,6 +124,8 @@ export async function startServer(
       workingDirs: { roots: workdirRoots, perRun: false, who: 'this server' },
       ...(remote ? { remote } : {}),
       ...extra,
+      // Refuses to start without a working sandbox unless the caller chose one (`--unsandboxed`).
+      sandbox: extra.sandbox ?? serverSandbox(false, [options.dataDir], 'serve'),
     });
     if (options.resumeInterrupted) manager.resumeInterrupted();
     app = createServerApp(manager, { ...options, ...(token ? { token } : {}) }, () => port);

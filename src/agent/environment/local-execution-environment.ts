@@ -102,12 +102,12 @@ export class LocalExecutionEnvironment implements ExecutionEnvironment {
   async resolvePath(target: string): Promise<string> {
     const real = await resolveInside(this.workingDirectory, target, this.#alias);
     // What the sandbox hides from commands (the server's data, other runs) the file tools do not reach either.
-    const hidden = this.#sandbox?.policy.hidden ?? [];
+    // A writable folder inside a hidden one (the run's own, a worker's working copy) stays reachable.
     const writable = this.#sandbox?.policy.writable ?? [];
-    if (
-      hidden.some((dir) => isInside(dir, real)) &&
-      !writable.some((dir) => dir !== this.workingDirectory && isInside(dir, real))
-    ) {
+    const hiddenHere = (hidden: string): boolean =>
+      isInside(hidden, real) &&
+      !writable.some((dir) => dir !== hidden && isInside(hidden, dir) && isInside(dir, real));
+    if ((this.#sandbox?.policy.hidden ?? []).some(hiddenHere)) {
       throw new PathOutsideWorkdirError(target, this.workingDirectory);
     }
     return real;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
+import { parseSandboxFlag } from '../cli-sandbox.js';
 import { collectRepeated } from '../collect-repeated.js';
 import { parseInspectOriginFlag } from '../inspect-origin.js';
 import { parsePositiveInt } from '../parse-positive-int.js';
@@ -99,6 +100,11 @@ export function addRunFlags(command: Command, options: { runDir: boolean } = { r
     .option('--replay <file>', 'answer every model call from a recorded cassette: no keys, no network')
     .option('--max-cost <usd>', 'pause the run once its models cost more than this (US dollars)', parseUsd)
     .option('--workdir <dir>', 'where the agents and tool commands work (default: the current directory)')
+    .option(
+      '--sandbox <on|off>',
+      'run tool commands, agent shells and hooks inside the sandbox (default on; docs/guides/security.md)',
+      parseSandboxFlag,
+    )
     .option(
       '--allow-read <dir>',
       'another folder the pipeline may name files in (repeatable; default: its folder and the working directory)',

@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { RealRunSettings } from '../../actors/codergen/real-run-services.js';
 import { ProcessLedger } from '../../shared/process/process-ledger.js';
 import { stopLeftoverProcesses } from '../../shared/process/stop-leftover-processes.js';
+import type { SandboxSettings } from '../../shared/sandbox/sandbox-settings.js';
+import { serverSandbox } from '../../shared/sandbox/server-sandbox.js';
 import { type RemoteRuns, RunManager } from '../run-manager.js';
 import { allowedWorkdirRoots } from '../run-working-dir.js';
 import { PostgresRunStore } from './postgres-run-store.js';
@@ -27,6 +29,8 @@ export interface WorkerOptions {
   onError?: (error: Error) => void;
   /** A run whose worker died continues on another after this long (default 30 s). */
   leaseMs?: number;
+  /** How commands are sandboxed (`serverSandbox`, decision 0341); absent: a working sandbox or refusal. */
+  sandbox?: SandboxSettings;
 }
 
 /** How long a dead worker's run waits before another worker takes it over. */
@@ -97,6 +101,8 @@ export function remoteRuns(store: PostgresRunStore, queue: RunQueue, leaseMs = D
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const onError = options.onError ?? (() => {});
   const workdirRoots = allowedWorkdirRoots(options.allowWorkdirs ?? []);
+  // Before anything is opened: a worker that cannot sandbox refuses to start (unless `--unsandboxed`).
+  const sandbox = options.sandbox ?? serverSandbox(false, [options.dataDir], 'worker');
   stopWhatDeadWorkersLeft(options.dataDir);
   const store = await PostgresRunStore.open(options.store, options.dataDir, onError);
   let queue: RunQueue;
@@ -114,6 +120,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     ...(options.realRuns ? { realRuns: options.realRuns } : {}),
     workingDirs: { roots: workdirRoots, perRun: true, who: 'this worker' },
     remote: { role: 'worker', runs: remoteRuns(store, queue, options.leaseMs) },
+    sandbox,
   });
   await queue.work(
     (job) => manager.execute(job.run_id, job.takeover ? { takeover: true } : {}),

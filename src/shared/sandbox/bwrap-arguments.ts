@@ -48,7 +48,7 @@ export interface BwrapLayout {
 
 const depth = (dir: string): number => dir.split('/').length;
 
-/** How `target` is made to vanish: an empty tmpfs over a folder, /dev/null over a file. */
+/** How `target` is made to vanish: an empty tmpfs over a folder (made read-only later), /dev/null over a file. */
 function hide(target: string): string[] {
   const info = statSync(target, { throwIfNoEntry: false });
   if (!info) return [];
@@ -108,6 +108,10 @@ export function bwrapArguments(layout: BwrapLayout): string[] {
     ...policy.writable
       .filter((dir) => policy.hidden.some((hidden) => dir.startsWith(`${hidden}/`)))
       .flatMap((dir) => ['--bind', dir, dir]),
+    // Only now read-only: the folders above needed their mount points made in it.
+    ...[...secrets, ...policy.hidden]
+      .filter((target) => statSync(target, { throwIfNoEntry: false })?.isDirectory())
+      .flatMap((dir) => ['--remount-ro', dir]),
     ...gitConfigMounts(policy.writable),
     ...(layout.proxySocket ? ['--bind', layout.proxySocket.host, layout.proxySocket.inside] : []),
     '--chdir',
