@@ -36,7 +36,8 @@ export function sandboxNote(input: SandboxNoteInput): string | undefined {
       `sandbox: blocked a connection to ${denied}; allow it with sandbox_egress="${host}" (graph or node)`,
     );
   }
-  if (/Read-only file system/i.test(stderr)) {
+  // A file mounted read-only over (git's config) is busy to a rename, rather than read-only.
+  if (/Read-only file system|Device or resource busy/i.test(stderr)) {
     const where = readOnlyPath(stderr);
     lines.push(
       `sandbox: ${where ?? 'that folder'} is read-only in the sandbox; only the working tree, /tmp and HOME are writable; ${OFF_HINT}`,
@@ -55,12 +56,12 @@ export function sandboxNote(input: SandboxNoteInput): string | undefined {
   if (/No such process/i.test(stderr)) {
     lines.push('sandbox: processes outside the sandbox cannot be seen or signalled from inside it');
   }
-  if (/Operation not permitted/i.test(stderr)) {
+  if (/Operation not permitted|unshare failed|setresuid failed|cannot set groups/i.test(stderr)) {
     lines.push(
       `sandbox: commands run without privileges (no capabilities, setuid or new namespaces); ${OFF_HINT}`,
     );
   }
-  if (lines.length === 0 && /No such file or directory|Permission denied/i.test(stderr)) {
+  if (lines.length === 0 && /No such file or directory|Directory nonexistent|Permission denied/i.test(stderr)) {
     lines.push(
       `sandbox: only the working tree, /tmp, an empty HOME and the system and toolchain folders are visible; ${OFF_HINT}`,
     );
