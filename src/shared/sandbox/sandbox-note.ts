@@ -61,7 +61,10 @@ export function sandboxNote(input: SandboxNoteInput): string | undefined {
       `sandbox: commands run without privileges (no capabilities, setuid or new namespaces); ${OFF_HINT}`,
     );
   }
-  if (lines.length === 0 && /No such file or directory|Directory nonexistent|Permission denied/i.test(stderr)) {
+  if (
+    lines.length === 0 &&
+    /No such file or directory|Directory nonexistent|Permission denied/i.test(stderr)
+  ) {
     lines.push(
       `sandbox: only the working tree, /tmp, an empty HOME and the system and toolchain folders are visible; ${OFF_HINT}`,
     );
