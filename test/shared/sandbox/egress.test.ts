@@ -74,9 +74,10 @@ describe.runIf(SANDBOX_AVAILABLE || SANDBOX_REQUIRED)('egress through the proxy 
   }, 30_000);
 
   it('the address of a named host is not a way around the list (127.0.0.1 is not "localhost")', async () => {
-    const { exit, output } = await run(`curl -sSf -m 10 --noproxy '' --proxytunnel http://127.0.0.1:${port}/`, [
-      'localhost',
-    ]);
+    const { exit, output } = await run(
+      `curl -sSf -m 10 --noproxy '' --proxytunnel http://127.0.0.1:${port}/`,
+      ['localhost'],
+    );
     expect(output).not.toContain('REACHED-THROUGH-PROXY');
     expect(exit.sandboxNote).toContain('blocked a connection to 127.0.0.1');
   }, 30_000);
