@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { SandboxPolicy } from './sandbox-policy.js';
-import { SYSTEM_DIRS, TOOLCHAIN_SECRETS } from './toolchain-paths.js';
+import { SYSTEM_DIRS, TOOLCHAIN_SECRETS, type Toolchains } from './toolchain-paths.js';
 
 /** Host files no sandboxed command may read, though they lie in the read-only system folders. */
 const SYSTEM_SECRETS = [
@@ -40,8 +40,8 @@ export interface BwrapLayout {
   cwd: string;
   /** HOME inside: a private, empty, writable folder at the host's HOME path (so toolchains find it). */
   home: string;
-  /** Read-only toolchain folders (`toolchainPaths`). */
-  toolchains: readonly string[];
+  /** Read-only toolchain folders and the links to them (`toolchainPaths`). */
+  toolchains: Toolchains;
   /** The egress proxy's unix socket on the host, and where it appears inside. */
   proxySocket?: { host: string; inside: string };
 }
@@ -52,9 +52,7 @@ const depth = (dir: string): number => dir.split('/').length;
 function hide(target: string): string[] {
   const info = statSync(target, { throwIfNoEntry: false });
   if (!info) return [];
-  return info.isDirectory()
-    ? ['--tmpfs', target, '--remount-ro', target]
-    : ['--ro-bind', '/dev/null', target];
+  return info.isDirectory() ? ['--tmpfs', target] : ['--ro-bind', '/dev/null', target];
 }
 
 function systemMounts(): string[] {
@@ -89,12 +87,12 @@ function gitConfigMounts(writable: readonly string[]): string[] {
 export function bwrapArguments(layout: BwrapLayout): string[] {
   const { policy } = layout;
   const binds = [
-    ...layout.toolchains.map((dir) => ({ dir, flag: '--ro-bind' })),
+    ...layout.toolchains.dirs.map((dir) => ({ dir, flag: '--ro-bind' })),
     ...policy.writable.map((dir) => ({ dir, flag: '--bind' })),
   ].sort((a, b) => depth(a.dir) - depth(b.dir));
   const secrets = [
     ...SYSTEM_SECRETS,
-    ...layout.toolchains.flatMap((dir) => TOOLCHAIN_SECRETS.map((name) => path.join(dir, name))),
+    ...layout.toolchains.dirs.flatMap((dir) => TOOLCHAIN_SECRETS.map((name) => path.join(dir, name))),
   ];
   return [
     ...BWRAP_ISOLATION,
@@ -103,6 +101,13 @@ export function bwrapArguments(layout: BwrapLayout): string[] {
     '/tmp',
     ...(layout.home === '/tmp' ? [] : ['--tmpfs', layout.home]),
     ...binds.flatMap(({ dir, flag }) => [flag, dir, dir]),
+    // A link in a folder the command sees already exists there; elsewhere (under HOME) it is made.
+    ...layout.toolchains.links
+      .filter(
+        ({ from }) =>
+          ![...policy.writable, ...layout.toolchains.dirs].some((dir) => from.startsWith(`${dir}/`)),
+      )
+      .flatMap(({ from, to }) => ['--symlink', to, from]),
     ...[...secrets, ...policy.hidden].flatMap(hide),
     // A writable folder inside a hidden one (the run's own folder among the runs) comes back on top.
     ...policy.writable

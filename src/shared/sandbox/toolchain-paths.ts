@@ -28,44 +28,53 @@ const TOOLCHAIN_VARIABLES = [
 const isUnder = (parent: string, child: string): boolean =>
   child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
 
+/** Read-only toolchain folders (real paths), and the links that lead to them (nvm's `current`). */
+export interface Toolchains {
+  dirs: string[];
+  links: Array<{ from: string; to: string }>;
+}
+
 /**
  * The toolchain folders `env` points to (its `PATH` and the toolchain variables), to be mounted
- * read-only: a `…/bin` entry brings its parent (`~/.cargo/bin` → `~/.cargo`, whose libraries it
- * needs), but never the home folder itself, `/`, or a folder that holds the home folder — the rest of
- * the home folder (`~/.ssh`, `~/.aws`, …) stays out. System folders are left to `SYSTEM_DIRS`.
+ * read-only at their real paths: a `…/bin` or `node_modules/.bin` entry brings its parent
+ * (`~/.cargo/bin` → `~/.cargo`, whose libraries it needs), but never the home folder itself, `/`, or a
+ * folder that holds the home folder — the rest of the home folder (`~/.ssh`, `~/.aws`, …) stays out.
+ * System folders are left to `SYSTEM_DIRS`. A path reached through a link is listed in `links`, so the
+ * sandbox can make the same link.
  */
 export function toolchainPaths(
   env: Readonly<Record<string, string | undefined>>,
   extra: readonly string[] = [],
-): string[] {
+): Toolchains {
   const home = env['HOME'] && env['HOME'] !== '/' ? path.resolve(env['HOME']) : undefined;
-  const acceptable = (candidate: string | undefined): string | undefined => {
-    if (!candidate || !path.isAbsolute(candidate)) return undefined;
+  const allowed = (dir: string): boolean =>
+    dir !== '/' && !(home && isUnder(dir, home)) && !SYSTEM_DIRS.some((system) => isUnder(system, dir));
+  const links: Toolchains['links'] = [];
+  const accept = (candidate: string | undefined): string | undefined => {
+    if (!candidate || !path.isAbsolute(candidate) || !existsSync(candidate)) return undefined;
     const dir = path.resolve(candidate);
-    if (dir === '/' || (home && isUnder(dir, home))) return undefined;
-    if (SYSTEM_DIRS.some((system) => isUnder(system, dir)) || !existsSync(dir)) return undefined;
-    return dir;
+    const real = realpathSync(dir);
+    if (!allowed(dir) || !allowed(real)) return undefined;
+    if (real !== dir && !links.some((link) => link.from === dir)) links.push({ from: dir, to: real });
+    return real;
   };
-  const fromPath = (env['PATH'] ?? '')
-    .split(':')
-    .map(
-      (entry) =>
-        (path.basename(entry) === 'bin' ? acceptable(path.dirname(entry)) : undefined) ?? acceptable(entry),
-    );
+  const parentOfBin = (entry: string): string | undefined =>
+    ['bin', '.bin'].includes(path.basename(entry)) ? accept(path.dirname(entry)) : undefined;
   const found = new Set<string>();
-  for (const dir of [
-    ...fromPath,
-    ...[...TOOLCHAIN_VARIABLES.map((name) => env[name]), ...extra].map(acceptable),
-  ]) {
-    if (!dir) continue;
-    found.add(dir);
-    // A link (nvm's `current`) must reach its target too, or it dangles inside.
-    const real = acceptable(realpathSync(dir));
-    if (real) found.add(real);
+  for (const entry of (env['PATH'] ?? '').split(':')) {
+    const dir = parentOfBin(entry) ?? accept(entry);
+    if (dir) found.add(dir);
+  }
+  for (const candidate of [...TOOLCHAIN_VARIABLES.map((name) => env[name]), ...extra]) {
+    const dir = accept(candidate);
+    if (dir) found.add(dir);
   }
   // A folder inside another already listed adds nothing.
   const sorted = [...found].sort();
-  return sorted.filter((dir) => !sorted.some((other) => other !== dir && isUnder(other, dir)));
+  return {
+    dirs: sorted.filter((dir) => !sorted.some((other) => other !== dir && isUnder(other, dir))),
+    links,
+  };
 }
 
 /** Files inside toolchain folders that hold credentials (a crates.io token): hidden even so. */

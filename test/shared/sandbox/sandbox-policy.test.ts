@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bwrapArguments } from '../../../src/shared/sandbox/bwrap-arguments.js';
@@ -29,17 +29,26 @@ describe('toolchainPaths', () => {
       ].join(':'),
       NVM_DIR: join(home, '.nvm'),
     };
-    expect(toolchainPaths(env)).toEqual([
-      join(home, '.cargo'),
-      join(home, '.nvm'),
-      join(home, '.pyenv/shims'),
-      join(home, 'bin'),
-    ]);
+    const real = realpathSync(home);
+    expect(toolchainPaths(env).dirs).toEqual(
+      ['.cargo', '.nvm', '.pyenv/shims', 'bin'].map((dir) => join(real, dir)),
+    );
   });
 
   it('a PATH of / or of the home folder itself brings nothing', () => {
     const home = tempDir();
-    expect(toolchainPaths({ HOME: home, PATH: `/:${home}:/bin` })).toEqual([]);
+    expect(toolchainPaths({ HOME: home, PATH: `/:${home}:/bin` }).dirs).toEqual([]);
+  });
+
+  it('mounts a linked toolchain at its real path and remembers the link (nvm current, a node_modules link)', () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'versions/v20/bin'), { recursive: true });
+    symlinkSync(join(root, 'versions/v20'), join(root, 'current'));
+    const real = realpathSync(root);
+    expect(toolchainPaths({ HOME: '/nonexistent-home', PATH: join(root, 'current/bin') })).toEqual({
+      dirs: [join(real, 'versions/v20')],
+      links: [{ from: join(root, 'current'), to: join(real, 'versions/v20') }],
+    });
   });
 });
 
@@ -52,7 +61,7 @@ describe('bwrapArguments', () => {
       policy: { writable: [work], hidden: [hidden], egress: [], maxProcesses: 10 },
       cwd: work,
       home: '/root',
-      toolchains: [],
+      toolchains: { dirs: [], links: [] },
     });
     for (const flag of [
       '--unshare-net',
