@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { constants } from 'node:os';
 import type { SandboxSpec } from '../sandbox/sandbox-policy.js';
 import { type SandboxedCommand, sandboxCommand } from '../sandbox/sandboxed-command.js';
+import { groupRunning } from './find-group-members.js';
 import { killGroup, openGate } from './process-group.js';
 import { PROCESS_TOKEN_ENV } from './process-ledger.js';
 
@@ -174,7 +175,7 @@ function runGroup(
     let spawnError: string | undefined;
     child.once('exit', (code, signal) => {
       exit = { code, signal };
-      if (pid !== undefined && killGroup(pid, 0)) {
+      if (pid !== undefined && groupRunning(pid)) {
         stragglers = true;
         terminate();
       }
@@ -185,10 +186,21 @@ function runGroup(
       done = true;
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      // We do not wait for stragglers to die: under an init that never reaps, their zombies would look
-      // alive until the deadline. The pending SIGKILL stays armed, without holding the event loop open.
-      if (stragglers) killTimer?.unref();
-      else {
+      // A sandbox's reaper may still have been on its way out when bubblewrap exited: gone by now, it
+      // was no straggler.
+      if (stragglers && pid !== undefined && !groupRunning(pid)) stragglers = false;
+      // We do not wait for stragglers to die. The pending SIGKILL stays armed, and the group leaves the
+      // ledger as soon as it is seen gone, without either holding the event loop open.
+      if (stragglers && pid !== undefined) {
+        killTimer?.unref();
+        const watch = setInterval(() => {
+          if (groupRunning(pid)) return;
+          clearInterval(watch);
+          clearTimeout(killTimer);
+          release();
+        }, 25);
+        watch.unref();
+      } else {
         clearTimeout(killTimer);
         release();
       }
