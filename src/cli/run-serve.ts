@@ -19,7 +19,7 @@ function wholeNumber(flag: string, value: string, min: number): number {
 export async function runServe(flags: ServeFlags, ctx: CliContext): Promise<number> {
   const port = wholeNumber('--port', flags.port, 0);
   const dataDir = path.resolve(ctx.io.cwd, flags.dataDir);
-  const sandbox = serverSandbox(flags.unsandboxed === true, [dataDir], 'serve');
+  const sandbox = serverSandbox(flags.unsandboxed === true, dataDir, 'serve');
   const server = await startServer(
     {
       host: flags.host,

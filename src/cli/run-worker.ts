@@ -33,7 +33,7 @@ export async function runWorker(flags: WorkerFlags, ctx: CliContext): Promise<nu
   const worker = await startWorker({
     store: flags.store,
     dataDir,
-    sandbox: serverSandbox(flags.unsandboxed === true, [dataDir], 'worker'),
+    sandbox: serverSandbox(flags.unsandboxed === true, dataDir, 'worker'),
     concurrency,
     leaseMs: lease * 1000,
     allowTools: flags.allowTools === true,

@@ -125,7 +125,7 @@ export async function startServer(
       ...(remote ? { remote } : {}),
       ...extra,
       // Refuses to start without a working sandbox unless the caller chose one (`--unsandboxed`).
-      sandbox: extra.sandbox ?? serverSandbox(false, [options.dataDir], 'serve'),
+      sandbox: extra.sandbox ?? serverSandbox(false, options.dataDir, 'serve'),
     });
     if (options.resumeInterrupted) manager.resumeInterrupted();
     app = createServerApp(manager, { ...options, ...(token ? { token } : {}) }, () => port);

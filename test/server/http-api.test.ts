@@ -327,7 +327,10 @@ describe('attractor serve: resuming a failed run', () => {
   it('starts again at the node that failed once the cause is gone; a completed run is 409', async () => {
     const flagDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-resume-failed-'));
     const flag = path.join(flagDir, 'provider-is-back');
-    const server = await testServer({ allowTools: true }, { sandbox: serverSandbox(true, [], 'serve') });
+    const server = await testServer(
+      { allowTools: true },
+      { sandbox: serverSandbox(true, undefined, 'serve') },
+    );
     const dot = `digraph flaky {
       start [shape=Mdiamond]
       exit [shape=Msquare]

@@ -102,7 +102,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const onError = options.onError ?? (() => {});
   const workdirRoots = allowedWorkdirRoots(options.allowWorkdirs ?? []);
   // Before anything is opened: a worker that cannot sandbox refuses to start (unless `--unsandboxed`).
-  const sandbox = options.sandbox ?? serverSandbox(false, [options.dataDir], 'worker');
+  const sandbox = options.sandbox ?? serverSandbox(false, options.dataDir, 'worker');
   stopWhatDeadWorkersLeft(options.dataDir);
   const store = await PostgresRunStore.open(options.store, options.dataDir, onError);
   let queue: RunQueue;

@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { probeSandbox } from './probe-sandbox.js';
 import { DEFAULT_MAX_PROCESSES, parseEgressHosts, type SandboxSpec } from './sandbox-policy.js';
@@ -96,7 +96,7 @@ export function nodeSandbox(
     bwrap: settings.bwrap,
     policy: {
       writable: [...writable],
-      hidden: settings.hidden.map(realDir),
+      hidden: [...new Set(hiddenAround(settings.hidden.map(realDir), [...writable]))],
       egress: parseEgressHosts(node.sandbox_egress ?? graph.sandbox_egress),
       maxProcesses: settings.maxProcesses ?? DEFAULT_MAX_PROCESSES,
     },
@@ -109,5 +109,49 @@ function realDir(dir: string): string {
     return realpathSync(dir);
   } catch {
     return path.resolve(dir);
+  }
+}
+
+const within = (parent: string, child: string): boolean => child.startsWith(`${parent}${path.sep}`);
+
+/**
+ * A hidden folder that holds a folder the command works in (a worker's `<data>/runs/<id>/work`) is hidden
+ * all around it: every entry of each folder on the way down except the one leading there. One that is a
+ * working folder itself (a server started in its own data dir) hides nothing more than its parts listed
+ * separately (its `runs`).
+ */
+function hiddenAround(hidden: readonly string[], writable: readonly string[]): string[] {
+  const result: string[] = [];
+  for (const dir of hidden) {
+    if (writable.includes(dir)) continue;
+    const inside = writable.filter((work) => within(dir, work));
+    if (inside.length === 0) {
+      result.push(dir);
+      continue;
+    }
+    const keep = new Set(inside.flatMap((work) => ancestorsBelow(dir, work)));
+    for (const folder of [dir, ...keep]) {
+      if (inside.includes(folder)) continue;
+      for (const name of safeList(folder)) {
+        const entry = path.join(folder, name);
+        if (!keep.has(entry)) result.push(entry);
+      }
+    }
+  }
+  return result;
+}
+
+/** The folders from just below `top` down to `leaf`, `leaf` included. */
+function ancestorsBelow(top: string, leaf: string): string[] {
+  const chain: string[] = [];
+  for (let at = leaf; at !== top && within(top, at); at = path.dirname(at)) chain.push(at);
+  return chain;
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }

@@ -106,6 +106,29 @@ describe('nodeSandbox', () => {
     expect(spec?.policy.egress).toEqual(['github.com', 'registry.npmjs.org']);
   });
 
+  it("hides a worker's data dir all around the run's own working copy and folder", () => {
+    const data = realpathSync(tempDir());
+    for (const dir of ['runs/mine/work', 'runs/mine/run', 'runs/other/work', 'queue'])
+      mkdirSync(join(data, dir), { recursive: true });
+    const settings = sandboxSettingsForRun(
+      { ...on, hidden: [data, join(data, 'runs')] },
+      join(data, 'runs/mine/run'),
+    );
+    const spec = nodeSandbox(settings, {}, {}, [join(data, 'runs/mine/work')]);
+    expect(spec?.policy.hidden.sort()).toEqual([
+      join(data, 'queue'),
+      join(data, 'runs/other'),
+      join(data, 'runs/other'),
+    ]);
+  });
+
+  it('a server started in its own data dir still hides the runs, not the folder it works in', () => {
+    const data = realpathSync(tempDir());
+    mkdirSync(join(data, 'runs/r1/run'), { recursive: true });
+    const spec = nodeSandbox({ ...on, hidden: [data, join(data, 'runs')] }, {}, {}, [data]);
+    expect(spec?.policy.hidden).toEqual([join(data, 'runs')]);
+  });
+
   it("hides the default runs folder but keeps the run's own folder writable", () => {
     const settings = sandboxSettingsForRun(on, '/w/.attractor-runs/g/run-1');
     expect(settings).toMatchObject({
