@@ -115,7 +115,7 @@ describe('nodeSandbox', () => {
       join(data, 'runs/mine/run'),
     );
     const spec = nodeSandbox(settings, {}, {}, [join(data, 'runs/mine/work')]);
-    expect(spec?.policy.hidden.sort()).toEqual([join(data, 'queue'), join(data, 'runs/other')]);
+    expect([...(spec?.policy.hidden ?? [])].sort()).toEqual([join(data, 'queue'), join(data, 'runs/other')]);
   });
 
   it('a server started in its own data dir still hides the runs, not the folder it works in', () => {
