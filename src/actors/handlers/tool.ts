@@ -22,7 +22,8 @@ const lastLine = (text: string): string => text.trimEnd().split('\n').at(-1) ?? 
  * parameters as environment variables (`$goal`, `$feature`: `pipelineValuesEnv`). Exit 0 is SUCCESS, anything else
  * FAIL with the exit code and the end of stderr. stdout/stderr are kept in full as `stdout.log` and
  * `stderr.log` in the stage directory; the context gets `tool.output` (end of stdout, trimmed),
- * `tool.last_line` and `tool.exit_code`.
+ * `tool.last_line` and `tool.exit_code`. The command runs in the run's sandbox (`sandbox`, `sandbox_egress`
+ * on the node or graph; decision 0341); a failure the sandbox caused ends stderr with a `sandbox:` note.
  */
 export function createToolHandler(options: ToolHandlerOptions = {}): NodeHandler {
   return async ({ node, graph, context, stageDir, signal, workingDir, services }) => {
