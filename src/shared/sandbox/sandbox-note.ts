@@ -1,3 +1,6 @@
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+
 /** How a user lifts the walls, said after each explanation. */
 export const OFF_HINT =
   'sandbox="off" on the node or graph lifts the walls (serve/worker: only when started with --unsandboxed)';
@@ -9,6 +12,40 @@ export interface SandboxNoteInput {
   denials: readonly string[];
   egress: readonly string[];
   maxProcesses: number;
+  /** Folders the command sees (host paths): a missing path found elsewhere on the host is the sandbox's doing. */
+  visible: readonly string[];
+  hidden: readonly string[];
+  /** The command's working directory, for the relative paths its errors name. */
+  cwd: string;
+}
+
+const under = (dir: string, target: string): boolean => target === dir || target.startsWith(`${dir}/`);
+
+const MISSING = /([^\s:'"‘’]+)['"’]?: (?:No such file or directory|Directory nonexistent)/g;
+
+/** Where `target` really is on the host: its nearest existing ancestor, links resolved; undefined if none. */
+function hostPlace(target: string): string | undefined {
+  for (let at = target; ; at = path.dirname(at)) {
+    try {
+      return realpathSync(at);
+    } catch {
+      if (path.dirname(at) === at) return undefined;
+    }
+  }
+}
+
+/**
+ * A path named as missing that exists on the host (or whose folder does) out of the command's sight: the
+ * sandbox's doing. A file missing from the working tree itself is the command's own business.
+ */
+function hiddenPathNamed(input: SandboxNoteInput): boolean {
+  return [...input.stderr.matchAll(MISSING)].some((match) => {
+    const named = path.resolve(input.cwd, match[1] ?? '');
+    const place = hostPlace(named);
+    if (place === undefined || place === '/') return false;
+    if (input.hidden.some((dir) => under(dir, named) || under(dir, place))) return true;
+    return !input.visible.some((dir) => under(dir, place));
+  });
 }
 
 const NETWORK =
@@ -61,10 +98,7 @@ export function sandboxNote(input: SandboxNoteInput): string | undefined {
       `sandbox: commands run without privileges (no capabilities, setuid or new namespaces); ${OFF_HINT}`,
     );
   }
-  if (
-    lines.length === 0 &&
-    /No such file or directory|Directory nonexistent|Permission denied/i.test(stderr)
-  ) {
+  if (lines.length === 0 && hiddenPathNamed(input)) {
     lines.push(
       `sandbox: only the working tree, /tmp, an empty HOME and the system and toolchain folders are visible; ${OFF_HINT}`,
     );

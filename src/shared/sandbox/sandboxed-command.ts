@@ -7,7 +7,7 @@ import { type EgressProxy, startEgressProxy } from './egress-proxy.js';
 import { createPidsCgroup, type PidsCgroup } from './pids-cgroup.js';
 import { sandboxNote } from './sandbox-note.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
-import { toolchainPaths } from './toolchain-paths.js';
+import { SYSTEM_DIRS, toolchainPaths } from './toolchain-paths.js';
 
 /** Where the egress proxy's socket appears inside the sandbox. */
 const INSIDE_SOCKET = '/run/attractor-egress.sock';
@@ -68,11 +68,14 @@ export async function sandboxCommand(
     inner = [process.execPath, '-e', BRIDGE_SOURCE, INSIDE_SOCKET, String(BRIDGE_PORT), ...inner];
     env = { ...env, ...proxyEnvironment(BRIDGE_PORT) };
   }
+  const toolchains = toolchainPaths(request.env, [path.dirname(path.dirname(process.execPath))]);
+  // The private /tmp and HOME are not the host's: what the host has there is out of sight.
+  const visible = [...SYSTEM_DIRS, '/proc', '/dev', ...toolchains.dirs, ...policy.writable];
   const args = bwrapArguments({
     policy,
     cwd: realDir(request.cwd),
     home,
-    toolchains: toolchainPaths(request.env, [path.dirname(path.dirname(process.execPath))]),
+    toolchains,
     ...(socketDir
       ? { proxySocket: { host: path.join(socketDir, 'proxy.sock'), inside: INSIDE_SOCKET } }
       : {}),
@@ -87,6 +90,9 @@ export async function sandboxCommand(
         denials: proxy?.denials ?? [],
         egress: policy.egress,
         maxProcesses: policy.maxProcesses,
+        visible,
+        hidden: policy.hidden,
+        cwd: request.cwd,
       }),
     dispose: async () => {
       await proxy?.close();

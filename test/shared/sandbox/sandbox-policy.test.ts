@@ -136,19 +136,33 @@ describe('nodeSandbox', () => {
 });
 
 describe('sandboxNote', () => {
-  const base = { denials: [], egress: [], maxProcesses: 64 };
+  const base = {
+    denials: [],
+    egress: [],
+    maxProcesses: 64,
+    visible: ['/usr', '/work'],
+    hidden: ['/work/.attractor-runs'],
+    cwd: '/work',
+  };
   it.each([
     ["touch: cannot touch '/usr/x': Read-only file system", '/usr/x is read-only in the sandbox'],
     ['curl: (6) Could not resolve host: example.com', 'network is off; name hosts with sandbox_egress='],
     ['bash: kill: (123) - No such process', 'cannot be seen or signalled'],
     ['sh: 1: Cannot fork', 'limit of 64 processes'],
-    ['cat: /home/me/.ssh/id_rsa: No such file or directory', 'only the working tree, /tmp, an empty HOME'],
+    ['cat: /etc/hostname-x/y: No such file or directory', 'only the working tree, /tmp, an empty HOME'],
+    [
+      'cat: .attractor-runs/g/r/a.json: No such file or directory',
+      'only the working tree, /tmp, an empty HOME',
+    ],
     ['su: cannot set groups: Operation not permitted', 'commands run without privileges'],
   ])('%s → %s', (stderr, says) => {
     expect(sandboxNote({ ...base, stderr })).toContain(says);
   });
 
-  it('says nothing for a failure that does not point at the sandbox', () => {
-    expect(sandboxNote({ ...base, stderr: 'FAIL test/x.test.ts: expected 1 to be 2' })).toBeUndefined();
-  });
+  it.each(['FAIL test/x.test.ts: expected 1 to be 2', 'cat: input.txt: No such file or directory'])(
+    'says nothing for a failure that does not point at the sandbox: %s',
+    (stderr) => {
+      expect(sandboxNote({ ...base, stderr })).toBeUndefined();
+    },
+  );
 });
