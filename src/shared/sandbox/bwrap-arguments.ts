@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readlinkSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { SandboxPolicy } from './sandbox-policy.js';
 import { SYSTEM_DIRS, TOOLCHAIN_SECRETS, type Toolchains } from './toolchain-paths.js';
@@ -66,12 +66,28 @@ function systemMounts(): string[] {
   return args;
 }
 
+/**
+ * The git folders of a worktree whose `.git` is a file (`gitdir: …`): its own folder and the repository's
+ * common one, which git writes to (index, refs, objects).
+ */
+export function worktreeGitDirs(tree: string): string[] {
+  try {
+    const pointer = /^gitdir: (.+)$/m.exec(readFileSync(path.join(tree, '.git'), 'utf8'))?.[1]?.trim();
+    if (!pointer) return [];
+    const gitdir = path.resolve(tree, pointer);
+    const common = readFileSync(path.join(gitdir, 'commondir'), 'utf8').trim();
+    return [gitdir, path.resolve(gitdir, common)];
+  } catch {
+    return [];
+  }
+}
+
 /** git's own configuration and hooks stay read-only: a command must not plant a hook that runs outside. */
-function gitConfigMounts(writable: readonly string[]): string[] {
+function gitConfigMounts(gitDirs: readonly string[]): string[] {
   const args: string[] = [];
-  for (const dir of writable) {
-    for (const name of ['config', 'hooks']) {
-      const target = path.join(dir, '.git', name);
+  for (const dir of gitDirs) {
+    for (const name of ['config', 'hooks', 'config.worktree']) {
+      const target = path.join(dir, name);
       if (existsSync(target)) args.push('--ro-bind', target, target);
     }
   }
@@ -86,9 +102,14 @@ function gitConfigMounts(writable: readonly string[]): string[] {
  */
 export function bwrapArguments(layout: BwrapLayout): string[] {
   const { policy } = layout;
+  const worktrees = policy.writable.flatMap(worktreeGitDirs);
+  const gitDirs = [...policy.writable.map((dir) => path.join(dir, '.git')), ...worktrees];
   const binds = [
     ...layout.toolchains.dirs.map((dir) => ({ dir, flag: '--ro-bind' })),
-    ...policy.writable.map((dir) => ({ dir, flag: '--bind' })),
+    ...[
+      ...policy.writable,
+      ...worktrees.filter((dir) => !policy.writable.some((w) => dir.startsWith(`${w}/`))),
+    ].map((dir) => ({ dir, flag: '--bind' })),
   ].sort((a, b) => depth(a.dir) - depth(b.dir));
   const secrets = [
     ...SYSTEM_SECRETS,
@@ -117,7 +138,7 @@ export function bwrapArguments(layout: BwrapLayout): string[] {
     ...[...secrets, ...policy.hidden]
       .filter((target) => statSync(target, { throwIfNoEntry: false })?.isDirectory())
       .flatMap((dir) => ['--remount-ro', dir]),
-    ...gitConfigMounts(policy.writable),
+    ...gitConfigMounts(gitDirs),
     ...(layout.proxySocket ? ['--bind', layout.proxySocket.host, layout.proxySocket.inside] : []),
     '--chdir',
     layout.cwd,
