@@ -1,7 +1,7 @@
-import { mkdirSync, realpathSync, symlinkSync } from 'node:fs';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bwrapArguments } from '../../../src/shared/sandbox/bwrap-arguments.js';
+import { bwrapArguments, worktreeGitDirs } from '../../../src/shared/sandbox/bwrap-arguments.js';
 import { sandboxNote } from '../../../src/shared/sandbox/sandbox-note.js';
 import {
   nodeSandbox,
@@ -165,4 +165,17 @@ describe('sandboxNote', () => {
       expect(sandboxNote({ ...base, stderr })).toBeUndefined();
     },
   );
+});
+
+describe('worktreeGitDirs', () => {
+  it("finds a branch worktree's own git folder and the repository's common one", () => {
+    const root = tempDir();
+    const gitdir = join(root, 'repo/.git/worktrees/feature');
+    mkdirSync(gitdir, { recursive: true });
+    mkdirSync(join(root, 'feature'));
+    writeFileSync(join(root, 'feature/.git'), `gitdir: ${gitdir}\n`);
+    writeFileSync(join(gitdir, 'commondir'), '../..\n');
+    expect(worktreeGitDirs(join(root, 'feature'))).toEqual([gitdir, join(root, 'repo/.git')]);
+    expect(worktreeGitDirs(join(root, 'repo'))).toEqual([]);
+  });
 });
