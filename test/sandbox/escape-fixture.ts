@@ -4,7 +4,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { tempDir } from '../helpers/temp-dir.js';
 
 /** A host a hostile pipeline would like to reach: secrets, servers, processes, other runs. */
 export interface EscapeHost {
@@ -28,9 +27,8 @@ const listen = (server: Server, at: number | string): Promise<void> =>
     typeof at === 'number' ? server.listen(at, '127.0.0.1', resolve) : server.listen(at, resolve),
   );
 
-/** Made in a describe body: removed after its tests (tempDir). */
-export async function makeEscapeHost(): Promise<EscapeHost> {
-  const root = tempDir('attractor-escape-');
+/** In `root`, a folder the caller made in its describe body (tempDir), so it is removed after its tests. */
+export async function makeEscapeHost(root: string): Promise<EscapeHost> {
   const work = join(root, 'work');
   const home = join(root, 'home');
   const outside = join(root, 'outside');

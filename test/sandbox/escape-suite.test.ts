@@ -8,6 +8,7 @@ import { nodeSandbox, type SandboxSettings } from '../../src/shared/sandbox/sand
 import { createFakeServices, makeInput } from '../actors/helpers/fake-services.js';
 import { makeGraph, makeNode } from '../actors/helpers/graph-builders.js';
 import { requireBwrap, SANDBOX_AVAILABLE, SANDBOX_REQUIRED } from '../helpers/sandbox-available.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { type Attempted, ESCAPE_ATTEMPTS } from './escape-attempts.js';
 import { type EscapeHost, makeEscapeHost } from './escape-fixture.js';
 
@@ -63,8 +64,10 @@ describe.runIf(SANDBOX_AVAILABLE || SANDBOX_REQUIRED)('escape attempts through e
   let host: EscapeHost;
   let on: SandboxSettings;
   const off: SandboxSettings = { mode: 'off' };
+  // Made here, not in beforeAll: tempDir's cleanup registered while hooks run would be dropped.
+  const root = tempDir('attractor-escape-');
   beforeAll(async () => {
-    host = await makeEscapeHost();
+    host = await makeEscapeHost(root);
     on = {
       mode: 'on',
       bwrap: requireBwrap(),
