@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 
 /** A pids cgroup made for one command: the wrapper shell writes its pid to `procsFile` before it starts. */
@@ -41,6 +49,7 @@ export function createPidsCgroup(max: number): PidsCgroup | undefined {
     usable = false;
     return undefined;
   }
+  if (usable === undefined) sweep(base);
   const dir = path.join(base, `attractor-${randomUUID()}`);
   try {
     mkdirSync(dir);
@@ -48,12 +57,19 @@ export function createPidsCgroup(max: number): PidsCgroup | undefined {
     usable = false;
     return undefined;
   }
+  // A cgroup is busy while a member is left, a zombie included (a sandbox's reaper under an init that
+  // never reaps): tried again a few times, and whatever is left is swept by the next process.
   const remove = () => {
-    try {
-      rmdirSync(dir);
-    } catch {
-      // busy or already gone
-    }
+    let tries = 0;
+    const attempt = () => {
+      try {
+        rmdirSync(dir);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EBUSY' && ++tries < 5)
+          setTimeout(attempt, 200 * tries).unref();
+      }
+    };
+    attempt();
   };
   try {
     writeFileSync(path.join(dir, 'pids.max'), String(max));
@@ -64,4 +80,23 @@ export function createPidsCgroup(max: number): PidsCgroup | undefined {
   }
   usable = true;
   return { procsFile: path.join(dir, 'cgroup.procs'), remove };
+}
+
+/** Empty cgroups earlier commands left (their removal found them busy), a minute old or more; a busy one stays. */
+function sweep(base: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(base).filter((name) => name.startsWith('attractor-'));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    try {
+      // Not one another process has just made and not yet joined.
+      if (Date.now() - statSync(path.join(base, name)).mtimeMs < 60_000) continue;
+      rmdirSync(path.join(base, name));
+    } catch {
+      // still in use, or not ours to remove
+    }
+  }
 }
