@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { findGroupMembers, isRunning } from '../../../src/shared/process/find-group-members.js';
 import { PROCESS_TOKEN_ENV, ProcessLedger } from '../../../src/shared/process/process-ledger.js';
 import { spawnProcessGroup } from '../../../src/shared/process/spawn-process-group.js';
@@ -48,8 +48,10 @@ describe.runIf(SANDBOX_AVAILABLE || SANDBOX_REQUIRED)('a sandboxed process group
     expect(pids.filter(isRunning)).toEqual([]);
   }, 30_000);
 
+  // The engine below runs from the build: made before the test's own clock starts.
+  beforeAll(() => ensureDist(), 300_000);
+
   it('dies with the engine (--die-with-parent): a killed engine leaves nothing running in the sandbox', async () => {
-    ensureDist();
     const work = tempDir();
     const ledgerFile = join(work, 'processes.json');
     // An engine of its own, started from the build, that runs a sandboxed command and is then SIGKILLed.
