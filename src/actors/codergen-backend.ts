@@ -3,6 +3,7 @@ import type { FidelityMode, PipelineNode } from '../compiler/ir.js';
 import type { Outcome } from '../compiler/outcome.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
 import type { ProcessLedger } from '../shared/process/process-ledger.js';
+import type { SandboxSpec } from '../shared/sandbox/sandbox-policy.js';
 import type { Interviewer } from './interviewers/interviewer.js';
 
 export interface CodergenRequest {
@@ -25,6 +26,11 @@ export interface CodergenRequest {
   envPassthrough?: string[];
   /** The run's process ledger, for backends that start processes (external agents). */
   processes?: Pick<ProcessLedger, 'add' | 'remove'>;
+  /**
+   * The sandbox the node's commands run in, given the folders they work in (writable); undefined when
+   * they run unsandboxed (decision 0341). Absent: the backend decides (a custom backend runs nothing).
+   */
+  sandbox?: (workingDirs: readonly string[]) => SandboxSpec | undefined;
   signal: AbortSignal;
   emit: EmitEvent;
   /** The codergen node's handler actor: a backend's own actors (agent sessions) are started as its children. */

@@ -9,6 +9,7 @@ import type { Outcome, StageStatus } from '../compiler/outcome.js';
 import type { ArtifactStore } from '../shared/artifact-store.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
 import type { ProcessLedger } from '../shared/process/process-ledger.js';
+import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
 import type { RunTree } from '../working-tree/run-tree.js';
 import type { CodergenBackend } from './codergen-backend.js';
 import type { Interviewer } from './interviewers/interviewer.js';
@@ -79,6 +80,8 @@ export interface HandlerServices {
    * isolated fan-out); undefined when git is missing. None: the run keeps no snapshots.
    */
   workingTree?: () => Promise<RunTree | undefined>;
+  /** How commands are sandboxed (decision 0341); absent: the default, on where this machine has a sandbox. */
+  sandbox?: SandboxSettings;
   /** Run one parallel branch from `startNodeId` on an isolated context until a fan-in node or a dead end. */
   runBranch(request: {
     branchId: string;

@@ -37,4 +37,6 @@ export interface RunFlags {
   restoreTree?: boolean;
   /** `--allow-read DIR`, collected: more folders the pipeline may name files in. */
   allowRead?: string[];
+  /** `--sandbox on|off` (default on; decision 0341). */
+  sandbox?: 'on' | 'off';
 }

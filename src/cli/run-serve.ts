@@ -5,6 +5,7 @@ import { isServerSecretName } from '../server/server-secret-names.js';
 import { startServer } from '../server/start-server.js';
 import { AttractorError } from '../shared/errors.js';
 import { refusePassthrough } from '../shared/process/filter-secret-env.js';
+import { serverSandbox } from '../shared/sandbox/server-sandbox.js';
 import type { CliContext } from './cli-context.js';
 import type { ServeFlags } from './commands/serve.js';
 import { EXIT_OK } from './exit-codes.js';
@@ -34,6 +35,7 @@ async function serving(flags: ServeFlags, ctx: CliContext, port: number): Promis
   const dataDir = flags.dataDir
     ? path.resolve(ctx.io.cwd, flags.dataDir)
     : defaultServerDataDir(ctx.io.cwd, ctx.io.env, os.homedir());
+  const sandbox = serverSandbox(flags.unsandboxed === true, dataDir, 'serve');
   const server = await startServer(
     {
       host: flags.host,
@@ -52,7 +54,7 @@ async function serving(flags: ServeFlags, ctx: CliContext, port: number): Promis
     // Runs that call models get the same coding agent, router and budget as `attractor run`: keys and
     // base URLs come from the server's environment only, never from a .env a run's agent could write
     // (decision 0352); a missing key fails that run.
-    { realRuns: { workingDir: ctx.io.cwd, env: { ...ctx.io.env } } },
+    { realRuns: { workingDir: ctx.io.cwd, env: { ...ctx.io.env } }, sandbox },
   ).catch((error: unknown) => {
     if (AttractorError.isInstance(error) && error.code === 'PORT_IN_USE') {
       throw new AttractorError(

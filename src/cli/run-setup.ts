@@ -14,6 +14,7 @@ import type { RunOptions } from '../run/run-types.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { CliContext } from './cli-context.js';
+import { cliSandbox } from './cli-sandbox.js';
 import type { RunFlags } from './run-flags.js';
 import {
   type AnsweringInterviewer,
@@ -176,6 +177,8 @@ export async function buildRun(
       : { runsRoot: path.resolve(ctx.io.cwd, DEFAULT_RUNS_ROOT) }),
     ...(flags.checkpointDir ? { checkpointDir: path.resolve(ctx.io.cwd, flags.checkpointDir) } : {}),
     ...(flags.maxSteps ? { maxSteps: flags.maxSteps } : {}),
+    // Nothing runs in a dry run: no sandbox to look for, and nothing to warn about.
+    sandbox: flags.dryRun ? { mode: 'off' } : cliSandbox(flags.sandbox, ctx.io.stderr),
     manifestOptions: {
       dry_run: flags.dryRun === true,
       ...(flags.scenario ? { scenario: path.resolve(ctx.io.cwd, flags.scenario) } : {}),

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { isServerSecretName } from '../server/server-secret-names.js';
 import { AttractorError } from '../shared/errors.js';
 import { refusePassthrough } from '../shared/process/filter-secret-env.js';
+import { serverSandbox } from '../shared/sandbox/server-sandbox.js';
 import { startWorker } from '../worker/start-worker.js';
 import type { CliContext } from './cli-context.js';
 import type { WorkerFlags } from './commands/worker.js';
@@ -45,9 +46,11 @@ async function serving(
   concurrency: number,
   lease: number,
 ): Promise<number> {
+  const dataDir = path.resolve(ctx.io.cwd, flags.dataDir);
   const worker = await startWorker({
     store: flags.store,
-    dataDir: path.resolve(ctx.io.cwd, flags.dataDir),
+    dataDir,
+    sandbox: serverSandbox(flags.unsandboxed === true, dataDir, 'worker'),
     concurrency,
     leaseMs: lease * 1000,
     allowTools: flags.allowTools === true,

@@ -46,6 +46,7 @@ function handlerServices(
     emit,
     ...(services.artifacts ? { artifacts: services.artifacts } : {}),
     ...(services.processes ? { processes: services.processes } : {}),
+    ...(services.sandbox ? { sandbox: services.sandbox } : {}),
     ...(services.durable !== undefined ? { durable: services.durable } : {}),
     ...(services.branchCheckpoints ? { branchCheckpoints: services.branchCheckpoints } : {}),
     interviewer: services.interviewer ?? missingInterviewer(),

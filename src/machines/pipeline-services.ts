@@ -35,6 +35,8 @@ export interface PipelineServices {
   artifacts?: ArtifactStore;
   /** Where process groups handlers start are recorded (so a resume can stop what a crash left). */
   processes?: HandlerServices['processes'];
+  /** How commands are sandboxed (decision 0341); absent: on where this machine has a sandbox. */
+  sandbox?: HandlerServices['sandbox'];
   /**
    * Receives the events handlers emit, and every event of parallel branches and child pipelines (tagged
    * `data.branch` / `data.parent`). The pipeline actor's own events are `actor.on('pipeline.event')`.

@@ -14,6 +14,7 @@ import { AttractorError } from '../shared/errors.js';
 import type { EmitEvent, EventKind } from '../shared/pipeline-event.js';
 import { ProcessLedger } from '../shared/process/process-ledger.js';
 import { stopLeftoverProcesses } from '../shared/process/stop-leftover-processes.js';
+import { sandboxOrDefault, sandboxSettingsForRun } from '../shared/sandbox/sandbox-settings.js';
 import { type TreeCarrier, treeCarrier } from './carried-tree.js';
 import type { CheckpointParts } from './checkpoint-delta.js';
 import { enrichEvent } from './enrich-event.js';
@@ -186,6 +187,7 @@ function launch(
     ...runServices(options),
     artifacts,
     processes,
+    sandbox: sandboxSettingsForRun(sandboxOrDefault(options.sandbox), runDir, options.runsRoot),
     stages: recorder.stages,
     branchCheckpoints: recorder.branches,
     // The first node that does work starts once the run's tree is ready too (a resume's restored).

@@ -9,6 +9,7 @@ import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { CompiledMachine } from '../machines/compile-machine.js';
 import type { PipelineMachineInput } from '../machines/machine-context.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
+import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
 import type { RunRecordSink } from './mirrored-run-recorder.js';
 import type { RunTreeSettings } from './run-tree-service.js';
 
@@ -71,6 +72,11 @@ export interface RunOptions {
   runDir?: string;
   /** Root of the default layout when `runDir` is not given: `<runsRoot>/<graph>/<run id>/` (default `.attractor-runs`). */
   runsRoot?: string;
+  /**
+   * How commands are sandboxed (decision 0341), decided at the edge (`--sandbox`, `--unsandboxed`);
+   * default: on where this machine has a sandbox, honouring a pipeline's `sandbox="off"`.
+   */
+  sandbox?: SandboxSettings;
   /** `--checkpoint-dir`: keep a timestamped checkpoint history there too. */
   checkpointDir?: string;
   maxSteps?: number;

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
 import type { PipelineGraph } from '../compiler/ir.js';
+import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
 import { ApiError } from './api-error.js';
 import { checkSubmission } from './check-submission.js';
 import { recordOfflineAnswer } from './http-interviewer.js';
@@ -28,6 +29,8 @@ export interface LocalRunsOptions {
   realRuns?: Pick<RealRunSettings, 'workingDir' | 'env'>;
   /** Where runs work and which folders a `working_dir` may name; absent: the process's working directory. */
   workingDirs?: WorkingDirPolicy;
+  /** How runs' commands are sandboxed (`serverSandbox`, decision 0341); absent: the engine's default. */
+  sandbox?: SandboxSettings;
 }
 
 /**
@@ -53,6 +56,7 @@ export class LocalRuns implements RunService {
       allowTools: options.allowTools,
       allowDirs: options.allowDirs ?? [],
       ...(options.realRuns ? { realRuns: options.realRuns } : {}),
+      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
       workingDirs: this.#workingDirs(),
       releaseAtGates: false,
       onStopped: () => this.#pump(),

@@ -8,6 +8,7 @@ import type { RunTreeSettings } from '../run/run-tree-service.js';
 import type { PipelineRun, RunResult } from '../run/run-types.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
+import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
 import { ApiError } from './api-error.js';
 import { HttpInterviewer } from './http-interviewer.js';
 import { summaryFromLog } from './logged-run-summary.js';
@@ -46,6 +47,8 @@ export interface RunExecutorOptions {
   allowDirs: readonly string[];
   /** Runs that call real models: where their agents work and their keys; absent: only simulated runs. */
   realRuns?: Pick<RealRunSettings, 'workingDir' | 'env'>;
+  /** How runs' commands are sandboxed (`serverSandbox`, decision 0341); absent: the engine's default. */
+  sandbox?: SandboxSettings;
   /** Where runs' tool commands and agents work (`runWorkingDir`). */
   workingDirs: WorkingDirPolicy;
   /** A worker's runs stop at a gate (checkpointed, `waiting`) and continue when it is answered. */
@@ -188,6 +191,7 @@ export class RunExecutor {
       initialUsage: resumed?.usage,
       workingDir,
       realRuns: this.#options.realRuns,
+      sandbox: this.#options.sandbox,
       recordSink: this.#store.recordSink?.(id),
       tree: this.#treeSettings(record, workingDir, runDir),
     });

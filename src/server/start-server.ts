@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { AttractorError } from '../shared/errors.js';
+import { serverSandbox } from '../shared/sandbox/server-sandbox.js';
 import { isWildcard } from './allowed-hosts.js';
 import { createServerApp } from './create-server-app.js';
 import { DatabaseRuns } from './database-runs.js';
@@ -45,7 +46,7 @@ export interface RunningServer {
  */
 export async function startServer(
   input: ServerOptionsInput,
-  extra: Pick<LocalRunsOptions, 'realRuns'> = {},
+  extra: Pick<LocalRunsOptions, 'realRuns' | 'sandbox'> = {},
 ): Promise<RunningServer> {
   const parsed = ServerOptionsSchema.safeParse(input);
   if (!parsed.success) {
@@ -147,7 +148,7 @@ interface OpenedRuns {
  */
 async function openRuns(
   options: ServerOptions,
-  extra: Pick<LocalRunsOptions, 'realRuns'>,
+  extra: Pick<LocalRunsOptions, 'realRuns' | 'sandbox'>,
   workdirRoots: string[],
 ): Promise<OpenedRuns> {
   if (!options.store) {
@@ -165,6 +166,8 @@ async function openRuns(
       // One process keeps working where it was started unless a run names an allowed folder.
       workingDirs: { roots: workdirRoots, perRun: false, who: 'this server', dataDir: options.dataDir },
       ...extra,
+      // Refuses to start without a working sandbox unless the caller chose one (`--unsandboxed`).
+      sandbox: extra.sandbox ?? serverSandbox(false, options.dataDir, 'serve'),
     });
     return { manager, store };
   }

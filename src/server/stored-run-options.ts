@@ -9,6 +9,7 @@ import { createRunServices } from '../run/run-services.js';
 import type { RunTreeSettings } from '../run/run-tree-service.js';
 import type { RunOptions } from '../run/run-types.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
+import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
 import { parseScenarioOrReject } from './check-submission.js';
 import type { HttpInterviewer } from './http-interviewer.js';
 import type { RunRecord } from './run-record.js';
@@ -26,6 +27,8 @@ export interface StoredRunContext {
   /** Where it works; undefined: the process's working directory. */
   workingDir: string | undefined;
   realRuns: Pick<RealRunSettings, 'workingDir' | 'env'> | undefined;
+  /** How its commands are sandboxed; undefined: the engine's default. */
+  sandbox: SandboxSettings | undefined;
   recordSink: RunRecordSink | undefined;
   /** How the run keeps its working tree; none: not snapshotted. */
   tree?: RunTreeSettings | undefined;
@@ -75,6 +78,7 @@ export function storedRunOptions(run: StoredRunContext): RunOptions {
     },
     // Snapshots of its working folder after each node (decision 0331); every run's records are left out.
     ...(options.dry_run ? {} : { tree: { exclude: [path.dirname(path.dirname(runDir))] } }),
+    ...(run.sandbox ? { sandbox: run.sandbox } : {}),
     ...(run.recordSink ? { recordSink: run.recordSink } : {}),
     ...(run.tree ? { tree: run.tree } : {}),
     onEvent: run.onEvent,

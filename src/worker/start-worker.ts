@@ -7,6 +7,8 @@ import { RunQueue } from '../server/postgres/run-queue.js';
 import { allowedWorkdirRoots } from '../server/run-working-dir.js';
 import { ProcessLedger } from '../shared/process/process-ledger.js';
 import { stopLeftoverProcesses } from '../shared/process/stop-leftover-processes.js';
+import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
+import { serverSandbox } from '../shared/sandbox/server-sandbox.js';
 import { WorkerRuns } from './worker-runs.js';
 
 export interface WorkerOptions {
@@ -29,6 +31,8 @@ export interface WorkerOptions {
   leaseMs?: number;
   /** Push runs' snapshots to this git remote (`--git-remote`) rather than the store (decision 0391). */
   gitRemote?: string;
+  /** How commands are sandboxed (`serverSandbox`, decision 0341); absent: a working sandbox or refusal. */
+  sandbox?: SandboxSettings;
 }
 
 export interface RunningWorker {
@@ -58,6 +62,8 @@ function stopWhatDeadWorkersLeft(dataDir: string): void {
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const onError = options.onError ?? (() => {});
   const workdirRoots = allowedWorkdirRoots(options.allowWorkdirs ?? []);
+  // Before anything is opened: a worker that cannot sandbox refuses to start (unless `--unsandboxed`).
+  const sandbox = options.sandbox ?? serverSandbox(false, options.dataDir, 'worker');
   stopWhatDeadWorkersLeft(options.dataDir);
   const store = await PostgresRunStore.open(options.store, options.dataDir, onError);
   let queue: RunQueue;
@@ -75,6 +81,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     workingDirs: { roots: workdirRoots, perRun: true, who: 'this worker', dataDir: options.dataDir },
     runs: remoteRuns(store, queue, options.leaseMs),
     ...(options.gitRemote ? { gitRemote: options.gitRemote } : {}),
+    sandbox,
   });
   await queue.work(
     (job) => manager.execute(job.run_id, job.takeover ? { takeover: true } : {}),

@@ -6,6 +6,7 @@ import { TERMINAL_STATUSES } from '../server/run-record.js';
 import type { RunStore } from '../server/run-store.js';
 import type { WorkingDirPolicy } from '../server/run-working-dir.js';
 import { AttractorError } from '../shared/errors.js';
+import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
 
 export interface WorkerRunsOptions {
   store: RunStore;
@@ -16,6 +17,8 @@ export interface WorkerRunsOptions {
   allowDirs?: readonly string[];
   /** Runs that call real models: where their agents work and their keys; absent: only simulated runs. */
   realRuns?: Pick<RealRunSettings, 'workingDir' | 'env'>;
+  /** How runs' commands are sandboxed (`serverSandbox`, decision 0341). */
+  sandbox?: SandboxSettings;
   /** Where runs work: their own folder, or a `working_dir` inside an `--allow-workdir` folder. */
   workingDirs?: WorkingDirPolicy;
   /** Push runs' snapshots to this git remote (`--git-remote`) rather than the store (decision 0391). */
@@ -52,6 +55,7 @@ export class WorkerRuns {
       allowTools: options.allowTools,
       allowDirs: options.allowDirs ?? [],
       ...(options.realRuns ? { realRuns: options.realRuns } : {}),
+      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
       workingDirs: options.workingDirs ?? { roots: [], perRun: true, who: 'this worker' },
       releaseAtGates: true,
       snapshots: options.gitRemote ? { remote: options.gitRemote } : {},

@@ -19,12 +19,12 @@ function alive(pid: number): boolean {
   }
 }
 
-// One branch starts a long tool (recording its pid); the other finishes after a second, so the run
+// One branch starts a long tool (recording its pid, which only outside the sandbox is the host's); the other finishes after a second, so the run
 // prints again while the long tool is running, after `head -1` has gone.
 const PIPELINE = `digraph piped {
   start [shape=Mdiamond]
   fan [shape=component]
-  long [shape=parallelogram, tool_command="echo $$ > sleeper.pid; exec sleep 30"]
+  long [shape=parallelogram, sandbox="off", tool_command="echo $$ > sleeper.pid; exec sleep 30"]
   short [shape=parallelogram, tool_command="sleep 1; echo short"]
   join [shape=tripleoctagon]
   exit [shape=Msquare]

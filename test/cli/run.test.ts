@@ -532,9 +532,11 @@ describe.concurrent('attractor run (real process)', () => {
   }, 60_000);
 
   it('after SIGKILL, resume stops the tool the dead run left running before re-running its node', async () => {
+    // Outside the sandbox on purpose: a sandboxed tool dies with its engine (--die-with-parent, tested
+    // in test/shared/process/sandboxed-process-group.test.ts), so only an unsandboxed one can be orphaned.
     const marked = `digraph marked {
     start [shape=Mdiamond]
-    slow [shape=parallelogram, tool_command="if [ -e marks ]; then echo again >> marks; else echo start >> marks; sleep 60; echo end >> marks; fi"]
+    slow [shape=parallelogram, sandbox="off", tool_command="if [ -e marks ]; then echo again >> marks; else echo start >> marks; sleep 60; echo end >> marks; fi"]
     exit [shape=Msquare]
     start -> slow -> exit
   }`;

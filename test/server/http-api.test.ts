@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/start-server.js';
+import { groupRunning } from '../../src/shared/process/find-group-members.js';
+import { serverSandbox } from '../../src/shared/sandbox/server-sandbox.js';
 import {
   closeServers,
   GATE_PIPELINE,
@@ -115,28 +117,20 @@ describe('attractor serve: runs', () => {
   });
 
   it('cancel kills the running tool process group', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-cancel-'));
-    const pidFile = path.join(dir, 'pid');
-    try {
-      const dot = `digraph t { start [shape=Mdiamond]; run [shape=parallelogram, tool_command="echo $$ > ${pidFile}; exec sleep 30"]; exit [shape=Msquare]; start -> run -> exit }`;
-      const server = await testServer({ allowTools: true });
-      const { body } = await server.json('POST', '/pipelines', { dot_source: dot, scenario: {} });
-      const pid = await waitFor(
-        () => (fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) || undefined : undefined),
-        'the tool to start',
-      );
-      expect((await server.json('POST', `/pipelines/${body.id}/cancel`)).body.status).toBe('cancelled');
-      await waitFor(() => {
-        try {
-          process.kill(pid, 0);
-          return undefined;
-        } catch {
-          return true;
-        }
-      }, 'the tool process to be gone');
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    // The tool runs in the sandbox, where its own pids mean nothing outside: the run's process ledger
+    // (processes.json) says which group the host must see gone.
+    const dot = `digraph t { start [shape=Mdiamond]; run [shape=parallelogram, tool_command="sleep 30 & exec sleep 30"]; exit [shape=Msquare]; start -> run -> exit }`;
+    const server = await testServer({ allowTools: true });
+    const { body } = await server.json('POST', '/pipelines', { dot_source: dot, scenario: {} });
+    const ledger = path.join(server.dataDir, 'runs', body.id, 'run', 'processes.json');
+    const pgid = await waitFor(() => {
+      if (!fs.existsSync(ledger)) return undefined;
+      const entries = JSON.parse(fs.readFileSync(ledger, 'utf8')).processes as Array<{ pgid: number }>;
+      return entries[0]?.pgid;
+    }, 'the tool to start');
+    expect(groupRunning(pgid)).toBe(true);
+    expect((await server.json('POST', `/pipelines/${body.id}/cancel`)).body.status).toBe('cancelled');
+    await waitFor(() => (groupRunning(pgid) ? undefined : true), 'the tool process group to be gone');
   });
 
   it('queues runs beyond --max-concurrent-runs and starts them as others end', async () => {
@@ -333,12 +327,17 @@ describe('attractor serve: resuming a failed run', () => {
   it('starts again at the node that failed once the cause is gone; a completed run is 409', async () => {
     const flagDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-resume-failed-'));
     const flag = path.join(flagDir, 'provider-is-back');
-    const server = await testServer({ allowTools: true });
+    const server = await testServer(
+      { allowTools: true },
+      { sandbox: serverSandbox(true, undefined, 'serve') },
+    );
     const dot = `digraph flaky {
       start [shape=Mdiamond]
       exit [shape=Msquare]
       first [shape=parallelogram, tool_command="echo first >> ${flagDir}/ran"]
       call [shape=parallelogram, tool_command="test -e ${flag}"]
+      // The commands watch a folder outside the working tree: a server started --unsandboxed honours this.
+      sandbox="off"
       start -> first -> call -> exit
     }`;
     const { body } = await server.json('POST', '/pipelines', { dot_source: dot, scenario: {} });

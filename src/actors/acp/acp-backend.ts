@@ -1,5 +1,6 @@
 import type { McpServer } from '@agentclientprotocol/sdk';
 import { filterSecretEnv } from '../../shared/process/filter-secret-env.js';
+import type { SandboxSpec } from '../../shared/sandbox/sandbox-policy.js';
 import type { CodergenBackend, CodergenRequest, CodergenResult } from '../codergen-backend.js';
 import type { AgentConfig, McpServerConfig } from './agent-config.js';
 import { parsePermissionPolicy } from './answer-permission.js';
@@ -103,6 +104,7 @@ export function createAcpBackend(options: AcpBackendOptions): CodergenBackend {
         initTimeoutMs: options.config.initTimeoutMs,
         cancelGraceMs: options.config.cancelGraceMs,
         ...(request.processes ? { processes: request.processes } : {}),
+        ...sandboxOf(request, cwd),
         signal: request.signal,
         emit,
       });
@@ -123,4 +125,10 @@ export function createAcpBackend(options: AcpBackendOptions): CodergenBackend {
       };
     },
   };
+}
+
+/** The terminals' sandbox: the working directory and the stage folder (where the agent reports) writable. */
+function sandboxOf(request: CodergenRequest, cwd: string): { sandbox?: SandboxSpec } {
+  const sandbox = request.sandbox?.([cwd, request.stageDir]);
+  return sandbox ? { sandbox } : {};
 }

@@ -1,21 +1,20 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import type {
   CreateTerminalRequest,
   TerminalExitStatus,
   TerminalOutputResponse,
 } from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
-import { killGroup } from '../../shared/process/process-group.js';
+import { spawnProcessGroup } from '../../shared/process/spawn-process-group.js';
+import type { SandboxSpec } from '../../shared/sandbox/sandbox-policy.js';
 import { TailBuffer } from '../tool/tail-buffer.js';
 import { confineToWorkspace } from './confine-to-workspace.js';
-import { terminateProcessGroup } from './kill-process-group.js';
-import { type ProcessRecorder, processToken, recordProcessGroup } from './record-process-group.js';
+import type { ProcessRecorder } from './record-process-group.js';
 
 /** Output kept per terminal when the agent sets no `outputByteLimit`. */
 const DEFAULT_OUTPUT_BYTES = 1024 * 1024;
 
 interface Terminal {
-  child: ChildProcess;
+  stop: AbortController;
   output: TailBuffer;
   exit: Promise<TerminalExitStatus>;
   status?: TerminalExitStatus;
@@ -30,13 +29,15 @@ export interface AgentTerminalsOptions {
   /** The run's process ledger and the node recorded with each terminal's group. */
   ledger?: ProcessRecorder;
   node?: string;
+  /** Every terminal runs inside bubblewrap under this policy (decision 0341). */
+  sandbox?: SandboxSpec;
 }
 
 /**
- * The client side of ACP `terminal/*`: each command runs in its own process group, in the working
- * directory (or a cwd inside it), with the tool node's filtered environment plus the variables the
- * agent asked for. Output (stdout and stderr interleaved) is kept up to the agent's byte limit, cut from
- * the front at a character boundary.
+ * The client side of ACP `terminal/*`: each command runs through the process-group spawner (its own
+ * group, inside the sandbox when there is one), in the working directory (or a cwd inside it), with the
+ * tool node's filtered environment plus the variables the agent asked for. Output (stdout and stderr
+ * interleaved) is kept up to the agent's byte limit, cut from the front at a character boundary.
  */
 export class AgentTerminals {
   readonly #options: AgentTerminalsOptions;
@@ -52,44 +53,51 @@ export class AgentTerminals {
     if (cwd === undefined) {
       throw RequestError.invalidParams(undefined, `cwd ${request.cwd} is outside the working directory`);
     }
-    const requested = { ...this.#options.env };
-    for (const variable of request.env ?? []) requested[variable.name] = variable.value;
-    const { token, env } = processToken(requested);
+    const env = { ...this.#options.env };
+    for (const variable of request.env ?? []) env[variable.name] = variable.value;
     const args = request.args ?? [];
     // A bare command line (no args) is what most agents send; the shell gives it pipes and globs.
-    const [file, argv] = args.length === 0 ? ['/bin/sh', ['-c', request.command]] : [request.command, args];
-    const child = spawn(file, argv, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const argv: [string, ...string[]] =
+      args.length === 0 ? ['/bin/sh', '-c', request.command] : [request.command, ...args];
     const output = new TailBuffer(request.outputByteLimit ?? DEFAULT_OUTPUT_BYTES);
-    child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
-    const forget = recordProcessGroup(this.#options.ledger, {
-      pgid: child.pid,
-      token,
-      node: this.#options.node ?? '',
-      command: request.command,
-    });
-    const id = `term-${this.#next++}`;
+    const stop = new AbortController();
+    const ledger = this.#options.ledger;
+    const node = this.#options.node ?? '';
     const terminal: Terminal = {
-      child,
+      stop,
       output,
-      exit: new Promise((resolve) => {
-        child.once('error', (error) => {
-          output.push(Buffer.from(`${error.message}\n`));
-          terminal.status ??= { exitCode: 127, signal: null };
-          resolve(terminal.status);
-        });
-        child.once('close', (code, signal) => {
-          // Background processes the command left behind must not outlive it.
-          if (child.pid !== undefined && killGroup(child.pid, 0)) {
-            void terminateProcessGroup(child.pid, this.#options.killGraceMs).then(forget);
-          } else {
-            forget();
-          }
-          terminal.status ??= { exitCode: code, signal };
-          resolve(terminal.status);
-        });
+      exit: spawnProcessGroup({
+        argv,
+        cwd,
+        env,
+        signal: stop.signal,
+        killGraceMs: this.#options.killGraceMs,
+        ...(ledger
+          ? {
+              record: (pgid: number, token: string) =>
+                ledger.add({
+                  pgid,
+                  token,
+                  node,
+                  command: request.command,
+                  started_at: new Date().toISOString(),
+                }),
+              release: (pgid: number) => ledger.remove(pgid),
+            }
+          : {}),
+        onStdout: (chunk) => output.push(chunk),
+        onStderr: (chunk) => output.push(chunk),
+        ...(this.#options.sandbox ? { sandbox: this.#options.sandbox } : {}),
+      }).then((exit) => {
+        if (exit.spawnError) output.push(Buffer.from(`${exit.spawnError}\n`));
+        if (exit.sandboxNote) output.push(Buffer.from(`\n${exit.sandboxNote}\n`));
+        terminal.status ??= exit.signal
+          ? { exitCode: null, signal: exit.signal }
+          : { exitCode: exit.code, signal: null };
+        return terminal.status;
       }),
     };
+    const id = `term-${this.#next++}`;
     this.#terminals.set(id, terminal);
     return id;
   }
@@ -115,9 +123,9 @@ export class AgentTerminals {
 
   async kill(id: string): Promise<void> {
     const terminal = this.#get(id);
-    if (terminal.status === undefined && terminal.child.pid !== undefined) {
-      await terminateProcessGroup(terminal.child.pid, this.#options.killGraceMs);
-    }
+    if (terminal.status !== undefined) return;
+    terminal.stop.abort();
+    await terminal.exit;
   }
 
   async release(id: string): Promise<void> {

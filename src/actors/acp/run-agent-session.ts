@@ -1,5 +1,6 @@
 import type { ClientContext, McpServer, PromptResponse, StopReason } from '@agentclientprotocol/sdk';
 import { ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+import type { SandboxSpec } from '../../shared/sandbox/sandbox-policy.js';
 import type { Interviewer } from '../interviewers/interviewer.js';
 import { AgentProcess } from './agent-process.js';
 import { AgentTerminals } from './agent-terminals.js';
@@ -32,6 +33,8 @@ export interface AgentSessionOptions {
   cancelGraceMs: number;
   /** The run's process ledger: the agent's group and its terminals' are recorded there. */
   processes?: ProcessRecorder;
+  /** The terminals' sandbox (decision 0341); the agent's own process runs outside it. */
+  sandbox?: SandboxSpec;
   signal: AbortSignal;
   emit: EmitAgentEvent;
 }
@@ -76,6 +79,7 @@ export async function runAgentSession(options: AgentSessionOptions): Promise<Age
     env: options.terminalEnv,
     killGraceMs: options.cancelGraceMs,
     ...ledger,
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
   });
   const updates = new SessionUpdateEvents();
   let sessionId: string | undefined;

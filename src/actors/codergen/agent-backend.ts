@@ -219,9 +219,11 @@ function environmentFor(
     return custom({ node, workingDir, envPassthrough, stageDir: request.stageDir, signal: request.signal });
   }
   if (custom) return custom;
+  const sandbox = request.sandbox?.([workingDir]);
   return new LocalExecutionEnvironment({
     workingDir,
     envPassthrough,
+    ...(sandbox ? { sandbox } : {}),
     // Every shell command of the agent is in the run's process ledger: a resume after a crash stops it.
     ...(request.processes ? { processes: request.processes, node: node.id } : {}),
   });

@@ -3,6 +3,7 @@ import type { Outcome } from '../../compiler/outcome.js';
 import { writeFileAtomicAsync } from '../../shared/atomic-write.js';
 import { parseEnvPassthrough } from '../../shared/process/filter-secret-env.js';
 import { removeFileAsync } from '../../shared/remove-file.js';
+import { nodeSandbox, sandboxOrDefault } from '../../shared/sandbox/sandbox-settings.js';
 import type { NodeHandler } from '../handler-types.js';
 import { expandContextKeys } from '../prompt/expand-context-keys.js';
 import { renderContextSummary } from '../prompt/render-context-summary.js';
@@ -54,6 +55,8 @@ export const codergenHandler: NodeHandler = async (input) => {
     ...(input.workingDir ? { workingDir: input.workingDir } : {}),
     interviewer: services.interviewer,
     ...(services.processes ? { processes: services.processes } : {}),
+    sandbox: (workingDirs: readonly string[]) =>
+      nodeSandbox(sandboxOrDefault(services.sandbox), node.attrs, graph.attrs, workingDirs),
     envPassthrough: [
       ...parseEnvPassthrough(node.attrs.env_passthrough),
       ...parseEnvPassthrough(graph.attrs.env_passthrough),

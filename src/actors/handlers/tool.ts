@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { writeFileAtomicAsync } from '../../shared/atomic-write.js';
 import { filterSecretEnv, parseEnvPassthrough } from '../../shared/process/filter-secret-env.js';
 import { passedSecrets, redactSecrets } from '../../shared/process/redact-secrets.js';
+import { nodeSandbox, sandboxOrDefault } from '../../shared/sandbox/sandbox-settings.js';
 import type { NodeHandler } from '../handler-types.js';
 import { pipelineValuesEnv } from '../tool/pipeline-values-env.js';
 import { runTool } from '../tool/run-tool.js';
@@ -24,7 +25,8 @@ const lastLine = (text: string): string => text.trimEnd().split('\n').at(-1) ?? 
  * parameters as environment variables (`$goal`, `$feature`: `pipelineValuesEnv`). Exit 0 is SUCCESS, anything else
  * FAIL with the exit code and the end of stderr. stdout/stderr are kept in full as `stdout.log` and
  * `stderr.log` in the stage directory; the context gets `tool.output` (end of stdout, trimmed),
- * `tool.last_line` and `tool.exit_code`.
+ * `tool.last_line` and `tool.exit_code`. The command runs in the run's sandbox (`sandbox`, `sandbox_egress`
+ * on the node or graph; decision 0341); a failure the sandbox caused ends stderr with a `sandbox:` note.
  */
 export function createToolHandler(options: ToolHandlerOptions = {}): NodeHandler {
   return async ({ node, graph, context, stageDir, signal, workingDir, services }) => {
@@ -43,6 +45,7 @@ export function createToolHandler(options: ToolHandlerOptions = {}): NodeHandler
       return { status: 'fail', failure_reason: `working directory ${cwd} does not exist` };
     }
     const baseEnv = options.env ?? process.env;
+    const sandbox = nodeSandbox(sandboxOrDefault(services.sandbox), node.attrs, graph.attrs, [cwd]);
     const result = await runTool({
       command,
       cwd,
@@ -57,6 +60,7 @@ export function createToolHandler(options: ToolHandlerOptions = {}): NodeHandler
       stderrPath: join(stageDir, 'stderr.log'),
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
       ...(services.processes ? { ledger: services.processes, node: node.id } : {}),
+      ...(sandbox ? { sandbox } : {}),
     });
     // A secret the node let through may be printed: what is kept of the output never shows it.
     const secrets = passedSecrets(baseEnv, passthrough);

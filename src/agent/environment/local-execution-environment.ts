@@ -8,6 +8,7 @@ import { filterSecretEnv } from '../../shared/process/filter-secret-env.js';
 import { killGroup } from '../../shared/process/process-group.js';
 import type { ProcessLedger } from '../../shared/process/process-ledger.js';
 import { passedSecrets, redactSecrets } from '../../shared/process/redact-secrets.js';
+import type { SandboxSpec } from '../../shared/sandbox/sandbox-policy.js';
 import { applyFileChanges } from './apply-file-changes.js';
 import type {
   DirEntry,
@@ -44,6 +45,11 @@ export interface LocalExecutionEnvironmentOptions {
   processes?: Pick<ProcessLedger, 'add' | 'remove'>;
   /** Node id recorded with each process group. */
   node?: string;
+  /**
+   * Commands (and so tool hooks) run inside bubblewrap under this policy (decision 0341); the file tools
+   * also refuse its hidden folders.
+   */
+  sandbox?: SandboxSpec;
 }
 
 /**
@@ -67,6 +73,7 @@ export class LocalExecutionEnvironment implements ExecutionEnvironment {
   readonly #outputCapChars: number;
   readonly #processes: Pick<ProcessLedger, 'add' | 'remove'> | undefined;
   readonly #node: string;
+  readonly #sandbox: SandboxSpec | undefined;
   readonly #running = new Set<number>();
   /** The working directory as given, before symlinks were resolved. */
   readonly #alias: string;
@@ -81,6 +88,7 @@ export class LocalExecutionEnvironment implements ExecutionEnvironment {
     this.#outputCapChars = options.outputCapChars ?? 1_000_000;
     this.#processes = options.processes;
     this.#node = options.node ?? '';
+    this.#sandbox = options.sandbox;
   }
 
   async initialize(): Promise<void> {
@@ -92,8 +100,18 @@ export class LocalExecutionEnvironment implements ExecutionEnvironment {
     this.#running.clear();
   }
 
-  resolvePath(target: string): Promise<string> {
-    return resolveInside(this.workingDirectory, target, this.#alias);
+  async resolvePath(target: string): Promise<string> {
+    const real = await resolveInside(this.workingDirectory, target, this.#alias);
+    // What the sandbox hides from commands (the server's data, other runs) the file tools do not reach either.
+    // A writable folder inside a hidden one (the run's own, a worker's working copy) stays reachable.
+    const writable = this.#sandbox?.policy.writable ?? [];
+    const hiddenHere = (hidden: string): boolean =>
+      isInside(hidden, real) &&
+      !writable.some((dir) => dir !== hidden && isInside(hidden, dir) && isInside(dir, real));
+    if ((this.#sandbox?.policy.hidden ?? []).some(hiddenHere)) {
+      throw new PathOutsideWorkdirError(target, this.workingDirectory);
+    }
+    return real;
   }
 
   async readFile(target: string): Promise<string> {
@@ -154,6 +172,7 @@ export class LocalExecutionEnvironment implements ExecutionEnvironment {
           }
         : {}),
       ...(options.input !== undefined ? { input: options.input } : {}),
+      ...(this.#sandbox ? { sandbox: this.#sandbox } : {}),
       track: (pid, running) => {
         if (running) this.#running.add(pid);
         else {

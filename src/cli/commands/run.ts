@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
+import { parseSandboxFlag } from '../cli-sandbox.js';
 import { collectRepeated } from '../collect-repeated.js';
 import { parseInspectOriginFlag } from '../inspect-origin.js';
 import { parsePositiveInt } from '../parse-positive-int.js';
@@ -111,6 +112,11 @@ export function addRunFlags(command: Command, options: { runDir: boolean } = { r
       '--snapshot-budget <size>',
       'skip a snapshot whose new files exceed this (default 500MB)',
       parseSizeFlag,
+    )
+    .option(
+      '--sandbox <on|off>',
+      'run tool commands, agent shells and hooks inside the sandbox (default on; docs/guides/security.md)',
+      parseSandboxFlag,
     )
     .option(
       '--allow-read <dir>',

@@ -48,6 +48,7 @@ export interface ServeFlags {
   allowedHost?: string[];
   corsOrigin?: string[];
   resumeInterrupted?: boolean;
+  unsandboxed?: boolean;
 }
 
 export function registerServeCommand(program: Command, ctx: CliContext): void {
@@ -67,6 +68,10 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .option('--token <token>', 'require "Authorization: Bearer <token>" (default: $ATTRACTOR_TOKEN)')
     .option('--max-concurrent-runs <n>', 'runs executing at once; the rest queue', '4')
     .option('--allow-tools', 'run tool commands of submitted pipelines (refused with 403 otherwise)')
+    .option(
+      '--unsandboxed',
+      'start without a sandbox, and honour pipelines\' sandbox="off" (docs/guides/security.md)',
+    )
     .option(
       '--allow-dir <dir...>',
       'folders "dot_path" may name and submitted pipelines may read named files from (default: none)',

@@ -32,6 +32,7 @@ export interface WorkerFlags {
   concurrency: string;
   leaseSeconds: string;
   allowTools?: boolean;
+  unsandboxed?: boolean;
   allowDir?: string[];
   allowWorkdir?: string[];
   gitRemote?: string;
@@ -46,6 +47,10 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
     .option('--concurrency <n>', 'runs executing at once on this worker', '4')
     .option('--lease-seconds <n>', 'a run continues on another worker this long after its worker died', '30')
     .option('--allow-tools', 'run tool commands of the pipelines it executes (they fail otherwise)')
+    .option(
+      '--unsandboxed',
+      'start without a sandbox, and honour pipelines\' sandbox="off" (docs/guides/security.md)',
+    )
     .option('--allow-dir <dir...>', 'folders pipelines may read named files from (default: none)')
     .option(
       '--allow-workdir <dir...>',

@@ -46,3 +46,11 @@ export const durationAttr = z
   .refine((text) => parseDurationMs(text) !== undefined)
   .transform((text) => parseDurationMs(text)!)
   .describe('a duration such as 900s, 15m, 250ms or 2h (a bare number is seconds)');
+
+/** `on` or `off` (a node's or graph's `sandbox`). */
+export const onOffAttr = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(['on', 'off']))
+  .describe('on or off');

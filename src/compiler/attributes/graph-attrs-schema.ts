@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanAttr, durationAttr, integerAttr, stringAttr } from './attribute-value-schemas.js';
+import { booleanAttr, durationAttr, integerAttr, onOffAttr, stringAttr } from './attribute-value-schemas.js';
 
 /** Graph attributes. */
 export const graphAttrShape = {
@@ -17,6 +17,10 @@ export const graphAttrShape = {
   default_thread_id: stringAttr,
   router_model: stringAttr,
   env_passthrough: stringAttr,
+  /** `off`: commands run outside the sandbox (honoured by the CLI; by serve/worker only with --unsandboxed). */
+  sandbox: onOffAttr,
+  /** Hosts the sandbox lets commands reach through its proxy: `github.com, registry.npmjs.org`. */
+  sandbox_egress: stringAttr,
   /** `auto_compact` of agent nodes that set none. */
   auto_compact: booleanAttr,
   agent: stringAttr,

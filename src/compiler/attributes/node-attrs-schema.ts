@@ -4,6 +4,7 @@ import {
   durationAttr,
   floatAttr,
   integerAttr,
+  onOffAttr,
   positiveIntegerAttr,
   stringAttr,
 } from './attribute-value-schemas.js';
@@ -47,6 +48,10 @@ export const nodeAttrShape = {
   auto_compact: booleanAttr,
   tool_command: stringAttr,
   env_passthrough: stringAttr,
+  /** `off`: commands run outside the sandbox (honoured by the CLI; by serve/worker only with --unsandboxed). */
+  sandbox: onOffAttr,
+  /** Hosts the sandbox lets commands reach through its proxy: `github.com, registry.npmjs.org`. */
+  sandbox_egress: stringAttr,
   agent: stringAttr,
   agent_command: stringAttr,
   agent_permissions: stringAttr,

@@ -44,3 +44,31 @@ export function isRunning(pid: number): boolean {
     }
   }
 }
+
+/**
+ * True while some process of group `pgid` runs. Zombies do not count: under an init that never reaps
+ * (a container's), a sandbox's exited reaper stays a zombie in the group for good. Without /proc,
+ * whether the group can be signalled.
+ */
+export function groupRunning(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return false;
+  }
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return true;
+  }
+  return pids.some((name) => {
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(fields[2]) === pgid && fields[0] !== 'Z';
+    } catch {
+      return false;
+    }
+  });
+}

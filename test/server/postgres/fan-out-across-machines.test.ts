@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { serverSandbox } from '../../../src/shared/sandbox/server-sandbox.js';
 import { startWorker } from '../../../src/worker/start-worker.js';
 import { ensureDist } from '../../helpers/ensure-dist.js';
 import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
@@ -23,6 +24,9 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a fan-out continued on another mach
     const blocked = path.join(tempDir(), 'blocked');
     // `slow` blocks the first time (on the doomed worker) and finishes at once the second time.
     const dot = `digraph fan {
+      // The marks are watched from outside the working folder, and a dead worker's tool must outlive it:
+      // both are what sandbox="off" (on workers started --unsandboxed) allows.
+      sandbox="off"
       start [shape=Mdiamond]
       split [shape=component, join_policy="wait_all"]
       fast [shape=parallelogram, tool_command="echo fast >> ${marks}"]
@@ -38,7 +42,7 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a fan-out continued on another mach
       join -> after -> exit
     }`;
     const server = await testServer({ store: url, allowTools: true });
-    const doomed = workerProcess(url, tempDir(), 3);
+    const doomed = workerProcess(url, tempDir(), 3, ['--unsandboxed']);
     const db = new pg.Client({ connectionString: url });
     await db.connect();
     clients.push(db);
@@ -69,6 +73,7 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a fan-out continued on another mach
     const other = await startWorker({
       store: url,
       dataDir: tempDir(),
+      sandbox: serverSandbox(true, undefined, 'worker'),
       concurrency: 2,
       allowTools: true,
       leaseMs: 3_000,

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PostgresRunStore } from '../../../src/server/postgres/postgres-run-store.js';
 import { RunQueue } from '../../../src/server/postgres/run-queue.js';
+import { serverSandbox } from '../../../src/shared/sandbox/server-sandbox.js';
 import { startWorker } from '../../../src/worker/start-worker.js';
 import { ensureDist } from '../../helpers/ensure-dist.js';
 import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
@@ -23,6 +24,9 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a worker killed mid-run', () => {
     const marks = path.join(tempDir(), 'marks');
     const twoStarted = path.join(tempDir(), 'two-started');
     const dot = `digraph f {
+      // The marks are watched from outside the working folder, and a dead worker's tool must outlive it:
+      // both are what sandbox="off" (on workers started --unsandboxed) allows.
+      sandbox="off"
       start [shape=Mdiamond]
       one [shape=parallelogram, tool_command="echo one >> ${marks}"]
       two [shape=parallelogram, tool_command="echo >> ${twoStarted}; sleep 3 && echo two >> ${marks}"]
@@ -32,7 +36,7 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a worker killed mid-run', () => {
     }`;
     const server = await testServer({ store: url, allowTools: true });
     const machine = tempDir();
-    const doomed = workerProcess(url, machine, 3);
+    const doomed = workerProcess(url, machine, 3, ['--unsandboxed']);
     const db = new pg.Client({ connectionString: url });
     await db.connect();
     clients.push(db);
@@ -61,6 +65,7 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a worker killed mid-run', () => {
     const survivor = await startWorker({
       store: url,
       dataDir: machine,
+      sandbox: serverSandbox(true, undefined, 'worker'),
       concurrency: 2,
       allowTools: true,
       leaseMs: 3_000,
@@ -86,6 +91,9 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a worker killed mid-run', () => {
     const url = await cluster.createDatabase('fenced');
     const marks = path.join(tempDir(), 'marks');
     const dot = `digraph f {
+      // The marks are watched from outside the working folder, and a dead worker's tool must outlive it:
+      // both are what sandbox="off" (on workers started --unsandboxed) allows.
+      sandbox="off"
       start [shape=Mdiamond]
       one [shape=parallelogram, tool_command="echo one >> ${marks}"]
       two [shape=parallelogram, tool_command="sleep 3 && echo two >> ${marks}"]
@@ -98,6 +106,7 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('a worker killed mid-run', () => {
     const worker = await startWorker({
       store: url,
       dataDir,
+      sandbox: serverSandbox(true, undefined, 'worker'),
       concurrency: 1,
       allowTools: true,
       leaseMs: 3_000,
