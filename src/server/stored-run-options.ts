@@ -36,7 +36,10 @@ export interface StoredRunContext {
 
 /** The run's settings and services, built as `attractor run` builds them (`createRunServices`). */
 export function storedRunOptions(run: StoredRunContext): RunOptions {
-  const { record, runDir, workingDir } = run;
+  const { record, runDir } = run;
+  // A run that names no folder works where the server's agents work (its start folder, for `serve`):
+  // its tool commands, its agents and its snapshots all in one place.
+  const workingDir = run.workingDir ?? run.realRuns?.workingDir;
   const { options } = record;
   const scenario = options.scenario !== undefined ? parseScenarioOrReject(options.scenario) : undefined;
   const { real: _real, ...services } = createRunServices({

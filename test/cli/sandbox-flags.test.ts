@@ -106,7 +106,7 @@ describe('a machine without a sandbox', () => {
     const work = tempDir();
     const child = spawn(
       process.execPath,
-      [BIN, 'serve', '--port', '0', '--data-dir', 'data', '--unsandboxed'],
+      [BIN, 'serve', '--port', '0', '--data-dir', tempDir(), '--unsandboxed'],
       {
         cwd: work,
         env: { ...process.env, ...noBwrap },

@@ -69,8 +69,11 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('the web view in a real br
     const out = kept ? path.resolve(kept) : tempDir('attractor-web-view-');
     fs.mkdirSync(out, { recursive: true });
     const pipelines = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-web-pipelines-'));
-    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-web-work-'));
-    dirs.push(pipelines, work);
+    // The run works in `work`; a fork restores its files beside it, which --allow-workdir must allow.
+    const workParent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-web-work-')));
+    const work = path.join(workParent, 'work');
+    fs.mkdirSync(work);
+    dirs.push(pipelines, workParent);
     fs.writeFileSync(path.join(pipelines, 'review.dot'), REVIEW_PIPELINE);
     const fake = await startFakeAnthropicServer();
     fake.enqueue(
@@ -80,7 +83,7 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('the web view in a real br
       }),
     );
     const server = await testServer(
-      { allowDirs: [pipelines] },
+      { allowDirs: [pipelines], allowWorkdirs: [workParent] },
       {
         realRuns: {
           workingDir: work,

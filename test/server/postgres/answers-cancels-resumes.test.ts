@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { serverSandbox } from '../../../src/shared/sandbox/server-sandbox.js';
 import { startWorker } from '../../../src/worker/start-worker.js';
 import { ensureDist } from '../../helpers/ensure-dist.js';
 import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
@@ -82,8 +83,11 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('runs on PostgreSQL, decided by the 
     const marks = path.join(dir, 'marks');
     const server = await testServer({ store: url, allowTools: true });
     const machine = tempDir();
-    const doomed = workerProcess(url, machine, 2);
+    const doomed = workerProcess(url, machine, 2, ['--unsandboxed']);
+    // The test watches the command through files outside its working folder: what sandbox="off" (on
+    // workers started --unsandboxed) allows.
     const dot = `digraph c {
+      sandbox="off"
       start [shape=Mdiamond]
       work [shape=parallelogram, tool_command="echo >> ${started}; while [ ! -f ${go} ]; do sleep 0.05; done; echo done >> ${marks}"]
       exit [shape=Msquare]
@@ -97,7 +101,14 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('runs on PostgreSQL, decided by the 
     expect(cancel.status).toBe(200);
     // The machine's worker comes back (its lease of the run has long run out) and may finish the work.
     workers.push(
-      await startWorker({ store: url, dataDir: machine, concurrency: 1, allowTools: true, leaseMs: 2_000 }),
+      await startWorker({
+        store: url,
+        dataDir: machine,
+        concurrency: 1,
+        allowTools: true,
+        leaseMs: 2_000,
+        sandbox: serverSandbox(true, undefined, 'worker'),
+      }),
     );
     writeFileSync(go, '');
     expect(await ended(server, run.id)).toMatchObject({ status: 'cancelled' });
@@ -109,8 +120,17 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('runs on PostgreSQL, decided by the 
     const dir = tempDir();
     const flag = path.join(dir, 'provider-is-back');
     const server = await testServer({ store: url, allowTools: true });
-    const first = await startWorker({ store: url, dataDir: tempDir(), concurrency: 1, allowTools: true });
+    const unsandboxed = serverSandbox(true, undefined, 'worker');
+    const first = await startWorker({
+      store: url,
+      dataDir: tempDir(),
+      concurrency: 1,
+      allowTools: true,
+      sandbox: unsandboxed,
+    });
+    // The commands read and write a folder outside their working folder: sandbox="off" on these workers.
     const dot = `digraph flaky {
+      sandbox="off"
       start [shape=Mdiamond]
       exit [shape=Msquare]
       first [shape=parallelogram, tool_command="echo first >> ${dir}/ran"]
@@ -120,7 +140,9 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('runs on PostgreSQL, decided by the 
     const { body } = await server.json('POST', '/pipelines', { dot_source: dot, scenario: {} });
     expect(await ended(server, body.id)).toMatchObject({ status: 'failed' });
     await first.drain(1_000);
-    workers.push(await startWorker({ store: url, dataDir: tempDir(), concurrency: 1, allowTools: true }));
+    workers.push(
+      await startWorker({ store: url, dataDir: tempDir(), concurrency: 1, allowTools: true, sandbox: unsandboxed }),
+    );
     writeFileSync(flag, '');
     const resumed = await server.json('POST', `/pipelines/${body.id}/resume`);
     expect(resumed.status).toBe(202);
