@@ -105,7 +105,7 @@ export function ActivityPane({
         <Box flexDirection="column">
           {diffStat.map((line, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a diffstat's lines in order
-            <Text key={i} wrap="truncate-end" color={i === diffStat.length - 1 ? theme.muted : undefined}>
+            <Text key={i} wrap="truncate-end" color={diffLineColor(line, i === diffStat.length - 1, theme)}>
               {line}
             </Text>
           ))}
@@ -130,4 +130,15 @@ export function ActivityPane({
       ) : null}
     </Box>
   );
+}
+
+/** A diff's added and removed lines in their colours; a diffstat's summary line (last) muted. */
+function diffLineColor(
+  line: string,
+  last: boolean,
+  theme: { added?: string | undefined; removed?: string | undefined; muted?: string | undefined },
+): string | undefined {
+  if (/^\+(?!\+\+ )/.test(line)) return theme.added;
+  if (/^-(?!-- )/.test(line)) return theme.removed;
+  return last && !/^[+-]/.test(line) ? theme.muted : undefined;
 }

@@ -68,7 +68,13 @@ export function App({ store, gates, controls, onQuit, runDir, size, fps, clock =
       : undefined,
     8,
   );
-  const diffStat = useNodeDiff(runDir, shown?.status === 'running' ? undefined : shown?.commit, 8);
+  // Enter (expanded) shows the node's diff itself, as the web view's node panel does; else its diffstat.
+  const diffStat = useNodeDiff(
+    runDir,
+    shown?.status === 'running' ? undefined : shown?.commit,
+    expanded ? 40 : 8,
+    expanded,
+  );
 
   useRunKeys({
     controls,

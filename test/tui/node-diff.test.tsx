@@ -12,8 +12,8 @@ import { tempDir } from '../helpers/temp-dir.js';
 import { renderAt } from './render-at.js';
 import { ev, graphOf } from './tui-fixtures.js';
 
-function Stat({ runDir, commit }: { runDir: string; commit: string }) {
-  const lines = useNodeDiff(runDir, commit, 8);
+function Stat({ runDir, commit, whole = false }: { runDir: string; commit: string; whole?: boolean }) {
+  const lines = useNodeDiff(runDir, commit, 8, whole);
   return <Text>{lines.join('\n')}</Text>;
 }
 
@@ -30,6 +30,15 @@ describe("the activity pane's node diff", () => {
     const app = renderAt(<Stat runDir={runDir} commit={commit} />, 80);
     await expect.poll(() => app.frame()).toContain('health.ts | 1 +');
     expect(app.frame()).toContain('1 file changed, 1 insertion(+)');
+    // Expanded (Enter): the diff itself, as the web view's node panel shows it, cut at the line budget.
+    for (let n = 0; n < 12; n++)
+      writeFileSync(join(work, 'health.ts'), `export const ok = ${n};\n${'x\n'.repeat(n)}`);
+    const bigger = (await tree?.snapshot('node again'))?.commit ?? '';
+    const whole = renderAt(<Stat runDir={runDir} commit={bigger} whole />, 80);
+    await expect.poll(() => whole.frame()).toContain('diff --git a/health.ts b/health.ts');
+    expect(whole.frame()).toContain('+export const ok = 11;');
+    expect(whole.frame()).toContain('-export const ok = true;');
+    expect(whole.frame()).toMatch(/… \d+ more lines/);
 
     const graph = graphOf();
     const state = reduceRunState(
