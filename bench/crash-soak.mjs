@@ -84,6 +84,15 @@ function judge(marks, crashAt, completed) {
       problems.push(`${node} completed before the crash and ran again`);
     }
     if (ends.length === 0) problems.push(`${node} never finished`);
+    // A run started before the crash that never wrote its end and was never stopped by resume died with
+    // the crash: a sandboxed command dies with its engine (bwrap --die-with-parent). A leftover that went
+    // on would have written its end mark in the time the round waits.
+    const died = Math.max(
+      0,
+      starts.filter((m) => m.at < crashAt).length - ends.filter((m) => m.at < crashAt).length,
+    );
+    const unended = starts.length - ends.length;
+    for (let i = 0; i < Math.min(died, unended); i++) list.push({ kind: 'end', node, at: crashAt });
     // Overlap: a start while an earlier start of the same node has not ended yet.
     let open = 0;
     for (const m of list.sort((a, b) => a.at - b.at)) {
