@@ -181,9 +181,10 @@ export class DatabaseRuns implements RunService {
 
   async fork(id: string, fromNode: string, set: Readonly<Record<string, string>> = {}): Promise<RunRecord> {
     refuseWhileDraining(this.#draining);
-    // The original's files are on its workers' disks and in the store, not here: the fork starts in a
-    // folder of its own on the worker that takes it, without the original's tree.
+    // Made here, it runs on a worker: the store takes its checkpoint and the original's snapshots, so
+    // the worker starts at the fork's node with the files as that node found them.
     const fork = await this.#records.fork(id, fromNode, set);
+    if (fork.run_dir) await this.#store.adoptFork?.(id, fork.id, fork.run_dir);
     this.#enqueue(fork.id);
     return this.get(fork.id);
   }

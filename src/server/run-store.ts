@@ -35,6 +35,12 @@ export interface RunStore {
   saveQuestions(id: string, questions: StoredQuestion[]): void;
   /** Where a run keeps its record besides its run directory; absent: the directory alone (the file store). */
   recordSink?(id: string): RunRecordSink;
+  /**
+   * A fork made here (its run directory written by `forkRun`) continues on a worker: the store takes its
+   * checkpoint, and the original's working-tree snapshots (decision 0391), so the worker that takes it
+   * starts at the fork's node with the files as that node found them. Only a store workers read has it.
+   */
+  adoptFork?(from: string, to: string, runDir: string): Promise<void>;
   /** Resolves once everything recorded so far (of run `id` only, when given) is durable (a store that writes behind). */
   flush?(id?: string): Promise<void>;
   close?(): Promise<void>;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { readCheckpoint } from '../../run/checkpoint.js';
 import type { RunRecordSink } from '../../run/mirrored-run-recorder.js';
 import { writeFileAtomic } from '../../shared/atomic-write.js';
 import { AttractorError } from '../../shared/errors.js';
@@ -437,6 +438,22 @@ export class PostgresRunStore implements RunStore {
     const head = row.checkpoint.tree_head;
     await materializeTreeBundles(this.#pool, id, runDir, typeof head === 'string' ? head : undefined);
     return true;
+  }
+
+  async adoptFork(from: string, to: string, runDir: string): Promise<void> {
+    // The fork's row first: its checkpoint and bundles refer to it.
+    await this.flush();
+    const checkpoint = readCheckpoint(path.join(runDir, 'checkpoint.json'));
+    await this.#pool.query(
+      `INSERT INTO attractor.checkpoints (run_id, checkpoint) VALUES ($1, $2)
+       ON CONFLICT (run_id) DO UPDATE SET checkpoint = EXCLUDED.checkpoint, written_at = now()`,
+      [to, JSON.stringify(checkpoint)],
+    );
+    await this.#pool.query(
+      `INSERT INTO attractor.tree_bundles (run_id, seq, commit, bundle)
+       SELECT $2, seq, commit, bundle FROM attractor.tree_bundles WHERE run_id = $1`,
+      [from, to],
+    );
   }
 
   /** Resolves once everything recorded so far is committed; rejects with the first write that failed. */

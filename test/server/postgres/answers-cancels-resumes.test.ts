@@ -141,7 +141,13 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('runs on PostgreSQL, decided by the 
     expect(await ended(server, body.id)).toMatchObject({ status: 'failed' });
     await first.drain(1_000);
     workers.push(
-      await startWorker({ store: url, dataDir: tempDir(), concurrency: 1, allowTools: true, sandbox: unsandboxed }),
+      await startWorker({
+        store: url,
+        dataDir: tempDir(),
+        concurrency: 1,
+        allowTools: true,
+        sandbox: unsandboxed,
+      }),
     );
     writeFileSync(flag, '');
     const resumed = await server.json('POST', `/pipelines/${body.id}/resume`);

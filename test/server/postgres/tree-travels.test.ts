@@ -168,6 +168,32 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)("the run's working tree travels with
     }
   }, 120_000);
 
+  it('a fork made through the server starts at its node on a worker that never ran the original, with the files as the node found them', async () => {
+    const url = await cluster.createDatabase('travel_fork');
+    const server = await testServer({ store: url, allowTools: true });
+    const dot = `digraph forked {
+      start [shape=Mdiamond]
+      one [shape=parallelogram, tool_command="echo one > one.txt"]
+      two [shape=parallelogram, tool_command="test -e one.txt && rm one.txt && echo two > two.txt"]
+      exit [shape=Msquare]
+      start -> one -> two -> exit
+    }`;
+    const a = worker(url, realpathSync(tempDir()));
+    const { body: run } = await server.json('POST', '/pipelines', { dot_source: dot, scenario: {} });
+    expect((await ended(server, run.id)).status).toBe('completed');
+    await stop(a);
+    const machineB = realpathSync(tempDir());
+    worker(url, machineB);
+    // `two` removed one.txt in the original; the fork from `two` finds it again, or `test -e` fails it.
+    const forked = await server.json('POST', `/pipelines/${run.id}/fork`, { from_node: 'two' });
+    expect(forked.status).toBe(201);
+    const done = await ended(server, forked.body.id);
+    expect(done.status, JSON.stringify(done.failure)).toBe('completed');
+    // It started at `two` on B: `one` never ran there.
+    expect(existsSync(stageFile(machineB, forked.body.id, 'two', 'status.json'))).toBe(true);
+    expect(existsSync(stageFile(machineB, forked.body.id, 'one', 'status.json'))).toBe(false);
+  }, 120_000);
+
   it("an agent's file crosses the gate, and a server that executed nothing shows the node's prompt, response, output and diff", async () => {
     const url = await cluster.createDatabase('travel_agent');
     const model = await startFakeAnthropicServer();
