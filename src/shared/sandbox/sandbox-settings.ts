@@ -131,7 +131,10 @@ function hiddenAround(hidden: readonly string[], writable: readonly string[]): s
     }
     const keep = new Set(inside.flatMap((work) => ancestorsBelow(dir, work)));
     for (const folder of [dir, ...keep]) {
-      if (inside.includes(folder)) continue;
+      // Inside a folder the command may write (a branch's worktree in its run's own folder) there is
+      // nothing of another run to hide; listing it would race with sibling branches' folders coming and
+      // going while bubblewrap mounts.
+      if (inside.some((work) => folder === work || within(work, folder))) continue;
       for (const name of safeList(folder)) {
         const entry = path.join(folder, name);
         if (!keep.has(entry)) result.push(entry);

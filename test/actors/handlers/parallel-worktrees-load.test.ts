@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,4 +43,29 @@ describe('parallel isolation="worktree" under load', () => {
       expect(files(work)).toHaveLength(33);
     }
   }, 400_000);
+
+  it('three 32-way runs in one repository at once, sandboxed: every git worktree made and removed, no branch failed', async () => {
+    const ids = Array.from({ length: 32 }, (_, i) => `w${i}`);
+    const dot = `digraph wide {
+      start [shape=Mdiamond]
+      fan [shape=component, isolation="worktree", max_parallel=32]
+      ${ids.map((id) => `${id} [shape=parallelogram, tool_command="echo ${id} > ${id}.txt"]\n fan -> ${id} -> join`).join('\n')}
+      join [shape=tripleoctagon]
+      done [shape=Msquare]
+      start -> fan
+      join -> done
+    }`;
+    const { work } = folder();
+    execFileSync('git', ['init', '-q'], { cwd: work, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+    const runs = await Promise.all(
+      [1, 2, 3].map(() => runDot(dot, { workingDir: work, runsRoot: tempDir('attractor-fan-runs-') })),
+    );
+    for (const run of runs) {
+      const results = run.result.context['parallel.results'] as Array<{ failure_reason?: string }>;
+      expect(results.flatMap((r) => (r.failure_reason ? [r.failure_reason] : []))).toEqual([]);
+    }
+    expect(files(work)).toEqual(['.git', ...ids.map((id) => `${id}.txt`), 'shared.txt'].sort());
+    const listed = execFileSync('git', ['worktree', 'list'], { cwd: work, encoding: 'utf8' });
+    expect(listed.trim().split('\n')).toHaveLength(1);
+  }, 300_000);
 });

@@ -118,6 +118,16 @@ describe('nodeSandbox', () => {
     expect([...(spec?.policy.hidden ?? [])].sort()).toEqual([join(data, 'queue'), join(data, 'runs/other')]);
   });
 
+  it("a parallel branch's worktree in its run's own folder: other runs are hidden, its sibling branches are not listed", () => {
+    const root = realpathSync(tempDir());
+    for (const dir of ['g/mine/worktrees/fan/b1', 'g/mine/worktrees/fan/b2', 'g/other'])
+      mkdirSync(join(root, dir), { recursive: true });
+    const settings = sandboxSettingsForRun({ ...on, hidden: [root] }, join(root, 'g/mine'));
+    const spec = nodeSandbox(settings, {}, {}, [join(root, 'g/mine/worktrees/fan/b1')]);
+    // b2 comes and goes while b1's sandbox is mounted: listing it raced with its removal.
+    expect(spec?.policy.hidden).toEqual([join(root, 'g/other')]);
+  });
+
   it('a server started in its own data dir still hides the runs, not the folder it works in', () => {
     const data = realpathSync(tempDir());
     mkdirSync(join(data, 'runs/r1/run'), { recursive: true });
