@@ -42,6 +42,9 @@ const DISARMED = [
   'protocol.allow=never',
   'protocol.file.allow=always',
   'advice.detachedHead=false',
+  // Writing a branch's or a takeover's folder (thousands of files) on every core, not one.
+  'checkout.workers=0',
+  'checkout.thresholdForParallelism=100',
 ].flatMap((setting) => ['-c', setting]);
 
 const IDENTITY = { name: 'attractor', email: 'attractor@localhost' };
