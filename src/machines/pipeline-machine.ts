@@ -60,9 +60,4 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
   return machine;
 }
 
-/** The run's newest working-tree snapshot, for the events that say where the run stopped. */
-function treeOf(context: PipelineMachineContext): { commit?: string } {
-  return context.treeHead ? { commit: context.treeHead } : {};
-}
-
 export type PipelineMachine = ReturnType<typeof setupPipelineMachine>;
