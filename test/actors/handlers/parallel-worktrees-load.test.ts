@@ -12,21 +12,23 @@ function folder(): { work: string; runsRoot: string } {
 
 const files = (dir: string): string[] => readdirSync(dir).sort();
 
+const ids = Array.from({ length: 32 }, (_, i) => `w${i}`);
+/** 32 isolated branches, each writing a file of its own, joined at one fan-in. */
+const dot = `digraph wide {
+  start [shape=Mdiamond]
+  fan [shape=component, isolation="worktree", max_parallel=32]
+  ${ids.map((id) => `${id} [shape=parallelogram, tool_command="echo ${id} > ${id}.txt"]\n fan -> ${id} -> join`).join('\n')}
+  join [shape=tripleoctagon]
+  done [shape=Msquare]
+  start -> fan
+  join -> done
+}`;
+
 // Isolated 32-way fan-outs in one process at once: branch folders made, snapshotted and merged side by
 // side on one machine, git commands queued behind the process's git slots. Six runs here (192 branches)
 // keep the suite's time; bench/parallel-worktrees.mjs runs the issue's twenty (640 branches).
 describe('parallel isolation="worktree" under load', () => {
   it('32 branches × 6 runs at once: no git lock error', async () => {
-    const ids = Array.from({ length: 32 }, (_, i) => `w${i}`);
-    const dot = `digraph wide {
-      start [shape=Mdiamond]
-      fan [shape=component, isolation="worktree", max_parallel=32]
-      ${ids.map((id) => `${id} [shape=parallelogram, tool_command="echo ${id} > ${id}.txt"]\n fan -> ${id} -> join`).join('\n')}
-      join [shape=tripleoctagon]
-      done [shape=Msquare]
-      start -> fan
-      join -> done
-    }`;
     const runs = await Promise.all(
       Array.from({ length: 6 }, async () => {
         const { work, runsRoot } = folder();
@@ -45,16 +47,6 @@ describe('parallel isolation="worktree" under load', () => {
   }, 400_000);
 
   it('three 32-way runs in one repository at once, sandboxed: every git worktree made and removed, no branch failed', async () => {
-    const ids = Array.from({ length: 32 }, (_, i) => `w${i}`);
-    const dot = `digraph wide {
-      start [shape=Mdiamond]
-      fan [shape=component, isolation="worktree", max_parallel=32]
-      ${ids.map((id) => `${id} [shape=parallelogram, tool_command="echo ${id} > ${id}.txt"]\n fan -> ${id} -> join`).join('\n')}
-      join [shape=tripleoctagon]
-      done [shape=Msquare]
-      start -> fan
-      join -> done
-    }`;
     const { work } = folder();
     execFileSync('git', ['init', '-q'], { cwd: work, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
     const runs = await Promise.all(
