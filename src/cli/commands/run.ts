@@ -35,7 +35,7 @@ values.
               commands (each is recorded in <node>/command.sh and counts as exit code 0
               with empty output), and human gates take their first option unless
               --scenario answers them. --model and --provider apply to real runs only.
---scenario F  scripted outcomes per node and answers per gate (see README); implies the
+--scenario F  scripted outcomes per node and answers per gate (docs/guides/pipelines.md); implies the
               simulated backend for codergen nodes.
 --allow-read DIR  the files a pipeline names (@file prompts, child DOT files) must lie in
               its folder or the working directory; this allows one more folder (repeatable).

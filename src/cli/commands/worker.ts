@@ -23,7 +23,7 @@ Examples:
   $ attractor worker --store postgres://attractor@db.internal/attractor --allow-tools --allow-workdir /srv/checkouts
 
 SIGTERM drains: no new runs, running ones pause at their next node with a checkpoint, then exit.
-See the README's "Running on several machines".
+See docs/guides/server.md.
 `;
 
 export interface WorkerFlags {

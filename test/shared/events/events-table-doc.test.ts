@@ -4,14 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { eventTags } from '../../../src/shared/events/event-data-object.js';
 import { EVENT_KINDS, eventDataSchemas } from '../../../src/shared/events/event-data-schemas.js';
 
-const README = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
+/** The guide that documents the run's events (docs/guides/runs.md, "Events"). */
+const GUIDE = readFileSync(fileURLToPath(new URL('../../../docs/guides/runs.md', import.meta.url)), 'utf8');
 const names = (cell: string): string[] => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? '');
 
-/** The README's events table: kind → the data fields its row names. */
+/** The guide's events table: kind → the data fields its row names. */
 function documented(): Map<string, string[]> {
-  const start = README.indexOf('| kind | data fields | what they say |');
+  const start = GUIDE.indexOf('| kind | data fields | what they say |');
   expect(start).toBeGreaterThan(-1);
-  const rows = README.slice(start).split('\n').slice(2);
+  const rows = GUIDE.slice(start).split('\n').slice(2);
   const table = new Map<string, string[]>();
   for (const row of rows) {
     if (!row.startsWith('|')) break;
@@ -35,7 +36,7 @@ function schemaFields(kind: keyof typeof eventDataSchemas): string[] {
     .sort();
 }
 
-describe("README's events table", () => {
+describe("the runs guide's events table", () => {
   const table = documented();
   // The agent's events are its own list (the coding agent's section); the table is the run's events.
   const kinds = EVENT_KINDS.filter((kind) => !kind.startsWith('agent.'));
