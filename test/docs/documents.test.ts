@@ -149,10 +149,9 @@ describe.each(DOCUMENTS.map((file) => [relative(ROOT, file), file]))('%s', (_nam
 describe("the README's Guides list", () => {
   it('links every guide in docs/guides/', () => {
     const readme = read(join(ROOT, 'README.md'));
-    const section = readme.slice(
-      readme.indexOf('\n## Guides\n'),
-      readme.indexOf('\n## ', readme.indexOf('\n## Guides\n') + 1),
-    );
+    const start = readme.indexOf('\n## Guides\n');
+    expect(start).toBeGreaterThan(-1);
+    const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
     const listed = new Set(markdownLinks(section).map((link) => link.target.split('#')[0]));
     const guides = readdirSync(join(ROOT, 'docs', 'guides')).filter((name) => name.endsWith('.md'));
     expect(guides.filter((name) => !listed.has(`docs/guides/${name}`))).toEqual([]);
