@@ -2,14 +2,16 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { loadPipeline } from '../../src/compiler/compile.js';
 import { blockCommandLines, inlineCommandLines, shellWords } from './command-lines.js';
 import { headingAnchors, headingSlug, markdownLinks, splitMarkdown } from './markdown-text.js';
 import { flagsOf, refusalOf } from './parse-command-line.js';
 
 /**
- * What a new user reads must hold: every relative link of README.md, examples/README.md and docs/**.md leads to a file that
- * exists and, with a `#anchor`, to a heading it has; every `attractor …` command line they show parses
- * with the CLI's own argument parser (never run); every flag a synopsis names is one the command takes.
+ * What a new user reads must hold: every relative link of README.md, examples/README.md and docs/**.md
+ * leads to a file that exists and, with a `#anchor`, to a heading it has; every `attractor …` command line they show parses
+ * with the CLI's own argument parser (never run); every flag a synopsis names is one the command takes;
+ * every whole `digraph` they show loads without an error.
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -129,6 +131,22 @@ describe.each(DOCUMENTS.map((file) => [relative(ROOT, file), file]))('%s', (_nam
       if (why) refused.push(`${where(file, line)}: ${source} — ${why}`);
     }
     expect(refused).toEqual([]);
+  });
+
+  it('shows only whole pipelines that load without an error', () => {
+    const failing: string[] = [];
+    for (const block of splitMarkdown(text).blocks) {
+      if (block.lang !== 'dot' || !/^\s*(strict\s+)?digraph\b/.test(block.text)) continue;
+      try {
+        const errors = loadPipeline(block.text, { file: file.replace(/\.md$/, '.dot') }).diagnostics.filter(
+          (d) => d.severity === 'error',
+        );
+        for (const e of errors) failing.push(`${where(file, block.line)}: ${e.rule}: ${e.message}`);
+      } catch (error) {
+        failing.push(`${where(file, block.line)}: ${String(error)}`);
+      }
+    }
+    expect(failing).toEqual([]);
   });
 
   it('names in its synopses only flags the commands take', () => {
