@@ -176,6 +176,22 @@ describe("the README's Guides list", () => {
   });
 });
 
+describe("the runs guide's table of run's flags", () => {
+  it('names every flag attractor run takes', () => {
+    const guide = read(join(ROOT, 'docs', 'guides', 'runs.md'));
+    const table = guide.slice(
+      guide.indexOf('| Flag | What it does |'),
+      guide.indexOf('### attractor resume'),
+    );
+    const named = new Set(table.match(/--[a-z][a-z0-9-]*/g));
+    expect(
+      [...(flagsOf('run') ?? [])].filter(
+        (flag) => flag !== '--help' && flag !== '--version' && !named.has(flag),
+      ),
+    ).toEqual([]);
+  });
+});
+
 describe('the embedding guide', () => {
   it('installs the xstate version Attractor depends on, so both use one copy', () => {
     const version: unknown = JSON.parse(read(join(ROOT, 'package.json'))).dependencies?.xstate;
