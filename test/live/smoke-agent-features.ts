@@ -104,7 +104,6 @@ export async function smokeSubagent(target: LiveTarget, workingDir: string): Pro
 
 export async function smokeCommandTimeout(target: LiveTarget, workingDir: string): Promise<void> {
   const agent = agentSession(target, workingDir, { maxCommandTimeoutMs: SMOKE_COMMAND_CEILING_MS });
-  const started = Date.now();
   try {
     await agent.submit(
       'Run exactly this shell command once: sleep 30 && echo finished > late.txt\nThen tell me what happened.',
@@ -117,8 +116,8 @@ export async function smokeCommandTimeout(target: LiveTarget, workingDir: string
   );
   expect(timedOut, 'a shell call stopped at the ceiling').toBeDefined();
   expect(timedOut?.is_error).toBe(true);
+  // Killed, not waited for: the command's second half never ran.
   expect(existsSync(path.join(workingDir, 'late.txt'))).toBe(false);
-  expect(Date.now() - started).toBeLessThan(25_000);
 }
 
 /** A `size`×`size` PNG of one colour, 8-bit RGB: what an image input needs, without a file. */
