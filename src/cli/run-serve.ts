@@ -56,7 +56,11 @@ async function serving(flags: ServeFlags, ctx: CliContext, port: number): Promis
     // Runs that call models get the same coding agent, router and budget as `attractor run`: keys and
     // base URLs come from the server's environment only, never from a .env a run's agent could write
     // (decision 0352); a missing key fails that run.
-    { realRuns: { workingDir: ctx.io.cwd, env: { ...ctx.io.env } }, sandbox, ...withTelemetry(flags, ctx) },
+    {
+      realRuns: { workingDir: ctx.io.cwd, env: { ...ctx.io.env } },
+      sandbox,
+      ...(await withTelemetry(flags, ctx)),
+    },
   ).catch((error: unknown) => {
     if (AttractorError.isInstance(error) && error.code === 'PORT_IN_USE') {
       throw new AttractorError(
@@ -87,8 +91,8 @@ async function serving(flags: ServeFlags, ctx: CliContext, port: number): Promis
   return EXIT_OK;
 }
 
-function withTelemetry(flags: ServeFlags, ctx: CliContext): { telemetry?: Telemetry } {
-  const telemetry = cliTelemetry(flags, ctx);
+async function withTelemetry(flags: ServeFlags, ctx: CliContext): Promise<{ telemetry?: Telemetry }> {
+  const telemetry = await cliTelemetry(flags, ctx);
   return telemetry ? { telemetry } : {};
 }
 

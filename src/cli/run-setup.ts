@@ -108,8 +108,8 @@ async function prepareAgents(
 }
 
 /** Where a run that calls no model works: `--workdir`, else the current directory. */
-function withTelemetry(flags: RunFlags, ctx: CliContext): Pick<RunOptions, 'telemetry'> {
-  const telemetry = cliTelemetry(flags, ctx);
+async function withTelemetry(flags: RunFlags, ctx: CliContext): Promise<Pick<RunOptions, 'telemetry'>> {
+  const telemetry = await cliTelemetry(flags, ctx);
   return telemetry ? { telemetry } : {};
 }
 
@@ -194,7 +194,7 @@ export async function buildRun(
     },
     readScope: options.readScope,
     onEvent: learningRunDir(interviewer, onEvent),
-    ...withTelemetry(flags, ctx),
+    ...(await withTelemetry(flags, ctx)),
     ...treeSettings(flags, ctx),
   };
   return {

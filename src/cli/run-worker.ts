@@ -53,7 +53,7 @@ async function serving(
     store: flags.store,
     dataDir,
     sandbox: serverSandbox(flags.unsandboxed === true, dataDir, 'worker'),
-    ...withTelemetry(flags, ctx),
+    ...(await withTelemetry(flags, ctx)),
     concurrency,
     leaseMs: lease * 1000,
     allowTools: flags.allowTools === true,
@@ -84,8 +84,8 @@ async function serving(
   return EXIT_OK;
 }
 
-function withTelemetry(flags: WorkerFlags, ctx: CliContext): { telemetry?: Telemetry } {
-  const telemetry = cliTelemetry(flags, ctx);
+async function withTelemetry(flags: WorkerFlags, ctx: CliContext): Promise<{ telemetry?: Telemetry }> {
+  const telemetry = await cliTelemetry(flags, ctx);
   return telemetry ? { telemetry } : {};
 }
 
