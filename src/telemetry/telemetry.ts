@@ -14,6 +14,8 @@ import type { TelemetrySettings } from './telemetry-settings.js';
 /** A process's trace export: one per CLI command, server or worker; each run gets a `RunTracer` from it. */
 export interface Telemetry {
   traceRun(): RunTracer;
+  /** Sends what is queued now (an embedder between runs; the benchmark). */
+  flush(): Promise<void>;
   /** Sends what is queued and stops; bounded, so an unreachable collector never holds the process. */
   shutdown(): Promise<void>;
 }
@@ -56,6 +58,7 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
   const tracer = provider.getTracer('attractor');
   return {
     traceRun: () => new RunTracer({ tracer, ids, captureContent: options.captureContent }),
+    flush: () => provider.forceFlush(),
     shutdown: () =>
       new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, SHUTDOWN_LIMIT_MS);
