@@ -47,6 +47,7 @@ function handlerServices(
     ...(services.artifacts ? { artifacts: services.artifacts } : {}),
     ...(services.processes ? { processes: services.processes } : {}),
     ...(services.sandbox ? { sandbox: services.sandbox } : {}),
+    ...(services.traceparent ? { traceparent: services.traceparent } : {}),
     ...(services.durable !== undefined ? { durable: services.durable } : {}),
     ...(services.branchCheckpoints ? { branchCheckpoints: services.branchCheckpoints } : {}),
     interviewer: services.interviewer ?? missingInterviewer(),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { ApiError } from './api-error.js';
 import { checkSubmission } from './check-submission.js';
 import { recordOfflineAnswer } from './http-interviewer.js';
@@ -31,6 +32,8 @@ export interface LocalRunsOptions {
   workingDirs?: WorkingDirPolicy;
   /** How runs' commands are sandboxed (`serverSandbox`, decision 0341); absent: the engine's default. */
   sandbox?: SandboxSettings;
+  /** Where runs' traces go; absent: not traced. */
+  telemetry?: Telemetry;
 }
 
 /**
@@ -57,6 +60,7 @@ export class LocalRuns implements RunService {
       allowDirs: options.allowDirs ?? [],
       ...(options.realRuns ? { realRuns: options.realRuns } : {}),
       ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+      ...(options.telemetry ? { telemetry: options.telemetry } : {}),
       workingDirs: this.#workingDirs(),
       releaseAtGates: false,
       onStopped: () => this.#pump(),

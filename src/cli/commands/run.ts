@@ -123,6 +123,8 @@ export function addRunFlags(command: Command, options: { runDir: boolean } = { r
       'another folder the pipeline may name files in (repeatable; default: its folder and the working directory)',
       collectRepeated,
     )
+    .option('--otel', 'export the run as an OpenTelemetry trace (OTLP/HTTP; docs/guides/tracing.md)')
+    .option('--otel-content', 'put prompts, responses and tool arguments in the trace (off by default)')
     .option('--json', 'print one JSON event per line on stdout, nothing else')
     .option('--no-tui', 'plain progress lines even on a terminal')
     .option('--inspect [port]', 'serve live XState inspection events on 127.0.0.1 (default port 8080)')

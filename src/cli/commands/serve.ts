@@ -48,6 +48,8 @@ export interface ServeFlags {
   corsOrigin?: string[];
   resumeInterrupted?: boolean;
   unsandboxed?: boolean;
+  otel?: boolean;
+  otelContent?: boolean;
 }
 
 export function registerServeCommand(program: Command, ctx: CliContext): void {
@@ -67,6 +69,8 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .option('--token <token>', 'require "Authorization: Bearer <token>" (default: $ATTRACTOR_TOKEN)')
     .option('--max-concurrent-runs <n>', 'runs executing at once; the rest queue', '4')
     .option('--allow-tools', 'run tool commands of submitted pipelines (refused with 403 otherwise)')
+    .option('--otel', 'export runs as OpenTelemetry traces (OTLP/HTTP; docs/guides/tracing.md)')
+    .option('--otel-content', 'put prompts, responses and tool arguments in the traces (off by default)')
     .option(
       '--unsandboxed',
       'start without a sandbox, and honour pipelines\' sandbox="off" (docs/guides/security.md)',
