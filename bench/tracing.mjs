@@ -44,12 +44,20 @@ const COLLECTOR = `
   server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));
 `;
 const child = spawn(process.execPath, ['-e', COLLECTOR], { stdio: ['ignore', 'pipe', 'inherit'] });
-const port = await new Promise((resolve) => child.stdout.once('data', (data) => resolve(Number(String(data).trim()))));
+const port = await new Promise((resolve) =>
+  child.stdout.once('data', (data) => resolve(Number(String(data).trim()))),
+);
 const url = `http://127.0.0.1:${port}/v1/traces`;
 const spansReceived = async () => Number(await (await fetch(`http://127.0.0.1:${port}/count`)).text());
 
 // One export for the whole process, as a server or worker has: what is measured is what each run adds.
-const shared = createTelemetry({ url, headers: {}, captureContent: false, serviceName: 'bench', onExportError: console.error });
+const shared = createTelemetry({
+  url,
+  headers: {},
+  captureContent: false,
+  serviceName: 'bench',
+  onExportError: console.error,
+});
 
 async function cpuOfRun(source, N, traced) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-tracing-'));
