@@ -21,7 +21,7 @@ export interface WorkerRunsOptions {
   sandbox?: SandboxSettings;
   /** Where runs work: their own folder, or a `working_dir` inside an `--allow-workdir` folder. */
   workingDirs?: WorkingDirPolicy;
-  /** Push runs' snapshots to this git remote (`--git-remote`) rather than the store (decision 0391). */
+  /** Push runs' snapshots to this git remote (`--git-remote`) rather than the store (decision 0331). */
   gitRemote?: string;
 }
 
