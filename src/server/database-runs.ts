@@ -4,7 +4,7 @@ import { gateDeadline } from './gate-deadline.js';
 import { withOfflineAnswer } from './http-interviewer.js';
 import type { NodeStatus } from './node-statuses.js';
 import { type ServerSideRuns, scheduleCommitted } from './postgres/remote-runs.js';
-import { RecordedRuns } from './recorded-runs.js';
+import { questionOfEndedRun, RecordedRuns } from './recorded-runs.js';
 import { type RunRecord, type StoredQuestion, TERMINAL_STATUSES } from './run-record.js';
 import type { RunEvents, RunService, Submission } from './run-service.js';
 import type { RunStore } from './run-store.js';
@@ -111,13 +111,7 @@ export class DatabaseRuns extends RecordedRuns implements RunService {
       this.enqueue(id);
       return;
     }
-    if (record.status !== 'interrupted') {
-      throw new ApiError(
-        409,
-        'QUESTION_NOT_PENDING',
-        `question ${questionId} is not pending (the run is ${record.status}).`,
-      );
-    }
+    if (record.status !== 'interrupted') throw questionOfEndedRun(questionId, record.status);
     await this.#runs.changeQuestions(id, (stored) => withOfflineAnswer(stored, questionId, text));
   }
 

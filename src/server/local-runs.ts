@@ -7,7 +7,7 @@ import { checkSubmission } from './check-submission.js';
 import { recordOfflineAnswer } from './http-interviewer.js';
 import { statusesFromLog, summaryFromLog } from './logged-run-summary.js';
 import type { NodeStatus } from './node-statuses.js';
-import { RecordedRuns } from './recorded-runs.js';
+import { questionOfEndedRun, RecordedRuns } from './recorded-runs.js';
 import { RunEventHub } from './run-event-hub.js';
 import { RunExecutor } from './run-executor.js';
 import { type RunRecord, type StoredQuestion, TERMINAL_STATUSES } from './run-record.js';
@@ -134,13 +134,7 @@ export class LocalRuns extends RecordedRuns implements RunService {
       live.interviewer.answer(questionId, text);
       return;
     }
-    if (record.status !== 'interrupted') {
-      throw new ApiError(
-        409,
-        'QUESTION_NOT_PENDING',
-        `question ${questionId} is not pending (the run is ${record.status}).`,
-      );
-    }
+    if (record.status !== 'interrupted') throw questionOfEndedRun(questionId, record.status);
     recordOfflineAnswer(this.#options.store, id, questionId, text);
   }
 

@@ -1,5 +1,6 @@
 import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { PipelineGraph } from '../compiler/ir.js';
+import { ApiError } from './api-error.js';
 import type { RunRecord } from './run-record.js';
 import { RunRecords, refuseWhileDraining } from './run-records.js';
 import type { RunService, Submission } from './run-service.js';
@@ -59,3 +60,7 @@ export abstract class RecordedRuns
     refuseWhileDraining(this.#draining);
   }
 }
+
+/** An answer to a run that is neither at its gate nor interrupted there: 409 `QUESTION_NOT_PENDING`. */
+export const questionOfEndedRun = (questionId: string, status: string): ApiError =>
+  new ApiError(409, 'QUESTION_NOT_PENDING', `question ${questionId} is not pending (the run is ${status}).`);
