@@ -74,7 +74,7 @@ function realSettings(
   return {
     workingDir,
     env: ctx.io.env,
-    // The person's own folder: its .env may hold their keys (never on serve or worker, decision 0352).
+    // The person's own folder: its .env may hold their keys (never on serve or worker, decision 0005).
     readDotEnv: true,
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.provider ? { provider: flags.provider } : {}),

@@ -59,8 +59,8 @@ export interface RunExecutorOptions {
   /** Hears that run `id` stopped executing here, once its record says how. */
   onStopped?: (id: string) => void;
   /**
-   * Runs that work in a folder of their own or a named one snapshot it after every node (decision
-   * 0331), and their snapshots travel with them (decision 0391): to the store, or to `remote`.
+   * Runs that work in a folder of their own or a named one snapshot it after every node, and
+   * their snapshots travel with them (decision 0331): to the store, or to `remote`.
    */
   snapshots?: { remote?: string };
 }

@@ -1,9 +1,8 @@
 import type { ActorLogic, AnyActorRef, EventObject, Snapshot } from 'xstate';
-import type { HandlerActorOutput, HandlerInvocationInput } from './invocation-runtime.js';
 
 /** A handler actor's snapshot: a promise's, plus the branches and child pipelines it has running. */
-export type HandlerSnapshot = Snapshot<HandlerActorOutput> & {
-  input: HandlerInvocationInput | undefined;
+export type HandlerSnapshot<TOutput, TInput> = Snapshot<TOutput> & {
+  input: TInput | undefined;
   /** The pipeline actors this handler started (parallel branches, a manager's child), by actor id, while they run. */
   children: Readonly<Record<string, AnyActorRef>>;
 };
@@ -13,25 +12,30 @@ const REJECT = 'attractor.handler.reject';
 /** Sent by the handler's own code when it starts a pipeline actor under itself. */
 export const CHILD_STARTED = 'attractor.handler.child';
 
-type Resolved = { type: typeof RESOLVE; output: HandlerActorOutput };
+type Resolved<TOutput> = { type: typeof RESOLVE; output: TOutput };
 type Rejected = { type: typeof REJECT; error: unknown };
 type ChildStarted = { type: typeof CHILD_STARTED; child: AnyActorRef };
 
 /** Its own settling, the children it announces, and what XState sends any actor (stop, children's ends). */
-export type HandlerActorEvent = Resolved | Rejected | ChildStarted | EventObject;
+export type HandlerActorEvent<TOutput> = Resolved<TOutput> | Rejected | ChildStarted | EventObject;
 
 const is =
   <E extends EventObject>(type: E['type'], key: Exclude<keyof E, 'type'>) =>
   (event: EventObject): event is E =>
     event.type === type && key in event;
-const isResolved = is<Resolved>(RESOLVE, 'output');
+const isResolved = <TOutput>(event: EventObject): event is Resolved<TOutput> =>
+  event.type === RESOLVE && 'output' in event;
 const isRejected = is<Rejected>(REJECT, 'error');
 const isChildStarted = is<ChildStarted>(CHILD_STARTED, 'child');
 
-export type HandlerActorLogic = ActorLogic<HandlerSnapshot, HandlerActorEvent, HandlerInvocationInput>;
+export type HandlerActorLogic<TOutput, TInput> = ActorLogic<
+  HandlerSnapshot<TOutput, TInput>,
+  HandlerActorEvent<TOutput>,
+  TInput
+>;
 
-export interface HandlerRunArgs {
-  input: HandlerInvocationInput;
+export interface HandlerRunArgs<TInput> {
+  input: TInput;
   self: AnyActorRef;
   /** Aborts when the actor is stopped (the node was cancelled, or the run stopped). */
   signal: AbortSignal;
@@ -43,14 +47,18 @@ const controllers = new WeakMap<AnyActorRef, AbortController>();
  * Actor logic running one node visit's handler: a promise, like XState's `fromPromise`, whose snapshot
  * also lists the pipeline actors the handler starts under itself (`children`), so `snapshot.children`
  * shows a parallel node's branches and a manager's child pipeline where they belong. A child is listed
- * from its `CHILD_STARTED` event until its done or error event reaches this actor.
+ * from its `CHILD_STARTED` event until its done or error event reaches this actor. `restoreInput` reads
+ * the input back from a persisted snapshot (undefined: it is not one, and the actor restores stopped).
  */
-export function fromHandler(run: (args: HandlerRunArgs) => Promise<HandlerActorOutput>): HandlerActorLogic {
+export function fromHandler<TOutput, TInput>(
+  run: (args: HandlerRunArgs<TInput>) => Promise<TOutput>,
+  restoreInput: (persisted: unknown) => TInput | undefined,
+): HandlerActorLogic<TOutput, TInput> {
   return {
     config: run,
     transition(state, event, scope) {
       if (state.status !== 'active') return state;
-      if (isResolved(event))
+      if (isResolved<TOutput>(event))
         return { ...state, status: 'done', output: event.output, input: undefined, children: {} };
       if (isRejected(event))
         return { ...state, status: 'error', error: event.error, input: undefined, children: {} };
@@ -69,7 +77,7 @@ export function fromHandler(run: (args: HandlerRunArgs) => Promise<HandlerActorO
       controllers.set(self, controller);
       // Called now, as XState's promise actors call theirs: the handler is running (and listening to its
       // signal) before anything queued behind the actor's start, a cancel among them, can happen.
-      let running: Promise<HandlerActorOutput>;
+      let running: Promise<TOutput>;
       try {
         running = Promise.resolve(run({ input: state.input, self, signal: controller.signal }));
       } catch (error) {
@@ -77,7 +85,7 @@ export function fromHandler(run: (args: HandlerRunArgs) => Promise<HandlerActorO
       }
       running.then(
         (output) => settle(self, { type: RESOLVE, output }),
-        (error: unknown) => settle(self, { type: REJECT, error }),
+        (error: unknown) => settle<TOutput>(self, { type: REJECT, error }),
       );
     },
     getInitialSnapshot: (_, input) => ({
@@ -91,7 +99,7 @@ export function fromHandler(run: (args: HandlerRunArgs) => Promise<HandlerActorO
     getPersistedSnapshot: ({ children: _children, ...rest }) => rest,
     // A handler that was running runs again from its start, as after a resume from a checkpoint.
     restoreSnapshot: (persisted) => {
-      const input = 'input' in persisted ? invocationInput(persisted.input) : undefined;
+      const input = 'input' in persisted ? restoreInput(persisted.input) : undefined;
       return persisted.status === 'active' && input
         ? { status: 'active', output: undefined, error: undefined, input, children: {} }
         : { status: 'stopped', output: undefined, error: undefined, input: undefined, children: {} };
@@ -99,24 +107,17 @@ export function fromHandler(run: (args: HandlerRunArgs) => Promise<HandlerActorO
   };
 }
 
-/** The input a persisted handler snapshot carried (the machine's snapshot check has vouched for its shape). */
-function invocationInput(value: unknown): HandlerInvocationInput | undefined {
-  if (typeof value !== 'object' || value === null || !('node' in value) || !('context' in value))
-    return undefined;
-  const { node, context } = value;
-  return typeof node === 'string' && typeof context === 'object' && context !== null
-    ? ({ node, context } as HandlerInvocationInput)
-    : undefined;
-}
-
-function settle(self: AnyActorRef, event: HandlerActorEvent): void {
+function settle<TOutput>(self: AnyActorRef, event: HandlerActorEvent<TOutput>): void {
   if (self.getSnapshot().status !== 'active') return;
   controllers.delete(self);
   self.send(event);
 }
 
 /** A child's done or error event (XState relays them to the parent): it is no longer running. */
-function withoutEndedChild(state: HandlerSnapshot, event: EventObject): HandlerSnapshot {
+function withoutEndedChild<S extends { children: Readonly<Record<string, AnyActorRef>> }>(
+  state: S,
+  event: EventObject,
+): S {
   const ended = /^xstate\.(?:done|error)\.actor\.(.+)$/.exec(event.type)?.[1];
   if (ended === undefined || !Object.hasOwn(state.children, ended)) return state;
   const { [ended]: _ended, ...children } = state.children;
