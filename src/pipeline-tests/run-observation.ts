@@ -1,0 +1,88 @@
+import type { InspectionEvent } from 'xstate';
+import { evaluateCondition } from '../compiler/conditions/index.js';
+import type { PipelineGraph } from '../compiler/ir.js';
+import { conditionScope, isConditional } from '../compiler/routing/select-edge.js';
+import type { PipelineMachineContext } from '../machines/machine-context.js';
+import { visitValuesView } from '../machines/visit-counts.js';
+import type { PipelineEvent } from '../shared/pipeline-event.js';
+
+/** Which values an edge's condition took, over the times its node routed. */
+export interface ConditionOutcomes {
+  held: boolean;
+  failed: boolean;
+}
+
+/** What one case's run did, as a test and coverage read it. */
+export interface RunObservation {
+  /** Nodes the run entered, in order (its own `node.start` events: no parallel branch, no child pipeline). */
+  route: string[];
+  /** Every node entered, parallel branches included. */
+  entered: Set<string>;
+  /** Declaration indexes of the edges taken. */
+  edgesTaken: Set<number>;
+  /** By edge index: what its condition evaluated to whenever its node routed. */
+  conditions: Map<number, ConditionOutcomes>;
+}
+
+interface RouteSnapshot {
+  value: Record<string, unknown>;
+  context: PipelineMachineContext;
+}
+
+/** A pipeline actor's snapshot in a node's `route` state (XState's microsteps show it; snapshots do not). */
+function routeSnapshot(snapshot: unknown): { node: string; context: PipelineMachineContext } | undefined {
+  if (typeof snapshot !== 'object' || snapshot === null) return undefined;
+  if (!('value' in snapshot) || !('context' in snapshot)) return undefined;
+  const { value, context } = snapshot as RouteSnapshot;
+  if (typeof value !== 'object' || value === null || typeof context?.values !== 'object') return undefined;
+  const entries = Object.entries(value);
+  const [node, state] = entries[0] ?? [];
+  return entries.length === 1 && state === 'route' && node !== undefined ? { node, context } : undefined;
+}
+
+/**
+ * Collects a run's observation from its events and, when `conditions` is asked for, from the actor
+ * system's microsteps: at each node's route state the outcome and context the routing saw, against
+ * which every conditional edge of the node is evaluated (so a condition that held but lost on weight
+ * counts as held). A child pipeline's nodes are another graph's: only nodes of `graph` are counted.
+ */
+export function observeRun(graph: PipelineGraph, options: { conditions: boolean }) {
+  const observation: RunObservation = {
+    route: [],
+    entered: new Set(),
+    edgesTaken: new Set(),
+    conditions: new Map(),
+  };
+  const onEvent = (event: PipelineEvent): void => {
+    if (event.kind === 'node.start' && event.node_id !== undefined && !event.data['parent']) {
+      observation.entered.add(event.node_id);
+      if (!event.data['branch']) observation.route.push(event.node_id);
+    } else if (
+      event.kind === 'edge.selected' &&
+      !event.data['parent'] &&
+      event.data.edge_index !== undefined
+    ) {
+      observation.edgesTaken.add(event.data.edge_index);
+    }
+  };
+  const nodeIds = new Set(graph.nodes.map((node) => node.id));
+  const inspect = (event: InspectionEvent): void => {
+    if (event.type !== '@xstate.microstep') return;
+    const routed = routeSnapshot(event.snapshot);
+    // A manager's child pipeline is another graph, even where its node ids match this one's.
+    if (!routed || !nodeIds.has(routed.node) || routed.context.tags['parent'] !== undefined) return;
+    const { context } = routed;
+    const scope = conditionScope(
+      context.lastOutcome ?? { status: 'success' },
+      visitValuesView(context.values, context.visits),
+    );
+    for (const edge of graph.edges) {
+      if (edge.source !== routed.node || !isConditional(edge)) continue;
+      const seen = observation.conditions.get(edge.index) ?? { held: false, failed: false };
+      if (evaluateCondition(edge.attrs.condition ?? '', scope)) seen.held = true;
+      else seen.failed = true;
+      observation.conditions.set(edge.index, seen);
+    }
+  };
+  return { observation, onEvent, ...(options.conditions ? { inspect } : {}) };
+}
