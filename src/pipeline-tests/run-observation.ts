@@ -63,6 +63,10 @@ export function observeRun(graph: PipelineGraph, options: { conditions: boolean 
       event.data.edge_index !== undefined
     ) {
       observation.edgesTaken.add(event.data.edge_index);
+    } else if (event.kind === 'parallel.branch.start' && !event.data['parent'] && event.node_id) {
+      // A fan-out takes its edges by starting branches: a branch's index is its edge's place among them.
+      const edge = graph.edges.filter((e) => e.source === event.node_id)[event.data.index];
+      if (edge) observation.edgesTaken.add(edge.index);
     }
   };
   const nodeIds = new Set(graph.nodes.map((node) => node.id));

@@ -12,8 +12,11 @@ import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
 import { checkExpectations } from './check-expectations.js';
 import type { CompiledCase } from './compiled-case.js';
 import { observeRun, type RunObservation } from './run-observation.js';
+import { createScriptedRouter } from './scripted-router.js';
 import type { TestCase } from './test-file-schema.js';
 import { unknownCaseNodes } from './unknown-case-nodes.js';
+
+const DEFAULT_CASE_TIMEOUT_MS = 60_000;
 
 /** How one case went: its failures (none: it passed), the route it took, what coverage counts. */
 export interface CaseResult {
@@ -67,7 +70,7 @@ async function executeCase(
   folder: string,
   settings: CaseRunSettings,
   observe: ReturnType<typeof observeRun>,
-): Promise<RunResult> {
+): Promise<{ result: RunResult; timedOut: boolean }> {
   const workingDir = join(folder, 'work');
   mkdirSync(workingDir);
   seedFiles(workingDir, testCase.files ?? {});
@@ -75,11 +78,12 @@ async function executeCase(
   const replay = testCase.cassette
     ? await replayServices(compiled, resolve(dirname(compiled.testFile), testCase.cassette), workingDir)
     : undefined;
-  const services = replay
+  const { llmRank, ...services } = replay
     ? { backend: replay.backend, llmRank: replay.llmRank, accounting: replay.accounting }
     : createRunServices({ graph: compiled.compiled.graph, scenario });
   const run = startPipeline({
     ...services,
+    ...(llmRank ? { llmRank: createScriptedRouter(testCase.router, llmRank) } : {}),
     source: compiled.source,
     file: compiled.pipelineFile,
     compiled: compiled.compiled,
@@ -99,10 +103,13 @@ async function executeCase(
     },
     ...(observe.inspect ? { inspect: observe.inspect } : {}),
   });
-  const timeoutMs = settings.timeoutMs ?? 60_000;
-  const timer = setTimeout(run.cancel, timeoutMs);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    run.cancel();
+  }, settings.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS);
   try {
-    return await run.result;
+    return { result: await run.result, timedOut };
   } finally {
     clearTimeout(timer);
   }
@@ -132,14 +139,15 @@ export async function runTestCase(
   if (unknown.length > 0) return finish(unknown);
   const folder = mkdtempSync(join(settings.tempRoot ?? tmpdir(), 'attractor-test-'));
   try {
-    const result = await executeCase(compiled, testCase, folder, settings, observe);
+    const { result, timedOut } = await executeCase(compiled, testCase, folder, settings, observe);
     const readFile = (path: string) => readWorkingFile(join(folder, 'work'), path);
     const failures = checkExpectations(testCase.expect, {
       result,
       observation: observe.observation,
       readFile,
     });
-    if (result.status === 'cancelled') failures.unshift(`cancelled after ${settings.timeoutMs ?? 60_000} ms`);
+    if (timedOut)
+      failures.unshift(`timed out: still running after ${settings.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS} ms`);
     return finish(failures, result.status);
   } catch (error) {
     const message = AttractorError.isInstance(error) ? error.describe() : String(error);

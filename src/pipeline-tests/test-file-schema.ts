@@ -60,6 +60,8 @@ export const TestCaseSchema = ScenarioSchema.extend({
   files: z.record(WorkingPathSchema, z.string()).optional(),
   /** A cassette (`--record`) whose model calls answer the LLM nodes, relative to the test file. */
   cassette: z.string().min(1).optional(),
+  /** The router model's choice per node and visit (an `llm_decide` edge's target); default: the first candidate. */
+  router: z.record(z.string(), z.array(z.string().min(1)).min(1)).default({}),
   max_steps: z.number().int().positive().optional(),
   expect: CaseExpectationsSchema,
 })

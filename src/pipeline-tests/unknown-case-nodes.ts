@@ -8,6 +8,7 @@ export function unknownCaseNodes(testCase: TestCase, nodeIds: ReadonlySet<string
   const named: [string, readonly string[]][] = [
     ['nodes', Object.keys(testCase.nodes)],
     ['answers', Object.keys(testCase.answers)],
+    ['router', Object.keys(testCase.router)],
     ['expect.route', testCase.expect.route ?? []],
     ['expect.visits', testCase.expect.visits ?? []],
     ['expect.not_visits', testCase.expect.not_visits ?? []],
