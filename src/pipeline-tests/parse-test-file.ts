@@ -2,6 +2,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import type { TextPosition } from '../actors/simulated/scenario-key-locations.js';
 import { AttractorError } from '../shared/errors.js';
+import { jsonSyntaxErrorOffset } from './json-syntax-error-offset.js';
 import { locateYamlPath } from './locate-yaml-path.js';
 import { type PipelineTestFile, PipelineTestFileSchema } from './test-file-schema.js';
 
@@ -22,28 +23,34 @@ function positionAt(text: string, offset: number): TextPosition {
 
 /** JSON is held to JSON's own grammar (YAML would accept a trailing comma); its error names the place. */
 function checkJsonSyntax(text: string, file: string): void {
-  try {
-    JSON.parse(text);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const offset = Number(/position (\d+)/.exec(message)?.[1] ?? 0);
-    throw invalid(
-      file,
-      positionAt(text, offset),
-      `not valid JSON (${message.replace(/ in JSON at.*$/, '')}).`,
-    );
-  }
+  const offset = jsonSyntaxErrorOffset(text);
+  if (offset === undefined) return;
+  const found = text.charAt(offset);
+  const what = found === '' ? 'the text ends too soon' : `unexpected ${JSON.stringify(found)}`;
+  throw invalid(file, positionAt(text, offset), `not valid JSON (${what}).`);
 }
 
-function describeIssue(issue: z.core.$ZodIssue): { message: string; key?: string } {
+/** The issue in words, and where it is written: the path to its value, or to a key of the object there. */
+function describeIssue(issue: z.core.$ZodIssue): { message: string; path: PropertyKey[]; key?: string } {
   const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
   if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((k) => `"${k}"`).join(', ');
     return {
-      message: `${where}unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}.`,
+      message: `${where}unknown field${issue.keys.length > 1 ? 's' : ''} ${keys}.`,
+      path: issue.path,
       ...(issue.keys[0] ? { key: issue.keys[0] } : {}),
     };
   }
-  return { message: `${where}${issue.message}.` };
+  if (issue.code === 'invalid_key') {
+    const key = issue.path.at(-1);
+    const why = issue.issues.map((inner) => inner.message).join('; ');
+    return {
+      message: `${where}${why || issue.message}.`,
+      path: issue.path.slice(0, -1),
+      ...(typeof key === 'string' ? { key } : {}),
+    };
+  }
+  return { message: `${where}${issue.message}.`, path: issue.path };
 }
 
 /**
@@ -68,6 +75,6 @@ export function parsePipelineTestFile(text: string, file: string): PipelineTestF
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   if (!issue) throw invalid(file, { line: 1, column: 1 }, 'invalid test file.');
-  const { message, key } = describeIssue(issue);
-  throw invalid(file, locateYamlPath(doc, lineCounter, issue.path, key), message);
+  const { message, path, key } = describeIssue(issue);
+  throw invalid(file, locateYamlPath(doc, lineCounter, path, key), message);
 }
