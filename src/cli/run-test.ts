@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type PipelineTestOptions, runPipelineTests } from '../pipeline-tests/run-pipeline-tests.js';
 import type { TestFileResult } from '../pipeline-tests/run-test-file.js';
@@ -53,7 +54,9 @@ export async function runTest(paths: readonly string[], flags: TestFlags, ctx: C
   const files = await runPipelineTests(paths, options);
   const text = report(files, flags, ctx, performance.now() - started);
   if (flags.output) {
-    writeFileAtomic(path.resolve(ctx.io.cwd, flags.output), text);
+    const target = path.resolve(ctx.io.cwd, flags.output);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileAtomic(target, text);
     const { passed, failed } = caseCounts(files);
     ctx.io.stderr(`attractor: ${passed} passed, ${failed} failed; report in ${flags.output}\n`);
   } else ctx.io.stdout(text);

@@ -7,7 +7,7 @@ import { locateYamlPath } from './locate-yaml-path.js';
 import { type PipelineTestFile, PipelineTestFileSchema } from './test-file-schema.js';
 
 const EXPECTED_SHAPE =
-  'A test file is {"pipeline": "<file.dot>", "cases": [{"name", "nodes"?, "answers"?, "files"?, "cassette"?, "expect": {"route"?, "visits"?, "not_visits"?, "status"?, "quality"?, "context"?, "files"?, "cost"?}}]} (docs/guides/testing-pipelines.md).';
+  'A test file is {"pipeline": "<file.dot>", "cases": [{"name", "nodes"?, "answers"?, "router"?, "files"?, "cassette"?, "expect": {"route"?, "visits"?, "not_visits"?, "status"?, "quality"?, "context"?, "files"?, "cost"?}}]} (docs/guides/testing-pipelines.md).';
 
 const invalid = (file: string, position: TextPosition, message: string): AttractorError =>
   new AttractorError('PIPELINE_TEST_INVALID', `${message} ${EXPECTED_SHAPE}`, {
