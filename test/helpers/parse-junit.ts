@@ -7,7 +7,7 @@ export interface JunitReport {
   }[];
 }
 
-const unescape = (text: string): string =>
+const unescapeXml = (text: string): string =>
   text
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
@@ -17,7 +17,7 @@ const unescape = (text: string): string =>
 
 function attributesOf(tag: string): Record<string, string> {
   const found: Record<string, string> = {};
-  for (const match of tag.matchAll(/([\w:-]+)="([^"]*)"/g)) found[match[1] ?? ''] = unescape(match[2] ?? '');
+  for (const match of tag.matchAll(/([\w:-]+)="([^"]*)"/g)) found[match[1] ?? ''] = unescapeXml(match[2] ?? '');
   return found;
 }
 
@@ -43,7 +43,7 @@ export function parseJunit(xml: string): JunitReport {
           ? {
               failure: {
                 message: attributesOf(failure[1] ?? '')['message'] ?? '',
-                text: unescape(failure[2] ?? ''),
+                text: unescapeXml(failure[2] ?? ''),
               },
             }
           : {}),
