@@ -24,20 +24,32 @@ export interface RunObservation {
   conditions: Map<number, ConditionOutcomes>;
 }
 
-interface RouteSnapshot {
-  value: Record<string, unknown>;
-  context: PipelineMachineContext;
+/** A pipeline actor's snapshot (the root's, a branch's or a child pipeline's): its state and context. */
+function isPipelineSnapshot(
+  snapshot: unknown,
+): snapshot is { value: Record<string, unknown>; context: PipelineMachineContext } {
+  if (typeof snapshot !== 'object' || snapshot === null) return false;
+  if (!('value' in snapshot) || !('context' in snapshot)) return false;
+  const { value, context } = snapshot;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof context === 'object' &&
+    context !== null &&
+    'values' in context &&
+    'visits' in context &&
+    'tags' in context
+  );
 }
 
-/** A pipeline actor's snapshot in a node's `route` state (XState's microsteps show it; snapshots do not). */
+/** The node whose `route` state a snapshot is in (XState's microsteps show it; snapshots do not). */
 function routeSnapshot(snapshot: unknown): { node: string; context: PipelineMachineContext } | undefined {
-  if (typeof snapshot !== 'object' || snapshot === null) return undefined;
-  if (!('value' in snapshot) || !('context' in snapshot)) return undefined;
-  const { value, context } = snapshot as RouteSnapshot;
-  if (typeof value !== 'object' || value === null || typeof context?.values !== 'object') return undefined;
-  const entries = Object.entries(value);
+  if (!isPipelineSnapshot(snapshot)) return undefined;
+  const entries = Object.entries(snapshot.value);
   const [node, state] = entries[0] ?? [];
-  return entries.length === 1 && state === 'route' && node !== undefined ? { node, context } : undefined;
+  return entries.length === 1 && state === 'route' && node !== undefined
+    ? { node, context: snapshot.context }
+    : undefined;
 }
 
 /**
