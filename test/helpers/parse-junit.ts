@@ -17,7 +17,8 @@ const unescapeXml = (text: string): string =>
 
 function attributesOf(tag: string): Record<string, string> {
   const found: Record<string, string> = {};
-  for (const match of tag.matchAll(/([\w:-]+)="([^"]*)"/g)) found[match[1] ?? ''] = unescapeXml(match[2] ?? '');
+  for (const match of tag.matchAll(/([\w:-]+)="([^"]*)"/g))
+    found[match[1] ?? ''] = unescapeXml(match[2] ?? '');
   return found;
 }
 
