@@ -5,10 +5,16 @@ import { loadPipelineTestFile } from './load-test-file.js';
 import type { CaseRunSettings } from './run-test-case.js';
 import { runTestFile, type TestFileResult } from './run-test-file.js';
 
+const defaultJobs = (): number => Math.max(4, 2 * availableParallelism());
+
 export interface PipelineTestOptions extends CaseRunSettings {
   /** Base of relative paths (default: the process's working directory). */
   cwd?: string;
-  /** Cases run at once, across files (default: the machine's cores, at least 2). */
+  /**
+   * Cases run at once, across files (default: twice the machine's cores, at least 4). The cases share
+   * this process's one thread; running more of them than there are cores overlaps their waits (the run
+   * records' writes, tool commands).
+   */
   jobs?: number;
 }
 
@@ -27,6 +33,6 @@ export async function runPipelineTests(
 ): Promise<TestFileResult[]> {
   const cwd = options.cwd ?? process.cwd();
   const loaded = findTestFiles(paths, cwd).map(({ path, shownAs }) => loadPipelineTestFile(path, shownAs));
-  const limit = concurrencyLimit(Math.max(1, options.jobs ?? Math.max(2, availableParallelism())));
+  const limit = concurrencyLimit(Math.max(1, options.jobs ?? defaultJobs()));
   return Promise.all(loaded.map((file) => runTestFile(file, limit, options)));
 }

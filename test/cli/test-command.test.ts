@@ -62,6 +62,20 @@ describe('attractor test', () => {
   temp.write('failing.test.yaml', FAILING);
   const cwd = temp.dir;
 
+  it('--help documents the flags, with examples and exit codes', async () => {
+    const result = await runCli(['test', '--help']);
+    for (const text of [
+      '--reporter <name>',
+      '--output <file>',
+      '--coverage',
+      '--jobs <n>',
+      'Examples:',
+      'Exit codes:',
+    ])
+      expect(result.stdout).toContain(text);
+    expect(result.code).toBe(0);
+  });
+
   it('runs a passing test file: every case listed, exit 0', async () => {
     const result = await runCli(['test', 'copy.dot'], { cwd });
     expect(result.stderr).toBe('');

@@ -35,7 +35,11 @@ export function registerTestCommand(program: Command, ctx: CliContext): void {
     )
     .option('--output <file>', 'write the report to this file instead of stdout')
     .option('--coverage', 'also report nodes, edges and condition outcomes no test exercised')
-    .option('--jobs <n>', 'cases run at once (default: the number of cores, at least 2)', parsePositiveInt)
+    .option(
+      '--jobs <n>',
+      'cases run at once (default: twice the number of cores, at least 4)',
+      parsePositiveInt,
+    )
     .option('--sandbox <on|off>', 'run tool commands in the sandbox (default on)', parseSandboxFlag)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], flags: TestFlags) => {
