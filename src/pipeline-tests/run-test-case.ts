@@ -150,8 +150,10 @@ export async function runTestCase(
       failures.unshift(`timed out: still running after ${settings.timeoutMs ?? DEFAULT_CASE_TIMEOUT_MS} ms`);
     return finish(failures, result.status);
   } catch (error) {
-    const message = AttractorError.isInstance(error) ? error.describe() : String(error);
-    return finish([`the run could not start: ${message}`]);
+    // Bad input of the case's (a cassette that is not one, a parameter the pipeline lacks) fails the
+    // case; anything else is a bug, and the command says so.
+    if (!AttractorError.isInstance(error)) throw error;
+    return finish([`the run could not start: ${error.describe()}`]);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

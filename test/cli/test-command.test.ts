@@ -202,6 +202,30 @@ describe('attractor test', () => {
     }
   });
 
+  it('fails a case whose cassette cannot be read, and runs the others', async () => {
+    const own = tempPipelines();
+    try {
+      own.write('copy.dot', PIPELINE);
+      own.write(
+        'copy.test.yaml',
+        [
+          'pipeline: copy.dot',
+          'cases:',
+          '  - { name: replays nothing, cassette: missing.jsonl, expect: {} }',
+          '  - { name: runs, files: { in.txt: x }, expect: { visits: [gate] } }',
+        ].join('\n'),
+      );
+      const result = await runCli(['test', '.'], { cwd: own.dir });
+      expect(result.stdout).toMatch(
+        /✗ replays nothing[^\n]*\n +the run could not start: cannot read cassette .*missing\.jsonl\./,
+      );
+      expect(result.stdout).toContain('✓ runs');
+      expect(result.code).toBe(1);
+    } finally {
+      own.cleanup();
+    }
+  });
+
   it('holds a cassette run to its cost limits', async () => {
     const own = tempPipelines();
     try {
