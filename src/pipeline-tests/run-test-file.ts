@@ -62,8 +62,9 @@ export async function runTestFile(
     file: loaded.shownAs,
     pipeline: loaded.tests.pipeline,
     pipelineFile: loaded.pipelineFile,
-    // Coverage is of the pipeline as written (no case's goal or parameters).
-    graph: compile({}).compiled.graph,
+    // Coverage counts nodes and edges, which no goal or parameter changes: the first case's graph
+    // (a pipeline whose parameters have no default compiles only with a case's values).
+    graph: (compiled[0] ?? compile({})).compiled.graph,
     cases,
   };
 }
