@@ -47,7 +47,7 @@ describe('runTestCase', () => {
     ]);
   });
 
-  it('cancels a case still running after its time, stopping its command, and fails it', async () => {
+  it('cancels a case still running after its time and fails it', async () => {
     const started = performance.now();
     const [slow] = await run(
       [
