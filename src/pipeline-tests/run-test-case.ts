@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { RealRunServices } from '../actors/codergen/real-run-services.js';
@@ -155,6 +156,7 @@ export async function runTestCase(
     if (!AttractorError.isInstance(error)) throw error;
     return finish([`the run could not start: ${error.describe()}`]);
   } finally {
-    rmSync(folder, { recursive: true, force: true });
+    // On the thread pool: removing a run's hundreds of files synchronously would stall the other cases.
+    await rm(folder, { recursive: true, force: true });
   }
 }
