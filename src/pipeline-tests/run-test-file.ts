@@ -15,9 +15,10 @@ export interface TestFileResult {
   cases: CaseResult[];
 }
 
-/** The pipeline compiled once per distinct goal and parameters among the cases. */
+/** What of a case changes how its pipeline compiles. */
 type CaseSetup = Pick<TestCase, 'goal' | 'set'>;
 
+/** The pipeline compiled once per distinct goal and parameters among the cases. */
 function compilerFor(loaded: LoadedTestFile, source: string): (testCase: CaseSetup) => CompiledCase {
   const cache = new Map<string, CompiledCase>();
   return (testCase) => {
