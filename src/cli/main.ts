@@ -15,6 +15,7 @@ import { registerResumeCommand } from './commands/resume.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerRunsCommand } from './commands/runs.js';
 import { registerServeCommand } from './commands/serve.js';
+import { registerTestCommand } from './commands/test.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { registerWorkerCommand } from './commands/worker.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
@@ -33,6 +34,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerDiffCommand,
   registerValidateCommand,
   registerCompileCommand,
+  registerTestCommand,
   registerServeCommand,
   registerWorkerCommand,
 ];
@@ -47,6 +49,7 @@ Examples:
   $ attractor validate examples/tour.dot
   $ attractor validate pipeline.dot --strict --json
   $ attractor compile pipeline.dot --format svg > pipeline.svg
+  $ attractor test examples/ --reporter junit --output test-results.xml
 
 Exit codes:
   0    success (validate: no errors; warnings allowed unless --strict)
