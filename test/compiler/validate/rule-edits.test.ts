@@ -6,7 +6,7 @@ const pipeline = (line: string) =>
   `digraph p {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  work [prompt="do it"]\n${line}\n  start -> work -> exit\n}\n`;
 
 const findings = (source: string, rule: string) =>
-  loadPipeline(source, { readFile: () => '' }).diagnostics.filter((d) => d.rule === rule);
+  loadPipeline(source).diagnostics.filter((d) => d.rule === rule);
 
 /** The source with every edit of the diagnostic applied (they never overlap). */
 function applyEdits(source: string, rule: string): string {
