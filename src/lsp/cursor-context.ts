@@ -5,7 +5,8 @@ import type { PipelineDocument } from './pipeline-document.js';
 export type CursorContext =
   | { kind: 'key'; owner: ListOwner; nodeId?: string; site?: AttributeSite }
   | { kind: 'value'; owner: ListOwner; nodeId?: string; site: AttributeSite }
-  | { kind: 'node'; id?: string }
+  /** A node id; `statement` when it stands alone, where a graph `name=value` may be being typed too. */
+  | { kind: 'node'; id?: string; statement?: boolean }
   | { kind: 'none' };
 
 const within = (offset: number, start: number, end: number) => offset >= start && offset <= end;
@@ -20,7 +21,7 @@ export function cursorContext(doc: PipelineDocument, offset: number): CursorCont
   const list = outline.lists.find((l) => offset > l.open && offset <= l.close);
   if (list) return inList(doc, list, offset);
   const mention = outline.mentions.find((m) => within(offset, m.token.start, m.token.end));
-  if (mention) return { kind: 'node', id: mention.id };
+  if (mention) return { kind: 'node', id: mention.id, statement: mention.declares };
   const before = doc.text.slice(0, offset).trimEnd();
   if (before.endsWith('->') || before.endsWith('--')) return { kind: 'node' };
   return { kind: 'none' };

@@ -18,14 +18,18 @@ interface TextEdit {
 const dir = tempDir('attractor-lsp-');
 const tourPath = path.join(dir, 'tour.dot');
 const stylesPath = path.join(dir, 'stylesheet.dot');
+const gatesPath = path.join(dir, 'goal-gate.dot');
+const gatesUri = pathToFileURL(gatesPath).href;
 const tourUri = pathToFileURL(tourPath).href;
 const stylesUri = pathToFileURL(stylesPath).href;
 copyFileSync(path.join(ROOT, 'examples', 'tour.dot'), tourPath);
 copyFileSync(path.join(ROOT, 'examples', '02-stylesheet.dot'), stylesPath);
+copyFileSync(path.join(ROOT, 'examples', '03-goal-gate.dot'), gatesPath);
 mkdirSync(path.join(dir, 'prompts'));
 writeFileSync(path.join(dir, 'prompts', 'plan.md'), 'Plan the work for $goal.\n');
 const tour = readFileSync(tourPath, 'utf8');
 const styles = readFileSync(stylesPath, 'utf8');
+const gates = readFileSync(gatesPath, 'utf8');
 
 /** `text` with the edits applied (they do not overlap). */
 function applyEdits(text: string, edits: readonly TextEdit[]): string {
@@ -54,6 +58,7 @@ describe('attractor lsp, driven over stdio by a JSON-RPC client', () => {
     expect(capabilities).toMatchObject({ hoverProvider: true, definitionProvider: true });
     await client.open(tourUri, tour);
     await client.open(stylesUri, styles);
+    await client.open(gatesUri, gates);
   }, 180_000);
 
   afterAll(async () => {
@@ -100,15 +105,16 @@ describe('attractor lsp, driven over stdio by a JSON-RPC client', () => {
       'attributes of a codergen node',
       'label="Plan",',
       14,
-      ['prompt', 'llm_model', 'max_cost_usd', 'tool_hooks.pre'],
-      ['tool_command', 'join_policy', 'xlabel'],
+      ['llm_model', 'max_cost_usd', 'tool_hooks.pre', 'goal_gate'],
+      // Already written (prompt, label) or not for this handler: not offered.
+      ['prompt', 'label', 'tool_command', 'join_policy', 'xlabel'],
     ],
     [
       'attributes of a tool node',
       'label="Smoke test",',
       19,
-      ['tool_command', 'sandbox', 'timeout'],
-      ['prompt', 'llm_model'],
+      ['sandbox', 'sandbox_egress', 'timeout', 'env_passthrough'],
+      ['prompt', 'llm_model', 'tool_command'],
     ],
     [
       'attributes of a gate',
@@ -212,6 +218,37 @@ describe('attractor lsp, driven over stdio by a JSON-RPC client', () => {
     expect(file.uri).toBe(pathToFileURL(path.join(dir, 'prompts', 'plan.md')).href);
     await client.change(tourUri, 9, tour);
     await client.diagnostics(tourUri, 9);
+  });
+
+  it('goes from a retry target to its node, and hovers a node id with what it is', async () => {
+    const request = <T>(method: string, needle: string, offset: number) =>
+      client.request<T>(method, {
+        textDocument: { uri: gatesUri },
+        position: positionOf(gates, needle, offset),
+      });
+    const target = await request<{ range: { start: Position } }>(
+      'textDocument/definition',
+      'retry_target="fix"',
+      15,
+    );
+    expect(target.range.start).toEqual(positionOf(gates, 'fix      ['));
+    const hover = await request<{ contents: { value: string } }>('textDocument/hover', '-> tests_pass', 4);
+    expect(hover.contents.value).toContain('**tests_pass**: `codergen` node');
+    expect(hover.contents.value).toContain('Run the tests and report whether they pass.');
+  });
+
+  it('offers graph attributes and node ids where a statement starts', async () => {
+    const typed = gates.replace('  start [shape=Mdiamond]', '  def\n  start [shape=Mdiamond]');
+    await client.change(gatesUri, 2, typed);
+    const items = await client.request<CompletionItem[]>('textDocument/completion', {
+      textDocument: { uri: gatesUri },
+      position: positionOf(typed, '  def\n', 5),
+    });
+    expect(labels(items)).toEqual(
+      expect.arrayContaining(['default_max_retries', 'default_fidelity', 'diagnose']),
+    );
+    await client.change(gatesUri, 3, gates);
+    await client.diagnostics(gatesUri, 3);
   });
 
   it('renames a node id across the file, and refuses a name that is no id', async () => {
