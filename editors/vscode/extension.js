@@ -19,7 +19,10 @@ function activate(context) {
     'attractor',
     'Attractor',
     { run: server, debug: server },
-    { documentSelector: [{ scheme: 'file', language: 'dot' }] },
+    {
+      documentSelector: [{ scheme: 'file', language: 'dot' }],
+      initializationOptions: { knownTypes: settings.get('knownTypes', []) },
+    },
   );
   context.subscriptions.push(client);
   return client.start();

@@ -21,14 +21,22 @@ export interface PipelineDocument {
 
 /**
  * Tokens and outline always (completion works on text that does not parse yet), and the graph and
- * diagnostics of `validate` when it parses. Never throws for what the user typed.
+ * diagnostics of `validate` when it parses (`knownTypes` as its `--known-type`). Never throws for what
+ * the user typed.
  */
-export function analyzePipeline(text: string, file?: string): PipelineDocument {
+export function analyzePipeline(
+  text: string,
+  file?: string,
+  knownTypes: readonly string[] = [],
+): PipelineDocument {
   const tokens = tokenizeDot(text);
   const outline = outlineDot(tokens);
   const base = { text, tokens, outline, ...(file !== undefined ? { file } : {}) };
   try {
-    const loaded = loadPipeline(text, file !== undefined ? { file } : {});
+    const loaded = loadPipeline(text, {
+      ...(file !== undefined ? { file } : {}),
+      ...(knownTypes.length > 0 ? { customHandlerTypes: [...knownTypes] } : {}),
+    });
     return { ...base, graph: loaded.graph, diagnostics: missingFilesAsWarnings(loaded.diagnostics) };
   } catch (error) {
     return { ...base, diagnostics: [errorDiagnostic(error)] };

@@ -1,9 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import {
   type CodeAction,
   CodeActionKind,
   type Connection,
   createConnection,
+  type InitializeResult,
   ProposedFeatures,
   StreamMessageReader,
   StreamMessageWriter,
@@ -11,12 +11,31 @@ import {
   TextDocuments,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { z } from 'zod';
+import { AnalysisCache } from './analysis-cache.js';
 import { complete } from './completion.js';
 import { definitionAt } from './definition.js';
 import { hoverAt } from './hover.js';
 import { type DiagnosticFix, toLspDiagnostics } from './lsp-diagnostics.js';
-import { analyzePipeline, type PipelineDocument } from './pipeline-document.js';
+import type { PipelineDocument } from './pipeline-document.js';
 import { prepareRenameAt, renameAt } from './rename.js';
+
+const CAPABILITIES: InitializeResult = {
+  capabilities: {
+    textDocumentSync: TextDocumentSyncKind.Incremental,
+    completionProvider: { triggerCharacters: ['[', ',', '=', ' ', '>', '.', '#', '{', ';'] },
+    hoverProvider: true,
+    definitionProvider: true,
+    renameProvider: { prepareProvider: true },
+    codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+  },
+  serverInfo: { name: 'attractor' },
+};
+
+/** What a client may pass as `initializationOptions`: `{ "knownTypes": ["deploy"] }`. */
+const ServerOptionsSchema = z
+  .object({ knownTypes: z.array(z.string()).default([]) })
+  .catch({ knownTypes: [] });
 
 /**
  * `attractor lsp`: a language server for pipeline DOT files over stdin/stdout. Resolves when the
@@ -33,17 +52,10 @@ export function startLanguageServer(
   );
   const documents = new TextDocuments(TextDocument);
   const analysed = new AnalysisCache();
-  connection.onInitialize(() => ({
-    capabilities: {
-      textDocumentSync: TextDocumentSyncKind.Incremental,
-      completionProvider: { triggerCharacters: ['[', ',', '=', ' ', '>', '.', '#', '{', ';'] },
-      hoverProvider: true,
-      definitionProvider: true,
-      renameProvider: { prepareProvider: true },
-      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
-    },
-    serverInfo: { name: 'attractor' },
-  }));
+  connection.onInitialize(({ initializationOptions }) => {
+    analysed.knownTypes = ServerOptionsSchema.parse(initializationOptions ?? {}).knownTypes;
+    return CAPABILITIES;
+  });
   documents.onDidChangeContent(({ document }) =>
     analysed.schedule(document, (doc, result) => publish(connection, doc, result)),
   );
@@ -51,52 +63,7 @@ export function startLanguageServer(
     analysed.forget(document.uri);
     void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
   });
-  const withDocument = <T>(
-    uri: string,
-    run: (doc: TextDocument, result: PipelineDocument) => T,
-  ): T | undefined => {
-    const doc = documents.get(uri);
-    return doc ? run(doc, analysed.current(doc)) : undefined;
-  };
-  connection.onCompletion(
-    ({ textDocument, position }) =>
-      withDocument(textDocument.uri, (doc, result) => complete(doc, result, doc.offsetAt(position))) ?? [],
-  );
-  connection.onHover(
-    ({ textDocument, position }) =>
-      withDocument(textDocument.uri, (doc, result) => hoverAt(result, doc.offsetAt(position))) ?? null,
-  );
-  connection.onDefinition(
-    ({ textDocument, position }) =>
-      withDocument(textDocument.uri, (doc, result) => definitionAt(doc, result, doc.offsetAt(position))) ??
-      null,
-  );
-  connection.onPrepareRename(
-    ({ textDocument, position }) =>
-      withDocument(textDocument.uri, (doc, result) => prepareRenameAt(doc, result, doc.offsetAt(position))) ??
-      null,
-  );
-  connection.onRenameRequest(
-    ({ textDocument, position, newName }) =>
-      withDocument(textDocument.uri, (doc, result) =>
-        renameAt(doc, result, doc.offsetAt(position), newName),
-      ) ?? null,
-  );
-  connection.onCodeAction(({ textDocument, context }) =>
-    context.diagnostics.flatMap((diagnostic): CodeAction[] => {
-      const fix = asFix(diagnostic.data);
-      if (!fix) return [];
-      return [
-        {
-          title: fix.title,
-          kind: CodeActionKind.QuickFix,
-          diagnostics: [diagnostic],
-          isPreferred: true,
-          edit: { changes: { [textDocument.uri]: fix.edits } },
-        },
-      ];
-    }),
-  );
+  registerFeatures(connection, documents, analysed);
   documents.listen(connection);
   return new Promise((resolve) => {
     connection.onExit(() => resolve());
@@ -104,6 +71,52 @@ export function startLanguageServer(
     connection.listen();
     input.on('close', () => resolve());
   });
+}
+
+/** Completion, hover, definition, rename and quick fixes, each on the document's current analysis. */
+function registerFeatures(
+  connection: Connection,
+  documents: TextDocuments<TextDocument>,
+  analysed: AnalysisCache,
+): void {
+  const at = <T>(
+    uri: string,
+    position: { line: number; character: number },
+    run: (doc: TextDocument, result: PipelineDocument, offset: number) => T,
+  ) => {
+    const doc = documents.get(uri);
+    return doc ? run(doc, analysed.current(doc), doc.offsetAt(position)) : undefined;
+  };
+  connection.onCompletion(({ textDocument, position }) => at(textDocument.uri, position, complete) ?? []);
+  connection.onHover(
+    ({ textDocument, position }) => at(textDocument.uri, position, (_d, r, o) => hoverAt(r, o)) ?? null,
+  );
+  connection.onDefinition(
+    ({ textDocument, position }) => at(textDocument.uri, position, definitionAt) ?? null,
+  );
+  connection.onPrepareRename(
+    ({ textDocument, position }) => at(textDocument.uri, position, prepareRenameAt) ?? null,
+  );
+  connection.onRenameRequest(
+    ({ textDocument, position, newName }) =>
+      at(textDocument.uri, position, (doc, result, offset) => renameAt(doc, result, offset, newName)) ?? null,
+  );
+  connection.onCodeAction(({ textDocument, context }) =>
+    context.diagnostics.flatMap((diagnostic): CodeAction[] => {
+      const fix = asFix(diagnostic.data);
+      if (!fix) return [];
+      const edit = { changes: { [textDocument.uri]: fix.edits } };
+      return [
+        {
+          title: fix.title,
+          kind: CodeActionKind.QuickFix,
+          diagnostics: [diagnostic],
+          isPreferred: true,
+          edit,
+        },
+      ];
+    }),
+  );
 }
 
 function publish(connection: Connection, doc: TextDocument, result: PipelineDocument): void {
@@ -114,50 +127,16 @@ function publish(connection: Connection, doc: TextDocument, result: PipelineDocu
   });
 }
 
+const PositionSchema = z.object({ line: z.number(), character: z.number() });
+/** A diagnostic's `data` as the client hands it back: the fix `toLspDiagnostics` put there. */
+const FixSchema = z.object({
+  title: z.string(),
+  edits: z.array(
+    z.object({ range: z.object({ start: PositionSchema, end: PositionSchema }), newText: z.string() }),
+  ),
+});
+
 function asFix(data: unknown): DiagnosticFix | undefined {
-  if (typeof data !== 'object' || data === null || !('title' in data) || !('edits' in data)) return undefined;
-  const { title, edits } = data;
-  return typeof title === 'string' && Array.isArray(edits) ? { title, edits } : undefined;
-}
-
-/**
- * Each open document analysed once per version. Edits arriving faster than analysis are coalesced:
- * only the newest version is analysed and published, on the next turn of the event loop.
- */
-class AnalysisCache {
-  private readonly results = new Map<string, { version: number; result: PipelineDocument }>();
-  private readonly pending = new Map<string, TextDocument>();
-
-  current(doc: TextDocument): PipelineDocument {
-    const cached = this.results.get(doc.uri);
-    if (cached?.version === doc.version) return cached.result;
-    const result = analyzePipeline(doc.getText(), filePathOf(doc.uri));
-    this.results.set(doc.uri, { version: doc.version, result });
-    return result;
-  }
-
-  schedule(doc: TextDocument, done: (doc: TextDocument, result: PipelineDocument) => void): void {
-    const waiting = this.pending.has(doc.uri);
-    this.pending.set(doc.uri, doc);
-    if (waiting) return;
-    setImmediate(() => {
-      const latest = this.pending.get(doc.uri);
-      this.pending.delete(doc.uri);
-      if (latest) done(latest, this.current(latest));
-    });
-  }
-
-  forget(uri: string): void {
-    this.results.delete(uri);
-    this.pending.delete(uri);
-  }
-
-  clear(): void {
-    this.results.clear();
-    this.pending.clear();
-  }
-}
-
-function filePathOf(uri: string): string | undefined {
-  return uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
+  const parsed = FixSchema.safeParse(data);
+  return parsed.success ? parsed.data : undefined;
 }

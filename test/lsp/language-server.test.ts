@@ -54,7 +54,7 @@ describe('attractor lsp, driven over stdio by a JSON-RPC client', () => {
   beforeAll(async () => {
     ensureDist();
     client = new LspClient(dir);
-    const capabilities = await client.initialize(dir);
+    const capabilities = await client.initialize(dir, { knownTypes: ['deploy'] });
     expect(capabilities).toMatchObject({ hoverProvider: true, definitionProvider: true });
     await client.open(tourUri, tour);
     await client.open(stylesUri, styles);
@@ -88,6 +88,19 @@ describe('attractor lsp, driven over stdio by a JSON-RPC client', () => {
     expect(fixed).toBe(tour);
     await client.change(tourUri, 3, fixed);
     expect((await client.diagnostics(tourUri, 3)).filter((d) => d.code === 'attribute_unknown')).toEqual([]);
+  });
+
+  it('takes the handler types the project registers from initializationOptions', async () => {
+    const custom = tour
+      .replace('shape=parallelogram,', 'type="deploy",')
+      .replace('checked [shape=diamond,', 'checked [type="deplyo",');
+    await client.change(tourUri, 10, custom);
+    const unknown = (await client.diagnostics(tourUri, 10)).filter((d) => d.code === 'type_known');
+    expect(unknown.map((d) => d.message)).toEqual([
+      expect.stringContaining('"deplyo", which is not a known handler (did you mean "deploy"?)'),
+    ]);
+    await client.change(tourUri, 11, tour);
+    await client.diagnostics(tourUri, 11);
   });
 
   it('reports a syntax error at its place while the text does not parse', async () => {

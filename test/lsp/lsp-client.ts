@@ -52,13 +52,14 @@ export class LspClient {
     this.connection.listen();
   }
 
-  async initialize(rootDir: string): Promise<Record<string, unknown>> {
+  async initialize(rootDir: string, initializationOptions?: unknown): Promise<Record<string, unknown>> {
     const result = await this.connection.sendRequest<{ capabilities: Record<string, unknown> }>(
       'initialize',
       {
         processId: process.pid,
         rootUri: pathToFileURL(rootDir).href,
         capabilities: {},
+        initializationOptions,
       },
     );
     await this.connection.sendNotification('initialized', {});
