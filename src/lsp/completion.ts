@@ -3,6 +3,7 @@ import { CompletionItemKind } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AttributeOwner } from '../compiler/attributes/attribute-aliases.js';
 import { attributesFor } from '../compiler/attributes/attribute-table.js';
+import { SHAPE_HANDLERS } from '../compiler/ir.js';
 import { nodeIds, valueChoices } from './complete-value.js';
 import { type CursorContext, cursorContext } from './cursor-context.js';
 import type { PipelineDocument } from './pipeline-document.js';
@@ -62,8 +63,14 @@ function writtenKeys(analysed: PipelineDocument, offset: number, context: Cursor
   );
 }
 
-function handlerOf(analysed: PipelineDocument, nodeId: string): string | undefined {
-  return analysed.graph?.nodes.find((node) => node.id === nodeId)?.handler;
+/** The node's handler type: the compiler's, or, while the text does not parse, what its lists say. */
+function handlerOf(analysed: PipelineDocument, nodeId: string): string {
+  const compiled = analysed.graph?.nodes.find((node) => node.id === nodeId)?.handler;
+  if (compiled !== undefined) return compiled;
+  const sites = analysed.outline.lists.filter((list) => list.nodeId === nodeId).flatMap((list) => list.sites);
+  const written = (key: string) => sites.findLast((site) => site.key.value === key)?.value?.value;
+  const shape = written('shape');
+  return written('type') ?? (shape !== undefined ? SHAPE_HANDLERS[shape] : undefined) ?? 'codergen';
 }
 
 /** The run of word characters around the cursor, up to it (what a completion replaces). */
