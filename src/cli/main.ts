@@ -11,6 +11,8 @@ import { registerAttachCommand } from './commands/attach.js';
 import { registerCompileCommand } from './commands/compile.js';
 import { registerDiffCommand } from './commands/diff.js';
 import { registerForkCommand } from './commands/fork.js';
+import { registerHelpCommand } from './commands/help.js';
+import { registerLspCommand } from './commands/lsp.js';
 import { registerResumeCommand } from './commands/resume.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerRunsCommand } from './commands/runs.js';
@@ -37,6 +39,8 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerTestCommand,
   registerServeCommand,
   registerWorkerCommand,
+  registerLspCommand,
+  registerHelpCommand,
 ];
 
 const PROGRAM_HELP = `
