@@ -8,9 +8,10 @@ import { checkSubmission } from './check-submission.js';
 import { recordOfflineAnswer } from './http-interviewer.js';
 import { statusesFromLog, summaryFromLog } from './logged-run-summary.js';
 import type { NodeStatus } from './node-statuses.js';
+import { refuseRunAction } from './refuse-run-action.js';
 import { RunEventHub } from './run-event-hub.js';
 import { RunExecutor } from './run-executor.js';
-import { type RunRecord, type StoredQuestion, TERMINAL_STATUSES } from './run-record.js';
+import type { RunRecord, StoredQuestion } from './run-record.js';
 import { RunRecords, refuseWhileDraining } from './run-records.js';
 import type { RunEvents, RunService, Submission } from './run-service.js';
 import type { ListRunsQuery, RunPage, RunStore } from './run-store.js';
@@ -172,9 +173,7 @@ export class LocalRuns implements RunService {
   /** Cancel a run: a live one is aborted at once (its processes killed) and this waits until it has stopped. */
   async cancel(id: string): Promise<RunRecord> {
     const record = this.get(id);
-    if (TERMINAL_STATUSES.has(record.status)) {
-      throw new ApiError(409, 'RUN_FINISHED', `run ${id} already ended (${record.status}).`);
-    }
+    refuseRunAction(id, 'cancel', { status: record.status, checkpointed: false });
     const live = this.#executor.live(id);
     if (live?.run) {
       live.run.cancel();
@@ -225,17 +224,9 @@ export class LocalRuns implements RunService {
   #resume(id: string): RunRecord {
     refuseWhileDraining(this.#draining);
     const record = this.get(id);
-    // A failed run with a checkpoint starts again at the node that failed, as `attractor resume` does.
-    const failedWithCheckpoint =
-      record.status === 'failed' &&
-      existsSync(path.join(this.#options.store.runDirFor(id), 'checkpoint.json'));
-    if (record.status !== 'interrupted' && record.status !== 'paused' && !failedWithCheckpoint) {
-      throw new ApiError(
-        409,
-        'NOT_RESUMABLE',
-        `run ${id} is ${record.status}; only interrupted, paused or failed runs that reached a checkpoint resume.`,
-      );
-    }
+    // A failed run starts again at the node that failed, a cancelled one where it stopped, as `attractor resume` does.
+    const checkpointed = existsSync(path.join(this.#options.store.runDirFor(id), 'checkpoint.json'));
+    refuseRunAction(id, 'resume', { status: record.status, checkpointed });
     this.#hubs.delete(id);
     this.#records.reopen(id);
     this.#enqueue(id);

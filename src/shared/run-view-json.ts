@@ -35,6 +35,8 @@ export interface RunViewJson {
   current_node?: string;
   started_at?: string;
   ended_at?: string;
+  /** It wrote a checkpoint: what resuming a failed or cancelled run and forking need (`runActionRefusal`). */
+  checkpointed: boolean;
   cost_usd: number;
   tokens: { input: number; output: number };
   /** Where `attractor attach` follows the run and answers its gates. */
