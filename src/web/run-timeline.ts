@@ -85,13 +85,17 @@ function startVisit(fold: Fold, node: string, at: string): void {
 
 function foldEvent(fold: Fold, event: PipelineEvent): void {
   if (nested(event)) return;
-  if (STOPS.has(event.kind)) return stopOpenVisits(fold.open, event);
+  if (STOPS.has(event.kind)) {
+    stopOpenVisits(fold.open, event);
+    return;
+  }
   const node = event.node_id;
   if (!node) return;
   const current = fold.open.get(node);
   switch (event.kind) {
     case 'node.start':
-      return startVisit(fold, node, event.timestamp);
+      startVisit(fold, node, event.timestamp);
+      return;
     case 'node.retry':
       if (current) {
         current.retries += 1;
