@@ -19,24 +19,16 @@ export interface Drawing {
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
-/** A box of an element in the drawing's units: its own box moved by its ancestors' transforms. */
+/** A box of an element in the drawing's units: its own box mapped through to the SVG's user space. */
 function boxOf(element: SVGGraphicsElement, svg: SVGSVGElement): Box {
   const own = element.getBBox();
-  let matrix = new DOMMatrix();
-  for (let at: Element | null = element.parentElement; at && at !== svg; at = at.parentElement) {
-    if (at instanceof SVGGraphicsElement) {
-      const consolidated = at.transform.baseVal.consolidate();
-      if (consolidated) matrix = consolidated.matrix.multiply(matrix);
-    }
-  }
+  const toScreen = element.getScreenCTM();
+  const fromScreen = svg.getScreenCTM()?.inverse();
+  if (!toScreen || !fromScreen) return { x: own.x, y: own.y, width: own.width, height: own.height };
+  const matrix = fromScreen.multiply(toScreen);
   const a = new DOMPoint(own.x, own.y).matrixTransform(matrix);
   const b = new DOMPoint(own.x + own.width, own.y + own.height).matrixTransform(matrix);
-  return {
-    x: Math.min(a.x, b.x),
-    y: Math.min(a.y, b.y),
-    width: Math.abs(b.x - a.x),
-    height: Math.abs(b.y - a.y),
-  };
+  return { x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), width: Math.abs(b.x - a.x), height: Math.abs(b.y - a.y) };
 }
 
 /**
@@ -54,7 +46,7 @@ export function putDrawing(root: HTMLElement, svgText: string): Drawing | undefi
   svg.removeAttribute('height');
   svg.setAttribute('role', 'group');
   svg.setAttribute('aria-label', 'Pipeline graph: arrow keys move between nodes, Enter opens one');
-  svg.querySelector(':scope > title')?.remove();
+  for (const title of svg.querySelectorAll(':scope > title, :scope > g > title')) title.remove();
   for (const decoration of svg.querySelectorAll(':scope > g > polygon, :scope > g > text'))
     decoration.setAttribute('aria-hidden', 'true');
   const nodes = [...svg.querySelectorAll<SVGGElement>('g.node')].map((element) => {
@@ -90,8 +82,19 @@ export interface DrawingState {
   focusable: string | undefined;
 }
 
-function visitBadge(node: DrawnNode, count: number): void {
-  let badge = node.element.querySelector<SVGTextElement>('text.visits');
+/**
+ * A node's visit count, drawn at its top right corner in a layer of its own above the drawing (hidden
+ * from screen readers: the node's name says it), so a node's visible text stays its label.
+ */
+function visitBadge(drawing: Drawing, node: DrawnNode, count: number): void {
+  let layer = drawing.svg.querySelector<SVGGElement>(':scope > g.visit-badges');
+  if (!layer) {
+    layer = document.createElementNS(SVG_NS, 'g');
+    layer.setAttribute('class', 'visit-badges');
+    layer.setAttribute('aria-hidden', 'true');
+    drawing.svg.append(layer);
+  }
+  let badge = layer.querySelector<SVGTextElement>(`text[data-node="${CSS.escape(node.id)}"]`);
   if (count === 0) {
     badge?.remove();
     return;
@@ -99,14 +102,12 @@ function visitBadge(node: DrawnNode, count: number): void {
   if (!badge) {
     badge = document.createElementNS(SVG_NS, 'text');
     badge.setAttribute('class', 'visits');
-    badge.setAttribute('text-anchor', 'end');
-    badge.setAttribute('aria-hidden', 'true');
-    node.element.append(badge);
+    badge.setAttribute('text-anchor', 'start');
+    badge.dataset['node'] = node.id;
+    badge.setAttribute('x', String(node.box.x + node.box.width + 2));
+    badge.setAttribute('y', String(node.box.y + 8));
+    layer.append(badge);
   }
-  // In the node group's own units: its box less the ancestors' move, which `boxOf` added.
-  const own = node.element.getBBox();
-  badge.setAttribute('x', String(own.x + own.width + 2));
-  badge.setAttribute('y', String(own.y + 2));
   badge.textContent = `×${count}`;
 }
 
@@ -124,7 +125,7 @@ export function paintDrawing(drawing: Drawing, state: DrawingState): void {
     el.setAttribute('aria-label', `${node.label}: ${NODE_STATUS_LABEL[status] ?? status}${visits}`);
     el.setAttribute('aria-pressed', String(node.id === state.selected));
     el.classList.toggle('selected', node.id === state.selected);
-    visitBadge(node, count);
+    visitBadge(drawing, node, count);
   }
   for (const edge of drawing.edges) edge.element.classList.toggle('taken', state.taken.has(edge.key));
 }
