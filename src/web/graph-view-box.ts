@@ -7,7 +7,7 @@ export interface Box {
 }
 
 /** The smallest scale (screen pixels per point) at which a node's label still reads. */
-export const MIN_READABLE_SCALE = 0.55;
+export const MIN_READABLE_SCALE = 0.9;
 
 /** A box of the panel's shape around `center`, at `scale` pixels per point. */
 function boxAround(
