@@ -14,8 +14,8 @@ import type {
 export type RunInfo = RunViewJson & Partial<RunIdentities>;
 
 /**
- * Who did what to a run: `token`, `anonymous` or an OS user, as the server records them (issue 39,
- * "Who did it"). Read when present: a server that records none shows none.
+ * Who did what to a run: `token`, `anonymous` or an OS user, as the server records them. Read when
+ * present: a server that records none shows none.
  */
 export interface RunIdentities {
   started_by: string;

@@ -13,7 +13,7 @@ const fold = (events: PipelineEvent[]): Record<string, NodeStatus> => {
   return Object.fromEntries(map);
 };
 
-describe('node statuses: no node of a stopped run is still running (issue 39, item 1)', () => {
+describe('node statuses: no node of a stopped run is still running', () => {
   const done = ev('node.complete', 'plan', { status: 'success' });
   const cases: [string, PipelineEvent[], Record<string, NodeStatus>][] = [
     [

@@ -8,7 +8,7 @@ import { seriousAxeViolations } from './axe-check.js';
 import { BROWSER_AVAILABLE, BROWSER_REQUIRED, CHROMIUM, LAUNCH } from './browser-launch.js';
 import { closeServers, GATE_PIPELINE, type TestServer, testServer, waitFor } from './server-fixtures.js';
 
-// The run page as people look at it (issue 39): at a desktop's and a phone's width, nothing clipped,
+// The run page as people look at it: at a desktop's and a phone's width, nothing clipped,
 // the current node on screen, the gate answered by its key, every page free of serious axe-core
 // violations. Screenshots go to test-artifacts/web/ (gitignored), to look at.
 beforeAll(ensureDist, 180_000);

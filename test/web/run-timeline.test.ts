@@ -103,7 +103,7 @@ describe('buildTimeline: node visits from events', () => {
 });
 
 // Every clock stops when its run does: no node of a stopped run is still running, and a gate waiting for
-// its answer shows since when, not a growing bar (issue 39, item 1).
+// its answer shows since when, not a growing bar.
 describe('buildTimeline: a stopped run stops its clocks', () => {
   const gate = [ev('node.start', 1, 'review'), ev('interview.start', 2, 'review')];
   const cases: [string, PipelineEvent[], RunStatus, Row[]][] = [
