@@ -28,7 +28,12 @@ function boxOf(element: SVGGraphicsElement, svg: SVGSVGElement): Box {
   const matrix = fromScreen.multiply(toScreen);
   const a = new DOMPoint(own.x, own.y).matrixTransform(matrix);
   const b = new DOMPoint(own.x + own.width, own.y + own.height).matrixTransform(matrix);
-  return { x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), width: Math.abs(b.x - a.x), height: Math.abs(b.y - a.y) };
+  return {
+    x: Math.min(a.x, b.x),
+    y: Math.min(a.y, b.y),
+    width: Math.abs(b.x - a.x),
+    height: Math.abs(b.y - a.y),
+  };
 }
 
 /**

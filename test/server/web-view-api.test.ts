@@ -178,7 +178,9 @@ describe('what the web view reads from the server', () => {
     const created = await server.json('POST', '/pipelines', { dot_source: GATE_PIPELINE, dry_run: true });
     const graph = `${server.url}/pipelines/${created.body.id}/graph?format=svg`;
     const [br, gzip, plain] = await Promise.all(
-      ['br', 'gzip', 'identity'].map((encoding) => fetch(graph, { headers: { 'accept-encoding': encoding } })),
+      ['br', 'gzip', 'identity'].map((encoding) =>
+        fetch(graph, { headers: { 'accept-encoding': encoding } }),
+      ),
     );
     expect(br?.headers.get('content-encoding')).toBe('br');
     expect(gzip?.headers.get('content-encoding')).toBe('gzip');
