@@ -8,6 +8,7 @@ export function RunFacts({ id, run, now }: { id: string; run: RunInfo | undefine
     ['Started by', run?.started_by],
     ['Resumed by', run?.resumed_by],
     ['Cancelled by', run?.cancelled_by],
+    ['Forked by', run?.forked_by],
   ];
   return (
     <>

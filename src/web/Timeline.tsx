@@ -11,7 +11,7 @@ function meta(v: NodeVisit, now: number): string {
   return [
     formatDuration(v.durationMs ?? visitEnd(v, now) - Date.parse(v.startedAt)),
     v.retries > 0 ? `${v.retries} ${v.retries === 1 ? 'retry' : 'retries'}` : '',
-    v.waitedForPerson ? 'gate' : '',
+    v.waitedForPerson ? (v.answeredBy ? `answered by ${v.answeredBy}` : 'gate') : '',
     v.status !== 'running' && v.status !== 'success' ? v.status : '',
   ]
     .filter(Boolean)

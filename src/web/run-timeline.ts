@@ -19,6 +19,8 @@ export interface NodeVisit {
   waitedForPerson: boolean;
   /** While a gate waits for its answer: since when (its clock does not run on). */
   waitingSince?: string;
+  /** Who answered its gate (`token`, `anonymous`, an OS user), when the answer says. */
+  answeredBy?: string;
 }
 
 const nested = (event: PipelineEvent): boolean =>
@@ -110,12 +112,16 @@ function foldEvent(fold: Fold, event: PipelineEvent): void {
       }
       return;
     case 'interview.complete':
-    case 'interview.timeout':
-      if (current) {
-        delete current.waitingSince;
-        current.status = 'running';
-      }
+    case 'interview.timeout': {
+      if (!current) return;
+      delete current.waitingSince;
+      current.status = 'running';
+      // Not in every server's events yet: read when there.
+      const data: Readonly<Record<string, unknown>> = event.data;
+      const by = data['answered_by'];
+      if (typeof by === 'string') current.answeredBy = by;
       return;
+    }
     case 'node.complete':
       if (!current) return;
       delete current.waitingSince;

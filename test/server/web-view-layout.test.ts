@@ -92,6 +92,8 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('the run page in Chromium:
       await page.goto(`${server.url}/#/runs/${body.id}`);
       await page.locator('#gate', { hasText: 'Ship it?' }).waitFor();
       await page.locator('#graph g.node[data-node="review"][data-status="waiting"]').waitFor();
+      // The gate is announced in the status line, a live region.
+      await page.locator('#run-announce[role="status"]', { hasText: 'review asks: Ship it?' }).waitFor();
       // The gate's node is named by its label and status, not by its colour alone.
       expect(await page.locator('#graph g.node[data-node="review"]').getAttribute('aria-label')).toBe(
         'Ship it?: waiting for you',
@@ -128,6 +130,13 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('the run page in Chromium:
     await page.locator('#run-announce', { hasText: 'Answered “[R] Rework” at review.' }).waitFor();
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('run-announce');
     await page.locator('#run-status', { hasText: 'completed' }).waitFor({ timeout: 15_000 });
+    // A finished run is polled no more (its page polled every two seconds while it moved).
+    const polled: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith(`/pipelines/${body.id}`)) polled.push(r.url());
+    });
+    await page.waitForTimeout(2500);
+    expect(polled).toEqual([]);
     // The edges the run took are marked, the one it did not take is not; each node says its visits.
     await page.locator('#graph g.edge.taken[data-edge="review->rework"]').waitFor();
     expect(await page.locator('#graph g.edge.taken[data-edge="review->ship"]').count()).toBe(0);

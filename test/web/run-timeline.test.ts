@@ -160,6 +160,11 @@ describe('buildTimeline: a stopped run stops its clocks', () => {
     expect(rows(events, run)).toEqual(expected);
   });
 
+  it('a gate says who answered it, when its answer says', () => {
+    const events = [...gate, ev('interview.complete', 4, 'review', { answered_by: 'ada' })];
+    expect(buildTimeline(events, 'running')[0]?.answeredBy).toBe('ada');
+  });
+
   it('a waiting gate says since when, and its clock does not run on', () => {
     const [visit] = buildTimeline(gate, 'waiting');
     expect(visit?.waitingSince).toBe(at(2));
