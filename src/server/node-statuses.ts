@@ -57,7 +57,8 @@ export function applyNodeStatus(
   return statuses;
 }
 
-const MOVING: ReadonlySet<RunStatus> = new Set(['queued', 'running']);
+/** A run at a gate still moves: a fan-out's node runs on while one branch waits for a person. */
+const MOVING: ReadonlySet<RunStatus> = new Set(['queued', 'running', 'waiting']);
 
 /**
  * The nodes' statuses as the run's own status makes them true: once it stopped (cancelled, failed,
@@ -72,7 +73,7 @@ export function settleNodeStatuses(
   const stopped: NodeStatus = run === 'cancelled' ? 'cancelled' : 'interrupted';
   const settled: Record<string, NodeStatus> = {};
   for (const [node, status] of Object.entries(statuses)) {
-    const open = UNDER_WAY.has(status) || (status === 'waiting' && run !== 'waiting');
+    const open = UNDER_WAY.has(status) || status === 'waiting';
     settled[node] = open ? stopped : status;
   }
   return settled;

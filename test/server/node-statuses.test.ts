@@ -46,6 +46,7 @@ describe('node statuses: no node of a stopped run is still running', () => {
   const settled: [RunStatus, Record<string, NodeStatus>, Record<string, NodeStatus>][] = [
     ['running', { a: 'running', g: 'waiting' }, { a: 'running', g: 'waiting' }],
     ['waiting', { g: 'waiting', b: 'success' }, { g: 'waiting', b: 'success' }],
+    ['waiting', { fan: 'running', g: 'waiting' }, { fan: 'running', g: 'waiting' }],
     [
       'cancelled',
       { a: 'running', g: 'waiting', b: 'success' },
