@@ -9,8 +9,8 @@ import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { CompiledMachine } from '../machines/compile-machine.js';
 import { DEFAULT_RUNS_ROOT } from '../run/resolve-run-dir.js';
+import type { RunSettings } from '../run/run-config.js';
 import { createRunServices } from '../run/run-services.js';
-import type { RunOptions } from '../run/run-types.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { CliContext } from './cli-context.js';
@@ -112,7 +112,7 @@ function workingDirOf(flags: RunFlags, ctx: CliContext): string {
 }
 
 /** Snapshots of the working tree, for every run that executes tools (a dry run changes no file). */
-function treeSettings(flags: RunFlags, ctx: CliContext): Pick<RunOptions, 'tree'> {
+function treeSettings(flags: RunFlags, ctx: CliContext): Pick<RunSettings, 'tree'> {
   if (flags.dryRun || flags.snapshots === false) return {};
   const runDir = flags.logsDir ?? flags.logDir;
   const limits = {
@@ -167,7 +167,7 @@ export async function buildRun(
   });
   const { real, ...runServices } = services;
   const runDir = flags.logsDir ?? flags.logDir;
-  const settings: Omit<RunOptions, keyof typeof runServices> = {
+  const settings: RunSettings = {
     ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
     ...(flags.set ? { vars: flags.set } : {}),
     ...(flags.model ? { model: flags.model } : {}),
@@ -187,11 +187,11 @@ export async function buildRun(
       ...(real && flags.replay ? { replay: path.resolve(ctx.io.cwd, flags.replay) } : {}),
     },
     readScope: options.readScope,
-    onEvent: learningRunDir(interviewer, onEvent),
+    workingDir: real?.workingDir ?? workingDirOf(flags, ctx),
     ...treeSettings(flags, ctx),
   };
   return {
-    options: { ...settings, ...runServices, workingDir: runServices.workingDir ?? workingDirOf(flags, ctx) },
+    options: { ...settings, ...runServices, onEvent: learningRunDir(interviewer, onEvent) },
     real,
     interviewer,
   };
