@@ -105,9 +105,9 @@ export function resolveRunServices(options: RunServices): RunServices {
  *
  * @example
  * const compiled = compileRun({ source, file });
- * const services = createRunServices({ graph: compiled.graph, dryRun: true });
- * const real = createRunServices({ graph: compiled.graph, real: { settings, createRealRunServices } });
- * const run = startPipeline({ source, file, compiled, ...services, workingDir: real.real?.workingDir });
+ * const dry = createRunServices({ graph: compiled.graph, dryRun: true });
+ * const { real, ...services } = createRunServices({ graph: compiled.graph, real: { settings, createRealRunServices } });
+ * const run = startPipeline({ source, file, compiled, ...services, workingDir: settings.workingDir });
  */
 export function createRunServices(
   options: RunServicesOptions,
