@@ -137,20 +137,7 @@ function launch(run: Run, releaseLock: () => void): PipelineRun {
   failure.onStop(() => stopNow(new AttractorError('CANCELLED', 'run stopped'), { type: 'CANCEL' }));
   const unwatch = watchBudget(services, stopNow);
   actor.start();
-  const result = settle(
-    run,
-    done.then(({ status, context }) => {
-      if (failure.error) throw failure.error;
-      const ending = runOutcome(compiled.graph, status, context, {
-        runId,
-        runDir,
-        ...(services.accounting ? { usage: services.accounting.runTotals() } : {}),
-      });
-      emit('pipeline.finalize', ending.finalize);
-      return ending.result;
-    }),
-    { tree, delivered, unwatch, releaseLock },
-  );
+  const result = settle(run, ended(run, done, emit), { tree, delivered, unwatch, releaseLock });
   return {
     runId,
     runDir,
@@ -285,9 +272,24 @@ function watchBudget(
   return () => budgetSignal.removeEventListener('abort', onBudget);
 }
 
+/** The run's result from how its actor ended (the first write that failed rejects it), and its `pipeline.finalize`. */
+function ended(run: Run, done: ReturnType<typeof whenPipelineDone>, emit: EmitEvent): Promise<RunResult> {
+  const { prepared, services, failure } = run;
+  return done.then(({ status, context }) => {
+    if (failure.error) throw failure.error;
+    const ending = runOutcome(prepared.compiled.graph, status, context, {
+      runId: prepared.runId,
+      runDir: prepared.runDir,
+      ...(services.accounting ? { usage: services.accounting.runTotals() } : {}),
+    });
+    emit('pipeline.finalize', ending.finalize);
+    return ending.result;
+  });
+}
+
 /** The run's result once its last snapshot is taken, every record is closed and heard, and the lock is free. */
-function settle(run: Run, ended: Promise<RunResult>, started: Started): Promise<RunResult> {
-  return ended.finally(async () => {
+function settle(run: Run, result: Promise<RunResult>, started: Started): Promise<RunResult> {
+  return result.finally(async () => {
     started.unwatch();
     await started.tree?.idle();
     try {

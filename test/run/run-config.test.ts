@@ -112,7 +112,12 @@ describe('resolveRunServices: the one services object', () => {
     const asked: string[] = [];
     const services = resolveRunServices({
       scenario,
-      interviewer: { ask: async (q) => (asked.push(q.stage), { selected: q.options[0] }) },
+      interviewer: {
+        ask: async (q) => {
+          asked.push(q.stage);
+          return { selected: q.options[0] };
+        },
+      },
     });
     const signal = new AbortController().signal;
     expect(await services.interviewer?.ask(gate('ask'), signal)).toMatchObject({ selected: { key: 'N' } });
