@@ -164,7 +164,7 @@ function runMachine(
   machinery: Pick<RunMachinery, 'artifacts' | 'processes' | 'emit' | 'signal'>,
 ): PipelineMachine {
   const { prepared, config, recorder } = run;
-  const lazyTree = lazyRunTree(config.workingDir ?? process.cwd(), prepared.runDir, prepared.runId);
+  const lazyTree = lazyRunTree(config.treeDir, prepared.runDir, prepared.runId);
   return providePipeline(prepared.compiled, {
     ...run.services,
     workingDir: config.workingDir,
@@ -211,7 +211,7 @@ function openTree(run: Run, emit: EmitEvent): RunTreeService | undefined {
   // How the run's snapshots travel (its record sink's bundles, or a git remote), when they do.
   const carrier = treeCarrier(prepared.runDir, run.services.recordSink, config.tree.remote);
   return createRunTreeService({
-    workDir: config.workingDir ?? process.cwd(),
+    workDir: config.treeDir,
     runDir: prepared.runDir,
     runId: prepared.runId,
     fresh: prepared.fresh,

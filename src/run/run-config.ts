@@ -56,6 +56,8 @@ export interface RunSettings extends NodeSettings {
 export interface RunConfig {
   /** `NodeSettings.workingDir`: none keeps each backend in its own folder, so it stays unresolved. */
   workingDir: string | undefined;
+  /** The folder the run's snapshots record (an isolated fan-out's too): `workingDir`, or the process's. */
+  treeDir: string;
   /** fsync checkpoints and what handlers keep for crash safety. */
   durable: boolean;
   /** The edge's sandbox (or this machine's default) with this run's folder writable and other runs hidden. */
@@ -70,6 +72,7 @@ export interface RunConfig {
 export function resolveRunConfig(settings: RunSettings, runDir: string): RunConfig {
   return {
     workingDir: settings.workingDir,
+    treeDir: settings.workingDir ?? process.cwd(),
     durable: settings.durable ?? true,
     sandbox: sandboxSettingsForRun(sandboxOrDefault(settings.sandbox), runDir, settings.runsRoot),
     checkpointDir: settings.checkpointDir,

@@ -23,13 +23,19 @@ describe('resolveRunConfig: a run’s settings, every default applied once', () 
     [
       'nothing said: durable, no tree, no history',
       { sandbox: { mode: 'off' } },
-      { durable: true, tree: undefined, checkpointDir: undefined, workingDir: undefined },
+      {
+        durable: true,
+        tree: undefined,
+        checkpointDir: undefined,
+        workingDir: undefined,
+        treeDir: process.cwd(),
+      },
     ],
     ['durable: false kept', { durable: false, sandbox: { mode: 'off' } }, { durable: false }],
     [
       'a working folder and a history folder kept',
       { workingDir: '/w', checkpointDir: '/h', sandbox: { mode: 'off' } },
-      { workingDir: '/w', checkpointDir: '/h' },
+      { workingDir: '/w', treeDir: '/w', checkpointDir: '/h' },
     ],
     [
       'model and provider go into the manifest before the caller’s own',
@@ -62,6 +68,7 @@ describe('resolveRunConfig: a run’s settings, every default applied once', () 
       'manifestOptions',
       'sandbox',
       'tree',
+      'treeDir',
       'workingDir',
     ]);
   });
