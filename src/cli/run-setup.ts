@@ -111,6 +111,20 @@ function workingDirOf(flags: RunFlags, ctx: CliContext): string {
   return flags.workdir ? path.resolve(ctx.io.cwd, flags.workdir) : ctx.io.cwd;
 }
 
+/** What the flags say the pipeline is for (goal, parameters, default model, read scope): compiled and run with. */
+export function pipelineSettings(
+  flags: RunFlags,
+  readScope: ReadScope,
+): Pick<RunSettings, 'goal' | 'vars' | 'model' | 'provider' | 'readScope'> {
+  return {
+    readScope,
+    ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
+    ...(flags.set ? { vars: flags.set } : {}),
+    ...(flags.model ? { model: flags.model } : {}),
+    ...(flags.provider ? { provider: flags.provider } : {}),
+  };
+}
+
 /** Snapshots of the working tree, for every run that executes tools (a dry run changes no file). */
 function treeSettings(flags: RunFlags, ctx: CliContext): Pick<RunSettings, 'tree'> {
   if (flags.dryRun || flags.snapshots === false) return {};
@@ -168,10 +182,7 @@ export async function buildRun(
   const { real, ...runServices } = services;
   const runDir = flags.logsDir ?? flags.logDir;
   const settings: RunSettings = {
-    ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
-    ...(flags.set ? { vars: flags.set } : {}),
-    ...(flags.model ? { model: flags.model } : {}),
-    ...(flags.provider ? { provider: flags.provider } : {}),
+    ...pipelineSettings(flags, options.readScope),
     ...(runDir !== undefined
       ? { runDir: path.resolve(ctx.io.cwd, runDir) }
       : { runsRoot: path.resolve(ctx.io.cwd, DEFAULT_RUNS_ROOT) }),
@@ -186,7 +197,6 @@ export async function buildRun(
       ...(real ? { workdir: real.workingDir } : flags.dryRun ? {} : { workdir: workingDirOf(flags, ctx) }),
       ...(real && flags.replay ? { replay: path.resolve(ctx.io.cwd, flags.replay) } : {}),
     },
-    readScope: options.readScope,
     workingDir: real?.workingDir ?? workingDirOf(flags, ctx),
     ...treeSettings(flags, ctx),
   };
