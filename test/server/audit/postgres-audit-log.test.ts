@@ -32,10 +32,18 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('the PostgreSQL audit log', () => {
     await client.connect();
     try {
       for (const event of SAMPLE_EVENTS) await log.append(event);
-      await client.query(`UPDATE attractor.audit_log SET line = replace(line, '"ada"', '"eve"') WHERE seq = 2`);
-      expect(verifyAuditChain(await log.lines())).toMatchObject({ ok: false, break: { line: 2, reason: 'edited' } });
+      await client.query(
+        `UPDATE attractor.audit_log SET line = replace(line, '"ada"', '"eve"') WHERE seq = 2`,
+      );
+      expect(verifyAuditChain(await log.lines())).toMatchObject({
+        ok: false,
+        break: { line: 2, reason: 'edited' },
+      });
       await client.query('DELETE FROM attractor.audit_log WHERE seq = 2');
-      expect(verifyAuditChain(await log.lines())).toMatchObject({ ok: false, break: { line: 2, reason: 'missing' } });
+      expect(verifyAuditChain(await log.lines())).toMatchObject({
+        ok: false,
+        break: { line: 2, reason: 'missing' },
+      });
     } finally {
       await client.end();
       await log.close();

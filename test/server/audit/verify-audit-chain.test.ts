@@ -23,21 +23,25 @@ const swapped = (lines: string[], i: number) => {
 type Tamper = [string, (lines: string[]) => string[], number, ChainBreakReason];
 const n = SAMPLE_EVENTS.length;
 const TAMPERS: Tamper[] = [
-  ...Array.from({ length: n }, (_, i): Tamper => [
-    `edit line ${i + 1}`,
-    (l) => l.map((x, j) => (j === i ? edit(x) : x)),
-    i + 1,
-    'edited',
-  ]),
+  ...Array.from(
+    { length: n },
+    (_, i): Tamper => [
+      `edit line ${i + 1}`,
+      (l) => l.map((x, j) => (j === i ? edit(x) : x)),
+      i + 1,
+      'edited',
+    ],
+  ),
   // Deleting the last line leaves a shorter chain that verifies: that needs the head kept elsewhere.
-  ...Array.from({ length: n - 1 }, (_, i): Tamper => [`delete line ${i + 1}`, (l) => without(l, i), i + 1, 'missing']),
+  ...Array.from(
+    { length: n - 1 },
+    (_, i): Tamper => [`delete line ${i + 1}`, (l) => without(l, i), i + 1, 'missing'],
+  ),
   ['delete lines 2 and 3', (l) => without(without(l, 1), 1), 2, 'missing'],
-  ...Array.from({ length: n - 1 }, (_, i): Tamper => [
-    `swap lines ${i + 1} and ${i + 2}`,
-    (l) => swapped(l, i),
-    i + 1,
-    'reordered',
-  ]),
+  ...Array.from(
+    { length: n - 1 },
+    (_, i): Tamper => [`swap lines ${i + 1} and ${i + 2}`, (l) => swapped(l, i), i + 1, 'reordered'],
+  ),
   ['repeat line 2 after line 3', (l) => [...l.slice(0, 3), l[1] as string, ...l.slice(3)], 4, 'inserted'],
   ['cut line 3 short', (l) => l.map((x, j) => (j === 2 ? x.slice(0, 40) : x)), 3, 'malformed'],
 ];
