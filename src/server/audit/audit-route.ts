@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
+import { definedFields } from '../../shared/defined-fields.js';
 import type { AuditAction, AuditEvent } from './audit-entry.js';
 import type { AuditLog } from './audit-log.js';
 
@@ -49,17 +50,18 @@ async function auditEvent(
   );
   const body = answer.success ? answer.data : {};
   const ok = status < 400;
-  const runId = action === 'start' ? (ok ? body.id : undefined) : c.req.param('id');
   return {
     who,
     action,
-    ...(runId !== undefined ? { run_id: runId } : {}),
-    ...(action === 'fork' && ok && body.id !== undefined ? { new_run_id: body.id } : {}),
-    ...(action === 'answer' ? { question_id: c.req.param('qid') } : {}),
-    ...(node !== undefined ? { node } : {}),
+    ...definedFields({
+      run_id: action === 'start' ? (ok ? body.id : undefined) : c.req.param('id'),
+      new_run_id: action === 'fork' && ok ? body.id : undefined,
+      question_id: action === 'answer' ? c.req.param('qid') : undefined,
+      node,
+      error_code: ok ? undefined : body.error?.code,
+    }),
     outcome: ok ? 'ok' : 'refused',
     status,
-    ...(!ok && body.error ? { error_code: body.error.code } : {}),
   };
 }
 
