@@ -4,16 +4,18 @@ import { AttractorError } from '../../shared/errors.js';
 import { type AuditHead, canonicalLine, chainEntry, EMPTY_HEAD } from './audit-chain.js';
 import type { AuditEvent } from './audit-entry.js';
 import type { AuditLog } from './audit-log.js';
+import { readLastLine } from './read-last-line.js';
 import { parseAuditLine } from './verify-audit-chain.js';
 
 /**
  * The trail in `<data dir>/audit.jsonl`, one canonical entry a line, appended and fsynced before
- * `append` resolves. One server writes a data directory, so the chain's head is kept in memory and
- * appends are queued one after another.
+ * `append` resolves. Each append links to the file's last line as it is then, not to one remembered:
+ * a command appending between a server's appends (a token created from the shell) keeps one chain.
+ * A process's own appends are queued one after another; two processes appending at the same instant
+ * could still both link to one line, which `verifyAuditChain` reports.
  */
 export class FileAuditLog implements AuditLog {
   readonly where: string;
-  #head: AuditHead | undefined;
   #queue: Promise<void> = Promise.resolve();
 
   constructor(dataDir: string) {
@@ -38,12 +40,11 @@ export class FileAuditLog implements AuditLog {
   }
 
   async #write(event: AuditEvent): Promise<void> {
-    const head = this.#head ?? (await this.#readHead());
-    const entry = chainEntry(event, head, new Date());
     const created = !existsSync(this.where);
     if (created) mkdirSync(path.dirname(this.where), { recursive: true });
-    const fd = openSync(this.where, 'a', 0o600);
+    const fd = openSync(this.where, 'a+', 0o600);
     try {
+      const entry = chainEntry(event, this.#head(fd), new Date());
       writeSync(fd, `${canonicalLine(entry)}\n`);
       fsyncSync(fd);
     } finally {
@@ -51,16 +52,13 @@ export class FileAuditLog implements AuditLog {
     }
     // A new file's name is durable only once its folder is.
     if (created) syncFolder(path.dirname(this.where));
-    this.#head = { seq: entry.seq, hash: entry.hash };
   }
 
   /** The last line's place and hash; a torn or foreign last line is refused, not chained onto. */
-  async #readHead(): Promise<AuditHead> {
-    const text = existsSync(this.where) ? readFileSync(this.where, 'utf8') : '';
-    if (text === '') return EMPTY_HEAD;
-    const entry = text.endsWith('\n')
-      ? parseAuditLine(text.slice(0, -1).split('\n').at(-1) ?? '')
-      : undefined;
+  #head(fd: number): AuditHead {
+    const last = readLastLine(fd);
+    if (last === undefined) return EMPTY_HEAD;
+    const entry = last.whole ? parseAuditLine(last.line) : undefined;
     if (entry === undefined) {
       throw new AttractorError(
         'AUDIT_LOG_DAMAGED',

@@ -31,6 +31,23 @@ describe('the file audit log', () => {
     expect(verdict.entries.at(-1)).toMatchObject({ action: 'resume', who: 'ada' });
   });
 
+  it('two writers taking turns (a server and a shell command) link to each other: one chain', async () => {
+    const dir = tempDir();
+    const [server, shell] = [new FileAuditLog(dir), new FileAuditLog(dir)];
+    for (const [i, event] of SAMPLE_EVENTS.entries()) await (i % 2 === 0 ? server : shell).append(event);
+    const verdict = verifyAuditChain(await server.lines());
+    expect(verdict.ok).toBe(true);
+    expect(verdict.entries.map((e) => e.who)).toEqual(SAMPLE_EVENTS.map((e) => e.who));
+  });
+
+  it('links past a last line longer than one read from the end', async () => {
+    const dir = tempDir();
+    const log = new FileAuditLog(dir);
+    await log.append({ who: 'é'.repeat(20_000), action: 'sign-in', outcome: 'ok', status: 200 });
+    await new FileAuditLog(dir).append(SAMPLE_EVENTS[0] as (typeof SAMPLE_EVENTS)[number]);
+    expect(verifyAuditChain(await log.lines())).toMatchObject({ ok: true });
+  });
+
   it('refuses to chain onto a torn last line (AUDIT_LOG_DAMAGED), and appends nothing', async () => {
     const dir = tempDir();
     const log = new FileAuditLog(dir);
