@@ -31,7 +31,9 @@ export function auditRoutes(
     const forkedFrom = action === 'fork' ? await forkNode(c.req.raw) : undefined;
     await next();
     const event = await auditEvent(c, action, identify(c.req.raw), forkedFrom);
-    await log.append(event).catch((error: unknown) => onError(error as Error));
+    await log
+      .append(event)
+      .catch((error: unknown) => onError(error instanceof Error ? error : new Error(String(error))));
   };
 }
 
