@@ -4,6 +4,7 @@ import type { Diagnostic } from '../compiler/diagnostic.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { PipelineRun, RunOptions, RunResult } from '../run/run-types.js';
 import { AttractorError } from '../shared/errors.js';
+import { localIdentity } from '../shared/identity.js';
 import type { RunTui } from '../tui/start-run-tui.js';
 import type { CliContext } from './cli-context.js';
 import { displayPath } from './display-path.js';
@@ -47,13 +48,13 @@ function handleInterrupts(
     const gate = count === 1 ? pendingGate() : undefined;
     if (gate !== undefined) {
       ctx.io.stderr(`\nattractor: stopping at gate ${gate}; a resume asks its question again\n`);
-      run.cancel();
+      run.cancel(localIdentity());
     } else if (count === 1) {
       ctx.io.stderr('\nattractor: finishing the current node, then stopping (Ctrl-C again to abort now)\n');
       run.pause();
     } else {
       ctx.io.stderr('\nattractor: aborting now\n');
-      run.cancel();
+      run.cancel(localIdentity());
     }
   };
   process.on('SIGINT', onSigint);
@@ -85,7 +86,7 @@ export async function finish(
   // Nobody reads the output any more (`| head -1`): an interruption, not a reason to die mid-node.
   const unsubscribe = ctx.io.onStdoutClosed?.(() => {
     ctx.io.stderr('attractor: stdout was closed; stopping the run\n');
-    run.cancel();
+    run.cancel(localIdentity());
   });
   let result: RunResult;
   try {

@@ -12,6 +12,7 @@ import { DEFAULT_RUNS_ROOT } from '../run/resolve-run-dir.js';
 import { createRunServices } from '../run/run-services.js';
 import type { RunOptions } from '../run/run-types.js';
 import { AttractorError } from '../shared/errors.js';
+import { localIdentity } from '../shared/identity.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { CliContext } from './cli-context.js';
 import { cliSandbox } from './cli-sandbox.js';
@@ -187,6 +188,8 @@ export async function buildRun(
       ...(real && flags.replay ? { replay: path.resolve(ctx.io.cwd, flags.replay) } : {}),
     },
     readScope: options.readScope,
+    // Who starts (or resumes) it: the person at this terminal (decision 0410).
+    identity: localIdentity(),
     onEvent: learningRunDir(interviewer, onEvent),
     ...treeSettings(flags, ctx),
   };

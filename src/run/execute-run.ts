@@ -211,6 +211,12 @@ function launch(
     ...(prepared.fresh ? {} : { resume_at: prepared.input.startAt }),
     ...(prepared.afterFailure ? { after_failure: prepared.afterFailure } : {}),
     ...(prepared.forkedFrom ? { forked_from: prepared.forkedFrom } : {}),
+    ...(options.identity === undefined
+      ? {}
+      : prepared.fresh
+        ? { started_by: options.identity }
+        : { resumed_by: options.identity }),
+    ...(prepared.forkedBy !== undefined ? { forked_by: prepared.forkedBy } : {}),
   });
   if (options.tree)
     tree = createRunTreeService({
@@ -291,7 +297,11 @@ function launch(
     result,
     events: () => recorder.events(),
     pause: () => actor.send({ type: 'PAUSE' }),
-    cancel: () => stopNow(new AttractorError('CANCELLED', 'run cancelled'), { type: 'CANCEL' }),
+    cancel: (by) =>
+      stopNow(new AttractorError('CANCELLED', 'run cancelled'), {
+        type: 'CANCEL',
+        ...(by !== undefined ? { by } : {}),
+      }),
   };
 }
 

@@ -13,6 +13,8 @@ export interface RunManifest {
   source_sha256: string;
   started_at: string;
   attractor_version: string;
+  /** Who started it (`RunOptions.identity`, decision 0410). */
+  started_by?: string;
   options: Record<string, unknown>;
 }
 
@@ -29,6 +31,7 @@ export function manifestOf(prepared: Prepared, options: RunOptions): RunManifest
     source_sha256: prepared.sha,
     started_at: new Date().toISOString(),
     attractor_version: packageVersion(),
+    ...(options.identity !== undefined ? { started_by: options.identity } : {}),
     options: {
       max_steps: prepared.input.maxSteps,
       ...(options.model ? { model: options.model } : {}),
@@ -38,13 +41,22 @@ export function manifestOf(prepared: Prepared, options: RunOptions): RunManifest
   };
 }
 
-const ForkOriginSchema = z.object({ forked_from: z.object({ run_id: z.string(), node: z.string() }) });
+const ForkOriginSchema = z.object({
+  forked_from: z.object({ run_id: z.string(), node: z.string() }),
+  forked_by: z.string().optional(),
+});
+
+/** A fork's origin and who made it, as its first `pipeline.resume` names them. */
+export interface ForkOrigin {
+  from: { run_id: string; node: string };
+  by?: string;
+}
 
 /**
  * Where a fork came from (`forked_from` in its manifest), while it has not run yet: its first
  * `pipeline.resume` names the origin, so its event log says where its earlier records came from.
  */
-export function unstartedForkOrigin(runDir: string): { run_id: string; node: string } | undefined {
+export function unstartedForkOrigin(runDir: string): ForkOrigin | undefined {
   let events: string;
   try {
     events = readFileSync(join(runDir, 'events.jsonl'), 'utf8');
@@ -56,9 +68,12 @@ export function unstartedForkOrigin(runDir: string): { run_id: string; node: str
     const parsed = ForkOriginSchema.safeParse(
       JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')),
     );
-    return parsed.success
-      ? { run_id: parsed.data.forked_from.run_id, node: parsed.data.forked_from.node }
-      : undefined;
+    if (!parsed.success) return undefined;
+    const { forked_from, forked_by } = parsed.data;
+    return {
+      from: { run_id: forked_from.run_id, node: forked_from.node },
+      ...(forked_by !== undefined ? { by: forked_by } : {}),
+    };
   } catch {
     return undefined;
   }

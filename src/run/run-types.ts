@@ -8,6 +8,7 @@ import type { Diagnostic } from '../compiler/diagnostic.js';
 import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { CompiledMachine } from '../machines/compile-machine.js';
 import type { PipelineMachineInput } from '../machines/machine-context.js';
+import type { Identity } from '../shared/identity.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
 import type { RunRecordSink } from './mirrored-run-recorder.js';
@@ -110,6 +111,11 @@ export interface RunOptions {
    */
   tree?: RunTreeSettings;
   random?: () => number;
+  /**
+   * Who starts or resumes the run (decision 0410): `started_by` in its manifest and `pipeline.start`,
+   * `resumed_by` in `pipeline.resume`. Absent: nobody is named.
+   */
+  identity?: Identity;
 }
 
 export interface StartOptions extends RunOptions {
@@ -140,7 +146,8 @@ export interface PipelineRun {
    */
   events(): AsyncIterableIterator<PipelineEvent>;
   pause(): void;
-  cancel(): void;
+  /** `by`: who cancels it, recorded as the `pipeline.cancelled` event's `cancelled_by` (decision 0410). */
+  cancel(by?: Identity): void;
 }
 
 /** A run ready to execute (fresh or resumed). */
@@ -157,6 +164,8 @@ export interface Prepared {
   afterFailure?: { node: string; reason: string };
   /** A fork's first start: the run and node it was forked from. */
   forkedFrom?: { run_id: string; node: string };
+  /** Who made that fork. */
+  forkedBy?: string;
 }
 
 /** A resume continues in the run's own directory, so it takes neither `runDir` nor `runsRoot`. */

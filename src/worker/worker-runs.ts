@@ -1,11 +1,12 @@
 import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
 import { nextGateDeadline } from '../server/gate-deadline.js';
 import { scheduleCommitted, type WorkerSideRuns } from '../server/postgres/remote-runs.js';
-import { type LiveRun, RunExecutor } from '../server/run-executor.js';
+import { cancelLiveRun, type LiveRun, RunExecutor } from '../server/run-executor.js';
 import { TERMINAL_STATUSES } from '../server/run-record.js';
 import type { RunStore } from '../server/run-store.js';
 import type { WorkingDirPolicy } from '../server/run-working-dir.js';
 import { AttractorError } from '../shared/errors.js';
+import type { Identity } from '../shared/identity.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
 
 export interface WorkerRunsOptions {
@@ -28,6 +29,8 @@ export interface WorkerRunsOptions {
 /** A run between its take and its start: a cancel heard then stops the start. */
 interface Starting {
   cancelled: boolean;
+  /** Who cancelled it, when they are known. */
+  cancelledBy?: Identity;
 }
 
 /**
@@ -60,12 +63,15 @@ export class WorkerRuns {
       releaseAtGates: true,
       snapshots: options.gitRemote ? { remote: options.gitRemote } : {},
     });
-    options.runs.onCancelRequested((id) => {
-      const run = this.#executor.live(id)?.run;
-      if (run) run.cancel();
+    options.runs.onCancelRequested((id, by) => {
+      const live = this.#executor.live(id);
+      if (live?.run) cancelLiveRun(live, by);
       else {
         const starting = this.#starting.get(id);
-        if (starting) starting.cancelled = true;
+        if (starting) {
+          starting.cancelled = true;
+          if (by !== undefined) starting.cancelledBy = by;
+        }
       }
     });
   }
@@ -151,8 +157,12 @@ export class WorkerRuns {
       await this.#runs.materialize(id, this.#store.runDirFor(id));
       // Cancelled since the take (the server found the run taken and told its worker), or before it while
       // the run's last worker was dead (the request was kept on its row): it never starts.
-      if (starting.cancelled || (await this.#runs.cancelRequested(id))) {
-        this.#store.update(id, { status: 'cancelled' });
+      const cancel = starting.cancelled ? { by: starting.cancelledBy } : await this.#runs.cancelRequested(id);
+      if (cancel) {
+        this.#store.update(id, {
+          status: 'cancelled',
+          ...(cancel.by !== undefined ? { cancelled_by: cancel.by } : {}),
+        });
         await this.#store.flush?.();
         return;
       }

@@ -78,6 +78,11 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, stage, name)
   );
   `,
+  // Who asked for a run's cancel (decision 0410): the worker that hears it, or takes the run next,
+  // records them in the run's \`pipeline.cancelled\` event and its record.
+  `
+  ALTER TABLE attractor.runs ADD COLUMN cancel_requested_by text;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

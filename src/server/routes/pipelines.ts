@@ -4,6 +4,7 @@ import type { QuestionJson } from '../../shared/server-responses.js';
 import { jsonBody } from '../json-body.js';
 import { pageRuns } from '../page-runs.js';
 import { readDotPath } from '../read-dot-path.js';
+import { identifyRequests } from '../request-identity.js';
 import type { RunService } from '../run-service.js';
 import { runView } from '../run-view.js';
 import type { ServerOptions } from '../server-options.js';
@@ -19,6 +20,7 @@ import {
 
 /** Runs: submit, list, status, events (SSE), questions and answers, cancel, resume, fork. */
 export function registerPipelineRoutes(app: Hono, manager: RunService, options: ServerOptions): void {
+  const identify = identifyRequests(options);
   const view = (id: string) => {
     const record = manager.get(id);
     return runView(record, manager.viewFacts(record));
@@ -39,6 +41,7 @@ export function registerPipelineRoutes(app: Hono, manager: RunService, options: 
     const record = manager.submit({
       source,
       sourceFile,
+      startedBy: identify(c.req.raw),
       options: {
         dry_run: body.dry_run ?? false,
         auto_approve: body.auto_approve ?? false,
@@ -127,25 +130,25 @@ export function registerPipelineRoutes(app: Hono, manager: RunService, options: 
 
   app.post('/pipelines/:id/questions/:qid/answer', async (c) => {
     const { answer } = AnswerRequestSchema.parse(await jsonBody(c.req.raw));
-    await manager.answer(c.req.param('id'), c.req.param('qid'), answer);
+    await manager.answer(c.req.param('id'), c.req.param('qid'), answer, identify(c.req.raw));
     await manager.persisted(c.req.param('id'));
     return c.json({ id: c.req.param('qid'), status: 'answered' });
   });
 
   app.post('/pipelines/:id/cancel', async (c) => {
     const id = c.req.param('id');
-    await manager.cancel(id);
+    await manager.cancel(id, identify(c.req.raw));
     return c.json({ id, status: manager.get(id).status });
   });
 
   app.post('/pipelines/:id/fork', async (c) => {
     const body = ForkRequestSchema.parse(await jsonBody(c.req.raw));
-    const record = await manager.fork(c.req.param('id'), body.from_node, body.set ?? {});
+    const record = await manager.fork(c.req.param('id'), body.from_node, body.set ?? {}, identify(c.req.raw));
     return c.json({ id: record.id }, 201);
   });
 
   app.post('/pipelines/:id/resume', async (c) => {
-    const record = await manager.resume(c.req.param('id'));
+    const record = await manager.resume(c.req.param('id'), identify(c.req.raw));
     return c.json(view(record.id), 202);
   });
 }
