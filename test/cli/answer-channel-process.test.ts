@@ -1,4 +1,3 @@
-import { userInfo } from 'node:os';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import {
   appendFileSync,
@@ -9,7 +8,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureDist } from '../helpers/ensure-dist.js';

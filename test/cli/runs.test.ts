@@ -1,5 +1,5 @@
-import { userInfo } from 'node:os';
 import fs from 'node:fs';
+import { userInfo } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
@@ -82,7 +82,9 @@ describe('attractor runs', () => {
   });
 
   it('says how each run ended, who started it, and where a fork came from (--json)', async () => {
-    const runs = JSON.parse((await runCli(['runs', root, '--json'])).stdout) as Array<Record<string, unknown>>;
+    const runs = JSON.parse((await runCli(['runs', root, '--json'])).stdout) as Array<
+      Record<string, unknown>
+    >;
     const done = runs.find((r) => r['run_dir'] === path.join(root, 'ok/done'));
     const fork = runs.find((r) => r['forked_from'] !== undefined);
     expect(done).toMatchObject({ quality: 'clean', started_by: ME });
@@ -111,7 +113,10 @@ describe('attractor runs', () => {
 
   it('shows the quality, who started a run and the fork marker in the table', async () => {
     const lines = (await runCli(['runs', root, '--status', 'completed'])).stdout.trimEnd().split('\n');
-    const [done, fork] = [lines.find((l) => !/ @ /.test(l) && / ok /.test(l)), lines.find((l) => / @ work$/.test(l))];
+    const [done, fork] = [
+      lines.find((l) => !/ @ /.test(l) && / ok /.test(l)),
+      lines.find((l) => / @ work$/.test(l)),
+    ];
     expect(done).toMatch(new RegExp(`ok\\s+completed\\s+clean\\s+exit\\s.*\\s${ME}$`));
     expect(fork).toMatch(new RegExp(`ok\\s+completed\\s+clean\\s+exit\\s.*\\s${ME}\\s+\\S+ @ work$`));
   });

@@ -23,13 +23,19 @@ const events = (runDir: string): Event[] =>
     .split('\n')
     .slice(0, -1)
     .map((line) => JSON.parse(line) as Event);
-const dataOf = (runDir: string, kind: string) => events(runDir).filter((e) => e.kind === kind).map((e) => e.data);
+const dataOf = (runDir: string, kind: string) =>
+  events(runDir)
+    .filter((e) => e.kind === kind)
+    .map((e) => e.data);
 
 async function until(server: TestServer, id: string, statuses: string[], auth: Record<string, string>) {
-  return waitFor(async () => {
-    const { body } = await server.json('GET', `/pipelines/${id}`, undefined, auth);
-    return statuses.includes(body.status) ? body : undefined;
-  }, `run ${id} to be ${statuses.join(' or ')}`);
+  return waitFor(
+    async () => {
+      const { body } = await server.json('GET', `/pipelines/${id}`, undefined, auth);
+      return statuses.includes(body.status) ? body : undefined;
+    },
+    `run ${id} to be ${statuses.join(' or ')}`,
+  );
 }
 
 async function pendingQuestion(server: TestServer, id: string, auth: Record<string, string>) {
@@ -81,7 +87,10 @@ describe.each([
     expect(fork.status).toBe(201);
     const forked = await until(server, fork.body.id, ['completed'], auth);
     expect(forked).toMatchObject({ started_by: who, forked_by: who });
-    expect(dataOf(forked.run_dir, 'pipeline.resume')[0]).toMatchObject({ forked_from: { run_id: id, node: 'ship' }, forked_by: who });
+    expect(dataOf(forked.run_dir, 'pipeline.resume')[0]).toMatchObject({
+      forked_from: { run_id: id, node: 'ship' },
+      forked_by: who,
+    });
   });
 
   it('records who cancelled a run at its gate', async () => {
