@@ -119,7 +119,9 @@ export async function finish(
       // A real run says what it cost, and with which models, last.
       const cost = formatRunCost(result.usage, printer.models());
       if (cost) say(`${cost}\n`);
-      return result.status === 'completed' ? EXIT_OK : EXIT_FAILURE;
+      if (result.status === 'completed') return EXIT_OK;
+      say(whatNext(rel, result.failure?.node ?? result.stoppedAt));
+      return EXIT_FAILURE;
     }
     case 'paused':
       if (result.budgetExceeded) {
@@ -138,6 +140,16 @@ export async function finish(
       );
       return EXIT_INTERRUPTED;
   }
+}
+
+/**
+ * A failed run's last lines: the commands that go on from it — a resume starts again at the node that
+ * failed (with its retries renewed), a fork starts a new run there, leaving this one as it is.
+ */
+export function whatNext(runDir: string, failedAt: string | undefined): string {
+  const dir = JSON.stringify(runDir);
+  const resume = `Resume with: attractor resume ${dir}${failedAt ? ` (starts again at ${failedAt})` : ''}\n`;
+  return failedAt ? `${resume}Fork with:   attractor fork ${dir} --from ${failedAt}\n` : resume;
 }
 
 /** `--inspect [PORT]` and `--inspect-log FILE`: opened before the run, closed when it ends. */
