@@ -9,6 +9,7 @@ import { ProcessLedger } from '../shared/process/process-ledger.js';
 import { stopLeftoverProcesses } from '../shared/process/stop-leftover-processes.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
 import { serverSandbox } from '../shared/sandbox/server-sandbox.js';
+import type { WorkerRunEvent } from './worker-run-event.js';
 import { WorkerRuns } from './worker-runs.js';
 
 export interface WorkerOptions {
@@ -33,6 +34,8 @@ export interface WorkerOptions {
   gitRemote?: string;
   /** How commands are sandboxed (`serverSandbox`, decision 0341); absent: a working sandbox or refusal. */
   sandbox?: SandboxSettings;
+  /** Told when this worker takes a run, releases it at a gate, or the run stops here (its log). */
+  onRunEvent?: (event: WorkerRunEvent) => void;
 }
 
 export interface RunningWorker {
@@ -81,6 +84,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     workingDirs: { roots: workdirRoots, perRun: true, who: 'this worker', dataDir: options.dataDir },
     runs: remoteRuns(store, queue, options.leaseMs),
     ...(options.gitRemote ? { gitRemote: options.gitRemote } : {}),
+    ...(options.onRunEvent ? { onRunEvent: options.onRunEvent } : {}),
     sandbox,
   });
   await queue.work(

@@ -8,6 +8,7 @@ import type { WorkingDirPolicy } from '../server/run-working-dir.js';
 import { AttractorError } from '../shared/errors.js';
 import type { Identity } from '../shared/identity.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
+import { stoppedEvent, type WorkerRunEvent } from './worker-run-event.js';
 
 export interface WorkerRunsOptions {
   store: RunStore;
@@ -24,6 +25,8 @@ export interface WorkerRunsOptions {
   workingDirs?: WorkingDirPolicy;
   /** Push runs' snapshots to this git remote (`--git-remote`) rather than the store (decision 0391). */
   gitRemote?: string;
+  /** Told when this worker takes a run, releases it at a gate, or the run stops here. */
+  onRunEvent?: (event: WorkerRunEvent) => void;
 }
 
 /** A run between its take and its start: a cancel heard then stops the start. */
@@ -42,6 +45,7 @@ export class WorkerRuns {
   readonly #store: RunStore;
   readonly #runs: WorkerSideRuns;
   readonly #executor: RunExecutor;
+  readonly #onRunEvent: (event: WorkerRunEvent) => void;
   /** Runs between their take and their start: a cancel heard then stops the start. */
   readonly #starting = new Map<string, Starting>();
   /**
@@ -53,6 +57,7 @@ export class WorkerRuns {
   constructor(options: WorkerRunsOptions) {
     this.#store = options.store;
     this.#runs = options.runs;
+    this.#onRunEvent = options.onRunEvent ?? (() => {});
     this.#executor = new RunExecutor({
       store: options.store,
       allowTools: options.allowTools,
@@ -141,6 +146,7 @@ export class WorkerRuns {
       if (options.takeover || (now && TERMINAL_STATUSES.has(now.status))) return;
       throw new AttractorError('RUN_BUSY', `run ${id} was taken by another worker; the queue tries again.`);
     }
+    this.#onRunEvent({ event: 'took', run_id: id, attempt });
     // This attempt's run, once started: a later attempt of the same run (a gate's continuation taken
     // here while this one still lets go) is not this lease's to stop.
     let ours: LiveRun | undefined;
@@ -164,11 +170,13 @@ export class WorkerRuns {
           ...(cancel.by !== undefined ? { cancelled_by: cancel.by } : {}),
         });
         await this.#store.flush?.();
+        this.#onRunEvent(stoppedEvent(id, this.#store.get(id)));
         return;
       }
       if (lost) return;
       ours = this.#executor.start(id);
       await ours?.settled;
+      this.#onRunEvent(stoppedEvent(id, this.#store.get(id)));
       // Letting go (committing, scheduling a released gate, dropping the lease) need not hold up the next
       // execution of the run here: a continuation may start meanwhile.
       vacate();
