@@ -93,20 +93,11 @@ export function App({ store, gates, controls, onQuit, runDir, size, fps, clock =
   const gate = shownGate(pending, state, now);
   const used = 3 + state.order.length + 2 + 1;
   const activityRows = Math.max(4, Math.min(24, rows - used - 3));
-  // After a narrowing resize, as many finished entries as fit above the frame are printed again.
-  // At least one entry, so the redraw always goes through <Static> (which makes Ink redraw all).
-  const redraw = useRedrawOnShrink((screenRows) =>
-    Math.max(
-      0,
-      Math.min(state.log.length - 1, state.log.length - Math.max(0, screenRows - (used + activityRows + 3))),
-    ),
-  );
+  // After a narrowing resize the whole transcript is printed again, then the frame.
+  const redraw = useRedrawOnShrink();
   return (
     <Box flexDirection="column" width={width}>
-      <Transcript
-        key={redraw.generation}
-        entries={redraw.from > 0 ? state.log.slice(redraw.from) : state.log}
-      />
+      <Transcript key={redraw} entries={state.log} />
       {closing ? null : (
         <>
           <Header state={state} elapsedMs={elapsed} width={width} />
