@@ -7,6 +7,7 @@ import { Header } from './Header.js';
 import { HelpBox } from './HelpBox.js';
 import { PipelinePane } from './PipelinePane.js';
 import type { RunControls } from './run-controls.js';
+import { runElapsedMs } from './run-elapsed.js';
 import type { RunStore } from './run-store.js';
 import { StatusLine } from './StatusLine.js';
 import { shownGate } from './shown-gate.js';
@@ -89,7 +90,7 @@ export function App({ store, gates, controls, onQuit, runDir, size, fps, clock =
   });
 
   const now = clock();
-  const elapsed = state.startedAt ? (state.finishedAt ?? now) - state.startedAt : 0;
+  const elapsed = runElapsedMs(state, now);
   const gate = shownGate(pending, state, now);
   const used = 3 + state.order.length + 2 + 1;
   const activityRows = Math.max(4, Math.min(24, rows - used - 3));
