@@ -43,20 +43,24 @@ function expectCleanFrame(screen: string, columns: number): void {
   expect(lines.filter((l) => l.startsWith('goal: Ship the health endpoint'))).toHaveLength(1);
   expect(lines.filter((l) => l.startsWith('╭'))).toHaveLength(1);
   expect(lines.filter((l) => l.startsWith('╔'))).toHaveLength(1);
+  // The evidence beside the gate: the build node's output.
+  expect(lines.filter((l) => l.startsWith('┌'))).toHaveLength(1);
+  expect(screen).toMatch(/│ evidence: build /);
+  expect(screen).toMatch(/│ compiling\s+│/);
   expect(lines.filter((l) => /\^C pause/.test(l))).toHaveLength(1);
   const header = lines.find((l) => l.startsWith('◆ release')) ?? '';
   expect(header).toMatch(/waiting for you$/);
   // Every box line spans the full width with both borders: nothing wrapped, nothing torn.
-  const boxed = lines.filter((l) => /^[│║╭╰╔╚]/.test(l));
+  const boxed = lines.filter((l) => /^[│║╭╰╔╚┌└]/.test(l));
   expect(boxed.length).toBeGreaterThanOrEqual(2 + 5 + 2 + 4);
   for (const line of boxed) {
     expect([...line].length, line).toBe(columns);
-    expect(line, line).toMatch(/[│║╮╯╗╝]$/);
+    expect(line, line).toMatch(/[│║╮╯╗╝┐┘]$/);
   }
   // No line on screen is a wrapped remainder: each non-empty line starts like one the TUI draws.
   for (const line of lines.filter((l) => l.trim() !== '')) {
     expect(line, `unexpected line: ${JSON.stringify(line)}`).toMatch(
-      /^(✓ |◆ release|goal: |[│║╭╰╔╚]|no model )/,
+      /^(✓ |◆ release|goal: |[│║╭╰╔╚┌└]|no model )/,
     );
   }
   // Narrower than 80 columns the pane leaves out each node's kind.
@@ -131,6 +135,14 @@ describe('the TUI in a real terminal that is resized (tmux)', () => {
       ).toHaveLength(1);
     expect(history.filter((line) => /^│\s+✓ start/.test(line))).toHaveLength(1);
 
+    // Tab gives the keys to the evidence: an option's key then answers nothing; Esc gives them back.
+    t.keys('Tab');
+    await t.waitFor(/Esc: the options/);
+    t.keys('a');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(t.screen()).toMatch(/waiting for you/);
+    t.keys('Escape');
+    await t.waitFor(/Tab: scroll this/);
     t.keys('a');
     const after = await t.waitFor(/EXIT=\d+/);
     expect(after).toContain('EXIT=0');
