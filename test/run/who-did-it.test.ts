@@ -28,7 +28,7 @@ function personAtGate() {
     asked = resolve;
   });
   const interviewer: Interviewer = {
-    ask: (question, signal) =>
+    ask: (_question, signal) =>
       new Promise<Answer>((resolve, reject) => {
         signal.addEventListener('abort', () => reject(signal.reason), { once: true });
         reply = resolve;
