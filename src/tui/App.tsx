@@ -9,7 +9,7 @@ import type { GateInputState } from './gate-input.js';
 import type { GateSource } from './gate-source.js';
 import { Header } from './Header.js';
 import { HelpBox } from './HelpBox.js';
-import { PipelinePane } from './PipelinePane.js';
+import { PipelinePane, pipelinePaneRows } from './PipelinePane.js';
 import type { RunControls } from './run-controls.js';
 import { runElapsedMs } from './run-elapsed.js';
 import type { RunStore } from './run-store.js';
@@ -49,10 +49,13 @@ export interface AppProps {
 const EVIDENCE_LINES = 400;
 
 /** The rows the gate prompt takes: its border, question, options, hint, and what it shows besides. */
-function gatePromptRows(question: Question | undefined, input: GateInputState): number {
+function gatePromptRows(question: Question | undefined, input: GateInputState, width: number): number {
   if (!question) return 0;
+  // The question wraps inside the double border and its padding.
+  const questionRows = Math.max(1, Math.ceil((question.text.length + 2) / Math.max(1, width - 4)));
   return (
-    4 +
+    3 +
+    questionRows +
     question.options.length +
     (question.timeoutMs !== undefined ? 1 : 0) +
     (input.typing ? 1 : 0) +
@@ -103,9 +106,9 @@ export function App({ store, gates, controls, onQuit, runDir, size, fps, clock =
     atGate || expanded,
   );
   const evidence = useEvidenceView(atGate ? (pending?.id ?? gate.question?.stage) : undefined);
-  const used = 3 + state.order.length + 2 + 1;
+  const used = 3 + pipelinePaneRows(state) + 2 + 1;
   const evidenceLinesShown = evidenceLines(evidenceNode, tail, diffStat);
-  const evidenceRows = Math.max(3, rows - used - gatePromptRows(gate.question, prompt.input) - 3);
+  const evidenceRows = Math.max(3, rows - used - gatePromptRows(gate.question, prompt.input, width) - 3);
 
   useRunKeys({
     controls,

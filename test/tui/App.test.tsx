@@ -63,6 +63,9 @@ describe('the evidence beside a gate', () => {
     expect(first).toContain('Adding the route');
     expect(first).not.toContain('edit_file');
     expect(first).toContain('Tab: the evidence');
+    // The live frame (from its header down) fits the terminal's 30 rows: nothing of it scrolls away.
+    const live = lines(first);
+    expect(live.length - live.findIndex((l) => l.startsWith('◆ release'))).toBeLessThanOrEqual(30);
     expect(first).toContain('? Ship it?');
 
     app.stdin.write(TAB);
