@@ -161,11 +161,25 @@ describe.concurrent('a human gate without a terminal', () => {
     const checkpoint = JSON.parse(readFileSync(path.join(run.runDir, 'checkpoint.json'), 'utf8'));
     expect(checkpoint).toMatchObject({ current_node: 'gate', status: 'cancelled' });
     expect(events(run.runDir).some((e) => e.kind === 'interview.complete')).toBe(false);
+    // Who did each thing: the person at this terminal (decision 0410).
+    const me = userInfo().username;
+    expect(events(run.runDir).find((e) => e.kind === 'pipeline.start')?.data).toMatchObject({
+      started_by: me,
+    });
+    expect(events(run.runDir).find((e) => e.kind === 'pipeline.cancelled')?.data).toMatchObject({
+      cancelled_by: me,
+    });
 
     const resumed = await resumeAnswering(run.runDir, 'A\n');
     expect(resumed.stderr).toContain('Ship it?');
     expect(resumed.status).toBe(0);
-    expect(events(run.runDir).find((e) => e.kind === 'interview.complete')?.data).toMatchObject({ key: 'A' });
+    expect(events(run.runDir).find((e) => e.kind === 'interview.complete')?.data).toMatchObject({
+      key: 'A',
+      answered_by: me,
+    });
+    expect(events(run.runDir).find((e) => e.kind === 'pipeline.resume')?.data).toMatchObject({
+      resumed_by: me,
+    });
   }, 60_000);
 
   it('a second visit asks a new question: the first visit’s id is refused as answered', async () => {
