@@ -141,6 +141,7 @@ export function App({ store, gates, controls, onQuit, runDir, size, fps, clock =
               offset={Math.min(evidence.view.offset, Math.max(0, evidenceLinesShown.length - evidenceRows))}
               rows={evidenceRows}
               focused={evidence.view.focus === 'evidence' && pending !== undefined}
+              scrollable={pending !== undefined}
               width={width}
             />
           ) : null}

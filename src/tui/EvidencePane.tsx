@@ -10,11 +10,13 @@ export interface EvidencePaneProps {
   rows: number;
   /** The keys scroll it (Tab gave them to it). */
   focused: boolean;
+  /** Tab can give it the keys: this process answers the gate (not a read-only attach). */
+  scrollable: boolean;
   width: number;
 }
 
 /** What the node before a gate did, beside the gate's options: a window of `rows` lines, scrollable. */
-export function EvidencePane({ title, lines, offset, rows, focused, width }: EvidencePaneProps) {
+export function EvidencePane({ title, lines, offset, rows, focused, scrollable, width }: EvidencePaneProps) {
   const theme = useTheme();
   const shown = lines.slice(offset, offset + rows);
   const range = lines.length > rows ? ` · ${offset + 1}–${offset + shown.length} of ${lines.length}` : '';
@@ -29,7 +31,8 @@ export function EvidencePane({ title, lines, offset, rows, focused, width }: Evi
       <Text wrap="truncate-end" color={theme.heading}>
         {title}
         <Text color={theme.muted}>
-          {range} · {focused ? '↑↓ PgUp/PgDn scroll · Esc: the options' : 'Tab: scroll this'}
+          {range}
+          {focused ? ' · ↑↓ PgUp/PgDn scroll · Esc: the options' : scrollable ? ' · Tab: scroll this' : ''}
         </Text>
       </Text>
       {shown.map((line, i) => (

@@ -233,6 +233,9 @@ test('attached without a way to answer: the gate is shown read-only and q quits'
   unmount = app.unmount;
   await frameShows(app, 'read-only: this run cannot be answered from here');
   expect(app.frame()).toContain('[A] Approve');
+  // The evidence is shown here too, but Tab offers nothing: the keys go to the nodes.
+  expect(app.frame()).toContain('evidence: implement');
+  expect(app.frame()).not.toContain('Tab: scroll this');
   app.stdin.write(CTRL_C);
   expect(onQuit).toHaveBeenCalledTimes(1);
 });
