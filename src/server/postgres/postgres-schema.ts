@@ -87,6 +87,11 @@ export const MIGRATIONS: readonly string[] = [
     line text NOT NULL
   );
   `,
+  // Who asked for a run's cancel (decision 0410): the worker that hears it, or takes the run next,
+  // records them in the run's \`pipeline.cancelled\` event and its record.
+  `
+  ALTER TABLE attractor.runs ADD COLUMN cancel_requested_by text;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
