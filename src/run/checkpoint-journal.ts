@@ -1,9 +1,5 @@
 import { join } from 'node:path';
-import type { WriteLane } from '../shared/commit-queue.js';
-import { type LineFile, openLineFile } from '../shared/line-file.js';
-import { openQueuedLineFile, type QueuedLineFile } from '../shared/queued-line-file.js';
 import { readRunFile } from '../shared/read-run-file.js';
-import { removePresentFile } from '../shared/remove-file.js';
 import { applyCheckpointDelta, isCheckpointDelta } from './checkpoint-delta.js';
 
 /** The journal's name in a run directory: a running run's checkpoints, one JSON line each, newest last. */
@@ -17,58 +13,6 @@ export const CHECKPOINT_HISTORY_FILE = 'checkpoint-history.jsonl';
  * Readers replay the whole journal (decision 0055): the bound is also what a read of a running run costs.
  */
 export const JOURNAL_COMPACT_BYTES = 256 * 1024;
-
-/**
- * The append-only side of a run's checkpoints (decision 0055), a line file (`shared/line-file.ts`:
- * one write per line, a torn line left by a crash ended before the next, the folder fsync'd once when the
- * file is new). Appending one line and `fdatasync`ing it is what makes a step durable: it costs no new
- * file, no rename and no directory fsync, where an atomic `checkpoint.json` costs all three at every step.
- */
-export class CheckpointJournal {
-  readonly path: string;
-  readonly #lines: LineFile | QueuedLineFile;
-
-  /** With a `lane`, every access to the file is an operation of it, and a line is fdatasync'd with its batch. */
-  constructor(runDir: string, options: { durable: boolean; lane?: WriteLane }) {
-    this.path = join(runDir, JOURNAL_FILE);
-    this.#lines = options.lane
-      ? openQueuedLineFile(this.path, options.lane, options)
-      : openLineFile(this.path, options);
-  }
-
-  /** Bytes appended since the journal was opened or last started over. */
-  get size(): number {
-    return this.#lines.size;
-  }
-
-  /** Append one checkpoint (a JSON line ending in `\n`), durably when the run is durable. */
-  append(line: string): void {
-    this.#lines.append(line.endsWith('\n') ? line.slice(0, -1) : line);
-    this.#lines.syncNow();
-  }
-
-  /**
-   * Drop every line: only after a durable `checkpoint.json` holds the newest of them. Not fsync'd: lost
-   * in a power cut, the old lines come back, and their newest is that same checkpoint.
-   */
-  startOver(): void {
-    this.#lines.truncate();
-  }
-
-  /** Close and delete the journal: the run left a durable `checkpoint.json` holding its newest line. */
-  remove(): void {
-    if ('remove' in this.#lines) {
-      this.#lines.remove();
-      return;
-    }
-    this.close();
-    removePresentFile(this.path);
-  }
-
-  close(): void {
-    this.#lines.close();
-  }
-}
 
 /**
  * The newest checkpoint in a run's journal, as the JSON object a checkpoint file holds (not yet

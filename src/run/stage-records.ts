@@ -10,8 +10,8 @@ import type { PipelineMachineInput } from '../machines/machine-context.js';
 import { stageDirFor } from '../machines/stage-dir.js';
 import type { StageStore, StageVisit } from '../machines/stage-store.js';
 import { writeFileAtomic, writeFileAtomicAsync } from '../shared/atomic-write.js';
-import type { WriteLane } from '../shared/commit-queue.js';
 import { removeFile, removeFileAsync } from '../shared/remove-file.js';
+import type { WriteLane } from '../shared/write-lane.js';
 
 const statusText = (outcome: Outcome): string => `${JSON.stringify(outcomeToStatusFile(outcome), null, 2)}\n`;
 

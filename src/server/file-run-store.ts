@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomicAsync } from '../shared/atomic-write.js';
-import { WriteLane } from '../shared/commit-queue.js';
 import { AttractorError } from '../shared/errors.js';
+import { WriteLane } from '../shared/write-lane.js';
 import { pageRuns } from './page-runs.js';
 import { type RunRecord, RunRecordSchema, type StoredQuestion, StoredQuestionSchema } from './run-record.js';
 import type { ListRunsQuery, RunPage, RunStore } from './run-store.js';
