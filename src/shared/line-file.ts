@@ -1,16 +1,16 @@
-import { close, fstat, ftruncate, open, read, write } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import {
+  closeSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
-import { promisify } from 'node:util';
-import { syncFolderAsync, writeWholeAsync } from './atomic-write.js';
+import { syncFolderAsync, writeWhole } from './atomic-write.js';
 import type { CommitBatch, WriteLane } from './write-lane.js';
-
-const openAsync = promisify(open);
-const closeAsync = promisify(close);
-const fstatAsync = promisify(fstat);
-const readAsync = promisify(read);
-const writeAsync = promisify(write);
-const ftruncateAsync = promisify(ftruncate);
 
 /** A file of records, one per line, whose every disk access is an operation of a write lane. */
 export interface LineFile {
@@ -30,7 +30,7 @@ export interface LineFile {
 
 /**
  * A line file on `lane` (`shared/write-lane.ts`): one `write` per line, or per group of lines appended
- * back to back, so a record is on disk whole or, after a crash in the middle of it, as a torn last line
+ * back to back (made in the lane's batch, at once: only fsyncs go to the thread pool), so a record is on disk whole or, after a crash in the middle of it, as a torn last line
  * that readers skip. Opened (its folder made if missing) by the first operation; a torn line an earlier
  * process left is ended first, so the next record is a line of its own. With `sync`, a durable lane
  * fdatasyncs the file once at the end of each batch that wrote to it, and fsyncs the folder when the
@@ -48,18 +48,18 @@ export function openLineFile(path: string, lane: WriteLane, options: { sync: boo
     if (fd !== undefined) return fd;
     let handle: number;
     try {
-      handle = await openAsync(path, 'a+');
+      handle = openSync(path, 'a+');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      await mkdir(dirname(path), { recursive: true });
-      handle = await openAsync(path, 'a+');
+      mkdirSync(dirname(path), { recursive: true });
+      handle = openSync(path, 'a+');
     }
     fd = handle;
-    const { size: before } = await fstatAsync(handle);
+    const { size: before } = fstatSync(handle);
     if (before > 0) {
       const last = Buffer.alloc(1);
-      await readAsync(handle, last, 0, 1, before - 1);
-      if (last[0] !== 0x0a) await writeAsync(handle, '\n');
+      readSync(handle, last, 0, 1, before - 1);
+      if (last[0] !== 0x0a) writeSync(handle, '\n');
     } else if (options.sync && batch.durable) await syncFolderAsync(dirname(path));
     return handle;
   };
@@ -68,7 +68,7 @@ export function openLineFile(path: string, lane: WriteLane, options: { sync: boo
     if (handle === undefined) return;
     fd = undefined;
     await batch.syncNow(handle);
-    await closeAsync(handle);
+    closeSync(handle);
   };
   return {
     open(): void {
@@ -90,7 +90,7 @@ export function openLineFile(path: string, lane: WriteLane, options: { sync: boo
       lane.push(what, async (batch) => {
         if (group === mine) group = undefined;
         const handle = await ensureOpen(batch);
-        await writeWholeAsync(handle, Buffer.from(mine.text));
+        writeWhole(handle, Buffer.from(mine.text));
         if (options.sync) batch.syncAtEnd(handle);
       });
       mine.at = lane.pushedCount;
@@ -103,7 +103,7 @@ export function openLineFile(path: string, lane: WriteLane, options: { sync: boo
       size = 0;
       group = undefined;
       lane.push(what, async () => {
-        if (fd !== undefined) await ftruncateAsync(fd, 0);
+        if (fd !== undefined) ftruncateSync(fd, 0);
       });
     },
     close(): void {
@@ -114,7 +114,7 @@ export function openLineFile(path: string, lane: WriteLane, options: { sync: boo
       group = undefined;
       lane.push(`removing ${path}`, async (batch) => {
         await closeNow(batch);
-        await rm(path, { force: true });
+        rmSync(path, { force: true });
       });
     },
   };
