@@ -9,8 +9,8 @@ export const JOURNAL_FILE = 'checkpoint-journal.jsonl';
 export const CHECKPOINT_HISTORY_FILE = 'checkpoint-history.jsonl';
 
 /**
- * Past this size the next durable `checkpoint.json` lets the journal start over (decision 0055).
- * Readers replay the whole journal (decision 0055): the bound is also what a read of a running run costs.
+ * Past this size the next durable `checkpoint.json` lets the journal start over (decision 0470).
+ * Readers replay the whole journal (decision 0470): the bound is also what a read of a running run costs.
  */
 export const JOURNAL_COMPACT_BYTES = 256 * 1024;
 
@@ -29,7 +29,7 @@ export function newestJournalCheckpoint(runDir: string): Record<string, unknown>
 }
 
 /**
- * Fold a journal's lines into its newest checkpoint (decision 0055). A full line starts a chain
+ * Fold a journal's lines into its newest checkpoint (decision 0470). A full line starts a chain
  * (its `~` is the chain's id; a line without one, as older runs wrote, starts a chain no delta follows);
  * a delta applies when it names the current chain and is the line after the last one applied. A line
  * that does not parse (cut short by a crash) is never applied, so the deltas of its chain after it are

@@ -66,7 +66,7 @@ export type Checkpoint = z.infer<typeof CheckpointSchema>;
 export interface CheckpointWriterOptions {
   runDir: string;
   /**
-   * Where the writes go (decision 0055): each one an operation of this lane, run off the event loop in
+   * Where the writes go (decision 0470): each one an operation of this lane, run off the event loop in
    * order; the lane decides whether they are fsync'd (a durable run's is).
    */
   lane: WriteLane;
@@ -76,7 +76,7 @@ export interface CheckpointWriterOptions {
   fresh?: boolean;
   /**
    * Runs before every `checkpoint.json` write, and throws to fail it: what the file must never be
-   * ahead of goes to disk here (the routing nodes' stage records, decision 0055).
+   * ahead of goes to disk here (the routing nodes' stage records, decision 0470).
    */
   beforeSnapshot?: () => void;
   /**
@@ -90,12 +90,12 @@ export interface CheckpointWriterOptions {
 const newChainId = (): string => randomBytes(6).toString('base64url');
 
 /**
- * The run's checkpoints (decision 0055). Each one is appended to the journal first (fdatasync'd with
+ * The run's checkpoints (decision 0470). Each one is appended to the journal first (fdatasync'd with
  * its lane's batch: the step is safe from there on); `checkpoint.json` follows when the engine flushes
  * it (before a node that does work starts) or as soon as the run waits for anything, and at once,
  * fsync'd, when the run stops and when the journal has grown past its bound. Between routing nodes the
  * newest checkpoint can be in the journal only, which `readCheckpoint` takes over `checkpoint.json`. A
- * journal line after the first holds only what changed since the line before it (decision 0055).
+ * journal line after the first holds only what changed since the line before it (decision 0470).
  */
 export function createCheckpointWriter(options: CheckpointWriterOptions) {
   const path = join(options.runDir, 'checkpoint.json');
@@ -107,7 +107,7 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
     : undefined;
   // A durable snapshot fsyncs its content but not the folder: the journal, whose newest line is this
   // same checkpoint, is emptied or deleted only after the rename, and a journalling file system commits
-  // the two in that order; whichever survives a power cut, a reader finds this checkpoint (decision 0055).
+  // the two in that order; whichever survives a power cut, a reader finds this checkpoint (decision 0470).
   const replace = (file: string, text: string, sync: boolean) =>
     lane.push(`writing the checkpoint ${file}`, (batch) =>
       writeFileAtomicAsync(file, text, { durable: sync && batch.durable, syncDirectory: false }),
@@ -193,7 +193,7 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
 /**
  * Read and validate a checkpoint file. For a run directory's `checkpoint.json`, the newest checkpoint in
  * the run's journal wins when there is one (a run that crashed, or is still running, docs/semantics.md
- * decision 0055) — unless `checkpoint.json` is further along, which only a journal whose chain broke can
+ * decision 0470) — unless `checkpoint.json` is further along, which only a journal whose chain broke can
  * leave behind.
  */
 export function readCheckpoint(path: string): Checkpoint {

@@ -134,7 +134,7 @@ function launch(
   const emitEvent: EmitEvent = (kind, data, nodeId) => {
     const tags: { branch?: string; parent?: string } = data;
     const ours = !tags.branch && !tags.parent;
-    // A node that does work starts with checkpoint.json naming it (docs/decisions/0055-checkpoint-journal.md).
+    // A node that does work starts with checkpoint.json naming it (decision 0470).
     if (kind === 'node.start' && ours && nodeId && !routingNodes.has(nodeId))
       guarded('writing the checkpoint', () => recorder.beforeWork());
     if (TERMINAL_EVENTS.has(kind) && ours) guarded('writing the stage folders', () => recorder.beforeEnd());

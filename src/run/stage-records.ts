@@ -25,7 +25,7 @@ export function writeStageStatus(stageDir: string, outcome: Outcome): void {
  *
  * The run's own routing nodes (built-in start, exit and conditional handlers, which write nothing in
  * their folder) are the exception: their folders and files are made together, whenever the run's
- * `checkpoint.json` is written (`flush()`, docs/decisions/0055-checkpoint-journal.md),
+ * `checkpoint.json` is written (`flush()`, decision 0470),
  * rather than one per step, whose journal fdatasync would commit each folder on its own. Parallel
  * branches and child pipelines (other directories) write theirs at once.
  */
@@ -38,7 +38,7 @@ export class FileStageStore implements StageStore {
 
   /**
    * `runDir`: the run whose routing nodes' records wait for its checkpoint; none: nothing waits. With a
-   * `lane`, that run's records are operations of it (decision 0055), in order with its checkpoints.
+   * `lane`, that run's records are operations of it (decision 0470), in order with its checkpoints.
    */
   constructor(
     readonly runDir?: string,
@@ -129,7 +129,7 @@ function recordStage(stageDir: string, outcome: Outcome, keepWritten: boolean): 
 
 /**
  * After a crash, the routing nodes completed since the run's last `checkpoint.json` may have no record,
- * or an earlier visit's (docs/decisions/0055-checkpoint-journal.md): a resume writes those from the checkpoint before the run goes on. The
+ * or an earlier visit's (decision 0470): a resume writes those from the checkpoint before the run goes on. The
  * checkpoint keeps a node's status only (success unless it says otherwise), so a record whose status
  * differs from it is replaced, and the notes say where the new one came from.
  */

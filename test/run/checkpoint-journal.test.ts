@@ -200,7 +200,7 @@ describe('the checkpoint writer with its journal', () => {
   });
 });
 
-describe('delta lines (decision 0055)', () => {
+describe('delta lines (decision 0470)', () => {
   const full = (n: number, chain = 'A') => `${JSON.stringify({ '~': chain, n, list: [n] })}\n`;
   const delta = (index: number, n: number, chain = 'A') =>
     `${JSON.stringify({ '~': [chain, index], set: { n }, push: { completed_nodes: [n] } })}\n`;

@@ -103,7 +103,7 @@ describe('FileStageStore', () => {
   });
 });
 
-describe('routing nodes’ stage records in a run (docs/decisions/0055-checkpoint-journal.md)', () => {
+describe('routing nodes’ stage records in a run (docs/decisions/0470-a-runs-records-go-through-one-write-lane.md)', () => {
   it('are on disk whenever checkpoint.json names their nodes, and before a node that does work starts', async () => {
     const runDir = join(tempDir(), 'run');
     const missing: string[] = [];

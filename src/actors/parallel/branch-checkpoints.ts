@@ -60,7 +60,7 @@ export function fileBranchCheckpoints(lane: WriteLane): BranchCheckpointStore {
  * branches run again from their start. The file is removed when the visit completes, so a later visit
  * (a loop) runs every branch anew.
  *
- * One file appended to rather than a file per branch (decision 0055): a branch finishing costs
+ * One file appended to rather than a file per branch (decision 0470): a branch finishing costs
  * one write (and one fsync, shared with the branches that finish in the same turn) instead of a new
  * inode, a rename and two fsyncs. A line torn by a crash does not parse and is skipped: that branch
  * runs again. Runs interrupted by earlier versions left `branch-results/<branch>.json` files: still read.
