@@ -25,9 +25,9 @@ export function writeStageStatus(stageDir: string, outcome: Outcome): void {
  *
  * The run's own routing nodes (built-in start, exit and conditional handlers, which write nothing in
  * their folder) are the exception: their folders and files are made together, whenever the run's
- * `checkpoint.json` is written (`flush()`, decision 0470),
- * rather than one per step, whose journal fdatasync would commit each folder on its own. Parallel
- * branches and child pipelines (other directories) write theirs at once.
+ * `checkpoint.json` is written (`flush()`, decision 0470), rather than one per step, whose journal
+ * fdatasync would commit each folder on its own. Parallel branches and child pipelines (other
+ * directories) write theirs at once.
  */
 export class FileStageStore implements StageStore {
   // Stage folder → the outcome its status.json gets at the next flush. A node visited again before it
@@ -129,9 +129,9 @@ function recordStage(stageDir: string, outcome: Outcome, keepWritten: boolean): 
 
 /**
  * After a crash, the routing nodes completed since the run's last `checkpoint.json` may have no record,
- * or an earlier visit's (decision 0470): a resume writes those from the checkpoint before the run goes on. The
- * checkpoint keeps a node's status only (success unless it says otherwise), so a record whose status
- * differs from it is replaced, and the notes say where the new one came from.
+ * or an earlier visit's (decision 0470): a resume writes those from the checkpoint before the run goes
+ * on. The checkpoint keeps a node's status only (success unless it says otherwise), so a record whose
+ * status differs from it is replaced, and the notes say where the new one came from.
  */
 export function restoreStageRecords(
   runDir: string,

@@ -30,11 +30,12 @@ export interface LineFile {
 
 /**
  * A line file on `lane` (`shared/write-lane.ts`): one `write` per line, or per group of lines appended
- * back to back (made in the lane's batch, at once: only fsyncs go to the thread pool), so a record is on disk whole or, after a crash in the middle of it, as a torn last line
- * that readers skip. Opened (its folder made if missing) by the first operation; a torn line an earlier
- * process left is ended first, so the next record is a line of its own. With `sync`, a durable lane
- * fdatasyncs the file once at the end of each batch that wrote to it, and fsyncs the folder when the
- * file is new, so a record survives a power cut as a checkpoint does; the lane's `settled()` says when.
+ * back to back, made in the lane's batch, so a record is on disk whole or, after a crash in the middle
+ * of it, as a torn last line that readers skip. Opened (its folder made if missing) by the first
+ * operation; a torn line an earlier process left is ended first, so the next record is a line of its
+ * own. With `sync`, a durable lane fdatasyncs the file once at the end of each batch that wrote to it,
+ * and fsyncs the folder when the file is new, so a record survives a power cut as a checkpoint does;
+ * the lane's `settled()` says when.
  */
 export function openLineFile(path: string, lane: WriteLane, options: { sync: boolean }): LineFile {
   const what = `writing ${path}`;

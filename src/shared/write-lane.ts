@@ -15,7 +15,10 @@ export interface CommitBatch {
   syncNow(fd: number): Promise<void>;
 }
 
-/** An operation on the disk, run in its lane's order on libuv's thread pool (async fs), never on the loop. */
+/**
+ * An operation on the disk, run in its lane's order on a later turn. Its creates, writes and renames
+ * are made at once (microseconds); what waits for the disk (fsync) goes to libuv's thread pool.
+ */
 export type CommitOp = (batch: CommitBatch) => Promise<void> | void;
 
 /** The first operation of a lane that failed: what it was doing, in words, and what the disk said. */
