@@ -35,10 +35,9 @@ export interface FileRunRecorderOptions {
  * folder per node visit with its `status.json`, the fan-outs' finished branches, and, for a new run,
  * `pipeline.dot` and `manifest.json` (in place before the first checkpoint).
  *
- * Every write is an operation of the run's one write lane (decision 0470): made on a later turn, in the
- * order the run made them, fsync'd (in a durable run) on the thread pool in group commits with the
- * other runs of the process; the event loop never waits for an fsync. `recorded()` is when they are
- * all done.
+ * Every write is an operation of the run's one write lane (decision 0470): made on the thread pool, in
+ * the order the run made them, fsync'd (in a durable run) in group commits with the other runs of the
+ * process; the event loop never waits for the disk. `recorded()` is when they are all done.
  */
 export class FileRunRecorder implements RunRecorder {
   readonly stages: FileStageStore;

@@ -1,16 +1,16 @@
-import {
-  closeSync,
-  fstatSync,
-  ftruncateSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { close, fstat, ftruncate, open, read, write } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { syncFolderAsync, writeWhole } from './atomic-write.js';
+import { promisify } from 'node:util';
+import { syncFolderAsync, writeWholeAsync } from './atomic-write.js';
 import type { CommitBatch, WriteLane } from './write-lane.js';
+
+const openAsync = promisify(open);
+const closeAsync = promisify(close);
+const fstatAsync = promisify(fstat);
+const readAsync = promisify(read);
+const writeAsync = promisify(write);
+const ftruncateAsync = promisify(ftruncate);
 
 /** A file of records, one per line, whose every disk access is an operation of a write lane. */
 export interface LineFile {
@@ -49,18 +49,18 @@ export function openLineFile(path: string, lane: WriteLane, options: { sync: boo
     if (fd !== undefined) return fd;
     let handle: number;
     try {
-      handle = openSync(path, 'a+');
+      handle = await openAsync(path, 'a+');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      mkdirSync(dirname(path), { recursive: true });
-      handle = openSync(path, 'a+');
+      await mkdir(dirname(path), { recursive: true });
+      handle = await openAsync(path, 'a+');
     }
     fd = handle;
-    const { size: before } = fstatSync(handle);
+    const { size: before } = await fstatAsync(handle);
     if (before > 0) {
       const last = Buffer.alloc(1);
-      readSync(handle, last, 0, 1, before - 1);
-      if (last[0] !== 0x0a) writeSync(handle, '\n');
+      await readAsync(handle, last, 0, 1, before - 1);
+      if (last[0] !== 0x0a) await writeAsync(handle, '\n');
     } else if (options.sync && batch.durable) await syncFolderAsync(dirname(path));
     return handle;
   };
@@ -69,7 +69,7 @@ export function openLineFile(path: string, lane: WriteLane, options: { sync: boo
     if (handle === undefined) return;
     fd = undefined;
     await batch.syncNow(handle);
-    closeSync(handle);
+    await closeAsync(handle);
   };
   return {
     open(): void {
@@ -91,7 +91,7 @@ export function openLineFile(path: string, lane: WriteLane, options: { sync: boo
       lane.push(what, async (batch) => {
         if (group === mine) group = undefined;
         const handle = await ensureOpen(batch);
-        writeWhole(handle, Buffer.from(mine.text));
+        await writeWholeAsync(handle, Buffer.from(mine.text));
         if (options.sync) batch.syncAtEnd(handle);
       });
       mine.at = lane.pushedCount;
@@ -104,7 +104,7 @@ export function openLineFile(path: string, lane: WriteLane, options: { sync: boo
       size = 0;
       group = undefined;
       lane.push(what, async () => {
-        if (fd !== undefined) ftruncateSync(fd, 0);
+        if (fd !== undefined) await ftruncateAsync(fd, 0);
       });
     },
     close(): void {
@@ -115,7 +115,7 @@ export function openLineFile(path: string, lane: WriteLane, options: { sync: boo
       group = undefined;
       lane.push(`removing ${path}`, async (batch) => {
         await closeNow(batch);
-        rmSync(path, { force: true });
+        await rm(path, { force: true });
       });
     },
   };

@@ -16,8 +16,9 @@ export interface CommitBatch {
 }
 
 /**
- * An operation on the disk, run in its lane's order on a later turn. Its creates, writes and renames
- * are made at once (microseconds); what waits for the disk (fsync) goes to libuv's thread pool.
+ * An operation on the disk, run in its lane's order on libuv's thread pool (async fs), never on the
+ * loop: a create or a rename waits for the file system's journal, which a busy disk can hold for
+ * milliseconds, and every other run in the process would wait with it.
  */
 export type CommitOp = (batch: CommitBatch) => Promise<void> | void;
 
