@@ -15,6 +15,7 @@ import { registerResumeCommand } from './commands/resume.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerRunsCommand } from './commands/runs.js';
 import { registerServeCommand } from './commands/serve.js';
+import { registerTokenCommand } from './commands/token.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { registerWorkerCommand } from './commands/worker.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
@@ -35,6 +36,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerCompileCommand,
   registerServeCommand,
   registerWorkerCommand,
+  registerTokenCommand,
 ];
 
 const PROGRAM_HELP = `

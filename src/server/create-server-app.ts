@@ -1,12 +1,17 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
+import { AttractorError } from '../shared/errors.js';
 import type { ServerInfoJson } from '../shared/server-responses.js';
 import { hostAllowList } from './allowed-hosts.js';
 import { ApiError } from './api-error.js';
+import { authGuard } from './auth/auth-guard.js';
+import type { ServerAuth } from './auth/identify-request.js';
+import { routesWithoutRule } from './auth/route-rules.js';
 import { errorAnswer } from './error-answer.js';
 import { serverPathRedactor } from './redact-server-paths.js';
-import { hostGuard, stateChangeGuard, tokenGuard } from './request-guards.js';
+import { hostGuard, stateChangeGuard } from './request-guards.js';
+import { registerAuthRoutes } from './routes/auth.js';
 import { registerPipelineSourceRoutes } from './routes/pipeline-sources.js';
 import { registerPipelineRoutes } from './routes/pipelines.js';
 import { registerRunFileRoutes } from './routes/run-files.js';
@@ -17,10 +22,12 @@ import type { ServerOptions } from './server-options.js';
 /**
  * The HTTP API as a Hono app (fetch-style handler): testable without a socket, served by `startServer`.
  * `port` is the port the socket is bound to (known once it listens): `Host` headers must name it.
+ * `auth` says who may ask what (`ROUTE_RULES`); a route without a rule there is refused at start.
  */
 export function createServerApp(
   manager: RunService,
   options: ServerOptions,
+  auth: ServerAuth,
   port: () => number = () => options.port,
 ): Hono {
   const app = new Hono();
@@ -43,7 +50,7 @@ export function createServerApp(
   app.use('*', hostGuard(hostAllowList(options.host, port, options.allowedHosts)));
   if (options.corsOrigin.length > 0) app.use('*', cors({ origin: [...options.corsOrigin] }));
   app.use('*', stateChangeGuard(options.corsOrigin));
-  if (options.token) app.use('*', tokenGuard(options.token));
+  app.use('*', authGuard(auth));
   app.use(
     '*',
     bodyLimit({
@@ -63,6 +70,7 @@ export function createServerApp(
   registerPipelineRoutes(app, manager, options);
   registerRunFileRoutes(app, manager);
   registerPipelineSourceRoutes(app, options);
+  registerAuthRoutes(app, auth.tokens);
   // What this server offers the web view; read per request, so a route added to the app shows up.
   app.get('/server-info', (c) =>
     c.json({
@@ -71,5 +79,12 @@ export function createServerApp(
       allow_tools: options.allowTools,
     } satisfies ServerInfoJson),
   );
+  const unruled = routesWithoutRule(app.routes);
+  if (unruled.length > 0) {
+    throw new AttractorError(
+      'ROUTE_WITHOUT_RULE',
+      `routes without an access rule: ${unruled.join(', ')}; add each to ROUTE_RULES (src/server/auth/route-rules.ts).`,
+    );
+  }
   return app;
 }

@@ -4,6 +4,8 @@ import type { Hono } from 'hono';
 import { AttractorError } from '../shared/errors.js';
 import { serverSandbox } from '../shared/sandbox/server-sandbox.js';
 import { isWildcard } from './allowed-hosts.js';
+import { openTokenStore } from './auth/open-token-store.js';
+import type { TokenStore } from './auth/token-store.js';
 import { createServerApp } from './create-server-app.js';
 import { DatabaseRuns } from './database-runs.js';
 import { FileRunStore } from './file-run-store.js';
@@ -26,6 +28,8 @@ export interface RunningServer {
   url: string;
   port: number;
   manager: RunService;
+  /** The routes it serves (method and path pattern): what `ROUTE_RULES` must cover. */
+  routes: readonly { method: string; path: string }[];
   /** Stop taking runs, pause running ones at their next node (checkpointed), then close the socket. */
   drain(): Promise<void>;
   /**
@@ -101,15 +105,20 @@ export async function startServer(
     throw error;
   }
   const { manager, store, queue } = opened;
+  let tokens: TokenStore | undefined;
   try {
+    tokens = await openTokenStore(options);
     if (options.resumeInterrupted) await manager.resumeInterrupted();
-    app = createServerApp(manager, { ...options, ...(token ? { token } : {}) }, () => port);
+    const auth = { serverToken: token, tokens, signInConfigured: false };
+    app = createServerApp(manager, { ...options, ...(token ? { token } : {}) }, auth, () => port);
   } catch (error) {
     server.close();
+    await tokens?.close();
     await queue?.close();
     await store.close?.();
     throw error;
   }
+  const openedTokens = tokens;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   let storeClosed: Promise<void> | undefined;
   const close = async (): Promise<void> => {
@@ -119,6 +128,7 @@ export async function startServer(
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
     });
     storeClosed ??= (async () => {
+      await openedTokens.close();
       await queue?.close();
       await store.close?.();
     })();
@@ -128,6 +138,9 @@ export async function startServer(
     url: `http://${host}:${port}`,
     port,
     manager,
+    routes: (app?.routes ?? [])
+      .filter((r) => r.method !== 'ALL')
+      .map(({ method, path }) => ({ method, path })),
     close,
     async drain() {
       await manager.drain();
