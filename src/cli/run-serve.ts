@@ -48,6 +48,7 @@ async function serving(flags: ServeFlags, ctx: CliContext, port: number): Promis
       allowWorkdirs: (flags.allowWorkdir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
       resumeInterrupted: flags.resumeInterrupted === true,
       ...(flags.token ? { token: flags.token } : {}),
+      ...(flags.access !== undefined ? { access: path.resolve(ctx.io.cwd, flags.access) } : {}),
       ...(flags.corsOrigin ? { corsOrigin: flags.corsOrigin } : {}),
       ...(flags.allowedHost ? { allowedHosts: flags.allowedHost } : {}),
     },

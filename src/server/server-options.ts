@@ -20,6 +20,8 @@ export const ServerOptionsSchema = z.object({
     .optional(),
   /** Required when `host` is not a loopback address; then every request needs `Authorization: Bearer`. */
   token: z.string().min(1).optional(),
+  /** `--access FILE`: roles of signed-in people by user and group (YAML or JSON, `auth/access-file.ts`). */
+  access: z.string().min(1).optional(),
   maxConcurrentRuns: z.number().int().positive().default(4),
   allowTools: z.boolean().default(false),
   /**

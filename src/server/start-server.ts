@@ -4,6 +4,7 @@ import type { Hono } from 'hono';
 import { AttractorError } from '../shared/errors.js';
 import { serverSandbox } from '../shared/sandbox/server-sandbox.js';
 import { isWildcard } from './allowed-hosts.js';
+import { readAccessFile } from './auth/access-file.js';
 import { openTokenStore } from './auth/open-token-store.js';
 import type { TokenStore } from './auth/token-store.js';
 import { createServerApp } from './create-server-app.js';
@@ -84,6 +85,7 @@ export async function startServer(
   }
   // Before the socket: a folder that does not exist is a typo to fix, not a server to start.
   const workdirRoots = allowedWorkdirRoots(options.allowWorkdirs);
+  const access = options.access !== undefined ? readAccessFile(options.access) : undefined;
   let app: Hono | undefined;
   const server = createAdaptorServer({
     hostname: options.host,
@@ -109,7 +111,7 @@ export async function startServer(
   try {
     tokens = await openTokenStore(options);
     if (options.resumeInterrupted) await manager.resumeInterrupted();
-    const auth = { serverToken: token, tokens, signInConfigured: false };
+    const auth = { serverToken: token, tokens, signInConfigured: false, ...(access ? { access } : {}) };
     app = createServerApp(manager, { ...options, ...(token ? { token } : {}) }, auth, () => port);
   } catch (error) {
     server.close();

@@ -41,6 +41,7 @@ export interface ServeFlags {
   dataDir?: string;
   store?: string;
   token?: string;
+  access?: string;
   maxConcurrentRuns: string;
   allowTools?: boolean;
   allowDir?: string[];
@@ -66,6 +67,10 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       'keep runs in PostgreSQL (postgres://user@host:port/db) instead of files under --data-dir',
     )
     .option('--token <token>', 'require "Authorization: Bearer <token>" (default: $ATTRACTOR_TOKEN)')
+    .option(
+      '--access <file>',
+      'roles of signed-in people by user and group, YAML or JSON (docs/guides/teams.md)',
+    )
     .option('--max-concurrent-runs <n>', 'runs executing at once; the rest queue', '4')
     .option('--allow-tools', 'run tool commands of submitted pipelines (refused with 403 otherwise)')
     .option(

@@ -1,5 +1,6 @@
 import { ApiError } from '../api-error.js';
 import { isAuthorized } from '../bearer-auth.js';
+import type { Access } from './access-file.js';
 import { tokenHash, tokenRefusal } from './api-token.js';
 import type { Principal } from './principal.js';
 import type { TokenStore } from './token-store.js';
@@ -8,6 +9,8 @@ import type { TokenStore } from './token-store.js';
 export interface ServerAuth {
   readonly serverToken?: string | undefined;
   readonly tokens: TokenStore;
+  /** Roles of signed-in people (`--access FILE`); without it, a person who signs in has none. */
+  readonly access?: Access | undefined;
   /** The person a request's session cookie names, when sign-in is set up (`undefined` otherwise). */
   readonly session?: ((request: Request) => Promise<Principal | undefined>) | undefined;
   /** True with an OpenID Connect issuer configured (even one that is down: it still closes the server). */
