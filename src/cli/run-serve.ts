@@ -47,6 +47,7 @@ async function serving(flags: ServeFlags, ctx: CliContext, port: number): Promis
       allowDirs: (flags.allowDir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
       allowWorkdirs: (flags.allowWorkdir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
       resumeInterrupted: flags.resumeInterrupted === true,
+      fourEyes: flags.fourEyes === true,
       ...(flags.token ? { token: flags.token } : {}),
       ...(flags.access !== undefined ? { access: path.resolve(ctx.io.cwd, flags.access) } : {}),
       ...(flags.corsOrigin ? { corsOrigin: flags.corsOrigin } : {}),

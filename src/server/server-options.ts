@@ -22,6 +22,8 @@ export const ServerOptionsSchema = z.object({
   token: z.string().min(1).optional(),
   /** `--access FILE`: roles of signed-in people by user and group (YAML or JSON, `auth/access-file.ts`). */
   access: z.string().min(1).optional(),
+  /** Every gate refuses an answer from the person who started its run (as `human.four_eyes=true`). */
+  fourEyes: z.boolean().default(false),
   maxConcurrentRuns: z.number().int().positive().default(4),
   allowTools: z.boolean().default(false),
   /**

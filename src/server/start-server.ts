@@ -5,6 +5,7 @@ import { AttractorError } from '../shared/errors.js';
 import { serverSandbox } from '../shared/sandbox/server-sandbox.js';
 import { isWildcard } from './allowed-hosts.js';
 import { readAccessFile } from './auth/access-file.js';
+import { fourEyesStartRefusal } from './auth/four-eyes.js';
 import { openTokenStore } from './auth/open-token-store.js';
 import type { TokenStore } from './auth/token-store.js';
 import { createServerApp } from './create-server-app.js';
@@ -110,6 +111,12 @@ export async function startServer(
   let tokens: TokenStore | undefined;
   try {
     tokens = await openTokenStore(options);
+    const refusal = fourEyesStartRefusal({
+      fourEyes: options.fourEyes,
+      signInConfigured: false,
+      personalTokens: await tokens.configured(),
+    });
+    if (refusal) throw new AttractorError('FOUR_EYES_NEEDS_NAMES', refusal);
     if (options.resumeInterrupted) await manager.resumeInterrupted();
     const auth = { serverToken: token, tokens, signInConfigured: false, ...(access ? { access } : {}) };
     app = createServerApp(manager, { ...options, ...(token ? { token } : {}) }, auth, () => port);

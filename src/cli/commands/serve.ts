@@ -42,6 +42,7 @@ export interface ServeFlags {
   store?: string;
   token?: string;
   access?: string;
+  fourEyes?: boolean;
   maxConcurrentRuns: string;
   allowTools?: boolean;
   allowDir?: string[];
@@ -70,6 +71,10 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .option(
       '--access <file>',
       'roles of signed-in people by user and group, YAML or JSON (docs/guides/teams.md)',
+    )
+    .option(
+      '--four-eyes',
+      'no gate may be answered by the person who started its run (needs personal tokens or sign-in)',
     )
     .option('--max-concurrent-runs <n>', 'runs executing at once; the rest queue', '4')
     .option('--allow-tools', 'run tool commands of submitted pipelines (refused with 403 otherwise)')

@@ -1,0 +1,100 @@
+/** Four-eyes: who may answer a gate that needs a second person, and the server that cannot tell people apart. */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tokenHash } from '../../../src/server/auth/api-token.js';
+import { FileTokenStore } from '../../../src/server/auth/file-token-store.js';
+import { type FourEyesGate, fourEyesRefusal } from '../../../src/server/auth/four-eyes.js';
+import type { Principal } from '../../../src/server/auth/principal.js';
+import { startServer } from '../../../src/server/start-server.js';
+import { runCli } from '../../cli/run-cli.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+import { testServer } from '../server-fixtures.js';
+
+const alice: Principal = { name: 'alice', kind: 'person', roles: ['operator', 'approver'] };
+const ci: Principal = { name: 'ci', kind: 'token', roles: ['approver'] };
+const serverToken: Principal = { name: 'token', kind: 'server-token', roles: ['admin'] };
+const GATE: FourEyesGate = { gateFourEyes: true, serverFourEyes: false };
+const SERVER: FourEyesGate = { gateFourEyes: false, serverFourEyes: true };
+const OFF: FourEyesGate = { gateFourEyes: false, serverFourEyes: false };
+
+describe('fourEyesRefusal', () => {
+  it.each([
+    { what: 'no four-eyes: the starter answers', gate: OFF, startedBy: 'alice', by: alice, says: undefined },
+    { what: 'the gate asks, someone else answers', gate: GATE, startedBy: 'alice', by: ci, says: undefined },
+    {
+      what: 'the gate asks, the starter answers',
+      gate: GATE,
+      startedBy: 'alice',
+      by: alice,
+      says: /human.four_eyes=true: alice started this run/,
+    },
+    {
+      what: 'the server asks, the starter answers',
+      gate: SERVER,
+      startedBy: 'ci',
+      by: ci,
+      says: /--four-eyes: ci started this run/,
+    },
+    {
+      what: 'the single --token names no one',
+      gate: GATE,
+      startedBy: 'alice',
+      by: serverToken,
+      says: /"token" names no one/,
+    },
+    {
+      what: 'no starter recorded',
+      gate: GATE,
+      startedBy: undefined,
+      by: ci,
+      says: /who started this run is not recorded/,
+    },
+  ])('$what', ({ gate, startedBy, by, says }) => {
+    const refusal = fourEyesRefusal(gate, startedBy, by);
+    if (says === undefined) expect(refusal).toBeUndefined();
+    else expect(refusal).toMatch(says);
+  });
+});
+
+describe('attractor serve --four-eyes', () => {
+  it('refuses to start with only the single --token, naming what it needs', async () => {
+    const started = startServer({ port: 0, dataDir: tempDir(), token: 'secret', fourEyes: true });
+    await expect(started).rejects.toMatchObject({ code: 'FOUR_EYES_NEEDS_NAMES' });
+    await expect(started).rejects.toThrow(/needs named identities: create personal tokens/);
+  });
+
+  it('starts once personal tokens exist', async () => {
+    const dataDir = tempDir();
+    await new FileTokenStore(dataDir).create({
+      name: 'ci',
+      role: 'operator',
+      hash: tokenHash('attr_ci'),
+      created_at: new Date().toISOString(),
+    });
+    const server = await testServer({ dataDir, token: 'secret', fourEyes: true });
+    expect((await server.json('GET', '/healthz')).status).toBe(200);
+  });
+});
+
+describe('human.four_eyes', () => {
+  it('is a declared boolean gate attribute: true validates, a non-boolean is flagged', async () => {
+    const dir = tempDir();
+    const dot = (value: string) => `digraph g {
+  start [shape=Mdiamond]
+  gate [shape=hexagon, label="Ship?", human.four_eyes=${value}]
+  exit [shape=Msquare]
+  start -> gate
+  gate -> exit [label="[S] Ship"]
+}
+`;
+    writeFileSync(path.join(dir, 'ok.dot'), dot('true'));
+    writeFileSync(path.join(dir, 'bad.dot'), dot('"maybe"'));
+    const ok = await runCli(['validate', path.join(dir, 'ok.dot'), '--strict']);
+    expect(ok.stdout + ok.stderr).not.toMatch(/four_eyes/);
+    expect(ok.code).toBe(0);
+    const bad = await runCli(['validate', path.join(dir, 'bad.dot'), '--strict']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stdout + bad.stderr).toMatch(/human\.four_eyes="maybe" is not a boolean/);
+  });
+});
