@@ -6,6 +6,7 @@ import type { ServerInfoJson } from '../shared/server-responses.js';
 import { hostAllowList } from './allowed-hosts.js';
 import { ApiError } from './api-error.js';
 import { authGuard } from './auth/auth-guard.js';
+import { fourEyesGuard } from './auth/four-eyes-guard.js';
 import type { ServerAuth } from './auth/identify-request.js';
 import { routesWithoutRule } from './auth/route-rules.js';
 import { errorAnswer } from './error-answer.js';
@@ -65,6 +66,7 @@ export function createServerApp(
     }),
   );
 
+  app.use('/pipelines/:id/questions/:qid/answer', fourEyesGuard(manager, options.fourEyes, auth.starter));
   app.get('/healthz', (c) => c.json({ status: manager.draining ? 'draining' : 'ok' }));
   registerWebAssetRoutes(app);
   registerPipelineRoutes(app, manager, options);

@@ -6,6 +6,7 @@ import { serverSandbox } from '../shared/sandbox/server-sandbox.js';
 import { isWildcard } from './allowed-hosts.js';
 import { readAccessFile } from './auth/access-file.js';
 import { fourEyesStartRefusal } from './auth/four-eyes.js';
+import { recordedStarter } from './auth/four-eyes-guard.js';
 import { openTokenStore } from './auth/open-token-store.js';
 import type { TokenStore } from './auth/token-store.js';
 import { createServerApp } from './create-server-app.js';
@@ -118,7 +119,13 @@ export async function startServer(
     });
     if (refusal) throw new AttractorError('FOUR_EYES_NEEDS_NAMES', refusal);
     if (options.resumeInterrupted) await manager.resumeInterrupted();
-    const auth = { serverToken: token, tokens, signInConfigured: false, ...(access ? { access } : {}) };
+    const auth = {
+      serverToken: token,
+      tokens,
+      signInConfigured: false,
+      starter: recordedStarter,
+      ...(access ? { access } : {}),
+    };
     app = createServerApp(manager, { ...options, ...(token ? { token } : {}) }, auth, () => port);
   } catch (error) {
     server.close();

@@ -2,6 +2,7 @@ import { ApiError } from '../api-error.js';
 import { isAuthorized } from '../bearer-auth.js';
 import type { Access } from './access-file.js';
 import { tokenHash, tokenRefusal } from './api-token.js';
+import type { RunStarter } from './four-eyes-guard.js';
 import type { Principal } from './principal.js';
 import type { TokenStore } from './token-store.js';
 
@@ -15,6 +16,8 @@ export interface ServerAuth {
   readonly session?: ((request: Request) => Promise<Principal | undefined>) | undefined;
   /** True with an OpenID Connect issuer configured (even one that is down: it still closes the server). */
   readonly signInConfigured: boolean;
+  /** Who started a run, for four-eyes gates (`started_by`); `undefined`: not recorded, such gates refuse. */
+  readonly starter: RunStarter;
 }
 
 const SERVER_TOKEN: Principal = { name: 'token', kind: 'server-token', roles: ['admin'] };

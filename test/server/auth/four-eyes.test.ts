@@ -9,7 +9,7 @@ import type { Principal } from '../../../src/server/auth/principal.js';
 import { startServer } from '../../../src/server/start-server.js';
 import { runCli } from '../../cli/run-cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
-import { testServer } from '../server-fixtures.js';
+import { testServer, waitFor } from '../server-fixtures.js';
 
 const alice: Principal = { name: 'alice', kind: 'person', roles: ['operator', 'approver'] };
 const ci: Principal = { name: 'ci', kind: 'token', roles: ['approver'] };
@@ -97,4 +97,53 @@ describe('human.four_eyes', () => {
     expect(bad.code).not.toBe(0);
     expect(bad.stdout + bad.stderr).toMatch(/human\.four_eyes="maybe" is not a boolean/);
   });
+});
+
+describe('a four-eyes gate over HTTP', () => {
+  const pipeline = (fourEyes: boolean) => `digraph g {
+  start [shape=Mdiamond]
+  gate [shape=hexagon, label="Ship?"${fourEyes ? ', human.four_eyes=true' : ''}]
+  ship [prompt="Ship"]
+  exit [shape=Msquare]
+  start -> gate
+  gate -> ship [label="[S] Ship"]
+  ship -> exit
+}
+`;
+
+  it.each([
+    {
+      fourEyes: true,
+      status: 403,
+      says: /human.four_eyes=true: it needs an answer from a named person .* "token" names no one/,
+    },
+    { fourEyes: false, status: 200, says: undefined },
+  ])(
+    'human.four_eyes=$fourEyes answered with the single --token: $status',
+    async ({ fourEyes, status, says }) => {
+      const server = await testServer({ token: 'secret' });
+      const admin = { authorization: 'Bearer secret' };
+      const { body: run } = await server.json(
+        'POST',
+        '/pipelines',
+        { dot_source: pipeline(fourEyes), scenario: {} },
+        admin,
+      );
+      const question = await waitFor(
+        async () => (await server.json('GET', `/pipelines/${run.id}/questions`, undefined, admin)).body[0],
+        'the gate to ask',
+      );
+      const answered = await server.json(
+        'POST',
+        `/pipelines/${run.id}/questions/${question.id}/answer`,
+        { answer: 'S' },
+        admin,
+      );
+      expect(answered.status).toBe(status);
+      if (says) {
+        expect(answered.body.error.code).toBe('FOUR_EYES');
+        expect(answered.body.error.message).toMatch(says);
+      }
+    },
+  );
 });
