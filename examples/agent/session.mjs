@@ -31,14 +31,14 @@ const TURNS = [
     toolCalls: [
       {
         name: 'write_file',
-        arguments: { path: 'greet.mjs', content: "export const greet = (name) => 'Hello, ' + name;\n" },
+        arguments: { file_path: 'greet.mjs', content: "export const greet = (name) => 'Hello, ' + name;\n" },
       },
     ],
   },
   { toolCalls: [{ name: 'count_lines', arguments: { path: 'greet.mjs' } }] },
   'Wrote greet.mjs: one line, as asked.',
   // The follow-up, processed after the first input finished.
-  { toolCalls: [{ name: 'write_file', arguments: { path: 'README.md', content: '# greet\n' } }] },
+  { toolCalls: [{ name: 'write_file', arguments: { file_path: 'README.md', content: '# greet\n' } }] },
   'Added README.md.',
 ];
 

@@ -24,6 +24,8 @@ export interface CodergenRequest {
   interviewer?: Interviewer;
   /** Secret environment variables the node and graph let through (`env_passthrough`). */
   envPassthrough?: string[];
+  /** The node span's W3C trace context when the run is traced: an external agent gets it as `TRACEPARENT`. */
+  traceparent?: string;
   /** The run's process ledger, for backends that start processes (external agents). */
   processes?: Pick<ProcessLedger, 'add' | 'remove'>;
   /**

@@ -82,6 +82,11 @@ export interface HandlerServices {
   workingTree?: () => Promise<RunTree | undefined>;
   /** How commands are sandboxed (decision 0341); absent: the default, on where this machine has a sandbox. */
   sandbox?: SandboxSettings;
+  /**
+   * The W3C trace context of the node's span when the run is traced: tool commands and external agents
+   * get it as `TRACEPARENT`, so what they trace joins the run's trace.
+   */
+  traceparent?: (nodeId: string) => string | undefined;
   /** Run one parallel branch from `startNodeId` on an isolated context until a fan-in node or a dead end. */
   runBranch(request: {
     branchId: string;

@@ -11,10 +11,13 @@ import { registerAttachCommand } from './commands/attach.js';
 import { registerCompileCommand } from './commands/compile.js';
 import { registerDiffCommand } from './commands/diff.js';
 import { registerForkCommand } from './commands/fork.js';
+import { registerHelpCommand } from './commands/help.js';
+import { registerLspCommand } from './commands/lsp.js';
 import { registerResumeCommand } from './commands/resume.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerRunsCommand } from './commands/runs.js';
 import { registerServeCommand } from './commands/serve.js';
+import { registerTestCommand } from './commands/test.js';
 import { registerTokenCommand } from './commands/token.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { registerWorkerCommand } from './commands/worker.js';
@@ -34,9 +37,12 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerDiffCommand,
   registerValidateCommand,
   registerCompileCommand,
+  registerTestCommand,
   registerServeCommand,
   registerWorkerCommand,
   registerTokenCommand,
+  registerLspCommand,
+  registerHelpCommand,
 ];
 
 const PROGRAM_HELP = `
@@ -49,6 +55,7 @@ Examples:
   $ attractor validate examples/tour.dot
   $ attractor validate pipeline.dot --strict --json
   $ attractor compile pipeline.dot --format svg > pipeline.svg
+  $ attractor test examples/ --reporter junit --output test-results.xml
 
 Exit codes:
   0    success (validate: no errors; warnings allowed unless --strict)
@@ -61,26 +68,12 @@ Colours appear only when stdout is a terminal; NO_COLOR=1 turns them off, FORCE_
 `;
 
 /**
- * Runs the CLI with `argv` (without `node` and the script path) and resolves to the exit code.
- * Never throws and never calls `process.exit`, so tests can drive it in-process.
- *
- * @example
- * const code = await main(['validate', 'pipeline.dot', '--json']);
- * process.exitCode = code;
+ * The `attractor` program: every command with its flags and help, its output going to `ctx.io`, and
+ * errors thrown (as `CommanderError`) instead of exiting. `main()` parses with it; so does the test
+ * that checks the command lines the documents show, without running them.
  */
-export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
-  let exitCode = EXIT_OK;
+export function createProgram(ctx: CliContext): Command {
   const program = new Command('attractor');
-  const verbose = (): boolean => program.opts()['verbose'] === true || argv.includes('--verbose');
-  const ctx: CliContext = {
-    io,
-    colors: colorsFor(io),
-    verbose,
-    setExitCode: (code) => {
-      exitCode = code;
-    },
-  };
-
   program
     .description('Run LLM pipelines written as GraphViz DOT files, compiled to XState machines.')
     .version(packageVersion(), '-V, --version', 'print the version and exit')
@@ -90,14 +83,37 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
-      writeOut: (text) => io.stdout(text),
-      writeErr: (text) => io.stderr(text),
+      writeOut: (text) => ctx.io.stdout(text),
+      writeErr: (text) => ctx.io.stderr(text),
       // Parse errors are printed by presentUsageError below, in our format.
       outputError: () => {},
     })
     .addHelpText('after', PROGRAM_HELP);
-
   for (const register of COMMANDS) register(program, ctx);
+  return program;
+}
+
+/**
+ * Runs the CLI with `argv` (without `node` and the script path) and resolves to the exit code.
+ * Never throws and never calls `process.exit`, so tests can drive it in-process.
+ *
+ * @example
+ * const code = await main(['validate', 'pipeline.dot', '--json']);
+ * process.exitCode = code;
+ */
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  let exitCode = EXIT_OK;
+  // Read once the program has parsed `argv`; until then, from `argv` itself.
+  const verbose = (): boolean => program.opts()['verbose'] === true || argv.includes('--verbose');
+  const ctx: CliContext = {
+    io,
+    colors: colorsFor(io),
+    verbose,
+    setExitCode: (code) => {
+      exitCode = code;
+    },
+  };
+  const program = createProgram(ctx);
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

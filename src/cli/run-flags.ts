@@ -39,4 +39,8 @@ export interface RunFlags {
   allowRead?: string[];
   /** `--sandbox on|off` (default on; decision 0341). */
   sandbox?: 'on' | 'off';
+  /** `--otel`: export the run's trace (also on when OTEL_EXPORTER_OTLP_ENDPOINT is set). */
+  otel?: boolean;
+  /** `--otel-content`: prompts, responses and tool arguments in the trace. */
+  otelContent?: boolean;
 }

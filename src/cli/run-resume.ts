@@ -107,6 +107,7 @@ export async function runResume(
     ctx.io.stderr(
       `Not resumed: "${decision.node}" was not run again. The run is unchanged; resume it when it is safe.\n`,
     );
+    await built.options.telemetry?.shutdown();
     return EXIT_FAILURE;
   }
   const inspection = await openInspection(flags, ctx);
@@ -121,5 +122,9 @@ export async function runResume(
     }),
   );
   built.real?.setRunDir(run.runDir);
-  return finish(run, built.interviewer, printer, flags, ctx, inspection, tui);
+  try {
+    return await finish(run, built.interviewer, printer, flags, ctx, inspection, tui);
+  } finally {
+    await built.options.telemetry?.shutdown();
+  }
 }

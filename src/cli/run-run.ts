@@ -65,5 +65,9 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
     throw errorWithShownFile(error, source);
   }
   built.real?.setRunDir(run.runDir);
-  return finish(run, built.interviewer, printer, flags, ctx, inspection, tui);
+  try {
+    return await finish(run, built.interviewer, printer, flags, ctx, inspection, tui);
+  } finally {
+    await built.options.telemetry?.shutdown();
+  }
 }

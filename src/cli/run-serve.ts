@@ -6,7 +6,9 @@ import { startServer } from '../server/start-server.js';
 import { AttractorError } from '../shared/errors.js';
 import { refusePassthrough } from '../shared/process/filter-secret-env.js';
 import { serverSandbox } from '../shared/sandbox/server-sandbox.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import type { CliContext } from './cli-context.js';
+import { cliTelemetry } from './cli-telemetry.js';
 import type { ServeFlags } from './commands/serve.js';
 import { EXIT_OK } from './exit-codes.js';
 
@@ -55,8 +57,12 @@ async function serving(flags: ServeFlags, ctx: CliContext, port: number): Promis
     },
     // Runs that call models get the same coding agent, router and budget as `attractor run`: keys and
     // base URLs come from the server's environment only, never from a .env a run's agent could write
-    // (decision 0352); a missing key fails that run.
-    { realRuns: { workingDir: ctx.io.cwd, env: { ...ctx.io.env } }, sandbox },
+    // (decision 0005); a missing key fails that run.
+    {
+      realRuns: { workingDir: ctx.io.cwd, env: { ...ctx.io.env } },
+      sandbox,
+      ...(await withTelemetry(flags, ctx)),
+    },
   ).catch((error: unknown) => {
     if (AttractorError.isInstance(error) && error.code === 'PORT_IN_USE') {
       throw new AttractorError(
@@ -85,6 +91,11 @@ async function serving(flags: ServeFlags, ctx: CliContext, port: number): Promis
   });
   ctx.io.stderr('attractor serve: stopped\n');
   return EXIT_OK;
+}
+
+async function withTelemetry(flags: ServeFlags, ctx: CliContext): Promise<{ telemetry?: Telemetry }> {
+  const telemetry = await cliTelemetry(flags, ctx);
+  return telemetry ? { telemetry } : {};
 }
 
 /** A store URL as it may be printed: without its password. */

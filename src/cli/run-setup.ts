@@ -15,6 +15,7 @@ import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { CliContext } from './cli-context.js';
 import { cliSandbox } from './cli-sandbox.js';
+import { cliTelemetry } from './cli-telemetry.js';
 import type { RunFlags } from './run-flags.js';
 import {
   type AnsweringInterviewer,
@@ -73,7 +74,7 @@ function realSettings(
   return {
     workingDir,
     env: ctx.io.env,
-    // The person's own folder: its .env may hold their keys (never on serve or worker, decision 0352).
+    // The person's own folder: its .env may hold their keys (never on serve or worker, decision 0005).
     readDotEnv: true,
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.provider ? { provider: flags.provider } : {}),
@@ -107,6 +108,11 @@ async function prepareAgents(
 }
 
 /** Where a run that calls no model works: `--workdir`, else the current directory. */
+async function withTelemetry(flags: RunFlags, ctx: CliContext): Promise<Pick<RunOptions, 'telemetry'>> {
+  const telemetry = await cliTelemetry(flags, ctx);
+  return telemetry ? { telemetry } : {};
+}
+
 function workingDirOf(flags: RunFlags, ctx: CliContext): string {
   return flags.workdir ? path.resolve(ctx.io.cwd, flags.workdir) : ctx.io.cwd;
 }
@@ -188,6 +194,7 @@ export async function buildRun(
     },
     readScope: options.readScope,
     onEvent: learningRunDir(interviewer, onEvent),
+    ...(await withTelemetry(flags, ctx)),
     ...treeSettings(flags, ctx),
   };
   return {

@@ -3,8 +3,10 @@ import { isServerSecretName } from '../server/server-secret-names.js';
 import { AttractorError } from '../shared/errors.js';
 import { refusePassthrough } from '../shared/process/filter-secret-env.js';
 import { serverSandbox } from '../shared/sandbox/server-sandbox.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { startWorker } from '../worker/start-worker.js';
 import type { CliContext } from './cli-context.js';
+import { cliTelemetry } from './cli-telemetry.js';
 import type { WorkerFlags } from './commands/worker.js';
 import { EXIT_OK } from './exit-codes.js';
 
@@ -51,13 +53,14 @@ async function serving(
     store: flags.store,
     dataDir,
     sandbox: serverSandbox(flags.unsandboxed === true, dataDir, 'worker'),
+    ...(await withTelemetry(flags, ctx)),
     concurrency,
     leaseMs: lease * 1000,
     allowTools: flags.allowTools === true,
     allowDirs: (flags.allowDir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
     allowWorkdirs: (flags.allowWorkdir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
     // Agents work in each run's folder; provider keys and base URLs come from the worker's environment
-    // only, never from a .env file (decision 0352).
+    // only, never from a .env file (decision 0005).
     realRuns: { workingDir: ctx.io.cwd, env: { ...ctx.io.env } },
     ...(flags.gitRemote ? { gitRemote: remoteUrl(flags.gitRemote, ctx.io.cwd) } : {}),
     onError: (error) => ctx.io.stderr(`attractor worker: the PostgreSQL store: ${error.message}\n`),
@@ -79,6 +82,11 @@ async function serving(
   });
   ctx.io.stderr('attractor worker: stopped\n');
   return EXIT_OK;
+}
+
+async function withTelemetry(flags: WorkerFlags, ctx: CliContext): Promise<{ telemetry?: Telemetry }> {
+  const telemetry = await cliTelemetry(flags, ctx);
+  return telemetry ? { telemetry } : {};
 }
 
 /** A remote given as a relative folder is resolved here: git runs it from each run's own folder. */

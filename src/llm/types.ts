@@ -134,7 +134,7 @@ export interface Request {
   metadata?: Record<string, unknown>;
   /**
    * Keyed by provider name, passed through to that provider only, e.g.
-   * `{ anthropic: { autoCache: false, betaHeaders: ['x'] } }`.
+   * `{ anthropic: { auto_cache: false, beta_headers: ['x'] } }` (`autoCache`, `betaHeaders` too).
    */
   providerOptions?: Record<string, Record<string, unknown>>;
 }

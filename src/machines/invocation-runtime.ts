@@ -1,3 +1,4 @@
+import type { HandlerActorLogic } from '../actors/handler-actor-logic.js';
 import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import type { Outcome } from '../compiler/outcome.js';
 import type { GraphLookup } from './graph-lookup.js';
@@ -25,6 +26,19 @@ export interface HandlerActorOutput {
   retryJitter?: number;
   /** The working tree's snapshot after the visit (the run's own nodes that do work). */
   tree?: NodeTree;
+}
+
+/** The actor logic of a pipeline's `handler.<type>` actors. */
+export type PipelineHandlerActor = HandlerActorLogic<HandlerActorOutput, HandlerInvocationInput>;
+
+/** The input a persisted handler snapshot carried (the machine's snapshot check has vouched for its shape). */
+export function restoreInvocationInput(value: unknown): HandlerInvocationInput | undefined {
+  if (typeof value !== 'object' || value === null || !('node' in value) || !('context' in value))
+    return undefined;
+  const { node, context } = value;
+  return typeof node === 'string' && typeof context === 'object' && context !== null
+    ? ({ node, context } as HandlerInvocationInput)
+    : undefined;
 }
 
 /** What every handler actor of one pipeline (and its parallel branches) shares. */

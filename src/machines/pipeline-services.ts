@@ -37,6 +37,8 @@ export interface PipelineServices {
   processes?: HandlerServices['processes'];
   /** How commands are sandboxed (decision 0341); absent: on where this machine has a sandbox. */
   sandbox?: HandlerServices['sandbox'];
+  /** The trace context of a node's span, for what it starts (`TRACEPARENT`); absent: no trace. */
+  traceparent?: HandlerServices['traceparent'];
   /**
    * Receives the events handlers emit, and every event of parallel branches and child pipelines (tagged
    * `data.branch` / `data.parent`). The pipeline actor's own events are `actor.on('pipeline.event')`.

@@ -11,10 +11,11 @@ import { sendWhileActive } from '../machines/send-while-active.js';
 import { whenPipelineDone } from '../machines/watch-pipeline-actor.js';
 import { ArtifactStore } from '../shared/artifact-store.js';
 import { AttractorError } from '../shared/errors.js';
-import type { EmitEvent, EventKind } from '../shared/pipeline-event.js';
+import type { EmitEvent, EventKind, PipelineEvent } from '../shared/pipeline-event.js';
 import { ProcessLedger } from '../shared/process/process-ledger.js';
 import { stopLeftoverProcesses } from '../shared/process/stop-leftover-processes.js';
 import { sandboxOrDefault, sandboxSettingsForRun } from '../shared/sandbox/sandbox-settings.js';
+import type { RunTracer } from '../telemetry/run-tracer.js';
 import { type TreeCarrier, treeCarrier } from './carried-tree.js';
 import type { CheckpointParts } from './checkpoint-delta.js';
 import { enrichEvent } from './enrich-event.js';
@@ -117,6 +118,7 @@ function launch(
     graph.nodes.filter((n) => runsBuiltInRouting(options.registry, n.handler)).map((n) => n.id),
   );
   const runStartedAt = Date.now();
+  const tracer = options.telemetry?.traceRun();
   const nodeStartedAt = new Map<string, number>();
   // A listener that throws must not surface as an uncaught exception from inside XState while the run
   // goes on without its record: the first failure stops the run.
@@ -159,6 +161,7 @@ function launch(
       artifactCount: () => artifacts.list().length,
     });
     guarded('writing the event log', () => recorder.event(event));
+    if (tracer) traceEvent(tracer, event);
     // Whoever hears the run end finds every record on disk: from the end on, callbacks wait for them.
     if (TERMINAL_EVENTS.has(kind) && ours) delivering ??= recorder.recorded().catch(() => {});
     const onEvent = options.onEvent;
@@ -198,6 +201,7 @@ function launch(
       : {}),
     // A parallel node's isolated branches: the run's own tree when it keeps one, else one opened on demand.
     workingTree: async () => (tree ? tree.ready.then(() => tree?.tree()) : lazyTree()),
+    ...(tracer ? { traceparent: (nodeId: string) => tracer.traceparent(nodeId) } : {}),
     emit: emitEvent,
     signal: hard.signal,
   });
@@ -275,6 +279,7 @@ function launch(
     })
     .finally(async () => {
       budgetSignal?.removeEventListener('abort', onBudget);
+      tracer?.end();
       await tree?.idle();
       try {
         await recorder.close();
@@ -293,6 +298,15 @@ function launch(
     pause: () => actor.send({ type: 'PAUSE' }),
     cancel: () => stopNow(new AttractorError('CANCELLED', 'run cancelled'), { type: 'CANCEL' }),
   };
+}
+
+/** Tracing is the user's instrument, never the run's risk: a tracer that throws is left out of it. */
+function traceEvent(tracer: RunTracer, event: PipelineEvent): void {
+  try {
+    tracer.record(event);
+  } catch {
+    // The span tree misses this event; the run and its records do not.
+  }
 }
 
 /** How the run's snapshots travel (its record sink's bundles, or a git remote), when they do. */

@@ -10,6 +10,7 @@ import type { CompiledMachine } from '../machines/compile-machine.js';
 import type { PipelineMachineInput } from '../machines/machine-context.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import type { RunRecordSink } from './mirrored-run-recorder.js';
 import type { RunTreeSettings } from './run-tree-service.js';
 
@@ -90,6 +91,8 @@ export interface RunOptions {
   /** The pipeline's lint and scenario warnings, once, before the run's first event (also `PipelineRun.warnings`). */
   onWarnings?: (warnings: Diagnostic[]) => void;
   inspect?: (event: InspectionEvent) => void;
+  /** Where the run's trace goes (`createTelemetry`; `--otel` or the OTEL_EXPORTER_OTLP_* variables): none, no trace. */
+  telemetry?: Telemetry;
   /** Recorded in `manifest.json` under `options` (the CLI keeps `dry_run` and `scenario` there for resume). */
   manifestOptions?: Record<string, unknown>;
   /** Where tool commands run (default: the process's working directory). */

@@ -9,6 +9,7 @@ import type { PipelineRun, RunResult } from '../run/run-types.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { ApiError } from './api-error.js';
 import { HttpInterviewer } from './http-interviewer.js';
 import { summaryFromLog } from './logged-run-summary.js';
@@ -51,13 +52,15 @@ export interface RunExecutorOptions {
   sandbox?: SandboxSettings;
   /** Where runs' tool commands and agents work (`runWorkingDir`). */
   workingDirs: WorkingDirPolicy;
+  /** Where runs' traces go (`--otel`, OTEL_EXPORTER_OTLP_*); absent: not traced. */
+  telemetry?: Telemetry;
   /** A worker's runs stop at a gate (checkpointed, `waiting`) and continue when it is answered. */
   releaseAtGates: boolean;
   /** Hears that run `id` stopped executing here, once its record says how. */
   onStopped?: (id: string) => void;
   /**
-   * Runs that work in a folder of their own or a named one snapshot it after every node (decision
-   * 0331), and their snapshots travel with them (decision 0391): to the store, or to `remote`.
+   * Runs that work in a folder of their own or a named one snapshot it after every node, and
+   * their snapshots travel with them (decision 0331): to the store, or to `remote`.
    */
   snapshots?: { remote?: string };
 }
@@ -195,6 +198,7 @@ export class RunExecutor {
       recordSink: this.#store.recordSink?.(id),
       tree: this.#treeSettings(record, workingDir, runDir),
     });
+    if (this.#options.telemetry) runOptions.telemetry = this.#options.telemetry;
     if (resumed) {
       // A resumed run goes on from what its earlier attempts spent and when it first started.
       live.summary = summaryFromLog(runDir);

@@ -7,7 +7,7 @@ export const RunRequestOptionsSchema = z.object({
   model: z.string().optional(),
   dry_run: z.boolean().default(false),
   auto_approve: z.boolean().default(false),
-  /** A scenario file's JSON text (see README "Scenario files"). */
+  /** A scenario file's JSON text (docs/guides/pipelines.md, "Scenario files"). */
   scenario: z.string().optional(),
   max_cost_usd: z.number().positive().optional(),
   /** Values of the pipeline's declared parameters (graph attribute `vars`), as `--set` gives them. */

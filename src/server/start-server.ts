@@ -53,7 +53,7 @@ export interface RunningServer {
  */
 export async function startServer(
   input: ServerOptionsInput,
-  extra: Pick<LocalRunsOptions, 'realRuns' | 'sandbox'> = {},
+  extra: Pick<LocalRunsOptions, 'realRuns' | 'sandbox' | 'telemetry'> = {},
 ): Promise<RunningServer> {
   const parsed = ServerOptionsSchema.safeParse(input);
   if (!parsed.success) {
@@ -161,6 +161,7 @@ export async function startServer(
     async drain() {
       await manager.drain();
       await close();
+      await extra.telemetry?.shutdown();
     },
   };
 }
@@ -177,7 +178,7 @@ interface OpenedRuns {
  */
 async function openRuns(
   options: ServerOptions,
-  extra: Pick<LocalRunsOptions, 'realRuns' | 'sandbox'>,
+  extra: Pick<LocalRunsOptions, 'realRuns' | 'sandbox' | 'telemetry'>,
   workdirRoots: string[],
 ): Promise<OpenedRuns> {
   if (!options.store) {

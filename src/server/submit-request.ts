@@ -11,7 +11,7 @@ export const SubmitRequestSchema = z
     model: z.string().optional(),
     dry_run: z.boolean().optional(),
     auto_approve: z.boolean().optional(),
-    /** A scenario object (README "Scenario files") or its JSON text. */
+    /** A scenario object (docs/guides/pipelines.md, "Scenario files") or its JSON text. */
     scenario: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
     max_cost_usd: z.number().positive().optional(),
     /** Values of the pipeline's declared parameters (graph attribute `vars`), as `--set` gives them. */

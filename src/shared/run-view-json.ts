@@ -18,7 +18,7 @@ export const RunStatusSchema = z.enum([
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
 /**
- * The public JSON of one run (`GET /pipelines/{id}`, list items; README "The HTTP server"). The server's
+ * The public JSON of one run (`GET /pipelines/{id}`, list items; docs/guides/server.md). The server's
  * `runView` is typed by it and the web view reads it, so the two cannot drift apart.
  */
 export interface RunViewJson {

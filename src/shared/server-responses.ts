@@ -1,5 +1,5 @@
 /**
- * The JSON of the server's smaller answers that the web view reads (README "The HTTP server"). The
+ * The JSON of the server's smaller answers that the web view reads (docs/guides/server.md). The
  * routes build them with `satisfies`, so a field the server adds or renames is a type error in web/
  * rather than a silent `undefined`. A run's own JSON is `RunViewJson` (run-view-json.ts).
  */

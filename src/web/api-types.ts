@@ -7,7 +7,7 @@ import type {
 } from '../shared/server-responses.js';
 
 /**
- * The JSON the server answers with, as the web view reads it (README "The HTTP server"). Each is the
+ * The JSON the server answers with, as the web view reads it (docs/guides/server.md). Each is the
  * server's own type (`runView` returns a run's; the routes build the rest with `satisfies`), so this
  * view cannot lack or misname a field the server sends.
  */

@@ -9,6 +9,7 @@ import { ProcessLedger } from '../shared/process/process-ledger.js';
 import { stopLeftoverProcesses } from '../shared/process/stop-leftover-processes.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
 import { serverSandbox } from '../shared/sandbox/server-sandbox.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { WorkerRuns } from './worker-runs.js';
 
 export interface WorkerOptions {
@@ -29,10 +30,12 @@ export interface WorkerOptions {
   onError?: (error: Error) => void;
   /** A run whose worker died continues on another after this long (default 30 s). */
   leaseMs?: number;
-  /** Push runs' snapshots to this git remote (`--git-remote`) rather than the store (decision 0391). */
+  /** Push runs' snapshots to this git remote (`--git-remote`) rather than the store (decision 0331). */
   gitRemote?: string;
   /** How commands are sandboxed (`serverSandbox`, decision 0341); absent: a working sandbox or refusal. */
   sandbox?: SandboxSettings;
+  /** Where runs' traces go (`--otel`, OTEL_EXPORTER_OTLP_*); absent: not traced. */
+  telemetry?: Telemetry;
 }
 
 export interface RunningWorker {
@@ -82,6 +85,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     runs: remoteRuns(store, queue, options.leaseMs),
     ...(options.gitRemote ? { gitRemote: options.gitRemote } : {}),
     sandbox,
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
   });
   await queue.work(
     (job) => manager.execute(job.run_id, job.takeover ? { takeover: true } : {}),
@@ -94,6 +98,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       await manager.drain(graceMs);
       await queue.close();
       await store.close();
+      await options.telemetry?.shutdown();
     },
   };
 }

@@ -7,6 +7,7 @@ import type { RunStore } from '../server/run-store.js';
 import type { WorkingDirPolicy } from '../server/run-working-dir.js';
 import { AttractorError } from '../shared/errors.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 
 export interface WorkerRunsOptions {
   store: RunStore;
@@ -21,7 +22,9 @@ export interface WorkerRunsOptions {
   sandbox?: SandboxSettings;
   /** Where runs work: their own folder, or a `working_dir` inside an `--allow-workdir` folder. */
   workingDirs?: WorkingDirPolicy;
-  /** Push runs' snapshots to this git remote (`--git-remote`) rather than the store (decision 0391). */
+  /** Where runs' traces go; absent: not traced. */
+  telemetry?: Telemetry;
+  /** Push runs' snapshots to this git remote (`--git-remote`) rather than the store (decision 0331). */
   gitRemote?: string;
 }
 
@@ -56,6 +59,7 @@ export class WorkerRuns {
       allowDirs: options.allowDirs ?? [],
       ...(options.realRuns ? { realRuns: options.realRuns } : {}),
       ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+      ...(options.telemetry ? { telemetry: options.telemetry } : {}),
       workingDirs: options.workingDirs ?? { roots: [], perRun: true, who: 'this worker' },
       releaseAtGates: true,
       snapshots: options.gitRemote ? { remote: options.gitRemote } : {},

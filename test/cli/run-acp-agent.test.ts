@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureDist, ROOT } from '../helpers/ensure-dist.js';
+import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
 import { processAlive as alive } from '../helpers/process-alive.js';
 import { runCli } from './run-cli.js';
 
@@ -346,5 +347,20 @@ describe.concurrent('attractor run with an external ACP agent', () => {
     const prompts = r.log.filter((l) => l.method === 'session/prompt').map((l) => String(l.prompt));
     expect(prompts[1]).toMatch(/Completed stages[\s\S]*- one: success[\s\S]*Second/);
     expect(readFileSync(path.join(r.dir, 'runs', 'two', 'response.md'), 'utf8')).toBe('xx');
+  }, 60_000);
+
+  it("a traced run's agent starts inside the node's span (TRACEPARENT)", async () => {
+    const otlp = await startOtlpReceiver();
+    try {
+      const r = await run(pipeline(', agent_permissions="allow"'), [], {
+        OTEL_EXPORTER_OTLP_ENDPOINT: otlp.origin,
+      });
+      expect(r.code).toBe(0);
+      const work = otlp.spans.find((s) => s.attributes['attractor.node.id'] === 'work');
+      const initialize = r.log.find((l) => l.method === 'initialize');
+      expect(initialize?.traceparent).toBe(`00-${work?.traceId}-${work?.spanId}-01`);
+    } finally {
+      await otlp.close();
+    }
   }, 60_000);
 });

@@ -3,6 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, it } from 'vitest';
 import { liveTargets } from './live-targets.js';
+import {
+  smokeCommandTimeout,
+  smokeImageInput,
+  smokeSteering,
+  smokeSubagent,
+} from './smoke-agent-features.js';
 import { smokeAgent, smokeClient, smokePipeline } from './smoke-scenarios.js';
 
 // `npm run test:live`: every smoke test against each provider whose key is set; the others are reported
@@ -26,6 +32,10 @@ for (const target of liveTargets(process.env)) {
       it('coding agent: creates, edits and runs a file; a large read is truncated for the model', () =>
         smokeAgent(target, workspace()));
       it('pipeline: plan, implement (goal gate), review', () => smokePipeline(target, workspace()));
+      it('agent: a message steered in while it works is followed', () => smokeSteering(target, workspace()));
+      it('agent: a subagent does a delegated task', () => smokeSubagent(target, workspace()));
+      it('agent: a shell command is stopped at its timeout', () => smokeCommandTimeout(target, workspace()));
+      it('LLM client: an image in the request is seen', () => smokeImageInput(target));
     },
   );
 }

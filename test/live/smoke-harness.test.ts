@@ -12,6 +12,14 @@ import {
 } from '../helpers/fake-anthropic-server.js';
 import type { ScriptedReply, ScriptedServer } from '../helpers/sse.js';
 import { liveTargets } from './live-targets.js';
+import {
+  SMOKE_COMMAND_CEILING_MS,
+  STEERING,
+  smokeCommandTimeout,
+  smokeImageInput,
+  smokeSteering,
+  smokeSubagent,
+} from './smoke-agent-features.js';
 import { smokeAgent, smokeClient, smokePipeline } from './smoke-scenarios.js';
 
 /**
@@ -82,16 +90,16 @@ describe('the live smoke harness against the local Anthropic stand-in', () => {
 
   it('coding agent smoke test', async () => {
     const { target } = await anthropicTarget(
-      call('write_file', { path: 'hello.mjs', content: "console.log('Hello');\n" }),
+      call('write_file', { file_path: 'hello.mjs', content: "console.log('Hello');\n" }),
       text('Created hello.mjs.'),
       call('edit_file', {
-        path: 'hello.mjs',
+        file_path: 'hello.mjs',
         old_string: "console.log('Hello');",
         new_string: "console.log('Hello');\nconsole.log('Goodbye');",
       }),
       call('shell', { command: 'node hello.mjs' }),
       text('It prints Hello, then Goodbye.'),
-      call('read_file', { path: 'big.txt' }),
+      call('read_file', { file_path: 'big.txt' }),
       text('About 100,000 characters, all x.'),
     );
     await smokeAgent(target, workspace());
@@ -100,12 +108,70 @@ describe('the live smoke harness against the local Anthropic stand-in', () => {
   it('pipeline smoke test', async () => {
     const { target, server } = await anthropicTarget(
       text('1. Write hello.mjs. 2. Run it. 3. Check the output.'),
-      call('write_file', { path: 'hello.mjs', content: "console.log('Hello, World!');\n" }),
+      call('write_file', { file_path: 'hello.mjs', content: "console.log('Hello, World!');\n" }),
       text('Wrote hello.mjs.'),
       call('shell', { command: 'node hello.mjs' }),
       text('hello.mjs prints Hello, World!'),
     );
     await smokePipeline(target, workspace());
     expect(server.requests).toHaveLength(5);
+  });
+
+  it('steering: a message steered in after the first tool round reaches the model', async () => {
+    const { target, server } = await anthropicTarget(
+      call('write_file', { file_path: 'a.txt', content: 'one\n' }),
+      call('write_file', { file_path: 'b.txt', content: 'two\n' }),
+      text('Created a.txt and b.txt.'),
+    );
+    await smokeSteering(target, workspace());
+    expect(JSON.stringify(server.requests[1]!.body)).toContain(STEERING);
+    expect(JSON.stringify(server.requests[0]!.body)).not.toContain(STEERING);
+  });
+
+  it('subagent: the parent spawns one and waits; the subagent writes the file', async () => {
+    const { target, server } = await anthropicTarget(
+      anthropicStreamReply({
+        content: [
+          {
+            type: 'tool_use',
+            id: 'toolu_spawn',
+            name: 'spawn_agent',
+            input: { task: 'Create sub.txt: delegated' },
+          },
+          { type: 'tool_use', id: 'toolu_wait', name: 'wait', input: { agent_id: 'agent-1' } },
+        ],
+        stop_reason: 'tool_use',
+      }),
+      call('write_file', { file_path: 'sub.txt', content: 'delegated\n' }),
+      text('Created sub.txt.'),
+      text('The subagent answered: Created sub.txt.'),
+    );
+    await smokeSubagent(target, workspace());
+    // The subagent's first request is its own conversation: the task, not the parent's.
+    expect(JSON.stringify(server.requests[1]!.body)).toContain('Create sub.txt: delegated');
+    expect(JSON.stringify(server.requests[1]!.body)).not.toContain('Delegate this to a subagent');
+  });
+
+  it('command timeout: a sleep asked for 60 s is stopped at the session ceiling', async () => {
+    const { target } = await anthropicTarget(
+      call('shell', { command: 'sleep 30 && echo finished > late.txt', timeout_ms: 60_000 }),
+      text(`The command timed out after ${SMOKE_COMMAND_CEILING_MS} ms.`),
+    );
+    await smokeCommandTimeout(target, workspace());
+  });
+
+  it('image input: the PNG reaches the provider as an image block', async () => {
+    const { target, server } = await anthropicTarget(
+      anthropicJsonReply({ content: [{ type: 'text', text: 'Red.' }] }),
+    );
+    await smokeImageInput(target);
+    const content = (server.requests[0]!.body as { messages: Array<{ content: unknown[] }> }).messages[0]!
+      .content;
+    expect(content).toContainEqual(
+      expect.objectContaining({
+        type: 'image',
+        source: expect.objectContaining({ type: 'base64', media_type: 'image/png' }),
+      }),
+    );
   });
 });

@@ -6,7 +6,7 @@ import { createSimulatedBackend } from '../../src/actors/simulated/simulated-bac
 import { resumePipeline, startPipeline } from '../../src/run/engine.js';
 import { runDot, tempDir } from '../helpers/run-helpers.js';
 
-/** The README's fix loop: a test that always fails sends the run back to implement. */
+/** The fix loop of docs/guides/pipelines.md: a test that always fails sends the run back to implement. */
 const loop = (implementAttrs: string, graphAttrs = '', extra = '') => `digraph fix {
   graph [goal="g"${graphAttrs}]
   start [shape=Mdiamond]
@@ -145,7 +145,7 @@ describe('max_visits bounds a loop through a conditional edge', () => {
     expect(ranAfter).toBe(1);
   });
 
-  it("the README's example with a test that always fails: 5 implement runs, then the gate fails the run", async () => {
+  it("the pipelines guide's example with a test that always fails: 5 implement runs, then the gate fails the run", async () => {
     const source = `digraph ship_feature {
       graph [goal="Add a /health endpoint"]
       start     [shape=Mdiamond]

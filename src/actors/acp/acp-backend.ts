@@ -95,7 +95,10 @@ export function createAcpBackend(options: AcpBackendOptions): CodergenBackend {
         stageDir: request.stageDir,
         // A continued session already holds the thread's history; a new one needs the summary.
         prompt: (resumed) => composeAgentPrompt(request, { withSummary: !resumed }),
-        agentEnv: definedEnv(baseEnv),
+        agentEnv: {
+          ...definedEnv(baseEnv),
+          ...(request.traceparent ? { TRACEPARENT: request.traceparent } : {}),
+        },
         terminalEnv: filterSecretEnv(baseEnv, request.envPassthrough ?? []),
         mcpServers: options.config.mcpServers.map(toMcpServer),
         policy: policy === 'ask' && options.autoApprove ? 'allow' : policy,

@@ -1,6 +1,6 @@
 /**
  * The external coding agents Attractor knows by name, with the command that starts each in Agent Client
- * Protocol mode and how to install it. README "Bring your own coding agent" lists the same commands (a
+ * Protocol mode and how to install it. docs/guides/external-agents.md lists the same commands (a
  * test keeps them in step). Gemini CLI speaks ACP itself (`--acp`; older releases called the flag
  * `--experimental-acp`); Claude Code and Codex speak it through adapters published by the ACP project.
  */

@@ -42,6 +42,7 @@ export function createLlmRouter(options: LlmRouterOptions): Rank {
     }
     const call = async () => {
       try {
+        const startedAt = Date.now();
         const response = await options.client.complete(
           {
             model: resolved.model!,
@@ -62,6 +63,7 @@ export function createLlmRouter(options: LlmRouterOptions): Rank {
             provider: response.provider,
             usage: response.usage,
             cost_usd: cost,
+            duration_ms: Date.now() - startedAt,
             phase: 'router',
           },
           node,

@@ -4,7 +4,7 @@ import { writeFileAtomicAsync } from '../../shared/atomic-write.js';
 import { parseEnvPassthrough } from '../../shared/process/filter-secret-env.js';
 import { removeFileAsync } from '../../shared/remove-file.js';
 import { nodeSandbox, sandboxOrDefault } from '../../shared/sandbox/sandbox-settings.js';
-import type { NodeHandler } from '../handler-types.js';
+import type { HandlerServices, NodeHandler } from '../handler-types.js';
 import { expandContextKeys } from '../prompt/expand-context-keys.js';
 import { renderContextSummary } from '../prompt/render-context-summary.js';
 import { resolvePromptTemplate } from '../prompt/resolve-prompt-template.js';
@@ -55,6 +55,7 @@ export const codergenHandler: NodeHandler = async (input) => {
     ...(input.workingDir ? { workingDir: input.workingDir } : {}),
     interviewer: services.interviewer,
     ...(services.processes ? { processes: services.processes } : {}),
+    ...traceparentOf(services, node.id),
     sandbox: (workingDirs: readonly string[]) =>
       nodeSandbox(sandboxOrDefault(services.sandbox), node.attrs, graph.attrs, workingDirs),
     envPassthrough: [
@@ -85,3 +86,8 @@ export const codergenHandler: NodeHandler = async (input) => {
   await writeStatusFileAsync(statusPath, outcome, result.usage ? { usage: result.usage } : undefined);
   return outcome;
 };
+
+function traceparentOf(services: HandlerServices, nodeId: string): { traceparent?: string } {
+  const traceparent = services.traceparent?.(nodeId);
+  return traceparent === undefined ? {} : { traceparent };
+}

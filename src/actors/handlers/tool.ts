@@ -18,6 +18,10 @@ export interface ToolHandlerOptions {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
+/** A traced run's context for the command, so a traced command's spans join the run's trace. */
+const traceparentEnv = (traceparent: string | undefined): Record<string, string> =>
+  traceparent === undefined ? {} : { TRACEPARENT: traceparent };
+
 const lastLine = (text: string): string => text.trimEnd().split('\n').at(-1) ?? '';
 
 /**
@@ -53,6 +57,7 @@ export function createToolHandler(options: ToolHandlerOptions = {}): NodeHandler
       env: {
         ...filterSecretEnv(baseEnv, passthrough),
         ...pipelineValuesEnv(graph, context),
+        ...traceparentEnv(services.traceparent?.(node.id)),
       },
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       signal,

@@ -60,11 +60,13 @@ async function processInput(rt: SessionRuntime, text: string, signal: AbortSigna
       return 'done';
     }
     let phase = 'compaction';
+    let modelCallStartedAt = Date.now();
     let response: Response;
     let maxTokens: number;
     try {
       if (rt.config.enableCompaction && wouldOverflow(rt)) await compactHistory(rt, signal);
       phase = 'llm';
+      modelCallStartedAt = Date.now();
       const turn = new ModelTurn(rt, signal);
       maxTokens = turn.maxTokens;
       await turn.done;
@@ -83,7 +85,7 @@ async function processInput(rt: SessionRuntime, text: string, signal: AbortSigna
     rt.turnCount += 1;
     // One clock reading for what happens in this synchronous step: USAGE, the turn, the tool calls' starts.
     const now = Date.now();
-    rt.recordUsage(response, 'turn', now);
+    rt.recordUsage(response, 'turn', now, modelCallStartedAt);
     // A `length` finish: the answer stopped at the output limit, maybe in the middle of a tool call.
     const cutOff = response.finishReason.reason === 'length';
     const cut = cutToolCall(response);

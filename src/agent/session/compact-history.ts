@@ -86,6 +86,7 @@ export async function compactHistory(
     const half = Math.floor(maxChars / 2);
     transcript = `${transcript.slice(0, half)}\n[... middle of the transcript cut ...]\n${transcript.slice(-half)}`;
   }
+  const startedAt = Date.now();
   const response = await rt.client.complete(
     {
       model: rt.model,
@@ -95,7 +96,7 @@ export async function compactHistory(
     },
     { signal },
   );
-  rt.recordUsage(response, 'compaction');
+  rt.recordUsage(response, 'compaction', undefined, startedAt);
   rt.history = [Turns.system(`${COMPACTION_SUMMARY_HEADER}\n\n${response.text}`), ...rt.history.slice(split)];
   rt.contextWindow.reset();
   rt.emit(AgentEventKind.COMPACTION, {

@@ -38,8 +38,11 @@ export interface SessionRuntime {
   systemPrompt: string;
   /** `atMs`: the time, when the caller already read the clock in the same synchronous step. */
   emit<K extends AgentEventKind>(kind: K, data: AgentEventData<K>, atMs?: number): void;
-  /** Adds a response's usage to the session's totals and emits USAGE. */
-  recordUsage(response: Response, phase: 'turn' | 'compaction', atMs?: number): void;
+  /**
+   * Adds a response's usage to the session's totals and emits USAGE. `startedAtMs`: when the call was
+   * made (the event then carries its duration).
+   */
+  recordUsage(response: Response, phase: 'turn' | 'compaction', atMs?: number, startedAtMs?: number): void;
   /** Steering messages queued since the last drain, oldest first. */
   takeSteering(): readonly string[];
   /** The next queued follow-up input, if any. */

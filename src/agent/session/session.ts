@@ -109,7 +109,8 @@ class AgentSession implements Session {
       reasoningEffort: this.config.reasoningEffort,
       systemPrompt: '',
       emit: (kind, data, atMs) => this.emit(kind, data, atMs),
-      recordUsage: (response, phase, atMs) => this.recordUsage(response, phase, atMs),
+      recordUsage: (response, phase, atMs, startedAtMs) =>
+        this.recordUsage(response, phase, atMs, startedAtMs),
       takeSteering: () => (this.steering.length === 0 ? NO_STEERING : this.steering.splice(0)),
       takeFollowUp: () => this.followUps.shift(),
     };
@@ -274,7 +275,12 @@ class AgentSession implements Session {
     return child;
   }
 
-  private recordUsage(response: Response, phase: 'turn' | 'compaction', atMs?: number): void {
+  private recordUsage(
+    response: Response,
+    phase: 'turn' | 'compaction',
+    atMs?: number,
+    startedAtMs?: number,
+  ): void {
     const cost = estimateCost(response.model, response.usage);
     this.addUsage(response.usage, cost);
     this.emit(
@@ -284,6 +290,7 @@ class AgentSession implements Session {
         provider: response.provider,
         usage: response.usage,
         cost_usd: cost,
+        ...(startedAtMs === undefined ? {} : { duration_ms: (atMs ?? Date.now()) - startedAtMs }),
         phase,
       },
       atMs,

@@ -41,7 +41,24 @@ export interface ToolSpec<S extends z.ZodObject> {
   name: string;
   description: string;
   parameters: S;
+  /**
+   * Earlier names of parameters, still accepted from callers that use them: old name → its name in
+   * `parameters`. The model's schema shows only the new names; a call that gives both keeps the new one.
+   */
+  aliases?: Readonly<Record<string, keyof z.input<S> & string>>;
   execute(args: z.output<S>, ctx: ToolContext): Promise<AgentToolResult>;
+}
+
+/** `raw` with each alias renamed to its parameter's name, unless that name is given too. */
+function renameAliases(raw: unknown, aliases: Readonly<Record<string, string>>): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const renamed: Record<string, unknown> = { ...raw };
+  for (const [old, current] of Object.entries(aliases)) {
+    if (!(old in renamed)) continue;
+    if (!(current in renamed)) renamed[current] = renamed[old];
+    delete renamed[old];
+  }
+  return renamed;
 }
 
 /**
@@ -61,10 +78,14 @@ export function defineTool<S extends z.ZodObject>(spec: ToolSpec<S>): AgentTool<
     string,
     unknown
   >;
+  const { aliases } = spec;
+  const parameters: z.ZodType<z.output<S>> = aliases
+    ? z.preprocess((raw) => renameAliases(raw, aliases), spec.parameters)
+    : (spec.parameters as unknown as z.ZodType<z.output<S>>);
   return {
     name: spec.name,
     description: spec.description,
-    parameters: spec.parameters as unknown as z.ZodType<z.output<S>>,
+    parameters,
     jsonSchema: { type: 'object', ...jsonSchema },
     execute: spec.execute,
   };

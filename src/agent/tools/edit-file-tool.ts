@@ -16,12 +16,13 @@ export const editFileTool = defineTool({
   description:
     'Replace text in a file. old_string must match the file (whitespace included; whole lines that differ only in whitespace are accepted when unambiguous) and be unique, unless replace_all is true. Include enough surrounding lines to make it unique.',
   parameters: z.object({
-    path: z.string().min(1).describe('Path to the file to edit.'),
+    file_path: z.string().min(1).describe('Path to the file to edit.'),
     old_string: z.string().min(1).describe('Exact text to find. Must be unique unless replace_all=true.'),
     new_string: z.string().describe('Replacement text.'),
     replace_all: z.boolean().optional().describe('Replace all occurrences. Default: false.'),
   }),
-  async execute({ path, old_string, new_string, replace_all = false }, { env }) {
+  aliases: { path: 'file_path' },
+  async execute({ file_path: path, old_string, new_string, replace_all = false }, { env }) {
     let text: string;
     try {
       text = await env.readFile(path);

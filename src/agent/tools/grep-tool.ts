@@ -10,11 +10,12 @@ export const grepTool = defineTool({
   parameters: z.object({
     pattern: z.string().min(1).describe('Regular expression pattern to search for.'),
     path: z.string().optional().describe('File or directory to search in. Default: working directory.'),
-    include: z.string().optional().describe('Glob pattern to filter files (e.g. "*.ts").'),
+    glob_filter: z.string().optional().describe('Glob pattern to filter files (e.g. "*.ts").'),
     case_insensitive: z.boolean().optional().describe('Ignore case. Default: false.'),
     max_results: z.number().int().min(1).optional().describe('Maximum number of matches. Default: 100.'),
   }),
-  async execute({ pattern, path, include, case_insensitive, max_results = 100 }, { env }) {
+  aliases: { include: 'glob_filter' },
+  async execute({ pattern, path, glob_filter: include, case_insensitive, max_results = 100 }, { env }) {
     try {
       new RegExp(pattern);
     } catch (error) {

@@ -15,7 +15,7 @@ export const readFileTool = defineTool({
   description:
     'Read a text file and return its lines numbered like `cat -n`. Use offset and limit to read a window of a large file.',
   parameters: z.object({
-    path: z.string().min(1).describe('Absolute or relative path to the file.'),
+    file_path: z.string().min(1).describe('Absolute or relative path to the file.'),
     offset: z.number().int().min(1).optional().describe('1-based line number to start reading from.'),
     limit: z
       .number()
@@ -24,7 +24,8 @@ export const readFileTool = defineTool({
       .optional()
       .describe(`Maximum number of lines to read (default ${DEFAULT_READ_LIMIT}).`),
   }),
-  async execute({ path, offset = 1, limit = DEFAULT_READ_LIMIT }, { env }) {
+  aliases: { path: 'file_path' },
+  async execute({ file_path: path, offset = 1, limit = DEFAULT_READ_LIMIT }, { env }) {
     let text: string;
     try {
       text = await env.readFile(path);

@@ -7,10 +7,11 @@ export const writeFileTool = defineTool({
   description:
     'Create a file or replace its whole content. Parent directories are created. Prefer editing for small changes to existing files.',
   parameters: z.object({
-    path: z.string().min(1).describe('Absolute or relative path for the file.'),
+    file_path: z.string().min(1).describe('Absolute or relative path for the file.'),
     content: z.string().describe('The full content to write.'),
   }),
-  async execute({ path, content }, { env }) {
+  aliases: { path: 'file_path' },
+  async execute({ file_path: path, content }, { env }) {
     try {
       await env.writeFile(path, content);
     } catch (error) {

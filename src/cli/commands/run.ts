@@ -35,7 +35,7 @@ values.
               commands (each is recorded in <node>/command.sh and counts as exit code 0
               with empty output), and human gates take their first option unless
               --scenario answers them. --model and --provider apply to real runs only.
---scenario F  scripted outcomes per node and answers per gate (see README); implies the
+--scenario F  scripted outcomes per node and answers per gate (docs/guides/pipelines.md); implies the
               simulated backend for codergen nodes.
 --allow-read DIR  the files a pipeline names (@file prompts, child DOT files) must lie in
               its folder or the working directory; this allows one more folder (repeatable).
@@ -123,6 +123,8 @@ export function addRunFlags(command: Command, options: { runDir: boolean } = { r
       'another folder the pipeline may name files in (repeatable; default: its folder and the working directory)',
       collectRepeated,
     )
+    .option('--otel', 'export the run as an OpenTelemetry trace (OTLP/HTTP; docs/guides/tracing.md)')
+    .option('--otel-content', 'put prompts, responses and tool arguments in the trace (off by default)')
     .option('--json', 'print one JSON event per line on stdout, nothing else')
     .option('--no-tui', 'plain progress lines even on a terminal')
     .option('--inspect [port]', 'serve live XState inspection events on 127.0.0.1 (default port 8080)')

@@ -20,7 +20,7 @@ names on a loopback address, and --allowed-host names); requests that change som
 Content-Type: application/json and, from a browser, the server's own Origin or a --cors-origin.
 With a token, everything but the page at / and /healthz needs "Authorization: Bearer <token>"
 (401 otherwise); the web view asks for the token. Submitted pipelines read named files
-(@file prompts, child DOT files) only inside the --allow-dir folders. See the README's Security section.
+(@file prompts, child DOT files) only inside the --allow-dir folders. See docs/guides/security.md.
 
 Tool commands and agents work in the server's working directory, or in the "working_dir" a
 submission names: an absolute path that, symlinks resolved, lies inside an --allow-workdir folder
@@ -29,8 +29,7 @@ submission names: an absolute path that, symlinks resolved, lies inside an --all
 With --store postgres://…, runs, their events, checkpoints, stage records, questions and answers
 are kept in that database (its schema is created or upgraded at start); run directories under
 --data-dir are working copies. Runs execute on workers, which check a "working_dir" against their
-own --allow-workdir folders (the server checks only its shape). See the README's "Running on
-several machines".
+own --allow-workdir folders (the server checks only its shape). See docs/guides/server.md.
 
 SIGTERM drains: no new runs, running ones pause at their next node with a checkpoint, then exit.
 `;
@@ -51,6 +50,8 @@ export interface ServeFlags {
   corsOrigin?: string[];
   resumeInterrupted?: boolean;
   unsandboxed?: boolean;
+  otel?: boolean;
+  otelContent?: boolean;
 }
 
 export function registerServeCommand(program: Command, ctx: CliContext): void {
@@ -78,6 +79,8 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     )
     .option('--max-concurrent-runs <n>', 'runs executing at once; the rest queue', '4')
     .option('--allow-tools', 'run tool commands of submitted pipelines (refused with 403 otherwise)')
+    .option('--otel', 'export runs as OpenTelemetry traces (OTLP/HTTP; docs/guides/tracing.md)')
+    .option('--otel-content', 'put prompts, responses and tool arguments in the traces (off by default)')
     .option(
       '--unsandboxed',
       'start without a sandbox, and honour pipelines\' sandbox="off" (docs/guides/security.md)',

@@ -23,7 +23,7 @@ Examples:
   $ attractor worker --store postgres://attractor@db.internal/attractor --allow-tools --allow-workdir /srv/checkouts
 
 SIGTERM drains: no new runs, running ones pause at their next node with a checkpoint, then exit.
-See the README's "Running on several machines".
+See docs/guides/server.md.
 `;
 
 export interface WorkerFlags {
@@ -33,6 +33,8 @@ export interface WorkerFlags {
   leaseSeconds: string;
   allowTools?: boolean;
   unsandboxed?: boolean;
+  otel?: boolean;
+  otelContent?: boolean;
   allowDir?: string[];
   allowWorkdir?: string[];
   gitRemote?: string;
@@ -47,6 +49,8 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
     .option('--concurrency <n>', 'runs executing at once on this worker', '4')
     .option('--lease-seconds <n>', 'a run continues on another worker this long after its worker died', '30')
     .option('--allow-tools', 'run tool commands of the pipelines it executes (they fail otherwise)')
+    .option('--otel', 'export runs as OpenTelemetry traces (OTLP/HTTP; docs/guides/tracing.md)')
+    .option('--otel-content', 'put prompts, responses and tool arguments in the traces (off by default)')
     .option(
       '--unsandboxed',
       'start without a sandbox, and honour pipelines\' sandbox="off" (docs/guides/security.md)',

@@ -111,6 +111,8 @@ export const agentEventSchemas = {
     provider: z.string().optional(),
     usage: tokenUsage.optional(),
     cost_usd: z.number().optional(),
+    /** How long the model call took, from its request to its last byte (traces start its span there). */
+    duration_ms: z.number().optional(),
     phase: z.string().optional(),
     subagent_id: z.string().optional(),
     node_totals: usageTotals.optional(),

@@ -6,7 +6,7 @@ import { lifecycleEventSchemas } from './lifecycle-event-schemas.js';
 /**
  * Every event kind a run writes, and the schema of its `data`. This map is the event protocol: the
  * types of `emit`, `PipelineEvent` and the schema of an `events.jsonl` line all come from it, and a
- * test checks the README's events table against it.
+ * test checks the events table of docs/guides/runs.md against it.
  */
 export const eventDataSchemas = {
   ...lifecycleEventSchemas,

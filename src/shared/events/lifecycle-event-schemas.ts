@@ -29,7 +29,7 @@ export const routingStep = z.enum([
   'goal_gate',
 ]);
 
-/** The run's own life: start and end, each node visit, routing, checkpoints (README "Events"). */
+/** The run's own life: start and end, each node visit, routing, checkpoints (docs/guides/runs.md, "Events"). */
 export const lifecycleEventSchemas = {
   'pipeline.start': eventData(runStart),
   'pipeline.resume': eventData({

@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_AGENTS } from '../../../src/actors/acp/builtin-agents.js';
 
-const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+/** The guide that lists the built-in agents (docs/guides/external-agents.md). */
+const GUIDE = readFileSync(new URL('../../../docs/guides/external-agents.md', import.meta.url), 'utf8');
 
 describe('built-in agents', () => {
-  it('README documents exactly the default commands and install lines the code uses', () => {
-    const rows = [...README.matchAll(/^\| `(\w+)` \([^)]*\) \| `([^`]+)` \| `([^`]+)` \|$/gm)].map((m) => ({
+  it('the external agents guide documents exactly the default commands and install lines the code uses', () => {
+    const rows = [...GUIDE.matchAll(/^\| `(\w+)` \([^)]*\) \| `([^`]+)` \| `([^`]+)` \|$/gm)].map((m) => ({
       name: m[1],
       command: m[2],
       install: m[3],

@@ -33,7 +33,7 @@ describe('read_file', () => {
     [{ path: '../x' }, /^Error: path is outside the working directory/],
     [{ path: 'a.txt', offset: 9 }, 'Error: offset 9 is past the end of a.txt (1 lines)'],
     [{ path: 'a.txt', offset: 0 }, /^Invalid arguments for tool: read_file: offset: /],
-    [{}, /^Invalid arguments for tool: read_file: path: /],
+    [{}, /^Invalid arguments for tool: read_file: file_path: /],
   ])('%j → %s', async (args, expected) => {
     writeFileSync(join(ws.dir, 'a.txt'), 'only');
     const result = await read(args);

@@ -63,13 +63,13 @@ async function record(): Promise<string> {
           type: 'tool_use',
           id: 'toolu_impl_1',
           name: 'write_file',
-          input: { path: 'slugify.mjs', content: BUGGY },
+          input: { file_path: 'slugify.mjs', content: BUGGY },
         },
         {
           type: 'tool_use',
           id: 'toolu_impl_2',
           name: 'write_file',
-          input: { path: 'slugify.test.mjs', content: TEST },
+          input: { file_path: 'slugify.test.mjs', content: TEST },
         },
       ],
       stop_reason: 'tool_use',
@@ -81,7 +81,9 @@ async function record(): Promise<string> {
     }),
     // fix: reads the code, spots the missing lower-casing, edits it.
     anthropicStreamReply({
-      content: [{ type: 'tool_use', id: 'toolu_fix_1', name: 'read_file', input: { path: 'slugify.mjs' } }],
+      content: [
+        { type: 'tool_use', id: 'toolu_fix_1', name: 'read_file', input: { file_path: 'slugify.mjs' } },
+      ],
       stop_reason: 'tool_use',
       usage: usage(2300, 40),
     }),
@@ -92,7 +94,7 @@ async function record(): Promise<string> {
           id: 'toolu_fix_2',
           name: 'edit_file',
           input: {
-            path: 'slugify.mjs',
+            file_path: 'slugify.mjs',
             old_string: '  return text\n',
             new_string: '  return text\n    .toLowerCase()\n',
           },

@@ -24,6 +24,16 @@ function anthropicOptions(request: Request): Record<string, unknown> {
   return request.providerOptions?.['anthropic'] ?? {};
 }
 
+/**
+ * The `anthropic-beta` values asked for: the spec's `beta_headers`, and `betaHeaders` as this client first
+ * spelled it; each a list of names (or one name).
+ */
+function betaHeaders(options: Record<string, unknown>): string[] {
+  return [options['beta_headers'], options['betaHeaders']].flatMap((value) =>
+    Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : [],
+  );
+}
+
 function toolChoice(request: Request): Anthropic.ToolChoice | undefined {
   const choice = request.toolChoice;
   if (!choice) return undefined;
@@ -116,9 +126,7 @@ export function buildAnthropicRequest(request: Request): AnthropicRequestPlan {
       format: { type: 'json_schema', schema: request.responseFormat.jsonSchema },
     };
   }
-  const betas = new Set<string>(
-    Array.isArray(options['betaHeaders']) ? (options['betaHeaders'] as unknown[]).map(String) : [],
-  );
+  const betas = new Set<string>(betaHeaders(options));
   const autoCache = options['autoCache'] !== false && options['auto_cache'] !== false;
   if (autoCache && placeCacheBreakpoints(params)) betas.add(PROMPT_CACHING_BETA);
   const passthrough = options['params'];

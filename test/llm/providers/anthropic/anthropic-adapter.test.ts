@@ -111,6 +111,20 @@ describe('AnthropicAdapter against a local Messages API', () => {
     expect(server.requests[0]!.headers['anthropic-beta']).toBeUndefined();
   });
 
+  it.each([
+    ['beta_headers (the spec)', { beta_headers: ['files-api-2025-04-14', 'context-1m-2025-08-07'] }],
+    ['betaHeaders', { betaHeaders: ['files-api-2025-04-14', 'context-1m-2025-08-07'] }],
+  ])('sends providerOptions.anthropic.%s as the anthropic-beta header', async (_name, options) => {
+    server.enqueue(anthropicJsonReply({ content: [{ type: 'text', text: 'ok' }] }));
+    await client().complete({
+      model: MODEL,
+      messages: [Message.user('Hi')],
+      providerOptions: { anthropic: { ...options, auto_cache: false } },
+    });
+    expect(server.requests[0]!.headers['anthropic-beta']).toBe('files-api-2025-04-14,context-1m-2025-08-07');
+    expect(JSON.stringify(body())).not.toContain('files-api');
+  });
+
   it('streams text as start/delta/end whose deltas concatenate to the final text', async () => {
     server.enqueue(
       anthropicStreamReply({ content: [{ type: 'text', text: 'Streaming works fine' }] }, { chunkSize: 5 }),

@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import type { IdGenerator } from '@opentelemetry/sdk-trace-node';
+import type { RootIds } from './trace-ids.js';
+
+/**
+ * Random ids, except for the root span of a run: its ids are pinned just around its `startSpan` (the
+ * SDK asks for a root's span id and trace id synchronously inside it, each once), so a later execution
+ * can link to it by the run's id alone (`rootIdsOf`).
+ */
+export class PinnedIdGenerator implements IdGenerator {
+  #traceId: string | undefined;
+  #spanId: string | undefined;
+
+  /** Runs `start` with the next trace id and the next span id taken from `ids`. */
+  withRootIds<T>(ids: RootIds, start: () => T): T {
+    this.#traceId = ids.traceId;
+    this.#spanId = ids.spanId;
+    try {
+      return start();
+    } finally {
+      this.#traceId = undefined;
+      this.#spanId = undefined;
+    }
+  }
+
+  generateTraceId(): string {
+    const pinned = this.#traceId;
+    this.#traceId = undefined;
+    return pinned ?? randomBytes(16).toString('hex');
+  }
+
+  generateSpanId(): string {
+    const pinned = this.#spanId;
+    this.#spanId = undefined;
+    return pinned ?? randomBytes(8).toString('hex');
+  }
+}
