@@ -5,12 +5,12 @@ import type { RunService } from '../run-service.js';
 import { fourEyesRefusal } from './four-eyes.js';
 import { requestPrincipal } from './principal.js';
 
-/** Who started a run, as its record says (`started_by`, recorded per request: decision 0410). */
+/** Who started a run, as its record says (`started_by`, recorded per request by the server). */
 export type RunStarter = (record: RunRecord) => string | undefined;
 
 /**
  * `started_by` when the record carries it. Read by name rather than as a typed field: the record gains
- * it with the identity work of decision 0410; a record without it names no starter, and a four-eyes
+ * it with the who-did-it fields (issue 39's identity work); a record without it names no starter, and a four-eyes
  * gate of that run refuses every answer, saying so (deny unless known).
  */
 export const recordedStarter: RunStarter = (record) =>
