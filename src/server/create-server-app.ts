@@ -16,6 +16,7 @@ import { registerAuthRoutes } from './routes/auth.js';
 import { registerPipelineSourceRoutes } from './routes/pipeline-sources.js';
 import { registerPipelineRoutes } from './routes/pipelines.js';
 import { registerRunFileRoutes } from './routes/run-files.js';
+import { registerSignInRoutes } from './routes/sign-in.js';
 import { registerWebAssetRoutes } from './routes/web-assets.js';
 import type { RunService } from './run-service.js';
 import type { ServerOptions } from './server-options.js';
@@ -73,6 +74,7 @@ export function createServerApp(
   registerRunFileRoutes(app, manager);
   registerPipelineSourceRoutes(app, options);
   registerAuthRoutes(app, auth.tokens);
+  registerSignInRoutes(app, auth);
   // What this server offers the web view; read per request, so a route added to the app shows up.
   app.get('/server-info', (c) =>
     c.json({

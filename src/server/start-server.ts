@@ -7,6 +7,7 @@ import { isWildcard } from './allowed-hosts.js';
 import { readAccessFile } from './auth/access-file.js';
 import { fourEyesStartRefusal } from './auth/four-eyes.js';
 import { recordedStarter } from './auth/four-eyes-guard.js';
+import { openSignIn } from './auth/open-sign-in.js';
 import { openTokenStore } from './auth/open-token-store.js';
 import type { TokenStore } from './auth/token-store.js';
 import { createServerApp } from './create-server-app.js';
@@ -88,6 +89,7 @@ export async function startServer(
   // Before the socket: a folder that does not exist is a typo to fix, not a server to start.
   const workdirRoots = allowedWorkdirRoots(options.allowWorkdirs);
   const access = options.access !== undefined ? readAccessFile(options.access) : undefined;
+  const signIn = openSignIn(options, access);
   let app: Hono | undefined;
   const server = createAdaptorServer({
     hostname: options.host,
@@ -114,7 +116,7 @@ export async function startServer(
     tokens = await openTokenStore(options);
     const refusal = fourEyesStartRefusal({
       fourEyes: options.fourEyes,
-      signInConfigured: false,
+      signInConfigured: signIn !== undefined,
       personalTokens: await tokens.configured(),
     });
     if (refusal) throw new AttractorError('FOUR_EYES_NEEDS_NAMES', refusal);
@@ -122,9 +124,9 @@ export async function startServer(
     const auth = {
       serverToken: token,
       tokens,
-      signInConfigured: false,
       starter: recordedStarter,
       ...(access ? { access } : {}),
+      ...(signIn ? { signIn } : {}),
     };
     app = createServerApp(manager, { ...options, ...(token ? { token } : {}) }, auth, () => port);
   } catch (error) {

@@ -42,6 +42,9 @@ export interface ServeFlags {
   token?: string;
   access?: string;
   fourEyes?: boolean;
+  oidcIssuer?: string;
+  oidcClientId?: string;
+  oidcClientSecretFile?: string;
   maxConcurrentRuns: string;
   allowTools?: boolean;
   allowDir?: string[];

@@ -3,7 +3,9 @@ import { isAuthorized } from '../bearer-auth.js';
 import type { Access } from './access-file.js';
 import { tokenHash, tokenRefusal } from './api-token.js';
 import type { RunStarter } from './four-eyes-guard.js';
+import type { OidcSignIn } from './oidc-sign-in.js';
 import type { Principal } from './principal.js';
+import type { Sessions } from './sessions.js';
 import type { TokenStore } from './token-store.js';
 
 /** How a server knows who asks: its single `--token`, personal tokens, and (when set up) sign-in. */
@@ -12,10 +14,11 @@ export interface ServerAuth {
   readonly tokens: TokenStore;
   /** Roles of signed-in people (`--access FILE`); without it, a person who signs in has none. */
   readonly access?: Access | undefined;
-  /** The person a request's session cookie names, when sign-in is set up (`undefined` otherwise). */
-  readonly session?: ((request: Request) => Promise<Principal | undefined>) | undefined;
-  /** True with an OpenID Connect issuer configured (even one that is down: it still closes the server). */
-  readonly signInConfigured: boolean;
+  /**
+   * Sign-in with OpenID Connect and its sessions, when an issuer is configured (even one that is down:
+   * it still closes the server).
+   */
+  readonly signIn?: { readonly oidc: OidcSignIn; readonly sessions: Sessions } | undefined;
   /** Who started a run, for four-eyes gates (`started_by`); `undefined`: not recorded, such gates refuse. */
   readonly starter: RunStarter;
 }
@@ -31,7 +34,8 @@ export async function identifyRequest(request: Request, auth: ServerAuth, now: D
   const header = request.headers.get('authorization') ?? undefined;
   const bearer = /^Bearer\s+(.+)$/i.exec(header ?? '')?.[1]?.trim();
   if (auth.serverToken !== undefined && isAuthorized(header, auth.serverToken)) return SERVER_TOKEN;
-  const closed = auth.serverToken !== undefined || auth.signInConfigured || (await auth.tokens.configured());
+  const closed =
+    auth.serverToken !== undefined || auth.signIn !== undefined || (await auth.tokens.configured());
   if (!closed) return ANONYMOUS;
   if (bearer) {
     const stored = await auth.tokens.byHash(tokenHash(bearer));
@@ -40,10 +44,10 @@ export async function identifyRequest(request: Request, auth: ServerAuth, now: D
     if (refusal) throw unauthorized(refusal);
     return { name: stored.name, kind: 'token', roles: [stored.role] };
   }
-  const person = await auth.session?.(request);
+  const person = auth.signIn?.sessions.principal(request);
   if (person) return person;
   throw unauthorized(
-    auth.signInConfigured
+    auth.signIn
       ? 'sign in at /signin, or send a token: "Authorization: Bearer <token>".'
       : 'this server needs a token: send "Authorization: Bearer <token>" (the web view asks for it).',
   );

@@ -21,6 +21,9 @@ export interface RouteRule {
 export const ROUTE_RULES: readonly RouteRule[] = [
   { method: 'GET', path: '/healthz', need: 'public' },
   ...PUBLIC_WEB_PATHS.map((path) => ({ method: 'GET' as const, path, need: 'public' as const })),
+  { method: 'GET', path: '/signin', need: 'public' },
+  { method: 'GET', path: '/auth/callback', need: 'public' },
+  { method: 'POST', path: '/signout', need: 'signed-in' },
   { method: 'GET', path: '/server-info', need: 'viewer' },
   { method: 'GET', path: '/whoami', need: 'signed-in' },
   { method: 'GET', path: '/pipelines', need: 'viewer' },
