@@ -4,7 +4,7 @@ import type { Outcome } from '../compiler/outcome.js';
 import type { GraphLookup } from './graph-lookup.js';
 import type { NodeTree, PipelineMachineContext } from './machine-context.js';
 import type { PipelineMachine } from './pipeline-machine.js';
-import type { PipelineServices } from './pipeline-services.js';
+import type { NodeSettings, PipelineServices } from './pipeline-services.js';
 
 /** What a handler actor is invoked with: the node, and the pipeline context as of entering it. */
 export interface HandlerInvocationInput {
@@ -53,7 +53,7 @@ export interface InvocationRuntime {
    */
   childMachine(
     dotFile: string,
-    options?: { workingDir?: string },
+    options?: Pick<NodeSettings, 'workingDir'>,
   ): { machine: PipelineMachine; startAt: string; sha: string };
   /**
    * How many more levels of child pipelines may start under this pipeline (`stack.max_depth` of it and

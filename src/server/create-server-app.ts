@@ -5,9 +5,12 @@ import { AttractorError } from '../shared/errors.js';
 import type { ServerInfoJson } from '../shared/server-responses.js';
 import { hostAllowList } from './allowed-hosts.js';
 import { ApiError } from './api-error.js';
+import type { AuditLog } from './audit/audit-log.js';
+import { type AuditRoute, auditRoutes } from './audit/audit-route.js';
 import { authGuard } from './auth/auth-guard.js';
 import { fourEyesGuard } from './auth/four-eyes-guard.js';
 import type { ServerAuth } from './auth/identify-request.js';
+import { requestPrincipal } from './auth/principal.js';
 import { routesWithoutRule } from './auth/route-rules.js';
 import { errorAnswer } from './error-answer.js';
 import { serverPathRedactor } from './redact-server-paths.js';
@@ -25,12 +28,14 @@ import type { ServerOptions } from './server-options.js';
  * The HTTP API as a Hono app (fetch-style handler): testable without a socket, served by `startServer`.
  * `port` is the port the socket is bound to (known once it listens): `Host` headers must name it.
  * `auth` says who may ask what (`ROUTE_RULES`); a route without a rule there is refused at start.
+ * With an `audit` log, every state-changing request is appended to it with its outcome.
  */
 export function createServerApp(
   manager: RunService,
   options: ServerOptions,
   auth: ServerAuth,
   port: () => number = () => options.port,
+  audit?: AuditLog,
 ): Hono {
   const app = new Hono();
 
@@ -70,7 +75,7 @@ export function createServerApp(
   app.use('/pipelines/:id/questions/:qid/answer', fourEyesGuard(manager, options.fourEyes, auth.starter));
   app.get('/healthz', (c) => c.json({ status: manager.draining ? 'draining' : 'ok' }));
   registerWebAssetRoutes(app);
-  registerPipelineRoutes(app, manager, options);
+  registerPipelineRoutes(app, manager, options, auditedBy(audit, options));
   registerRunFileRoutes(app, manager);
   registerPipelineSourceRoutes(app, options);
   registerAuthRoutes(app, auth.tokens);
@@ -91,4 +96,18 @@ export function createServerApp(
     );
   }
   return app;
+}
+
+/**
+ * The audit middleware for the run routes: who is the request's principal (a signed-in person, a
+ * personal token's name, `token`, `anonymous`), decided once by the auth guard.
+ */
+function auditedBy(audit: AuditLog | undefined, options: ServerOptions): AuditRoute {
+  if (!audit) return () => (_c, next) => next();
+  const fallback = options.token ? 'token' : 'anonymous';
+  return auditRoutes(
+    audit,
+    (request) => requestPrincipal(request)?.name ?? fallback,
+    (error) => process.stderr.write(`attractor serve: the audit trail (${audit.where}): ${error.message}\n`),
+  );
 }

@@ -5,7 +5,8 @@ import { withOfflineAnswer } from './http-interviewer.js';
 import type { NodeStatus } from './node-statuses.js';
 import { type ServerSideRuns, scheduleCommitted } from './postgres/remote-runs.js';
 import { questionOfEndedRun, RecordedRuns } from './recorded-runs.js';
-import { type RunRecord, type StoredQuestion, TERMINAL_STATUSES } from './run-record.js';
+import { refuseRunAction } from './refuse-run-action.js';
+import type { RunRecord, StoredQuestion } from './run-record.js';
 import type { RunEvents, RunService, Submission } from './run-service.js';
 import type { RunStore } from './run-store.js';
 import type { RunViewFacts } from './run-view.js';
@@ -121,9 +122,7 @@ export class DatabaseRuns extends RecordedRuns implements RunService {
    */
   async cancel(id: string): Promise<RunRecord> {
     const record = this.get(id);
-    if (TERMINAL_STATUSES.has(record.status)) {
-      throw new ApiError(409, 'RUN_FINISHED', `run ${id} already ended (${record.status}).`);
-    }
+    refuseRunAction(id, 'cancel', { status: record.status, checkpointed: false });
     if (record.status !== 'running' && (await this.#runs.cancelUntaken(id))) return this.get(id);
     await this.#runs.requestCancel(id);
     return this.#untilNot(id, ['queued', 'running'], 10_000);
@@ -132,17 +131,10 @@ export class DatabaseRuns extends RecordedRuns implements RunService {
   async resume(id: string): Promise<RunRecord> {
     this.refuseWhileDraining();
     const record = this.get(id);
-    // A failed run with a checkpoint starts again at the node that failed. Its run directory is on the
-    // worker that ran it: the database's checkpoint says whether it has one.
-    const failedWithCheckpoint =
-      record.status === 'failed' && (await this.#runs.checkpoint(id)) !== undefined;
-    if (record.status !== 'interrupted' && record.status !== 'paused' && !failedWithCheckpoint) {
-      throw new ApiError(
-        409,
-        'NOT_RESUMABLE',
-        `run ${id} is ${record.status}; only interrupted, paused or failed runs that reached a checkpoint resume.`,
-      );
-    }
+    // A failed run starts again at the node that failed, a cancelled one where it stopped. Its run
+    // directory is on the worker that ran it: the database's checkpoint says whether it has one.
+    const checkpointed = (await this.#runs.checkpoint(id)) !== undefined;
+    refuseRunAction(id, 'resume', { status: record.status, checkpointed });
     this.records.reopen(id);
     this.enqueue(id);
     return this.get(id);

@@ -3,15 +3,15 @@ import path from 'node:path';
 import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
-import { ApiError } from './api-error.js';
 import { checkSubmission } from './check-submission.js';
 import { recordOfflineAnswer } from './http-interviewer.js';
 import { statusesFromLog, summaryFromLog } from './logged-run-summary.js';
 import type { NodeStatus } from './node-statuses.js';
 import { questionOfEndedRun, RecordedRuns } from './recorded-runs.js';
+import { refuseRunAction } from './refuse-run-action.js';
 import { RunEventHub } from './run-event-hub.js';
 import { RunExecutor } from './run-executor.js';
-import { type RunRecord, type StoredQuestion, TERMINAL_STATUSES } from './run-record.js';
+import type { RunRecord, StoredQuestion } from './run-record.js';
 import type { RunEvents, RunService, Submission } from './run-service.js';
 import type { RunStore } from './run-store.js';
 import type { RunSummary } from './run-summary.js';
@@ -145,9 +145,7 @@ export class LocalRuns extends RecordedRuns implements RunService {
   /** Cancel a run: a live one is aborted at once (its processes killed) and this waits until it has stopped. */
   async cancel(id: string): Promise<RunRecord> {
     const record = this.get(id);
-    if (TERMINAL_STATUSES.has(record.status)) {
-      throw new ApiError(409, 'RUN_FINISHED', `run ${id} already ended (${record.status}).`);
-    }
+    refuseRunAction(id, 'cancel', { status: record.status, checkpointed: false });
     const live = this.#executor.live(id);
     if (live?.run) {
       live.run.cancel();
@@ -198,17 +196,9 @@ export class LocalRuns extends RecordedRuns implements RunService {
   #resume(id: string): RunRecord {
     this.refuseWhileDraining();
     const record = this.get(id);
-    // A failed run with a checkpoint starts again at the node that failed, as `attractor resume` does.
-    const failedWithCheckpoint =
-      record.status === 'failed' &&
-      existsSync(path.join(this.#options.store.runDirFor(id), 'checkpoint.json'));
-    if (record.status !== 'interrupted' && record.status !== 'paused' && !failedWithCheckpoint) {
-      throw new ApiError(
-        409,
-        'NOT_RESUMABLE',
-        `run ${id} is ${record.status}; only interrupted, paused or failed runs that reached a checkpoint resume.`,
-      );
-    }
+    // A failed run starts again at the node that failed, a cancelled one where it stopped, as `attractor resume` does.
+    const checkpointed = existsSync(path.join(this.#options.store.runDirFor(id), 'checkpoint.json'));
+    refuseRunAction(id, 'resume', { status: record.status, checkpointed });
     this.#hubs.delete(id);
     this.records.reopen(id);
     this.enqueue(id);

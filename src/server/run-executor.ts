@@ -20,7 +20,7 @@ import type { RunStore } from './run-store.js';
 import { emptyRunSummary, foldRunSummary, type RunSummary } from './run-summary.js';
 import { runWorkingDir, type WorkingDirPolicy } from './run-working-dir.js';
 import { serverReadScope } from './server-read-scope.js';
-import { storedRunOptions } from './stored-run-options.js';
+import { requestedPipeline, storedRunOptions } from './stored-run-options.js';
 import { toolsNotAllowed } from './tools-not-allowed.js';
 
 /** A run executing in this process. */
@@ -170,12 +170,11 @@ export class RunExecutor {
     const resumed = existsSync(checkpointPath) ? readCheckpoint(checkpointPath) : undefined;
     const source = this.#store.source(id);
     const vars = resumed ? checkpointVars(resumed) : options.vars;
+    const readScope = this.readScope(record.source_file);
     const compiled = compileRun({
       source,
       file: record.source_file,
-      readScope: this.readScope(record.source_file),
-      ...(options.goal !== undefined ? { goal: options.goal } : {}),
-      ...(options.model !== undefined ? { model: options.model } : {}),
+      ...requestedPipeline(options, readScope),
       ...(vars !== undefined ? { vars } : {}),
     });
     const refused = toolsNotAllowed(compiled.graph, {
@@ -190,7 +189,7 @@ export class RunExecutor {
       compiled,
       interviewer: live.interviewer,
       onEvent: (event) => this.#heard(live, event),
-      readScope: this.readScope(record.source_file),
+      readScope,
       initialUsage: resumed?.usage,
       workingDir,
       realRuns: this.#options.realRuns,

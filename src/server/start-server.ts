@@ -4,6 +4,8 @@ import type { Hono } from 'hono';
 import { AttractorError } from '../shared/errors.js';
 import { serverSandbox } from '../shared/sandbox/server-sandbox.js';
 import { isWildcard } from './allowed-hosts.js';
+import type { AuditLog } from './audit/audit-log.js';
+import { openAuditLog } from './audit/open-audit-log.js';
 import { readAccessFile } from './auth/access-file.js';
 import { fourEyesStartRefusal } from './auth/four-eyes.js';
 import { recordedStarter } from './auth/four-eyes-guard.js';
@@ -112,6 +114,7 @@ export async function startServer(
   }
   const { manager, store, queue } = opened;
   let tokens: TokenStore | undefined;
+  let audit: AuditLog | undefined;
   try {
     tokens = await openTokenStore(options);
     const refusal = fourEyesStartRefusal({
@@ -128,10 +131,12 @@ export async function startServer(
       ...(access ? { access } : {}),
       ...(signIn ? { signIn } : {}),
     };
-    app = createServerApp(manager, { ...options, ...(token ? { token } : {}) }, auth, () => port);
+    audit = await openAuditLog(options);
+    app = createServerApp(manager, { ...options, ...(token ? { token } : {}) }, auth, () => port, audit);
   } catch (error) {
     server.close();
     await tokens?.close();
+    await audit?.close();
     await queue?.close();
     await store.close?.();
     throw error;
@@ -149,6 +154,7 @@ export async function startServer(
       await openedTokens.close();
       await queue?.close();
       await store.close?.();
+      await audit?.close();
     })();
     await storeClosed;
   };

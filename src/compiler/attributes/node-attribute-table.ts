@@ -39,7 +39,7 @@ export const NODE_ATTRIBUTES = [
   attr('node', 'retry_policy', 'text', ALL, 'The backoff between retries (alias retry_preset): none, standard (default), aggressive, linear or patient.', { values: RETRY_PRESET_NAMES }),
   attr('node', 'temperature', 'number', AGENT, "Sampling temperature for the node's model calls, also settable from the stylesheet."),
   attr('node', 'max_tokens', 'count', AGENT, "Output tokens each agent turn may produce; default the model's own limit."),
-  attr('node', 'max_cost_usd', 'number', AGENT, "This node's own budget in USD per visit, beside the run's: past it the visit fails (decision 0372)."),
+  attr('node', 'max_cost_usd', 'number', AGENT, "This node's own budget in USD per visit, beside the run's: past it the visit fails (decision 0029)."),
   attr('node', 'auto_compact', 'boolean', AGENT, "true: when the agent's context nears its window, older turns are summarised by an extra model call (default: the graph's, else off: the session only warns).", { values: BOOL }),
   attr('node', 'tool_command', 'text', ['tool'], 'The shell command a tool node runs in the working folder (inside the sandbox); its exit status is the outcome and its output goes to the context. Required on tool nodes.'),
   attr('node', 'env_passthrough', 'text', COMMANDS, "Secret environment variables this node's commands may see, by exact name (commas or spaces): GH_TOKEN, NPM_TOKEN. Their values are redacted from output."),

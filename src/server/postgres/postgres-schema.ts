@@ -78,6 +78,15 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, stage, name)
   );
   `,
+  // The audit trail (docs/decisions/0510-the-audit-trail-is-a-hash-chain.md): each row's canonical line
+  // as hashed; rows are never updated or deleted, and appends take the table's lock to stay one chain.
+  `
+  CREATE TABLE attractor.audit_log (
+    seq bigint PRIMARY KEY,
+    hash text NOT NULL,
+    line text NOT NULL
+  );
+  `,
   // Personal API tokens (docs/decisions/0500-who-may-do-what.md): only their SHA-256; a name is unique
   // among live tokens, so a revoked one's name can be given to its replacement.
   `
