@@ -4,14 +4,16 @@
  * when `ROUTE_RULES` grants it, so a route added without a rule, or a rule that grants too much or too
  * little, fails here.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tokenHash } from '../../../src/server/auth/api-token.js';
 import { openTokenStore } from '../../../src/server/auth/open-token-store.js';
 import { ROLES, type Role } from '../../../src/server/auth/role.js';
 import { ROUTE_RULES, ruleFor } from '../../../src/server/auth/route-rules.js';
 import { ensureDist } from '../../helpers/ensure-dist.js';
 import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
-import { testServer } from '../server-fixtures.js';
+import { closeServers, testServer } from '../server-fixtures.js';
+
+afterEach(closeServers);
 
 const withPostgres = PG_AVAILABLE || PG_REQUIRED;
 const cluster = withPostgres ? postgresClusterForFile(120_000) : undefined;

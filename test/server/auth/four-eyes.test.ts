@@ -1,7 +1,7 @@
 /** Four-eyes: who may answer a gate that needs a second person, and the server that cannot tell people apart. */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { tokenHash } from '../../../src/server/auth/api-token.js';
 import { FileTokenStore } from '../../../src/server/auth/file-token-store.js';
 import { type FourEyesGate, fourEyesRefusal } from '../../../src/server/auth/four-eyes.js';
@@ -9,7 +9,9 @@ import type { Principal } from '../../../src/server/auth/principal.js';
 import { startServer } from '../../../src/server/start-server.js';
 import { runCli } from '../../cli/run-cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
-import { testServer, waitFor } from '../server-fixtures.js';
+import { closeServers, testServer, waitFor } from '../server-fixtures.js';
+
+afterEach(closeServers);
 
 const alice: Principal = { name: 'alice', kind: 'person', roles: ['operator', 'approver'] };
 const ci: Principal = { name: 'ci', kind: 'token', roles: ['approver'] };

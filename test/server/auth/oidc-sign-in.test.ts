@@ -9,11 +9,13 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import Provider from 'oidc-provider';
 import { chromium } from 'playwright-core';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { BROWSER_AVAILABLE, BROWSER_REQUIRED, LAUNCH } from '../browser-launch.js';
-import { GATE_PIPELINE, testServer } from '../server-fixtures.js';
+import { closeServers, GATE_PIPELINE, testServer } from '../server-fixtures.js';
 import { bearer, createToken } from './token-fixtures.js';
+
+afterEach(closeServers);
 
 async function listening(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

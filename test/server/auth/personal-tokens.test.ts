@@ -3,14 +3,18 @@
  * a revoked or expired one is refused saying why, and the single `--token` still works as an admin.
  * On the file store and on PostgreSQL (ATTRACTOR_PG_TESTS=required makes the second run).
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FileAuditLog } from '../../../src/server/audit/file-audit-log.js';
+import { verifyAuditChain } from '../../../src/server/audit/verify-audit-chain.js';
 import { tokenHash } from '../../../src/server/auth/api-token.js';
 import { FileTokenStore } from '../../../src/server/auth/file-token-store.js';
 import { runCli } from '../../cli/run-cli.js';
 import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
-import { type TestServer, testServer } from '../server-fixtures.js';
+import { closeServers, LINEAR_PIPELINE, type TestServer, testServer } from '../server-fixtures.js';
 import { bearer, createToken, type StoreArgs } from './token-fixtures.js';
+
+afterEach(closeServers);
 
 const withPostgres = PG_AVAILABLE || PG_REQUIRED;
 const cluster = withPostgres ? postgresClusterForFile(120_000) : undefined;
@@ -110,5 +114,22 @@ describe('personal API tokens: expiry', () => {
     const [stored] = await new FileTokenStore(server.dataDir).list();
     const lifetime = Date.parse(stored?.expires_at ?? '') - Date.parse(stored?.created_at ?? '');
     expect(lifetime).toBe(60_000);
+  });
+});
+
+describe('personal API tokens: who the audit trail names', () => {
+  it('a request with a personal token is audited as the token name', async () => {
+    const server = await testServer();
+    const token = await createToken(['--data-dir', server.dataDir], 'ci', 'operator');
+    const started = await server.json(
+      'POST',
+      '/pipelines',
+      { dot_source: LINEAR_PIPELINE, dry_run: true },
+      bearer(token),
+    );
+    expect(started.status).toBe(201);
+    const lines = await new FileAuditLog(server.dataDir).lines();
+    const entries = verifyAuditChain(lines).entries;
+    expect(entries.map((e) => [e.who, e.action, e.outcome])).toEqual([['ci', 'start', 'ok']]);
   });
 });
