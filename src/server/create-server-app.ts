@@ -10,11 +10,11 @@ import { type AuditRoute, auditRoutes } from './audit/audit-route.js';
 import { authGuard } from './auth/auth-guard.js';
 import { fourEyesGuard } from './auth/four-eyes-guard.js';
 import type { ServerAuth } from './auth/identify-request.js';
-import { requestPrincipal } from './auth/principal.js';
 import { routesWithoutRule } from './auth/route-rules.js';
 import { errorAnswer } from './error-answer.js';
 import { serverPathRedactor } from './redact-server-paths.js';
 import { hostGuard, stateChangeGuard } from './request-guards.js';
+import { identifyRequests } from './request-identity.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerPipelineSourceRoutes } from './routes/pipeline-sources.js';
 import { registerPipelineRoutes } from './routes/pipelines.js';
@@ -104,10 +104,7 @@ export function createServerApp(
  */
 function auditedBy(audit: AuditLog | undefined, options: ServerOptions): AuditRoute {
   if (!audit) return () => (_c, next) => next();
-  const fallback = options.token ? 'token' : 'anonymous';
-  return auditRoutes(
-    audit,
-    (request) => requestPrincipal(request)?.name ?? fallback,
-    (error) => process.stderr.write(`attractor serve: the audit trail (${audit.where}): ${error.message}\n`),
+  return auditRoutes(audit, identifyRequests(options), (error) =>
+    process.stderr.write(`attractor serve: the audit trail (${audit.where}): ${error.message}\n`),
   );
 }

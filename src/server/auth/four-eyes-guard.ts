@@ -9,12 +9,10 @@ import { requestPrincipal } from './principal.js';
 export type RunStarter = (record: RunRecord) => string | undefined;
 
 /**
- * `started_by` when the record carries it. Read by name rather than as a typed field: the record gains
- * it with the who-did-it fields (issue 39's identity work); a record without it names no starter, and a four-eyes
- * gate of that run refuses every answer, saying so (deny unless known).
+ * The record's `started_by`; a run recorded before it existed names no starter, and a four-eyes gate
+ * of that run refuses every answer, saying so (deny unless known).
  */
-export const recordedStarter: RunStarter = (record) =>
-  'started_by' in record && typeof record.started_by === 'string' ? record.started_by : undefined;
+export const recordedStarter: RunStarter = (record) => record.started_by;
 
 /**
  * On `POST /pipelines/:id/questions/:qid/answer`, after the auth guard: 403 saying why when the gate

@@ -87,6 +87,11 @@ export const MIGRATIONS: readonly string[] = [
     line text NOT NULL
   );
   `,
+  // Who asked for a run's cancel (decision 0410): the worker that hears it, or takes the run next,
+  // records them in the run's \`pipeline.cancelled\` event and its record.
+  `
+  ALTER TABLE attractor.runs ADD COLUMN cancel_requested_by text;
+  `,
   // Personal API tokens (docs/decisions/0500-who-may-do-what.md): only their SHA-256; a name is unique
   // among live tokens, so a revoked one's name can be given to its replacement.
   `

@@ -5,6 +5,7 @@ import type { AuditRoute } from '../audit/audit-route.js';
 import { jsonBody } from '../json-body.js';
 import { pageRuns } from '../page-runs.js';
 import { readDotPath } from '../read-dot-path.js';
+import { identifyRequests } from '../request-identity.js';
 import type { RunService } from '../run-service.js';
 import { runView } from '../run-view.js';
 import type { ServerOptions } from '../server-options.js';
@@ -28,6 +29,7 @@ export function registerPipelineRoutes(
   options: ServerOptions,
   audited: AuditRoute,
 ): void {
+  const identify = identifyRequests(options);
   const view = (id: string) => {
     const record = manager.get(id);
     return runView(record, manager.viewFacts(record));
@@ -48,6 +50,7 @@ export function registerPipelineRoutes(
     const record = manager.submit({
       source,
       sourceFile,
+      startedBy: identify(c.req.raw),
       options: {
         dry_run: body.dry_run ?? false,
         auto_approve: body.auto_approve ?? false,
@@ -136,25 +139,25 @@ export function registerPipelineRoutes(
 
   app.post('/pipelines/:id/questions/:qid/answer', audited('answer'), async (c) => {
     const { answer } = AnswerRequestSchema.parse(await jsonBody(c.req.raw));
-    await manager.answer(c.req.param('id'), c.req.param('qid'), answer);
+    await manager.answer(c.req.param('id'), c.req.param('qid'), answer, identify(c.req.raw));
     await manager.persisted(c.req.param('id'));
     return c.json({ id: c.req.param('qid'), status: 'answered' });
   });
 
   app.post('/pipelines/:id/cancel', audited('cancel'), async (c) => {
     const id = c.req.param('id');
-    await manager.cancel(id);
+    await manager.cancel(id, identify(c.req.raw));
     return c.json({ id, status: manager.get(id).status });
   });
 
   app.post('/pipelines/:id/fork', audited('fork'), async (c) => {
     const body = ForkRequestSchema.parse(await jsonBody(c.req.raw));
-    const record = await manager.fork(c.req.param('id'), body.from_node, body.set ?? {});
+    const record = await manager.fork(c.req.param('id'), body.from_node, body.set ?? {}, identify(c.req.raw));
     return c.json({ id: record.id }, 201);
   });
 
   app.post('/pipelines/:id/resume', audited('resume'), async (c) => {
-    const record = await manager.resume(c.req.param('id'));
+    const record = await manager.resume(c.req.param('id'), identify(c.req.raw));
     return c.json(view(record.id), 202);
   });
 }

@@ -9,7 +9,8 @@ import type { Principal } from '../../../src/server/auth/principal.js';
 import { startServer } from '../../../src/server/start-server.js';
 import { runCli } from '../../cli/run-cli.js';
 import { tempDir } from '../../helpers/temp-dir.js';
-import { closeServers, testServer, waitFor } from '../server-fixtures.js';
+import { closeServers, GATE_PIPELINE, testServer, waitFor } from '../server-fixtures.js';
+import { bearer, createToken } from './token-fixtures.js';
 
 afterEach(closeServers);
 
@@ -148,4 +149,33 @@ describe('a four-eyes gate over HTTP', () => {
       }
     },
   );
+});
+
+describe('a four-eyes gate answered with personal tokens', () => {
+  it('refuses the token that started the run (403 saying why) and takes another', async () => {
+    const server = await testServer();
+    const where = ['--data-dir', server.dataDir] as ['--data-dir', string];
+    const lead = await createToken(where, 'lead', 'admin');
+    const reviewer = await createToken(where, 'reviewer', 'approver');
+    const dot = GATE_PIPELINE.replace('label="Ship it?"', 'label="Ship it?", human.four_eyes=true');
+    expect(dot).toContain('human.four_eyes=true');
+    const { body: run } = await server.json(
+      'POST',
+      '/pipelines',
+      { dot_source: dot, scenario: {} },
+      bearer(lead),
+    );
+    const question = await waitFor(
+      async () =>
+        (await server.json('GET', `/pipelines/${run.id}/questions`, undefined, bearer(lead))).body[0],
+      'the gate to ask',
+    );
+    const route = `/pipelines/${run.id}/questions/${question.id}/answer`;
+    const refused = await server.json('POST', route, { answer: 'S' }, bearer(lead));
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toBe(
+      'this gate has human.four_eyes=true: lead started this run, so someone else must answer it.',
+    );
+    expect((await server.json('POST', route, { answer: 'S' }, bearer(reviewer))).status).toBe(200);
+  });
 });

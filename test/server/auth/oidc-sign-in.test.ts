@@ -10,6 +10,8 @@ import path from 'node:path';
 import Provider from 'oidc-provider';
 import { chromium } from 'playwright-core';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { FileAuditLog } from '../../../src/server/audit/file-audit-log.js';
+import { verifyAuditChain } from '../../../src/server/audit/verify-audit-chain.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { BROWSER_AVAILABLE, BROWSER_REQUIRED, LAUNCH } from '../browser-launch.js';
 import { closeServers, GATE_PIPELINE, testServer } from '../server-fixtures.js';
@@ -106,6 +108,13 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('sign-in with OpenID Conne
       if (status !== 'completed') await new Promise((r) => setTimeout(r, 25));
     }
     expect(status).toBe('completed');
+    // Recorded as that person: who started it, and (in the audit trail) who answered.
+    expect((await call('GET', `/pipelines/${id}`)).body.started_by).toBe('alice@example.com');
+    const audited = verifyAuditChain(await new FileAuditLog(server.dataDir).lines()).entries;
+    expect(audited.map((e) => [e.who, e.action])).toEqual([
+      ['alice@example.com', 'start'],
+      ['alice@example.com', 'answer'],
+    ]);
 
     expect((await call('POST', '/signout', {})).status).toBe(200);
     expect((await call('GET', '/whoami')).status).toBe(401);
