@@ -26,6 +26,10 @@ export class OidcSignIn {
   readonly #pending = new Map<string, Pending>();
   #configuration: client.Configuration | undefined;
 
+  get issuer(): string {
+    return this.#settings.issuer;
+  }
+
   constructor(settings: OidcSettings, access: Access | undefined) {
     this.#settings = settings;
     this.#access = access ?? { users: {}, groups: {} };

@@ -4,6 +4,13 @@ import { clearedSessionCookie, sessionCookie } from '../auth/sessions.js';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** An error and what caused it (`fetch failed` says little; its cause says `ECONNREFUSED`). */
+function reason(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const cause = error instanceof Error ? error.cause : undefined;
+  return cause === undefined ? text : `${text} (${reason(cause)})`;
+}
+
 const page = (title: string, text: string): string =>
   `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`;
 
@@ -19,7 +26,7 @@ export function registerSignInRoutes(app: Hono, auth: ServerAuth): void {
     try {
       return c.redirect((await auth.signIn.oidc.start(new URL('/auth/callback', c.req.url))).href, 302);
     } catch (error) {
-      const why = `The OpenID provider could not be used: ${(error as Error).message}. API tokens still work.`;
+      const why = `The OpenID provider at ${auth.signIn.oidc.issuer} could not be used: ${reason(error)}. API tokens still work.`;
       return c.html(page('Sign-in is not available', why), 502);
     }
   });
