@@ -19,6 +19,7 @@ import { registerRunCommand } from './commands/run.js';
 import { registerRunsCommand } from './commands/runs.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerTestCommand } from './commands/test.js';
+import { registerTokenCommand } from './commands/token.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { registerWorkerCommand } from './commands/worker.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
@@ -40,6 +41,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerTestCommand,
   registerServeCommand,
   registerWorkerCommand,
+  registerTokenCommand,
   registerAuditCommand,
   registerLspCommand,
   registerHelpCommand,

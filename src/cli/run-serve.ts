@@ -49,7 +49,14 @@ async function serving(flags: ServeFlags, ctx: CliContext, port: number): Promis
       allowDirs: (flags.allowDir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
       allowWorkdirs: (flags.allowWorkdir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
       resumeInterrupted: flags.resumeInterrupted === true,
+      fourEyes: flags.fourEyes === true,
+      ...(flags.oidcIssuer !== undefined ? { oidcIssuer: flags.oidcIssuer } : {}),
+      ...(flags.oidcClientId !== undefined ? { oidcClientId: flags.oidcClientId } : {}),
+      ...(flags.oidcClientSecretFile !== undefined
+        ? { oidcClientSecretFile: path.resolve(ctx.io.cwd, flags.oidcClientSecretFile) }
+        : {}),
       ...(flags.token ? { token: flags.token } : {}),
+      ...(flags.access !== undefined ? { access: path.resolve(ctx.io.cwd, flags.access) } : {}),
       ...(flags.corsOrigin ? { corsOrigin: flags.corsOrigin } : {}),
       ...(flags.allowedHost ? { allowedHosts: flags.allowedHost } : {}),
     },

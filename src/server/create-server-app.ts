@@ -1,17 +1,25 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
+import { AttractorError } from '../shared/errors.js';
 import type { ServerInfoJson } from '../shared/server-responses.js';
 import { hostAllowList } from './allowed-hosts.js';
 import { ApiError } from './api-error.js';
 import type { AuditLog } from './audit/audit-log.js';
 import { type AuditRoute, auditRoutes } from './audit/audit-route.js';
+import { authGuard } from './auth/auth-guard.js';
+import { fourEyesGuard } from './auth/four-eyes-guard.js';
+import type { ServerAuth } from './auth/identify-request.js';
+import { routesWithoutRule } from './auth/route-rules.js';
 import { errorAnswer } from './error-answer.js';
 import { serverPathRedactor } from './redact-server-paths.js';
-import { hostGuard, stateChangeGuard, tokenGuard } from './request-guards.js';
+import { hostGuard, stateChangeGuard } from './request-guards.js';
+import { identifyRequests } from './request-identity.js';
+import { registerAuthRoutes } from './routes/auth.js';
 import { registerPipelineSourceRoutes } from './routes/pipeline-sources.js';
 import { registerPipelineRoutes } from './routes/pipelines.js';
 import { registerRunFileRoutes } from './routes/run-files.js';
+import { registerSignInRoutes } from './routes/sign-in.js';
 import { registerWebAssetRoutes } from './routes/web-assets.js';
 import type { RunService } from './run-service.js';
 import type { ServerOptions } from './server-options.js';
@@ -19,11 +27,13 @@ import type { ServerOptions } from './server-options.js';
 /**
  * The HTTP API as a Hono app (fetch-style handler): testable without a socket, served by `startServer`.
  * `port` is the port the socket is bound to (known once it listens): `Host` headers must name it.
+ * `auth` says who may ask what (`ROUTE_RULES`); a route without a rule there is refused at start.
  * With an `audit` log, every state-changing request is appended to it with its outcome.
  */
 export function createServerApp(
   manager: RunService,
   options: ServerOptions,
+  auth: ServerAuth,
   port: () => number = () => options.port,
   audit?: AuditLog,
 ): Hono {
@@ -47,7 +57,7 @@ export function createServerApp(
   app.use('*', hostGuard(hostAllowList(options.host, port, options.allowedHosts)));
   if (options.corsOrigin.length > 0) app.use('*', cors({ origin: [...options.corsOrigin] }));
   app.use('*', stateChangeGuard(options.corsOrigin));
-  if (options.token) app.use('*', tokenGuard(options.token));
+  app.use('*', authGuard(auth));
   app.use(
     '*',
     bodyLimit({
@@ -62,11 +72,14 @@ export function createServerApp(
     }),
   );
 
+  app.use('/pipelines/:id/questions/:qid/answer', fourEyesGuard(manager, options.fourEyes, auth.starter));
   app.get('/healthz', (c) => c.json({ status: manager.draining ? 'draining' : 'ok' }));
   registerWebAssetRoutes(app);
   registerPipelineRoutes(app, manager, options, auditedBy(audit, options));
   registerRunFileRoutes(app, manager);
   registerPipelineSourceRoutes(app, options);
+  registerAuthRoutes(app, auth.tokens);
+  registerSignInRoutes(app, auth);
   // What this server offers the web view; read per request, so a route added to the app shows up.
   app.get('/server-info', (c) =>
     c.json({
@@ -75,19 +88,23 @@ export function createServerApp(
       allow_tools: options.allowTools,
     } satisfies ServerInfoJson),
   );
+  const unruled = routesWithoutRule(app.routes);
+  if (unruled.length > 0) {
+    throw new AttractorError(
+      'ROUTE_WITHOUT_RULE',
+      `routes without an access rule: ${unruled.join(', ')}; add each to ROUTE_RULES (src/server/auth/route-rules.ts).`,
+    );
+  }
   return app;
 }
 
 /**
- * The audit middleware for the run routes. Until people sign in, the single `--token` is everyone who
- * holds it (`token`) and a server without one cannot tell callers apart (`anonymous`).
+ * The audit middleware for the run routes: who is the request's principal (a signed-in person, a
+ * personal token's name, `token`, `anonymous`), decided once by the auth guard.
  */
 function auditedBy(audit: AuditLog | undefined, options: ServerOptions): AuditRoute {
   if (!audit) return () => (_c, next) => next();
-  const who = options.token ? 'token' : 'anonymous';
-  return auditRoutes(
-    audit,
-    () => who,
-    (error) => process.stderr.write(`attractor serve: the audit trail (${audit.where}): ${error.message}\n`),
+  return auditRoutes(audit, identifyRequests(options), (error) =>
+    process.stderr.write(`attractor serve: the audit trail (${audit.where}): ${error.message}\n`),
   );
 }

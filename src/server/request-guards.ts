@@ -1,7 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from './api-error.js';
-import { isAuthorized } from './bearer-auth.js';
-import { PUBLIC_WEB_PATHS } from './routes/web-assets.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -48,34 +46,6 @@ export function stateChangeGuard(corsOrigins: readonly string[]): MiddlewareHand
           `requests from the web page at "${origin}" may not change anything here; the operator can allow that origin with --cors-origin.`,
         );
       }
-    }
-    await next();
-  };
-}
-
-/**
- * Paths that carry no run data: the web view's page shell, script, style and icon (it signs in by
- * itself) and the health check.
- */
-const PUBLIC = new Set([...PUBLIC_WEB_PATHS, '/healthz']);
-
-/**
- * With a token, every request but the page shell and `/healthz` needs `Authorization: Bearer <token>`;
- * without it, or with a wrong one, the answer is 401 (one rule) with `WWW-Authenticate: Bearer`.
- */
-export function tokenGuard(token: string): MiddlewareHandler {
-  return async (c, next) => {
-    if (PUBLIC.has(c.req.path) && (c.req.method === 'GET' || c.req.method === 'HEAD')) return next();
-    const header = c.req.header('authorization');
-    if (!isAuthorized(header, token)) {
-      c.header('WWW-Authenticate', 'Bearer realm="attractor"');
-      throw new ApiError(
-        401,
-        'UNAUTHORIZED',
-        header
-          ? 'the token is not valid.'
-          : 'this server needs a token: send "Authorization: Bearer <token>" (the web view asks for it).',
-      );
     }
     await next();
   };

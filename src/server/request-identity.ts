@@ -1,15 +1,17 @@
 import { ANONYMOUS_IDENTITY, type Identity, TOKEN_IDENTITY } from '../shared/identity.js';
+import { requestPrincipal } from './auth/principal.js';
 import type { ServerOptions } from './server-options.js';
 
 /** Who sent a request that changes a run: what its answer, cancel, resume, fork or start records. */
 export type IdentifyRequest = (request: Request) => Identity;
 
 /**
- * The one place a request's identity is decided (decision 0410). With the single `--token`, every
- * request that got past the token guard carried it: `token`; without one, `anonymous`. Named tokens or
- * a signed-in person (the teams issue) resolve here to their name, and nothing downstream changes.
+ * The one place a request's identity is decided (decision 0410): the principal the auth guard found
+ * (decision 0500) — a signed-in person, a personal token's name, `token` for the single `--token`,
+ * `anonymous` on an open server. The fallback covers a request the guard did not see (none of the
+ * routes that record an identity is public).
  */
 export function identifyRequests(options: Pick<ServerOptions, 'token'>): IdentifyRequest {
-  const identity = options.token === undefined ? ANONYMOUS_IDENTITY : TOKEN_IDENTITY;
-  return () => identity;
+  const fallback = options.token === undefined ? ANONYMOUS_IDENTITY : TOKEN_IDENTITY;
+  return (request) => requestPrincipal(request)?.name ?? fallback;
 }

@@ -20,6 +20,14 @@ export const ServerOptionsSchema = z.object({
     .optional(),
   /** Required when `host` is not a loopback address; then every request needs `Authorization: Bearer`. */
   token: z.string().min(1).optional(),
+  /** `--access FILE`: roles of signed-in people by user and group (YAML or JSON, `auth/access-file.ts`). */
+  access: z.string().min(1).optional(),
+  /** Sign-in with OpenID Connect: the issuer URL, the client id and a file holding the client secret. */
+  oidcIssuer: z.url().optional(),
+  oidcClientId: z.string().min(1).optional(),
+  oidcClientSecretFile: z.string().min(1).optional(),
+  /** Every gate refuses an answer from the person who started its run (as `human.four_eyes=true`). */
+  fourEyes: z.boolean().default(false),
   maxConcurrentRuns: z.number().int().positive().default(4),
   allowTools: z.boolean().default(false),
   /**

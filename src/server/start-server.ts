@@ -6,6 +6,12 @@ import { serverSandbox } from '../shared/sandbox/server-sandbox.js';
 import { isWildcard } from './allowed-hosts.js';
 import type { AuditLog } from './audit/audit-log.js';
 import { openAuditLog } from './audit/open-audit-log.js';
+import { readAccessFile } from './auth/access-file.js';
+import { fourEyesStartRefusal } from './auth/four-eyes.js';
+import { recordedStarter } from './auth/four-eyes-guard.js';
+import { openSignIn } from './auth/open-sign-in.js';
+import { openTokenStore } from './auth/open-token-store.js';
+import type { TokenStore } from './auth/token-store.js';
 import { createServerApp } from './create-server-app.js';
 import { DatabaseRuns } from './database-runs.js';
 import { FileRunStore } from './file-run-store.js';
@@ -28,6 +34,8 @@ export interface RunningServer {
   url: string;
   port: number;
   manager: RunService;
+  /** The routes it serves (method and path pattern): what `ROUTE_RULES` must cover. */
+  routes: readonly { method: string; path: string }[];
   /** Stop taking runs, pause running ones at their next node (checkpointed), then close the socket. */
   drain(): Promise<void>;
   /**
@@ -82,6 +90,8 @@ export async function startServer(
   }
   // Before the socket: a folder that does not exist is a typo to fix, not a server to start.
   const workdirRoots = allowedWorkdirRoots(options.allowWorkdirs);
+  const access = options.access !== undefined ? readAccessFile(options.access) : undefined;
+  const signIn = openSignIn(options, access);
   let app: Hono | undefined;
   const server = createAdaptorServer({
     hostname: options.host,
@@ -103,18 +113,35 @@ export async function startServer(
     throw error;
   }
   const { manager, store, queue } = opened;
+  let tokens: TokenStore | undefined;
   let audit: AuditLog | undefined;
   try {
+    tokens = await openTokenStore(options);
+    const refusal = fourEyesStartRefusal({
+      fourEyes: options.fourEyes,
+      signInConfigured: signIn !== undefined,
+      personalTokens: await tokens.configured(),
+    });
+    if (refusal) throw new AttractorError('FOUR_EYES_NEEDS_NAMES', refusal);
     if (options.resumeInterrupted) await manager.resumeInterrupted();
+    const auth = {
+      serverToken: token,
+      tokens,
+      starter: recordedStarter,
+      ...(access ? { access } : {}),
+      ...(signIn ? { signIn } : {}),
+    };
     audit = await openAuditLog(options);
-    app = createServerApp(manager, { ...options, ...(token ? { token } : {}) }, () => port, audit);
+    app = createServerApp(manager, { ...options, ...(token ? { token } : {}) }, auth, () => port, audit);
   } catch (error) {
     server.close();
+    await tokens?.close();
     await audit?.close();
     await queue?.close();
     await store.close?.();
     throw error;
   }
+  const openedTokens = tokens;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   let storeClosed: Promise<void> | undefined;
   const close = async (): Promise<void> => {
@@ -124,6 +151,7 @@ export async function startServer(
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
     });
     storeClosed ??= (async () => {
+      await openedTokens.close();
       await queue?.close();
       await store.close?.();
       await audit?.close();
@@ -134,6 +162,9 @@ export async function startServer(
     url: `http://${host}:${port}`,
     port,
     manager,
+    routes: (app?.routes ?? [])
+      .filter((r) => r.method !== 'ALL')
+      .map(({ method, path }) => ({ method, path })),
     close,
     async drain() {
       await manager.drain();

@@ -35,6 +35,8 @@ export interface AtomicWriteOptions {
    * directory's manifest is made durable by the first checkpoint's directory fsync.
    */
   syncDirectory?: boolean;
+  /** Permissions of a new file (default 0o666 less the umask); 0o600 for secrets' hashes. */
+  mode?: number;
 }
 
 /**
@@ -50,15 +52,16 @@ export function writeFileAtomic(
   const durable = options.durable ?? true;
   const dir = dirname(path);
   const tmp = tempPathFor(path);
+  const mode = options.mode ?? 0o666;
   let fd: number;
   try {
-    fd = openSync(tmp, 'w');
+    fd = openSync(tmp, 'w', mode);
   } catch (error) {
     // The directory is made only when it is missing: the usual case (a checkpoint rewritten at every
     // step, a status.json in the stage folder the engine just made) costs no mkdir at all.
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     mkdirSync(dir, { recursive: true });
-    fd = openSync(tmp, 'w');
+    fd = openSync(tmp, 'w', mode);
   }
   try {
     try {

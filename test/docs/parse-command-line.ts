@@ -1,4 +1,4 @@
-import { CommanderError } from 'commander';
+import { type Command, CommanderError } from 'commander';
 import type { CliContext } from '../../src/cli/cli-context.js';
 import { colorsFor } from '../../src/cli/colors.js';
 import { createProgram } from '../../src/cli/main.js';
@@ -10,7 +10,14 @@ function parseOnlyProgram() {
   const io = silentIo();
   const ctx: CliContext = { io, colors: colorsFor(io), verbose: () => false, setExitCode: () => {} };
   const program = createProgram(ctx);
-  for (const command of program.commands) command.action(() => {});
+  // Subcommands too (`attractor token create`): nothing a document shows may run.
+  const silence = (commands: readonly Command[]): void => {
+    for (const command of commands) {
+      command.action(() => {});
+      silence(command.commands);
+    }
+  };
+  silence(program.commands);
   return program;
 }
 

@@ -31,6 +31,11 @@ are kept in that database (its schema is created or upgraded at start); run dire
 --data-dir are working copies. Runs execute on workers, which check a "working_dir" against their
 own --allow-workdir folders (the server checks only its shape). See docs/guides/server.md.
 
+Teams: --oidc-issuer, --oidc-client-id and --oidc-client-secret-file sign people in (sessions
+in an HttpOnly cookie), --access FILE grants them roles, \`attractor token create\` makes personal
+tokens; once either exists every request but /, /signin and /healthz needs a session or a token.
+--four-eyes: nobody answers a gate of a run they started. See docs/guides/teams.md.
+
 SIGTERM drains: no new runs, running ones pause at their next node with a checkpoint, then exit.
 `;
 
@@ -40,6 +45,11 @@ export interface ServeFlags {
   dataDir?: string;
   store?: string;
   token?: string;
+  access?: string;
+  fourEyes?: boolean;
+  oidcIssuer?: string;
+  oidcClientId?: string;
+  oidcClientSecretFile?: string;
   maxConcurrentRuns: string;
   allowTools?: boolean;
   allowDir?: string[];
@@ -67,6 +77,17 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       'keep runs in PostgreSQL (postgres://user@host:port/db) instead of files under --data-dir',
     )
     .option('--token <token>', 'require "Authorization: Bearer <token>" (default: $ATTRACTOR_TOKEN)')
+    .option(
+      '--access <file>',
+      'roles of signed-in people by user and group, YAML or JSON (docs/guides/teams.md)',
+    )
+    .option('--oidc-issuer <url>', 'sign people in with this OpenID Connect provider (docs/guides/teams.md)')
+    .option('--oidc-client-id <id>', "this server's client id at the provider")
+    .option('--oidc-client-secret-file <file>', "a file holding this server's client secret")
+    .option(
+      '--four-eyes',
+      'no gate may be answered by the person who started its run (needs personal tokens or sign-in)',
+    )
     .option('--max-concurrent-runs <n>', 'runs executing at once; the rest queue', '4')
     .option('--allow-tools', 'run tool commands of submitted pipelines (refused with 403 otherwise)')
     .option('--otel', 'export runs as OpenTelemetry traces (OTLP/HTTP; docs/guides/tracing.md)')

@@ -57,6 +57,7 @@ export const NODE_ATTRIBUTES = [
   attr('node', 'human.default_choice', 'text', GATE, 'The option (key, label or target id) a gate takes when human.timeout passes; without it a timeout is RETRY.'),
   attr('node', 'human.timeout', 'duration', GATE, 'How long a gate waits for its answer (0: forever).'),
   attr('node', 'human.freeform', 'text', GATE, 'The option that free text follows (its key, label or target), or true on a gate with one edge; the text goes to the context.'),
+  attr('node', 'human.four_eyes', 'boolean', GATE, 'true: on a server, the person who started the run may not answer this gate (403); someone else must. The server\'s --four-eyes does this for every gate.', { values: BOOL }),
   attr('node', 'manager.poll_interval', 'duration', MANAGER, "How often the manager looks at its child run; default the graph's, else 45s."),
   attr('node', 'manager.max_cycles', 'integer', MANAGER, "How many polls the manager makes before it fails; default the graph's, else 1000."),
   attr('node', 'manager.stop_condition', 'text', MANAGER, "A condition over the child's context that ends the manager with SUCCESS when it holds."),

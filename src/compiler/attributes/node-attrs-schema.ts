@@ -67,6 +67,8 @@ export const nodeAttrShape = {
   'human.timeout': durationAttr,
   /** The option free text follows (key, label or target), or `true` on a gate with one edge. */
   'human.freeform': stringAttr,
+  /** true: the person who started the run may not answer this gate (four-eyes, docs/guides/teams.md). */
+  'human.four_eyes': booleanAttr,
   'manager.poll_interval': durationAttr,
   'manager.max_cycles': integerAttr,
   'manager.stop_condition': stringAttr,

@@ -92,6 +92,19 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE attractor.runs ADD COLUMN cancel_requested_by text;
   `,
+  // Personal API tokens (docs/decisions/0500-who-may-do-what.md): only their SHA-256; a name is unique
+  // among live tokens, so a revoked one's name can be given to its replacement.
+  `
+  CREATE TABLE attractor.api_tokens (
+    hash text PRIMARY KEY,
+    name text NOT NULL,
+    role text NOT NULL,
+    created_at text NOT NULL,
+    expires_at text,
+    revoked_at text
+  );
+  CREATE UNIQUE INDEX api_tokens_live_name ON attractor.api_tokens (name) WHERE revoked_at IS NULL;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

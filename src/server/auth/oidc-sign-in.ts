@@ -1,0 +1,94 @@
+import * as client from 'openid-client';
+import { type Access, rolesFor } from './access-file.js';
+import type { Principal } from './principal.js';
+
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+interface Pending {
+  verifier: string;
+  until: number;
+}
+
+const PENDING_MS = 10 * 60 * 1000;
+
+/**
+ * Sign-in with OpenID Connect: the authorization code flow with PKCE through `openid-client`. The
+ * issuer is discovered when first needed and again after a failure, so a provider that is down when
+ * the server starts is used once it is up; until then `/signin` says what failed.
+ */
+export class OidcSignIn {
+  readonly #settings: OidcSettings;
+  readonly #access: Access;
+  readonly #pending = new Map<string, Pending>();
+  #configuration: client.Configuration | undefined;
+
+  get issuer(): string {
+    return this.#settings.issuer;
+  }
+
+  constructor(settings: OidcSettings, access: Access | undefined) {
+    this.#settings = settings;
+    this.#access = access ?? { users: {}, groups: {} };
+  }
+
+  /** Where to send the browser: the provider's authorization endpoint, with a fresh state and PKCE. */
+  async start(callback: URL): Promise<URL> {
+    const config = await this.#discovered();
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const now = Date.now();
+    for (const [key, pending] of this.#pending) if (pending.until <= now) this.#pending.delete(key);
+    this.#pending.set(state, { verifier, until: now + PENDING_MS });
+    return client.buildAuthorizationUrl(config, {
+      redirect_uri: callback.href,
+      scope: 'openid email profile',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+    });
+  }
+
+  /** The person the provider sent back (`currentUrl`: the callback with its code and state). */
+  async finish(currentUrl: URL): Promise<Principal> {
+    const config = await this.#discovered();
+    const state = currentUrl.searchParams.get('state') ?? '';
+    const pending = this.#pending.get(state);
+    this.#pending.delete(state);
+    if (!pending || pending.until <= Date.now())
+      throw new Error('the sign-in took too long or was not started here; sign in again.');
+    const tokens = await client.authorizationCodeGrant(config, currentUrl, {
+      pkceCodeVerifier: pending.verifier,
+      expectedState: state,
+    });
+    const idToken = tokens.claims();
+    if (!idToken) throw new Error('the provider sent no ID token.');
+    // Many providers put email and groups only in the UserInfo answer, not in the ID token.
+    const claims = { ...(await client.fetchUserInfo(config, tokens.access_token, idToken.sub)), ...idToken };
+    const email = typeof claims['email'] === 'string' ? claims['email'] : undefined;
+    const groups = Array.isArray(claims['groups'])
+      ? claims['groups'].filter((g) => typeof g === 'string')
+      : [];
+    const roles = rolesFor(this.#access, { subject: claims.sub, email, groups });
+    return { name: email ?? claims.sub, kind: 'person', roles };
+  }
+
+  async #discovered(): Promise<client.Configuration> {
+    if (this.#configuration) return this.#configuration;
+    const issuer = new URL(this.#settings.issuer);
+    // Plain http only to a provider on this machine (a test's, a developer's); anything else needs https.
+    const loopback =
+      issuer.protocol === 'http:' && /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/.test(issuer.hostname);
+    this.#configuration = await client.discovery(
+      issuer,
+      this.#settings.clientId,
+      undefined,
+      client.ClientSecretPost(this.#settings.clientSecret),
+      loopback ? { execute: [client.allowInsecureRequests] } : undefined,
+    );
+    return this.#configuration;
+  }
+}

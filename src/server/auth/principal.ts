@@ -1,0 +1,28 @@
+import type { Role } from './role.js';
+
+/**
+ * Who a request comes from, decided once per request by the auth guard: a person signed in with
+ * OpenID Connect, a named personal token, the single `--token` (`token`, an admin), or, on a server
+ * with no sign-in configured, `anonymous` (anyone who reaches it, as before teams).
+ */
+export interface Principal {
+  /** What `started_by`, `answered_by`… record: the person's name, or the token's. */
+  readonly name: string;
+  readonly kind: 'person' | 'token' | 'server-token' | 'anonymous';
+  readonly roles: readonly Role[];
+}
+
+const principals = new WeakMap<Request, Principal>();
+
+/** Kept by the auth guard for the rest of the request (the raw `Request` is the key Hono passes on). */
+export function rememberPrincipal(request: Request, principal: Principal): void {
+  principals.set(request, principal);
+}
+
+/**
+ * The request's principal; `undefined` only for the public paths (page shell, sign-in, `/healthz`),
+ * which the guard lets through without deciding who asks.
+ */
+export function requestPrincipal(request: Request): Principal | undefined {
+  return principals.get(request);
+}

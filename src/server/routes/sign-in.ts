@@ -1,0 +1,48 @@
+import type { Hono } from 'hono';
+import type { ServerAuth } from '../auth/identify-request.js';
+import { clearedSessionCookie, sessionCookie } from '../auth/sessions.js';
+
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** An error and what caused it (`fetch failed` says little; its cause says `ECONNREFUSED`). */
+function reason(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const cause = error instanceof Error ? error.cause : undefined;
+  return cause === undefined ? text : `${text} (${reason(cause)})`;
+}
+
+const page = (title: string, text: string): string =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`;
+
+/**
+ * `/signin` sends the browser to the provider, `/auth/callback` takes it back and opens a session
+ * (an `HttpOnly; Secure; SameSite=Lax` cookie), `POST /signout` ends it. When the provider cannot be
+ * reached or refuses, the page says what failed; API tokens keep working meanwhile.
+ */
+export function registerSignInRoutes(app: Hono, auth: ServerAuth): void {
+  app.get('/signin', async (c) => {
+    if (!auth.signIn)
+      return c.html(page('No sign-in here', 'This server has no sign-in configured: use a token.'), 404);
+    try {
+      return c.redirect((await auth.signIn.oidc.start(new URL('/auth/callback', c.req.url))).href, 302);
+    } catch (error) {
+      const why = `The OpenID provider at ${auth.signIn.oidc.issuer} could not be used: ${reason(error)}. API tokens still work.`;
+      return c.html(page('Sign-in is not available', why), 502);
+    }
+  });
+  app.get('/auth/callback', async (c) => {
+    if (!auth.signIn) return c.html(page('No sign-in here', 'This server has no sign-in configured.'), 404);
+    try {
+      const principal = await auth.signIn.oidc.finish(new URL(c.req.url));
+      c.header('Set-Cookie', sessionCookie(auth.signIn.sessions.open(principal)));
+      return c.redirect('/', 302);
+    } catch (error) {
+      return c.html(page('Sign-in failed', `${(error as Error).message} Try again at /signin.`), 401);
+    }
+  });
+  app.post('/signout', (c) => {
+    auth.signIn?.sessions.close(c.req.raw);
+    c.header('Set-Cookie', clearedSessionCookie);
+    return c.json({ signed_out: true });
+  });
+}

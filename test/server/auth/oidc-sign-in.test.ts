@@ -1,0 +1,146 @@
+/**
+ * Sign-in through a real OpenID provider (`oidc-provider`, started here) in Chromium: the person signs
+ * in, gets the roles the access file grants, starts a run and answers its gate as themselves, and signs
+ * out. And a provider that is down: the server starts, /signin says what failed, tokens still work.
+ */
+
+import { writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import path from 'node:path';
+import Provider from 'oidc-provider';
+import { chromium } from 'playwright-core';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { FileAuditLog } from '../../../src/server/audit/file-audit-log.js';
+import { verifyAuditChain } from '../../../src/server/audit/verify-audit-chain.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+import { BROWSER_AVAILABLE, BROWSER_REQUIRED, LAUNCH } from '../browser-launch.js';
+import { closeServers, GATE_PIPELINE, testServer } from '../server-fixtures.js';
+import { bearer, createToken } from './token-fixtures.js';
+
+afterEach(closeServers);
+
+async function listening(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const address = server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}
+
+function files() {
+  const dir = tempDir();
+  const secret = path.join(dir, 'client-secret');
+  writeFileSync(secret, 'a-client-secret\n');
+  const access = path.join(dir, 'access.yaml');
+  writeFileSync(access, 'users:\n  alice@example.com: [operator, approver]\n');
+  return { secret, access };
+}
+
+describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('sign-in with OpenID Connect, in Chromium', () => {
+  it('signs in at a real provider, then starts and answers a run as that person; sign-out ends it', async () => {
+    const { secret, access } = files();
+    const providerHttp = createServer();
+    const issuer = await listening(providerHttp);
+    const server = await testServer({
+      oidcIssuer: issuer,
+      oidcClientId: 'attractor',
+      oidcClientSecretFile: secret,
+      access,
+    });
+    const provider = new Provider(issuer, {
+      clients: [
+        {
+          client_id: 'attractor',
+          client_secret: 'a-client-secret',
+          redirect_uris: [`${server.url}/auth/callback`],
+          token_endpoint_auth_method: 'client_secret_post',
+        },
+      ],
+      findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, email: `${id}@example.com` }) }),
+      claims: { openid: ['sub'], email: ['email'] },
+      cookies: { keys: ['a-cookie-key'] },
+    });
+    providerHttp.on('request', provider.callback());
+
+    const browser = await chromium.launch(LAUNCH);
+    onTestFinished(() => browser.close());
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/signin`, { waitUntil: 'domcontentloaded' });
+    await page.fill('input[name=login]', 'alice');
+    await page.fill('input[name=password]', 'anything');
+    await page.click('button[type=submit]');
+    await page.waitForSelector('button[type=submit]');
+    await page.click('button[type=submit]');
+    await page.waitForURL(`${server.url}/`);
+    const cookie = (await page.context().cookies(server.url)).find((c) => c.name === 'attractor_session');
+    expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax' });
+
+    const call = (method: string, route: string, body?: unknown) =>
+      page.evaluate(
+        async ([m, r, b]) => {
+          const response = await fetch(r as string, {
+            method: m as string,
+            headers: { 'content-type': 'application/json' },
+            ...(b === undefined ? {} : { body: JSON.stringify(b) }),
+          });
+          return { status: response.status, body: await response.json() };
+        },
+        [method, route, body] as const,
+      );
+    expect((await call('GET', '/whoami')).body).toEqual({
+      name: 'alice@example.com',
+      kind: 'person',
+      roles: ['operator', 'approver'],
+    });
+    const started = await call('POST', '/pipelines', { dot_source: GATE_PIPELINE, scenario: {} });
+    expect(started.status).toBe(201);
+    const id = started.body.id as string;
+    let question: { id: string } | undefined;
+    for (let i = 0; i < 400 && !question; i++) {
+      question = (await call('GET', `/pipelines/${id}/questions`)).body[0];
+      if (!question) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(question).toBeDefined();
+    const answered = await call('POST', `/pipelines/${id}/questions/${question?.id}/answer`, { answer: 'S' });
+    expect(answered.status).toBe(200);
+    let status = '';
+    for (let i = 0; i < 400 && status !== 'completed'; i++) {
+      status = (await call('GET', `/pipelines/${id}`)).body.status;
+      if (status !== 'completed') await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(status).toBe('completed');
+    // Recorded as that person: who started it, and (in the audit trail) who answered.
+    expect((await call('GET', `/pipelines/${id}`)).body.started_by).toBe('alice@example.com');
+    const audited = verifyAuditChain(await new FileAuditLog(server.dataDir).lines()).entries;
+    expect(audited.map((e) => [e.who, e.action])).toEqual([
+      ['alice@example.com', 'start'],
+      ['alice@example.com', 'answer'],
+    ]);
+
+    expect((await call('POST', '/signout', {})).status).toBe(200);
+    expect((await call('GET', '/whoami')).status).toBe(401);
+    // Without a session the server is closed: sign-in configured is enough.
+    expect((await server.json('GET', '/pipelines')).status).toBe(401);
+  }, 60_000);
+});
+
+describe('sign-in with a provider that is down', () => {
+  it('the server starts, /signin says what failed, API tokens still work', async () => {
+    const { secret } = files();
+    const nobody = createServer();
+    const issuer = await listening(nobody);
+    await new Promise<void>((resolve) => nobody.close(() => resolve()));
+    const server = await testServer({
+      oidcIssuer: issuer,
+      oidcClientId: 'attractor',
+      oidcClientSecretFile: secret,
+    });
+    const signin = await fetch(`${server.url}/signin`, { redirect: 'manual' });
+    expect(signin.status).toBe(502);
+    const page = await signin.text();
+    expect(page).toContain(`The OpenID provider at ${issuer} could not be used: fetch failed`);
+    expect(page).toMatch(/ECONNREFUSED.*API tokens still work\./);
+    expect((await server.json('GET', '/pipelines')).status).toBe(401);
+    const token = await createToken(['--data-dir', server.dataDir], 'ci', 'viewer');
+    expect((await server.json('GET', '/pipelines', undefined, bearer(token))).status).toBe(200);
+  });
+});
