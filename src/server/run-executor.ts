@@ -9,6 +9,8 @@ import type { PipelineRun, RunResult } from '../run/run-types.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
+import type { NotifiedRun } from './notify/notification.js';
+import type { RunNotifier } from './notify/run-notifier.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { ApiError } from './api-error.js';
 import { HttpInterviewer } from './http-interviewer.js';
@@ -35,6 +37,13 @@ export interface LiveRun {
   summary: RunSummary;
   /** A worker's run that reached a gate: it stops, checkpointed, and waits for an answer as `waiting`. */
   releasing?: boolean;
+  /** Whom notifications name: the run's id and pipeline. */
+  notified: NotifiedRun;
+  /**
+   * The gate a continued run stopped at: it asks its question again, already notified (and usually
+   * already answered), so that first asking is not news.
+   */
+  askedBefore?: string;
 }
 
 export interface RunExecutorOptions {
@@ -52,6 +61,8 @@ export interface RunExecutorOptions {
   sandbox?: SandboxSettings;
   /** Where runs' tool commands and agents work (`runWorkingDir`). */
   workingDirs: WorkingDirPolicy;
+  /** Who hears that a gate waits, was answered, or a run ended (`--notify`); absent: nobody. */
+  notifier?: RunNotifier;
   /** Where runs' traces go (`--otel`, OTEL_EXPORTER_OTLP_*); absent: not traced. */
   telemetry?: Telemetry;
   /** A worker's runs stop at a gate (checkpointed, `waiting`) and continue when it is answered. */
@@ -156,6 +167,7 @@ export class RunExecutor {
       interviewer,
       statuses: new Map(),
       summary: emptyRunSummary(),
+      notified: { id: record.id, pipeline: record.name },
     };
     return live;
   }
@@ -170,6 +182,7 @@ export class RunExecutor {
     const resumed = existsSync(checkpointPath) ? readCheckpoint(checkpointPath) : undefined;
     const source = this.#store.source(id);
     const vars = resumed ? checkpointVars(resumed) : options.vars;
+    if (resumed) live.askedBefore = resumed.current_node;
     const compiled = compileRun({
       source,
       file: record.source_file,
@@ -241,6 +254,21 @@ export class RunExecutor {
     applyNodeStatus(live.statuses, event);
     live.summary = foldRunSummary(live.summary, event);
     live.hub.publish(event);
+    if (this.#options.notifier) this.#notify(live, event);
+  }
+
+  #notify(live: LiveRun, event: PipelineEvent): void {
+    if (event.kind === 'interview.start' && event.node_id === live.askedBefore) {
+      live.askedBefore = undefined;
+      return;
+    }
+    if (event.kind === 'node.start' || event.kind === 'interview.start') live.askedBefore = undefined;
+    try {
+      this.#options.notifier?.heard(live.notified, event);
+    } catch (error) {
+      // A notification that cannot even be queued (a full disk) is the operator's to hear, not the run's.
+      process.stderr.write(`attractor: a notification of run ${live.notified.id} was not queued: ${String(error)}\n`);
+    }
   }
 
   #track(id: string, live: LiveRun, run: PipelineRun): void {
