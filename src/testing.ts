@@ -1,6 +1,7 @@
 /**
  * `attractor-pipelines/testing`: fakes for testing code built on Attractor — a scripted LLM adapter, cassettes,
- * scripted interviewers, scenario files and the simulated backend that `--dry-run` uses. Record and replay
+ * scripted interviewers, scenario files and the simulated backend that `--dry-run` uses, and `attractor test`
+ * as a library (`runPipelineTests`: docs/guides/testing-pipelines.md). Record and replay
  * middleware are product features and live in `attractor-pipelines/llm`. Explicit named exports only.
  *
  * @example
@@ -22,3 +23,10 @@ export {
   type ScriptedTurn,
   type ScriptedTurnSource,
 } from './llm/testing/scripted-adapter.js';
+export { parsePipelineTestFile } from './pipeline-tests/parse-test-file.js';
+export type { RunObservation } from './pipeline-tests/run-observation.js';
+export { type PipelineTestOptions, runPipelineTests } from './pipeline-tests/run-pipeline-tests.js';
+export type { CaseResult } from './pipeline-tests/run-test-case.js';
+export type { TestFileResult } from './pipeline-tests/run-test-file.js';
+export { type PipelineCoverage, testCoverage } from './pipeline-tests/test-coverage.js';
+export type { PipelineTestFile, TestCase } from './pipeline-tests/test-file-schema.js';

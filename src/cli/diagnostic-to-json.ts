@@ -7,6 +7,7 @@ export function diagnosticToJson(d: Diagnostic): Diagnostic {
   if (d.node_id !== undefined) out.node_id = d.node_id;
   if (d.edge !== undefined) out.edge = { source: d.edge.source, target: d.edge.target };
   if (d.fix !== undefined) out.fix = d.fix;
+  if (d.edits !== undefined) out.edits = d.edits.map((edit) => ({ ...edit }));
   if (d.loc !== undefined) out.loc = d.loc;
   return out;
 }

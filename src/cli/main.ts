@@ -11,10 +11,13 @@ import { registerAttachCommand } from './commands/attach.js';
 import { registerCompileCommand } from './commands/compile.js';
 import { registerDiffCommand } from './commands/diff.js';
 import { registerForkCommand } from './commands/fork.js';
+import { registerHelpCommand } from './commands/help.js';
+import { registerLspCommand } from './commands/lsp.js';
 import { registerResumeCommand } from './commands/resume.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerRunsCommand } from './commands/runs.js';
 import { registerServeCommand } from './commands/serve.js';
+import { registerTestCommand } from './commands/test.js';
 import { registerValidateCommand } from './commands/validate.js';
 import { registerWorkerCommand } from './commands/worker.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
@@ -33,8 +36,11 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerDiffCommand,
   registerValidateCommand,
   registerCompileCommand,
+  registerTestCommand,
   registerServeCommand,
   registerWorkerCommand,
+  registerLspCommand,
+  registerHelpCommand,
 ];
 
 const PROGRAM_HELP = `
@@ -47,6 +53,7 @@ Examples:
   $ attractor validate examples/tour.dot
   $ attractor validate pipeline.dot --strict --json
   $ attractor compile pipeline.dot --format svg > pipeline.svg
+  $ attractor test examples/ --reporter junit --output test-results.xml
 
 Exit codes:
   0    success (validate: no errors; warnings allowed unless --strict)

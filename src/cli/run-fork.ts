@@ -5,10 +5,12 @@ import { forkRun } from '../run/fork-run.js';
 import { forkTree } from '../run/fork-tree.js';
 import { locateRun } from '../run/locate-run.js';
 import { AttractorError } from '../shared/errors.js';
+import { runActionRefusal } from '../shared/run-actions.js';
 import type { CliContext } from './cli-context.js';
 import type { ForkFlags } from './commands/fork.js';
 import { displayPath } from './display-path.js';
 import { readPipelineSource } from './read-pipeline-source.js';
+import { runDirActionFacts } from './run-dir-action-facts.js';
 import { runResume } from './run-resume.js';
 
 /** `attractor fork <run> --from <node>`: make the fork's run directory, then run it as a resume runs. */
@@ -27,6 +29,8 @@ export async function runFork(
   if (flags.inPlace && flags.workdir)
     throw new AttractorError('BAD_FLAG', '--in-place and --workdir name two places for the fork: give one.');
   const original = locateRun(from);
+  const refusal = runActionRefusal('fork', runDirActionFacts(original.checkpointPath));
+  if (refusal) throw new AttractorError('FORK_REFUSED', `cannot fork ${run}: ${refusal.reason}`);
   const changed = file === undefined ? undefined : readPipelineSource(file, ctx.io.cwd);
   const source = changed?.text ?? original.source;
   const sourceFile = changed?.absolutePath ?? original.file;

@@ -11,7 +11,7 @@ import { createEventPrinter } from './event-printer.js';
 import { EXIT_FAILURE } from './exit-codes.js';
 import type { RunFlags } from './run-flags.js';
 import { finish, openInspection, openTui, printWarnings, startWith } from './run-lifecycle.js';
-import { buildRun } from './run-setup.js';
+import { buildRun, pipelineSettings } from './run-setup.js';
 import { sayHowResumeStarts } from './say-how-resume-starts.js';
 import { createNonInteractiveInterviewer } from './terminal-interviewer.js';
 
@@ -84,11 +84,9 @@ export async function runResume(
   const compiled = compileRun({
     source: found.source,
     file: found.file,
-    readScope,
+    ...pipelineSettings(recorded, readScope),
+    // The values the run started with, whatever the flags say.
     vars: checkpointVars(checkpoint),
-    ...(recorded.goal !== undefined ? { goal: recorded.goal } : {}),
-    ...(recorded.model ? { model: recorded.model } : {}),
-    ...(recorded.provider ? { provider: recorded.provider } : {}),
   });
   const printer = createEventPrinter(flags.json === true, ctx);
   const tui = await openTui(recorded, ctx, { graph: compiled.graph }, found.runDir);

@@ -11,7 +11,7 @@ import { presentValidationFailure, validationFindings } from './present-validati
 import { readPipelineSource } from './read-pipeline-source.js';
 import type { RunFlags } from './run-flags.js';
 import { finish, openInspection, openTui, printWarnings, startWith } from './run-lifecycle.js';
-import { buildRun } from './run-setup.js';
+import { buildRun, pipelineSettings } from './run-setup.js';
 import { errorWithShownFile, withShownFile } from './shown-locations.js';
 
 /** `attractor run <file.dot>`: compile the pipeline once, build its services, run it, report how it ended. */
@@ -32,11 +32,7 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
     const compiled = compileRun({
       source: source.text,
       file: source.absolutePath,
-      readScope,
-      ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
-      ...(flags.set ? { vars: flags.set } : {}),
-      ...(flags.model ? { model: flags.model } : {}),
-      ...(flags.provider ? { provider: flags.provider } : {}),
+      ...pipelineSettings(flags, readScope),
     });
     tui = await openTui(flags, ctx, { graph: compiled.graph });
     built = await buildRun(compiled, flags, ctx, tui ? tui.onEvent : printer.print, {

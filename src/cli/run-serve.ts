@@ -55,7 +55,7 @@ async function serving(flags: ServeFlags, ctx: CliContext, port: number): Promis
     },
     // Runs that call models get the same coding agent, router and budget as `attractor run`: keys and
     // base URLs come from the server's environment only, never from a .env a run's agent could write
-    // (decision 0352); a missing key fails that run.
+    // (decision 0005); a missing key fails that run.
     {
       realRuns: { workingDir: ctx.io.cwd, env: { ...ctx.io.env } },
       sandbox,

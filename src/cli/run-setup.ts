@@ -9,8 +9,8 @@ import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { CompiledMachine } from '../machines/compile-machine.js';
 import { DEFAULT_RUNS_ROOT } from '../run/resolve-run-dir.js';
-import { createRunServices } from '../run/run-services.js';
-import type { RunOptions } from '../run/run-types.js';
+import type { RunSettings } from '../run/run-config.js';
+import { createRunServices, type RunServices } from '../run/run-services.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { CliContext } from './cli-context.js';
@@ -74,7 +74,7 @@ function realSettings(
   return {
     workingDir,
     env: ctx.io.env,
-    // The person's own folder: its .env may hold their keys (never on serve or worker, decision 0352).
+    // The person's own folder: its .env may hold their keys (never on serve or worker, decision 0005).
     readDotEnv: true,
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.provider ? { provider: flags.provider } : {}),
@@ -108,17 +108,26 @@ async function prepareAgents(
 }
 
 /** Where a run that calls no model works: `--workdir`, else the current directory. */
-async function withTelemetry(flags: RunFlags, ctx: CliContext): Promise<Pick<RunOptions, 'telemetry'>> {
-  const telemetry = await cliTelemetry(flags, ctx);
-  return telemetry ? { telemetry } : {};
-}
-
 function workingDirOf(flags: RunFlags, ctx: CliContext): string {
   return flags.workdir ? path.resolve(ctx.io.cwd, flags.workdir) : ctx.io.cwd;
 }
 
+/** What the flags say the pipeline is for (goal, parameters, default model, read scope): compiled and run with. */
+export function pipelineSettings(
+  flags: RunFlags,
+  readScope: ReadScope,
+): Pick<RunSettings, 'goal' | 'vars' | 'model' | 'provider' | 'readScope'> {
+  return {
+    readScope,
+    ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
+    ...(flags.set ? { vars: flags.set } : {}),
+    ...(flags.model ? { model: flags.model } : {}),
+    ...(flags.provider ? { provider: flags.provider } : {}),
+  };
+}
+
 /** Snapshots of the working tree, for every run that executes tools (a dry run changes no file). */
-function treeSettings(flags: RunFlags, ctx: CliContext): Pick<RunOptions, 'tree'> {
+function treeSettings(flags: RunFlags, ctx: CliContext): Pick<RunSettings, 'tree'> {
   if (flags.dryRun || flags.snapshots === false) return {};
   const runDir = flags.logsDir ?? flags.logDir;
   const limits = {
@@ -133,6 +142,11 @@ function treeSettings(flags: RunFlags, ctx: CliContext): Pick<RunOptions, 'tree'
       ...(flags.restoreTree ? { restore: true } : {}),
     },
   };
+}
+
+async function withTelemetry(flags: RunFlags, ctx: CliContext): Promise<Pick<RunServices, 'telemetry'>> {
+  const telemetry = await cliTelemetry(flags, ctx);
+  return telemetry ? { telemetry } : {};
 }
 
 /**
@@ -173,11 +187,8 @@ export async function buildRun(
   });
   const { real, ...runServices } = services;
   const runDir = flags.logsDir ?? flags.logDir;
-  const settings: Omit<RunOptions, keyof typeof runServices> = {
-    ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
-    ...(flags.set ? { vars: flags.set } : {}),
-    ...(flags.model ? { model: flags.model } : {}),
-    ...(flags.provider ? { provider: flags.provider } : {}),
+  const settings: RunSettings = {
+    ...pipelineSettings(flags, options.readScope),
     ...(runDir !== undefined
       ? { runDir: path.resolve(ctx.io.cwd, runDir) }
       : { runsRoot: path.resolve(ctx.io.cwd, DEFAULT_RUNS_ROOT) }),
@@ -192,13 +203,16 @@ export async function buildRun(
       ...(real ? { workdir: real.workingDir } : flags.dryRun ? {} : { workdir: workingDirOf(flags, ctx) }),
       ...(real && flags.replay ? { replay: path.resolve(ctx.io.cwd, flags.replay) } : {}),
     },
-    readScope: options.readScope,
-    onEvent: learningRunDir(interviewer, onEvent),
-    ...(await withTelemetry(flags, ctx)),
+    workingDir: real?.workingDir ?? workingDirOf(flags, ctx),
     ...treeSettings(flags, ctx),
   };
   return {
-    options: { ...settings, ...runServices, workingDir: runServices.workingDir ?? workingDirOf(flags, ctx) },
+    options: {
+      ...settings,
+      ...runServices,
+      onEvent: learningRunDir(interviewer, onEvent),
+      ...(await withTelemetry(flags, ctx)),
+    },
     real,
     interviewer,
   };

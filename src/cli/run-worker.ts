@@ -60,7 +60,7 @@ async function serving(
     allowDirs: (flags.allowDir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
     allowWorkdirs: (flags.allowWorkdir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
     // Agents work in each run's folder; provider keys and base URLs come from the worker's environment
-    // only, never from a .env file (decision 0352).
+    // only, never from a .env file (decision 0005).
     realRuns: { workingDir: ctx.io.cwd, env: { ...ctx.io.env } },
     ...(flags.gitRemote ? { gitRemote: remoteUrl(flags.gitRemote, ctx.io.cwd) } : {}),
     onError: (error) => ctx.io.stderr(`attractor worker: the PostgreSQL store: ${error.message}\n`),

@@ -2,8 +2,10 @@ import { parseDot } from '../compiler/parse/index.js';
 import { readCheckpoint } from '../run/checkpoint.js';
 import type { locateRun } from '../run/locate-run.js';
 import { failedRunRestart } from '../run/restart-after-failure.js';
+import { runActionRefusal } from '../shared/run-actions.js';
 import type { CliContext } from './cli-context.js';
 import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
+import { runDirActionFacts } from './run-dir-action-facts.js';
 import type { RunFlags } from './run-flags.js';
 
 /**
@@ -18,7 +20,9 @@ export function sayHowResumeStarts(
 ): number | undefined {
   const checkpoint = readCheckpoint(found.checkpointPath);
   const say = flags.json ? ctx.io.stderr : ctx.io.stdout;
-  if (checkpoint.status === 'completed') {
+  // The rule the server and the web view follow too: only a completed run is refused here (a live
+  // run's lock refuses it later, naming its process).
+  if (runActionRefusal('resume', runDirActionFacts(found.checkpointPath))) {
     say(`Run ${checkpoint.run_id} already completed at ${checkpoint.current_node}; nothing to resume.\n`);
     return EXIT_OK;
   }

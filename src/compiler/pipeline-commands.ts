@@ -1,3 +1,4 @@
+import { readExtraAttribute } from './attributes/read-extra-attribute.js';
 import type { PipelineGraph } from './ir.js';
 
 /** One way a pipeline runs a command of its own on the machine executing it. */
@@ -18,12 +19,14 @@ const HOOKS = ['tool_hooks.pre', 'tool_hooks.post'] as const;
  */
 export function pipelineCommands(graph: PipelineGraph): PipelineCommand[] {
   const found: PipelineCommand[] = [];
-  for (const via of HOOKS) if (graph.extra[via]?.trim()) found.push({ nodeId: undefined, via });
+  for (const via of HOOKS)
+    if (readExtraAttribute(graph.extra, via)?.trim()) found.push({ nodeId: undefined, via });
   if (graph.attrs.agent_command?.trim()) found.push({ nodeId: undefined, via: 'agent_command' });
   for (const node of graph.nodes) {
     if (node.handler === 'tool') found.push({ nodeId: node.id, via: 'tool node' });
     if (node.handler === 'stack.manager_loop') found.push({ nodeId: node.id, via: 'manager loop' });
-    for (const via of HOOKS) if (node.extra[via]?.trim()) found.push({ nodeId: node.id, via });
+    for (const via of HOOKS)
+      if (readExtraAttribute(node.extra, via)?.trim()) found.push({ nodeId: node.id, via });
     const agentCommand = node.attrs.agent_command?.trim();
     if (agentCommand && agentCommand !== graph.attrs.agent_command?.trim())
       found.push({ nodeId: node.id, via: 'agent_command' });

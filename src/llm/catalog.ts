@@ -37,7 +37,7 @@ export function getLatestModel(provider: string, capability?: ModelCapability): 
 /**
  * Each provider's balanced model: what a node uses when nothing names one. The middle of the
  * provider's range and priced in the catalog, never its most expensive model, so a run started with
- * only a key costs what a user expects and a budget can count it (decision 0372).
+ * only a key costs what a user expects and a budget can count it (decision 0029).
  */
 const BALANCED_MODELS: Readonly<Record<string, string>> = {
   anthropic: 'claude-sonnet-4-6',

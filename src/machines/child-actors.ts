@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { type AnyActorRef, createActor } from 'xstate';
+import { CHILD_STARTED } from '../actors/handler-actor-logic.js';
 import type {
   BranchResult,
   ChildPipelineHandle,
@@ -10,7 +11,6 @@ import { copyOutcome, type Outcome } from '../compiler/outcome.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
 import { ChildDepthExceededError } from './child-nesting.js';
 import { type ChildCheckpoint, type ChildPipelineStore, noChildPipelines } from './child-pipeline-store.js';
-import { CHILD_STARTED } from './handler-actor-logic.js';
 import type { InvocationRuntime } from './invocation-runtime.js';
 import type { PipelineMachineContext, PipelineMachineInput } from './machine-context.js';
 import type { MachineEmitted } from './machine-events.js';

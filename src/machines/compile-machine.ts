@@ -13,7 +13,7 @@ import { createHandlerActors } from './handler-invocation.js';
 import type { InvocationRuntime } from './invocation-runtime.js';
 import { type PipelineMachine, setupPipelineMachine } from './pipeline-machine.js';
 import type { PipelineServices } from './pipeline-services.js';
-import { retryBackoffActor } from './retry-backoff-actor.js';
+import { pipelineBackoff } from './retry-delay.js';
 
 export interface CompiledMachine extends CompiledPipeline {
   /** The XState v5 machine: the compiler's plain config with guards, actions and actors attached. */
@@ -112,7 +112,7 @@ function bindWithin(
   provided = compiled.machine.provide({
     actors: {
       ...createHandlerActors(runtime),
-      retryBackoff: retryBackoffActor(compiled.lookup, services.random ?? Math.random),
+      retryBackoff: pipelineBackoff(compiled.lookup, services.random ?? Math.random),
     },
   });
   return provided;

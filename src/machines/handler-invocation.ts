@@ -1,4 +1,5 @@
 import type { AnyActorRef } from 'xstate';
+import { fromHandler } from '../actors/handler-actor-logic.js';
 import type { ChildPipelineHandle, HandlerInput, HandlerServices } from '../actors/handler-types.js';
 import { runsBuiltInRouting } from '../actors/handlers/built-in-routing.js';
 import { PipelineContext } from '../actors/pipeline-context.js';
@@ -11,8 +12,11 @@ import { routerCandidates, visitLimitFailure } from '../compiler/routing.js';
 import { anySignal, type CombinedSignal } from '../shared/any-signal.js';
 import { childPipelinesOf, runBranch, startChildPipeline } from './child-actors.js';
 import { errorOutcome } from './error-outcome.js';
-import { fromHandler, type HandlerActorLogic } from './handler-actor-logic.js';
-import type { InvocationRuntime } from './invocation-runtime.js';
+import {
+  type InvocationRuntime,
+  type PipelineHandlerActor,
+  restoreInvocationInput,
+} from './invocation-runtime.js';
 import type { PipelineMachineContext } from './machine-context.js';
 import { paceSteps } from './pace-steps.js';
 import { missingBackend, missingInterviewer } from './pipeline-services.js';
@@ -83,14 +87,14 @@ const SELF_TIMED = new Set(['wait.human', 'tool']);
  * Each invocation gets its node and the pipeline context through its input, so the same logic serves
  * the run and its parallel branches.
  */
-export function createHandlerActors(runtime: InvocationRuntime): Record<string, HandlerActorLogic> {
-  const actors: Record<string, HandlerActorLogic> = {};
+export function createHandlerActors(runtime: InvocationRuntime): Record<string, PipelineHandlerActor> {
+  const actors: Record<string, PipelineHandlerActor> = {};
   const logic = invocationLogic(runtime);
   for (const n of runtime.lookup.graph.nodes) actors[`handler.${n.handler}`] = logic;
   return actors;
 }
 
-function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
+function invocationLogic(runtime: InvocationRuntime): PipelineHandlerActor {
   return fromHandler(async ({ input, self, signal }) => {
     await paceSteps(runtime);
     const { context } = input;
@@ -175,7 +179,7 @@ function invocationLogic(runtime: InvocationRuntime): HandlerActorLogic {
       ...(retryJitter !== undefined ? { retryJitter } : {}),
       ...(tree ? { tree } : {}),
     };
-  });
+  }, restoreInvocationInput);
 }
 
 /** `context.set` values join the outcome's `context_updates`; the outcome's own updates win. */

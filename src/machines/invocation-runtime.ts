@@ -1,9 +1,10 @@
+import type { HandlerActorLogic } from '../actors/handler-actor-logic.js';
 import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import type { Outcome } from '../compiler/outcome.js';
 import type { GraphLookup } from './graph-lookup.js';
 import type { NodeTree, PipelineMachineContext } from './machine-context.js';
 import type { PipelineMachine } from './pipeline-machine.js';
-import type { PipelineServices } from './pipeline-services.js';
+import type { NodeSettings, PipelineServices } from './pipeline-services.js';
 
 /** What a handler actor is invoked with: the node, and the pipeline context as of entering it. */
 export interface HandlerInvocationInput {
@@ -27,6 +28,19 @@ export interface HandlerActorOutput {
   tree?: NodeTree;
 }
 
+/** The actor logic of a pipeline's `handler.<type>` actors. */
+export type PipelineHandlerActor = HandlerActorLogic<HandlerActorOutput, HandlerInvocationInput>;
+
+/** The input a persisted handler snapshot carried (the machine's snapshot check has vouched for its shape). */
+export function restoreInvocationInput(value: unknown): HandlerInvocationInput | undefined {
+  if (typeof value !== 'object' || value === null || !('node' in value) || !('context' in value))
+    return undefined;
+  const { node, context } = value;
+  return typeof node === 'string' && typeof context === 'object' && context !== null
+    ? ({ node, context } as HandlerInvocationInput)
+    : undefined;
+}
+
 /** What every handler actor of one pipeline (and its parallel branches) shares. */
 export interface InvocationRuntime {
   lookup: GraphLookup;
@@ -39,7 +53,7 @@ export interface InvocationRuntime {
    */
   childMachine(
     dotFile: string,
-    options?: { workingDir?: string },
+    options?: Pick<NodeSettings, 'workingDir'>,
   ): { machine: PipelineMachine; startAt: string; sha: string };
   /**
    * How many more levels of child pipelines may start under this pipeline (`stack.max_depth` of it and

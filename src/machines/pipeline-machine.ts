@@ -1,15 +1,19 @@
 import { type PromiseActorLogic, setup } from 'xstate';
+import type { RetryBackoffLogic } from '../actors/retry-backoff-actor.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import { decorateConfig } from './decorate-config.js';
 import type { GraphLookup } from './graph-lookup.js';
-import type { HandlerActorLogic } from './handler-actor-logic.js';
-import type { HandlerActorOutput, HandlerInvocationInput } from './invocation-runtime.js';
+import type {
+  HandlerActorOutput,
+  HandlerInvocationInput,
+  PipelineHandlerActor,
+} from './invocation-runtime.js';
 import { initialContext, type PipelineMachineContext, type PipelineMachineInput } from './machine-context.js';
 import type { MachineEmitted } from './machine-events.js';
 import { nodeActions } from './node-actions.js';
 import { pipelineGuards } from './pipeline-guards.js';
 import type { PipelineMachineEvent } from './pipeline-machine-event.js';
-import { type RetryBackoffLogic, retryBackoffActor } from './retry-backoff-actor.js';
+import { pipelineBackoff } from './retry-delay.js';
 import { routeActions } from './route-actions.js';
 import { stopActions } from './stop-actions.js';
 
@@ -19,7 +23,7 @@ type SetupConfig<S> = S extends { createMachine: (config: infer C) => unknown } 
 export interface PipelineMachineOptions {
   lookup: GraphLookup;
   /** `handler.<type>` → actor logic, for every handler type the config invokes. */
-  handlerActors: Record<string, HandlerActorLogic>;
+  handlerActors: Record<string, PipelineHandlerActor>;
   random?: () => number;
 }
 
@@ -33,10 +37,12 @@ export function setupPipelineMachine(config: MachineConfig, options: PipelineMac
   // An embedder may provide its own `handler.<type>` as a plain promise actor (`fromPromise`).
   const actors: Record<
     string,
-    HandlerActorLogic | PromiseActorLogic<HandlerActorOutput, HandlerInvocationInput> | RetryBackoffLogic
+    | PipelineHandlerActor
+    | PromiseActorLogic<HandlerActorOutput, HandlerInvocationInput>
+    | RetryBackoffLogic<HandlerInvocationInput>
   > = {
     ...options.handlerActors,
-    retryBackoff: retryBackoffActor(lookup, options.random ?? Math.random),
+    retryBackoff: pipelineBackoff(lookup, options.random ?? Math.random),
   };
   const pipelineSetup = setup({
     types: {} as {

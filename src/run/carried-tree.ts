@@ -13,7 +13,7 @@ import { PANEL_DIFF, PANEL_DIFF_BYTES } from './stage-panel-files.js';
 export const TREE_BUNDLES_DIR = 'tree-bundles';
 
 /**
- * How a run's snapshots travel to the machine that continues it (decision 0391): each snapshot's new
+ * How a run's snapshots travel to the machine that continues it (decision 0331): each snapshot's new
  * objects handed on before the checkpoint that names it, and brought in before the next node starts
  * where this machine lacks them.
  */

@@ -16,9 +16,11 @@ import { executeRun } from './execute-run.js';
 import { locateRun } from './locate-run.js';
 import { resolveRunDir } from './resolve-run-dir.js';
 import { failedRunRestart, restartCheckpoint } from './restart-after-failure.js';
+import { resolveRunConfig } from './run-config.js';
 import { newRunId } from './run-directory.js';
 import { runEnding } from './run-ending.js';
 import { unstartedForkOrigin } from './run-manifest.js';
+import { resolveRunServices } from './run-services.js';
 import {
   type PipelineRun,
   partialNodesOf,
@@ -98,7 +100,8 @@ export function startPipeline(options: StartOptions): PipelineRun {
       }),
       fresh: true,
     },
-    options,
+    resolveRunConfig(options, runDir),
+    resolveRunServices(options),
   );
 }
 
@@ -171,7 +174,8 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
       ...(restart ? { afterFailure: restart } : {}),
       ...withForkOrigin(runDir),
     },
-    options,
+    resolveRunConfig(options, runDir),
+    resolveRunServices(options),
   );
 }
 

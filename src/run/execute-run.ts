@@ -3,49 +3,45 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createActor } from 'xstate';
 import { runsBuiltInRouting } from '../actors/handlers/built-in-routing.js';
-import { createScenarioInterviewer } from '../actors/simulated/scenario-interviewer.js';
+import type { HandlerRegistry } from '../actors/registry.js';
+import type { PipelineGraph } from '../compiler/ir.js';
 import type { PipelineMachineContext } from '../machines/machine-context.js';
 import type { MachineEmitted, RunStatus } from '../machines/machine-events.js';
-import { missingInterviewer, type PipelineServices } from '../machines/pipeline-services.js';
+import type { PipelineMachine } from '../machines/pipeline-machine.js';
+import type { RunMachinery } from '../machines/pipeline-services.js';
 import { sendWhileActive } from '../machines/send-while-active.js';
 import { whenPipelineDone } from '../machines/watch-pipeline-actor.js';
 import { ArtifactStore } from '../shared/artifact-store.js';
 import { AttractorError } from '../shared/errors.js';
-import type { EmitEvent, EventKind, PipelineEvent } from '../shared/pipeline-event.js';
+import type { EmitEvent } from '../shared/pipeline-event.js';
 import { ProcessLedger } from '../shared/process/process-ledger.js';
 import { stopLeftoverProcesses } from '../shared/process/stop-leftover-processes.js';
-import { sandboxOrDefault, sandboxSettingsForRun } from '../shared/sandbox/sandbox-settings.js';
-import type { RunTracer } from '../telemetry/run-tracer.js';
-import { type TreeCarrier, treeCarrier } from './carried-tree.js';
+import { treeCarrier } from './carried-tree.js';
 import type { CheckpointParts } from './checkpoint-delta.js';
-import { enrichEvent } from './enrich-event.js';
 import { FileRunRecorder } from './file-run-recorder.js';
+import { LateFailure } from './late-failure.js';
 import { lazyRunTree } from './lazy-run-tree.js';
 import { MirroredRunRecorder } from './mirrored-run-recorder.js';
 import { providePipeline } from './provide-pipeline.js';
 import { refuseOverwrites } from './resolve-run-dir.js';
+import type { RunConfig } from './run-config.js';
 import { makeRunFolder } from './run-directory.js';
+import { createRunEmitter } from './run-emitter.js';
 import { acquireRunLock } from './run-lock.js';
 import { manifestOf } from './run-manifest.js';
-import { type RunRecorder, recording } from './run-recorder.js';
+import type { RunRecorder } from './run-recorder.js';
 import { runOutcome } from './run-result.js';
+import type { RunServices } from './run-services.js';
 import { createRunTreeService, type RunTreeService } from './run-tree-service.js';
-import type { PipelineRun, Prepared, RunOptions } from './run-types.js';
+import type { PipelineRun, Prepared, RunResult } from './run-types.js';
 import { restoreStageRecords } from './stage-records.js';
-
-/** The events that say the run is over (or stopped): every node's record is on disk when they are heard. */
-const TERMINAL_EVENTS = new Set<EventKind>([
-  'pipeline.complete',
-  'pipeline.error',
-  'pipeline.paused',
-  'pipeline.cancelled',
-]);
 
 /**
  * Run a prepared pipeline in its run directory: take the directory's lock, open its recorder, bind the
- * machine to the run's services, start the pipeline actor, and turn its end into a `RunResult`.
+ * machine to the run's services, start the pipeline actor, and turn its end into a `RunResult`. The
+ * config is resolved already (`resolveRunConfig`); the services go to the machine as they are.
  */
-export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun {
+export function executeRun(prepared: Prepared, config: RunConfig, services: RunServices): PipelineRun {
   const { runDir } = prepared;
   if (prepared.fresh) makeRunFolder(runDir);
   // Before anything is written in the folder: a second run started there is refused untouched.
@@ -62,20 +58,20 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
         prepared.compiled.graph.nodes.map((n) => n.id),
         ['run.lock'],
       );
-    const late = new LateFailure();
+    const failure = new LateFailure();
     recorder = new FileRunRecorder({
       runDir,
       fresh: prepared.fresh,
-      ...(prepared.fresh ? { source: prepared.source, manifest: manifestOf(prepared, options) } : {}),
-      ...(options.durable !== undefined ? { durable: options.durable } : {}),
-      ...(options.checkpointDir ? { checkpointDir: options.checkpointDir } : {}),
+      ...(prepared.fresh ? { source: prepared.source, manifest: manifestOf(prepared, config) } : {}),
+      durable: config.durable,
+      checkpointDir: config.checkpointDir,
       restarts: prepared.input.restarts ?? 0,
-      onLateFailure: (error) => late.report(error),
+      onLateFailure: (error) => failure.report(error),
     });
-    const kept = options.recordSink
-      ? new MirroredRunRecorder(recorder, options.recordSink, runDir)
+    const kept = services.recordSink
+      ? new MirroredRunRecorder(recorder, services.recordSink, runDir)
       : recorder;
-    return launch(prepared, options, kept, late, releaseLock);
+    return launch({ prepared, config, services, recorder: kept, failure }, releaseLock);
   } catch (error) {
     // The run never started: it leaves no manifest (the folder can take a new run) and no lock.
     recorder?.abandon();
@@ -84,171 +80,62 @@ export function executeRun(prepared: Prepared, options: RunOptions): PipelineRun
   }
 }
 
-/** The first write the run could not make: it stops the run, and `result` rejects with it. */
-class LateFailure {
-  error: AttractorError | undefined;
-  #stop: (() => void) | undefined;
-
-  report(error: unknown): void {
-    if (this.error) return;
-    const what = error instanceof AttractorError ? error.message.replace(/\.$/, '') : String(error);
-    this.error = new AttractorError('RUN_OUTPUT_FAILED', `${what}; the run was stopped.`, { cause: error });
-    // Not from inside a listener: the actor may be in the middle of a transition.
-    queueMicrotask(() => this.#stop?.());
-  }
-
-  onStop(stop: () => void): void {
-    this.#stop = stop;
-  }
+/** What the parts of a starting run share. */
+interface Run {
+  prepared: Prepared;
+  config: RunConfig;
+  services: RunServices;
+  recorder: RunRecorder;
+  failure: LateFailure;
 }
 
-function launch(
-  prepared: Prepared,
-  options: RunOptions,
-  recorder: RunRecorder,
-  failure: LateFailure,
-  releaseLock: () => void,
-): PipelineRun {
+/** A started run's parts that its end settles. */
+interface Started {
+  tree: RunTreeService | undefined;
+  delivered: () => Promise<void> | undefined;
+  unwatch: () => void;
+  releaseLock: () => void;
+}
+
+function launch(run: Run, releaseLock: () => void): PipelineRun {
+  const { prepared, services, recorder, failure } = run;
   const { compiled, runDir, runId } = prepared;
-  const { graph } = compiled;
-  const accounting = options.accounting;
   const artifacts = new ArtifactStore(runDir);
-  // Run by a built-in routing handler: such nodes do nothing a reader of checkpoint.json must see them doing.
-  const routingNodes = new Set(
-    graph.nodes.filter((n) => runsBuiltInRouting(options.registry, n.handler)).map((n) => n.id),
-  );
-  const runStartedAt = Date.now();
-  const tracer = options.telemetry?.traceRun();
-  const nodeStartedAt = new Map<string, number>();
-  // A listener that throws must not surface as an uncaught exception from inside XState while the run
-  // goes on without its record: the first failure stops the run.
-  const guarded = (what: string, write: () => void): boolean => {
-    try {
-      recording(what, write);
-      return true;
-    } catch (error) {
-      failure.report(error);
-      return false;
-    }
-  };
-
-  let delivering: Promise<void> | undefined;
-  const emitEvent: EmitEvent = (kind, data, nodeId) => {
-    const tags: { branch?: string; parent?: string } = data;
-    const ours = !tags.branch && !tags.parent;
-    // A node that does work starts with checkpoint.json naming it (docs/decisions/0055-checkpoint-journal.md).
-    if (kind === 'node.start' && ours && nodeId && !routingNodes.has(nodeId))
-      guarded('writing the checkpoint', () => recorder.beforeWork());
-    if (TERMINAL_EVENTS.has(kind) && ours) guarded('writing the stage folders', () => recorder.beforeEnd());
-    const now = Date.now();
-    let started: number | undefined;
-    if (nodeId && ours) {
-      if (kind === 'node.start') nodeStartedAt.set(nodeId, now);
-      else if (kind === 'node.complete') {
-        started = nodeStartedAt.get(nodeId);
-        nodeStartedAt.delete(nodeId);
-      }
-    }
-    const event = enrichEvent(kind, data, nodeId, {
-      now,
-      runStartedAt,
-      ...(started !== undefined ? { nodeStartedAt: started } : {}),
-      ...(accounting && nodeId
-        ? { nodeUsage: () => accounting.nodeTotals(nodeId), runUsage: () => accounting.runTotals() }
-        : accounting
-          ? { runUsage: () => accounting.runTotals() }
-          : {}),
-      artifactCount: () => artifacts.list().length,
-    });
-    guarded('writing the event log', () => recorder.event(event));
-    if (tracer) traceEvent(tracer, event);
-    // Whoever hears the run end finds every record on disk: from the end on, callbacks wait for them.
-    if (TERMINAL_EVENTS.has(kind) && ours) delivering ??= recorder.recorded().catch(() => {});
-    const onEvent = options.onEvent;
-    if (!onEvent) return;
-    if (delivering)
-      delivering = delivering.then(() => void guarded('the onEvent callback', () => onEvent(event)));
-    else guarded('the onEvent callback', () => onEvent(event));
-  };
-
-  const writeCheckpoint = (context: PipelineMachineContext, currentNode: string, status: RunStatus): void => {
-    const written = guarded('writing the checkpoint', () =>
-      recorder.checkpoint(checkpointParts(prepared, context, currentNode, status, accounting?.runTotals())),
-    );
-    if (written)
-      emitEvent('checkpoint.saved', { current_node: currentNode, status }, currentNode || undefined);
-  };
-
+  const tracer = services.telemetry?.traceRun();
+  const { emit, delivered } = createRunEmitter({
+    recorder,
+    failure,
+    routingNodes: routingNodesOf(compiled.graph, services.registry),
+    artifacts,
+    accounting: services.accounting,
+    onEvent: services.onEvent,
+    tracer,
+  });
   const hard = new AbortController();
   // Every running handler listens on it (detachably): twelve parallel branches are twelve listeners,
   // not a leak, and Node's warning at eleven would go to the user's terminal.
   setMaxListeners(0, hard.signal);
   const processes = ProcessLedger.forRunDir(runDir);
-  const lazyTree = lazyRunTree(options.workingDir ?? process.cwd(), runDir, runId);
   let tree: RunTreeService | undefined;
-  const machine = providePipeline(compiled, {
-    ...runServices(options),
+  const machine = runMachine(run, () => tree, {
     artifacts,
     processes,
-    sandbox: sandboxSettingsForRun(sandboxOrDefault(options.sandbox), runDir, options.runsRoot),
-    stages: recorder.stages,
-    branchCheckpoints: recorder.branches,
-    // The first node that does work starts once the run's tree is ready too (a resume's restored).
-    recorded: () =>
-      tree ? Promise.all([recorder.recorded(), tree.ready]).then(() => {}) : recorder.recorded(),
-    ...(options.tree
-      ? { snapshotTree: (nodeId: string) => tree?.snapshot(nodeId) ?? Promise.resolve(undefined) }
-      : {}),
-    // A parallel node's isolated branches: the run's own tree when it keeps one, else one opened on demand.
-    workingTree: async () => (tree ? tree.ready.then(() => tree?.tree()) : lazyTree()),
-    ...(tracer ? { traceparent: (nodeId: string) => tracer.traceparent(nodeId) } : {}),
-    emit: emitEvent,
+    emit,
     signal: hard.signal,
+    ...(tracer ? { traceparent: (nodeId: string) => tracer.traceparent(nodeId) } : {}),
   });
-  // Before the run's first event, so a reader sees what the pipeline was warned about before it runs.
-  if (prepared.warnings.length > 0) options.onWarnings?.(prepared.warnings);
-  emitEvent(prepared.fresh ? 'pipeline.start' : 'pipeline.resume', {
-    name: graph.name,
-    goal: graph.attrs.goal ?? '',
-    run_id: runId,
-    run_dir: runDir,
-    ...(prepared.fresh ? {} : { resume_at: prepared.input.startAt }),
-    ...(prepared.afterFailure ? { after_failure: prepared.afterFailure } : {}),
-    ...(prepared.forkedFrom ? { forked_from: prepared.forkedFrom } : {}),
-  });
-  if (options.tree)
-    tree = createRunTreeService({
-      workDir: options.workingDir ?? process.cwd(),
-      runDir,
-      runId,
-      fresh: prepared.fresh,
-      head: prepared.input.treeHead,
-      resumeAt: prepared.input.startAt,
-      settings: options.tree,
-      emit: emitEvent,
-      fail: (error) => failure.report(error),
-      ...carrierOf(runDir, options),
-    });
+  announce(prepared, services, emit);
+  tree = openTree(run, emit);
   // The run lock is ours, so whoever ran this before is dead: stop what it left running before the
   // interrupted node runs again beside it.
-  if (!prepared.fresh) {
-    restoreStageRecords(runDir, graph, options.registry, prepared.input);
-    stopLeftoverProcesses(processes, {
-      onStopped: ({ entry, pids, killed }) =>
-        emitEvent(
-          'process.stopped',
-          { pgid: entry.pgid, command: entry.command, processes: pids.length, killed },
-          entry.node || undefined,
-        ),
-    });
-  }
+  if (!prepared.fresh) cleanUpAfter(prepared, services.registry, processes, emit);
   const actor = createActor(machine, {
     input: prepared.input,
-    ...(options.inspect ? { inspect: options.inspect } : {}),
+    ...(services.inspect ? { inspect: services.inspect } : {}),
   });
   actor.on('*', (e: MachineEmitted) => {
-    if (e.type === 'pipeline.event') emitEvent(e.kind, e.data, e.nodeId);
-    else writeCheckpoint(e.context, e.currentNode, e.status);
+    if (e.type === 'pipeline.event') emit(e.kind, e.data, e.nodeId);
+    else writeCheckpoint(run, emit, e.context, e.currentNode, e.status);
   });
   const done = whenPipelineDone(actor);
   const stopNow = (reason: AttractorError, event: Parameters<typeof actor.send>[0]): void => {
@@ -256,39 +143,17 @@ function launch(
     sendWhileActive(actor, event);
   };
   failure.onStop(() => stopNow(new AttractorError('CANCELLED', 'run stopped'), { type: 'CANCEL' }));
-  // A spent budget stops the run at once, but paused: resuming with more budget is the normal next step.
-  const budgetSignal = accounting?.budgetSignal;
-  const onBudget = (): void => {
-    const reason = budgetSignal?.reason;
-    const message = reason instanceof Error ? reason.message : 'the run spent its cost budget';
-    stopNow(new AttractorError('BUDGET_EXCEEDED', message), { type: 'PAUSE_NOW', reason: 'budget', message });
-  };
-  budgetSignal?.addEventListener('abort', onBudget, { once: true });
+  const unwatch = watchBudget(services, stopNow);
   actor.start();
-
-  const result = done
-    .then(({ status, context }) => {
-      if (failure.error) throw failure.error;
-      const { result, finalize } = runOutcome(graph, status, context, {
-        runId,
-        runDir,
-        ...(accounting ? { usage: accounting.runTotals() } : {}),
-      });
-      emitEvent('pipeline.finalize', finalize);
-      return result;
-    })
-    .finally(async () => {
-      budgetSignal?.removeEventListener('abort', onBudget);
+  const result = settle(run, ended(run, done, emit), {
+    tree,
+    delivered,
+    unwatch: () => {
+      unwatch();
       tracer?.end();
-      await tree?.idle();
-      try {
-        await recorder.close();
-      } finally {
-        await delivering;
-        releaseLock();
-      }
-    });
-
+    },
+    releaseLock,
+  });
   return {
     runId,
     runDir,
@@ -300,36 +165,156 @@ function launch(
   };
 }
 
-/** Tracing is the user's instrument, never the run's risk: a tracer that throws is left out of it. */
-function traceEvent(tracer: RunTracer, event: PipelineEvent): void {
-  try {
-    tracer.record(event);
-  } catch {
-    // The span tree misses this event; the run and its records do not.
-  }
+/** Run by a built-in routing handler: such nodes do nothing a reader of checkpoint.json must see them doing. */
+function routingNodesOf(graph: PipelineGraph, registry: HandlerRegistry | undefined): Set<string> {
+  return new Set(graph.nodes.filter((n) => runsBuiltInRouting(registry, n.handler)).map((n) => n.id));
 }
 
-/** How the run's snapshots travel (its record sink's bundles, or a git remote), when they do. */
-function carrierOf(runDir: string, options: RunOptions): { carrier?: TreeCarrier } {
-  const carrier = treeCarrier(runDir, options.recordSink, options.tree?.remote);
-  return carrier ? { carrier } : {};
+/**
+ * The pipeline machine bound to the run: its services whole (one `provide()`), its settings as the
+ * config resolved them, and the run's own machinery. `tree` is the run's tree once opened.
+ */
+function runMachine(
+  run: Run,
+  tree: () => RunTreeService | undefined,
+  machinery: Pick<RunMachinery, 'artifacts' | 'processes' | 'emit' | 'signal' | 'traceparent'>,
+): PipelineMachine {
+  const { prepared, config, recorder } = run;
+  const lazyTree = lazyRunTree(config.treeDir, prepared.runDir, prepared.runId);
+  return providePipeline(prepared.compiled, {
+    ...run.services,
+    workingDir: config.workingDir,
+    durable: config.durable,
+    sandbox: config.sandbox,
+    ...machinery,
+    stages: recorder.stages,
+    branchCheckpoints: recorder.branches,
+    // The first node that does work starts once the run's tree is ready too (a resume's restored).
+    recorded: () => {
+      const ready = tree()?.ready;
+      return ready ? Promise.all([recorder.recorded(), ready]).then(() => {}) : recorder.recorded();
+    },
+    ...(config.tree
+      ? { snapshotTree: (nodeId: string) => tree()?.snapshot(nodeId) ?? Promise.resolve(undefined) }
+      : {}),
+    // A parallel node's isolated branches: the run's own tree when it keeps one, else one opened on demand.
+    workingTree: async () => {
+      const opened = tree();
+      return opened ? opened.ready.then(() => opened.tree()) : lazyTree();
+    },
+  });
 }
 
-/** The services a run's handlers get from its options (the library simulates nothing on its own). */
-function runServices(options: RunOptions): PipelineServices {
-  const interviewer = options.scenario
-    ? createScenarioInterviewer(options.scenario, options.interviewer ?? missingInterviewer())
-    : options.interviewer;
-  return {
-    ...(options.registry ? { registry: options.registry } : {}),
-    ...(interviewer ? { interviewer } : {}),
-    ...(options.backend ? { backend: options.backend } : {}),
-    ...(options.scenario ? { scenario: options.scenario } : {}),
-    ...(options.workingDir ? { workingDir: options.workingDir } : {}),
-    ...(options.llmRank ? { llmRank: options.llmRank } : {}),
-    ...(options.durable !== undefined ? { durable: options.durable } : {}),
-    ...(options.random ? { random: options.random } : {}),
+/** Before the run's first event its warnings, so a reader sees what it was warned about before it runs. */
+function announce(prepared: Prepared, services: RunServices, emit: EmitEvent): void {
+  if (prepared.warnings.length > 0) services.onWarnings?.(prepared.warnings);
+  const { graph } = prepared.compiled;
+  emit(prepared.fresh ? 'pipeline.start' : 'pipeline.resume', {
+    name: graph.name,
+    goal: graph.attrs.goal ?? '',
+    run_id: prepared.runId,
+    run_dir: prepared.runDir,
+    ...(prepared.fresh ? {} : { resume_at: prepared.input.startAt }),
+    ...(prepared.afterFailure ? { after_failure: prepared.afterFailure } : {}),
+    ...(prepared.forkedFrom ? { forked_from: prepared.forkedFrom } : {}),
+  });
+}
+
+/** The run's working tree, when it keeps one: opened (a resume's restored) while the run starts. */
+function openTree(run: Run, emit: EmitEvent): RunTreeService | undefined {
+  const { prepared, config } = run;
+  if (!config.tree) return undefined;
+  // How the run's snapshots travel (its record sink's bundles, or a git remote), when they do.
+  const carrier = treeCarrier(prepared.runDir, run.services.recordSink, config.tree.remote);
+  return createRunTreeService({
+    workDir: config.treeDir,
+    runDir: prepared.runDir,
+    runId: prepared.runId,
+    fresh: prepared.fresh,
+    head: prepared.input.treeHead,
+    resumeAt: prepared.input.startAt,
+    settings: config.tree,
+    emit,
+    fail: (error) => run.failure.report(error),
+    ...(carrier ? { carrier } : {}),
+  });
+}
+
+/** A resume's stage records as its checkpoint has them, and the process groups its dead owner left running. */
+function cleanUpAfter(
+  prepared: Prepared,
+  registry: HandlerRegistry | undefined,
+  processes: ProcessLedger,
+  emit: EmitEvent,
+): void {
+  restoreStageRecords(prepared.runDir, prepared.compiled.graph, registry, prepared.input);
+  stopLeftoverProcesses(processes, {
+    onStopped: ({ entry, pids, killed }) =>
+      emit(
+        'process.stopped',
+        { pgid: entry.pgid, command: entry.command, processes: pids.length, killed },
+        entry.node || undefined,
+      ),
+  });
+}
+
+function writeCheckpoint(
+  run: Run,
+  emit: EmitEvent,
+  context: PipelineMachineContext,
+  currentNode: string,
+  status: RunStatus,
+): void {
+  const usage = run.services.accounting?.runTotals();
+  const written = run.failure.guard('writing the checkpoint', () =>
+    run.recorder.checkpoint(checkpointParts(run.prepared, context, currentNode, status, usage)),
+  );
+  if (written) emit('checkpoint.saved', { current_node: currentNode, status }, currentNode || undefined);
+}
+
+/** A spent budget stops the run at once, but paused: resuming with more budget is the normal next step. */
+function watchBudget(
+  services: RunServices,
+  stopNow: (reason: AttractorError, event: { type: 'PAUSE_NOW'; reason: 'budget'; message: string }) => void,
+): () => void {
+  const budgetSignal = services.accounting?.budgetSignal;
+  if (!budgetSignal) return () => {};
+  const onBudget = (): void => {
+    const reason = budgetSignal.reason;
+    const message = reason instanceof Error ? reason.message : 'the run spent its cost budget';
+    stopNow(new AttractorError('BUDGET_EXCEEDED', message), { type: 'PAUSE_NOW', reason: 'budget', message });
   };
+  budgetSignal.addEventListener('abort', onBudget, { once: true });
+  return () => budgetSignal.removeEventListener('abort', onBudget);
+}
+
+/** The run's result from how its actor ended (the first write that failed rejects it), and its `pipeline.finalize`. */
+function ended(run: Run, done: ReturnType<typeof whenPipelineDone>, emit: EmitEvent): Promise<RunResult> {
+  const { prepared, services, failure } = run;
+  return done.then(({ status, context }) => {
+    if (failure.error) throw failure.error;
+    const ending = runOutcome(prepared.compiled.graph, status, context, {
+      runId: prepared.runId,
+      runDir: prepared.runDir,
+      ...(services.accounting ? { usage: services.accounting.runTotals() } : {}),
+    });
+    emit('pipeline.finalize', ending.finalize);
+    return ending.result;
+  });
+}
+
+/** The run's result once its last snapshot is taken, every record is closed and heard, and the lock is free. */
+function settle(run: Run, result: Promise<RunResult>, started: Started): Promise<RunResult> {
+  return result.finally(async () => {
+    started.unwatch();
+    await started.tree?.idle();
+    try {
+      await run.recorder.close();
+    } finally {
+      await started.delivered();
+      started.releaseLock();
+    }
+  });
 }
 
 /** The checkpoint the machine's context makes, with what the run adds: its ids, source and usage. */

@@ -39,7 +39,7 @@ export function recordedWorkDir(runDir: string): string | undefined {
 }
 
 /**
- * Give a fork the files its node found (decision 0332): the original's snapshot at the fork point,
+ * Give a fork the files its node found (decision 0331): the original's snapshot at the fork point,
  * restored into the fork's folder, which becomes its working folder (its manifest says so). The
  * original's folder is left as it is, unless `inPlace` (refused while it has changes no snapshot holds).
  * Undefined when the original kept no snapshots (or git is missing): the fork works as before, in the

@@ -33,7 +33,7 @@ export interface RunRecordSink {
   stageFiles?(stage: string, files: Readonly<Record<string, string>>): void;
   /**
    * The objects snapshot `commit` of the working tree added since the one handed over before, as a git
-   * bundle (decision 0391): handed over before the checkpoint naming it. None: the tree stays here.
+   * bundle (decision 0331): handed over before the checkpoint naming it. None: the tree stays here.
    */
   treeBundle?(commit: string, bundle: Buffer): void;
   settled(): Promise<void>;

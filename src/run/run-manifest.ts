@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { packageVersion } from '../shared/package-version.js';
-import type { Prepared, RunOptions } from './run-types.js';
+import type { RunConfig } from './run-config.js';
+import type { Prepared } from './run-types.js';
 
 /** `<run dir>/manifest.json`: what a run is, written once when it starts (resume reads its options). */
 export interface RunManifest {
@@ -17,7 +18,7 @@ export interface RunManifest {
 }
 
 /** The manifest of a prepared new run. */
-export function manifestOf(prepared: Prepared, options: RunOptions): RunManifest {
+export function manifestOf(prepared: Prepared, config: Pick<RunConfig, 'manifestOptions'>): RunManifest {
   const { graph } = prepared.compiled;
   return {
     run_id: prepared.runId,
@@ -29,12 +30,7 @@ export function manifestOf(prepared: Prepared, options: RunOptions): RunManifest
     source_sha256: prepared.sha,
     started_at: new Date().toISOString(),
     attractor_version: packageVersion(),
-    options: {
-      max_steps: prepared.input.maxSteps,
-      ...(options.model ? { model: options.model } : {}),
-      ...(options.provider ? { provider: options.provider } : {}),
-      ...options.manifestOptions,
-    },
+    options: { max_steps: prepared.input.maxSteps, ...config.manifestOptions },
   };
 }
 

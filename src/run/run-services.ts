@@ -1,3 +1,4 @@
+import type { InspectionEvent } from 'xstate';
 import type { PreparedAgents } from '../actors/acp/prepare-agent-backend.js';
 import { withAgentBackends } from '../actors/acp/with-agent-backends.js';
 import type {
@@ -5,17 +6,20 @@ import type {
   RealRunServices,
   RealRunSettings,
 } from '../actors/codergen/real-run-services.js';
-import type { CodergenBackend } from '../actors/codergen-backend.js';
-import type { HandlerServices } from '../actors/handler-types.js';
 import { AutoApproveInterviewer } from '../actors/interviewers/auto-approve.js';
 import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import { createDefaultRegistry, type HandlerRegistry } from '../actors/registry.js';
 import { withDryRunHandlers } from '../actors/simulated/dry-run-handlers.js';
 import type { Scenario } from '../actors/simulated/scenario.js';
+import { createScenarioInterviewer } from '../actors/simulated/scenario-interviewer.js';
 import { createSimulatedBackend } from '../actors/simulated/simulated-backend.js';
 import { createSimulatedRouter } from '../actors/simulated/simulated-router.js';
+import type { Diagnostic } from '../compiler/diagnostic.js';
 import type { PipelineGraph } from '../compiler/ir.js';
-import type { RunAccounting } from './run-types.js';
+import { missingInterviewer, type NodeServices } from '../machines/pipeline-services.js';
+import type { PipelineEvent } from '../shared/pipeline-event.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import type { RunRecordSink } from './mirrored-run-recorder.js';
 
 export interface RunServicesOptions {
   /** The pipeline the run executes, as compiled for it (`compileRun`). */
@@ -42,15 +46,58 @@ export interface RunServicesOptions {
   registry?: HandlerRegistry;
 }
 
-/** What a run's nodes use: spread into `startPipeline` / `resumePipeline` options. */
-export interface RunServices {
-  registry: HandlerRegistry;
-  interviewer?: Interviewer;
-  backend?: CodergenBackend;
-  llmRank?: NonNullable<HandlerServices['llmRank']>;
-  scenario?: Scenario;
+/**
+ * Model usage the engine reports and the budget it obeys (the agent backend keeps the books). When
+ * `budgetSignal` aborts, the running node is stopped, the checkpoint written and the run ends `paused`.
+ */
+export interface RunAccounting {
+  readonly budgetSignal?: AbortSignal;
+  /** Run totals so far: written into every checkpoint (`usage`) and `pipeline.finalize`. */
+  runTotals(): Record<string, unknown>;
+  /** A node's latest visit totals (merged into its `node.complete`); undefined when it called no model. */
+  nodeTotals(nodeId: string): Record<string, unknown> | undefined;
+}
+
+/**
+ * What a run uses that has behaviour: its nodes' services (handlers, interviewer, backends, router, the
+ * scenario), its accounts, where its record is kept besides its folder, and who hears it (the services
+ * half of `RunOptions`; `RunSettings` is the other). Handed to the run's machine whole, as one `provide()`.
+ */
+export interface RunServices extends NodeServices {
   accounting?: RunAccounting;
-  workingDir?: string;
+  /** Keep the run's record in this sink too (a database), besides its run directory. */
+  recordSink?: RunRecordSink;
+  onEvent?: (event: PipelineEvent) => void;
+  /** The pipeline's lint and scenario warnings, once, before the run's first event (also `PipelineRun.warnings`). */
+  onWarnings?: (warnings: Diagnostic[]) => void;
+  inspect?: (event: InspectionEvent) => void;
+  /** Where the run's trace goes (`createTelemetry`; `--otel` or the OTEL_EXPORTER_OTLP_* variables): none, no trace. */
+  telemetry?: Telemetry;
+}
+
+/**
+ * A run's services as its nodes use them: a scenario answers the gates it scripts, the interviewer
+ * (or, missing, the error saying so) the rest. Every service is named, so nothing else the caller's
+ * options held reaches the machine.
+ */
+export function resolveRunServices(options: RunServices): RunServices {
+  const { scenario } = options;
+  return {
+    registry: options.registry,
+    interviewer: scenario
+      ? createScenarioInterviewer(scenario, options.interviewer ?? missingInterviewer())
+      : options.interviewer,
+    backend: options.backend,
+    llmRank: options.llmRank,
+    scenario,
+    random: options.random,
+    accounting: options.accounting,
+    recordSink: options.recordSink,
+    onEvent: options.onEvent,
+    onWarnings: options.onWarnings,
+    inspect: options.inspect,
+    telemetry: options.telemetry,
+  };
 }
 
 /**
@@ -62,11 +109,13 @@ export interface RunServices {
  *
  * @example
  * const compiled = compileRun({ source, file });
- * const services = createRunServices({ graph: compiled.graph, dryRun: true });
- * const real = createRunServices({ graph: compiled.graph, real: { settings, createRealRunServices } });
- * const run = startPipeline({ source, file, compiled, ...services });
+ * const dry = createRunServices({ graph: compiled.graph, dryRun: true });
+ * const { real, ...services } = createRunServices({ graph: compiled.graph, real: { settings, createRealRunServices } });
+ * const run = startPipeline({ source, file, compiled, ...services, workingDir: settings.workingDir });
  */
-export function createRunServices(options: RunServicesOptions): RunServices & { real?: RealRunServices } {
+export function createRunServices(
+  options: RunServicesOptions,
+): RunServices & { registry: HandlerRegistry; real?: RealRunServices } {
   const simulated = options.dryRun === true || options.scenario !== undefined;
   // Nodes driven by external agents need no model of ours: a run whose every LLM node has one needs no keys.
   const real =
@@ -91,6 +140,6 @@ export function createRunServices(options: RunServicesOptions): RunServices & { 
     ...(backend ? { backend } : {}),
     ...(models.llmRank ? { llmRank: models.llmRank } : {}),
     ...(options.scenario ? { scenario: options.scenario } : {}),
-    ...(real ? { real, accounting: real.accounting, workingDir: real.workingDir } : {}),
+    ...(real ? { real, accounting: real.accounting } : {}),
   };
 }

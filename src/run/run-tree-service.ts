@@ -22,7 +22,7 @@ export interface RunTreeSettings {
   restore?: boolean;
   /**
    * Push each snapshot to this git remote (`--git-remote`), and fetch from it what a continuation here
-   * lacks, rather than carry the snapshots in the run's record sink (decision 0391).
+   * lacks, rather than carry the snapshots in the run's record sink (decision 0331).
    */
   remote?: string;
 }

@@ -1,18 +1,9 @@
-import type { InspectionEvent } from 'xstate';
-import type { CodergenBackend } from '../actors/codergen-backend.js';
-import type { HandlerServices } from '../actors/handler-types.js';
-import type { Interviewer } from '../actors/interviewers/interviewer.js';
-import type { HandlerRegistry } from '../actors/registry.js';
-import type { Scenario } from '../actors/simulated/scenario.js';
 import type { Diagnostic } from '../compiler/diagnostic.js';
-import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { CompiledMachine } from '../machines/compile-machine.js';
 import type { PipelineMachineInput } from '../machines/machine-context.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
-import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
-import type { Telemetry } from '../telemetry/telemetry.js';
-import type { RunRecordSink } from './mirrored-run-recorder.js';
-import type { RunTreeSettings } from './run-tree-service.js';
+import type { RunSettings } from './run-config.js';
+import type { RunServices } from './run-services.js';
 
 /** The engine's option and result types, shared by start, resume and the executor. */
 export type RunQuality = 'clean' | 'degraded' | 'failed';
@@ -44,76 +35,10 @@ export interface RunResult {
 }
 
 /**
- * Model usage the engine reports and the budget it obeys (the agent backend keeps the books). When
- * `budgetSignal` aborts, the running node is stopped, the checkpoint written and the run ends `paused`.
+ * Everything a run can be given, flat, as `startPipeline`, `runPipeline` and `resumePipeline` take it:
+ * its settings (plain data, resolved once into a `RunConfig`) and its services (what has behaviour).
  */
-export interface RunAccounting {
-  readonly budgetSignal?: AbortSignal;
-  /** Run totals so far: written into every checkpoint (`usage`) and `pipeline.finalize`. */
-  runTotals(): Record<string, unknown>;
-  /** A node's latest visit totals (merged into its `node.complete`); undefined when it called no model. */
-  nodeTotals(nodeId: string): Record<string, unknown> | undefined;
-}
-
-export interface RunOptions {
-  /** Overrides the graph goal (`--goal`). */
-  goal?: string;
-  /**
-   * Pipeline parameter values (`--set name=value`) for the graph's `vars`: expanded as `$name` in prompts,
-   * labels and tool commands, and in the context as `vars.<name>`. A resume reuses the original values.
-   */
-  vars?: Record<string, string>;
-  /** Default model for codergen nodes that set none (`--model`); provider likewise. */
-  model?: string;
-  provider?: string;
-  /**
-   * The run directory itself (`--logs-dir`): the run's files go directly there. Created if missing; a
-   * directory already holding another run (a `manifest.json`) is refused. Excludes `runsRoot`.
-   */
-  runDir?: string;
-  /** Root of the default layout when `runDir` is not given: `<runsRoot>/<graph>/<run id>/` (default `.attractor-runs`). */
-  runsRoot?: string;
-  /**
-   * How commands are sandboxed (decision 0341), decided at the edge (`--sandbox`, `--unsandboxed`);
-   * default: on where this machine has a sandbox, honouring a pipeline's `sandbox="off"`.
-   */
-  sandbox?: SandboxSettings;
-  /** `--checkpoint-dir`: keep a timestamped checkpoint history there too. */
-  checkpointDir?: string;
-  maxSteps?: number;
-  scenario?: Scenario;
-  interviewer?: Interviewer;
-  backend?: CodergenBackend;
-  registry?: HandlerRegistry;
-  llmRank?: HandlerServices['llmRank'];
-  accounting?: RunAccounting;
-  onEvent?: (event: PipelineEvent) => void;
-  /** The pipeline's lint and scenario warnings, once, before the run's first event (also `PipelineRun.warnings`). */
-  onWarnings?: (warnings: Diagnostic[]) => void;
-  inspect?: (event: InspectionEvent) => void;
-  /** Where the run's trace goes (`createTelemetry`; `--otel` or the OTEL_EXPORTER_OTLP_* variables): none, no trace. */
-  telemetry?: Telemetry;
-  /** Recorded in `manifest.json` under `options` (the CLI keeps `dry_run` and `scenario` there for resume). */
-  manifestOptions?: Record<string, unknown>;
-  /** Where tool commands run (default: the process's working directory). */
-  workingDir?: string;
-  /**
-   * Where the files the pipeline names may be read from (`@file` prompts, child dotfiles); default: the
-   * DOT file's folder and the working directory. The CLI adds `--allow-read`; the server its allowed folders.
-   */
-  readScope?: ReadScope;
-  /** fsync checkpoints (default true). */
-  durable?: boolean;
-  /** Keep the run's record in this sink too (a database), besides its run directory. */
-  recordSink?: RunRecordSink;
-  /**
-   * Snapshot the working directory after every node that does work, as commits on the run's own git ref
-   * (decision 0331); a resume restores or materialises it. None: nothing is snapshotted (the CLI and
-   * the server ask for it for every run that executes tools).
-   */
-  tree?: RunTreeSettings;
-  random?: () => number;
-}
+export interface RunOptions extends RunSettings, RunServices {}
 
 export interface StartOptions extends RunOptions {
   /** DOT source; `file` is its path (locations, `@file` prompts, child dotfiles). */

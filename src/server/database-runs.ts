@@ -1,14 +1,14 @@
-import type { PipelineGraph } from '../compiler/ir.js';
 import { ApiError } from './api-error.js';
 import { checkSubmission } from './check-submission.js';
 import { gateDeadline } from './gate-deadline.js';
 import { withOfflineAnswer } from './http-interviewer.js';
 import type { NodeStatus } from './node-statuses.js';
 import { type ServerSideRuns, scheduleCommitted } from './postgres/remote-runs.js';
-import { type RunRecord, type StoredQuestion, TERMINAL_STATUSES } from './run-record.js';
-import { RunRecords, refuseWhileDraining } from './run-records.js';
+import { questionOfEndedRun, RecordedRuns } from './recorded-runs.js';
+import { refuseRunAction } from './refuse-run-action.js';
+import type { RunRecord, StoredQuestion } from './run-record.js';
 import type { RunEvents, RunService, Submission } from './run-service.js';
-import type { ListRunsQuery, RunPage, RunStore } from './run-store.js';
+import type { RunStore } from './run-store.js';
 import type { RunViewFacts } from './run-view.js';
 import { serverReadScope } from './server-read-scope.js';
 
@@ -28,51 +28,27 @@ export interface DatabaseRunsOptions {
  * server schedules them on the queue, shows them from what the database holds (their run directories
  * are on other machines), keeps answers with their questions, and cancels through the database.
  */
-export class DatabaseRuns implements RunService {
+export class DatabaseRuns extends RecordedRuns implements RunService {
   readonly #options: DatabaseRunsOptions;
   readonly #store: RunStore;
   readonly #runs: ServerSideRuns;
-  readonly #records: RunRecords;
-  #draining = false;
 
   constructor(options: DatabaseRunsOptions) {
+    super(options.store, (file) => this.#readScope(file));
     this.#options = options;
     this.#store = options.store;
     this.#runs = options.runs;
-    this.#records = new RunRecords(options.store, (file) => this.#readScope(file));
-  }
-
-  get draining(): boolean {
-    return this.#draining;
-  }
-
-  persisted(id?: string): Promise<void> {
-    return this.#records.persisted(id);
   }
 
   submit(submission: Submission): RunRecord {
-    refuseWhileDraining(this.#draining);
+    this.refuseWhileDraining();
     // No `workingDirs`: this server cannot know the workers' folders; each worker checks its own.
     const graph = checkSubmission(submission, {
       allowTools: this.#options.allowTools,
       realRuns: this.#options.realRuns,
       readScope: (file) => this.#readScope(file),
     });
-    const record = this.#records.create(submission, graph);
-    this.#enqueue(record.id);
-    return this.get(record.id);
-  }
-
-  get(id: string): RunRecord {
-    return this.#records.get(id);
-  }
-
-  list(query: ListRunsQuery): RunPage {
-    return this.#records.list(query);
-  }
-
-  graph(id: string): PipelineGraph {
-    return this.#records.graph(id);
+    return this.accept(submission, graph);
   }
 
   hub(id: string): RunEvents {
@@ -133,16 +109,10 @@ export class DatabaseRuns implements RunService {
       await this.#runs.changeQuestions(id, (stored) => withOfflineAnswer(stored, questionId, text));
       // As the run is now, after the answer's commit (its worker may have released it meanwhile).
       if (this.get(id).status === 'waiting') this.#store.update(id, { status: 'queued' });
-      this.#enqueue(id);
+      this.enqueue(id);
       return;
     }
-    if (record.status !== 'interrupted') {
-      throw new ApiError(
-        409,
-        'QUESTION_NOT_PENDING',
-        `question ${questionId} is not pending (the run is ${record.status}).`,
-      );
-    }
+    if (record.status !== 'interrupted') throw questionOfEndedRun(questionId, record.status);
     await this.#runs.changeQuestions(id, (stored) => withOfflineAnswer(stored, questionId, text));
   }
 
@@ -152,40 +122,31 @@ export class DatabaseRuns implements RunService {
    */
   async cancel(id: string): Promise<RunRecord> {
     const record = this.get(id);
-    if (TERMINAL_STATUSES.has(record.status)) {
-      throw new ApiError(409, 'RUN_FINISHED', `run ${id} already ended (${record.status}).`);
-    }
+    refuseRunAction(id, 'cancel', { status: record.status, checkpointed: false });
     if (record.status !== 'running' && (await this.#runs.cancelUntaken(id))) return this.get(id);
     await this.#runs.requestCancel(id);
     return this.#untilNot(id, ['queued', 'running'], 10_000);
   }
 
   async resume(id: string): Promise<RunRecord> {
-    refuseWhileDraining(this.#draining);
+    this.refuseWhileDraining();
     const record = this.get(id);
-    // A failed run with a checkpoint starts again at the node that failed. Its run directory is on the
-    // worker that ran it: the database's checkpoint says whether it has one.
-    const failedWithCheckpoint =
-      record.status === 'failed' && (await this.#runs.checkpoint(id)) !== undefined;
-    if (record.status !== 'interrupted' && record.status !== 'paused' && !failedWithCheckpoint) {
-      throw new ApiError(
-        409,
-        'NOT_RESUMABLE',
-        `run ${id} is ${record.status}; only interrupted, paused or failed runs that reached a checkpoint resume.`,
-      );
-    }
-    this.#records.reopen(id);
-    this.#enqueue(id);
+    // A failed run starts again at the node that failed, a cancelled one where it stopped. Its run
+    // directory is on the worker that ran it: the database's checkpoint says whether it has one.
+    const checkpointed = (await this.#runs.checkpoint(id)) !== undefined;
+    refuseRunAction(id, 'resume', { status: record.status, checkpointed });
+    this.records.reopen(id);
+    this.enqueue(id);
     return this.get(id);
   }
 
   async fork(id: string, fromNode: string, set: Readonly<Record<string, string>> = {}): Promise<RunRecord> {
-    refuseWhileDraining(this.#draining);
+    this.refuseWhileDraining();
     // Made here, it runs on a worker: the store takes its checkpoint and the original's snapshots, so
     // the worker starts at the fork's node with the files as that node found them.
-    const fork = await this.#records.fork(id, fromNode, set);
+    const fork = await this.records.fork(id, fromNode, set);
     if (fork.run_dir) await this.#store.adoptFork?.(id, fork.id, fork.run_dir);
-    this.#enqueue(fork.id);
+    this.enqueue(fork.id);
     return this.get(fork.id);
   }
 
@@ -200,14 +161,14 @@ export class DatabaseRuns implements RunService {
 
   /** Nothing executes here: a drain only stops taking runs. */
   async drain(_graceMs?: number): Promise<void> {
-    this.#draining = true;
+    this.stopTakingRuns();
   }
 
   #readScope(sourceFile: string) {
     return serverReadScope(sourceFile, this.#options.allowDirs ?? []);
   }
 
-  #enqueue(id: string): void {
+  protected enqueue(id: string): void {
     scheduleCommitted(this.#store, this.#runs, id);
   }
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 /**
  * Where `attractor serve` keeps its runs when no `--data-dir` is given: outside the folder it was started
- * in, where its runs work (docs/decisions/0361-a-servers-data-folder-lies-outside-where-its-runs-work.md).
+ * in, where its runs work (docs/decisions/0005-what-a-submitted-pipeline-may-do.md).
  * One folder per working directory under the user's state folder,
  * `$XDG_STATE_HOME/attractor/serve/<folder name>-<8 hex of its path>` (`~/.local/state` by default), so
  * servers of two projects never share one and a restarted server finds its runs again.

@@ -1,20 +1,19 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
-import type { PipelineGraph } from '../compiler/ir.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
-import { ApiError } from './api-error.js';
 import { checkSubmission } from './check-submission.js';
 import { recordOfflineAnswer } from './http-interviewer.js';
 import { statusesFromLog, summaryFromLog } from './logged-run-summary.js';
 import type { NodeStatus } from './node-statuses.js';
+import { questionOfEndedRun, RecordedRuns } from './recorded-runs.js';
+import { refuseRunAction } from './refuse-run-action.js';
 import { RunEventHub } from './run-event-hub.js';
 import { RunExecutor } from './run-executor.js';
-import { type RunRecord, type StoredQuestion, TERMINAL_STATUSES } from './run-record.js';
-import { RunRecords, refuseWhileDraining } from './run-records.js';
+import type { RunRecord, StoredQuestion } from './run-record.js';
 import type { RunEvents, RunService, Submission } from './run-service.js';
-import type { ListRunsQuery, RunPage, RunStore } from './run-store.js';
+import type { RunStore } from './run-store.js';
 import type { RunSummary } from './run-summary.js';
 import type { RunViewFacts } from './run-view.js';
 import { allowNewWorkingDir, type WorkingDirPolicy } from './run-working-dir.js';
@@ -41,18 +40,17 @@ export interface LocalRunsOptions {
  * `maxConcurrentRuns` execute at once), cancel, resume, drain, and recovery after a crash. The store is
  * the source of truth; this object only holds what lives in this process.
  */
-export class LocalRuns implements RunService {
+export class LocalRuns extends RecordedRuns implements RunService {
   readonly #options: LocalRunsOptions;
-  readonly #records: RunRecords;
   readonly #executor: RunExecutor;
   readonly #queue: string[] = [];
   /** Event hubs of runs not live here, read back from their `events.jsonl`. */
   readonly #hubs = new Map<string, RunEventHub>();
   /** Summaries of runs not live here, read once from their events per version of their record. */
   readonly #summaries = new Map<string, { updatedAt: string; summary: RunSummary }>();
-  #draining = false;
 
   constructor(options: LocalRunsOptions) {
+    super(options.store, (file) => this.#executor.readScope(file));
     this.#options = options;
     this.#executor = new RunExecutor({
       store: options.store,
@@ -65,7 +63,6 @@ export class LocalRuns implements RunService {
       releaseAtGates: false,
       onStopped: () => this.#pump(),
     });
-    this.#records = new RunRecords(options.store, (file) => this.#executor.readScope(file));
     // Whatever was running when the previous server died is interrupted now; queued runs never started.
     for (const record of options.store.list({ limit: 500 }).runs.reverse()) {
       if (record.status === 'running') options.store.update(record.id, { status: 'interrupted' });
@@ -74,37 +71,15 @@ export class LocalRuns implements RunService {
     this.#pump();
   }
 
-  get draining(): boolean {
-    return this.#draining;
-  }
-
-  persisted(id?: string): Promise<void> {
-    return this.#records.persisted(id);
-  }
-
   submit(submission: Submission): RunRecord {
-    refuseWhileDraining(this.#draining);
+    this.refuseWhileDraining();
     const graph = checkSubmission(submission, {
       allowTools: this.#options.allowTools,
       realRuns: this.#options.realRuns !== undefined,
       workingDirs: this.#workingDirs(),
       readScope: (file) => this.#executor.readScope(file),
     });
-    const record = this.#records.create(submission, graph);
-    this.#enqueue(record.id);
-    return this.get(record.id);
-  }
-
-  get(id: string): RunRecord {
-    return this.#records.get(id);
-  }
-
-  list(query: ListRunsQuery): RunPage {
-    return this.#records.list(query);
-  }
-
-  graph(id: string): PipelineGraph {
-    return this.#records.graph(id);
+    return this.accept(submission, graph);
   }
 
   /** The run's events: live, or read back from its `events.jsonl`. */
@@ -163,22 +138,14 @@ export class LocalRuns implements RunService {
       live.interviewer.answer(questionId, text);
       return;
     }
-    if (record.status !== 'interrupted') {
-      throw new ApiError(
-        409,
-        'QUESTION_NOT_PENDING',
-        `question ${questionId} is not pending (the run is ${record.status}).`,
-      );
-    }
+    if (record.status !== 'interrupted') throw questionOfEndedRun(questionId, record.status);
     recordOfflineAnswer(this.#options.store, id, questionId, text);
   }
 
   /** Cancel a run: a live one is aborted at once (its processes killed) and this waits until it has stopped. */
   async cancel(id: string): Promise<RunRecord> {
     const record = this.get(id);
-    if (TERMINAL_STATUSES.has(record.status)) {
-      throw new ApiError(409, 'RUN_FINISHED', `run ${id} already ended (${record.status}).`);
-    }
+    refuseRunAction(id, 'cancel', { status: record.status, checkpointed: false });
     const live = this.#executor.live(id);
     if (live?.run) {
       live.run.cancel();
@@ -197,11 +164,11 @@ export class LocalRuns implements RunService {
   }
 
   async fork(id: string, fromNode: string, set: Readonly<Record<string, string>> = {}): Promise<RunRecord> {
-    refuseWhileDraining(this.#draining);
-    const fork = await this.#records.fork(id, fromNode, set, (dir) =>
+    this.refuseWhileDraining();
+    const fork = await this.records.fork(id, fromNode, set, (dir) =>
       allowNewWorkingDir(dir, this.#workingDirs()),
     );
-    this.#enqueue(fork.id);
+    this.enqueue(fork.id);
     return this.get(fork.id);
   }
 
@@ -222,27 +189,19 @@ export class LocalRuns implements RunService {
    * after `graceMs` are left to the restart's recovery.
    */
   async drain(graceMs = 30_000): Promise<void> {
-    this.#draining = true;
+    this.stopTakingRuns();
     await this.#executor.drain(graceMs);
   }
 
   #resume(id: string): RunRecord {
-    refuseWhileDraining(this.#draining);
+    this.refuseWhileDraining();
     const record = this.get(id);
-    // A failed run with a checkpoint starts again at the node that failed, as `attractor resume` does.
-    const failedWithCheckpoint =
-      record.status === 'failed' &&
-      existsSync(path.join(this.#options.store.runDirFor(id), 'checkpoint.json'));
-    if (record.status !== 'interrupted' && record.status !== 'paused' && !failedWithCheckpoint) {
-      throw new ApiError(
-        409,
-        'NOT_RESUMABLE',
-        `run ${id} is ${record.status}; only interrupted, paused or failed runs that reached a checkpoint resume.`,
-      );
-    }
+    // A failed run starts again at the node that failed, a cancelled one where it stopped, as `attractor resume` does.
+    const checkpointed = existsSync(path.join(this.#options.store.runDirFor(id), 'checkpoint.json'));
+    refuseRunAction(id, 'resume', { status: record.status, checkpointed });
     this.#hubs.delete(id);
-    this.#records.reopen(id);
-    this.#enqueue(id);
+    this.records.reopen(id);
+    this.enqueue(id);
     return this.get(id);
   }
 
@@ -262,14 +221,14 @@ export class LocalRuns implements RunService {
     return this.#options.workingDirs ?? { roots: [], perRun: false, who: 'this server' };
   }
 
-  #enqueue(id: string): void {
+  protected enqueue(id: string): void {
     this.#queue.push(id);
     this.#pump();
   }
 
   #pump(): void {
     const { maxConcurrentRuns } = this.#options;
-    while (!this.#draining && this.#executor.size < maxConcurrentRuns && this.#queue.length > 0) {
+    while (!this.draining && this.#executor.size < maxConcurrentRuns && this.#queue.length > 0) {
       const id = this.#queue.shift();
       if (id !== undefined) this.#executor.start(id);
     }

@@ -22,7 +22,7 @@ import type { RunStore } from './run-store.js';
 import { emptyRunSummary, foldRunSummary, type RunSummary } from './run-summary.js';
 import { runWorkingDir, type WorkingDirPolicy } from './run-working-dir.js';
 import { serverReadScope } from './server-read-scope.js';
-import { storedRunOptions } from './stored-run-options.js';
+import { requestedPipeline, storedRunOptions } from './stored-run-options.js';
 import { toolsNotAllowed } from './tools-not-allowed.js';
 
 /** A run executing in this process. */
@@ -70,8 +70,8 @@ export interface RunExecutorOptions {
   /** Hears that run `id` stopped executing here, once its record says how. */
   onStopped?: (id: string) => void;
   /**
-   * Runs that work in a folder of their own or a named one snapshot it after every node (decision
-   * 0331), and their snapshots travel with them (decision 0391): to the store, or to `remote`.
+   * Runs that work in a folder of their own or a named one snapshot it after every node, and
+   * their snapshots travel with them (decision 0331): to the store, or to `remote`.
    */
   snapshots?: { remote?: string };
 }
@@ -183,12 +183,11 @@ export class RunExecutor {
     const source = this.#store.source(id);
     const vars = resumed ? checkpointVars(resumed) : options.vars;
     if (resumed) live.askedBefore = resumed.current_node;
+    const readScope = this.readScope(record.source_file);
     const compiled = compileRun({
       source,
       file: record.source_file,
-      readScope: this.readScope(record.source_file),
-      ...(options.goal !== undefined ? { goal: options.goal } : {}),
-      ...(options.model !== undefined ? { model: options.model } : {}),
+      ...requestedPipeline(options, readScope),
       ...(vars !== undefined ? { vars } : {}),
     });
     const refused = toolsNotAllowed(compiled.graph, {
@@ -203,7 +202,7 @@ export class RunExecutor {
       compiled,
       interviewer: live.interviewer,
       onEvent: (event) => this.#heard(live, event),
-      readScope: this.readScope(record.source_file),
+      readScope,
       initialUsage: resumed?.usage,
       workingDir,
       realRuns: this.#options.realRuns,

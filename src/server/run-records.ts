@@ -83,7 +83,7 @@ export class RunRecords {
    * A new queued run standing where run `id` stood as it entered `fromNode` (`forkRun`): 409 before the
    * run has a run directory, 422 for a node the pipeline lacks or the run never reached. With
    * `allowTreeDir`, the fork's files as its node found them are restored into a new folder beside the
-   * original's, which that function must allow (decision 0332); without it the fork has no folder of its own.
+   * original's, which that function must allow (decision 0331); without it the fork has no folder of its own.
    */
   async fork(
     id: string,

@@ -37,7 +37,7 @@ export interface RunStore {
   recordSink?(id: string): RunRecordSink;
   /**
    * A fork made here (its run directory written by `forkRun`) continues on a worker: the store takes its
-   * checkpoint, and the original's working-tree snapshots (decision 0391), so the worker that takes it
+   * checkpoint, and the original's working-tree snapshots (decision 0331), so the worker that takes it
    * starts at the fork's node with the files as that node found them. Only a store workers read has it.
    */
   adoptFork?(from: string, to: string, runDir: string): Promise<void>;

@@ -8,6 +8,10 @@ export interface RunSummary {
   started_at?: string;
   /** The last `pipeline.finalize`, cleared when a resume starts the run again. */
   ended_at?: string;
+  /** The run and node it was forked from (its first `pipeline.resume` says). */
+  forked_from?: { run_id: string; node: string };
+  /** The run wrote a checkpoint (a resumed or forked run started from one): it can be resumed or forked. */
+  checkpointed?: true;
   cost_usd: number;
   input_tokens: number;
   output_tokens: number;
@@ -26,8 +30,19 @@ export function foldRunSummary(summary: RunSummary, event: PipelineEvent): RunSu
     case 'pipeline.start':
     case 'pipeline.resume': {
       const { ended_at: _ended, ...rest } = summary;
-      return { ...rest, started_at: summary.started_at ?? event.timestamp };
+      const resumed = event.kind === 'pipeline.resume' ? { checkpointed: true as const } : {};
+      const origin = event.kind === 'pipeline.resume' ? event.data.forked_from : undefined;
+      return {
+        ...rest,
+        ...resumed,
+        ...(origin && !summary.forked_from ? { forked_from: origin } : {}),
+        started_at: summary.started_at ?? event.timestamp,
+      };
     }
+    case 'checkpoint.saved':
+      return event.data.branch === undefined && event.data.parent === undefined
+        ? { ...summary, checkpointed: true }
+        : summary;
     case 'pipeline.finalize':
       return { ...summary, ended_at: event.timestamp };
     case 'node.start': {

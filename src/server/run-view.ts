@@ -28,6 +28,8 @@ export function runView(record: RunRecord, facts: RunViewFacts): RunViewJson {
     ...(summary.current_node ? { current_node: summary.current_node } : {}),
     ...(summary.started_at ? { started_at: summary.started_at } : {}),
     ...(summary.ended_at ? { ended_at: summary.ended_at } : {}),
+    ...(summary.forked_from ? { forked_from: summary.forked_from } : {}),
+    checkpointed: summary.checkpointed === true,
     cost_usd: summary.cost_usd,
     tokens: { input: summary.input_tokens, output: summary.output_tokens },
     // Where `attractor attach` follows the run and answers its gates (the answer channel).

@@ -20,7 +20,7 @@ export interface WorkingDirPolicy {
   /**
    * The process's data folder (run records, answer channels): a run never works in a folder that holds
    * it, or it could answer other runs' gates
-   * (docs/decisions/0361-a-servers-data-folder-lies-outside-where-its-runs-work.md).
+   * (docs/decisions/0005-what-a-submitted-pipeline-may-do.md).
    */
   dataDir?: string;
 }
@@ -121,7 +121,7 @@ export function realOrResolved(dir: string): string {
 /**
  * Refuse to start a process whose data folder lies inside a folder its runs work in (`workingDirs`): a
  * run there could rewrite other runs' records and answer their gates
- * (docs/decisions/0361-a-servers-data-folder-lies-outside-where-its-runs-work.md).
+ * (docs/decisions/0005-what-a-submitted-pipeline-may-do.md).
  */
 export function refuseDataDirInWork(dataDir: string, workingDirs: readonly string[]): void {
   const data = realOrResolved(dataDir);

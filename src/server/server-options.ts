@@ -55,7 +55,7 @@ export const ServerOptionsSchema = z.object({
     .positive()
     .default(1024 * 1024),
   heartbeatMs: z.number().int().positive().default(15_000),
-  /** Bytes an SSE subscriber may leave unread before it is dropped (decision 0371). */
+  /** Bytes an SSE subscriber may leave unread before it is dropped (decision 0001). */
   sseMaxQueuedBytes: z
     .number()
     .int()

@@ -25,7 +25,7 @@ const encoder = new TextEncoder();
  * `maxQueuedBytes` pile up gets a last `stream.dropped` message (with the id to reconnect from) and the
  * stream closes; one that has not read its backlog `dropGraceMs` later is disconnected, so a client
  * that never reads holds at most `maxQueuedBytes` (and one message) of the server's memory, for a while
- * (decision 0371).
+ * (decision 0001).
  */
 export function sseResponse(hub: RunEvents, options: SseOptions): Response {
   let stop = (): void => {};

@@ -5,6 +5,7 @@ import { withAnswerChannel } from '../actors/interviewers/answer-channel-intervi
 import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { CompiledMachine } from '../machines/compile-machine.js';
 import type { RunRecordSink } from '../run/mirrored-run-recorder.js';
+import type { RunSettings } from '../run/run-config.js';
 import { createRunServices } from '../run/run-services.js';
 import type { RunTreeSettings } from '../run/run-tree-service.js';
 import type { RunOptions } from '../run/run-types.js';
@@ -12,7 +13,7 @@ import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
 import { parseScenarioOrReject } from './check-submission.js';
 import type { HttpInterviewer } from './http-interviewer.js';
-import type { RunRecord } from './run-record.js';
+import type { RunRecord, RunRequestOptions } from './run-record.js';
 
 /** What a stored run is executed with here, besides its record. */
 export interface StoredRunContext {
@@ -32,6 +33,18 @@ export interface StoredRunContext {
   recordSink: RunRecordSink | undefined;
   /** How the run keeps its working tree; none: not snapshotted. */
   tree?: RunTreeSettings | undefined;
+}
+
+/** What a submission says its pipeline is for (goal, default model) and where it may read: compiled and run with. */
+export function requestedPipeline(
+  options: RunRequestOptions,
+  readScope: ReadScope,
+): Pick<RunSettings, 'goal' | 'model' | 'readScope'> {
+  return {
+    readScope,
+    ...(options.goal !== undefined ? { goal: options.goal } : {}),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+  };
 }
 
 /** The run's settings and services, built as `attractor run` builds them (`createRunServices`). */
@@ -70,9 +83,7 @@ export function storedRunOptions(run: StoredRunContext): RunOptions {
     // Tool commands of simulated runs too: they run for real.
     ...(workingDir ? { workingDir } : {}),
     runDir,
-    readScope: run.readScope,
-    ...(options.goal !== undefined ? { goal: options.goal } : {}),
-    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...requestedPipeline(options, run.readScope),
     // The folder its files are in: a fork restores its tree beside it.
     manifestOptions: {
       dry_run: options.dry_run,

@@ -35,6 +35,10 @@ export interface RunViewJson {
   current_node?: string;
   started_at?: string;
   ended_at?: string;
+  /** The run and node it was forked from, once it started. */
+  forked_from?: { run_id: string; node: string };
+  /** It wrote a checkpoint: what resuming a failed or cancelled run and forking need (`runActionRefusal`). */
+  checkpointed: boolean;
   cost_usd: number;
   tokens: { input: number; output: number };
   /** Where `attractor attach` follows the run and answers its gates. */

@@ -6,6 +6,7 @@ import { RunPage } from './RunPage.js';
 import { SignIn } from './SignIn.js';
 import { StartForm } from './StartForm.js';
 import { useHashRoute } from './use-hash-route.js';
+import { useWaitingTitle } from './use-waiting-title.js';
 
 /** The web view: sign-in when the server asks for a token, then the run list, a run, or the start form. */
 export function App() {
@@ -40,22 +41,31 @@ export function App() {
   }, []);
 
   if (signIn) return <SignIn message={signIn.message} onSignedIn={signedIn} />;
-  if (!info) {
-    return (
-      <main className="page">
-        {unreachable ? (
-          <p className="error" role="alert">
-            The server did not answer: {unreachable}{' '}
-            <button type="button" onClick={() => setSession((n) => n + 1)}>
-              Try again
-            </button>
-          </p>
-        ) : (
-          <p className="muted">Loading…</p>
-        )}
-      </main>
-    );
-  }
+  if (!info) return <Loading unreachable={unreachable} retry={() => setSession((n) => n + 1)} />;
+  return <SignedIn info={info} route={route} />;
+}
+
+/** Before the server said what it offers: loading, or why it did not answer. */
+function Loading({ unreachable, retry }: { unreachable: string; retry: () => void }) {
+  return (
+    <main className="page">
+      {unreachable ? (
+        <p className="error" role="alert">
+          The server did not answer: {unreachable}{' '}
+          <button type="button" onClick={retry}>
+            Try again
+          </button>
+        </p>
+      ) : (
+        <p className="muted">Loading…</p>
+      )}
+    </main>
+  );
+}
+
+/** The app once signed in: the top bar and the page the fragment names; the title counts waiting runs. */
+function SignedIn({ info, route }: { info: ServerInfo; route: ReturnType<typeof useHashRoute> }) {
+  useWaitingTitle();
   return (
     <>
       <header className="topbar">

@@ -1,3 +1,4 @@
+import { ScrollPre } from './ScrollPre.js';
 /** The class of one line of a unified diff: added, removed, a file or hunk header, or context. */
 export function diffLineClass(line: string): string {
   if (line.startsWith('+++') || line.startsWith('---') || line.startsWith('diff ')) return 'diff-file';
@@ -17,7 +18,7 @@ export function DiffView({ diff }: { diff: string | null | undefined }) {
       <summary>
         Changes ({files} {files === 1 ? 'file' : 'files'})
       </summary>
-      <pre className="diff">
+      <ScrollPre className="diff">
         {lines.map((line, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: a diff's lines have no identity but their place
           <span key={i} className={diffLineClass(line)}>
@@ -25,7 +26,7 @@ export function DiffView({ diff }: { diff: string | null | undefined }) {
             {'\n'}
           </span>
         ))}
-      </pre>
+      </ScrollPre>
     </details>
   );
 }

@@ -1,41 +1,63 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api } from './api.js';
 import type { Question } from './api-types.js';
 
-/** The question a gate asks, answered in place: its options as buttons, free text where it takes it. */
+/** Typing in a field is not answering a gate. */
+const typing = (target: EventTarget | null): boolean =>
+  target instanceof HTMLElement &&
+  (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+
+/**
+ * The question a gate asks, answered in place: its options as buttons (each also answered by its `[K]`
+ * key anywhere on the page but in a field), free text where it takes it. The answer's label goes to
+ * `onAnswered`, which confirms it.
+ */
 export function GatePanel({
   runId,
   question,
+  takesKeys = true,
   onAnswered,
 }: {
   runId: string;
   question: Question;
-  onAnswered: () => void;
+  takesKeys?: boolean;
+  onAnswered: (label: string) => void;
 }) {
   const [text, setText] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
-  const answer = async (value: string): Promise<void> => {
+  const answer = async (value: string, label: string): Promise<void> => {
     setBusy(true);
     setError('');
     try {
       await api(
         `/pipelines/${encodeURIComponent(runId)}/questions/${encodeURIComponent(question.id)}/answer`,
-        {
-          method: 'POST',
-          body: { answer: value },
-        },
+        { method: 'POST', body: { answer: value } },
       );
-      onAnswered();
+      onAnswered(label);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
       setBusy(false);
     }
   };
+  const byKey = useRef(answer);
+  byKey.current = answer;
+  useEffect(() => {
+    if (!takesKeys || question.options.length === 0) return;
+    const onKey = (event: KeyboardEvent): void => {
+      if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+      const option = question.options.find((o) => o.key.toLowerCase() === event.key.toLowerCase());
+      if (!option) return;
+      event.preventDefault();
+      void byKey.current(option.key, option.label);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [takesKeys, question]);
   const submitText = (event: FormEvent): void => {
     event.preventDefault();
-    if (text.trim()) void answer(text.trim());
+    if (text.trim()) void answer(text.trim(), text.trim());
   };
   return (
     <section className="gate" id="gate" aria-labelledby={`q-${question.id}`}>
@@ -52,8 +74,9 @@ export function GatePanel({
               type="button"
               className="option"
               data-key={o.key}
+              aria-keyshortcuts={takesKeys && o.key.length === 1 ? o.key : undefined}
               disabled={busy}
-              onClick={() => void answer(o.key)}
+              onClick={() => void answer(o.key, o.label)}
             >
               {o.label}
             </button>

@@ -1,26 +1,79 @@
 import { useEffect, useState } from 'react';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { api } from './api.js';
-import type { NodeDetails, ServerInfo } from './api-types.js';
+import type { NodeDetails } from './api-types.js';
 import { DiffView } from './DiffView.js';
 import { ForkDialog } from './ForkDialog.js';
-import { formatCost, formatDuration } from './format.js';
+import { formatCost, formatDuration, NODE_STATUS_LABEL } from './format.js';
+import { nodeVisitRecords, type VisitRecord } from './node-visit-records.js';
 import type { NodeVisit } from './run-timeline.js';
-import { nodeCost, type TranscriptEntry } from './run-transcript.js';
+import type { TranscriptEntry } from './run-transcript.js';
+import { ScrollPre } from './ScrollPre.js';
 
 function Block({ title, text, id }: { title: string; text: string | null | undefined; id?: string }) {
   if (!text) return null;
   return (
     <details open id={id}>
       <summary>{title}</summary>
-      <pre>{text}</pre>
+      <ScrollPre>{text}</ScrollPre>
+    </details>
+  );
+}
+
+function ToolCalls({ entries }: { entries: readonly TranscriptEntry[] }) {
+  const tools = entries.filter((t) => t.type === 'tool');
+  if (tools.length === 0) return null;
+  return (
+    <details open>
+      <summary>Tool calls ({tools.length})</summary>
+      {tools.map((t) => (
+        <div key={t.id} className={t.isError ? 'tool tool-error' : 'tool'}>
+          <div className="mono">{t.name}</div>
+          {t.args && <ScrollPre>{t.args}</ScrollPre>}
+          {t.output && <ScrollPre className="output">{t.output}</ScrollPre>}
+        </div>
+      ))}
+    </details>
+  );
+}
+
+const costText = (cost: VisitRecord['cost']): string =>
+  `${formatCost(cost.costUsd)}${
+    cost.inputTokens + cost.outputTokens > 0
+      ? ` · ${cost.inputTokens} in / ${cost.outputTokens} out tokens`
+      : ''
+  }`;
+
+/** One visit, from the events: how it went, what the agent was asked and said, its tool calls, its cost. */
+function Visit({
+  visit,
+  record,
+  open,
+}: {
+  visit: NodeVisit;
+  record: VisitRecord | undefined;
+  open: boolean;
+}) {
+  const words = (record?.entries ?? []).flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('\n');
+  return (
+    <details className="visit" open={open} data-visit={visit.visit}>
+      <summary>
+        Visit {visit.visit} · {visit.status} · {formatDuration(visit.durationMs)}
+        {visit.retries ? ` · ${visit.retries} retries` : ''} · {formatCost(record?.cost.costUsd)}
+      </summary>
+      <Block title="Prompt given to the agent" text={record?.prompts.join('\n\n')} />
+      <Block title="What the agent said" text={words} />
+      {record && <ToolCalls entries={record.entries} />}
+      {record && record.cost.inputTokens + record.cost.outputTokens > 0 && (
+        <p className="small muted">Cost: {costText(record.cost)}</p>
+      )}
     </details>
   );
 }
 
 /**
- * One node: what it was asked, what it answered, its tools' output, what it changed (a diff), its
- * status.json and its cost.
+ * One node: each visit (from the events), then the files of its latest (prompt, response, command
+ * output, what it changed as a diff, status.json) and its total cost; Fork when the run allows it.
  */
 export function NodePanel({
   runId,
@@ -28,16 +81,15 @@ export function NodePanel({
   status,
   visits,
   events,
-  transcript,
-  info,
+  forkRefusal,
 }: {
   runId: string;
   node: string;
   status: string | undefined;
   visits: readonly NodeVisit[];
   events: readonly PipelineEvent[];
-  transcript: readonly TranscriptEntry[];
-  info: ServerInfo | undefined;
+  /** Why this run cannot be forked now, when it cannot. */
+  forkRefusal: string | undefined;
 }) {
   const [details, setDetails] = useState<NodeDetails>();
   const [error, setError] = useState('');
@@ -52,66 +104,51 @@ export function NodePanel({
     );
   }, [runId, node, status]);
 
-  const cost = nodeCost(events, node);
   const mine = visits.filter((v) => v.node === node);
-  const tools = transcript.filter((t) => t.node === node && t.type === 'tool');
-  const forkTitle = info?.fork
-    ? `Start a new run from ${node}, keeping what ran before it`
-    : 'This server cannot fork runs (it has no POST /pipelines/{id}/fork route).';
+  const records = nodeVisitRecords(events, node);
+  const total = records.reduce(
+    (sum, r) => ({
+      costUsd: sum.costUsd + r.cost.costUsd,
+      inputTokens: sum.inputTokens + r.cost.inputTokens,
+      outputTokens: sum.outputTokens + r.cost.outputTokens,
+    }),
+    { costUsd: 0, inputTokens: 0, outputTokens: 0 },
+  );
+  const refusal = forkRefusal ?? (mine.length === 0 ? `the run never reached ${node}.` : undefined);
+  const shown = status ?? 'pending';
   return (
     <section className="node-panel" id="node" aria-labelledby="node-title">
       <div className="panel-head">
         <h2 id="node-title" className="mono">
           {node}
         </h2>
-        <span className={`badge status-${status ?? 'pending'}`}>{status ?? 'pending'}</span>
+        <span className={`badge status-${shown}`}>{NODE_STATUS_LABEL[shown] ?? shown}</span>
         <button
           type="button"
           id="fork"
-          disabled={!info?.fork}
-          title={forkTitle}
-          aria-label={`Fork from ${node}`}
+          disabled={refusal !== undefined}
+          title={
+            refusal ? `Cannot fork: ${refusal}` : `Start a new run from ${node}, keeping what ran before it`
+          }
           onClick={() => setForking(true)}
         >
-          Fork from here
+          Fork from {node}
         </button>
       </div>
       {forking && <ForkDialog runId={runId} node={node} onClose={() => setForking(false)} />}
       <dl className="facts">
         <dt>Visits</dt>
-        <dd>
-          {mine.length === 0
-            ? 'none yet'
-            : mine
-                .map((v) => `${formatDuration(v.durationMs)}${v.retries ? ` (${v.retries} retries)` : ''}`)
-                .join(', ')}
-        </dd>
+        <dd>{mine.length === 0 ? 'none yet' : mine.length}</dd>
         <dt>Cost</dt>
-        <dd id="node-cost">
-          {formatCost(cost.costUsd)}
-          {cost.inputTokens + cost.outputTokens > 0
-            ? ` · ${cost.inputTokens} in / ${cost.outputTokens} out tokens`
-            : ''}
-        </dd>
+        <dd id="node-cost">{costText(total)}</dd>
       </dl>
       {error && <p className="error">{error}</p>}
+      {mine.map((v, i) => (
+        <Visit key={v.visit} visit={v} record={records[i]} open={i === mine.length - 1} />
+      ))}
+      <h3>{mine.length > 1 ? 'Files of the latest visit' : 'Files'}</h3>
       <Block title="Prompt" text={details?.prompt} id="node-prompt" />
       <Block title="Response" text={details?.response} id="node-response" />
-      {tools.length > 0 && (
-        <details open>
-          <summary>Tool calls ({tools.length})</summary>
-          {tools.map((t, i) =>
-            t.type === 'tool' ? (
-              // biome-ignore lint/suspicious/noArrayIndexKey: the list only grows
-              <div key={i} className={t.isError ? 'tool tool-error' : 'tool'}>
-                <div className="mono">{t.name}</div>
-                {t.args && <pre>{t.args}</pre>}
-                {t.output && <pre className="output">{t.output}</pre>}
-              </div>
-            ) : null,
-          )}
-        </details>
-      )}
       <DiffView diff={details?.diff} />
       <Block title="Command output" text={details?.stdout} />
       <Block title="Command errors" text={details?.stderr} />

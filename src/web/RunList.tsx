@@ -28,6 +28,51 @@ function useNow(): number {
   return now;
 }
 
+/**
+ * One run: its pipeline and id (and what it was forked from), status, quality, where it is, when and
+ * by whom it started, how long it took, what it cost. Each cell names its column, which a narrow
+ * screen shows beside it (the table's header is hidden there).
+ */
+function RunRow({ run, now }: { run: RunInfo; now: number }) {
+  return (
+    <tr className="run" data-id={run.id} data-status={run.status}>
+      <td data-label="Run">
+        <a href={runHref(run.id)} className="run-link">
+          {run.name}
+        </a>
+        <div className="muted small mono run-id">{run.id}</div>
+        {run.goal && <div className="muted small">{run.goal}</div>}
+        {(run.dry_run || run.scenario) && (
+          <div className="muted small">{run.dry_run ? 'dry run' : 'scenario'}</div>
+        )}
+        {run.forked_from && (
+          <div className="muted small forked">
+            forked from <a href={runHref(run.forked_from.run_id)}>{run.forked_from.run_id}</a> at{' '}
+            <span className="mono">{run.forked_from.node}</span>
+          </div>
+        )}
+      </td>
+      <td data-label="Status">
+        <StatusBadge status={run.status} />
+      </td>
+      <td data-label="Quality" className="quality">
+        {run.quality ?? '—'}
+      </td>
+      <td data-label="Current node" className="mono">
+        {run.current_node ?? '—'}
+      </td>
+      <td data-label="Started">
+        {formatStarted(run.started_at ?? run.created_at, now)}
+        {run.started_by && <div className="muted small started-by">by {run.started_by}</div>}
+      </td>
+      <td data-label="Duration">{formatDuration(runDurationMs(run, now))}</td>
+      <td data-label="Cost" className="num">
+        {formatCost(run.cost_usd)}
+      </td>
+    </tr>
+  );
+}
+
 /** Every run of the server, newest first, filtered by status, refreshed every two seconds. */
 export function RunList() {
   const [filter, setFilter] = useState('');
@@ -68,8 +113,9 @@ export function RunList() {
       <table className="runs" id="runs">
         <thead>
           <tr>
-            <th scope="col">Pipeline</th>
+            <th scope="col">Run</th>
             <th scope="col">Status</th>
+            <th scope="col">Quality</th>
             <th scope="col">Current node</th>
             <th scope="col">Started</th>
             <th scope="col">Duration</th>
@@ -80,24 +126,7 @@ export function RunList() {
         </thead>
         <tbody>
           {runs.map((run) => (
-            <tr key={run.id} className="run" data-id={run.id} data-status={run.status}>
-              <td>
-                <a href={runHref(run.id)} className="run-link">
-                  {run.name}
-                </a>
-                <div className="muted small">
-                  {run.goal || run.id}
-                  {run.dry_run ? ' · dry run' : run.scenario ? ' · scenario' : ''}
-                </div>
-              </td>
-              <td>
-                <StatusBadge status={run.status} />
-              </td>
-              <td className="mono">{run.current_node ?? '—'}</td>
-              <td>{formatStarted(run.started_at ?? run.created_at, now)}</td>
-              <td>{formatDuration(runDurationMs(run, now))}</td>
-              <td className="num">{formatCost(run.cost_usd)}</td>
-            </tr>
+            <RunRow key={run.id} run={run} now={now} />
           ))}
         </tbody>
       </table>

@@ -1,45 +1,69 @@
-import { useEffect, useMemo, useState } from 'react';
-import { applyNodeStatus, type NodeStatus } from '../server/node-statuses.js';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { applyNodeStatus, type NodeStatus, settleNodeStatuses } from '../server/node-statuses.js';
+import { runActionRefusal } from '../shared/run-actions.js';
+import type { RunStatus } from '../shared/run-view-json.js';
 import { api } from './api.js';
 import type { Question, RunInfo, ServerInfo } from './api-types.js';
-import { formatCost, formatDuration, formatStarted, runDurationMs } from './format.js';
 import { GatePanel } from './GatePanel.js';
 import { GraphView } from './GraphView.js';
 import { NodePanel } from './NodePanel.js';
+import { RunActions } from './RunActions.js';
+import { RunFacts } from './RunFacts.js';
 import { buildTimeline } from './run-timeline.js';
 import { buildTranscript } from './run-transcript.js';
-import { StatusBadge } from './StatusBadge.js';
 import { Timeline } from './Timeline.js';
 import { TranscriptView } from './TranscriptView.js';
+import { takenEdges } from './taken-edges.js';
 import { runHref } from './use-hash-route.js';
 import { usePoll } from './use-poll.js';
 import { useRunEvents } from './use-run-events.js';
 
-const ENDED = new Set(['completed', 'failed', 'cancelled']);
+/** Ended: nothing changes it but a resume, which this page starts itself (so it polls no more). */
+const ENDED: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 
-/** One run: its graph coloured live, gate, timeline, node panel, transcript, and what can be done to it. */
+/** Ticks once a second while something on the page moves. */
+function useNow(moving: boolean): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!moving) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [moving]);
+  return now;
+}
+
+/** One run: its graph coloured live, gate, node panel, timeline, transcript, and what can be done to it. */
 export function RunPage({ id, info }: { id: string; info: ServerInfo | undefined }) {
   // A resumed run's stream starts over (the one before ended with the run's pause).
   const [attempt, setAttempt] = useState(0);
   const { events, done } = useRunEvents(id, attempt);
-  const run = usePoll(() => api<RunInfo>(`/pipelines/${encodeURIComponent(id)}`), 2000, [id]);
-  const questions = usePoll(() => api<Question[]>(`/pipelines/${encodeURIComponent(id)}/questions`), 2000, [
-    id,
-  ]);
+  const [polling, setPolling] = useState(true);
+  const path = `/pipelines/${encodeURIComponent(id)}`;
+  const run = usePoll(() => api<RunInfo>(path), 2000, [id, attempt], polling);
+  const questions = usePoll(() => api<Question[]>(`${path}/questions`), 2000, [id, attempt], polling);
   const [selected, setSelected] = useState<string>();
-  const [actionError, setActionError] = useState('');
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, []);
+  const [said, setSaid] = useState('');
+  const statusLine = useRef<HTMLParagraphElement>(null);
+  const nodeSection = useRef<HTMLElement>(null);
+
+  const info0 = run.data;
+  const status: RunStatus = (info0?.status ?? done ?? 'queued') as RunStatus;
+  const ended = ENDED.has(status) && done !== undefined;
+  useEffect(() => setPolling(!ended), [ended]);
+  const now = useNow(!ended);
 
   const statuses = useMemo(() => {
     const map = new Map<string, NodeStatus>();
     for (const e of events) applyNodeStatus(map, e);
-    return Object.fromEntries(map);
-  }, [events]);
-  const visits = useMemo(() => buildTimeline(events), [events]);
+    return settleNodeStatuses(Object.fromEntries(map), status);
+  }, [events, status]);
+  const visits = useMemo(() => buildTimeline(events, status), [events, status]);
+  const visitCounts = useMemo(() => {
+    const counts = new Map<string, number>();
+    for (const v of visits) counts.set(v.node, Math.max(counts.get(v.node) ?? 0, v.visit));
+    return counts;
+  }, [visits]);
+  const taken = useMemo(() => takenEdges(events), [events]);
   const transcript = useMemo(() => buildTranscript(events), [events]);
 
   // A gate opening or closing, or the run ending, shows at once rather than at the next poll.
@@ -50,114 +74,108 @@ export function RunPage({ id, info }: { id: string; info: ServerInfo | undefined
     run.refresh();
   }, [gateEvents, done]);
 
-  const info0 = run.data;
-  const forkedFrom = useMemo(() => {
-    for (const e of events) if (e.kind === 'pipeline.resume' && e.data.forked_from) return e.data.forked_from;
-    return undefined;
-  }, [events]);
-  const status = info0?.status ?? done ?? 'queued';
-  const act = async (action: 'cancel' | 'resume'): Promise<void> => {
-    setActionError('');
-    try {
-      await api(`/pipelines/${encodeURIComponent(id)}/${action}`, { method: 'POST' });
-      if (action === 'resume') setAttempt((n) => n + 1);
-      run.refresh();
-    } catch (e) {
-      setActionError(e instanceof Error ? e.message : String(e));
-    }
+  // A new gate is said in the status line (a live region), once per question.
+  const announced = useRef(new Set<string>());
+  useEffect(() => {
+    const fresh = (questions.data ?? []).filter((q) => !announced.current.has(q.id));
+    for (const q of fresh) announced.current.add(q.id);
+    const first = fresh[0];
+    if (first) setSaid(`${first.stage} asks: ${first.text}`);
+  }, [questions.data]);
+
+  const select = (node: string): void => {
+    setSelected(node);
+    // The panel comes into view (beside the graph it already is; below it on a narrow screen).
+    requestAnimationFrame(() => nodeSection.current?.scrollIntoView({ block: 'nearest' }));
   };
+  const answered = (question: Question, label: string): void => {
+    setSaid(`Answered “${label}” at ${question.stage}.`);
+    questions.refresh();
+    requestAnimationFrame(() => statusLine.current?.focus());
+  };
+  const resumed = (): void => {
+    setAttempt((n) => n + 1);
+    setPolling(true);
+  };
+  const current = info0?.current_node;
+  const skipToNode = (): void => nodeSection.current?.focus();
+  const forkRefusal = runActionRefusal('fork', { status, checkpointed: info0?.checkpointed ?? false });
 
   return (
-    <main className="page wide">
+    <main className="page wide run-page">
       <div className="page-head">
-        <div>
+        <div className="page-title">
           <a href="#/" className="muted small">
             ← Runs
           </a>
           <h1 id="title">{info0?.name ?? id}</h1>
           {info0?.goal && <p className="muted">{info0.goal}</p>}
-          {forkedFrom && (
+          {info0?.forked_from && (
             <p className="muted small" id="forked-from">
-              Forked from <a href={runHref(forkedFrom.run_id)}>{forkedFrom.run_id}</a> at{' '}
-              <span className="mono">{forkedFrom.node}</span>: the nodes before it are that run's.
+              Forked from <a href={runHref(info0.forked_from.run_id)}>{info0.forked_from.run_id}</a> at{' '}
+              <span className="mono">{info0.forked_from.node}</span>: the nodes before it are that run's.
             </p>
           )}
         </div>
-        <div className="actions">
-          <span id="run-status">
-            <StatusBadge status={status} />
-          </span>
-          <button type="button" id="cancel" disabled={ENDED.has(status)} onClick={() => void act('cancel')}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            id="resume"
-            disabled={status !== 'paused' && status !== 'interrupted'}
-            onClick={() => void act('resume')}
-          >
-            Resume
-          </button>
-        </div>
+        <RunActions id={id} status={status} run={info0} onResumed={resumed} onChanged={run.refresh} />
       </div>
-      <dl className="facts inline" id="run-facts">
-        <dt>Started</dt>
-        <dd>{formatStarted(info0?.started_at ?? info0?.created_at, now)}</dd>
-        <dt>Duration</dt>
-        <dd>{info0 ? formatDuration(runDurationMs(info0, now)) : '—'}</dd>
-        <dt>Cost</dt>
-        <dd id="run-cost">{formatCost(info0?.cost_usd)}</dd>
-        <dt>Node</dt>
-        <dd className="mono">{info0?.current_node ?? '—'}</dd>
-        {info0?.quality && (
-          <>
-            <dt>Quality</dt>
-            <dd>{info0.quality}</dd>
-          </>
-        )}
-        {info0?.dry_run && (
-          <>
-            <dt>Mode</dt>
-            <dd>dry run</dd>
-          </>
-        )}
-      </dl>
-      {info0?.failure && <p className="error">{info0.failure.reason}</p>}
-      {actionError && (
-        <p className="error" role="alert">
-          {actionError}
-        </p>
-      )}
-      {(questions.data ?? []).map((q) => (
-        <GatePanel key={q.id} runId={id} question={q} onAnswered={questions.refresh} />
+      <RunFacts id={id} run={info0} now={now} />
+      <p className="status-line" id="run-announce" role="status" tabIndex={-1} ref={statusLine}>
+        {said}
+      </p>
+      {(questions.data ?? []).map((q, i) => (
+        <GatePanel
+          key={q.id}
+          runId={id}
+          question={q}
+          takesKeys={i === 0}
+          onAnswered={(label) => answered(q, label)}
+        />
       ))}
       <div className="run-grid">
-        <section className="card" aria-label="Graph">
-          <GraphView runId={id} statuses={statuses} selected={selected} onSelect={setSelected} />
+        <section className="card graph-card" aria-labelledby="graph-title">
+          <div className="card-head">
+            <h2 id="graph-title">Graph</h2>
+            <button type="button" className="skip-link" id="skip-graph" onClick={skipToNode}>
+              Skip past the graph
+            </button>
+          </div>
+          <GraphView
+            runId={id}
+            statuses={statuses}
+            visits={visitCounts}
+            taken={taken}
+            current={current}
+            selected={selected}
+            onSelect={select}
+          />
         </section>
-        <section className="card" aria-labelledby="timeline-title">
-          <h2 id="timeline-title">Timeline</h2>
-          <Timeline visits={visits} now={now} onSelect={setSelected} />
-        </section>
-        <section className="card" aria-label="Node">
-          {selected ? (
-            <NodePanel
-              key={selected}
-              runId={id}
-              node={selected}
-              status={statuses[selected]}
-              visits={visits}
-              events={events}
-              transcript={transcript}
-              info={info}
-            />
-          ) : (
-            <p className="muted" id="node">
-              Choose a node in the graph or the timeline to see its prompt, response and cost.
-            </p>
-          )}
-        </section>
-        <section className="card" aria-labelledby="transcript-title">
+        <div className="side">
+          <section className="card" id="node-section" aria-label="Node" tabIndex={-1} ref={nodeSection}>
+            {selected ? (
+              <NodePanel
+                key={selected}
+                runId={id}
+                node={selected}
+                status={statuses[selected]}
+                visits={visits}
+                events={events}
+                forkRefusal={
+                  forkRefusal?.reason ?? (info?.fork ? undefined : 'this server cannot fork runs.')
+                }
+              />
+            ) : (
+              <p className="muted" id="node">
+                Choose a node in the graph or the timeline to see its prompt, response and cost.
+              </p>
+            )}
+          </section>
+          <section className="card" aria-labelledby="timeline-title">
+            <h2 id="timeline-title">Timeline</h2>
+            <Timeline visits={visits} now={now} onSelect={select} />
+          </section>
+        </div>
+        <section className="card transcript-card" aria-labelledby="transcript-title">
           <h2 id="transcript-title">Agent transcript</h2>
           <TranscriptView entries={transcript} live={!done} />
         </section>

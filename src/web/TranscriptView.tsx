@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { TranscriptEntry } from './run-transcript.js';
+import { ScrollPre } from './ScrollPre.js';
 
 /** The agent's words and tool calls as they stream, grouped under the node that produced them. */
 export function TranscriptView({ entries, live }: { entries: readonly TranscriptEntry[]; live: boolean }) {
@@ -23,7 +24,10 @@ export function TranscriptView({ entries, live }: { entries: readonly Transcript
       className="transcript"
       id="transcript"
       ref={box}
-      aria-live="polite"
+      role="log"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling log must scroll by keyboard too
+      tabIndex={0}
+      aria-labelledby="transcript-title"
       onScroll={(e) => {
         const el = e.currentTarget;
         pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
@@ -55,8 +59,8 @@ function EntryBody({ entry }: { entry: TranscriptEntry }) {
             <span className="mono">{entry.name}</span>
             {entry.done ? (entry.isError ? ' · error' : '') : ' · running…'}
           </summary>
-          {entry.args && <pre>{entry.args}</pre>}
-          {entry.output && <pre className="output">{entry.output}</pre>}
+          {entry.args && <ScrollPre>{entry.args}</ScrollPre>}
+          {entry.output && <ScrollPre className="output">{entry.output}</ScrollPre>}
         </details>
       );
   }

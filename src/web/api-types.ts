@@ -11,7 +11,18 @@ import type {
  * server's own type (`runView` returns a run's; the routes build the rest with `satisfies`), so this
  * view cannot lack or misname a field the server sends.
  */
-export type RunInfo = RunViewJson;
+export type RunInfo = RunViewJson & Partial<RunIdentities>;
+
+/**
+ * Who did what to a run: `token`, `anonymous` or an OS user, as the server records them. Read when
+ * present: a server that records none shows none.
+ */
+export interface RunIdentities {
+  started_by: string;
+  cancelled_by: string;
+  resumed_by: string;
+  forked_by: string;
+}
 
 export type Question = QuestionJson;
 export type NodeDetails = NodeDetailsJson;

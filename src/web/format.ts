@@ -53,3 +53,17 @@ export const STATUS_LABEL: Readonly<Record<string, string>> = {
   completed: 'completed',
   cancelled: 'cancelled',
 };
+
+/** The words a node's status is shown and named with (not its colour alone). */
+export const NODE_STATUS_LABEL: Readonly<Record<string, string>> = {
+  pending: 'not reached',
+  running: 'running',
+  waiting: 'waiting for you',
+  success: 'succeeded',
+  partial_success: 'partly succeeded',
+  retry: 'retrying',
+  fail: 'failed',
+  skipped: 'skipped',
+  cancelled: 'cancelled',
+  interrupted: 'interrupted',
+};

@@ -30,7 +30,7 @@ export interface WorkerOptions {
   onError?: (error: Error) => void;
   /** A run whose worker died continues on another after this long (default 30 s). */
   leaseMs?: number;
-  /** Push runs' snapshots to this git remote (`--git-remote`) rather than the store (decision 0391). */
+  /** Push runs' snapshots to this git remote (`--git-remote`) rather than the store (decision 0331). */
   gitRemote?: string;
   /** How commands are sandboxed (`serverSandbox`, decision 0341); absent: a working sandbox or refusal. */
   sandbox?: SandboxSettings;

@@ -24,7 +24,7 @@ export interface WorkerRunsOptions {
   workingDirs?: WorkingDirPolicy;
   /** Where runs' traces go; absent: not traced. */
   telemetry?: Telemetry;
-  /** Push runs' snapshots to this git remote (`--git-remote`) rather than the store (decision 0391). */
+  /** Push runs' snapshots to this git remote (`--git-remote`) rather than the store (decision 0331). */
   gitRemote?: string;
 }
 

@@ -10,7 +10,7 @@ const warning = tmp.write('warning.dot', WARNING_PIPELINE);
 const broken = tmp.write('broken.dot', ERROR_PIPELINE);
 
 const DIAGNOSTIC_LINE = /^(.+):(\d+):(\d+): (error|warning|info) ([a-z_]+): .+$/;
-const DIAGNOSTIC_KEYS = new Set(['rule', 'severity', 'message', 'node_id', 'edge', 'fix', 'loc']);
+const DIAGNOSTIC_KEYS = new Set(['rule', 'severity', 'message', 'node_id', 'edge', 'fix', 'edits', 'loc']);
 
 interface JsonReport {
   valid: boolean;
@@ -109,6 +109,24 @@ describe('attractor validate', () => {
     const plain = await runCli(['validate', file, '--strict']);
     expect(plain.code).toBe(1);
     expect(plain.stdout).toMatch(/budget\.dot:5:\d+: warning attribute_type: /);
+  });
+
+  it('warns on a misspelt attribute with did-you-mean at file:line:col, and --json gives the edit', async () => {
+    const file = tmp.write(
+      'typo.dot',
+      'digraph typo {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  work [promt="x", ui.hint="metadata"]\n  start -> work -> exit\n}\n',
+    );
+    const plain = await runCli(['validate', file]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(
+      /typo\.dot:4:9: warning attribute_unknown: Node work: unknown node attribute "promt" \(did you mean "prompt"\?\)/,
+    );
+    expect(plain.stdout).not.toContain('ui.hint');
+    const report = parseReport((await runCli(['validate', file, '--json'])).stdout);
+    const [typo] = report.diagnostics.filter((d) => d['rule'] === 'attribute_unknown');
+    expect(typo?.['edits']).toEqual([
+      { loc: expect.objectContaining({ line: 4, column: 9 }), find: 'promt', replace: 'prompt' },
+    ]);
   });
 
   it('resolves a relative path against the working directory and shows it as typed', async () => {

@@ -109,3 +109,12 @@ describe('decision records', () => {
     expect(broken).toEqual([]);
   });
 });
+
+describe('documents a maintainer reads', () => {
+  it.each([
+    ['ARCHITECTURE.md', 200, 'lines', (text: string) => text.trimEnd().split('\n').length],
+    ['bench/README.md', 8_000, 'characters', (text: string) => text.length],
+  ])('%s stays within %i %s', (file, limit, _unit, measure) => {
+    expect(measure(readFileSync(join(ROOT, file), 'utf8'))).toBeLessThanOrEqual(limit);
+  });
+});

@@ -172,6 +172,19 @@ export function anthropicStreamReply(
   };
 }
 
+/** A coding agent's two turns that write one file with `write_file`, then say so. */
+export function agentWritesFile(path: string, content: string): ScriptedReply[] {
+  const usage = { input_tokens: 100, output_tokens: 10 };
+  return [
+    anthropicStreamReply({
+      content: [{ type: 'tool_use', id: 't1', name: 'write_file', input: { path, content } }],
+      stop_reason: 'tool_use',
+      usage,
+    }),
+    anthropicStreamReply({ content: [{ type: 'text', text: `Wrote ${path}.` }], usage }),
+  ];
+}
+
 /** A stream-level error event, as the API sends when it overloads mid-stream. */
 export function anthropicErrorEvent(type: string, message: string): SseEvent {
   return { event: 'error', data: { type: 'error', error: { type, message } } };

@@ -17,7 +17,7 @@ afterEach(() => {
 
 /**
  * A real `attractor serve --port 0`, working in a folder beside its data folder (never around it:
- * docs/decisions/0361-a-servers-data-folder-lies-outside-where-its-runs-work.md); resolves with its URL.
+ * docs/decisions/0005-what-a-submitted-pipeline-may-do.md); resolves with its URL.
  */
 async function serve(dataDir: string): Promise<string> {
   const work = `${dataDir}.work`;

@@ -116,6 +116,24 @@ describe('attractor serve: runs', () => {
     expect((await server.json('POST', `/pipelines/${body.id}/cancel`)).status).toBe(409);
   });
 
+  it('resumes a run cancelled at a gate, as `attractor resume` resumes a cancelled run directory', async () => {
+    const server = await testServer();
+    const { body } = await server.json('POST', '/pipelines', { dot_source: GATE_PIPELINE, dry_run: true });
+    await pendingQuestion(server, body.id);
+    await server.json('POST', `/pipelines/${body.id}/cancel`);
+    expect((await server.json('GET', `/pipelines/${body.id}`)).body).toMatchObject({
+      status: 'cancelled',
+      checkpointed: true,
+    });
+    expect((await server.json('POST', `/pipelines/${body.id}/resume`)).status).toBe(202);
+    const asked = await pendingQuestion(server, body.id);
+    await server.json('POST', `/pipelines/${body.id}/questions/${asked.id}/answer`, { answer: 'S' });
+    expect(await finished(server, body.id)).toMatchObject({ status: 'completed' });
+    const again = await server.json('POST', `/pipelines/${body.id}/resume`);
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatchObject({ code: 'NOT_RESUMABLE', message: /nothing to resume/ });
+  });
+
   it('cancel kills the running tool process group', async () => {
     // The tool runs in the sandbox, where its own pids mean nothing outside: the run's process ledger
     // (processes.json) says which group the host must see gone.

@@ -56,6 +56,18 @@ describe('foldRunSummary', () => {
       [ev('pipeline.start', 1), ev('pipeline.finalize', 5), ev('pipeline.resume', 7)],
       { started_at: at(1), ended_at: undefined },
     ],
+    ['not checkpointed before its first checkpoint', [ev('pipeline.start', 1)], { checkpointed: undefined }],
+    [
+      'checkpointed by its own checkpoint, not a branch’s',
+      [ev('checkpoint.saved', 2, undefined, { branch: 'b' })],
+      { checkpointed: undefined },
+    ],
+    ['checkpointed', [ev('pipeline.start', 1), ev('checkpoint.saved', 2)], { checkpointed: true }],
+    [
+      'a fork: checkpointed from the start, naming its origin',
+      [ev('pipeline.resume', 1, undefined, { forked_from: { run_id: 'r1', node: 'plan' } })],
+      { checkpointed: true, forked_from: { run_id: 'r1', node: 'plan' } },
+    ],
     [
       'a usage event without numbers counts nothing',
       [ev('agent.usage', 1, 'a', { cost_usd: 'x' })],

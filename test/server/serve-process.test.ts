@@ -31,7 +31,7 @@ async function serve(
 /**
  * The folder a server started for `dataDir` works in (its runs' tool commands and agents): beside the
  * data folder, never around it
- * (docs/decisions/0361-a-servers-data-folder-lies-outside-where-its-runs-work.md).
+ * (docs/decisions/0005-what-a-submitted-pipeline-may-do.md).
  */
 function workFolderOf(dataDir: string): string {
   const work = `${dataDir}.work`;

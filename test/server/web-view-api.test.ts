@@ -161,4 +161,35 @@ describe('what the web view reads from the server', () => {
     const page = await fetch(`${server.url}/`);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
   });
+
+  it('revalidates the script and style by ETag (a reload downloads nothing) and compresses drawings', async () => {
+    const server = await testServer();
+    for (const route of ['/web/app.js', '/web/app.css']) {
+      const first = await fetch(`${server.url}${route}`, { headers: { 'accept-encoding': 'br' } });
+      const etag = first.headers.get('etag');
+      expect(etag, route).toMatch(/^"[\w-]{22}"$/);
+      expect(first.headers.get('content-encoding'), route).toBe('br');
+      const again = await fetch(`${server.url}${route}`, { headers: { 'if-none-match': etag ?? '' } });
+      expect(again.status, route).toBe(304);
+      expect(await again.text(), route).toBe('');
+      const changed = await fetch(`${server.url}${route}`, { headers: { 'if-none-match': '"other"' } });
+      expect(changed.status, route).toBe(200);
+    }
+    const created = await server.json('POST', '/pipelines', { dot_source: GATE_PIPELINE, dry_run: true });
+    const graph = `${server.url}/pipelines/${created.body.id}/graph?format=svg`;
+    const [br, gzip, plain] = await Promise.all(
+      ['br', 'gzip', 'identity'].map((encoding) =>
+        fetch(graph, { headers: { 'accept-encoding': encoding } }),
+      ),
+    );
+    expect(br?.headers.get('content-encoding')).toBe('br');
+    expect(gzip?.headers.get('content-encoding')).toBe('gzip');
+    expect(plain?.headers.get('content-encoding')).toBeNull();
+    // The same drawing each way (its fills follow the run, which moves meanwhile).
+    const nodes = (svg = ''): number => svg.split('class="node"').length - 1;
+    const drawn = await plain?.text();
+    expect(nodes(drawn)).toBe(6);
+    expect(nodes(await br?.text())).toBe(6);
+    expect(nodes(await gzip?.text())).toBe(6);
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PipelineEvent } from '../../src/shared/pipeline-event.js';
+import type { RunStatus } from '../../src/shared/run-view-json.js';
 import { buildTimeline, type NodeVisit } from '../../src/web/run-timeline.js';
 
 const at = (s: number): string => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
@@ -12,8 +13,8 @@ const ev = (kind: string, s: number, node: string, data: Record<string, unknown>
     timestamp: at(s),
   }) as PipelineEvent;
 type Row = Pick<NodeVisit, 'node' | 'visit' | 'status' | 'retries' | 'durationMs' | 'waitedForPerson'>;
-const rows = (events: PipelineEvent[]): Row[] =>
-  buildTimeline(events).map(({ node, visit, status, retries, durationMs, waitedForPerson }) => ({
+const rows = (events: PipelineEvent[], run?: RunStatus): Row[] =>
+  buildTimeline(events, run).map(({ node, visit, status, retries, durationMs, waitedForPerson }) => ({
     node,
     visit,
     status,
@@ -98,5 +99,75 @@ describe('buildTimeline: node visits from events', () => {
   ];
   it.each(cases)('%s', (_name, events, expected) => {
     expect(rows(events)).toEqual(expected);
+  });
+});
+
+// Every clock stops when its run does: no node of a stopped run is still running, and a gate waiting for
+// its answer shows since when, not a growing bar.
+describe('buildTimeline: a stopped run stops its clocks', () => {
+  const gate = [ev('node.start', 1, 'review'), ev('interview.start', 2, 'review')];
+  const cases: [string, PipelineEvent[], RunStatus, Row[]][] = [
+    [
+      'cancelled while a node ran: the node is cancelled at the cancel',
+      [
+        ev('node.start', 1, 'plan'),
+        ev('pipeline.cancelled', 4, ''),
+        ev('pipeline.finalize', 4, '', { status: 'cancelled' }),
+      ],
+      'cancelled',
+      [row('plan', 1, 'cancelled', 3000)],
+    ],
+    [
+      'the server died while a node ran (no event says so): interrupted at the last event',
+      [ev('node.start', 1, 'plan'), ev('agent.usage', 6, 'plan')],
+      'interrupted',
+      [row('plan', 1, 'interrupted', 5000)],
+    ],
+    [
+      'failed by an error while a node ran',
+      [ev('node.start', 1, 'plan'), ev('pipeline.error', 2, '')],
+      'failed',
+      [row('plan', 1, 'interrupted', 1000)],
+    ],
+    ['a gate of a running run waits', gate, 'waiting', [row('review', 1, 'waiting', undefined, 0, true)]],
+    [
+      'a worker released the run at its gate (a cancel): the gate still waits',
+      [...gate, ev('pipeline.cancelled', 3, ''), ev('pipeline.finalize', 3, '', { status: 'cancelled' })],
+      'waiting',
+      [row('review', 1, 'waiting', undefined, 0, true)],
+    ],
+    [
+      'a released gate taken up again is the same visit',
+      [
+        ...gate,
+        ev('pipeline.cancelled', 3, ''),
+        ev('pipeline.resume', 7, ''),
+        ev('node.start', 7, 'review'),
+        ev('interview.complete', 7, 'review'),
+        ev('node.complete', 8, 'review', { status: 'success' }),
+      ],
+      'completed',
+      [row('review', 1, 'success', 7000, 0, true)],
+    ],
+    [
+      'a run cancelled at its gate: the gate is cancelled at the cancel',
+      [...gate, ev('pipeline.cancelled', 5, ''), ev('pipeline.finalize', 5, '', { status: 'cancelled' })],
+      'cancelled',
+      [row('review', 1, 'cancelled', 4000, 0, true)],
+    ],
+  ];
+  it.each(cases)('%s', (_name, events, run, expected) => {
+    expect(rows(events, run)).toEqual(expected);
+  });
+
+  it('a gate says who answered it, when its answer says', () => {
+    const events = [...gate, ev('interview.complete', 4, 'review', { answered_by: 'ada' })];
+    expect(buildTimeline(events, 'running')[0]?.answeredBy).toBe('ada');
+  });
+
+  it('a waiting gate says since when, and its clock does not run on', () => {
+    const [visit] = buildTimeline(gate, 'waiting');
+    expect(visit?.waitingSince).toBe(at(2));
+    expect(visit?.endedAt).toBeUndefined();
   });
 });

@@ -58,6 +58,30 @@ const MAX_STDERR_IN_MESSAGE = 1500;
 /** How long a failed request waits to learn whether the agent died (its pipes close first). */
 const EXIT_WAIT_MS = 1000;
 
+/** What the client side of a visit keeps about its session while the agent talks to it. */
+interface SessionState {
+  /** The session whose updates are this visit's events (undefined until one is open). */
+  id?: string;
+  /** While `session/load` replays history, its updates belong to earlier visits: not this node's events. */
+  replaying: boolean;
+  /** The first error one of our request handlers met (the agent may give up because of it). */
+  handlerError?: string;
+}
+
+/** One visit's agent process, its terminals and the ACP connection to it. */
+interface AgentLink {
+  agent: AgentProcess;
+  terminals: AgentTerminals;
+  updates: SessionUpdateEvents;
+  connection: { agent: ClientContext; close(): void };
+  /** Rejects with `AgentExited` when the agent process ends. */
+  exited: Promise<never>;
+  state: SessionState;
+}
+
+/** Where a visit's exchange with the agent had got to (named in its failure). */
+type Phase = 'initialize' | 'session/load' | 'session/new' | 'session/prompt';
+
 /**
  * One node visit through an external ACP agent: spawn it (own process group), `initialize` advertising
  * file-system and terminal capabilities, `session/load` (when continuing a thread and the agent can) or
@@ -66,6 +90,31 @@ const EXIT_WAIT_MS = 1000;
  * failures come back in `failure`, with the agent's stderr tail.
  */
 export async function runAgentSession(options: AgentSessionOptions): Promise<AgentSessionResult> {
+  const link = connectAgent(options);
+  const result: AgentSessionResult = { message: '', resumed: false, cancelled: false };
+  const progress: { phase: Phase } = { phase: 'initialize' };
+  const abort = new AbortController();
+  const onAbort = () => abort.abort();
+  options.signal.addEventListener('abort', onAbort, { once: true });
+  if (options.signal.aborted) abort.abort();
+  try {
+    const sessionId = await openSession(link, options, result, progress, abort.signal);
+    progress.phase = 'session/prompt';
+    await promptTurn(link, options, result, sessionId, abort.signal);
+  } catch (caught) {
+    await failWith(link, options, result, progress.phase, caught);
+  } finally {
+    options.signal.removeEventListener('abort', onAbort);
+    // Why the agent gave up is often ours (no one to ask): say so with its failure.
+    if (result.failure && link.state.handlerError) result.failure += ` (${link.state.handlerError})`;
+    result.message = link.updates.message;
+    await disconnectAgent(link, options.cancelGraceMs);
+  }
+  return result;
+}
+
+/** Spawns the agent and speaks ACP to it over its stdio, our request handlers attached. */
+function connectAgent(options: AgentSessionOptions): AgentLink {
   const roots = [options.cwd, options.stageDir];
   const ledger = options.processes ? { ledger: options.processes, node: options.nodeId } : {};
   const agent = new AgentProcess({
@@ -82,10 +131,7 @@ export async function runAgentSession(options: AgentSessionOptions): Promise<Age
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
   });
   const updates = new SessionUpdateEvents();
-  let sessionId: string | undefined;
-  // While `session/load` replays history, its updates belong to earlier visits: not this node's events.
-  let replaying = false;
-  let handlerError: string | undefined;
+  const state: SessionState = { replaying: false };
   const app = createClientApp({
     roots,
     terminals,
@@ -94,10 +140,10 @@ export async function runAgentSession(options: AgentSessionOptions): Promise<Age
     nodeId: options.nodeId,
     signal: options.signal,
     onHandlerError(error) {
-      handlerError ??= error instanceof Error ? error.message : String(error);
+      state.handlerError ??= error instanceof Error ? error.message : String(error);
     },
     onUpdate(id, update) {
-      if (replaying || (sessionId !== undefined && id !== sessionId)) return;
+      if (state.replaying || (state.id !== undefined && id !== state.id)) return;
       for (const event of updates.map(update)) options.emit(event.kind, event.data);
     },
   });
@@ -107,120 +153,132 @@ export async function runAgentSession(options: AgentSessionOptions): Promise<Age
     throw new AgentExited(exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`);
   });
   exited.catch(() => {});
+  return { agent, terminals, updates, connection, exited, state };
+}
+
+/** `initialize`, then `session/load` of the thread's earlier session when the agent can, else `session/new`. */
+async function openSession(
+  link: AgentLink,
+  options: AgentSessionOptions,
+  result: AgentSessionResult,
+  progress: { phase: Phase },
+  signal: AbortSignal,
+): Promise<string> {
+  const peer = link.connection.agent;
+  const race = <T>(request: Promise<T>): Promise<T> =>
+    Promise.race([request, link.exited, abortPromise(signal)]);
+  const initTimeout = new AbortController();
+  const initTimer = setTimeout(() => initTimeout.abort(new Error('init-timeout')), options.initTimeoutMs);
+  const init = await Promise.race([
+    race(
+      peer.request('initialize', {
+        protocolVersion: PROTOCOL_VERSION,
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+        clientInfo: { name: 'attractor', version: '1' },
+      }),
+    ),
+    abortPromise(initTimeout.signal),
+  ]).finally(() => clearTimeout(initTimer));
+  if (options.resumeSessionId && init.agentCapabilities?.loadSession) {
+    progress.phase = 'session/load';
+    link.state.replaying = true;
+    try {
+      const { cwd, mcpServers } = options;
+      await race(peer.request('session/load', { sessionId: options.resumeSessionId, cwd, mcpServers }));
+      link.state.id = options.resumeSessionId;
+      result.resumed = true;
+    } catch (error) {
+      // An agent that cannot load the session starts a new one; its death or our abort end the visit.
+      if (error instanceof AgentExited || signal.aborted) throw error;
+    } finally {
+      link.state.replaying = false;
+    }
+  }
+  if (link.state.id === undefined) {
+    progress.phase = 'session/new';
+    const created = await race(
+      peer.request('session/new', { cwd: options.cwd, mcpServers: options.mcpServers }),
+    );
+    link.state.id = created.sessionId;
+  }
+  result.sessionId = link.state.id;
+  return link.state.id;
+}
+
+/** One `session/prompt`; an abort asks the agent to cancel and waits the grace period for its answer. */
+async function promptTurn(
+  link: AgentLink,
+  options: AgentSessionOptions,
+  result: AgentSessionResult,
+  sessionId: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const peer = link.connection.agent;
+  const prompting = peer.request('session/prompt', {
+    sessionId,
+    prompt: [{ type: 'text', text: options.prompt(result.resumed) }],
+  });
+  prompting.catch(() => {});
+  const response: PromptResponse = await Promise.race([
+    prompting,
+    link.exited,
+    abortPromise(signal).catch(async (reason) => {
+      // Ask the agent to stop; it answers the prompt with `cancelled` if it complies in time.
+      await peer.notify('session/cancel', { sessionId }).catch(() => {});
+      const graceful = await Promise.race([prompting, link.exited, sleep(options.cancelGraceMs)]).catch(
+        () => undefined,
+      );
+      if (graceful) return graceful;
+      throw reason;
+    }),
+  ]);
+  result.stopReason = response.stopReason;
+  const usage = promptUsageEvent(response);
+  if (usage) options.emit(usage.kind, usage.data);
+  if (response.stopReason === 'cancelled' || options.signal.aborted) {
+    result.cancelled = true;
+    result.failure = `agent "${options.agentName}" was cancelled`;
+  } else if (response.stopReason !== 'end_turn') {
+    result.failure = `agent "${options.agentName}" stopped its turn: ${response.stopReason}`;
+  }
+}
+
+/** Says why the visit failed: cancelled, no answer to `initialize`, the agent's exit, or the request's error. */
+async function failWith(
+  link: AgentLink,
+  options: AgentSessionOptions,
+  result: AgentSessionResult,
+  phase: Phase,
+  caught: unknown,
+): Promise<void> {
   const describe = (what: string): string => {
-    const tail = agent.stderrTail();
+    const tail = link.agent.stderrTail();
     const clipped = tail.length > MAX_STDERR_IN_MESSAGE ? `…${tail.slice(-MAX_STDERR_IN_MESSAGE)}` : tail;
     return `agent "${options.agentName}" (${options.command}) ${what}${clipped ? `; its stderr ends with:\n${clipped}` : ''}`;
   };
-  const result: AgentSessionResult = { message: '', resumed: false, cancelled: false };
-  let phase = 'initialize';
-  try {
-    const peer: ClientContext = connection.agent;
-    const abort = new AbortController();
-    const onAbort = () => abort.abort();
-    options.signal.addEventListener('abort', onAbort, { once: true });
-    if (options.signal.aborted) abort.abort();
-    try {
-      const initTimer = setTimeout(() => abort.abort(new Error('init-timeout')), options.initTimeoutMs);
-      const init = await Promise.race([
-        peer.request('initialize', {
-          protocolVersion: PROTOCOL_VERSION,
-          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
-          clientInfo: { name: 'attractor', version: '1' },
-        }),
-        exited,
-        abortPromise(abort.signal),
-      ]).finally(() => clearTimeout(initTimer));
-      phase = 'session/new';
-      if (options.resumeSessionId && init.agentCapabilities?.loadSession) {
-        phase = 'session/load';
-        replaying = true;
-        try {
-          await Promise.race([
-            peer.request('session/load', {
-              sessionId: options.resumeSessionId,
-              cwd: options.cwd,
-              mcpServers: options.mcpServers,
-            }),
-            exited,
-            abortPromise(abort.signal),
-          ]);
-          sessionId = options.resumeSessionId;
-          result.resumed = true;
-        } catch (error) {
-          if (error instanceof AgentExited || abort.signal.aborted) throw error;
-        } finally {
-          replaying = false;
-        }
-      }
-      if (sessionId === undefined) {
-        phase = 'session/new';
-        const created = await Promise.race([
-          peer.request('session/new', { cwd: options.cwd, mcpServers: options.mcpServers }),
-          exited,
-          abortPromise(abort.signal),
-        ]);
-        sessionId = created.sessionId;
-      }
-      result.sessionId = sessionId;
-      phase = 'session/prompt';
-      const activeSession = sessionId;
-      const prompting = peer.request('session/prompt', {
-        sessionId: activeSession,
-        prompt: [{ type: 'text', text: options.prompt(result.resumed) }],
-      });
-      prompting.catch(() => {});
-      const response: PromptResponse = await Promise.race([
-        prompting,
-        exited,
-        abortPromise(abort.signal).catch(async (reason) => {
-          // Ask the agent to stop; it answers the prompt with `cancelled` if it complies in time.
-          await peer.notify('session/cancel', { sessionId: activeSession }).catch(() => {});
-          const graceful = await Promise.race([prompting, exited, sleep(options.cancelGraceMs)]).catch(
-            () => undefined,
-          );
-          if (graceful) return graceful;
-          throw reason;
-        }),
-      ]);
-      result.stopReason = response.stopReason;
-      const usage = promptUsageEvent(response);
-      if (usage) options.emit(usage.kind, usage.data);
-      if (response.stopReason === 'cancelled' || options.signal.aborted) {
-        result.cancelled = true;
-        result.failure = `agent "${options.agentName}" was cancelled`;
-      } else if (response.stopReason !== 'end_turn') {
-        result.failure = `agent "${options.agentName}" stopped its turn: ${response.stopReason}`;
-      }
-    } finally {
-      options.signal.removeEventListener('abort', onAbort);
-    }
-  } catch (caught) {
-    if (options.signal.aborted) {
-      result.cancelled = true;
-      result.failure = `agent "${options.agentName}" was cancelled during ${phase}`;
-    } else if (caught instanceof Error && caught.message === 'init-timeout') {
-      result.failure = describe(`did not answer initialize within ${options.initTimeoutMs} ms`);
-    } else {
-      // A dying agent closes its pipes a moment before its exit is reported: name the exit, not the pipe.
-      const error = caught instanceof AgentExited ? caught : await exitedSoon(agent, caught);
-      result.failure =
-        error instanceof AgentExited
-          ? describe(`${error.message} during ${phase}`)
-          : describe(`failed during ${phase}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  } finally {
-    // Why the agent gave up is often ours (no one to ask): say so with its failure.
-    if (result.failure && handlerError) result.failure += ` (${handlerError})`;
-    result.message = updates.message;
-    await terminals.releaseAll();
-    connection.close();
-    agent.child.stdin.end();
-    // The visit is over: whatever the agent started goes too (a clean agent exits on EOF first).
-    await Promise.race([agent.exited, sleep(Math.min(500, options.cancelGraceMs))]);
-    await agent.kill(options.cancelGraceMs);
+  if (options.signal.aborted) {
+    result.cancelled = true;
+    result.failure = `agent "${options.agentName}" was cancelled during ${phase}`;
+  } else if (caught instanceof Error && caught.message === 'init-timeout') {
+    result.failure = describe(`did not answer initialize within ${options.initTimeoutMs} ms`);
+  } else {
+    // A dying agent closes its pipes a moment before its exit is reported: name the exit, not the pipe.
+    const error = caught instanceof AgentExited ? caught : await exitedSoon(link.agent, caught);
+    result.failure =
+      error instanceof AgentExited
+        ? describe(`${error.message} during ${phase}`)
+        : describe(`failed during ${phase}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return result;
+}
+
+/** The visit is over: its terminals, the connection, the agent and whatever it started go. */
+async function disconnectAgent(link: AgentLink, cancelGraceMs: number): Promise<void> {
+  await link.terminals.releaseAll();
+  link.connection.close();
+  link.agent.child.stdin.end();
+  // A clean agent exits on EOF first.
+  await Promise.race([link.agent.exited, sleep(Math.min(500, cancelGraceMs))]);
+  await link.agent.kill(cancelGraceMs);
 }
 
 async function exitedSoon(agent: AgentProcess, error: unknown): Promise<unknown> {

@@ -4,6 +4,7 @@ import { getProfile } from '../../agent/profiles/get-profile.js';
 import { type AgentEvent, AgentEventKind, type AgentEventOf } from '../../agent/session/agent-event.js';
 import { createSession } from '../../agent/session/session.js';
 import type { Turn } from '../../agent/session/turn.js';
+import { readExtraAttribute } from '../../compiler/attributes/read-extra-attribute.js';
 import { anySignal } from '../../shared/any-signal.js';
 import type { CodergenBackend, CodergenRequest, CodergenResult } from '../codergen-backend.js';
 import { watchSteering } from '../steering-file.js';
@@ -92,8 +93,12 @@ async function runVisit(
   const stopped = visitBudget ? anySignal([request.signal, visitBudget.signal]) : undefined;
   const thread = request.fidelity === 'full' && request.threadId ? request.threadId : undefined;
   const history = thread ? threads.get(thread) : undefined;
-  const pre = node.extra['tool_hooks.pre'] ?? resolved.graphExtra?.['tool_hooks.pre'];
-  const post = node.extra['tool_hooks.post'] ?? resolved.graphExtra?.['tool_hooks.post'];
+  const pre =
+    readExtraAttribute(node.extra, 'tool_hooks.pre') ??
+    readExtraAttribute(resolved.graphExtra, 'tool_hooks.pre');
+  const post =
+    readExtraAttribute(node.extra, 'tool_hooks.post') ??
+    readExtraAttribute(resolved.graphExtra, 'tool_hooks.post');
   const effort = request.reasoningEffort?.toLowerCase();
   const tools = typeof options.tools === 'function' ? options.tools(node) : (options.tools ?? []);
   const sessionOptions = {

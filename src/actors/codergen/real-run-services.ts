@@ -1,3 +1,4 @@
+import { readExtraAttribute } from '../../compiler/attributes/read-extra-attribute.js';
 import type { PipelineGraph } from '../../compiler/ir.js';
 import { LLMClient, loadDotEnv, type Middleware } from '../../llm/index.js';
 import { AttractorError } from '../../shared/errors.js';
@@ -90,7 +91,7 @@ export function createRealRunServices(graph: PipelineGraph, settings: RealRunSet
     ...(settings.provider ? { provider: settings.provider } : {}),
   };
   const paths: RunPaths = { workingDir };
-  const maxCost = settings.maxCostUsd ?? parseMaxCost(graph.extra['max_cost_usd']);
+  const maxCost = settings.maxCostUsd ?? parseMaxCost(readExtraAttribute(graph.extra, 'max_cost_usd'));
   let providers = configuredProviders(env);
   const middleware: Middleware[] = [];
   if (settings.replayFrom) {

@@ -21,7 +21,7 @@ attractor it would be a coding agent with a shell.
 Exit codes: 0 valid, 1 invalid or unreadable, 2 bad command line.
 With --json, unreadable or unparseable input is one diagnostic whose rule is the error code
 (for example "dot_syntax") and stdout is always JSON:
-  {"valid": bool, "diagnostics": [{"rule", "severity", "message", "node_id"?, "edge"?, "fix"?, "loc"?}]}
+  {"valid": bool, "diagnostics": [{"rule", "severity", "message", "node_id"?, "edge"?, "fix"?, "edits"?, "loc"?}]}
 `;
 
 export function registerValidateCommand(program: Command, ctx: CliContext): void {

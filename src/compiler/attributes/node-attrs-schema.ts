@@ -39,7 +39,7 @@ export const nodeAttrShape = {
   temperature: floatAttr,
   /** Output tokens each agent turn may produce (default: the model's own limit). */
   max_tokens: positiveIntegerAttr,
-  /** This node's own budget in USD per visit, beside the run's: past it the visit fails (decision 0372). */
+  /** This node's own budget in USD per visit, beside the run's: past it the visit fails (decision 0029). */
   max_cost_usd: floatAttr,
   /**
    * true: when the agent's context nears its window, older turns are summarised by an extra model call

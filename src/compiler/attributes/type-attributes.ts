@@ -7,6 +7,7 @@ import { edgeAttrShape } from './edge-attrs-schema.js';
 import { graphAttrShape } from './graph-attrs-schema.js';
 import { nodeAttrShape } from './node-attrs-schema.js';
 import type { RawAttr } from './raw-attr.js';
+import { unknownAttribute } from './unknown-attribute.js';
 
 interface OwnerAttrs {
   node: NodeAttrs;
@@ -33,7 +34,10 @@ export interface TypedAttributes<T> {
   extra: Record<string, string>;
   /** Locations of explicitly written attributes (known and extra). */
   attrLocs: Record<string, SourceLocation>;
-  /** One `attribute_type` warning per value that does not fit its type; that attribute is left unset. */
+  /**
+   * One `attribute_type` warning per value that does not fit its type (that attribute is left unset),
+   * and one `attribute_unknown` per unknown name near a known one.
+   */
   diagnostics: Diagnostic[];
   /** For each diagnostic, the attribute it is about (parallel array), so callers can deduplicate defaults. */
   diagnosticSources: RawAttr[];
@@ -60,6 +64,11 @@ export function typeAttributes<K extends AttributeOwner>(
     if (attr.explicit) attrLocs[attr.key] = attr.loc;
     if (!schema) {
       extra[attr.key] = attr.value;
+      const unknown = unknownAttribute(owner, attr, subject);
+      if (unknown) {
+        diagnostics.push(unknown);
+        diagnosticSources.push(attr);
+      }
       continue;
     }
     if (attr.value.trim() === '' && schema.description !== undefined) continue;

@@ -7,22 +7,22 @@ import { resolveHandler } from './resolve-handler.js';
 import { splitClasses } from './split-classes.js';
 
 /**
- * Types every attribute of a {@link RawGraph} and assembles the IR. A wrongly typed `node [...]` or
- * `edge [...]` default is reported once, at the default, not once per node that inherits it.
+ * Types every attribute of a {@link RawGraph} and assembles the IR. A wrongly typed or misspelt
+ * `node [...]` or `edge [...]` default is reported once, at the default, not once per node that inherits it.
  */
 export function typeRawGraph(
   raw: RawGraph,
   file?: string,
 ): { graph: PipelineGraph; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const reportedDefaults = new Set<RawAttr>();
+  // A default, or the attribute list of an edge chain, is one written attribute shared by several
+  // nodes or edges: reported once, where it was written.
+  const reported = new Set<RawAttr>();
   const collect = <T>(typed: TypedAttributes<T>): TypedAttributes<T> => {
     typed.diagnostics.forEach((diagnostic, i) => {
       const source = typed.diagnosticSources[i]!;
-      if (!source.explicit) {
-        if (reportedDefaults.has(source)) return;
-        reportedDefaults.add(source);
-      }
+      if (reported.has(source)) return;
+      reported.add(source);
       diagnostics.push(diagnostic);
     });
     return typed;

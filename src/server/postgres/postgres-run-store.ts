@@ -50,7 +50,7 @@ const ENDED = new Set(['completed', 'failed', 'cancelled', 'paused', 'interrupte
  * `open`, kept current from other servers by LISTEN) and writes behind, in order, on one queue that
  * commits whatever a turn of the event loop produced in one transaction; `flush()` waits for it. A run's
  * working copy is its run directory under the data folder; its snapshots' bundles and the files its node
- * panels show are kept here too, so another machine continues it and any server shows it (decision 0391).
+ * panels show are kept here too, so another machine continues it and any server shows it (decision 0331).
  */
 export class PostgresRunStore implements RunStore {
   readonly #root: string;

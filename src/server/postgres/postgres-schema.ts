@@ -60,7 +60,7 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE attractor.runs ADD COLUMN cancel_requested boolean NOT NULL DEFAULT false;
   `,
-  // The run's working tree and its stage files travel with it (docs/decisions/0391-the-tree-travels.md):
+  // The run's working tree and its stage files travel with it (docs/decisions/0331-the-run-keeps-its-files-as-git-snapshots.md):
   // a git bundle per snapshot, incremental against the one before, and what a node panel reads.
   `
   CREATE TABLE attractor.tree_bundles (

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureDist } from '../../helpers/ensure-dist.js';
 import {
-  anthropicStreamReply,
+  agentWritesFile,
   FAKE_ANTHROPIC_KEY,
   startFakeAnthropicServer,
 } from '../../helpers/fake-anthropic-server.js';
@@ -198,17 +198,7 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)("the run's working tree travels with
     const url = await cluster.createDatabase('travel_agent');
     const model = await startFakeAnthropicServer();
     try {
-      const usage = { input_tokens: 100, output_tokens: 10 };
-      model.enqueue(
-        anthropicStreamReply({
-          content: [
-            { type: 'tool_use', id: 't1', name: 'write_file', input: { path: 'hello.txt', content: 'hi\n' } },
-          ],
-          stop_reason: 'tool_use',
-          usage,
-        }),
-        anthropicStreamReply({ content: [{ type: 'text', text: 'Wrote hello.txt.' }], usage }),
-      );
+      model.enqueue(...agentWritesFile('hello.txt', 'hi\n'));
       const server = await testServer(
         { store: url, allowTools: true },
         { realRuns: { workingDir: tempDir(), env: {} } },

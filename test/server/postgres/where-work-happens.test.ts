@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureDist } from '../../helpers/ensure-dist.js';
 import {
-  anthropicStreamReply,
+  agentWritesFile,
   FAKE_ANTHROPIC_KEY,
   startFakeAnthropicServer,
 } from '../../helpers/fake-anthropic-server.js';
@@ -112,17 +112,7 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('where work happens on a worker', ()
     const url = await cluster.createDatabase('where_agent');
     const model = await startFakeAnthropicServer();
     try {
-      const usage = { input_tokens: 100, output_tokens: 10 };
-      model.enqueue(
-        anthropicStreamReply({
-          content: [
-            { type: 'tool_use', id: 't1', name: 'write_file', input: { path: 'hello.txt', content: 'hi\n' } },
-          ],
-          stop_reason: 'tool_use',
-          usage,
-        }),
-        anthropicStreamReply({ content: [{ type: 'text', text: 'Wrote hello.txt.' }], usage }),
-      );
+      model.enqueue(...agentWritesFile('hello.txt', 'hi\n'));
       // The server executes nothing: it only needs to know real runs are taken.
       const server = await testServer(
         { store: url, allowTools: true },

@@ -1,7 +1,9 @@
+import { closest } from '../../closest-name.js';
 import type { Diagnostic } from '../../diagnostic.js';
 import { FIDELITY_MODES } from '../../ir.js';
 import type { LintRule } from '../lint-rule.js';
 import { describeEdge, edgeRef } from './describe.js';
+import { replaceValue } from './replace-value.js';
 
 const RULE = 'fidelity_valid';
 const MODES: ReadonlySet<string> = new Set(FIDELITY_MODES);
@@ -21,6 +23,7 @@ export const fidelityValidRule: LintRule = {
         severity: 'warning',
         message: `Graph default_fidelity "${graphMode}" is not a fidelity mode.`,
         fix: FIX,
+        ...replaceValue(graph.attrLocs['default_fidelity'], graphMode, closest(graphMode, FIDELITY_MODES)),
         loc: graph.attrLocs['default_fidelity'] ?? graph.loc,
       });
     }
@@ -33,6 +36,7 @@ export const fidelityValidRule: LintRule = {
         message: `Node "${node.id}" has fidelity "${mode}", which is not a fidelity mode.`,
         node_id: node.id,
         fix: FIX,
+        ...replaceValue(node.attrLocs['fidelity'], mode, closest(mode, FIDELITY_MODES)),
         loc: node.attrLocs['fidelity'] ?? node.loc,
       });
     }
@@ -45,6 +49,7 @@ export const fidelityValidRule: LintRule = {
         message: `Edge ${describeEdge(edge)} has fidelity "${mode}", which is not a fidelity mode.`,
         edge: edgeRef(edge),
         fix: FIX,
+        ...replaceValue(edge.attrLocs['fidelity'], mode, closest(mode, FIDELITY_MODES)),
         loc: edge.attrLocs['fidelity'] ?? edge.loc,
       });
     }

@@ -1,5 +1,7 @@
+import { closest } from '../../closest-name.js';
 import type { Diagnostic } from '../../diagnostic.js';
 import type { LintRule } from '../lint-rule.js';
+import { didYouMean, replaceValue } from './replace-value.js';
 
 const RULE = 'retry_target_exists';
 const KEYS = ['retry_target', 'fallback_retry_target'] as const;
@@ -14,11 +16,13 @@ export const retryTargetExistsRule: LintRule = {
     for (const key of KEYS) {
       const target = graph.attrs[key];
       if (target === undefined || target === '' || index.nodes.has(target)) continue;
+      const near = closest(target, [...index.nodes.keys()]);
       findings.push({
         rule: RULE,
         severity: 'warning',
-        message: `Graph ${key} "${target}" is not a node of the pipeline.`,
+        message: `Graph ${key} "${target}" is not a node of the pipeline${didYouMean(near)}.`,
         fix: `Set ${key} to an existing node id.`,
+        ...replaceValue(graph.attrLocs[key], target, near),
         loc: graph.attrLocs[key] ?? graph.loc,
       });
     }
@@ -26,12 +30,14 @@ export const retryTargetExistsRule: LintRule = {
       for (const key of KEYS) {
         const target = node.attrs[key];
         if (target === undefined || target === '' || index.nodes.has(target)) continue;
+        const near = closest(target, [...index.nodes.keys()]);
         findings.push({
           rule: RULE,
           severity: 'warning',
-          message: `Node "${node.id}" has ${key} "${target}", which is not a node of the pipeline.`,
+          message: `Node "${node.id}" has ${key} "${target}", which is not a node of the pipeline${didYouMean(near)}.`,
           node_id: node.id,
           fix: `Set ${key} to an existing node id.`,
+          ...replaceValue(node.attrLocs[key], target, near),
           loc: node.attrLocs[key] ?? node.loc,
         });
       }

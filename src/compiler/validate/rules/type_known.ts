@@ -2,6 +2,7 @@ import { closest } from '../../closest-name.js';
 import type { Diagnostic, Severity } from '../../diagnostic.js';
 import { BUILTIN_HANDLER_TYPES, SHAPE_HANDLERS } from '../../ir.js';
 import type { LintRule } from '../lint-rule.js';
+import { didYouMean, replaceValue } from './replace-value.js';
 
 const RULE = 'type_known';
 
@@ -33,12 +34,14 @@ export function createTypeKnownRule(
       for (const node of graph.nodes) {
         const shape = node.attrs.shape;
         if (shape !== undefined && node.attrs.type === undefined && !(shape in SHAPE_HANDLERS)) {
+          const nearShape = closest(shape, Object.keys(SHAPE_HANDLERS));
           findings.push({
             rule: RULE,
             severity: 'warning',
-            message: `Node "${node.id}" has shape "${shape}", which is not a pipeline shape, so it runs as ${node.handler}.`,
+            message: `Node "${node.id}" has shape "${shape}", which is not a pipeline shape${didYouMean(nearShape)}, so it runs as ${node.handler}.`,
             node_id: node.id,
             fix: `Use one of the shapes ${SHAPES}, or set type="..." explicitly.`,
+            ...replaceValue(node.attrLocs['shape'], shape, nearShape),
             loc: node.attrLocs['shape'] ?? node.loc,
           });
         }
@@ -47,9 +50,12 @@ export function createTypeKnownRule(
         findings.push({
           rule: RULE,
           severity: unknownTypes,
-          message: `Node "${node.id}" has handler type "${node.handler}", which is not a known handler${near ? ` (did you mean "${near}"?)` : ''}.`,
+          message: `Node "${node.id}" has handler type "${node.handler}", which is not a known handler${didYouMean(near)}.`,
           node_id: node.id,
           fix: `Use one of: ${list}; or, for a handler your own application registers, declare it (attractor validate --known-type ${node.handler}).`,
+          ...(node.attrs.type === undefined
+            ? {}
+            : replaceValue(node.attrLocs['type'], node.attrs.type, near)),
           loc: node.attrLocs['type'] ?? node.loc,
         });
       }
