@@ -11,6 +11,7 @@ import {
 } from '../actors/interviewers/answer-channel.js';
 import { checkAnswer } from '../actors/interviewers/check-answer.js';
 import { AttractorError } from '../shared/errors.js';
+import { localIdentity } from '../shared/identity.js';
 import type { CliContext } from './cli-context.js';
 import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
 
@@ -72,11 +73,10 @@ export async function answerGate(
     answered = true;
     try {
       const { fields, shown } = answerFields(file, choice);
-      const by = `attach (pid ${process.pid})`;
       const won = writeAnswerFile(runDir, {
         id: file.id,
         ...fields,
-        answered_by: by,
+        answered_by: localIdentity(),
         answered_at: new Date().toISOString(),
       });
       if (!won) {

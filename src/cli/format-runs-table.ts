@@ -2,7 +2,18 @@ import type { RunSummary } from '../run/read-run-summary.js';
 import { printableText } from '../shared/printable-text.js';
 import type { Colors } from './colors.js';
 
-const COLUMNS = ['ID', 'PIPELINE', 'STATUS', 'NODE', 'STARTED (UTC)', 'DURATION', 'COST'] as const;
+const COLUMNS = [
+  'ID',
+  'PIPELINE',
+  'STATUS',
+  'QUALITY',
+  'NODE',
+  'STARTED (UTC)',
+  'DURATION',
+  'COST',
+  'BY',
+  'FORKED FROM',
+] as const;
 
 /** `1.2 s`, `4 min 05 s`, `2 h 10 min`: how long a run took, to a glance's precision. */
 export function formatDuration(ms: number): string {
@@ -19,10 +30,13 @@ export function formatRunsTable(runs: readonly RunSummary[], colors: Colors): st
       run.id,
       run.pipeline,
       run.status,
+      run.quality ?? '',
       run.current_node ?? '',
       run.started_at.slice(0, 19).replace('T', ' '),
       formatDuration(run.duration_ms),
       run.cost_usd === undefined ? '' : `$${run.cost_usd.toFixed(4)}`,
+      run.started_by ?? '',
+      run.forked_from ? `${run.forked_from.run_id} @ ${run.forked_from.node}` : '',
     ].map(printableText),
   );
   const widths = COLUMNS.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]?.length ?? 0)));

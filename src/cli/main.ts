@@ -8,6 +8,7 @@ import type { CliContext } from './cli-context.js';
 import { type CliIo, processIo } from './cli-io.js';
 import { colorsFor } from './colors.js';
 import { registerAttachCommand } from './commands/attach.js';
+import { registerAuditCommand } from './commands/audit.js';
 import { registerCompileCommand } from './commands/compile.js';
 import { registerDiffCommand } from './commands/diff.js';
 import { registerForkCommand } from './commands/fork.js';
@@ -39,6 +40,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerTestCommand,
   registerServeCommand,
   registerWorkerCommand,
+  registerAuditCommand,
   registerLspCommand,
   registerHelpCommand,
 ];

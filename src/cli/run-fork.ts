@@ -5,6 +5,7 @@ import { forkRun } from '../run/fork-run.js';
 import { forkTree } from '../run/fork-tree.js';
 import { locateRun } from '../run/locate-run.js';
 import { AttractorError } from '../shared/errors.js';
+import { localIdentity } from '../shared/identity.js';
 import { runActionRefusal } from '../shared/run-actions.js';
 import type { CliContext } from './cli-context.js';
 import type { ForkFlags } from './commands/fork.js';
@@ -37,6 +38,7 @@ export async function runFork(
   // Node ids and declared parameters only: parsed, not compiled (the run compiles it).
   const { graph } = parseDot(source, { file: sourceFile });
   const forked = forkRun({
+    by: localIdentity(),
     from,
     node: flags.from,
     graph,

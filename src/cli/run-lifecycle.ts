@@ -4,6 +4,7 @@ import type { Diagnostic } from '../compiler/diagnostic.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { PipelineRun, RunOptions, RunResult } from '../run/run-types.js';
 import { AttractorError } from '../shared/errors.js';
+import { localIdentity } from '../shared/identity.js';
 import type { RunTui } from '../tui/start-run-tui.js';
 import type { CliContext } from './cli-context.js';
 import { displayPath } from './display-path.js';
@@ -47,13 +48,13 @@ function handleInterrupts(
     const gate = count === 1 ? pendingGate() : undefined;
     if (gate !== undefined) {
       ctx.io.stderr(`\nattractor: stopping at gate ${gate}; a resume asks its question again\n`);
-      run.cancel();
+      run.cancel(localIdentity());
     } else if (count === 1) {
       ctx.io.stderr('\nattractor: finishing the current node, then stopping (Ctrl-C again to abort now)\n');
       run.pause();
     } else {
       ctx.io.stderr('\nattractor: aborting now\n');
-      run.cancel();
+      run.cancel(localIdentity());
     }
   };
   process.on('SIGINT', onSigint);
@@ -85,7 +86,7 @@ export async function finish(
   // Nobody reads the output any more (`| head -1`): an interruption, not a reason to die mid-node.
   const unsubscribe = ctx.io.onStdoutClosed?.(() => {
     ctx.io.stderr('attractor: stdout was closed; stopping the run\n');
-    run.cancel();
+    run.cancel(localIdentity());
   });
   let result: RunResult;
   try {
@@ -118,7 +119,9 @@ export async function finish(
       // A real run says what it cost, and with which models, last.
       const cost = formatRunCost(result.usage, printer.models());
       if (cost) say(`${cost}\n`);
-      return result.status === 'completed' ? EXIT_OK : EXIT_FAILURE;
+      if (result.status === 'completed') return EXIT_OK;
+      say(whatNext(rel, result.failure?.node ?? result.stoppedAt));
+      return EXIT_FAILURE;
     }
     case 'paused':
       if (result.budgetExceeded) {
@@ -137,6 +140,16 @@ export async function finish(
       );
       return EXIT_INTERRUPTED;
   }
+}
+
+/**
+ * A failed run's last lines: the commands that go on from it — a resume starts again at the node that
+ * failed (with its retries renewed), a fork starts a new run there, leaving this one as it is.
+ */
+export function whatNext(runDir: string, failedAt: string | undefined): string {
+  const dir = JSON.stringify(runDir);
+  const resume = `Resume with: attractor resume ${dir}${failedAt ? ` (starts again at ${failedAt})` : ''}\n`;
+  return failedAt ? `${resume}Fork with:   attractor fork ${dir} --from ${failedAt}\n` : resume;
 }
 
 /** `--inspect [PORT]` and `--inspect-log FILE`: opened before the run, closed when it ends. */

@@ -12,6 +12,7 @@ import { DEFAULT_RUNS_ROOT } from '../run/resolve-run-dir.js';
 import type { RunSettings } from '../run/run-config.js';
 import { createRunServices, type RunServices } from '../run/run-services.js';
 import { AttractorError } from '../shared/errors.js';
+import { localIdentity } from '../shared/identity.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { CliContext } from './cli-context.js';
 import { cliSandbox } from './cli-sandbox.js';
@@ -204,6 +205,8 @@ export async function buildRun(
       ...(real && flags.replay ? { replay: path.resolve(ctx.io.cwd, flags.replay) } : {}),
     },
     workingDir: real?.workingDir ?? workingDirOf(flags, ctx),
+    // Who starts (or resumes) it: the person at this terminal (decision 0410).
+    identity: localIdentity(),
     ...treeSettings(flags, ctx),
   };
   return {

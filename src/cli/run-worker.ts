@@ -1,10 +1,12 @@
 import path from 'node:path';
 import { isServerSecretName } from '../server/server-secret-names.js';
 import { AttractorError } from '../shared/errors.js';
+import { printableText } from '../shared/printable-text.js';
 import { refusePassthrough } from '../shared/process/filter-secret-env.js';
 import { serverSandbox } from '../shared/sandbox/server-sandbox.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { startWorker } from '../worker/start-worker.js';
+import { workerEventLine } from '../worker/worker-run-event.js';
 import type { CliContext } from './cli-context.js';
 import { cliTelemetry } from './cli-telemetry.js';
 import type { WorkerFlags } from './commands/worker.js';
@@ -64,6 +66,10 @@ async function serving(
     realRuns: { workingDir: ctx.io.cwd, env: { ...ctx.io.env } },
     ...(flags.gitRemote ? { gitRemote: remoteUrl(flags.gitRemote, ctx.io.cwd) } : {}),
     onError: (error) => ctx.io.stderr(`attractor worker: the PostgreSQL store: ${error.message}\n`),
+    onRunEvent: (event) =>
+      flags.json
+        ? ctx.io.stdout(`${JSON.stringify({ ...event, at: new Date().toISOString() })}\n`)
+        : ctx.io.stderr(`attractor worker: ${printableText(workerEventLine(event))}\n`),
   });
   ctx.io.stderr(
     `attractor worker: executing runs (${concurrency} at once, working copies in ${flags.dataDir})\n`,

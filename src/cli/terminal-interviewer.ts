@@ -3,6 +3,7 @@ import { AutoApproveInterviewer } from '../actors/interviewers/auto-approve.js';
 import { ConsoleInterviewer } from '../actors/interviewers/console.js';
 import type { Answer, Interviewer, Question } from '../actors/interviewers/interviewer.js';
 import { AttractorError } from '../shared/errors.js';
+import { localIdentity } from '../shared/identity.js';
 
 /**
  * `--auto-approve` and dry runs: the first option, always (the library's AutoApproveInterviewer, so
@@ -72,7 +73,7 @@ export function createAnsweringInterviewer(
   });
   let runDir: string | undefined;
   const channel = withAnswerChannel(lines, () => runDir, {
-    answeredBy: 'terminal',
+    answeredBy: localIdentity(),
     onAnsweredElsewhere(question, answer, file) {
       const what = answer.selected?.label ?? answer.text ?? answer.value ?? '';
       output.write(

@@ -74,10 +74,11 @@ export const stopActions = {
     enqueue.emit(evt('pipeline.paused', { resume_at: at, ...pausedFor, ...treeOf(context) }, at));
     enqueue.emit(checkpoint(context, at, 'paused'));
   }),
-  cancelRun: pipelineAction(({ context, enqueue }) => {
+  cancelRun: pipelineAction(({ context, event, enqueue }) => {
     const at = context.lastNode ?? '';
+    const by = event.type === 'CANCEL' && event.by !== undefined ? { cancelled_by: event.by } : {};
     enqueue.assign({ stoppedAt: at, failure: { node: at, reason: 'cancelled' } });
-    enqueue.emit(evt('pipeline.cancelled', { resume_at: at, ...treeOf(context) }, at));
+    enqueue.emit(evt('pipeline.cancelled', { resume_at: at, ...treeOf(context), ...by }, at));
     enqueue.emit(checkpoint(context, at, 'cancelled'));
   }),
 };

@@ -23,6 +23,7 @@ import { unstartedForkOrigin } from './run-manifest.js';
 import { resolveRunServices } from './run-services.js';
 import {
   type PipelineRun,
+  type Prepared,
   partialNodesOf,
   type ResumeOptions,
   type RunOptions,
@@ -179,9 +180,10 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
   );
 }
 
-function withForkOrigin(runDir: string): { forkedFrom?: { run_id: string; node: string } } {
+function withForkOrigin(runDir: string): Pick<Prepared, 'forkedFrom' | 'forkedBy'> {
   const origin = unstartedForkOrigin(runDir);
-  return origin ? { forkedFrom: origin } : {};
+  if (!origin) return {};
+  return { forkedFrom: origin.from, ...(origin.by !== undefined ? { forkedBy: origin.by } : {}) };
 }
 
 /** How a finished run ended, from its checkpoint and the graph's shape (which nodes are exits). */

@@ -124,7 +124,7 @@ function launch(run: Run, releaseLock: () => void): PipelineRun {
     signal: hard.signal,
     ...(tracer ? { traceparent: (nodeId: string) => tracer.traceparent(nodeId) } : {}),
   });
-  announce(prepared, services, emit);
+  announce(prepared, run.config, services, emit);
   tree = openTree(run, emit);
   // The run lock is ours, so whoever ran this before is dead: stop what it left running before the
   // interrupted node runs again beside it.
@@ -161,7 +161,11 @@ function launch(run: Run, releaseLock: () => void): PipelineRun {
     result,
     events: () => recorder.events(),
     pause: () => actor.send({ type: 'PAUSE' }),
-    cancel: () => stopNow(new AttractorError('CANCELLED', 'run cancelled'), { type: 'CANCEL' }),
+    cancel: (by) =>
+      stopNow(new AttractorError('CANCELLED', 'run cancelled'), {
+        type: 'CANCEL',
+        ...(by !== undefined ? { by } : {}),
+      }),
   };
 }
 
@@ -206,7 +210,7 @@ function runMachine(
 }
 
 /** Before the run's first event its warnings, so a reader sees what it was warned about before it runs. */
-function announce(prepared: Prepared, services: RunServices, emit: EmitEvent): void {
+function announce(prepared: Prepared, config: RunConfig, services: RunServices, emit: EmitEvent): void {
   if (prepared.warnings.length > 0) services.onWarnings?.(prepared.warnings);
   const { graph } = prepared.compiled;
   emit(prepared.fresh ? 'pipeline.start' : 'pipeline.resume', {
@@ -217,7 +221,20 @@ function announce(prepared: Prepared, services: RunServices, emit: EmitEvent): v
     ...(prepared.fresh ? {} : { resume_at: prepared.input.startAt }),
     ...(prepared.afterFailure ? { after_failure: prepared.afterFailure } : {}),
     ...(prepared.forkedFrom ? { forked_from: prepared.forkedFrom } : {}),
+    ...identities(prepared, config),
   });
+}
+
+/** Who starts or resumes the run, and who made the fork it is (decision 0410). */
+function identities(
+  prepared: Prepared,
+  config: RunConfig,
+): { started_by?: string; resumed_by?: string; forked_by?: string } {
+  const by = config.identity;
+  return {
+    ...(by === undefined ? {} : prepared.fresh ? { started_by: by } : { resumed_by: by }),
+    ...(prepared.forkedBy !== undefined ? { forked_by: prepared.forkedBy } : {}),
+  };
 }
 
 /** The run's working tree, when it keeps one: opened (a resume's restored) while the run starts. */

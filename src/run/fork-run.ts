@@ -29,6 +29,8 @@ export interface ForkOptions {
   /** The new run directory (default: beside the original, named by the new id). */
   runDir?: string;
   runId?: string;
+  /** Who makes the fork (`forked_by`, and the fork's `started_by`; decision 0410). */
+  by?: string;
 }
 
 /** A fork made on disk, ready for `resumePipeline({ from: runDir })`. */
@@ -88,7 +90,8 @@ export function forkRun(options: ForkOptions): ForkedRun {
     source_sha256: sha256(options.source),
   };
   writeFileAtomic(join(runDir, 'pipeline.dot'), options.source);
-  const { source_file: _file, ...rest } = manifest;
+  // The fork is a new run: who started the original did not start it.
+  const { source_file: _file, started_by: _by, ...rest } = manifest;
   writeFileAtomic(
     join(runDir, 'manifest.json'),
     `${JSON.stringify(
@@ -99,6 +102,7 @@ export function forkRun(options: ForkOptions): ForkedRun {
         source_sha256: checkpoint.source_sha256,
         started_at: new Date().toISOString(),
         forked_from: origin,
+        ...(options.by !== undefined ? { started_by: options.by, forked_by: options.by } : {}),
       },
       null,
       2,

@@ -3,8 +3,10 @@ import { z } from 'zod';
 import { readPendingQuestions } from '../actors/interviewers/answer-channel.js';
 import { readRunFile } from '../shared/read-run-file.js';
 import { type Checkpoint, readCheckpoint } from './checkpoint.js';
+import { readLastExecution } from './read-last-execution.js';
 import { isRunLockHeld } from './run-lock.js';
 import { deriveRunStatus, type RunStatus } from './run-status.js';
+import type { RunQuality } from './run-types.js';
 
 /** The part of `manifest.json` a run list shows; the rest may be anything a version of us wrote. */
 const ManifestHeadSchema = z.object({
@@ -12,6 +14,8 @@ const ManifestHeadSchema = z.object({
   pipeline: z.string(),
   started_at: z.string(),
   forked_from: z.object({ run_id: z.string(), node: z.string() }).optional(),
+  started_by: z.string().optional(),
+  forked_by: z.string().optional(),
 });
 
 /** One run as `attractor runs` lists it (its `--json` items use these names). */
@@ -27,7 +31,14 @@ export interface RunSummary {
   /** What its models cost (catalog prices); absent when it called none. */
   cost_usd?: number;
   run_dir: string;
+  /** How its latest execution ended (`clean`, `degraded`, `failed`); absent while it has not. */
+  quality?: RunQuality;
   forked_from?: { run_id: string; node: string };
+  /** Who started it, made it as a fork, resumed its latest execution, cancelled it (decision 0410). */
+  started_by?: string;
+  forked_by?: string;
+  resumed_by?: string;
+  cancelled_by?: string;
 }
 
 /**
@@ -55,6 +66,7 @@ export function readRunSummary(runDir: string, now: () => number = Date.now): Ru
   });
   const started = Date.parse(head.started_at);
   const until = status === 'running' || status === 'waiting' ? now() : (checkpoint?.timestamp ?? started);
+  const last = readLastExecution(runDir);
   const cost = checkpoint?.usage?.['cost_usd'];
   const calls = checkpoint?.usage?.['calls'];
   return {
@@ -66,6 +78,12 @@ export function readRunSummary(runDir: string, now: () => number = Date.now): Ru
     duration_ms: Number.isFinite(started) ? Math.max(0, until - started) : 0,
     ...(typeof cost === 'number' && typeof calls === 'number' && calls > 0 ? { cost_usd: cost } : {}),
     run_dir: resolve(runDir),
+    // A run going on now has no ending yet, whatever its log says of an earlier one.
+    ...(last.quality && status !== 'running' && status !== 'waiting' ? { quality: last.quality } : {}),
     ...(head.forked_from ? { forked_from: head.forked_from } : {}),
+    ...(head.started_by !== undefined ? { started_by: head.started_by } : {}),
+    ...(head.forked_by !== undefined ? { forked_by: head.forked_by } : {}),
+    ...(last.resumed_by !== undefined ? { resumed_by: last.resumed_by } : {}),
+    ...(status === 'cancelled' && last.cancelled_by !== undefined ? { cancelled_by: last.cancelled_by } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { NodeSettings } from '../machines/pipeline-services.js';
+import type { Identity } from '../shared/identity.js';
 import {
   type SandboxSettings,
   sandboxOrDefault,
@@ -46,6 +47,11 @@ export interface RunSettings extends NodeSettings {
    * the server ask for it for every run that executes tools).
    */
   tree?: RunTreeSettings;
+  /**
+   * Who starts or resumes the run (decision 0410): `started_by` in its manifest and `pipeline.start`,
+   * `resumed_by` in `pipeline.resume`. Absent: nobody is named.
+   */
+  identity?: Identity;
 }
 
 /**
@@ -66,6 +72,8 @@ export interface RunConfig {
   tree: RunTreeSettings | undefined;
   /** What a new run's `manifest.json` keeps under `options` besides `max_steps`. */
   manifestOptions: Record<string, unknown>;
+  /** Who starts or resumes it; undefined: nobody is named. */
+  identity: Identity | undefined;
 }
 
 /** The config of the run in `runDir`, from what its caller said. */
@@ -82,5 +90,6 @@ export function resolveRunConfig(settings: RunSettings, runDir: string): RunConf
       ...(settings.provider ? { provider: settings.provider } : {}),
       ...settings.manifestOptions,
     },
+    identity: settings.identity,
   };
 }

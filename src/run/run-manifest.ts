@@ -14,11 +14,16 @@ export interface RunManifest {
   source_sha256: string;
   started_at: string;
   attractor_version: string;
+  /** Who started it (`RunSettings.identity`, decision 0410). */
+  started_by?: string;
   options: Record<string, unknown>;
 }
 
 /** The manifest of a prepared new run. */
-export function manifestOf(prepared: Prepared, config: Pick<RunConfig, 'manifestOptions'>): RunManifest {
+export function manifestOf(
+  prepared: Prepared,
+  config: Pick<RunConfig, 'manifestOptions' | 'identity'>,
+): RunManifest {
   const { graph } = prepared.compiled;
   return {
     run_id: prepared.runId,
@@ -30,17 +35,27 @@ export function manifestOf(prepared: Prepared, config: Pick<RunConfig, 'manifest
     source_sha256: prepared.sha,
     started_at: new Date().toISOString(),
     attractor_version: packageVersion(),
+    ...(config.identity !== undefined ? { started_by: config.identity } : {}),
     options: { max_steps: prepared.input.maxSteps, ...config.manifestOptions },
   };
 }
 
-const ForkOriginSchema = z.object({ forked_from: z.object({ run_id: z.string(), node: z.string() }) });
+const ForkOriginSchema = z.object({
+  forked_from: z.object({ run_id: z.string(), node: z.string() }),
+  forked_by: z.string().optional(),
+});
+
+/** A fork's origin and who made it, as its first `pipeline.resume` names them. */
+export interface ForkOrigin {
+  from: { run_id: string; node: string };
+  by?: string;
+}
 
 /**
  * Where a fork came from (`forked_from` in its manifest), while it has not run yet: its first
  * `pipeline.resume` names the origin, so its event log says where its earlier records came from.
  */
-export function unstartedForkOrigin(runDir: string): { run_id: string; node: string } | undefined {
+export function unstartedForkOrigin(runDir: string): ForkOrigin | undefined {
   let events: string;
   try {
     events = readFileSync(join(runDir, 'events.jsonl'), 'utf8');
@@ -52,9 +67,12 @@ export function unstartedForkOrigin(runDir: string): { run_id: string; node: str
     const parsed = ForkOriginSchema.safeParse(
       JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')),
     );
-    return parsed.success
-      ? { run_id: parsed.data.forked_from.run_id, node: parsed.data.forked_from.node }
-      : undefined;
+    if (!parsed.success) return undefined;
+    const { forked_from, forked_by } = parsed.data;
+    return {
+      from: { run_id: forked_from.run_id, node: forked_from.node },
+      ...(forked_by !== undefined ? { by: forked_by } : {}),
+    };
   } catch {
     return undefined;
   }

@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../compiler/diagnostic.js';
 import type { CompiledMachine } from '../machines/compile-machine.js';
 import type { PipelineMachineInput } from '../machines/machine-context.js';
+import type { Identity } from '../shared/identity.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { RunSettings } from './run-config.js';
 import type { RunServices } from './run-services.js';
@@ -68,7 +69,8 @@ export interface PipelineRun {
    */
   events(): AsyncIterableIterator<PipelineEvent>;
   pause(): void;
-  cancel(): void;
+  /** `by`: who cancels it, recorded as the `pipeline.cancelled` event's `cancelled_by` (decision 0410). */
+  cancel(by?: Identity): void;
 }
 
 /** A run ready to execute (fresh or resumed). */
@@ -85,6 +87,8 @@ export interface Prepared {
   afterFailure?: { node: string; reason: string };
   /** A fork's first start: the run and node it was forked from. */
   forkedFrom?: { run_id: string; node: string };
+  /** Who made that fork. */
+  forkedBy?: string;
 }
 
 /** A resume continues in the run's own directory, so it takes neither `runDir` nor `runsRoot`. */

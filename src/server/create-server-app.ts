@@ -4,6 +4,8 @@ import { cors } from 'hono/cors';
 import type { ServerInfoJson } from '../shared/server-responses.js';
 import { hostAllowList } from './allowed-hosts.js';
 import { ApiError } from './api-error.js';
+import type { AuditLog } from './audit/audit-log.js';
+import { type AuditRoute, auditRoutes } from './audit/audit-route.js';
 import { errorAnswer } from './error-answer.js';
 import { serverPathRedactor } from './redact-server-paths.js';
 import { hostGuard, stateChangeGuard, tokenGuard } from './request-guards.js';
@@ -17,11 +19,13 @@ import type { ServerOptions } from './server-options.js';
 /**
  * The HTTP API as a Hono app (fetch-style handler): testable without a socket, served by `startServer`.
  * `port` is the port the socket is bound to (known once it listens): `Host` headers must name it.
+ * With an `audit` log, every state-changing request is appended to it with its outcome.
  */
 export function createServerApp(
   manager: RunService,
   options: ServerOptions,
   port: () => number = () => options.port,
+  audit?: AuditLog,
 ): Hono {
   const app = new Hono();
 
@@ -60,7 +64,7 @@ export function createServerApp(
 
   app.get('/healthz', (c) => c.json({ status: manager.draining ? 'draining' : 'ok' }));
   registerWebAssetRoutes(app);
-  registerPipelineRoutes(app, manager, options);
+  registerPipelineRoutes(app, manager, options, auditedBy(audit, options));
   registerRunFileRoutes(app, manager);
   registerPipelineSourceRoutes(app, options);
   // What this server offers the web view; read per request, so a route added to the app shows up.
@@ -72,4 +76,18 @@ export function createServerApp(
     } satisfies ServerInfoJson),
   );
   return app;
+}
+
+/**
+ * The audit middleware for the run routes. Until people sign in, the single `--token` is everyone who
+ * holds it (`token`) and a server without one cannot tell callers apart (`anonymous`).
+ */
+function auditedBy(audit: AuditLog | undefined, options: ServerOptions): AuditRoute {
+  if (!audit) return () => (_c, next) => next();
+  const who = options.token ? 'token' : 'anonymous';
+  return auditRoutes(
+    audit,
+    () => who,
+    (error) => process.stderr.write(`attractor serve: the audit trail (${audit.where}): ${error.message}\n`),
+  );
 }

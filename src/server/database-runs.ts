@@ -1,3 +1,4 @@
+import type { Identity } from '../shared/identity.js';
 import { ApiError } from './api-error.js';
 import { checkSubmission } from './check-submission.js';
 import { gateDeadline } from './gate-deadline.js';
@@ -90,7 +91,7 @@ export class DatabaseRuns extends RecordedRuns implements RunService {
     return this.#store.questions(id).filter((q) => q.status === 'pending');
   }
 
-  async answer(id: string, questionId: string, text: string): Promise<void> {
+  async answer(id: string, questionId: string, text: string, by: Identity): Promise<void> {
     const record = this.get(id);
     if (['waiting', 'running', 'queued'].includes(record.status)) {
       // Past its gate's timeout the question is closed, as in one process: the default is on its way.
@@ -106,45 +107,50 @@ export class DatabaseRuns extends RecordedRuns implements RunService {
       // Kept with the question; the run's continuation asks the gate again and takes it. Scheduled even
       // while the run still shows running: its worker may be releasing it right now. A compare-and-set:
       // of two answers sent to two servers at once, the second finds the question answered (409).
-      await this.#runs.changeQuestions(id, (stored) => withOfflineAnswer(stored, questionId, text));
+      await this.#runs.changeQuestions(id, (stored) => withOfflineAnswer(stored, questionId, text, by));
       // As the run is now, after the answer's commit (its worker may have released it meanwhile).
       if (this.get(id).status === 'waiting') this.#store.update(id, { status: 'queued' });
       this.enqueue(id);
       return;
     }
     if (record.status !== 'interrupted') throw questionOfEndedRun(questionId, record.status);
-    await this.#runs.changeQuestions(id, (stored) => withOfflineAnswer(stored, questionId, text));
+    await this.#runs.changeQuestions(id, (stored) => withOfflineAnswer(stored, questionId, text, by));
   }
 
   /**
    * Not taken by a worker: cancelled before any can. Taken (perhaps this very moment): its worker hears
    * the cancel, whether it runs the run already or is about to start it; this waits until it has stopped.
    */
-  async cancel(id: string): Promise<RunRecord> {
+  async cancel(id: string, by: Identity): Promise<RunRecord> {
     const record = this.get(id);
     refuseRunAction(id, 'cancel', { status: record.status, checkpointed: false });
-    if (record.status !== 'running' && (await this.#runs.cancelUntaken(id))) return this.get(id);
-    await this.#runs.requestCancel(id);
+    if (record.status !== 'running' && (await this.#runs.cancelUntaken(id, by))) return this.get(id);
+    await this.#runs.requestCancel(id, by);
     return this.#untilNot(id, ['queued', 'running'], 10_000);
   }
 
-  async resume(id: string): Promise<RunRecord> {
+  async resume(id: string, by: Identity | undefined): Promise<RunRecord> {
     this.refuseWhileDraining();
     const record = this.get(id);
     // A failed run starts again at the node that failed, a cancelled one where it stopped. Its run
     // directory is on the worker that ran it: the database's checkpoint says whether it has one.
     const checkpointed = (await this.#runs.checkpoint(id)) !== undefined;
     refuseRunAction(id, 'resume', { status: record.status, checkpointed });
-    this.records.reopen(id);
+    this.records.reopen(id, by);
     this.enqueue(id);
     return this.get(id);
   }
 
-  async fork(id: string, fromNode: string, set: Readonly<Record<string, string>> = {}): Promise<RunRecord> {
+  async fork(
+    id: string,
+    fromNode: string,
+    set: Readonly<Record<string, string>>,
+    by: Identity,
+  ): Promise<RunRecord> {
     this.refuseWhileDraining();
     // Made here, it runs on a worker: the store takes its checkpoint and the original's snapshots, so
     // the worker starts at the fork's node with the files as that node found them.
-    const fork = await this.records.fork(id, fromNode, set);
+    const fork = await this.records.fork(id, fromNode, set, by);
     if (fork.run_dir) await this.#store.adoptFork?.(id, fork.id, fork.run_dir);
     this.enqueue(fork.id);
     return this.get(fork.id);
@@ -155,7 +161,8 @@ export class DatabaseRuns extends RecordedRuns implements RunService {
       .list({ status: 'interrupted', limit: 500 })
       .runs.reverse()
       .map((r) => r.id);
-    for (const id of ids) await this.resume(id);
+    // Nobody asked: the server resumes them itself, so no one is named.
+    for (const id of ids) await this.resume(id, undefined);
     return ids;
   }
 

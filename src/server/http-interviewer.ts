@@ -3,6 +3,7 @@ import { acceptsText, checkAnswer } from '../actors/interviewers/check-answer.js
 import type { Answer, Interviewer, Question } from '../actors/interviewers/interviewer.js';
 import { matchOption } from '../actors/interviewers/match-option.js';
 import { resolveScriptedAnswer } from '../actors/interviewers/resolve-scripted-answer.js';
+import type { Identity } from '../shared/identity.js';
 import { ApiError } from './api-error.js';
 import { gateDeadline } from './gate-deadline.js';
 import type { StoredQuestion } from './run-record.js';
@@ -103,7 +104,11 @@ export class HttpInterviewer implements Interviewer {
         this.#runId,
         stored.filter((q) => q !== earlier),
       );
-      return Promise.resolve(parseAnswer(question, earlier.answer));
+      const by = earlier.answered_by;
+      return Promise.resolve({
+        ...parseAnswer(question, earlier.answer),
+        ...(by !== undefined ? { answeredBy: by } : {}),
+      });
     }
     const kept = this.#released ? earlier : undefined;
     if (kept && question.timeoutMs !== undefined) {
@@ -170,10 +175,10 @@ export class HttpInterviewer implements Interviewer {
    * Answer a pending question of a live run: 409 when it is not pending (answered, closed, or an
    * earlier visit's), 422 when the answer names none of its options.
    */
-  answer(questionId: string, text: string): void {
+  answer(questionId: string, text: string, by: Identity): void {
     const waiting = this.#waiting.get(questionId);
     if (!waiting) throw notPending(questionId);
-    waiting.resolve(checked(waiting.question, text));
+    waiting.resolve({ ...checked(waiting.question, text), answeredBy: by });
   }
 }
 
@@ -185,21 +190,30 @@ const notPending = (questionId: string): ApiError =>
   );
 
 /** Answer a question of a run that is not live (its server died): kept for the resumed gate. */
-export function recordOfflineAnswer(store: RunStore, runId: string, questionId: string, text: string): void {
-  store.saveQuestions(runId, withOfflineAnswer(store.questions(runId), questionId, text));
+export function recordOfflineAnswer(
+  store: RunStore,
+  runId: string,
+  questionId: string,
+  text: string,
+  by: Identity,
+): void {
+  store.saveQuestions(runId, withOfflineAnswer(store.questions(runId), questionId, text, by));
 }
 
 /**
- * `stored` with question `questionId` answered `text`, for the gate that asks it again; 409 when it is
+ * `stored` with question `questionId` answered `text` by `by`, for the gate that asks it again; 409 when it is
  * not pending (answered already, or closed), 422 when `text` names none of its options.
  */
 export function withOfflineAnswer(
   stored: readonly StoredQuestion[],
   questionId: string,
   text: string,
+  by: Identity,
 ): StoredQuestion[] {
   const question = stored.find((q) => q.id === questionId);
   if (question?.status !== 'pending') throw notPending(questionId);
   checked(storedAsQuestion(question), text);
-  return stored.map((q) => (q === question ? { ...q, status: 'answered' as const, answer: text } : q));
+  return stored.map((q) =>
+    q === question ? { ...q, status: 'answered' as const, answer: text, answered_by: by } : q,
+  );
 }

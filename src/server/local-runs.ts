@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
+import type { Identity } from '../shared/identity.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { checkSubmission } from './check-submission.js';
@@ -10,7 +11,7 @@ import type { NodeStatus } from './node-statuses.js';
 import { questionOfEndedRun, RecordedRuns } from './recorded-runs.js';
 import { refuseRunAction } from './refuse-run-action.js';
 import { RunEventHub } from './run-event-hub.js';
-import { RunExecutor } from './run-executor.js';
+import { cancelLiveRun, RunExecutor } from './run-executor.js';
 import type { RunRecord, StoredQuestion } from './run-record.js';
 import type { RunEvents, RunService, Submission } from './run-service.js';
 import type { RunStore } from './run-store.js';
@@ -131,41 +132,46 @@ export class LocalRuns extends RecordedRuns implements RunService {
       .filter((q) => q.status === 'pending' && (!live || live.interviewer.isWaiting(q.id)));
   }
 
-  async answer(id: string, questionId: string, text: string): Promise<void> {
+  async answer(id: string, questionId: string, text: string, by: Identity): Promise<void> {
     const record = this.get(id);
     const live = this.#executor.live(id);
     if (live) {
-      live.interviewer.answer(questionId, text);
+      live.interviewer.answer(questionId, text, by);
       return;
     }
     if (record.status !== 'interrupted') throw questionOfEndedRun(questionId, record.status);
-    recordOfflineAnswer(this.#options.store, id, questionId, text);
+    recordOfflineAnswer(this.#options.store, id, questionId, text, by);
   }
 
   /** Cancel a run: a live one is aborted at once (its processes killed) and this waits until it has stopped. */
-  async cancel(id: string): Promise<RunRecord> {
+  async cancel(id: string, by: Identity): Promise<RunRecord> {
     const record = this.get(id);
     refuseRunAction(id, 'cancel', { status: record.status, checkpointed: false });
     const live = this.#executor.live(id);
     if (live?.run) {
-      live.run.cancel();
+      cancelLiveRun(live, by);
       await live.settled;
       return this.get(id);
     }
     const queued = this.#queue.indexOf(id);
     if (queued >= 0) this.#queue.splice(queued, 1);
-    const updated = this.#options.store.update(id, { status: 'cancelled' });
+    const updated = this.#options.store.update(id, { status: 'cancelled', cancelled_by: by });
     this.#hubs.get(id)?.finish('cancelled');
     return updated;
   }
 
-  async resume(id: string): Promise<RunRecord> {
-    return this.#resume(id);
+  async resume(id: string, by: Identity): Promise<RunRecord> {
+    return this.#resume(id, by);
   }
 
-  async fork(id: string, fromNode: string, set: Readonly<Record<string, string>> = {}): Promise<RunRecord> {
+  async fork(
+    id: string,
+    fromNode: string,
+    set: Readonly<Record<string, string>>,
+    by: Identity,
+  ): Promise<RunRecord> {
     this.refuseWhileDraining();
-    const fork = await this.records.fork(id, fromNode, set, (dir) =>
+    const fork = await this.records.fork(id, fromNode, set, by, (dir) =>
       allowNewWorkingDir(dir, this.#workingDirs()),
     );
     this.enqueue(fork.id);
@@ -178,7 +184,8 @@ export class LocalRuns extends RecordedRuns implements RunService {
       .list({ status: 'interrupted', limit: 500 })
       .runs.reverse()
       .map((r) => r.id);
-    for (const id of ids) this.#resume(id);
+    // Nobody asked: the server resumes them itself, so no one is named.
+    for (const id of ids) this.#resume(id, undefined);
     return ids;
   }
 
@@ -193,14 +200,14 @@ export class LocalRuns extends RecordedRuns implements RunService {
     await this.#executor.drain(graceMs);
   }
 
-  #resume(id: string): RunRecord {
+  #resume(id: string, by: Identity | undefined): RunRecord {
     this.refuseWhileDraining();
     const record = this.get(id);
     // A failed run starts again at the node that failed, a cancelled one where it stopped, as `attractor resume` does.
     const checkpointed = existsSync(path.join(this.#options.store.runDirFor(id), 'checkpoint.json'));
     refuseRunAction(id, 'resume', { status: record.status, checkpointed });
     this.#hubs.delete(id);
-    this.records.reopen(id);
+    this.records.reopen(id, by);
     this.enqueue(id);
     return this.get(id);
   }

@@ -7,6 +7,7 @@ import { checkpointVars, compileRun, resumePipeline, startPipeline } from '../ru
 import type { RunTreeSettings } from '../run/run-tree-service.js';
 import type { PipelineRun, RunResult } from '../run/run-types.js';
 import { AttractorError } from '../shared/errors.js';
+import type { Identity } from '../shared/identity.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
 import type { NotifiedRun } from './notify/notification.js';
@@ -44,6 +45,14 @@ export interface LiveRun {
    * already answered), so that first asking is not news.
    */
   askedBefore?: string;
+  /** Who cancelled it (`cancelLiveRun`): its record says so once it has stopped. */
+  cancelledBy?: Identity;
+}
+
+/** Cancel a live run on behalf of `by`: its `pipeline.cancelled` event and its record name them. */
+export function cancelLiveRun(live: LiveRun, by: Identity | undefined): void {
+  if (by !== undefined) live.cancelledBy = by;
+  live.run?.cancel(by);
 }
 
 export interface RunExecutorOptions {
@@ -209,6 +218,8 @@ export class RunExecutor {
       sandbox: this.#options.sandbox,
       recordSink: this.#store.recordSink?.(id),
       tree: this.#treeSettings(record, workingDir, runDir),
+      // Who asked for this execution: the last resume's asker, or who submitted (or forked) it.
+      identity: resumed ? record.resumed_by : record.started_by,
     });
     if (this.#options.telemetry) runOptions.telemetry = this.#options.telemetry;
     if (resumed) {
@@ -302,6 +313,9 @@ export class RunExecutor {
     this.#store.update(id, {
       status,
       ...(result && ended ? { quality: result.quality } : {}),
+      ...(status === 'cancelled' && live?.cancelledBy !== undefined
+        ? { cancelled_by: live.cancelledBy }
+        : {}),
       ...(result?.stoppedAt && ended ? { stopped_at: result.stoppedAt } : {}),
       ...(!ended
         ? {}

@@ -31,6 +31,11 @@ export const RunRecordSchema = z.object({
   run_dir: z.string().optional(),
   quality: z.enum(['clean', 'degraded', 'failed']).optional(),
   stopped_at: z.string().optional(),
+  /** Who did what to it (decision 0410): started (submitted), forked it from another, resumed, cancelled it. */
+  started_by: z.string().optional(),
+  forked_by: z.string().optional(),
+  resumed_by: z.string().optional(),
+  cancelled_by: z.string().optional(),
   /** `code`: why a run failed before its pipeline started (`WORKDIR_NOT_ALLOWED`, …). */
   failure: z
     .object({ node: z.string().optional(), reason: z.string(), code: z.string().optional() })
@@ -51,6 +56,8 @@ export const StoredQuestionSchema = z.object({
   status: z.enum(['pending', 'answered']),
   /** The raw answer given over HTTP (accelerator key, option label or free text). */
   answer: z.string().optional(),
+  /** Who gave it (decision 0410). */
+  answered_by: z.string().optional(),
 });
 export type StoredQuestion = z.infer<typeof StoredQuestionSchema>;
 

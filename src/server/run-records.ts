@@ -6,6 +6,7 @@ import { forkRun } from '../run/fork-run.js';
 import { type ForkedTree, forkTree } from '../run/fork-tree.js';
 import { newRunId } from '../run/run-directory.js';
 import { AttractorError } from '../shared/errors.js';
+import type { Identity } from '../shared/identity.js';
 import { ApiError } from './api-error.js';
 import type { RunRecord } from './run-record.js';
 import type { Submission } from './run-service.js';
@@ -74,6 +75,7 @@ export class RunRecords {
       updated_at: now,
       source_file: submission.sourceFile,
       options: submission.options,
+      started_by: submission.startedBy,
     };
     this.#store.create(record, submission.source);
     return this.get(record.id);
@@ -89,6 +91,7 @@ export class RunRecords {
     id: string,
     fromNode: string,
     set: Readonly<Record<string, string>>,
+    by: Identity,
     allowTreeDir?: (dir: string) => void,
   ): Promise<RunRecord> {
     const record = this.get(id);
@@ -111,6 +114,7 @@ export class RunRecords {
         set,
         runDir: this.#store.runDirFor(forkId),
         runId: forkId,
+        by,
       });
       if (allowTreeDir)
         tree = await forkTree({ fork: forked, place: { beside: true }, allow: allowTreeDir }).catch(
@@ -127,18 +131,24 @@ export class RunRecords {
     const now = new Date().toISOString();
     const { name, goal, source_file } = record;
     const options = tree ? { ...record.options, working_dir: tree.workDir } : record.options;
-    const fork = { id: forkId, name, goal, source_file, options, created_at: now, updated_at: now };
+    const fork = {
+      ...{ id: forkId, name, goal, source_file, options, created_at: now, updated_at: now },
+      started_by: by,
+      forked_by: by,
+    };
     this.#store.create({ ...fork, status: 'queued', run_dir: this.#store.runDirFor(forkId) }, source);
     return this.get(forkId);
   }
 
-  /** Queue run `id` again (a resume): the previous attempt's ending is not the next one's. */
-  reopen(id: string): RunRecord {
+  /** Queue run `id` again (a resume `by` someone): the previous attempt's ending is not the next one's. */
+  reopen(id: string, by: Identity | undefined): RunRecord {
     return this.#store.update(id, {
       status: 'queued',
       quality: undefined,
       failure: undefined,
       stopped_at: undefined,
+      cancelled_by: undefined,
+      resumed_by: by,
     });
   }
 }

@@ -1,4 +1,5 @@
 import type { PipelineGraph } from '../compiler/ir.js';
+import type { Identity } from '../shared/identity.js';
 import type { NodeStatus } from './node-statuses.js';
 import type { EventSink } from './run-event-hub.js';
 import type { RunRecord, RunRequestOptions, StoredQuestion } from './run-record.js';
@@ -16,6 +17,8 @@ export interface Submission {
   /** Path shown in diagnostics and used for `@file` prompts (`<inline>` for a posted source). */
   sourceFile: string;
   options: RunRequestOptions;
+  /** Who submitted it (`IdentifyRequest`). */
+  startedBy: Identity;
 }
 
 /**
@@ -51,12 +54,13 @@ export interface RunService {
   viewFacts(record: RunRecord): RunViewFacts;
   /** The run's pending questions. */
   questions(id: string): StoredQuestion[];
-  answer(id: string, questionId: string, text: string): Promise<void>;
+  /** `by`, here and below: who asks (decision 0410), recorded as `answered_by`, `cancelled_by`, …. */
+  answer(id: string, questionId: string, text: string, by: Identity): Promise<void>;
   /** Cancel a run; resolves with its record once it has stopped (or the cancel is recorded). */
-  cancel(id: string): Promise<RunRecord>;
-  resume(id: string): Promise<RunRecord>;
+  cancel(id: string, by: Identity): Promise<RunRecord>;
+  resume(id: string, by: Identity): Promise<RunRecord>;
   /** A new run standing where run `id` stood as it entered `fromNode`, queued like a resume. */
-  fork(id: string, fromNode: string, set?: Readonly<Record<string, string>>): Promise<RunRecord>;
+  fork(id: string, fromNode: string, set: Readonly<Record<string, string>>, by: Identity): Promise<RunRecord>;
   /** Resume every run left interrupted (`--resume-interrupted`); returns their ids. */
   resumeInterrupted(): Promise<string[]>;
   /** SIGTERM: take no new runs, and let those running here stop (see each implementation). */

@@ -45,5 +45,19 @@ export function runView(record: RunRecord, facts: RunViewFacts): RunViewJson {
         }
       : {}),
     ...(record.failure ? { failure: record.failure } : {}),
+    ...actorsOf(record),
+  };
+}
+
+/** Who did what to the run, as its record keeps them. */
+function actorsOf(
+  record: RunRecord,
+): Pick<RunViewJson, 'started_by' | 'forked_by' | 'resumed_by' | 'cancelled_by'> {
+  const { started_by, forked_by, resumed_by, cancelled_by } = record;
+  return {
+    ...(started_by !== undefined ? { started_by } : {}),
+    ...(forked_by !== undefined ? { forked_by } : {}),
+    ...(resumed_by !== undefined ? { resumed_by } : {}),
+    ...(cancelled_by !== undefined ? { cancelled_by } : {}),
   };
 }

@@ -4,6 +4,8 @@ import type { Hono } from 'hono';
 import { AttractorError } from '../shared/errors.js';
 import { serverSandbox } from '../shared/sandbox/server-sandbox.js';
 import { isWildcard } from './allowed-hosts.js';
+import type { AuditLog } from './audit/audit-log.js';
+import { openAuditLog } from './audit/open-audit-log.js';
 import { createServerApp } from './create-server-app.js';
 import { DatabaseRuns } from './database-runs.js';
 import { FileRunStore } from './file-run-store.js';
@@ -101,11 +103,14 @@ export async function startServer(
     throw error;
   }
   const { manager, store, queue } = opened;
+  let audit: AuditLog | undefined;
   try {
     if (options.resumeInterrupted) await manager.resumeInterrupted();
-    app = createServerApp(manager, { ...options, ...(token ? { token } : {}) }, () => port);
+    audit = await openAuditLog(options);
+    app = createServerApp(manager, { ...options, ...(token ? { token } : {}) }, () => port, audit);
   } catch (error) {
     server.close();
+    await audit?.close();
     await queue?.close();
     await store.close?.();
     throw error;
@@ -121,6 +126,7 @@ export async function startServer(
     storeClosed ??= (async () => {
       await queue?.close();
       await store.close?.();
+      await audit?.close();
     })();
     await storeClosed;
   };

@@ -9,6 +9,7 @@ import type { RunSettings } from '../run/run-config.js';
 import { createRunServices } from '../run/run-services.js';
 import type { RunTreeSettings } from '../run/run-tree-service.js';
 import type { RunOptions } from '../run/run-types.js';
+import type { Identity } from '../shared/identity.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
 import { parseScenarioOrReject } from './check-submission.js';
@@ -33,6 +34,8 @@ export interface StoredRunContext {
   recordSink: RunRecordSink | undefined;
   /** How the run keeps its working tree; none: not snapshotted. */
   tree?: RunTreeSettings | undefined;
+  /** Who asked for this execution (`started_by` or `resumed_by`); undefined: nobody named. */
+  identity: Identity | undefined;
 }
 
 /** What a submission says its pipeline is for (goal, default model) and where it may read: compiled and run with. */
@@ -62,7 +65,7 @@ export function storedRunOptions(run: StoredRunContext): RunOptions {
     ...(options.auto_approve ? { autoApprove: true } : {}),
     // Published in the run directory too, so `attractor attach <run dir>` (or a script) can answer;
     // the first answer, HTTP or file, wins and withdraws the other.
-    interviewer: withAnswerChannel(run.interviewer, () => runDir, { answeredBy: 'http' }),
+    interviewer: withAnswerChannel(run.interviewer, () => runDir),
     ...(run.realRuns
       ? {
           real: {
@@ -95,6 +98,7 @@ export function storedRunOptions(run: StoredRunContext): RunOptions {
     ...(run.sandbox ? { sandbox: run.sandbox } : {}),
     ...(run.recordSink ? { recordSink: run.recordSink } : {}),
     ...(run.tree ? { tree: run.tree } : {}),
+    ...(run.identity !== undefined ? { identity: run.identity } : {}),
     onEvent: run.onEvent,
   };
 }

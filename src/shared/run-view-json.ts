@@ -49,4 +49,12 @@ export interface RunViewJson {
   outcome?: 'success' | 'fail';
   notes?: string;
   failure?: { node?: string; reason: string; code?: string };
+  /**
+   * Who started (submitted) the run, forked it, last resumed it, cancelled it (decision 0410): `token`
+   * for the server's single `--token`, `anonymous` without one, a user name for the CLI.
+   */
+  started_by?: string;
+  forked_by?: string;
+  resumed_by?: string;
+  cancelled_by?: string;
 }

@@ -1,17 +1,23 @@
 import { Box } from 'ink';
 import { useState, useSyncExternalStore } from 'react';
+import type { Question } from '../actors/interviewers/interviewer.js';
 import { ActivityPane } from './ActivityPane.js';
+import { EvidencePane } from './EvidencePane.js';
+import { evidenceLines, evidenceNodeOf } from './evidence-lines.js';
 import { GatePrompt } from './GatePrompt.js';
+import type { GateInputState } from './gate-input.js';
 import type { GateSource } from './gate-source.js';
 import { Header } from './Header.js';
 import { HelpBox } from './HelpBox.js';
-import { PipelinePane } from './PipelinePane.js';
+import { PipelinePane, pipelinePaneRows } from './PipelinePane.js';
 import type { RunControls } from './run-controls.js';
+import { runElapsedMs } from './run-elapsed.js';
 import type { RunStore } from './run-store.js';
 import { StatusLine } from './StatusLine.js';
 import { shownGate } from './shown-gate.js';
 import { Transcript } from './Transcript.js';
 import { useAnimationFrame } from './use-animation-frame.js';
+import { useEvidenceView } from './use-evidence-view.js';
 import { useGate } from './use-gate.js';
 import { useGatePrompt } from './use-gate-prompt.js';
 import { useNodeDiff } from './use-node-diff.js';
@@ -39,6 +45,24 @@ export interface AppProps {
   clock?: () => number;
 }
 
+/** How many lines of a node's output and diff a gate's evidence reads (it scrolls through them). */
+const EVIDENCE_LINES = 400;
+
+/** The rows the gate prompt takes: its border, question, options, hint, and what it shows besides. */
+function gatePromptRows(question: Question | undefined, input: GateInputState, width: number): number {
+  if (!question) return 0;
+  // The question wraps inside the double border and its padding.
+  const questionRows = Math.max(1, Math.ceil((question.text.length + 2) / Math.max(1, width - 4)));
+  return (
+    3 +
+    questionRows +
+    question.options.length +
+    (question.timeoutMs !== undefined ? 1 : 0) +
+    (input.typing ? 1 : 0) +
+    (input.error ? 1 : 0)
+  );
+}
+
 /** The container: subscribes to the run, owns selection and keys, and lays out the panes. */
 export function App({ store, gates, controls, onQuit, runDir, size, fps, clock = Date.now }: AppProps) {
   const state = useRunState(store, fps);
@@ -60,21 +84,31 @@ export function App({ store, gates, controls, onQuit, runDir, size, fps, clock =
   const [help, setHelp] = useState(false);
   const prompt = useGatePrompt(pending);
 
+  const now = clock();
+  const gate = shownGate(pending, state, now);
+  const atGate = gate.question !== undefined && live;
   const shownId = selected ?? state.current ?? state.log.at(-1)?.nodeId ?? state.order[0];
   const shown = shownId === undefined ? undefined : state.nodes[shownId];
+  // At a gate, the node before it stays in view (its evidence) beside the options, with its whole diff.
+  const evidenceNode = atGate ? evidenceNodeOf(state, selected, runDir !== undefined) : undefined;
+  const panelNode = atGate ? evidenceNode : shown;
   const tail = useOutputTail(
-    shown?.kind === 'tool' && runDir && shown.status !== 'pending'
-      ? `${runDir}/${shown.id}/stdout.log`
+    panelNode?.kind === 'tool' && runDir && panelNode.status !== 'pending'
+      ? `${runDir}/${panelNode.id}/stdout.log`
       : undefined,
-    8,
+    atGate ? EVIDENCE_LINES : 8,
   );
   // Enter (expanded) shows the node's diff itself, as the web view's node panel does; else its diffstat.
   const diffStat = useNodeDiff(
     runDir,
-    shown?.status === 'running' ? undefined : shown?.commit,
-    expanded ? 40 : 8,
-    expanded,
+    panelNode?.status === 'running' ? undefined : panelNode?.commit,
+    atGate ? EVIDENCE_LINES : expanded ? 40 : 8,
+    atGate || expanded,
   );
+  const evidence = useEvidenceView(atGate ? (pending?.id ?? gate.question?.stage) : undefined);
+  const used = 3 + pipelinePaneRows(state) + 2 + 1;
+  const evidenceLinesShown = evidenceLines(evidenceNode, tail, diffStat);
+  const evidenceRows = Math.max(3, rows - used - gatePromptRows(gate.question, prompt.input, width) - 3);
 
   useRunKeys({
     controls,
@@ -86,32 +120,32 @@ export function App({ store, gates, controls, onQuit, runDir, size, fps, clock =
     setSelected,
     setExpanded,
     setHelp,
+    evidence: { ...evidence, total: evidenceLinesShown.length, rows: evidenceRows },
   });
 
-  const now = clock();
-  const elapsed = state.startedAt ? (state.finishedAt ?? now) - state.startedAt : 0;
-  const gate = shownGate(pending, state, now);
-  const used = 3 + state.order.length + 2 + 1;
+  const elapsed = runElapsedMs(state, now);
   const activityRows = Math.max(4, Math.min(24, rows - used - 3));
-  // After a narrowing resize, as many finished entries as fit above the frame are printed again.
-  // At least one entry, so the redraw always goes through <Static> (which makes Ink redraw all).
-  const redraw = useRedrawOnShrink((screenRows) =>
-    Math.max(
-      0,
-      Math.min(state.log.length - 1, state.log.length - Math.max(0, screenRows - (used + activityRows + 3))),
-    ),
-  );
+  // After a narrowing resize the whole transcript is printed again, then the frame.
+  const redraw = useRedrawOnShrink();
   return (
     <Box flexDirection="column" width={width}>
-      <Transcript
-        key={redraw.generation}
-        entries={redraw.from > 0 ? state.log.slice(redraw.from) : state.log}
-      />
+      <Transcript key={redraw} entries={state.log} />
       {closing ? null : (
         <>
           <Header state={state} elapsedMs={elapsed} width={width} />
           <PipelinePane state={state} selected={selected} frame={tick} width={width} now={now} />
-          {gate.question && live ? (
+          {gate.question && atGate ? (
+            <EvidencePane
+              title={`evidence: ${evidenceNode?.label ?? 'none'}`}
+              lines={evidenceLinesShown}
+              offset={Math.min(evidence.view.offset, Math.max(0, evidenceLinesShown.length - evidenceRows))}
+              rows={evidenceRows}
+              focused={evidence.view.focus === 'evidence' && pending !== undefined}
+              scrollable={pending !== undefined}
+              width={width}
+            />
+          ) : null}
+          {gate.question && atGate ? (
             <GatePrompt
               question={gate.question}
               input={prompt.input}
@@ -119,6 +153,7 @@ export function App({ store, gates, controls, onQuit, runDir, size, fps, clock =
                 ? { remainingMs: gate.timeoutMs - (now - gate.askedAt) }
                 : {})}
               readOnly={!pending}
+              evidenceFocused={evidence.view.focus === 'evidence'}
               width={width}
             />
           ) : (

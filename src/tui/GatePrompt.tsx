@@ -13,11 +13,20 @@ export interface GatePromptProps {
   remainingMs?: number;
   /** Shown but not answerable here (attach to a run whose gate this process cannot answer). */
   readOnly?: boolean;
+  /** The keys are the evidence's (Tab): the options wait. */
+  evidenceFocused?: boolean;
   width: number;
 }
 
 /** The human gate, answered in place: options with their keys, a text field, a countdown. */
-export function GatePrompt({ question, input, remainingMs, readOnly, width }: GatePromptProps) {
+export function GatePrompt({
+  question,
+  input,
+  remainingMs,
+  readOnly,
+  evidenceFocused,
+  width,
+}: GatePromptProps) {
   const theme = useTheme();
   return (
     <Box flexDirection="column" width={width} borderStyle="double" borderColor={theme.key} paddingX={1}>
@@ -26,7 +35,7 @@ export function GatePrompt({ question, input, remainingMs, readOnly, width }: Ga
         {printableText(question.text)}
       </Text>
       {question.options.map((option, i) => {
-        const active = !input.typing && i === input.cursor && !readOnly;
+        const active = !input.typing && i === input.cursor && !readOnly && !evidenceFocused;
         return (
           <Text key={`${option.key}-${option.label}`} wrap="truncate-end">
             <Text color={theme.accent}>{active ? '❯ ' : '  '}</Text>
@@ -61,9 +70,11 @@ export function GatePrompt({ question, input, remainingMs, readOnly, width }: Ga
       <Text color={theme.muted} wrap="truncate-end">
         {readOnly
           ? 'read-only: this run cannot be answered from here'
-          : input.typing
-            ? `type ${acceptsText(question) ? 'an answer' : "an option's key or label"}, Enter to send${question.type === 'freeform' ? '' : ', Esc for the options'}`
-            : `↑/↓ + Enter, or press a key · / to type ${question.textOption ? `an answer (free text → ${stripAcceleratorPrefix(question.textOption.label)})` : 'an option'}`}
+          : evidenceFocused
+            ? 'reading the evidence above · Tab or Esc: back to the options'
+            : input.typing
+              ? `type ${acceptsText(question) ? 'an answer' : "an option's key or label"}, Enter to send${question.type === 'freeform' ? '' : ', Esc for the options'}`
+              : `↑/↓ + Enter, or press a key · / to type ${question.textOption ? `an answer (free text → ${stripAcceleratorPrefix(question.textOption.label)})` : 'an option'} · Tab: the evidence`}
       </Text>
     </Box>
   );

@@ -9,6 +9,7 @@ const KEYS: Array<[string, string]> = [
   ['Ctrl-C', 'pause after the current node (checkpoint, resume command printed); at a gate, stop now'],
   ['Ctrl-C ×2', 'cancel now'],
   ['at a gate', '↑/↓ + Enter or the option key; / types a free-form answer'],
+  ['Tab', 'at a gate: scroll the evidence (↑/↓, PgUp/PgDn); Esc or Tab: back to the options'],
 ];
 
 export function HelpBox({ width }: { width: number }) {

@@ -13,6 +13,22 @@ export interface PipelinePaneProps {
   now: number;
 }
 
+/** The lines the pane's rows take: a line per node, per subgraph's label and per fan-out's branches. */
+export function pipelinePaneRows(state: Pick<RunState, 'order' | 'nodes'>): number {
+  let rows = 0;
+  let group: string | undefined;
+  for (const id of state.order) {
+    const node = state.nodes[id];
+    if (!node) continue;
+    if (node.subgraph !== group) {
+      group = node.subgraph;
+      if (group !== undefined) rows += 1;
+    }
+    rows += node.branches && node.branches.length > 0 ? 2 : 1;
+  }
+  return rows;
+}
+
 /**
  * Every node of the graph at once, in flow order; subgraph members under their label; a parallel
  * node's branches as one line that fills in as they finish.

@@ -1,6 +1,7 @@
 import { formatCost } from './format-amount.js';
 import { formatDuration } from './format-duration.js';
 import { phaseLabel } from './Header.js';
+import { runElapsedMs } from './run-elapsed.js';
 import type { NodeView, RunState } from './run-state.js';
 import { statusMark } from './status-mark.js';
 
@@ -27,7 +28,7 @@ export function formatRunSummary(state: RunState, now: number): string {
     const cost = node.costUsd > 0 ? formatCost(node.costUsd) : '';
     return `  ${mark} ${name}  ${time.padStart(7)}  ${cost.padStart(8)}${node.next ? `  → ${node.next}` : ''}`.trimEnd();
   });
-  const elapsed = state.startedAt ? (state.finishedAt ?? now) - state.startedAt : 0;
+  const elapsed = runElapsedMs(state, now);
   const head = `${state.name}: ${phaseLabel(state).text} in ${formatDuration(elapsed)}, ${formatCost(state.usage.costUsd)}`;
   const failure =
     state.failure && state.phase === 'failed'

@@ -6,13 +6,20 @@ function started(
   state: RunState,
   event: PipelineEventOf<'pipeline.start'> | PipelineEventOf<'pipeline.resume'>,
 ): RunState {
+  const { finishedAt: _ended, ...rest } = state;
+  // A resume after replayed executions starts the clock again; what they took is kept, not the pause.
+  const earlier =
+    state.startedAt === undefined
+      ? undefined
+      : Math.max(0, (state.finishedAt ?? state.lastEventAt ?? time(event)) - state.startedAt);
   return {
-    ...state,
+    ...rest,
     name: text(event.data.name) ?? state.name,
     goal: text(event.data.goal) ?? state.goal,
     runId: text(event.data.run_id) ?? state.runId,
     phase: 'running',
-    startedAt: state.startedAt ?? time(event),
+    startedAt: time(event),
+    ...(earlier !== undefined ? { activeMs: (state.activeMs ?? 0) + earlier } : {}),
   };
 }
 

@@ -7,7 +7,7 @@ import { nodeReducers } from './reduce-node-events.js';
 import { parallelReducers } from './reduce-parallel-events.js';
 import { pipelineReducers } from './reduce-pipeline-events.js';
 import type { NodeView, RunState } from './run-state.js';
-import type { RunStateReducer, RunStateReducers } from './run-state-reducer.js';
+import { type RunStateReducer, type RunStateReducers, time } from './run-state-reducer.js';
 
 export function initialRunState(graph: PipelineGraph): RunState {
   const nodes: Record<string, NodeView> = {};
@@ -60,5 +60,6 @@ export function reduceRunState(graph: PipelineGraph, state: RunState, event: Pip
   if (event.data.parent !== undefined && (event.kind.startsWith('node.') || event.kind === 'edge.selected'))
     return state;
   const reducer = reducerOf(event);
-  return reducer ? reducer(state, event, graph) : reduceAgentEvent(state, event);
+  const next = reducer ? reducer(state, event, graph) : reduceAgentEvent(state, event);
+  return next === state ? state : { ...next, lastEventAt: time(event) };
 }

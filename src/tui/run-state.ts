@@ -114,8 +114,13 @@ export interface RunState {
   runId: string;
   phase: RunPhase;
   quality?: 'clean' | 'degraded' | 'failed';
+  /** When the current execution started (a resume starts another) and ended. */
   startedAt?: number;
   finishedAt?: number;
+  /** How long the run's earlier executions took (a resumed run): `run-elapsed.ts` adds the current one. */
+  activeMs?: number;
+  /** The time of the latest event that changed this state: where an execution killed without an end stopped. */
+  lastEventAt?: number;
   /** Node ids in display order (order-nodes.ts). */
   order: string[];
   nodes: Record<string, NodeView>;

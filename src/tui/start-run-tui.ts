@@ -7,6 +7,7 @@ import { loadPipeline } from '../compiler/compile.js';
 import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { PipelineRun } from '../run/run-types.js';
+import { localIdentity } from '../shared/identity.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { App } from './App.js';
 import { followLines } from './follow-file.js';
@@ -91,13 +92,13 @@ export function startRunTui(options: RunTuiOptions): RunTui {
       store.push(event);
     },
     inspect: (event) => store.observe(event),
-    interviewer: withAnswerChannel(broker, () => run?.runDir ?? runDir),
+    interviewer: withAnswerChannel(broker, () => run?.runDir ?? runDir, { answeredBy: localIdentity() }),
     mount(started) {
       run = started;
       const app = createElement(App, {
         store,
         gates: broker,
-        controls: { pause: () => started.pause(), cancel: () => started.cancel() },
+        controls: { pause: () => started.pause(), cancel: () => started.cancel(localIdentity()) },
         runDir: started.runDir,
       });
       instance = render(createElement(ThemeContext.Provider, { value: themeFor(options.env) }, app), {

@@ -1,34 +1,29 @@
 import { WriteStream } from 'node:tty';
 import { useStdout } from 'ink';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 
-/** Erase the visible screen and put the cursor home (the scrollback is left alone). */
-const CLEAR_SCREEN = '\u001b[2J\u001b[H';
+/**
+ * Erase the screen, then the scrollback, and put the cursor home. In that order: a terminal that
+ * keeps a cleared screen in its scrollback (tmux's `scroll-on-clear`) has it removed at once.
+ */
+const CLEAR_ALL = '\u001b[2J\u001b[3J\u001b[H';
 
 /** Long enough for the re-render at the new width and Ink's throttled write (30 fps) to be out. */
 const SETTLE_MS = 120;
 
-export interface Redraw {
-  /** Changes on every redraw: the transcript's key, so its <Static> prints again. */
-  generation: number;
-  /** The first transcript entry printed again (those that fit on the cleared screen). */
-  from: number;
-}
-
 /**
- * A terminal made narrower re-wraps what is on screen, and Ink's first frame after the resize is
- * still laid out at the old width (the app's width state changes one render later): Ink then
- * erases fewer lines than the wrapped frame occupies, leaving torn remains of old frames. Once the
- * resizing has settled, the visible screen is cleared and drawn again from scratch: the transcript
- * of finished nodes (as much as fits above the frame, from `firstKept(rows)` on) is printed again
- * through a fresh <Static>, which makes Ink erase and redraw the frame too. Widening needs nothing:
- * nothing on screen re-wraps.
+ * A terminal made narrower re-wraps what it shows: every frame line wider than the new width becomes
+ * two or more, the screen overflows, and the top of the old frame goes into the scrollback, where
+ * widening again joins it back into torn frames; Ink's first frame after the resize is laid out at
+ * the old width too. So once the resizing has settled, the screen and the scrollback are cleared and
+ * the TUI draws its transcript (every finished node) and frame again from scratch: the scrollback
+ * then holds the run and one frame, never remains of others (decision 0411). The returned number
+ * changes on every redraw: the transcript's key, so its <Static> prints again. Widening needs
+ * nothing: nothing on screen re-wraps.
  */
-export function useRedrawOnShrink(firstKept: (rows: number) => number): Redraw {
+export function useRedrawOnShrink(): number {
   const { stdout } = useStdout();
-  const [redraw, setRedraw] = useState<Redraw>({ generation: 0, from: 0 });
-  const keep = useRef(firstKept);
-  keep.current = firstKept;
+  const [generation, setGeneration] = useState(0);
   useEffect(() => {
     // Only a real terminal re-wraps its screen (a test's fake stdout keeps every frame as written).
     if (!(stdout instanceof WriteStream)) return;
@@ -39,9 +34,8 @@ export function useRedrawOnShrink(firstKept: (rows: number) => number): Redraw {
       timer = undefined;
       if (!shrunk) return;
       shrunk = false;
-      stdout.write(CLEAR_SCREEN);
-      const from = keep.current(stdout.rows || 24);
-      setRedraw((r) => ({ generation: r.generation + 1, from }));
+      stdout.write(CLEAR_ALL);
+      setGeneration((g) => g + 1);
     };
     const onResize = () => {
       if (stdout.columns < columns) shrunk = true;
@@ -56,5 +50,5 @@ export function useRedrawOnShrink(firstKept: (rows: number) => number): Redraw {
       stdout.off('resize', onResize);
     };
   }, [stdout]);
-  return redraw;
+  return generation;
 }

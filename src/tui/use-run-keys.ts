@@ -1,8 +1,10 @@
 import { useInput } from 'ink';
 import { type Dispatch, type SetStateAction, useRef } from 'react';
+import { evidenceKey } from './gate-evidence.js';
 import { gateInput } from './gate-input.js';
 import type { PendingGate } from './gate-source.js';
 import type { RunControls } from './run-controls.js';
+import type { EvidenceViewState } from './use-evidence-view.js';
 import type { GatePromptState } from './use-gate-prompt.js';
 
 export interface RunKeys {
@@ -16,10 +18,21 @@ export interface RunKeys {
   setSelected: Dispatch<SetStateAction<string | undefined>>;
   setExpanded: Dispatch<SetStateAction<boolean>>;
   setHelp: Dispatch<SetStateAction<boolean>>;
+  /** The evidence beside a gate: its scroll and focus, how many lines it has and shows. */
+  evidence: EvidenceViewState & { total: number; rows: number };
 }
 
 /** The TUI's keys: Ctrl-C pauses then cancels, a pending gate takes the rest, else navigation. */
-export function useRunKeys({ controls, onQuit, pending, prompt, shownId, order, ...set }: RunKeys): void {
+export function useRunKeys({
+  controls,
+  onQuit,
+  pending,
+  prompt,
+  shownId,
+  order,
+  evidence,
+  ...set
+}: RunKeys): void {
   const interrupts = useRef(0);
   useInput((key, k) => {
     if (k.ctrl && key === 'c') {
@@ -36,6 +49,14 @@ export function useRunKeys({ controls, onQuit, pending, prompt, shownId, order, 
     // The status bar offers `?` at a gate too; only typed free text takes it as a character.
     if (pending && key === '?' && !prompt.inputRef.current.typing) return set.setHelp((h) => !h);
     if (pending) {
+      // Tab gives the keys to the evidence and back; while it has them they scroll it, nothing answers.
+      const scrolled = evidenceKey(
+        evidence.viewRef.current,
+        { ...k, input: key },
+        evidence.total,
+        evidence.rows,
+      );
+      if (scrolled) return evidence.setView(scrolled);
       const result = gateInput(pending.question, prompt.inputRef.current, { ...k, input: key });
       const refused = result.answer ? pending.answer(result.answer) : undefined;
       prompt.setInput(refused ? { ...result.state, error: refused } : result.state);

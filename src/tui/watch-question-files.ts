@@ -7,6 +7,7 @@ import {
   toQuestion,
   writeAnswerFile,
 } from '../actors/interviewers/answer-channel.js';
+import { type Identity, localIdentity } from '../shared/identity.js';
 import type { GateSource, PendingGate } from './gate-source.js';
 
 /**
@@ -16,7 +17,7 @@ import type { GateSource, PendingGate } from './gate-source.js';
  */
 export function watchQuestionFiles(
   runDir: string,
-  by = `attach (pid ${process.pid})`,
+  by: Identity = localIdentity(),
 ): GateSource & { close(): void } {
   const listeners = new Set<() => void>();
   let current: PendingGate | undefined;

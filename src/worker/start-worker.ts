@@ -10,6 +10,7 @@ import { stopLeftoverProcesses } from '../shared/process/stop-leftover-processes
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
 import { serverSandbox } from '../shared/sandbox/server-sandbox.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
+import type { WorkerRunEvent } from './worker-run-event.js';
 import { WorkerRuns } from './worker-runs.js';
 
 export interface WorkerOptions {
@@ -36,6 +37,8 @@ export interface WorkerOptions {
   sandbox?: SandboxSettings;
   /** Where runs' traces go (`--otel`, OTEL_EXPORTER_OTLP_*); absent: not traced. */
   telemetry?: Telemetry;
+  /** Told when this worker takes a run, releases it at a gate, or the run stops here (its log). */
+  onRunEvent?: (event: WorkerRunEvent) => void;
 }
 
 export interface RunningWorker {
@@ -84,6 +87,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     workingDirs: { roots: workdirRoots, perRun: true, who: 'this worker', dataDir: options.dataDir },
     runs: remoteRuns(store, queue, options.leaseMs),
     ...(options.gitRemote ? { gitRemote: options.gitRemote } : {}),
+    ...(options.onRunEvent ? { onRunEvent: options.onRunEvent } : {}),
     sandbox,
     ...(options.telemetry ? { telemetry: options.telemetry } : {}),
   });

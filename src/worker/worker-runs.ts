@@ -1,13 +1,15 @@
 import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
 import { nextGateDeadline } from '../server/gate-deadline.js';
 import { scheduleCommitted, type WorkerSideRuns } from '../server/postgres/remote-runs.js';
-import { type LiveRun, RunExecutor } from '../server/run-executor.js';
+import { cancelLiveRun, type LiveRun, RunExecutor } from '../server/run-executor.js';
 import { TERMINAL_STATUSES } from '../server/run-record.js';
 import type { RunStore } from '../server/run-store.js';
 import type { WorkingDirPolicy } from '../server/run-working-dir.js';
 import { AttractorError } from '../shared/errors.js';
+import type { Identity } from '../shared/identity.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
+import { stoppedEvent, type WorkerRunEvent } from './worker-run-event.js';
 
 export interface WorkerRunsOptions {
   store: RunStore;
@@ -26,11 +28,15 @@ export interface WorkerRunsOptions {
   telemetry?: Telemetry;
   /** Push runs' snapshots to this git remote (`--git-remote`) rather than the store (decision 0331). */
   gitRemote?: string;
+  /** Told when this worker takes a run, releases it at a gate, or the run stops here. */
+  onRunEvent?: (event: WorkerRunEvent) => void;
 }
 
 /** A run between its take and its start: a cancel heard then stops the start. */
 interface Starting {
   cancelled: boolean;
+  /** Who cancelled it, when they are known. */
+  cancelledBy?: Identity;
 }
 
 /**
@@ -42,6 +48,7 @@ export class WorkerRuns {
   readonly #store: RunStore;
   readonly #runs: WorkerSideRuns;
   readonly #executor: RunExecutor;
+  readonly #onRunEvent: (event: WorkerRunEvent) => void;
   /** Runs between their take and their start: a cancel heard then stops the start. */
   readonly #starting = new Map<string, Starting>();
   /**
@@ -53,6 +60,7 @@ export class WorkerRuns {
   constructor(options: WorkerRunsOptions) {
     this.#store = options.store;
     this.#runs = options.runs;
+    this.#onRunEvent = options.onRunEvent ?? (() => {});
     this.#executor = new RunExecutor({
       store: options.store,
       allowTools: options.allowTools,
@@ -64,12 +72,15 @@ export class WorkerRuns {
       releaseAtGates: true,
       snapshots: options.gitRemote ? { remote: options.gitRemote } : {},
     });
-    options.runs.onCancelRequested((id) => {
-      const run = this.#executor.live(id)?.run;
-      if (run) run.cancel();
+    options.runs.onCancelRequested((id, by) => {
+      const live = this.#executor.live(id);
+      if (live?.run) cancelLiveRun(live, by);
       else {
         const starting = this.#starting.get(id);
-        if (starting) starting.cancelled = true;
+        if (starting) {
+          starting.cancelled = true;
+          if (by !== undefined) starting.cancelledBy = by;
+        }
       }
     });
   }
@@ -139,6 +150,7 @@ export class WorkerRuns {
       if (options.takeover || (now && TERMINAL_STATUSES.has(now.status))) return;
       throw new AttractorError('RUN_BUSY', `run ${id} was taken by another worker; the queue tries again.`);
     }
+    this.#onRunEvent({ event: 'took', run_id: id, attempt });
     // This attempt's run, once started: a later attempt of the same run (a gate's continuation taken
     // here while this one still lets go) is not this lease's to stop.
     let ours: LiveRun | undefined;
@@ -155,14 +167,20 @@ export class WorkerRuns {
       await this.#runs.materialize(id, this.#store.runDirFor(id));
       // Cancelled since the take (the server found the run taken and told its worker), or before it while
       // the run's last worker was dead (the request was kept on its row): it never starts.
-      if (starting.cancelled || (await this.#runs.cancelRequested(id))) {
-        this.#store.update(id, { status: 'cancelled' });
+      const cancel = starting.cancelled ? { by: starting.cancelledBy } : await this.#runs.cancelRequested(id);
+      if (cancel) {
+        this.#store.update(id, {
+          status: 'cancelled',
+          ...(cancel.by !== undefined ? { cancelled_by: cancel.by } : {}),
+        });
         await this.#store.flush?.();
+        this.#onRunEvent(stoppedEvent(id, this.#store.get(id)));
         return;
       }
       if (lost) return;
       ours = this.#executor.start(id);
       await ours?.settled;
+      this.#onRunEvent(stoppedEvent(id, this.#store.get(id)));
       // Letting go (committing, scheduling a released gate, dropping the lease) need not hold up the next
       // execution of the run here: a continuation may start meanwhile.
       vacate();

@@ -37,7 +37,8 @@ describe('attractor attach, plain', () => {
     const attached = await runCli(['attach', 'g-run', '--no-tui'], { cwd: files.dir });
     expect(attached.code).toBe(1);
     const lines = attached.stdout.trimEnd().split('\n');
-    expect(lines.at(-1)).toBe(run.stdout.trimEnd().split('\n').at(-1));
+    // The run's own summary line, above the resume and fork commands it ends with.
+    expect(lines.at(-1)).toBe(run.stdout.trimEnd().split('\n').at(-3));
     expect(lines.at(-1)).toMatch(
       /^Failed at gate \(quality: failed — failed: gate\)\. Run directory: g-run$/,
     );

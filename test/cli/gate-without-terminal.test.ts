@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureDist } from '../helpers/ensure-dist.js';
@@ -161,11 +161,25 @@ describe.concurrent('a human gate without a terminal', () => {
     const checkpoint = JSON.parse(readFileSync(path.join(run.runDir, 'checkpoint.json'), 'utf8'));
     expect(checkpoint).toMatchObject({ current_node: 'gate', status: 'cancelled' });
     expect(events(run.runDir).some((e) => e.kind === 'interview.complete')).toBe(false);
+    // Who did each thing: the person at this terminal (decision 0410).
+    const me = userInfo().username;
+    expect(events(run.runDir).find((e) => e.kind === 'pipeline.start')?.data).toMatchObject({
+      started_by: me,
+    });
+    expect(events(run.runDir).find((e) => e.kind === 'pipeline.cancelled')?.data).toMatchObject({
+      cancelled_by: me,
+    });
 
     const resumed = await resumeAnswering(run.runDir, 'A\n');
     expect(resumed.stderr).toContain('Ship it?');
     expect(resumed.status).toBe(0);
-    expect(events(run.runDir).find((e) => e.kind === 'interview.complete')?.data).toMatchObject({ key: 'A' });
+    expect(events(run.runDir).find((e) => e.kind === 'interview.complete')?.data).toMatchObject({
+      key: 'A',
+      answered_by: me,
+    });
+    expect(events(run.runDir).find((e) => e.kind === 'pipeline.resume')?.data).toMatchObject({
+      resumed_by: me,
+    });
   }, 60_000);
 
   it('a second visit asks a new question: the first visit’s id is refused as answered', async () => {
@@ -175,9 +189,8 @@ describe.concurrent('a human gate without a terminal', () => {
     await until('the second question', () => (questionIds(run.runDir).includes('gate-2') ? true : undefined));
     const stale = await attach(run.runDir, '--question', 'gate-1', '--answer', 'A');
     expect(stale.status).toBe(1);
-    expect(stale.stderr).toMatch(
-      /^attractor: question gate-1 was already answered by attach \(pid \d+\)\.\n$/,
-    );
+    // Answered by the person at this terminal (decision 0410).
+    expect(stale.stderr).toBe(`attractor: question gate-1 was already answered by ${userInfo().username}.\n`);
     expect(questionIds(run.runDir)).toEqual(['gate-2']);
     const current = await attach(run.runDir, '--question', 'gate-2', '--answer', 'A');
     expect(current.status).toBe(0);

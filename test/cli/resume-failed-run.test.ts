@@ -42,6 +42,11 @@ describe('attractor resume of a failed run', () => {
     write('s.json', '{}');
     const first = await runCli(['run', 'p.dot', '--scenario', 's.json', '--logs-dir', 'runs'], { cwd: dir });
     expect(first.code).toBe(1);
+    // Its last lines say how to go on: resume it, or fork a new run from the node that failed.
+    expect(first.stdout.trimEnd().split('\n').slice(-2)).toEqual([
+      'Resume with: attractor resume "runs" (starts again at read)',
+      'Fork with:   attractor fork "runs" --from read',
+    ]);
     const runDir = path.join(dir, 'runs');
     const failed = JSON.parse(readFileSync(path.join(runDir, 'checkpoint.json'), 'utf8'));
     expect(failed).toMatchObject({ status: 'failed', failure: { node: 'read' } });

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { userInfo } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
@@ -16,6 +17,8 @@ const GATED = `digraph gated {
 `;
 
 const files = tempPipelines();
+/** Who a CLI run says started it: the OS user (decision 0410). */
+const ME = userInfo().username;
 const root = path.join(files.dir, 'runs');
 
 function editCheckpoint(runDir: string, change: Record<string, unknown>): void {
@@ -52,6 +55,9 @@ beforeAll(async () => {
   const killed = path.join(root, 'gated/killed');
   editCheckpoint(killed, { status: 'running', current_node: 'work' });
   fs.writeFileSync(path.join(killed, 'run.lock'), '999999\n');
+  // A fork of the finished run, from its work node.
+  const fork = await runCli(['fork', path.join(root, 'ok/done'), '--from', 'work', '--dry-run']);
+  expect(fork.code).toBe(0);
 }, 30_000);
 afterAll(() => files.cleanup());
 
@@ -61,7 +67,8 @@ describe('attractor runs', () => {
     expect(result.code).toBe(0);
     const runs = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
     const byDir = Object.fromEntries(runs.map((r) => [path.relative(root, String(r['run_dir'])), r]));
-    expect(Object.keys(byDir).sort()).toEqual(['gated/killed', 'gated/waits', 'ok/done']);
+    const forkDir = Object.keys(byDir).find((dir) => dir.startsWith('ok/') && dir !== 'ok/done');
+    expect(Object.keys(byDir).sort()).toEqual(['gated/killed', 'gated/waits', 'ok/done', forkDir].sort());
     expect(byDir['ok/done']).toMatchObject({ pipeline: 'ok', status: 'completed', current_node: 'exit' });
     expect(byDir['gated/waits']).toMatchObject({
       pipeline: 'gated',
@@ -74,13 +81,44 @@ describe('attractor runs', () => {
     expect(typeof byDir['ok/done']?.['duration_ms']).toBe('number');
   });
 
+  it('says how each run ended, who started it, and where a fork came from (--json)', async () => {
+    const runs = JSON.parse((await runCli(['runs', root, '--json'])).stdout) as Array<
+      Record<string, unknown>
+    >;
+    const done = runs.find((r) => r['run_dir'] === path.join(root, 'ok/done'));
+    const fork = runs.find((r) => r['forked_from'] !== undefined);
+    expect(done).toMatchObject({ quality: 'clean', started_by: ME });
+    expect(done).not.toHaveProperty('forked_from');
+    expect(fork).toMatchObject({
+      status: 'completed',
+      quality: 'clean',
+      forked_from: { run_id: done?.['id'], node: 'work' },
+      started_by: ME,
+      forked_by: ME,
+    });
+    // Still running: no ending to tell yet.
+    expect(runs.find((r) => r['status'] === 'waiting')).not.toHaveProperty('quality');
+  });
+
   it('filters by --status and prints a table', async () => {
     const result = await runCli(['runs', root, '--status', 'waiting']);
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^ID\s+PIPELINE\s+STATUS\s+NODE\s+STARTED \(UTC\)\s+DURATION\s+COST$/);
+    expect(lines[0]).toMatch(
+      /^ID\s+PIPELINE\s+STATUS\s+QUALITY\s+NODE\s+STARTED \(UTC\)\s+DURATION\s+COST\s+BY\s+FORKED FROM$/,
+    );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatch(/gated\s+waiting\s+review\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+\d/);
+  });
+
+  it('shows the quality, who started a run and the fork marker in the table', async () => {
+    const lines = (await runCli(['runs', root, '--status', 'completed'])).stdout.trimEnd().split('\n');
+    const [done, fork] = [
+      lines.find((l) => !/ @ /.test(l) && / ok /.test(l)),
+      lines.find((l) => / @ work$/.test(l)),
+    ];
+    expect(done).toMatch(new RegExp(`ok\\s+completed\\s+clean\\s+exit\\s.*\\s${ME}$`));
+    expect(fork).toMatch(new RegExp(`ok\\s+completed\\s+clean\\s+exit\\s.*\\s${ME}\\s+\\S+ @ work$`));
   });
 
   it('says when nothing matches, and refuses an unknown status or a missing root', async () => {

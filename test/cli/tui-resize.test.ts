@@ -43,27 +43,33 @@ function expectCleanFrame(screen: string, columns: number): void {
   expect(lines.filter((l) => l.startsWith('goal: Ship the health endpoint'))).toHaveLength(1);
   expect(lines.filter((l) => l.startsWith('╭'))).toHaveLength(1);
   expect(lines.filter((l) => l.startsWith('╔'))).toHaveLength(1);
+  // The evidence beside the gate: the build node's output.
+  expect(lines.filter((l) => l.startsWith('┌'))).toHaveLength(1);
+  expect(screen).toMatch(/│ evidence: build /);
+  expect(screen).toMatch(/│ compiling\s+│/);
   expect(lines.filter((l) => /\^C pause/.test(l))).toHaveLength(1);
   const header = lines.find((l) => l.startsWith('◆ release')) ?? '';
   expect(header).toMatch(/waiting for you$/);
   // Every box line spans the full width with both borders: nothing wrapped, nothing torn.
-  const boxed = lines.filter((l) => /^[│║╭╰╔╚]/.test(l));
+  const boxed = lines.filter((l) => /^[│║╭╰╔╚┌└]/.test(l));
   expect(boxed.length).toBeGreaterThanOrEqual(2 + 5 + 2 + 4);
   for (const line of boxed) {
     expect([...line].length, line).toBe(columns);
-    expect(line, line).toMatch(/[│║╮╯╗╝]$/);
+    expect(line, line).toMatch(/[│║╮╯╗╝┐┘]$/);
   }
   // No line on screen is a wrapped remainder: each non-empty line starts like one the TUI draws.
   for (const line of lines.filter((l) => l.trim() !== '')) {
     expect(line, `unexpected line: ${JSON.stringify(line)}`).toMatch(
-      /^(✓ |◆ release|goal: |[│║╭╰╔╚]|no model )/,
+      /^(✓ |◆ release|goal: |[│║╭╰╔╚┌└]|no model )/,
     );
   }
-  expect(screen).toMatch(/│\s+✓ start\s+start/);
-  expect(screen).toMatch(/│\s+✓ Plan\s+agent/);
-  expect(screen).toMatch(/│\s+✓ build\s+tool/);
-  expect(screen).toMatch(/│\s+[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Ship this build\?\s+gate/);
-  expect(screen).toMatch(/│\s+○ done\s+exit/);
+  // Narrower than 80 columns the pane leaves out each node's kind.
+  const kind = (name: string) => (columns < 80 ? '' : `\\s+${name}`);
+  expect(screen).toMatch(new RegExp(`│\\s+✓ start${kind('start')}`));
+  expect(screen).toMatch(new RegExp(`│\\s+✓ Plan${kind('agent')}`));
+  expect(screen).toMatch(new RegExp(`│\\s+✓ build${kind('tool')}`));
+  expect(screen).toMatch(new RegExp(`│\\s+[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Ship this build\\?${kind('gate')}`));
+  expect(screen).toMatch(new RegExp(`│\\s+○ done${kind('exit')}`));
   expect(screen).toMatch(/║ \? Ship this build\?/);
   expect(screen).toMatch(/\[A\] Approve → done/);
   expect(screen).toMatch(/\[R\] Revise → plan/);
@@ -87,7 +93,7 @@ async function cleanFrameAt(t: TmuxTerminal, columns: number): Promise<string> {
 }
 
 describe('the TUI in a real terminal that is resized (tmux)', () => {
-  test('120 → 80 → 120 columns while a gate waits: each size shows one clean frame; the gate still answers', async () => {
+  test('120 → 80 → 120 → 60 → 120 columns while a gate waits: each size shows one clean frame, the scrollback no torn ones; the gate still answers', async () => {
     const t = openTmux(`${attractor} run gate.dot --scenario scenario.json --logs-dir runs-resize`, {
       cwd: files.dir,
       columns: 120,
@@ -105,6 +111,38 @@ describe('the TUI in a real terminal that is resized (tmux)', () => {
     t.resize(120);
     await cleanFrameAt(t, 120);
 
+    // Down to 60 columns and back: the scrollback holds the run's transcript and one frame, no remains
+    // of the frames the terminal re-wrapped (issue 39).
+    t.resize(60);
+    await cleanFrameAt(t, 60);
+    t.resize(120);
+    await cleanFrameAt(t, 120);
+    const history = t.history().split('\n');
+    for (const entry of [
+      /^✓ start /,
+      /^✓ Plan /,
+      /^✓ build /,
+      /^◆ release/,
+      /^goal: /,
+      /^╭/,
+      /^╰/,
+      /^╔/,
+      /^╚/,
+    ])
+      expect(
+        history.filter((line) => entry.test(line)),
+        `${entry}\n${history.join('\n')}`,
+      ).toHaveLength(1);
+    expect(history.filter((line) => /^│\s+✓ start/.test(line))).toHaveLength(1);
+
+    // Tab gives the keys to the evidence: an option's key then answers nothing; Esc gives them back.
+    t.keys('Tab');
+    await t.waitFor(/Esc: the options/);
+    t.keys('a');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(t.screen()).toMatch(/waiting for you/);
+    t.keys('Escape');
+    await t.waitFor(/Tab: scroll this/);
     t.keys('a');
     const after = await t.waitFor(/EXIT=\d+/);
     expect(after).toContain('EXIT=0');

@@ -6,6 +6,8 @@ import { execFileSync } from 'node:child_process';
  */
 export interface TmuxTerminal {
   screen(): string;
+  /** The scrollback above the screen and the screen, as plain text. */
+  history(): string;
   /** Waits until the screen matches, or throws with the last screen. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
   keys(...keys: string[]): void;
@@ -61,6 +63,7 @@ export function openTmux(
   const screen = () => tmux('capture-pane', '-p', '-t', 'main');
   return {
     screen,
+    history: () => tmux('capture-pane', '-p', '-S', '-', '-t', 'main'),
     async waitFor(pattern, timeoutMs = 60_000) {
       const until = Date.now() + timeoutMs;
       let last = '';

@@ -65,6 +65,7 @@ describe('resolveRunConfig: a run’s settings, every default applied once', () 
     expect(Object.keys(resolveRunConfig({ sandbox: { mode: 'off' } }, RUN_DIR)).sort()).toEqual([
       'checkpointDir',
       'durable',
+      'identity',
       'manifestOptions',
       'sandbox',
       'tree',
@@ -142,11 +143,12 @@ describe('resolveRunServices: the one services object', () => {
 });
 
 describe('RunOptions: the public input stays what it was', () => {
-  it('is the settings and the services: the 25 fields it had, and telemetry', () => {
+  it('is the settings and the services: the 25 fields it had, telemetry and identity', () => {
     expectTypeOf<RunOptions>().toExtend<RunSettings & RunServices>();
     expectTypeOf<RunSettings & RunServices>().toExtend<RunOptions>();
     expectTypeOf<keyof RunOptions>().toEqualTypeOf<
       | 'telemetry'
+      | 'identity'
       | 'goal'
       | 'vars'
       | 'model'

@@ -124,7 +124,7 @@ describe('server runs publish their gates in the run directory', () => {
     expect(posted.status).toBeLessThan(300);
     await waitFor(async () => (questionFiles(runDir).length === 0 ? true : undefined), 'the file withdrawn');
     const record = JSON.parse(fs.readFileSync(path.join(runDir, 'answers', name!), 'utf8'));
-    expect(record).toMatchObject({ choice: 'S', answered_by: 'http' });
+    expect(record).toMatchObject({ choice: 'S', answered_by: 'anonymous' });
     expect(await ended(url, id)).toMatchObject({ status: 'completed' });
     const late = attach(runDir, 'R');
     expect(late.status).toBe(1);

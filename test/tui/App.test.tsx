@@ -24,7 +24,7 @@ const ENTER = '\r';
 const DOWN = '\u001b[B';
 const CTRL_C = '\u0003';
 
-function mount(width: number, options: { withRun?: boolean } = {}) {
+function mount(width: number, options: { withRun?: boolean; rows?: number } = {}) {
   const store = createRunStore(graphOf());
   for (const event of runToGate()) store.push(event);
   const broker = createGateBroker(() => 1_000);
@@ -34,7 +34,7 @@ function mount(width: number, options: { withRun?: boolean } = {}) {
       store={store}
       gates={broker}
       {...(options.withRun === false ? { onQuit: vi.fn() } : { controls })}
-      size={{ columns: width, rows: 60 }}
+      size={{ columns: width, rows: options.rows ?? 60 }}
       clock={() => 13_500}
     />,
     width,
@@ -44,6 +44,48 @@ function mount(width: number, options: { withRun?: boolean } = {}) {
 
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
+
+const TAB = '\t';
+const ESC = '\u001b';
+
+describe('the evidence beside a gate', () => {
+  test('shows what the node before it did; Tab scrolls it, keys then answer nothing, Esc gives them back', async () => {
+    // 30 rows: the evidence gets fewer than the implement node's 6 lines.
+    const { app, broker } = mount(100, { rows: 30 });
+    unmount = app.unmount;
+    let answered: Answer | undefined;
+    void broker.ask(question, new AbortController().signal).then((a) => {
+      answered = a;
+    });
+    const first = await frameShows(app, '⏱ 18s left');
+    const shown = Number(/evidence: implement · 1–(\d) of 6 · Tab: scroll this/.exec(first)?.[1]);
+    expect(shown).toBeLessThan(6);
+    expect(first).toContain('Adding the route');
+    expect(first).not.toContain('edit_file');
+    expect(first).toContain('Tab: the evidence');
+    // The live frame (from its header down) fits the terminal's 30 rows: nothing of it scrolls away.
+    const live = lines(first);
+    expect(live.length - live.findIndex((l) => l.startsWith('◆ release'))).toBeLessThanOrEqual(30);
+    expect(first).toContain('? Ship it?');
+
+    app.stdin.write(TAB);
+    await frameShows(app, 'Esc: the options');
+    // While the evidence has the keys, ↓ scrolls it and an option's key answers nothing.
+    for (let i = 0; i < 6; i++) app.stdin.write(DOWN);
+    const scrolled = await frameShows(app, `${7 - shown}–6 of 6`);
+    expect(scrolled).toContain('⚙ edit_file');
+    expect(scrolled).not.toContain('Adding the route');
+    app.stdin.write('r');
+    await settle();
+    expect(answered).toBeUndefined();
+
+    app.stdin.write(ESC);
+    await frameShows(app, 'Tab: scroll this');
+    app.stdin.write('r');
+    await frameWhere(app, () => answered !== undefined);
+    expect(answered).toEqual({ selected: question.options[1] });
+  });
+});
 
 describe.each([80, 120])('at %i columns', (width) => {
   test('gate prompt: question, options with keys, the highlighted option, countdown', async () => {
@@ -191,6 +233,9 @@ test('attached without a way to answer: the gate is shown read-only and q quits'
   unmount = app.unmount;
   await frameShows(app, 'read-only: this run cannot be answered from here');
   expect(app.frame()).toContain('[A] Approve');
+  // The evidence is shown here too, but Tab offers nothing: the keys go to the nodes.
+  expect(app.frame()).toContain('evidence: implement');
+  expect(app.frame()).not.toContain('Tab: scroll this');
   app.stdin.write(CTRL_C);
   expect(onQuit).toHaveBeenCalledTimes(1);
 });

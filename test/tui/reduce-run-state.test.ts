@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { initialRunState, reduceRunState } from '../../src/tui/reduce-run-state.js';
+import { runElapsedMs } from '../../src/tui/run-elapsed.js';
 import type { RunState } from '../../src/tui/run-state.js';
 import { ev, graphOf, runToGate } from './tui-fixtures.js';
 
@@ -198,5 +199,35 @@ describe('reduceRunState', () => {
   test('an event that changes nothing returns the same state object', () => {
     const state0 = initialRunState(graph);
     expect(reduceRunState(graph, state0, ev('checkpoint.saved', undefined, {}))).toBe(state0);
+  });
+});
+
+describe('the elapsed time across a resume', () => {
+  const at = (iso: string) => Date.parse(iso);
+  const event = (kind: string, time: string, data: Record<string, unknown> = {}) =>
+    ({ kind, data, timestamp: time }) as Parameters<typeof reduceRunState>[2];
+  const replayed = [
+    event('pipeline.start', '2026-11-23T09:00:00.000Z', { name: 'release', run_id: 'run-1' }),
+    event('node.start', '2026-11-23T09:00:01.000Z', { attempt: 1 }),
+    event('pipeline.finalize', '2026-11-23T09:00:05.000Z', {
+      status: 'paused',
+      quality: 'failed',
+      failed_nodes: [],
+      recovered_nodes: [],
+      partial_nodes: [],
+    }),
+  ];
+
+  test.each([
+    ['a paused run, resumed an hour later', replayed, 5_000],
+    // Killed: no end was recorded, so its last event is where it stopped.
+    ['a killed run, resumed an hour later', replayed.slice(0, 2), 1_000],
+  ])('%s: counts on from what it took before, not the hour between', (_what, before, took) => {
+    const resumed = [...before, event('pipeline.resume', '2026-11-23T10:00:00.000Z', { resume_at: 'plan' })];
+    const state = resumed.reduce((s, e) => reduceRunState(graph, s, e), initialRunState(graph));
+    expect(state.phase).toBe('running');
+    expect(runElapsedMs(state, at('2026-11-23T10:00:03.000Z'))).toBe(took + 3_000);
+    // It keeps counting while the resumed run goes on.
+    expect(runElapsedMs(state, at('2026-11-23T10:00:09.000Z'))).toBe(took + 9_000);
   });
 });

@@ -107,17 +107,23 @@ export const waitHumanHandler: NodeHandler = async ({ node, graph, signal, servi
   }
   const checked = checkAnswer(question, answer);
   if (!checked.ok) {
-    services.emit('interview.complete', { refused: checked.reason }, node.id);
+    services.emit('interview.complete', { refused: checked.reason, ...answeredBy(answer) }, node.id);
     return { status: 'fail', failure_reason: `answer refused: ${checked.reason}` };
   }
   if (checked.value === 'skipped' || !checked.option) {
-    services.emit('interview.complete', { skipped: true }, node.id);
+    services.emit('interview.complete', { skipped: true, ...answeredBy(answer) }, node.id);
     return { status: 'fail', failure_reason: 'human skipped interaction' };
   }
   const { option, text } = checked;
   services.emit(
     'interview.complete',
-    { key: option.key, label: option.label, target: option.target, ...(text !== undefined ? { text } : {}) },
+    {
+      key: option.key,
+      label: option.label,
+      target: option.target,
+      ...(text !== undefined ? { text } : {}),
+      ...answeredBy(answer),
+    },
     node.id,
   );
   const notes =
@@ -126,3 +132,8 @@ export const waitHumanHandler: NodeHandler = async ({ node, graph, signal, servi
       : `Human selected: ${option.label}`;
   return selectedOutcome(graph, node.id, question, option, notes, text);
 };
+
+/** Who answered, as the event records it (decision 0410). */
+function answeredBy(answer: Answer): { answered_by?: string } {
+  return answer.answeredBy !== undefined ? { answered_by: answer.answeredBy } : {};
+}

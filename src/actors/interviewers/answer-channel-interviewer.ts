@@ -36,7 +36,7 @@ export interface AnswerChannelOptions {
   onAnsweredElsewhere?(question: Question, answer: Answer, file: AnswerFile): void;
   /** Called when an answer file named no option: it was moved aside and the question still waits. */
   onRefused?(question: Question, file: AnswerFile, reason: string): void;
-  /** Recorded as `answered_by` when the wrapped interviewer answers (default "run"). */
+  /** Recorded as `answered_by` when the wrapped interviewer answers without saying who (default "run"). */
   answeredBy?: string;
 }
 
@@ -93,7 +93,7 @@ export function withAnswerChannel<T extends Interviewer & { close?(): void }>(
           fileWon = file;
           // Settled first, so the race takes this answer rather than the inner ask's rejection; then
           // the inner ask is withdrawn with a reason that says "answered", not "abandoned".
-          resolve(answer);
+          resolve(file.answered_by !== undefined ? { ...answer, answeredBy: file.answered_by } : answer);
           done.abort(
             new AttractorError(ANSWERED_ELSEWHERE, `answered by ${file.answered_by ?? 'another process'}`),
           );
@@ -112,12 +112,19 @@ export function withAnswerChannel<T extends Interviewer & { close?(): void }>(
       try {
         // The file first: when both have settled already, the answer beats the withdrawn ask's rejection.
         const answer = await Promise.race([fromFile, fromInner]);
-        if (fileWon) options.onAnsweredElsewhere?.(asked, answer, fileWon);
+        if (fileWon) {
+          options.onAnsweredElsewhere?.(asked, answer, fileWon);
+          return answer;
+        }
         // An interviewer that says the gate timed out closes the question as the gate's own timer does.
-        else if (answer.value === 'timeout') closeQuestion(dir, id, 'timed_out', new Date());
+        if (answer.value === 'timeout') {
+          closeQuestion(dir, id, 'timed_out', new Date());
+          return answer;
+        }
         // The record of who answered; a late writer then finds the answer taken instead of talking to no one.
-        else writeAnswerFile(dir, answerToFile(id, answer, options.answeredBy ?? 'run', new Date()));
-        return answer;
+        const by = answer.answeredBy ?? options.answeredBy ?? 'run';
+        writeAnswerFile(dir, answerToFile(id, answer, by, new Date()));
+        return { ...answer, answeredBy: by };
       } catch (error) {
         const reason: unknown = signal.aborted ? signal.reason : undefined;
         const timedOut = isGateTimeout(reason);

@@ -42,6 +42,11 @@ export interface Answer {
   value?: AnswerValue;
   /** Free text, for freeform questions. */
   text?: string;
+  /**
+   * Who gave it (`shared/identity.ts`), recorded as `answered_by` in the answer file and the
+   * `interview.complete` event (decision 0410). An interviewer that answers for a person says who.
+   */
+  answeredBy?: string;
 }
 
 export interface Interviewer {

@@ -22,6 +22,11 @@ Examples:
   $ attractor worker --store postgres://attractor@db.internal/attractor --concurrency 8 --allow-tools
   $ attractor worker --store postgres://attractor@db.internal/attractor --allow-tools --allow-workdir /srv/checkouts
 
+It logs one line per run it takes ("took"), releases at a gate ("released"), or that ends or
+stops here ("finished" with the status, "failed" with the reason): plain on stderr, or with
+--json one object per line on stdout ({"event", "run_id", "at", and "attempt", "status" or
+"reason"}).
+
 SIGTERM drains: no new runs, running ones pause at their next node with a checkpoint, then exit.
 See docs/guides/server.md.
 `;
@@ -38,6 +43,7 @@ export interface WorkerFlags {
   allowDir?: string[];
   allowWorkdir?: string[];
   gitRemote?: string;
+  json?: boolean;
 }
 
 export function registerWorkerCommand(program: Command, ctx: CliContext): void {
@@ -64,6 +70,7 @@ export function registerWorkerCommand(program: Command, ctx: CliContext): void {
       '--git-remote <url>',
       "push runs' working-tree snapshots to this git repository instead of the store (every worker must reach it)",
     )
+    .option('--json', 'log one JSON object per line on stdout for each run it takes, releases or ends')
     .addHelpText('after', EXAMPLES)
     .action(async (flags: WorkerFlags) => {
       const { runWorker } = await import('../run-worker.js');

@@ -6,6 +6,7 @@ import { readCheckpoint } from '../../run/checkpoint.js';
 import type { RunRecordSink } from '../../run/mirrored-run-recorder.js';
 import { writeFileAtomic } from '../../shared/atomic-write.js';
 import { AttractorError } from '../../shared/errors.js';
+import type { Identity } from '../../shared/identity.js';
 import type { PipelineEvent } from '../../shared/pipeline-event.js';
 import { removePresentFile } from '../../shared/remove-file.js';
 import { pageRuns } from '../page-runs.js';
@@ -62,7 +63,7 @@ export class PostgresRunStore implements RunStore {
   readonly #questions = new Map<string, StoredQuestion[]>();
   readonly #eventCounts = new Map<string, number>();
   readonly #hubs = new Map<string, PostgresEventHub>();
-  readonly #cancelListeners = new Set<(id: string) => void>();
+  readonly #cancelListeners = new Set<(id: string, by: Identity | undefined) => void>();
   readonly #owners: RunOwners;
   // Our own notifications come back to our listener too: this tells them apart.
   readonly #token = randomUUID();
@@ -359,24 +360,26 @@ export class PostgresRunStore implements RunStore {
    * Ask run `id`'s executor, in whichever process it is, to cancel it: delivered by NOTIFY to a live one,
    * and kept on the run's row for the worker that takes it next (its own may be dead).
    */
-  async requestCancel(id: string): Promise<void> {
+  async requestCancel(id: string, by: Identity): Promise<void> {
+    // The notification says who, after the id and a space (an id has none).
     await this.#pool.query(
       `WITH asked AS (
-         UPDATE attractor.runs SET cancel_requested = true
+         UPDATE attractor.runs SET cancel_requested = true, cancel_requested_by = $3
          WHERE id = $1 AND status NOT IN ('completed', 'failed', 'cancelled')
        )
-       SELECT pg_notify($2, $1)`,
-      [id, CANCEL_CHANNEL],
+       SELECT pg_notify($2, $1 || ' ' || $3)`,
+      [id, CANCEL_CHANNEL, by],
     );
   }
 
-  /** Whether a cancel of run `id` was asked for and the run has not ended since (`requestCancel`). */
-  async cancelRequested(id: string): Promise<boolean> {
-    const { rows } = await this.#pool.query<{ cancel_requested: boolean }>(
-      'SELECT cancel_requested FROM attractor.runs WHERE id = $1',
-      [id],
-    );
-    return rows[0]?.cancel_requested === true;
+  /** A cancel of run `id` asked for since the run last ended (`requestCancel`), and by whom; else undefined. */
+  async cancelRequested(id: string): Promise<{ by: Identity | undefined } | undefined> {
+    const { rows } = await this.#pool.query<{
+      cancel_requested: boolean;
+      cancel_requested_by: string | null;
+    }>('SELECT cancel_requested, cancel_requested_by FROM attractor.runs WHERE id = $1', [id]);
+    const row = rows[0];
+    return row?.cancel_requested === true ? { by: row.cancel_requested_by ?? undefined } : undefined;
   }
 
   /**
@@ -384,7 +387,7 @@ export class PostgresRunStore implements RunStore {
    * row with `RunOwners.take`: either the run is cancelled before any worker owns it, or a worker owns
    * it and this returns false (the cancel must reach that worker: `requestCancel`).
    */
-  async cancelUntaken(id: string): Promise<boolean> {
+  async cancelUntaken(id: string, by: Identity): Promise<boolean> {
     const current = this.#records.get(id);
     if (!current) throw new AttractorError('RUN_NOT_FOUND', `no run ${id}.`);
     // What this process recorded of the run before (its creation, an answer) goes first.
@@ -392,6 +395,7 @@ export class PostgresRunStore implements RunStore {
     const next = RunRecordSchema.parse({
       ...current,
       status: 'cancelled',
+      cancelled_by: by,
       updated_at: new Date().toISOString(),
     });
     const { rowCount } = await this.#pool.query(
@@ -407,7 +411,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   /** Hear cancel requests for runs (a worker cancels those it executes). */
-  onCancelRequested(listener: (id: string) => void): void {
+  onCancelRequested(listener: (id: string, by: Identity | undefined) => void): void {
     this.#cancelListeners.add(listener);
   }
 
@@ -480,7 +484,10 @@ export class PostgresRunStore implements RunStore {
       this.#eventCounts.set(burst.runId, Math.max(this.#eventCounts.get(burst.runId) ?? 0, burst.last));
       this.#hubs.get(burst.runId)?.changed(burst.last, burst.first, burst.events);
     } else if (channel === CANCEL_CHANNEL) {
-      for (const listener of this.#cancelListeners) listener(payload);
+      const space = payload.indexOf(' ');
+      const id = space < 0 ? payload : payload.slice(0, space);
+      const by = space < 0 ? undefined : payload.slice(space + 1);
+      for (const listener of this.#cancelListeners) listener(id, by);
     }
   }
 

@@ -78,6 +78,20 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, stage, name)
   );
   `,
+  // The audit trail (docs/decisions/0510-the-audit-trail-is-a-hash-chain.md): each row's canonical line
+  // as hashed; rows are never updated or deleted, and appends take the table's lock to stay one chain.
+  `
+  CREATE TABLE attractor.audit_log (
+    seq bigint PRIMARY KEY,
+    hash text NOT NULL,
+    line text NOT NULL
+  );
+  `,
+  // Who asked for a run's cancel (decision 0410): the worker that hears it, or takes the run next,
+  // records them in the run's \`pipeline.cancelled\` event and its record.
+  `
+  ALTER TABLE attractor.runs ADD COLUMN cancel_requested_by text;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,3 +1,4 @@
+import type { Identity } from '../../shared/identity.js';
 import type { NodeStatus } from '../node-statuses.js';
 import type { RunRecord, StoredQuestion } from '../run-record.js';
 import type { RunEvents } from '../run-service.js';
@@ -18,11 +19,11 @@ export interface ServerSideRuns {
    */
   schedule(id: string, at?: Date): Promise<void>;
   /** Cancel a run a worker has taken: its worker hears it now, or the next one to take it (`cancelRequested`). */
-  requestCancel(id: string): Promise<void>;
+  requestCancel(id: string, by: Identity): Promise<void>;
   /** Answer a question as a compare-and-set among all servers (`PostgresRunStore.changeQuestions`). */
   changeQuestions(id: string, change: (questions: StoredQuestion[]) => StoredQuestion[]): Promise<void>;
   /** Cancel the run unless a worker has taken it (compare-and-set with `take`): false when one has. */
-  cancelUntaken(id: string): Promise<boolean>;
+  cancelUntaken(id: string, by: Identity): Promise<boolean>;
   eventHub(id: string): RunEvents;
   /** The run as the database has it now. */
   refresh(id: string): Promise<RunRecord | undefined>;
@@ -41,9 +42,10 @@ export interface ServerSideRuns {
 export interface WorkerSideRuns {
   schedule(id: string, at?: Date): Promise<void>;
   refresh(id: string): Promise<RunRecord | undefined>;
-  onCancelRequested(listener: (id: string) => void): void;
-  /** Whether a cancel of the run was asked for (perhaps while no worker was alive to hear it). */
-  cancelRequested(id: string): Promise<boolean>;
+  /** `by`: who asked (absent from an older server). */
+  onCancelRequested(listener: (id: string, by: Identity | undefined) => void): void;
+  /** A cancel of the run asked for (perhaps while no worker was alive to hear it), and by whom; else undefined. */
+  cancelRequested(id: string): Promise<{ by: Identity | undefined } | undefined>;
   /** Put the database's newest checkpoint of the run in `runDir`; false when it has none. */
   materialize(id: string, runDir: string): Promise<boolean>;
   /**
@@ -69,8 +71,8 @@ export function remoteRuns(store: PostgresRunStore, queue: RunQueue, leaseMs = D
   );
   return {
     schedule: (id, at) => queue.schedule(id, at),
-    requestCancel: (id) => store.requestCancel(id),
-    cancelUntaken: (id) => store.cancelUntaken(id),
+    requestCancel: (id, by) => store.requestCancel(id, by),
+    cancelUntaken: (id, by) => store.cancelUntaken(id, by),
     onCancelRequested: (listener) => store.onCancelRequested(listener),
     cancelRequested: (id) => store.cancelRequested(id),
     changeQuestions: (id, change) => store.changeQuestions(id, change),

@@ -1,9 +1,11 @@
 import { ServerResponse } from 'node:http';
 import type { Hono } from 'hono';
 import type { QuestionJson } from '../../shared/server-responses.js';
+import type { AuditRoute } from '../audit/audit-route.js';
 import { jsonBody } from '../json-body.js';
 import { pageRuns } from '../page-runs.js';
 import { readDotPath } from '../read-dot-path.js';
+import { identifyRequests } from '../request-identity.js';
 import type { RunService } from '../run-service.js';
 import { runView } from '../run-view.js';
 import type { ServerOptions } from '../server-options.js';
@@ -17,14 +19,23 @@ import {
   SubmitRequestSchema,
 } from '../submit-request.js';
 
-/** Runs: submit, list, status, events (SSE), questions and answers, cancel, resume, fork. */
-export function registerPipelineRoutes(app: Hono, manager: RunService, options: ServerOptions): void {
+/**
+ * Runs: submit, list, status, events (SSE), questions and answers, cancel, resume, fork. Each route that
+ * changes state is audited by `audited`, once its answer is known.
+ */
+export function registerPipelineRoutes(
+  app: Hono,
+  manager: RunService,
+  options: ServerOptions,
+  audited: AuditRoute,
+): void {
+  const identify = identifyRequests(options);
   const view = (id: string) => {
     const record = manager.get(id);
     return runView(record, manager.viewFacts(record));
   };
 
-  app.post('/pipelines', async (c) => {
+  app.post('/pipelines', audited('start'), async (c) => {
     const body = SubmitRequestSchema.parse(await jsonBody(c.req.raw));
     let source: string;
     let sourceFile = INLINE_SOURCE;
@@ -39,6 +50,7 @@ export function registerPipelineRoutes(app: Hono, manager: RunService, options: 
     const record = manager.submit({
       source,
       sourceFile,
+      startedBy: identify(c.req.raw),
       options: {
         dry_run: body.dry_run ?? false,
         auto_approve: body.auto_approve ?? false,
@@ -125,27 +137,27 @@ export function registerPipelineRoutes(app: Hono, manager: RunService, options: 
     );
   });
 
-  app.post('/pipelines/:id/questions/:qid/answer', async (c) => {
+  app.post('/pipelines/:id/questions/:qid/answer', audited('answer'), async (c) => {
     const { answer } = AnswerRequestSchema.parse(await jsonBody(c.req.raw));
-    await manager.answer(c.req.param('id'), c.req.param('qid'), answer);
+    await manager.answer(c.req.param('id'), c.req.param('qid'), answer, identify(c.req.raw));
     await manager.persisted(c.req.param('id'));
     return c.json({ id: c.req.param('qid'), status: 'answered' });
   });
 
-  app.post('/pipelines/:id/cancel', async (c) => {
+  app.post('/pipelines/:id/cancel', audited('cancel'), async (c) => {
     const id = c.req.param('id');
-    await manager.cancel(id);
+    await manager.cancel(id, identify(c.req.raw));
     return c.json({ id, status: manager.get(id).status });
   });
 
-  app.post('/pipelines/:id/fork', async (c) => {
+  app.post('/pipelines/:id/fork', audited('fork'), async (c) => {
     const body = ForkRequestSchema.parse(await jsonBody(c.req.raw));
-    const record = await manager.fork(c.req.param('id'), body.from_node, body.set ?? {});
+    const record = await manager.fork(c.req.param('id'), body.from_node, body.set ?? {}, identify(c.req.raw));
     return c.json({ id: record.id }, 201);
   });
 
-  app.post('/pipelines/:id/resume', async (c) => {
-    const record = await manager.resume(c.req.param('id'));
+  app.post('/pipelines/:id/resume', audited('resume'), async (c) => {
+    const record = await manager.resume(c.req.param('id'), identify(c.req.raw));
     return c.json(view(record.id), 202);
   });
 }

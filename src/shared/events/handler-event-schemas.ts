@@ -48,6 +48,8 @@ export const handlerEventSchemas = {
     text: z.string().optional(),
     refused: z.string().optional(),
     skipped: z.literal(true).optional(),
+    /** Who gave the answer (`shared/identity.ts`); `run` for one the run gave itself. */
+    answered_by: z.string().optional(),
   }),
   'interview.timeout': eventData({
     default_choice: z.string().nullable(),

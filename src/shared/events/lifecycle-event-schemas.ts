@@ -15,6 +15,9 @@ const runStart = {
   after_failure: z.object({ node: z.string(), reason: z.string() }).strict().optional(),
 };
 
+/** Who did it (`shared/identity.ts`): absent when the caller said nobody (a library run, an older log). */
+const by = z.string().optional();
+
 /** The routing rule that chose an edge, or for a jump to a node without an edge what named it. */
 export const routingStep = z.enum([
   'condition',
@@ -31,12 +34,16 @@ export const routingStep = z.enum([
 
 /** The run's own life: start and end, each node visit, routing, checkpoints (docs/guides/runs.md, "Events"). */
 export const lifecycleEventSchemas = {
-  'pipeline.start': eventData(runStart),
+  'pipeline.start': eventData({ ...runStart, started_by: by }),
   'pipeline.resume': eventData({
     ...runStart,
     resume_at: z.string(),
     /** A fork's first start: the run and node it was forked from. */
     forked_from: z.object({ run_id: z.string(), node: z.string() }).strict().optional(),
+    /** Who asked for this execution of the run. */
+    resumed_by: by,
+    /** A fork's first start: who made the fork. */
+    forked_by: by,
   }),
   'node.start': eventData({ attempt: z.number(), handler: z.string(), step: z.number() }),
   'node.complete': eventData({
@@ -85,7 +92,7 @@ export const lifecycleEventSchemas = {
     message: z.string().optional(),
     commit: treeCommit,
   }),
-  'pipeline.cancelled': eventData({ resume_at: z.string(), commit: treeCommit }),
+  'pipeline.cancelled': eventData({ resume_at: z.string(), commit: treeCommit, cancelled_by: by }),
   /** How a resume found the run's working tree (decision 0331). */
   'tree.resume': eventData({
     commit: z.string(),

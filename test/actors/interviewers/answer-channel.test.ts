@@ -79,7 +79,7 @@ describe('the answer channel', () => {
         answered_at: new Date().toISOString(),
       }),
     ).toBe(true);
-    await expect(asking).resolves.toEqual({ selected: choice.options[1] });
+    await expect(asking).resolves.toEqual({ selected: choice.options[1], answeredBy: 'test' });
     expect(inner.aborted).toBe(true);
     expect(readdirSync(questionsDir(runDir))).toEqual([]);
     expect(readAnswerFile(runDir, pending!.id)).toMatchObject({ choice: 'r', answered_by: 'test' });
@@ -100,7 +100,7 @@ describe('the answer channel', () => {
       answered_by: 'attach',
       answered_at: new Date().toISOString(),
     });
-    await expect(asking).resolves.toEqual({ selected: choice.options[0] });
+    await expect(asking).resolves.toEqual({ selected: choice.options[0], answeredBy: 'attach' });
     expect(isAnsweredElsewhere(inner.reason)).toBe(true);
     expect(told).toEqual(['gate A attach']);
   });
@@ -122,7 +122,7 @@ describe('the answer channel', () => {
     await waitFor(() => readPendingQuestions(runDir).length === 1);
     const id = readPendingQuestions(runDir)[0]!.id;
     asked({ selected: choice.options[1]! });
-    await expect(asking).resolves.toEqual({ selected: choice.options[1] });
+    await expect(asking).resolves.toEqual({ selected: choice.options[1], answeredBy: 'terminal' });
     expect(readAnswerFile(runDir, id)).toMatchObject({ choice: 'R', answered_by: 'terminal' });
     expect(writeAnswerFile(runDir, { id, choice: 'A', answered_at: new Date().toISOString() })).toBe(false);
   });
@@ -154,6 +154,7 @@ describe('the answer channel', () => {
     const inner = silent();
     await expect(withAnswerChannel(inner, () => runDir).ask(choice, signal())).resolves.toEqual({
       selected: choice.options[1],
+      answeredBy: 'attach',
     });
     // Not asked at all (a console would reject at once on the withdrawn signal and lose the race).
     expect(inner.asked).toEqual([]);
@@ -174,6 +175,8 @@ describe('the answer channel', () => {
     const inner: Interviewer = { ask: async () => ({ selected: choice.options[2]! }) };
     await expect(withAnswerChannel(inner, () => runDir).ask(choice, signal())).resolves.toEqual({
       selected: choice.options[2],
+      // The wrapped interviewer said nobody: the channel's default is recorded and returned.
+      answeredBy: 'run',
     });
     expect(readPendingQuestions(runDir)).toEqual([]);
   });

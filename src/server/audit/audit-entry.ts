@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/**
+ * What changed state: the run routes, and the hooks sign-in and token or role changes call. A new
+ * kind of state-changing request gets a name here, so the trail never records a free-form action.
+ */
+export const AuditActionSchema = z.enum([
+  'start',
+  'answer',
+  'cancel',
+  'resume',
+  'fork',
+  'token-create',
+  'token-revoke',
+  'role-change',
+  'sign-in',
+]);
+export type AuditAction = z.infer<typeof AuditActionSchema>;
+
+const Hex64 = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 in hex');
+
+/** One state-changing request, as the server tells the log: who asked what, and how it ended. */
+export const AuditEventSchema = z
+  .object({
+    /** A person, a token's name, `token` (the single `--token`) or `anonymous`: whoever identified it. */
+    who: z.string().min(1),
+    action: AuditActionSchema,
+    run_id: z.string().min(1).optional(),
+    /** The run a fork made. */
+    new_run_id: z.string().min(1).optional(),
+    question_id: z.string().min(1).optional(),
+    node: z.string().min(1).optional(),
+    /** What a token or role change was about (a token's name, a person or group). */
+    subject: z.string().min(1).optional(),
+    outcome: z.enum(['ok', 'refused']),
+    /** The HTTP status the request was answered with. */
+    status: z.number().int(),
+    /** The `error.code` of a refused request's answer. */
+    error_code: z.string().min(1).optional(),
+  })
+  .strict();
+export type AuditEvent = z.infer<typeof AuditEventSchema>;
+
+/** A line of the trail: the event, its place (`seq`, from 1), its time and its link in the chain. */
+export const AuditEntrySchema = AuditEventSchema.extend({
+  seq: z.number().int().positive(),
+  at: z.string().datetime(),
+  /** The `hash` of the entry before (64 zeros for the first). */
+  prev: Hex64,
+  /** SHA-256 of this entry's canonical line without `hash`, `prev` included. */
+  hash: Hex64,
+}).strict();
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
