@@ -8,6 +8,7 @@ import type { WorkingDirPolicy } from '../server/run-working-dir.js';
 import { AttractorError } from '../shared/errors.js';
 import type { Identity } from '../shared/identity.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
+import type { RunNotifier } from '../server/notify/run-notifier.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { stoppedEvent, type WorkerRunEvent } from './worker-run-event.js';
 
@@ -26,6 +27,8 @@ export interface WorkerRunsOptions {
   workingDirs?: WorkingDirPolicy;
   /** Where runs' traces go; absent: not traced. */
   telemetry?: Telemetry;
+  /** Who hears that a gate waits, was answered, or a run ended (`--notify`); absent: nobody. */
+  notifier?: RunNotifier;
   /** Push runs' snapshots to this git remote (`--git-remote`) rather than the store (decision 0331). */
   gitRemote?: string;
   /** Told when this worker takes a run, releases it at a gate, or the run stops here. */
@@ -68,6 +71,7 @@ export class WorkerRuns {
       ...(options.realRuns ? { realRuns: options.realRuns } : {}),
       ...(options.sandbox ? { sandbox: options.sandbox } : {}),
       ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+      ...(options.notifier ? { notifier: options.notifier } : {}),
       workingDirs: options.workingDirs ?? { roots: [], perRun: true, who: 'this worker' },
       releaseAtGates: true,
       snapshots: options.gitRemote ? { remote: options.gitRemote } : {},
