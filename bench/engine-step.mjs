@@ -156,7 +156,7 @@ for (const N of SIZES) {
     `N=${N}: floor with a stage folder + status.json per step ${(fs * 1000).toFixed(0)} µs/step, ratio ${(e / fs).toFixed(2)}x`,
   );
   // Informational: routing nodes leave checkpoint.json to the next wait; a node that does work starts
-  // behind an up-to-date one (decision 0055), so a chain of no-op work nodes shows that cost too.
+  // behind an up-to-date one (decision 0470), so a chain of no-op work nodes shows that cost too.
   console.log(
     `N=${N}: the same chain of no-op work nodes ${(w * 1000).toFixed(0)} µs/step, ratio ${(w / f).toFixed(2)}x the floor`,
   );

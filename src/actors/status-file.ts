@@ -65,7 +65,7 @@ export function writeStatusFile(path: string, outcome: Outcome, extra?: Record<s
 
 /**
  * A handler's `status.json`, on the thread pool while the event loop serves other runs: atomic, not
- * fsync'd, like every stage record (the checkpoint is the durable record: decision 0055).
+ * fsync'd, like every stage record (the checkpoint is the durable record: decision 0470).
  */
 export function writeStatusFileAsync(
   path: string,

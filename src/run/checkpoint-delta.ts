@@ -37,7 +37,7 @@ const LIST_FIELDS = ['completed_nodes', 'logs', 'failed_nodes'] as const;
 const RECORD_FIELDS = ['context', 'node_retries', 'node_outcomes', 'tree_commits', 'tree_skipped'] as const;
 
 /**
- * A journal line that holds only what changed since the line before it (decision 0055). `~` is
+ * A journal line that holds only what changed since the line before it (decision 0470). `~` is
  * the chain it belongs to and its place there: a chain is started by a full line whose `~` is the chain's
  * id, and each delta is one more than the line it applies to, so a reader never applies a delta to a line
  * of another writer or past a line it could not read.

@@ -1,9 +1,5 @@
 import { join } from 'node:path';
-import type { WriteLane } from '../shared/commit-queue.js';
-import { type LineFile, openLineFile } from '../shared/line-file.js';
-import { openQueuedLineFile, type QueuedLineFile } from '../shared/queued-line-file.js';
 import { readRunFile } from '../shared/read-run-file.js';
-import { removePresentFile } from '../shared/remove-file.js';
 import { applyCheckpointDelta, isCheckpointDelta } from './checkpoint-delta.js';
 
 /** The journal's name in a run directory: a running run's checkpoints, one JSON line each, newest last. */
@@ -13,62 +9,10 @@ export const JOURNAL_FILE = 'checkpoint-journal.jsonl';
 export const CHECKPOINT_HISTORY_FILE = 'checkpoint-history.jsonl';
 
 /**
- * Past this size the next durable `checkpoint.json` lets the journal start over (decision 0055).
- * Readers replay the whole journal (decision 0055): the bound is also what a read of a running run costs.
+ * Past this size the next durable `checkpoint.json` lets the journal start over (decision 0470).
+ * Readers replay the whole journal (decision 0470): the bound is also what a read of a running run costs.
  */
 export const JOURNAL_COMPACT_BYTES = 256 * 1024;
-
-/**
- * The append-only side of a run's checkpoints (decision 0055), a line file (`shared/line-file.ts`:
- * one write per line, a torn line left by a crash ended before the next, the folder fsync'd once when the
- * file is new). Appending one line and `fdatasync`ing it is what makes a step durable: it costs no new
- * file, no rename and no directory fsync, where an atomic `checkpoint.json` costs all three at every step.
- */
-export class CheckpointJournal {
-  readonly path: string;
-  readonly #lines: LineFile | QueuedLineFile;
-
-  /** With a `lane`, every access to the file is an operation of it, and a line is fdatasync'd with its batch. */
-  constructor(runDir: string, options: { durable: boolean; lane?: WriteLane }) {
-    this.path = join(runDir, JOURNAL_FILE);
-    this.#lines = options.lane
-      ? openQueuedLineFile(this.path, options.lane, options)
-      : openLineFile(this.path, options);
-  }
-
-  /** Bytes appended since the journal was opened or last started over. */
-  get size(): number {
-    return this.#lines.size;
-  }
-
-  /** Append one checkpoint (a JSON line ending in `\n`), durably when the run is durable. */
-  append(line: string): void {
-    this.#lines.append(line.endsWith('\n') ? line.slice(0, -1) : line);
-    this.#lines.syncNow();
-  }
-
-  /**
-   * Drop every line: only after a durable `checkpoint.json` holds the newest of them. Not fsync'd: lost
-   * in a power cut, the old lines come back, and their newest is that same checkpoint.
-   */
-  startOver(): void {
-    this.#lines.truncate();
-  }
-
-  /** Close and delete the journal: the run left a durable `checkpoint.json` holding its newest line. */
-  remove(): void {
-    if ('remove' in this.#lines) {
-      this.#lines.remove();
-      return;
-    }
-    this.close();
-    removePresentFile(this.path);
-  }
-
-  close(): void {
-    this.#lines.close();
-  }
-}
 
 /**
  * The newest checkpoint in a run's journal, as the JSON object a checkpoint file holds (not yet
@@ -85,7 +29,7 @@ export function newestJournalCheckpoint(runDir: string): Record<string, unknown>
 }
 
 /**
- * Fold a journal's lines into its newest checkpoint (decision 0055). A full line starts a chain
+ * Fold a journal's lines into its newest checkpoint (decision 0470). A full line starts a chain
  * (its `~` is the chain's id; a line without one, as older runs wrote, starts a chain no delta follows);
  * a delta applies when it names the current chain and is the line after the last one applied. A line
  * that does not parse (cut short by a crash) is never applied, so the deltas of its chain after it are

@@ -4,12 +4,11 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { ContextLogEntrySchema } from '../actors/pipeline-context.js';
 import { StageStatusSchema } from '../compiler/outcome.js';
-import { writeFileAtomic, writeFileAtomicAsync } from '../shared/atomic-write.js';
-import type { WriteLane } from '../shared/commit-queue.js';
+import { writeFileAtomicAsync } from '../shared/atomic-write.js';
 import { AttractorError } from '../shared/errors.js';
 import { openLineFile } from '../shared/line-file.js';
-import { openQueuedLineFile } from '../shared/queued-line-file.js';
 import { readRunFile } from '../shared/read-run-file.js';
+import type { WriteLane } from '../shared/write-lane.js';
 import {
   type CheckpointParts,
   chainStartText,
@@ -20,7 +19,6 @@ import {
 } from './checkpoint-delta.js';
 import {
   CHECKPOINT_HISTORY_FILE,
-  CheckpointJournal,
   JOURNAL_COMPACT_BYTES,
   JOURNAL_FILE,
   newestJournalCheckpoint,
@@ -67,16 +65,18 @@ export type Checkpoint = z.infer<typeof CheckpointSchema>;
 
 export interface CheckpointWriterOptions {
   runDir: string;
+  /**
+   * Where the writes go (decision 0470): each one an operation of this lane, run off the event loop in
+   * order; the lane decides whether they are fsync'd (a durable run's is).
+   */
+  lane: WriteLane;
   /** `--checkpoint-dir`: keep a timestamped history there too. */
   historyDir?: string;
-  durable?: boolean;
-  /** A `checkpoint.json` refresh that failed between steps (nothing else can report it there). */
-  onError?: (error: unknown) => void;
   /** The run directory was made just now: it holds no checkpoint.json to look for. */
   fresh?: boolean;
   /**
    * Runs before every `checkpoint.json` write, and throws to fail it: what the file must never be
-   * ahead of goes to disk here (the routing nodes' stage records, decision 0055).
+   * ahead of goes to disk here (the routing nodes' stage records, decision 0470).
    */
   beforeSnapshot?: () => void;
   /**
@@ -84,40 +84,34 @@ export interface CheckpointWriterOptions {
    * the run reached starts from. Same lines as the journal, never emptied, not fsync'd.
    */
   keepHistory?: boolean;
-  /**
-   * Where the writes go (decision 0055): each one an operation of this lane, run off the event loop in
-   * order; without one, each is made before `write` returns.
-   */
-  lane?: WriteLane;
 }
 
 /** A chain's id: unique enough that two writers on one journal (they should not be) never share one. */
 const newChainId = (): string => randomBytes(6).toString('base64url');
 
 /**
- * The run's checkpoints (decision 0055). Each one is appended to the journal first (durably:
- * the step is safe from there on); `checkpoint.json` follows when the engine flushes it (before a node
- * that does work starts) or as soon as the run waits for anything, and at once, durably, when the run
- * stops and when the journal has grown past its bound. Between routing nodes the newest checkpoint can be
- * in the journal only, which `readCheckpoint` takes over `checkpoint.json`. A journal line after the first
- * holds only what changed since the line before it (decision 0055): a step writes what it changed, not the run.
+ * The run's checkpoints (decision 0470). Each one is appended to the journal first (fdatasync'd with
+ * its lane's batch: the step is safe from there on); `checkpoint.json` follows when the engine flushes
+ * it (before a node that does work starts) or as soon as the run waits for anything, and at once,
+ * fsync'd, when the run stops and when the journal has grown past its bound. Between routing nodes the
+ * newest checkpoint can be in the journal only, which `readCheckpoint` takes over `checkpoint.json`. A
+ * journal line after the first holds only what changed since the line before it (decision 0470).
  */
 export function createCheckpointWriter(options: CheckpointWriterOptions) {
   const path = join(options.runDir, 'checkpoint.json');
-  const durable = options.durable ?? true;
-  if (options.historyDir) mkdirSync(options.historyDir, { recursive: true });
-  const { lane } = options;
-  const journal = new CheckpointJournal(options.runDir, { durable, ...(lane ? { lane } : {}) });
-  const historyPath = join(options.runDir, CHECKPOINT_HISTORY_FILE);
+  const { lane, historyDir } = options;
+  if (historyDir) mkdirSync(historyDir, { recursive: true });
+  const journal = openLineFile(join(options.runDir, JOURNAL_FILE), lane, { sync: true });
   const history = options.keepHistory
-    ? lane
-      ? openQueuedLineFile(historyPath, lane, { durable: false })
-      : openLineFile(historyPath, { durable: false })
+    ? openLineFile(join(options.runDir, CHECKPOINT_HISTORY_FILE), lane, { sync: false })
     : undefined;
-  const replace = (file: string, text: string, atomic: { durable: boolean; syncDirectory?: boolean }) => {
-    if (lane) lane.push(`writing the checkpoint ${file}`, () => writeFileAtomicAsync(file, text, atomic));
-    else writeFileAtomic(file, text, atomic);
-  };
+  // A durable snapshot fsyncs its content but not the folder: the journal, whose newest line is this
+  // same checkpoint, is emptied or deleted only after the rename, and a journalling file system commits
+  // the two in that order; whichever survives a power cut, a reader finds this checkpoint (decision 0470).
+  const replace = (file: string, text: string, sync: boolean) =>
+    lane.push(`writing the checkpoint ${file}`, (batch) =>
+      writeFileAtomicAsync(file, text, { durable: sync && batch.durable, syncDirectory: false }),
+    );
   let lastStamp = 0;
   let snapshotExists = options.fresh ? false : existsSync(path);
   // The journal's newest line, its chain and its place there; undefined when the next line must be full.
@@ -131,20 +125,12 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
     pending = undefined;
     if (refresh) clearImmediate(refresh);
     refresh = undefined;
-    // A durable snapshot fsyncs its content but not the folder: the journal, whose newest line is this
-    // same checkpoint, is emptied or deleted only after the rename, and a journalling file system commits
-    // the two in that order; whichever survives a power cut, a reader finds this checkpoint (decision 0055).
-    replace(path, text, { durable: sync, syncDirectory: false });
+    replace(path, text, sync);
     snapshotExists = true;
   };
-  const refreshSnapshot = (): void => {
-    refresh = undefined;
-    if (pending === undefined) return;
-    try {
-      writeSnapshot(checkpointText(pending.parts, pending.objectTexts), false);
-    } catch (error) {
-      options.onError?.(error);
-    }
+  const flush = (): void => {
+    if (pending !== undefined) writeSnapshot(checkpointText(pending.parts, pending.objectTexts), false);
+    else options.beforeSnapshot?.();
   };
   return {
     path,
@@ -166,40 +152,38 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
       const chain = delta && chained ? chained.chain : newChainId();
       // Until the line is appended whole, the next one must not count on it: it starts a chain of its own.
       chained = undefined;
-      const line = delta ? JSON.stringify(delta) : chainStartText(text(), chain);
+      const line = delta ? JSON.stringify(delta) : chainStartText(text(), chain).slice(0, -1);
       journal.append(line);
-      history?.append(line.endsWith('\n') ? line.slice(0, -1) : line);
+      history?.append(line);
       chained = { written, chain, index: delta ? index : 0 };
       if (!running) {
         // The run stops here: checkpoint.json alone is its record, as the run layout says.
-        writeSnapshot(text(), durable);
+        writeSnapshot(text(), true);
         journal.remove();
         chained = undefined;
       } else if (journal.size > JOURNAL_COMPACT_BYTES) {
-        writeSnapshot(text(), durable);
-        journal.startOver();
+        writeSnapshot(text(), true);
+        journal.truncate();
         // An emptied journal starts a new chain: its first line must hold the whole checkpoint.
         chained = undefined;
       } else if (!first) {
         pending = written;
-        refresh ??= setImmediate(refreshSnapshot);
+        // Between steps nothing else can report a failure: the lane stops the run with it.
+        refresh ??= setImmediate(flush);
       }
-      if (options.historyDir) {
+      if (historyDir) {
         // Same-millisecond checkpoints would collide: keep names unique and ordered.
         const stamp = Math.max(parts.header.timestamp, lastStamp + 1);
         lastStamp = stamp;
         // Resume can start from a history copy too: never leave one half-written.
-        replace(join(options.historyDir, `checkpoint_${stamp}.json`), text(), { durable: false });
+        replace(join(historyDir, `checkpoint_${stamp}.json`), text(), false);
       }
     },
     /** Bring checkpoint.json up to date now (before a node that does work starts, for instance). */
-    flush(): void {
-      if (pending !== undefined) writeSnapshot(checkpointText(pending.parts, pending.objectTexts), false);
-      else options.beforeSnapshot?.();
-    },
+    flush,
     /** The run is over (however it ended): bring checkpoint.json up to date and let the journal go. */
     close(): void {
-      this.flush();
+      flush();
       journal.close();
       history?.close();
     },
@@ -209,7 +193,7 @@ export function createCheckpointWriter(options: CheckpointWriterOptions) {
 /**
  * Read and validate a checkpoint file. For a run directory's `checkpoint.json`, the newest checkpoint in
  * the run's journal wins when there is one (a run that crashed, or is still running, docs/semantics.md
- * decision 0055) — unless `checkpoint.json` is further along, which only a journal whose chain broke can
+ * decision 0470) — unless `checkpoint.json` is further along, which only a journal whose chain broke can
  * leave behind.
  */
 export function readCheckpoint(path: string): Checkpoint {

@@ -1,13 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BranchCheckpointStore, fileBranchCheckpoints } from '../actors/parallel/branch-checkpoints.js';
-import { CommitFailure, WriteLane } from '../shared/commit-queue.js';
+import { type LineFile, openLineFile } from '../shared/line-file.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { removePresentFile } from '../shared/remove-file.js';
+import { CommitFailure, WriteLane } from '../shared/write-lane.js';
 import { createCheckpointWriter } from './checkpoint.js';
 import type { CheckpointParts } from './checkpoint-delta.js';
-import { type EventLog, openEventLog } from './event-log.js';
-import { type RunFiles, writeRunFiles } from './run-directory.js';
+import { writeRunFiles } from './run-directory.js';
 import { RunEventFeed } from './run-event-feed.js';
 import type { RunManifest } from './run-manifest.js';
 import { RunRecordError, type RunRecorder, recording } from './run-recorder.js';
@@ -31,77 +31,66 @@ export interface FileRunRecorderOptions {
 }
 
 /**
- * A run kept in its run directory: `events.jsonl`, the checkpoint journal behind `checkpoint.json`
- * (docs/decisions/0055-checkpoint-journal.md), one folder per node visit with its `status.json`, and,
- * for a new run, `pipeline.dot` and `manifest.json` (fsync'd on the thread pool while the engine starts,
- * in place before the first checkpoint: docs/decisions/0055-checkpoint-journal.md).
+ * A run kept in its run directory: `events.jsonl`, the checkpoint journal behind `checkpoint.json`, one
+ * folder per node visit with its `status.json`, the fan-outs' finished branches, and, for a new run,
+ * `pipeline.dot` and `manifest.json` (in place before the first checkpoint).
  *
- * Every write is an operation of the run's write lane (docs/decisions/0055-checkpoint-journal.md):
- * made on the thread pool, in the order the run made them, fsync'd in group commits with the other runs
- * of the process; the event loop never waits for the disk. `recorded()` is when they are all done.
+ * Every write is an operation of the run's one write lane (decision 0470): made on the thread pool, in
+ * the order the run made them, fsync'd (in a durable run) in group commits with the other runs of the
+ * process; the event loop never waits for the disk. `recorded()` is when they are all done.
  */
 export class FileRunRecorder implements RunRecorder {
   readonly stages: FileStageStore;
   /** Each parallel node's `branch-results.jsonl` in its stage folder. */
   readonly branches: BranchCheckpointStore;
-  readonly #runDir: string;
   readonly #eventsFile: string;
   readonly #fresh: boolean;
   readonly #lane: WriteLane;
   readonly #checkpoints: ReturnType<typeof createCheckpointWriter>;
-  readonly #log: EventLog;
+  readonly #log: LineFile;
   readonly #feed: RunEventFeed;
-  #runFiles: RunFiles | undefined;
   #restartsRecorded: number;
   // Once the run said it is over, its events reach readers only after every record is on disk.
   #publishing: Promise<void> | undefined;
 
   constructor(options: FileRunRecorderOptions) {
     const { runDir } = options;
-    this.#runDir = runDir;
     this.#fresh = options.fresh;
     this.#restartsRecorded = options.restarts ?? 0;
     this.#eventsFile = join(runDir, 'events.jsonl');
-    this.#lane = new WriteLane((failure) =>
-      options.onLateFailure(new RunRecordError(failure.what, failure.cause)),
-    );
+    this.#lane = new WriteLane({
+      durable: options.durable ?? true,
+      onFailure: (failure) => options.onLateFailure(new RunRecordError(failure.what, failure.cause)),
+    });
     // The run's routing nodes' records are made whenever checkpoint.json is written.
     this.stages = new FileStageStore(runDir, this.#lane);
-    const durable = options.durable ?? true;
-    this.branches = fileBranchCheckpoints({ durable });
-    this.#runFiles =
-      options.fresh && options.source !== undefined && options.manifest
-        ? writeRunFiles(runDir, options.source, options.manifest, { durable })
-        : undefined;
-    try {
-      // Before the event log: of the two, only this one can refuse to start (a --checkpoint-dir it cannot make).
-      this.#checkpoints = createCheckpointWriter({
-        runDir,
-        ...(options.checkpointDir ? { historyDir: options.checkpointDir } : {}),
-        durable,
-        fresh: options.fresh,
-        keepHistory: true,
-        lane: this.#lane,
-        beforeSnapshot: () => this.stages.flush(),
-      });
-      // Where this run's lines begin (a resume appends after the earlier runs'): `events()` replays from there.
-      const start = existsSync(this.#eventsFile) ? statSync(this.#eventsFile).size : 0;
-      this.#log = openEventLog(this.#eventsFile, undefined, this.#lane);
-      this.#feed = new RunEventFeed(this.#eventsFile, start, () => this.#lane.settled());
-    } catch (error) {
-      this.#runFiles?.abandon();
-      throw error;
-    }
+    this.branches = fileBranchCheckpoints(this.#lane);
+    // Before anything is queued: only this can refuse to start (a --checkpoint-dir it cannot make).
+    this.#checkpoints = createCheckpointWriter({
+      runDir,
+      lane: this.#lane,
+      ...(options.checkpointDir ? { historyDir: options.checkpointDir } : {}),
+      fresh: options.fresh,
+      keepHistory: true,
+      beforeSnapshot: () => this.stages.flush(),
+    });
+    if (options.fresh && options.source !== undefined && options.manifest)
+      writeRunFiles(this.#lane, runDir, options.source, options.manifest);
+    // Where this run's lines begin (a resume appends after the earlier runs'): `events()` replays from there.
+    const start = existsSync(this.#eventsFile) ? statSync(this.#eventsFile).size : 0;
+    // A burst of events (a step emits several in one transition) is one write, ordered before the
+    // checkpoint that follows them.
+    this.#log = openLineFile(this.#eventsFile, this.#lane, { sync: false });
+    this.#feed = new RunEventFeed(this.#eventsFile, start, () => this.#lane.settled());
   }
 
   event(event: PipelineEvent): void {
-    this.#log.append(event);
+    this.#log.append(JSON.stringify(event));
     if (this.#publishing) this.#publishing = this.#publishing.then(() => this.#feed.publish(event));
     else this.#feed.publish(event);
   }
 
   checkpoint(parts: CheckpointParts): void {
-    this.#settleRunFiles();
     // A restart forgets the completed nodes: the records of those still waiting must be on disk first.
     if (parts.header.restarts !== this.#restartsRecorded) {
       this.stages.flush();
@@ -130,8 +119,6 @@ export class FileRunRecorder implements RunRecorder {
   }
 
   async close(): Promise<void> {
-    // Settled by the first checkpoint already, unless the run ended before writing any.
-    this.#settleRunFiles();
     this.#checkpoints.close();
     this.#log.close();
     try {
@@ -148,19 +135,9 @@ export class FileRunRecorder implements RunRecorder {
     // Queued this turn and never run: the events of a run that did not start must not appear later.
     this.#lane.discard();
     this.#feed.end();
-    this.#runFiles?.abandon();
-    // A new run's log is its own: gone with it, so the folder can take the next run.
+    // A new run's log is its own: gone with it, so the folder can take the next run. (Its pipeline copy
+    // and manifest were queued this turn: discarded unwritten.)
     if (this.#fresh) removePresentFile(this.#eventsFile);
-  }
-
-  /** Both files in place before the first checkpoint (queued ahead of it); a failure stops the lane there. */
-  #settleRunFiles(): void {
-    const files = this.#runFiles;
-    if (!files) return;
-    this.#runFiles = undefined;
-    this.#lane.push(`writing ${join(this.#runDir, 'manifest.json')} and pipeline.dot`, () =>
-      files.settleAsync(),
-    );
   }
 }
 

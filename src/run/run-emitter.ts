@@ -37,7 +37,7 @@ export interface RunEmitterOptions {
  * The run's one emitter: the machine's events and its handlers' (branches' and child pipelines' are
  * tagged, and are not the run's own steps) are enriched (durations, usage, time), written to the event
  * log, and handed to `onEvent`; a node that does work starts with checkpoint.json naming it, and the
- * run's end is heard once every record is on disk (docs/decisions/0055-checkpoint-journal.md).
+ * run's end is heard once every record is on disk (docs/decisions/0470-a-runs-records-go-through-one-write-lane.md).
  */
 export function createRunEmitter(run: RunEmitterOptions): RunEmitter {
   const { recorder, failure, onEvent } = run;

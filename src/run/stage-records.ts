@@ -10,8 +10,8 @@ import type { PipelineMachineInput } from '../machines/machine-context.js';
 import { stageDirFor } from '../machines/stage-dir.js';
 import type { StageStore, StageVisit } from '../machines/stage-store.js';
 import { writeFileAtomic, writeFileAtomicAsync } from '../shared/atomic-write.js';
-import type { WriteLane } from '../shared/commit-queue.js';
 import { removeFile, removeFileAsync } from '../shared/remove-file.js';
+import type { WriteLane } from '../shared/write-lane.js';
 
 const statusText = (outcome: Outcome): string => `${JSON.stringify(outcomeToStatusFile(outcome), null, 2)}\n`;
 
@@ -26,9 +26,9 @@ export function writeStageStatus(stageDir: string, outcome: Outcome): void {
  *
  * The run's own routing nodes (built-in start, exit and conditional handlers, which write nothing in
  * their folder) are the exception: their folders and files are made together, whenever the run's
- * `checkpoint.json` is written (`flush()`, docs/decisions/0055-checkpoint-journal.md),
- * rather than one per step, whose journal fdatasync would commit each folder on its own. Parallel
- * branches and child pipelines (other directories) write theirs at once.
+ * `checkpoint.json` is written (`flush()`, decision 0470), rather than one per step, whose journal
+ * fdatasync would commit each folder on its own. Parallel branches and child pipelines (other
+ * directories) write theirs at once.
  */
 export class FileStageStore implements StageStore {
   // Stage folder → the outcome its status.json gets at the next flush. A node visited again before it
@@ -39,7 +39,7 @@ export class FileStageStore implements StageStore {
 
   /**
    * `runDir`: the run whose routing nodes' records wait for its checkpoint; none: nothing waits. With a
-   * `lane`, that run's records are operations of it (decision 0055), in order with its checkpoints.
+   * `lane`, that run's records are operations of it (decision 0470), in order with its checkpoints.
    */
   constructor(
     readonly runDir?: string,
@@ -140,9 +140,9 @@ async function present(path: string): Promise<boolean> {
 
 /**
  * After a crash, the routing nodes completed since the run's last `checkpoint.json` may have no record,
- * or an earlier visit's (docs/decisions/0055-checkpoint-journal.md): a resume writes those from the checkpoint before the run goes on. The
- * checkpoint keeps a node's status only (success unless it says otherwise), so a record whose status
- * differs from it is replaced, and the notes say where the new one came from.
+ * or an earlier visit's (decision 0470): a resume writes those from the checkpoint before the run goes
+ * on. The checkpoint keeps a node's status only (success unless it says otherwise), so a record whose
+ * status differs from it is replaced, and the notes say where the new one came from.
  */
 export function restoreStageRecords(
   runDir: string,

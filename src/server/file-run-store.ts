@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomicAsync } from '../shared/atomic-write.js';
-import { WriteLane } from '../shared/commit-queue.js';
 import { AttractorError } from '../shared/errors.js';
+import { WriteLane } from '../shared/write-lane.js';
 import { pageRuns } from './page-runs.js';
 import { type RunRecord, RunRecordSchema, type StoredQuestion, StoredQuestionSchema } from './run-record.js';
 import type { ListRunsQuery, RunPage, RunStore } from './run-store.js';
@@ -14,7 +14,7 @@ import type { ListRunsQuery, RunPage, RunStore } from './run-store.js';
  * never half of one; records are loaded once at start and kept in memory for listing.
  *
  * The files are written behind, off the event loop (docs/decisions/0002-run-store-is-plain-files.md):
- * each run's writes are a write lane of the commit queue, a file rewritten before its turn came is
+ * each run's writes are a write lane (`shared/write-lane.ts`), a file rewritten before its turn came is
  * written once with its newest content, and `flush()` resolves once everything said so far is on disk
  * (the API answers a submission only then). Memory is what readers see meanwhile.
  */

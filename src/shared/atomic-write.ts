@@ -99,15 +99,42 @@ export async function writeFileAtomicAsync(
   data: string | Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
+  await writeFilesAtomicAsync([{ path, data }], options);
+}
+
+/**
+ * Several files written as `writeFileAtomicAsync` writes one, their temp files written and fsync'd side
+ * by side, then renamed in the order given: a crash leaves a file only if every file before it is in
+ * place. A failure leaves no temp file; the files before the one that failed stay placed.
+ */
+export async function writeFilesAtomicAsync(
+  files: readonly { path: string; data: string | Uint8Array }[],
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   const durable = options.durable ?? true;
-  const dir = dirname(path);
+  const temps = await Promise.allSettled(files.map((file) => writeTempAsync(file.path, file.data, durable)));
+  const written = temps.flatMap((temp) => (temp.status === 'fulfilled' ? [temp.value] : []));
+  const failed = temps.find((temp) => temp.status === 'rejected');
+  try {
+    if (failed) throw failed.reason;
+    for (const [i, file] of files.entries()) await renameAsync(written[i] ?? '', file.path);
+  } catch (error) {
+    await Promise.all(written.map((tmp) => rmAsync(tmp, { force: true }).catch(() => {})));
+    throw error;
+  }
+  const folders = new Set(files.map((file) => dirname(file.path)));
+  if (durable && (options.syncDirectory ?? true)) await Promise.all([...folders].map(syncFolderAsync));
+}
+
+/** `data` in a new temp file beside `path` (its folder made when missing), fsync'd when `durable`. */
+async function writeTempAsync(path: string, data: string | Uint8Array, durable: boolean): Promise<string> {
   const tmp = tempPathFor(path);
   let fd: number;
   try {
     fd = await openAsync(tmp, 'w');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    await mkdirAsync(dir, { recursive: true });
+    await mkdirAsync(dirname(path), { recursive: true });
     fd = await openAsync(tmp, 'w');
   }
   try {
@@ -117,12 +144,11 @@ export async function writeFileAtomicAsync(
     } finally {
       await closeAsync(fd);
     }
-    await renameAsync(tmp, path);
   } catch (error) {
     await rmAsync(tmp, { force: true }).catch(() => {});
     throw error;
   }
-  if (durable && (options.syncDirectory ?? true)) await syncFolderAsync(dir);
+  return tmp;
 }
 
 /** fsync a folder (a rename or a new name in it survives a power loss), on the thread pool. */

@@ -1,165 +1,124 @@
-import {
-  closeSync,
-  fdatasyncSync,
-  fstatSync,
-  fsync,
-  fsyncSync,
-  ftruncateSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  writeSync,
-} from 'node:fs';
+import { close, fstat, ftruncate, open, read, write } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
+import { syncFolderAsync, writeWholeAsync } from './atomic-write.js';
+import type { CommitBatch, WriteLane } from './write-lane.js';
 
-const fsyncAsync = promisify(fsync);
+const openAsync = promisify(open);
+const closeAsync = promisify(close);
+const fstatAsync = promisify(fstat);
+const readAsync = promisify(read);
+const writeAsync = promisify(write);
+const ftruncateAsync = promisify(ftruncate);
 
+/** A file of records, one per line, whose every disk access is an operation of a write lane. */
 export interface LineFile {
-  /** Open (and create) the file now rather than at the first append. */
+  /** Open (and create) the file with the lane's next batch rather than at the first append. */
   open(): void;
-  /** Append one line (no newline in it) with a single write. */
+  /** Append one line (no newline in it). */
   append(line: string): void;
-  /**
-   * Resolves once every line appended so far is on disk: with `durable`, an fsync on the thread pool,
-   * one for all the lines appended while the previous one ran (a group commit); else at once.
-   */
-  synced(): Promise<void>;
-  /** With `durable`, put every line appended so far on disk before returning (fdatasync). */
-  syncNow(): void;
   /** Bytes appended since the file was opened or emptied. */
   readonly size: number;
   /** Drop every line (not fsync'd: the caller decides what a lost truncation means). */
   truncate(): void;
-  /** Close the file (after the fsyncs under way). */
+  /** Close the file after its last line. */
   close(): void;
+  /** Close and delete the file after its last line. */
+  remove(): void;
 }
 
 /**
- * A file of records, one per line, each appended with one `write` — a record is on disk whole or, if the
- * process died in the middle of it, as a torn last line that readers skip (a line that does not parse).
- * Opened on the first append (its folder made if missing); a torn line an earlier process left is ended
- * first, so the next record is a line of its own. With `durable`, `synced()` fsyncs the records, and the
- * folder is fsync'd once when the file is new, so a record survives a power loss as a checkpoint does.
+ * A line file on `lane` (`shared/write-lane.ts`): one `write` per line, or per group of lines appended
+ * back to back, made in the lane's batch, so a record is on disk whole or, after a crash in the middle
+ * of it, as a torn last line that readers skip. Opened (its folder made if missing) by the first
+ * operation; a torn line an earlier process left is ended first, so the next record is a line of its
+ * own. With `sync`, a durable lane fdatasyncs the file once at the end of each batch that wrote to it,
+ * and fsyncs the folder when the file is new, so a record survives a power cut as a checkpoint does;
+ * the lane's `settled()` says when.
  */
-export function openLineFile(path: string, options: { durable?: boolean } = {}): LineFile {
-  const durable = options.durable ?? true;
+export function openLineFile(path: string, lane: WriteLane, options: { sync: boolean }): LineFile {
+  const what = `writing ${path}`;
   let fd: number | undefined;
-  const open = (): number => {
-    let opened: number;
+  let opened = false;
+  let size = 0;
+  // Lines not yet taken by their write, and the lane's count when they were queued: lines join the
+  // group only while nothing else was queued on the lane after it (order across files is kept).
+  let group: { text: string; at: number } | undefined;
+  const ensureOpen = async (batch: CommitBatch): Promise<number> => {
+    if (fd !== undefined) return fd;
+    let handle: number;
     try {
-      opened = openSync(path, 'a+');
+      handle = await openAsync(path, 'a+');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      mkdirSync(dirname(path), { recursive: true });
-      opened = openSync(path, 'a+');
+      await mkdir(dirname(path), { recursive: true });
+      handle = await openAsync(path, 'a+');
     }
-    if (endTornLine(opened) === 0 && durable) syncFolder(dirname(path));
-    return opened;
+    fd = handle;
+    const { size: before } = await fstatAsync(handle);
+    if (before > 0) {
+      const last = Buffer.alloc(1);
+      await readAsync(handle, last, 0, 1, before - 1);
+      if (last[0] !== 0x0a) await writeAsync(handle, '\n');
+    } else if (options.sync && batch.durable) await syncFolderAsync(dirname(path));
+    return handle;
   };
-  // Lines written since the running fsync began; the fsync running; the one queued behind it.
-  let dirty = false;
-  let running: Promise<void> | undefined;
-  let queued: Promise<void> | undefined;
-  const startSync = (target: number): Promise<void> => {
-    dirty = false;
-    const sync: Promise<void> = fsyncAsync(target).finally(() => {
-      if (running === sync) running = undefined;
-    });
-    running = sync;
-    return sync;
+  const closeNow = async (batch: CommitBatch): Promise<void> => {
+    const handle = fd;
+    if (handle === undefined) return;
+    fd = undefined;
+    await batch.syncNow(handle);
+    await closeAsync(handle);
   };
-  let size = 0;
   return {
     open(): void {
-      fd ??= open();
+      if (opened) return;
+      opened = true;
+      lane.push(what, async (batch) => {
+        await ensureOpen(batch);
+      });
     },
     append(line: string): void {
-      fd ??= open();
-      size += writeWhole(fd, `${line}\n`);
-      if (durable) dirty = true;
-    },
-    syncNow(): void {
-      if (!dirty || fd === undefined) return;
-      dirty = false;
-      fdatasyncSync(fd);
+      opened = true;
+      const text = `${line}\n`;
+      size += Buffer.byteLength(text);
+      if (group && group.at === lane.pushedCount) {
+        group.text += text;
+        return;
+      }
+      const mine = { text, at: 0 };
+      lane.push(what, async (batch) => {
+        if (group === mine) group = undefined;
+        const handle = await ensureOpen(batch);
+        await writeWholeAsync(handle, Buffer.from(mine.text));
+        if (options.sync) batch.syncAtEnd(handle);
+      });
+      mine.at = lane.pushedCount;
+      group = mine;
     },
     get size(): number {
       return size;
     },
     truncate(): void {
-      if (fd !== undefined) ftruncateSync(fd, 0);
       size = 0;
-    },
-    synced(): Promise<void> {
-      const target = fd;
-      if (!dirty || target === undefined) return running ?? Promise.resolve();
-      if (!running) return startSync(target);
-      queued ??= running
-        .catch(() => {})
-        .then(() => {
-          queued = undefined;
-          return startSync(target);
-        });
-      return queued;
+      group = undefined;
+      lane.push(what, async () => {
+        if (fd !== undefined) await ftruncateAsync(fd, 0);
+      });
     },
     close(): void {
-      const target = fd;
-      if (target === undefined) return;
-      fd = undefined;
-      const pending = queued ?? running;
-      // An fsync under way still needs the descriptor: close it after.
-      if (pending)
-        void pending
-          .catch(() => {})
-          .then(() => {
-            try {
-              closeSync(target);
-            } catch {
-              // nothing is left to lose: every line was written, and their fsync has answered
-            }
-          });
-      else closeSync(target);
+      group = undefined;
+      lane.push(what, closeNow);
+    },
+    remove(): void {
+      group = undefined;
+      lane.push(`removing ${path}`, async (batch) => {
+        await closeNow(batch);
+        await rm(path, { force: true });
+      });
     },
   };
-}
-
-/**
- * Write all of `text`: a write can stop short (a signal, a disk filling up), and the rest of the line must
- * follow it, or the next line would be glued to a fragment. Returns the bytes written.
- */
-export function writeWhole(
-  fd: number,
-  text: string,
-  write: (fd: number, buffer: Buffer, offset: number) => number = writeSync,
-): number {
-  const buffer = Buffer.from(text);
-  for (let done = 0; done < buffer.length; ) done += write(fd, buffer, done);
-  return buffer.length;
-}
-
-/**
- * A process killed in the middle of a write can leave a last line without its newline: end it, so the next
- * record is a line of its own, not glued to the fragment. `fd` is open for reading and appending (`a+`);
- * returns the file's size before.
- */
-export function endTornLine(fd: number): number {
-  const { size } = fstatSync(fd);
-  if (size > 0) {
-    const last = Buffer.alloc(1);
-    readSync(fd, last, 0, 1, size - 1);
-    if (last[0] !== 0x0a) writeSync(fd, '\n');
-  }
-  return size;
-}
-
-function syncFolder(dir: string): void {
-  const dfd = openSync(dir, 'r');
-  try {
-    fsyncSync(dfd);
-  } finally {
-    closeSync(dfd);
-  }
 }
 
 /** The records of a line file, in order; a line that is not one (a torn last line) is left out. */

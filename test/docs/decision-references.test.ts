@@ -58,11 +58,11 @@ const numbers = new Set(records.map((name) => name.slice(0, 4)));
 
 describe('citedRecords', () => {
   it.each([
-    ['a path', 'see docs/decisions/0055-checkpoint-journal.md.', [['0055', '0055-checkpoint-journal.md']]],
+    ['a path', 'see docs/decisions/0470-one-write-lane.md.', [['0470', '0470-one-write-lane.md']]],
     ['a number-only path', '(docs/decisions/0024)', [['0024', undefined]]],
     ['a link between records', '([0011](0011-child.md))', [['0011', '0011-child.md']]],
     ['prose', 'as decision 0221 says', [['0221', undefined]]],
-    ['a list in prose', 'decisions 0055, 0010 and 0002', [['0055'], ['0010'], ['0002']]],
+    ['a list in prose', 'decisions 0470, 0010 and 0002', [['0470'], ['0010'], ['0002']]],
     ['a price is no citation', 'cost $0.0412, 10 decisions', []],
   ])('finds %s', (_name, text, expected) => {
     const got = citedRecords(text).map((c) => (c.file === undefined ? [c.number] : [c.number, c.file]));

@@ -1,26 +1,15 @@
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 
-// Records how each durable file is opened (branch results, the manifest), passing every call through.
+// Records whether each file is written to be fsync'd (branch results, the manifest), passing every call through.
 const opened = vi.hoisted(() => [] as Array<{ file: string; durable: boolean | undefined }>);
 vi.mock('../../src/shared/atomic-write.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/shared/atomic-write.js')>();
   return {
     ...real,
-    writeFileAtomic: (file: string, data: string, options?: { durable?: boolean }) => {
-      opened.push({ file, durable: options?.durable });
-      return real.writeFileAtomic(file, data, options);
-    },
-  };
-});
-// A durable run's manifest is fsync'd on the thread pool (decision 0055).
-vi.mock('../../src/shared/deferred-atomic-write.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/shared/deferred-atomic-write.js')>();
-  return {
-    ...real,
-    deferredAtomicWrite: (file: string, data: string) => {
-      opened.push({ file, durable: true });
-      return real.deferredAtomicWrite(file, data);
+    writeFilesAtomicAsync: (files: { path: string; data: string }[], options?: { durable?: boolean }) => {
+      for (const file of files) opened.push({ file: file.path, durable: options?.durable });
+      return real.writeFilesAtomicAsync(files, options);
     },
   };
 });
@@ -28,20 +17,18 @@ vi.mock('../../src/shared/line-file.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/shared/line-file.js')>();
   return {
     ...real,
-    openLineFile: (file: string, options?: { durable?: boolean }) => {
-      const lines = real.openLineFile(file, options);
+    openLineFile: (
+      file: string,
+      lane: import('../../src/shared/write-lane.js').WriteLane,
+      options: { sync: boolean },
+    ) => {
+      const lines = real.openLineFile(file, lane, options);
       return {
+        ...lines,
         append: (line: string) => {
-          opened.push({ file, durable: options?.durable });
+          opened.push({ file, durable: lane.durable && options.sync });
           lines.append(line);
         },
-        synced: () => lines.synced(),
-        syncNow: () => lines.syncNow(),
-        get size() {
-          return lines.size;
-        },
-        truncate: () => lines.truncate(),
-        close: () => lines.close(),
       };
     },
   };

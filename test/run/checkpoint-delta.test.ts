@@ -12,6 +12,7 @@ import {
   writtenCheckpoint,
 } from '../../src/run/checkpoint-delta.js';
 import { JOURNAL_FILE, newestJournalCheckpoint } from '../../src/run/checkpoint-journal.js';
+import { WriteLane } from '../../src/shared/write-lane.js';
 import { tempDir } from '../helpers/run-helpers.js';
 
 const start: CheckpointParts = {
@@ -103,17 +104,19 @@ const changes: fc.Arbitrary<Change>[] = [
 ];
 
 describe('checkpoint deltas', () => {
-  it("the journal the writer appends folds, at every step of any run, to that step's checkpoint", () => {
-    fc.assert(
-      fc.property(fc.array(fc.oneof(...changes), { maxLength: 30 }), (run) => {
+  it("the journal the writer appends folds, at every step of any run, to that step's checkpoint", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.oneof(...changes), { maxLength: 30 }), async (run) => {
         const dir = tempDir();
-        const writer = createCheckpointWriter({ runDir: dir, durable: false });
+        const lane = new WriteLane({ durable: false });
+        const writer = createCheckpointWriter({ runDir: dir, lane });
         let parts = start;
         for (const change of [(p: CheckpointParts) => p, ...run]) {
           parts = change(parts);
           // The checkpoint as it is now: later steps may change its objects in place.
           const expected = JSON.parse(checkpointText(parts));
           writer.write(parts);
+          await lane.settled();
           // As readCheckpoint reads (a stopped run's is checkpoint.json alone), without its zod schema,
           // which would drop a context key named __proto__.
           const read =
@@ -121,14 +124,16 @@ describe('checkpoint deltas', () => {
           expect(read).toEqual(expected);
         }
         writer.close();
+        await lane.settled();
       }),
       { numRuns: 150 },
     );
   });
 
-  it('after the first line, a step appends only what it changed', () => {
+  it('after the first line, a step appends only what it changed', async () => {
     const dir = tempDir();
-    const writer = createCheckpointWriter({ runDir: dir, durable: false });
+    const lane = new WriteLane({ durable: false });
+    const writer = createCheckpointWriter({ runDir: dir, lane });
     let parts = start;
     for (let i = 0; i < 50; i++) {
       parts = {
@@ -142,10 +147,12 @@ describe('checkpoint deltas', () => {
       };
       writer.write(parts);
     }
+    await lane.settled();
     const lines = readFileSync(join(dir, JOURNAL_FILE), 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(50);
     expect(lines.slice(1).every((line) => line.length < 200)).toBe(true);
     writer.close();
+    await lane.settled();
   });
 
   it('a step says only what it changed: appended names, changed keys, the new count', () => {

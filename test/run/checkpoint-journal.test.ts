@@ -1,18 +1,16 @@
-import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Checkpoint, createCheckpointWriter, readCheckpoint } from '../../src/run/checkpoint.js';
 import type { CheckpointParts } from '../../src/run/checkpoint-delta.js';
 import {
-  CheckpointJournal,
   foldJournal,
   JOURNAL_COMPACT_BYTES,
   JOURNAL_FILE,
   newestJournalCheckpoint,
 } from '../../src/run/checkpoint-journal.js';
+import { WriteLane } from '../../src/shared/write-lane.js';
 import { tempDir } from '../helpers/run-helpers.js';
-
-const line = (n: number) => `${JSON.stringify({ n })}\n`;
 
 const checkpoint = (
   steps: number,
@@ -42,162 +40,167 @@ const snapshot = (dir: string) =>
   JSON.parse(readFileSync(join(dir, 'checkpoint.json'), 'utf8')) as Checkpoint;
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('CheckpointJournal', () => {
-  it('appends lines; the newest complete one is read back, a line cut short by a crash is skipped', () => {
-    const dir = tempDir();
-    expect(newestJournalCheckpoint(dir)).toBeUndefined();
-    const journal = new CheckpointJournal(dir, { durable: true });
-    journal.append(line(1));
-    journal.append(line(2));
-    expect(newestJournalCheckpoint(dir)).toEqual({ n: 2 });
-    journal.close();
-    appendFileSync(join(dir, JOURNAL_FILE), '{"n":3,"cut');
-    expect(newestJournalCheckpoint(dir)).toEqual({ n: 2 });
+/** A writer on a lane of its own, and what waits for everything it queued to be written. */
+function writerIn(dir: string, options: { durable?: boolean; beforeSnapshot?: () => void } = {}) {
+  const lane = new WriteLane({ durable: options.durable ?? false });
+  const writer = createCheckpointWriter({
+    runDir: dir,
+    lane,
+    ...(options.beforeSnapshot ? { beforeSnapshot: options.beforeSnapshot } : {}),
   });
-
-  it('ends a torn last line before appending, so the next line is not glued to it', () => {
-    const dir = tempDir();
-    writeFileSync(join(dir, JOURNAL_FILE), `${line(1)}{"n":2,"cut`);
-    const journal = new CheckpointJournal(dir, { durable: false });
-    journal.append(line(3));
-    journal.close();
-    expect(newestJournalCheckpoint(dir)).toEqual({ n: 3 });
-    expect(readFileSync(join(dir, JOURNAL_FILE), 'utf8')).toBe(`${line(1)}{"n":2,"cut\n${line(3)}`);
-  });
-
-  it('starts over empty, counting its size from there, and is deleted by remove', () => {
-    const dir = tempDir();
-    const journal = new CheckpointJournal(dir, { durable: false });
-    journal.append(line(1));
-    expect(journal.size).toBe(line(1).length);
-    journal.startOver();
-    expect(journal.size).toBe(0);
-    expect(statSync(journal.path).size).toBe(0);
-    expect(newestJournalCheckpoint(dir)).toBeUndefined();
-    journal.append(line(2));
-    expect(newestJournalCheckpoint(dir)).toEqual({ n: 2 });
-    journal.remove();
-    expect(existsSync(journal.path)).toBe(false);
-  });
-});
+  return { writer, written: () => lane.settled() };
+}
 
 describe('the checkpoint writer with its journal', () => {
-  it('writes checkpoint.json at the first step, then when the run next waits; reads see the newest at once', async () => {
+  it('appends to the journal; the newest complete line is read back, a line cut short by a crash is skipped', async () => {
     const dir = tempDir();
-    const writer = createCheckpointWriter({ runDir: dir });
+    expect(newestJournalCheckpoint(dir)).toBeUndefined();
+    const { writer, written } = writerIn(dir, { durable: true });
     writer.write(checkpoint(1));
-    expect(snapshot(dir).steps).toBe(1);
+    writer.write(checkpoint(2));
+    await written();
+    expect(newestJournalCheckpoint(dir)).toMatchObject({ steps: 2 });
+    appendFileSync(join(dir, JOURNAL_FILE), '{"~":["x",1],"cut');
+    expect(newestJournalCheckpoint(dir)).toMatchObject({ steps: 2 });
+    writer.close();
+    await written();
+  });
+
+  it('writes checkpoint.json at the first step, then when the run next waits; the journal has every step', async () => {
+    const dir = tempDir();
+    const { writer, written } = writerIn(dir, { durable: true });
+    writer.write(checkpoint(1));
     writer.write(checkpoint(2));
     writer.write(checkpoint(3, 'running', { k: 1 }));
+    await written();
     // checkpoint.json lags within a burst of instant steps; the journal has every step, durably.
     expect(snapshot(dir).steps).toBe(1);
     expect(readCheckpoint(join(dir, 'checkpoint.json'))).toMatchObject({ steps: 3, context: { k: 1 } });
     await nextTurn();
+    await written();
     expect(snapshot(dir)).toMatchObject({ steps: 3, context: { k: 1 } });
     writer.close();
+    await written();
     // A run that stopped without a final checkpoint (a crash would too) keeps its journal.
     expect(existsSync(join(dir, JOURNAL_FILE))).toBe(true);
   });
 
-  it('a final checkpoint goes to checkpoint.json at once and the journal is deleted', () => {
+  it('a final checkpoint goes to checkpoint.json with the same batch, and the journal is deleted', async () => {
     for (const status of ['completed', 'failed', 'paused', 'cancelled'] as const) {
       const dir = tempDir();
-      const writer = createCheckpointWriter({ runDir: dir });
+      const { writer, written } = writerIn(dir, { durable: true });
       writer.write(checkpoint(1));
       writer.write(checkpoint(2));
       writer.write(checkpoint(3, status));
+      await written();
       expect(snapshot(dir)).toMatchObject({ steps: 3, status });
       expect(existsSync(join(dir, JOURNAL_FILE))).toBe(false);
       writer.close();
+      await written();
       expect(snapshot(dir).steps).toBe(3);
     }
   });
 
-  it('close brings checkpoint.json up to date when a step is still pending', () => {
+  it('close brings checkpoint.json up to date when a step is still pending', async () => {
     const dir = tempDir();
-    const writer = createCheckpointWriter({ runDir: dir, durable: false });
+    const { writer, written } = writerIn(dir);
     writer.write(checkpoint(1));
     writer.write(checkpoint(2));
     writer.close();
+    await written();
     expect(snapshot(dir).steps).toBe(2);
   });
 
   it('calls beforeSnapshot before each checkpoint.json write, whatever makes it, and on every flush', async () => {
     const dir = tempDir();
-    // The steps checkpoint.json holds when the hook runs: it must not hold the checkpoint being written.
+    // The step of the newest write() returned when the hook runs (the first runs inside the first write).
     const seen: (number | undefined)[] = [];
-    const writer = createCheckpointWriter({
-      runDir: dir,
-      durable: false,
-      beforeSnapshot: () =>
-        seen.push(existsSync(join(dir, 'checkpoint.json')) ? snapshot(dir).steps : undefined),
-    });
+    let queued: number | undefined;
+    const { writer, written } = writerIn(dir, { beforeSnapshot: () => seen.push(queued) });
+    const write = (parts: CheckpointParts) => {
+      writer.write(parts);
+      queued = parts.header.steps;
+    };
     const half = () => ({ text: 'x'.repeat(JOURNAL_COMPACT_BYTES / 2) });
-    writer.write(checkpoint(1)); // the first step
-    writer.write(checkpoint(2));
+    write(checkpoint(1)); // the first step
+    write(checkpoint(2));
     writer.flush(); // before a node that does work
     writer.flush(); // nothing pending: the hook still runs
-    writer.write(checkpoint(3));
+    write(checkpoint(3));
     await nextTurn(); // the run waited
-    writer.write(checkpoint(4, 'running', half()));
-    writer.write(checkpoint(5));
-    writer.write(checkpoint(6, 'running', half())); // past the journal's bound
-    writer.write(checkpoint(7, 'completed')); // the end
-    expect(seen).toEqual([undefined, 1, 2, 2, 3, 6]);
+    write(checkpoint(4, 'running', half()));
+    write(checkpoint(5));
+    write(checkpoint(6, 'running', half())); // past the journal's bound
+    write(checkpoint(7, 'completed')); // the end
+    // The first step; two flushes; the wait (3); past the bound (6, inside its write); the end (7).
+    expect(seen).toEqual([undefined, 2, 2, 3, 5, 6]);
+    await written();
     expect(snapshot(dir).steps).toBe(7);
     writer.close();
+    await written();
   });
 
-  it('past its bound the journal starts over behind a checkpoint.json holding its newest line', () => {
+  it('past its bound the journal starts over behind a checkpoint.json holding its newest line', async () => {
     const dir = tempDir();
-    const writer = createCheckpointWriter({ runDir: dir, durable: false });
+    const { writer, written } = writerIn(dir);
     const half = () => ({ text: 'x'.repeat(JOURNAL_COMPACT_BYTES / 2) });
     writer.write(checkpoint(1, 'running', half()));
     writer.write(checkpoint(2));
+    await written();
     expect(snapshot(dir).steps).toBe(1);
     // Step 3 takes the journal past its bound: checkpoint.json gets it at once, and the journal is emptied.
     writer.write(checkpoint(3, 'running', half()));
+    await written();
     expect(snapshot(dir).steps).toBe(3);
     expect(statSync(join(dir, JOURNAL_FILE)).size).toBe(0);
     writer.write(checkpoint(4));
+    await written();
     expect(snapshot(dir).steps).toBe(3);
     expect(readCheckpoint(join(dir, 'checkpoint.json')).steps).toBe(4);
     writer.close();
+    await written();
   });
 
   it('a resume after a crash appends to the journal it left and reads its own newest line', async () => {
     const dir = tempDir();
-    const first = createCheckpointWriter({ runDir: dir });
-    first.write(checkpoint(1));
-    first.write(checkpoint(2));
+    const first = writerIn(dir, { durable: true });
+    first.writer.write(checkpoint(1));
+    first.writer.write(checkpoint(2));
+    await first.written();
     // Killed here: no close. checkpoint.json still says step 1; the journal says 2, and ends torn.
     appendFileSync(join(dir, JOURNAL_FILE), '{"timestamp":');
     expect(snapshot(dir).steps).toBe(1);
     expect(readCheckpoint(join(dir, 'checkpoint.json')).steps).toBe(2);
-    const second = createCheckpointWriter({ runDir: dir });
-    second.write(checkpoint(3));
+    // The "killed" writer still has its deferred checkpoint.json write to make (a real crash would not):
+    // let it land now, not after the second writer's.
+    await nextTurn();
+    await first.written();
+    const second = writerIn(dir, { durable: true });
+    second.writer.write(checkpoint(3));
+    await second.written();
     expect(readCheckpoint(join(dir, 'checkpoint.json')).steps).toBe(3);
-    second.write(checkpoint(4, 'completed'));
+    expect(readFileSync(join(dir, JOURNAL_FILE), 'utf8')).toContain('{"timestamp":\n');
+    second.writer.write(checkpoint(4, 'completed'));
+    await second.written();
     expect(snapshot(dir).steps).toBe(4);
     expect(existsSync(join(dir, JOURNAL_FILE))).toBe(false);
-    // The "killed" writer still has its deferred checkpoint.json write queued (a real crash would not):
-    // let it land now, not after the folder is removed, where it would make the folder again.
-    await nextTurn();
   });
 
-  it('a journal line that is not a checkpoint is a clear error naming the journal', () => {
+  it('a journal line that is not a checkpoint is a clear error naming the journal', async () => {
     const dir = tempDir();
-    const writer = createCheckpointWriter({ runDir: dir, durable: false });
+    const { writer, written } = writerIn(dir);
     writer.write(checkpoint(1));
+    await written();
     appendFileSync(join(dir, JOURNAL_FILE), '{"timestamp":"soon"}\n');
     expect(() => readCheckpoint(join(dir, 'checkpoint.json'))).toThrow(
       expect.objectContaining({ code: 'CHECKPOINT_CORRUPT', message: expect.stringContaining(JOURNAL_FILE) }),
     );
     writer.close();
+    await written();
   });
 });
 
-describe('delta lines (decision 0055)', () => {
+describe('delta lines (decision 0470)', () => {
   const full = (n: number, chain = 'A') => `${JSON.stringify({ '~': chain, n, list: [n] })}\n`;
   const delta = (index: number, n: number, chain = 'A') =>
     `${JSON.stringify({ '~': [chain, index], set: { n }, push: { completed_nodes: [n] } })}\n`;
@@ -250,14 +253,15 @@ describe('delta lines (decision 0055)', () => {
     expect(foldJournal(text)?.['completed_nodes']).toHaveLength(300_000);
   });
 
-  it('after its first line the writer appends only what changed, and readers rebuild the whole checkpoint', () => {
+  it('after its first line the writer appends only what changed, and readers rebuild the whole checkpoint', async () => {
     const dir = tempDir();
-    const writer = createCheckpointWriter({ runDir: dir, durable: false });
+    const { writer, written } = writerIn(dir);
     const one = checkpoint(1, 'running', { big: 'x'.repeat(10_000) });
     writer.write(one);
     const base = checkpoint(2, 'running', { ...one.values, k: 2 });
     const two = { ...base, header: { ...base.header, completed_nodes: ['a'] } };
     writer.write(two);
+    await written();
     const lines = readFileSync(join(dir, JOURNAL_FILE), 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[0]?.length).toBeGreaterThan(10_000);
@@ -269,40 +273,50 @@ describe('delta lines (decision 0055)', () => {
       context: { big: 'x'.repeat(10_000), k: 2 },
     });
     writer.close();
+    await written();
     // checkpoint.json is always whole, and holds no chain id.
     expect(snapshot(dir)).toMatchObject({ steps: 2, completed_nodes: ['a'], context: { k: 2 } });
     expect(snapshot(dir)).not.toHaveProperty('~');
   });
 
-  it('two writers on one journal never mix: each delta applies only in its own chain', () => {
+  it('two writers on one journal never mix: each delta applies only in its own chain', async () => {
     const dir = tempDir();
-    const a = createCheckpointWriter({ runDir: dir, durable: false });
-    const b = createCheckpointWriter({ runDir: dir, durable: false });
-    a.write(checkpoint(1, 'running', { who: 'a' }));
-    b.write(checkpoint(5, 'running', { who: 'b' }));
-    a.write(checkpoint(2, 'running', { who: 'a', k: 1 }));
+    const a = writerIn(dir);
+    const b = writerIn(dir);
+    a.writer.write(checkpoint(1, 'running', { who: 'a' }));
+    await a.written();
+    b.writer.write(checkpoint(5, 'running', { who: 'b' }));
+    await b.written();
+    a.writer.write(checkpoint(2, 'running', { who: 'a', k: 1 }));
+    await a.written();
     expect(readCheckpoint(join(dir, 'checkpoint.json'))).toMatchObject({ steps: 5, context: { who: 'b' } });
-    b.write(checkpoint(6, 'running', { who: 'b', k: 2 }));
+    b.writer.write(checkpoint(6, 'running', { who: 'b', k: 2 }));
+    await b.written();
     expect(readCheckpoint(join(dir, 'checkpoint.json'))).toMatchObject({
       steps: 6,
       context: { who: 'b', k: 2 },
     });
-    a.close();
-    b.close();
+    a.writer.close();
+    b.writer.close();
+    await Promise.all([a.written(), b.written()]);
   });
 
   it('a checkpoint.json further along than the journal (its chain broke) is the one read', async () => {
     const dir = tempDir();
-    const writer = createCheckpointWriter({ runDir: dir, durable: false });
+    const { writer, written } = writerIn(dir);
     writer.write(checkpoint(1));
+    await written();
     // A fragment (no newline) that step 2's line is glued to: the rest of the chain cannot be applied.
     appendFileSync(join(dir, JOURNAL_FILE), '{"~":["x",1],"se');
     writer.write(checkpoint(2));
     writer.write(checkpoint(3));
+    await written();
     expect(newestJournalCheckpoint(dir)?.['steps']).toBe(1);
     writer.flush();
+    await written();
     expect(snapshot(dir).steps).toBe(3);
     expect(readCheckpoint(join(dir, 'checkpoint.json')).steps).toBe(3);
     writer.close();
+    await written();
   });
 });

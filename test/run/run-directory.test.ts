@@ -1,19 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  symlinkSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDefaultRegistry } from '../../src/actors/registry.js';
 import { startPipeline } from '../../src/run/engine.js';
 import { makeRunFolder, writeRunFiles } from '../../src/run/run-directory.js';
 import type { RunManifest } from '../../src/run/run-manifest.js';
+import { WriteLane } from '../../src/shared/write-lane.js';
 import { fdsUnder } from '../helpers/open-files.js';
 import { runDot, tempDir } from '../helpers/run-helpers.js';
 
@@ -27,7 +20,7 @@ const MANIFEST: RunManifest = {
   options: {},
 };
 
-/** Event-loop turns, long enough for a background fsync to report back. */
+/** Event-loop turns, long enough for a discarded write to have run had it not been discarded. */
 const turns = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 function newRunFolder(): string {
@@ -37,51 +30,37 @@ function newRunFolder(): string {
 }
 
 describe('writeRunFiles', () => {
-  it('durable: pipeline.dot and manifest.json appear only when settled, whole', () => {
-    const runDir = newRunFolder();
-    const files = writeRunFiles(runDir, 'digraph g {}', MANIFEST);
-    // Their fsyncs run on the thread pool; no event-loop turn has happened, so neither name exists yet.
-    expect(existsSync(join(runDir, 'manifest.json'))).toBe(false);
-    expect(existsSync(join(runDir, 'pipeline.dot'))).toBe(false);
-    files.settle();
-    expect(readdirSync(runDir).sort()).toEqual(['artifacts', 'manifest.json', 'pipeline.dot']);
-    expect(readFileSync(join(runDir, 'pipeline.dot'), 'utf8')).toBe('digraph g {}');
-    expect(JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8'))).toEqual(MANIFEST);
-  });
+  it.each([true, false])(
+    'durable=%s: pipeline.dot and manifest.json appear with the lane’s batch, whole',
+    async (durable) => {
+      const runDir = newRunFolder();
+      const lane = new WriteLane({ durable });
+      writeRunFiles(lane, runDir, 'digraph g {}', MANIFEST);
+      // Queued: nothing is written in the turn that asked.
+      expect(readdirSync(runDir)).toEqual(['artifacts']);
+      await lane.settled();
+      expect(readdirSync(runDir).sort()).toEqual(['artifacts', 'manifest.json', 'pipeline.dot']);
+      expect(readFileSync(join(runDir, 'pipeline.dot'), 'utf8')).toBe('digraph g {}');
+      expect(JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8'))).toEqual(MANIFEST);
+    },
+  );
 
-  it('durable: not even once their fsyncs have reported does either name appear before settle()', async () => {
+  it('discarded with the lane (a run that never started): neither appears', async () => {
     const runDir = newRunFolder();
-    const files = writeRunFiles(runDir, 'digraph g {}', MANIFEST);
-    await turns();
-    expect(readdirSync(runDir).filter((name) => !name.endsWith('.tmp'))).toEqual(['artifacts']);
-    files.settle();
-    expect(readdirSync(runDir).sort()).toEqual(['artifacts', 'manifest.json', 'pipeline.dot']);
-  });
-
-  it('not durable: both are in place at once, and abandon() removes them', () => {
-    const runDir = newRunFolder();
-    const files = writeRunFiles(runDir, 'digraph g {}', MANIFEST, { durable: false });
-    expect(readdirSync(runDir).sort()).toEqual(['artifacts', 'manifest.json', 'pipeline.dot']);
-    files.abandon();
-    expect(readdirSync(runDir)).toEqual(['artifacts']);
-  });
-
-  it('abandoned: neither appears, not even once their fsyncs report back', async () => {
-    const runDir = newRunFolder();
-    writeRunFiles(runDir, 'digraph g {}', MANIFEST).abandon();
+    const lane = new WriteLane();
+    writeRunFiles(lane, runDir, 'digraph g {}', MANIFEST);
+    lane.discard();
     await turns();
     expect(readdirSync(runDir)).toEqual(['artifacts']);
   });
 
-  it('a pipeline copy that cannot be placed gives up the manifest too', async () => {
+  it('a pipeline copy that cannot be placed gives up the manifest too, and leaves no temp file', async () => {
     const runDir = newRunFolder();
     mkdirSync(join(runDir, 'pipeline.dot'));
     writeFileSync(join(runDir, 'pipeline.dot', 'in-the-way'), '');
-    const files = writeRunFiles(runDir, 'digraph g {}', MANIFEST);
-    // Settled after both fsyncs reported: the manifest's must not have placed it on its own.
-    await turns();
-    expect(() => files.settle()).toThrow(/EISDIR|ENOTEMPTY|EEXIST/);
-    await turns();
+    const lane = new WriteLane();
+    writeRunFiles(lane, runDir, 'digraph g {}', MANIFEST);
+    await expect(lane.settled()).rejects.toThrow(/EISDIR|ENOTEMPTY|EEXIST/);
     expect(readdirSync(runDir).sort()).toEqual(['artifacts', 'pipeline.dot']);
   });
 });

@@ -9,7 +9,7 @@ import { newestJournalCheckpoint } from '../../src/run/checkpoint-journal.js';
 import { resumePipeline, startPipeline } from '../../src/run/engine.js';
 import type { PipelineRun } from '../../src/run/run-types.js';
 import { FileStageStore, restoreStageRecords } from '../../src/run/stage-records.js';
-import { WriteLane } from '../../src/shared/commit-queue.js';
+import { WriteLane } from '../../src/shared/write-lane.js';
 import { ensureDist, ROOT } from '../helpers/ensure-dist.js';
 import { readJson, runDot, tempDir } from '../helpers/run-helpers.js';
 
@@ -103,7 +103,7 @@ describe('FileStageStore', () => {
   });
 });
 
-describe('routing nodes’ stage records in a run (docs/decisions/0055-checkpoint-journal.md)', () => {
+describe('routing nodes’ stage records in a run (docs/decisions/0470-a-runs-records-go-through-one-write-lane.md)', () => {
   it('are on disk whenever checkpoint.json names their nodes, and before a node that does work starts', async () => {
     const runDir = join(tempDir(), 'run');
     const missing: string[] = [];
@@ -265,7 +265,7 @@ function runUntilKilled(source: string, runDir: string, killWhen: string, afterW
   const dist = (file: string) => JSON.stringify(join(ROOT, 'dist', file));
   const script = `
     import { createDefaultRegistry, startPipeline } from ${dist('index.js')};
-    import { WriteLane } from ${dist('shared/commit-queue.js')};
+    import { WriteLane } from ${dist('shared/write-lane.js')};
     import { newestJournalCheckpoint } from ${dist('run/checkpoint-journal.js')};
     if (${afterWrite}) {
       const push = WriteLane.prototype.push;

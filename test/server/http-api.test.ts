@@ -84,7 +84,7 @@ describe('attractor serve: runs', () => {
     const runDir = (await server.json('GET', `/pipelines/${body.id}`)).body.run_dir as string;
     const atGate = await server.json('GET', `/pipelines/${body.id}/checkpoint`);
     expect(atGate.body).toMatchObject({ current_node: 'review', status: 'running' });
-    // A step the engine journaled but has not copied to checkpoint.json yet (decision 0055).
+    // A step the engine journaled but has not copied to checkpoint.json yet (decision 0470).
     const newer = { ...atGate.body, current_node: 'journaled', steps: atGate.body.steps + 1 };
     fs.appendFileSync(path.join(runDir, 'checkpoint-journal.jsonl'), `${JSON.stringify(newer)}\n`);
     const read = await server.json('GET', `/pipelines/${body.id}/checkpoint`);

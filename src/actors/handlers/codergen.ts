@@ -32,7 +32,7 @@ export const codergenHandler: NodeHandler = async (input) => {
   }
   const values = context.toDict();
   const prompt = expandContextKeys(template.text, values);
-  // Off the event loop (decision 0055): other runs' events go out while the disk works.
+  // A stage file: atomic, not fsync'd (the checkpoint is the durable record, decision 0470).
   await writeFileAtomicAsync(join(stageDir, 'prompt.md'), prompt, { durable: false });
   // A status.json left by an earlier attempt or visit must not pass for this call's.
   await removeFileAsync(statusPath);

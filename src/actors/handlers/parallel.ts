@@ -1,4 +1,5 @@
 import type { Outcome } from '../../compiler/outcome.js';
+import { WriteLane } from '../../shared/write-lane.js';
 import type { HandlerInput, NodeHandler } from '../handler-types.js';
 import { fileBranchCheckpoints } from '../parallel/branch-checkpoints.js';
 import { type BranchFolders, isolateBranches } from '../parallel/branch-folders.js';
@@ -60,7 +61,9 @@ async function runBranches(
   folders: BranchFolders | undefined,
 ): Promise<void> {
   const { node, context, signal, services, stageDir } = input;
-  const kept = services.branchCheckpoints ?? fileBranchCheckpoints({ durable: services.durable ?? true });
+  // A machine given no recorder: the branches are kept on a lane of this visit's own.
+  const kept =
+    services.branchCheckpoints ?? fileBranchCheckpoints(new WriteLane({ durable: services.durable ?? true }));
   const checkpoints = kept.open(stageDir);
   const restored = checkpoints.load();
   // The node's abort reaches every branch through its own controller: one signal per branch.

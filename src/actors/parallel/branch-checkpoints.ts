@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { OutcomeSchema } from '../../compiler/outcome.js';
 import { type LineFile, openLineFile, readLines } from '../../shared/line-file.js';
 import { removeFile } from '../../shared/remove-file.js';
+import type { WriteLane } from '../../shared/write-lane.js';
 import type { BranchResult } from '../handler-types.js';
 import { ContextLogEntrySchema } from '../pipeline-context.js';
 import { type ParallelResult, ParallelResultSchema } from './parallel-result.js';
@@ -43,59 +44,54 @@ export interface BranchCheckpointStore {
   open(stageDir: string): BranchCheckpointLog;
 }
 
-/** The branches kept in each parallel node's stage folder only (`branch-results.jsonl`). */
-export function fileBranchCheckpoints(options: { durable?: boolean } = {}): BranchCheckpointStore {
-  return { open: (stageDir) => new BranchCheckpoints(stageDir, options) };
+/**
+ * The branches kept in each parallel node's stage folder only (`branch-results.jsonl`), written on
+ * `lane` (the run's: fsync'd when the run is durable).
+ */
+export function fileBranchCheckpoints(lane: WriteLane): BranchCheckpointStore {
+  return { open: (stageDir) => new BranchCheckpoints(stageDir, lane) };
 }
 
 /**
  * Finished branches of a parallel node's current visit, one line each in
- * `<stage dir>/branch-results.jsonl`, appended (and, in a durable run, fsync'd) the moment a branch
- * finishes. If the run dies before the parallel node completes, the resumed visit takes these instead
+ * `<stage dir>/branch-results.jsonl`, appended on the run's write lane (and, in a durable run,
+ * fdatasync'd with its batch) the moment a branch finishes. If the run dies before the parallel node completes, the resumed visit takes these instead
  * of running the branches again, so the join sees exactly the results it would have seen; unfinished
  * branches run again from their start. The file is removed when the visit completes, so a later visit
  * (a loop) runs every branch anew.
  *
- * One file appended to rather than a file per branch (decision 0055): a branch finishing costs
- * one write (and one fsync) instead of a new inode, a rename and two fsyncs, on the main thread that
- * its siblings' completions wait for. A line torn by a crash does not parse and is skipped: that branch
+ * One file appended to rather than a file per branch (decision 0470): a branch finishing costs
+ * one write (and one fsync, shared with the branches that finish in the same turn) instead of a new
+ * inode, a rename and two fsyncs. A line torn by a crash does not parse and is skipped: that branch
  * runs again. Runs interrupted by earlier versions left `branch-results/<branch>.json` files: still read.
  */
 export class BranchCheckpoints implements BranchCheckpointLog {
   readonly #file: string;
   readonly #legacyDir: string;
-  readonly #durable: boolean;
+  readonly #lane: WriteLane;
   #lines: LineFile | undefined;
   #legacySeen = false;
 
-  /** `durable: false` (a run that does not fsync its checkpoints either) skips the fsyncs. */
-  constructor(stageDir: string, options: { durable?: boolean } = {}) {
+  constructor(stageDir: string, lane: WriteLane) {
     this.#file = path.join(stageDir, 'branch-results.jsonl');
     this.#legacyDir = path.join(stageDir, 'branch-results');
-    this.#durable = options.durable ?? true;
+    this.#lane = lane;
   }
 
-  /**
-   * Appended under its `record.branch_id`; resolves once it is on disk (in a durable run, fsync'd on the
-   * thread pool with whatever other branches saved meanwhile, so the main thread goes on with them).
-   */
+  /** Appended under its `record.branch_id`; resolves once it is on disk (rejects with what the lane met). */
   save(checkpoint: BranchCheckpoint): Promise<void> {
-    this.#lines ??= openLineFile(this.#file, { durable: this.#durable });
+    this.#lines ??= openLineFile(this.#file, this.#lane, { sync: true });
     this.#lines.append(JSON.stringify(checkpoint));
-    return this.#lines.synced();
+    return this.#lane.settled();
   }
 
   /**
-   * Create the file now, while the branches run, so the first branch to finish does not pay for opening
-   * it while its siblings' completions wait. A failure here is left for `save` to report.
+   * Create the file with the lane's next batch, while the branches run, so the first branch to finish
+   * does not wait for opening it. A failure stops the lane: `save` rejects with it.
    */
   prepare(): void {
-    this.#lines ??= openLineFile(this.#file, { durable: this.#durable });
-    try {
-      this.#lines.open();
-    } catch {
-      // `save` opens it again and fails the branch that tried, as without this call
-    }
+    this.#lines ??= openLineFile(this.#file, this.#lane, { sync: true });
+    this.#lines.open();
   }
 
   /** What an interrupted earlier attempt of this visit finished, by branch id (unreadable records are ignored). */
@@ -115,9 +111,13 @@ export class BranchCheckpoints implements BranchCheckpointLog {
     this.#lines = undefined;
   }
 
-  /** Remove what this visit saved: its visit is complete. */
+  /**
+   * Remove what this visit saved: its visit is complete. Removed now, so the next visit's `load()` finds
+   * nothing, and again after the lane's last operation on it (an open `prepare()` queued).
+   */
   clear(): void {
-    this.close();
+    this.#lines?.remove();
+    this.#lines = undefined;
     removeFile(this.#file);
     if (this.#legacySeen) removeLegacy(this.#legacyDir);
   }

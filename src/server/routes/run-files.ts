@@ -78,7 +78,7 @@ function readHead(file: string): string | null {
   }
 }
 
-/** A running run's newest checkpoint can be in its journal only (decision 0055). */
+/** A running run's newest checkpoint can be in its journal only (decision 0470). */
 const readCheckpointJson = (dir: string): Record<string, unknown> | undefined => {
   const journaled = newestJournalCheckpoint(dir);
   if (journaled) return journaled;

@@ -2,8 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CommitFailure, WriteLane } from '../../src/shared/commit-queue.js';
-import { openQueuedLineFile } from '../../src/shared/queued-line-file.js';
+import { openLineFile } from '../../src/shared/line-file.js';
+import { type CommitBatch, CommitFailure, WriteLane } from '../../src/shared/write-lane.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
@@ -20,7 +20,7 @@ describe('WriteLane', () => {
     expect(readFileSync(file, 'utf8')).toBe('abc');
   });
 
-  it('starts the batches of every lane given work in one turn together (one commit for all)', async () => {
+  it('starts the batches of every lane given work in one turn together (their fsyncs commit together)', async () => {
     const started: string[] = [];
     const lanes = [new WriteLane(), new WriteLane(), new WriteLane()];
     let release: () => void = () => {};
@@ -70,7 +70,7 @@ describe('WriteLane', () => {
 
   it('stops at its first failure: later operations never run, settled() rejects, onFailure hears it once', async () => {
     const failures: CommitFailure[] = [];
-    const lane = new WriteLane((failure) => failures.push(failure));
+    const lane = new WriteLane({ onFailure: (failure) => failures.push(failure) });
     let ranAfter = false;
     lane.push('writing the checkpoint x', () => {
       throw new Error('disk full');
@@ -87,51 +87,29 @@ describe('WriteLane', () => {
     expect(failures.map((f) => f.message)).toEqual(['writing the checkpoint x failed: disk full']);
   });
 
+  it.each([
+    [undefined, true],
+    [true, true],
+    [false, false],
+  ])('a lane made with durable=%s tells its operations durable=%s', async (durable, expected) => {
+    const lane = new WriteLane(durable === undefined ? {} : { durable });
+    let seen: CommitBatch | undefined;
+    lane.push('looking', (batch) => {
+      seen = batch;
+    });
+    await lane.settled();
+    expect(lane.durable).toBe(expected);
+    expect(seen?.durable).toBe(expected);
+  });
+
   it('discards what is queued: nothing of it is ever written', async () => {
     const file = join(tempDir('attractor-lane-'), 'never.jsonl');
     const lane = new WriteLane();
-    const lines = openQueuedLineFile(file, lane, { durable: true });
+    const lines = openLineFile(file, lane, { sync: true });
     lines.append('{"a":1}');
     lane.discard();
     await tick();
     await tick();
-    expect(() => readFileSync(file)).toThrow(/ENOENT/);
-  });
-});
-
-describe('openQueuedLineFile', () => {
-  it('appends lines queued back to back in one write, ends a torn line first, and keeps order across files', async () => {
-    const dir = tempDir('attractor-lane-');
-    const first = join(dir, 'first.jsonl');
-    const second = join(dir, 'second.jsonl');
-    writeFileSync(first, '{"torn"');
-    const lane = new WriteLane();
-    const a = openQueuedLineFile(first, lane, { durable: true });
-    const b = openQueuedLineFile(second, lane, { durable: false });
-    const order: string[] = [];
-    a.append('{"n":1}');
-    a.append('{"n":2}');
-    b.append('{"m":1}');
-    lane.push('observe', () => {
-      order.push(readFileSync(first, 'utf8'), readFileSync(second, 'utf8'));
-    });
-    a.append('{"n":3}');
-    a.close();
-    b.close();
-    await lane.settled();
-    // The lines before the observer were on disk when it ran; the one after was not.
-    expect(order).toEqual(['{"torn"\n{"n":1}\n{"n":2}\n', '{"m":1}\n']);
-    expect(readFileSync(first, 'utf8')).toBe('{"torn"\n{"n":1}\n{"n":2}\n{"n":3}\n');
-    expect(a.size).toBe(Buffer.byteLength('{"n":1}\n{"n":2}\n{"n":3}\n'));
-  });
-
-  it('remove() deletes the file after its last line', async () => {
-    const file = join(tempDir('attractor-lane-'), 'journal.jsonl');
-    const lane = new WriteLane();
-    const lines = openQueuedLineFile(file, lane);
-    lines.append('{"n":1}');
-    lines.remove();
-    await lane.settled();
     expect(() => readFileSync(file)).toThrow(/ENOENT/);
   });
 });

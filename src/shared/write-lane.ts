@@ -7,13 +7,19 @@ const fdatasyncAsync = promisify(fdatasync);
 
 /** What a lane's operation may ask of the batch it runs in. */
 export interface CommitBatch {
-  /** fdatasync `fd` once, after the batch's last operation: every write to it in the batch shares it. */
+  /** Whether what the lane writes must survive a power cut (a durable run): fsync only then. */
+  readonly durable: boolean;
+  /** In a durable lane, fdatasync `fd` once, after the batch's last operation (every write to it shares it). */
   syncAtEnd(fd: number): void;
-  /** The end-of-batch fdatasync of `fd`, now (before closing it, or before what must follow its lines). */
+  /** The end-of-batch fdatasync of `fd`, now (before closing it). */
   syncNow(fd: number): Promise<void>;
 }
 
-/** An operation on the disk, run in its lane's order on libuv's thread pool (async fs), never on the loop. */
+/**
+ * An operation on the disk, run in its lane's order on libuv's thread pool (async fs), never on the
+ * loop: a create or a rename waits for the file system's journal, which a busy disk can hold for
+ * milliseconds, and every other run in the process would wait with it.
+ */
 export type CommitOp = (batch: CommitBatch) => Promise<void> | void;
 
 /** The first operation of a lane that failed: what it was doing, in words, and what the disk said. */
@@ -26,25 +32,34 @@ export class CommitFailure extends Error {
   }
 }
 
+export interface WriteLaneOptions {
+  /** fsync what the lane's files ask to be fsync'd (default true); `false` writes the same files without. */
+  durable?: boolean;
+  /** The lane's first failure, once (nobody may be waiting for it). */
+  onFailure?: (failure: CommitFailure) => void;
+}
+
 /**
- * One ordered stream of writes (a run's): operations run one after another, in the order they were
- * pushed, so a file is never ahead of what it depends on. Whatever a lane is given while its batch runs
- * waits for the next batch: every batch is one pass of the process-wide commit queue, which starts the
- * batches of all lanes given work in one turn of the event loop together, so their fsyncs reach the
- * file system at once and its journal commits them together (a group commit). After a failure the lane
- * runs nothing more: `settled()` rejects with it and `onFailure` hears it once.
+ * One ordered stream of writes (a run's, or a stored run's records): operations run one after another,
+ * in the order they were pushed, so a file is never ahead of what it depends on. What is pushed while a
+ * batch runs waits for the next one; a batch starts on the turn after its first push, so the lanes given
+ * work in one turn start together and their fsyncs reach the file system's journal together (a group
+ * commit). After a failure the lane runs nothing more: `settled()` rejects with it.
  */
 export class WriteLane {
+  readonly durable: boolean;
   readonly #onFailure: (failure: CommitFailure) => void;
   #queued: { what: string; op: CommitOp }[] = [];
   #running = false;
+  #scheduled = false;
   #pushed = 0;
   #done = 0;
   #failure: CommitFailure | undefined;
   readonly #waiters: { upTo: number; resolve: () => void; reject: (failure: CommitFailure) => void }[] = [];
 
-  constructor(onFailure: (failure: CommitFailure) => void = () => {}) {
-    this.#onFailure = onFailure;
+  constructor(options: WriteLaneOptions = {}) {
+    this.durable = options.durable ?? true;
+    this.#onFailure = options.onFailure ?? (() => {});
   }
 
   /** The failure that stopped the lane, if one did. */
@@ -67,7 +82,7 @@ export class WriteLane {
     if (this.#failure) return;
     this.#queued.push({ what, op });
     this.#pushed += 1;
-    if (!this.#running) scheduleCommit(this);
+    this.#schedule();
   }
 
   /** Resolves once every operation pushed before the call has run (fsyncs included); rejects after a failure. */
@@ -88,25 +103,29 @@ export class WriteLane {
     for (const waiter of this.#waiters.splice(0)) waiter.resolve();
   }
 
-  /** Called by the commit queue: run what is queued as one batch. */
-  startBatch(): void {
-    if (this.#running || this.#queued.length === 0 || this.#failure) return;
-    const ops = this.#queued;
-    this.#queued = [];
-    this.#running = true;
-    void this.#run(ops);
+  #schedule(): void {
+    if (this.#running || this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      if (this.#running || this.#queued.length === 0 || this.#failure) return;
+      const ops = this.#queued;
+      this.#queued = [];
+      this.#running = true;
+      void this.#run(ops);
+    });
   }
 
   async #run(ops: { what: string; op: CommitOp }[]): Promise<void> {
     const syncs = new Set<number>();
     let current = 'writing';
     const batch: CommitBatch = {
+      durable: this.durable,
       syncAtEnd: (fd) => {
-        syncs.add(fd);
+        if (this.durable) syncs.add(fd);
       },
       syncNow: async (fd) => {
-        if (!syncs.delete(fd)) return;
-        await fdatasyncAsync(fd);
+        if (syncs.delete(fd)) await fdatasyncAsync(fd);
       },
     };
     try {
@@ -129,7 +148,7 @@ export class WriteLane {
         waiter.resolve();
       }
     }
-    if (this.#queued.length > 0) scheduleCommit(this);
+    if (this.#queued.length > 0) this.#schedule();
   }
 
   #fail(failure: CommitFailure): void {
@@ -139,22 +158,4 @@ export class WriteLane {
     for (const waiter of this.#waiters.splice(0)) waiter.reject(failure);
     this.#onFailure(failure);
   }
-}
-
-// The process-wide commit queue: lanes with work, started together on the next turn.
-const ready = new Set<WriteLane>();
-let scheduled = false;
-
-function scheduleCommit(lane: WriteLane): void {
-  ready.add(lane);
-  if (scheduled) return;
-  scheduled = true;
-  setImmediate(commitTurn);
-}
-
-function commitTurn(): void {
-  scheduled = false;
-  const lanes = [...ready];
-  ready.clear();
-  for (const lane of lanes) lane.startBatch();
 }
