@@ -10,13 +10,13 @@ import { AttractorError } from '../shared/errors.js';
 import type { Identity } from '../shared/identity.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
-import type { NotifiedRun } from './notify/notification.js';
-import type { RunNotifier } from './notify/run-notifier.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { ApiError } from './api-error.js';
 import { HttpInterviewer } from './http-interviewer.js';
 import { summaryFromLog } from './logged-run-summary.js';
 import { applyNodeStatus, type NodeStatus } from './node-statuses.js';
+import type { NotifiedRun } from './notify/notification.js';
+import type { RunNotifier } from './notify/run-notifier.js';
 import { RunEventHub } from './run-event-hub.js';
 import { type RunRecord, TERMINAL_STATUSES } from './run-record.js';
 import type { RunStore } from './run-store.js';
@@ -277,7 +277,9 @@ export class RunExecutor {
       this.#options.notifier?.heard(live.notified, event);
     } catch (error) {
       // A notification that cannot even be queued (a full disk) is the operator's to hear, not the run's.
-      process.stderr.write(`attractor: a notification of run ${live.notified.id} was not queued: ${String(error)}\n`);
+      process.stderr.write(
+        `attractor: a notification of run ${live.notified.id} was not queued: ${String(error)}\n`,
+      );
     }
   }
 

@@ -1,5 +1,6 @@
 import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
 import { nextGateDeadline } from '../server/gate-deadline.js';
+import type { RunNotifier } from '../server/notify/run-notifier.js';
 import { scheduleCommitted, type WorkerSideRuns } from '../server/postgres/remote-runs.js';
 import { cancelLiveRun, type LiveRun, RunExecutor } from '../server/run-executor.js';
 import { TERMINAL_STATUSES } from '../server/run-record.js';
@@ -8,7 +9,6 @@ import type { WorkingDirPolicy } from '../server/run-working-dir.js';
 import { AttractorError } from '../shared/errors.js';
 import type { Identity } from '../shared/identity.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
-import type { RunNotifier } from '../server/notify/run-notifier.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { stoppedEvent, type WorkerRunEvent } from './worker-run-event.js';
 

@@ -130,9 +130,15 @@ export class FileOutbox {
         this.#options.onFailed(entry.delivery, message);
         return undefined;
       }
-      const delay = backoffDelayMs(this.#options.schedule ?? DEFAULT_SCHEDULE, attempts, this.#options.random ?? Math.random);
+      const delay = backoffDelayMs(
+        this.#options.schedule ?? DEFAULT_SCHEDULE,
+        attempts,
+        this.#options.random ?? Math.random,
+      );
       const next_at = Date.now() + delay;
-      writeFileAtomic(file, `${JSON.stringify({ ...entry, attempts, next_at, last_error: message })}\n`, { durable: true });
+      writeFileAtomic(file, `${JSON.stringify({ ...entry, attempts, next_at, last_error: message })}\n`, {
+        durable: true,
+      });
       return next_at;
     }
   }

@@ -17,6 +17,8 @@ export const NotificationSchema = z.strictObject({
   options: z.array(z.strictObject({ key: z.string(), label: z.string() })).optional(),
   /** The chosen option's label (or the free text), for `gate.answered`. */
   answer: z.string().optional(),
+  /** Who answered (decision 0410). */
+  answered_by: z.string().optional(),
   status: z.string().optional(),
   quality: z.string().optional(),
 });
@@ -38,7 +40,11 @@ export function runLink(base: string, runId: string, node?: string): string {
  * (it was answered; a timeout's default answer too), `pipeline.finalize` (the run ended — paused runs
  * have not). Events of parallel branches and child pipelines make none of their own run's kind.
  */
-export function notificationFor(run: NotifiedRun, event: PipelineEvent, linkBase: string): Notification | undefined {
+export function notificationFor(
+  run: NotifiedRun,
+  event: PipelineEvent,
+  linkBase: string,
+): Notification | undefined {
   const base = { run_id: run.id, pipeline: run.pipeline, at: event.timestamp };
   const node = event.node_id;
   switch (event.kind) {
@@ -55,7 +61,8 @@ export function notificationFor(run: NotifiedRun, event: PipelineEvent, linkBase
       };
     case 'interview.complete': {
       if (node === undefined) return undefined;
-      const answer = event.data.text ?? event.data.label ?? event.data.key ?? (event.data.skipped ? 'skipped' : undefined);
+      const answer =
+        event.data.text ?? event.data.label ?? event.data.key ?? (event.data.skipped ? 'skipped' : undefined);
       return {
         ...base,
         id: `${run.id}:gate.answered:${node}:${event.timestamp}`,
@@ -63,11 +70,13 @@ export function notificationFor(run: NotifiedRun, event: PipelineEvent, linkBase
         link: runLink(linkBase, run.id, node),
         node,
         ...(answer === undefined ? {} : { answer }),
+        ...(event.data.answered_by === undefined ? {} : { answered_by: event.data.answered_by }),
       };
     }
     case 'pipeline.finalize': {
       const tags: { branch?: string; parent?: string } = event.data;
-      if (tags.branch !== undefined || tags.parent !== undefined || event.data.status === 'paused') return undefined;
+      if (tags.branch !== undefined || tags.parent !== undefined || event.data.status === 'paused')
+        return undefined;
       return {
         ...base,
         id: `${run.id}:run.finished:${event.timestamp}`,

@@ -5,7 +5,8 @@ export type NotifyFormat = 'json' | 'slack';
 
 const HEADLINES: Record<Notification['kind'], (n: Notification) => string> = {
   'gate.waiting': (n) => `Run ${n.run_id} (${n.pipeline}) waits at gate ${n.node}`,
-  'gate.answered': (n) => `Gate ${n.node} of run ${n.run_id} (${n.pipeline}) was answered: ${n.answer ?? '—'}`,
+  'gate.answered': (n) =>
+    `Gate ${n.node} of run ${n.run_id} (${n.pipeline}) was answered: ${n.answer ?? '—'}`,
   'run.finished': (n) => `Run ${n.run_id} (${n.pipeline}) ${n.status} (${n.quality})`,
 };
 
@@ -16,9 +17,13 @@ const HEADLINES: Record<Notification['kind'], (n: Notification) => string> = {
 export function webhookBody(notification: Notification, format: NotifyFormat): string {
   if (format === 'json') return JSON.stringify(notification);
   const headline = HEADLINES[notification.kind](notification);
-  const blocks: unknown[] = [{ type: 'section', text: { type: 'mrkdwn', text: `*${escapeSlack(headline)}*` } }];
+  const blocks: unknown[] = [
+    { type: 'section', text: { type: 'mrkdwn', text: `*${escapeSlack(headline)}*` } },
+  ];
   if (notification.question !== undefined) {
-    const options = (notification.options ?? []).map((o) => `• \`${escapeSlack(o.key)}\` ${escapeSlack(o.label)}`);
+    const options = (notification.options ?? []).map(
+      (o) => `• \`${escapeSlack(o.key)}\` ${escapeSlack(o.label)}`,
+    );
     blocks.push({
       type: 'section',
       text: { type: 'mrkdwn', text: [escapeSlack(notification.question), ...options].join('\n') },
@@ -29,7 +34,10 @@ export function webhookBody(notification: Notification, format: NotifyFormat): s
     elements: [
       {
         type: 'button',
-        text: { type: 'plain_text', text: notification.kind === 'gate.waiting' ? 'Open the gate' : 'Open the run' },
+        text: {
+          type: 'plain_text',
+          text: notification.kind === 'gate.waiting' ? 'Open the gate' : 'Open the run',
+        },
         url: notification.link,
       },
     ],
