@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defaultServerDataDir } from '../server/default-data-dir.js';
+import type { NotifySettings } from '../server/notify/notify-settings.js';
 import { isServerSecretName } from '../server/server-secret-names.js';
 import { startServer } from '../server/start-server.js';
 import { AttractorError } from '../shared/errors.js';
@@ -11,6 +12,7 @@ import type { CliContext } from './cli-context.js';
 import { cliTelemetry } from './cli-telemetry.js';
 import type { ServeFlags } from './commands/serve.js';
 import { EXIT_OK } from './exit-codes.js';
+import { notifySettings } from './notify-flags.js';
 
 function wholeNumber(flag: string, value: string, min: number): number {
   const n = Number(value);
@@ -67,6 +69,7 @@ async function serving(flags: ServeFlags, ctx: CliContext, port: number): Promis
       realRuns: { workingDir: ctx.io.cwd, env: { ...ctx.io.env } },
       sandbox,
       ...(await withTelemetry(flags, ctx)),
+      ...withNotify(flags, ctx),
     },
   ).catch((error: unknown) => {
     if (AttractorError.isInstance(error) && error.code === 'PORT_IN_USE') {
@@ -101,6 +104,11 @@ async function serving(flags: ServeFlags, ctx: CliContext, port: number): Promis
 async function withTelemetry(flags: ServeFlags, ctx: CliContext): Promise<{ telemetry?: Telemetry }> {
   const telemetry = await cliTelemetry(flags, ctx);
   return telemetry ? { telemetry } : {};
+}
+
+function withNotify(flags: ServeFlags, ctx: CliContext): { notify?: NotifySettings } {
+  const notify = notifySettings(flags, ctx.io.cwd);
+  return notify ? { notify } : {};
 }
 
 /** A store URL as it may be printed: without its password. */

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { NotifySettings } from '../server/notify/notify-settings.js';
 import { isServerSecretName } from '../server/server-secret-names.js';
 import { AttractorError } from '../shared/errors.js';
 import { printableText } from '../shared/printable-text.js';
@@ -11,6 +12,7 @@ import type { CliContext } from './cli-context.js';
 import { cliTelemetry } from './cli-telemetry.js';
 import type { WorkerFlags } from './commands/worker.js';
 import { EXIT_OK } from './exit-codes.js';
+import { notifySettings } from './notify-flags.js';
 
 /** `attractor worker`: runs until SIGTERM or Ctrl-C, which drain the runs it executes first. */
 export async function runWorker(flags: WorkerFlags, ctx: CliContext): Promise<number> {
@@ -56,6 +58,7 @@ async function serving(
     dataDir,
     sandbox: serverSandbox(flags.unsandboxed === true, dataDir, 'worker'),
     ...(await withTelemetry(flags, ctx)),
+    ...withNotify(flags, ctx),
     concurrency,
     leaseMs: lease * 1000,
     allowTools: flags.allowTools === true,
@@ -93,6 +96,17 @@ async function serving(
 async function withTelemetry(flags: WorkerFlags, ctx: CliContext): Promise<{ telemetry?: Telemetry }> {
   const telemetry = await cliTelemetry(flags, ctx);
   return telemetry ? { telemetry } : {};
+}
+
+/** A worker serves no page of its own: its notifications link to the servers' (`--public-url`). */
+function withNotify(flags: WorkerFlags, ctx: CliContext): { notify?: NotifySettings } {
+  const notify = notifySettings(flags, ctx.io.cwd);
+  if (notify && notify.publicUrl === undefined)
+    throw new AttractorError(
+      'BAD_FLAG',
+      "--notify on a worker needs --public-url URL: the servers' address, which the notifications link to.",
+    );
+  return notify ? { notify } : {};
 }
 
 /** A remote given as a relative folder is resolved here: git runs it from each run's own folder. */

@@ -8,6 +8,7 @@ import { checkSubmission } from './check-submission.js';
 import { recordOfflineAnswer } from './http-interviewer.js';
 import { statusesFromLog, summaryFromLog } from './logged-run-summary.js';
 import type { NodeStatus } from './node-statuses.js';
+import type { RunNotifier } from './notify/run-notifier.js';
 import { questionOfEndedRun, RecordedRuns } from './recorded-runs.js';
 import { refuseRunAction } from './refuse-run-action.js';
 import { RunEventHub } from './run-event-hub.js';
@@ -34,6 +35,8 @@ export interface LocalRunsOptions {
   sandbox?: SandboxSettings;
   /** Where runs' traces go; absent: not traced. */
   telemetry?: Telemetry;
+  /** Who hears that a gate waits, was answered, or a run ended (`--notify`); absent: nobody. */
+  notifier?: RunNotifier;
 }
 
 /**
@@ -60,6 +63,7 @@ export class LocalRuns extends RecordedRuns implements RunService {
       ...(options.realRuns ? { realRuns: options.realRuns } : {}),
       ...(options.sandbox ? { sandbox: options.sandbox } : {}),
       ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+      ...(options.notifier ? { notifier: options.notifier } : {}),
       workingDirs: this.#workingDirs(),
       releaseAtGates: false,
       onStopped: () => this.#pump(),

@@ -15,6 +15,8 @@ import { ApiError } from './api-error.js';
 import { HttpInterviewer } from './http-interviewer.js';
 import { summaryFromLog } from './logged-run-summary.js';
 import { applyNodeStatus, type NodeStatus } from './node-statuses.js';
+import type { NotifiedRun } from './notify/notification.js';
+import type { RunNotifier } from './notify/run-notifier.js';
 import { RunEventHub } from './run-event-hub.js';
 import { type RunRecord, TERMINAL_STATUSES } from './run-record.js';
 import type { RunStore } from './run-store.js';
@@ -36,6 +38,13 @@ export interface LiveRun {
   summary: RunSummary;
   /** A worker's run that reached a gate: it stops, checkpointed, and waits for an answer as `waiting`. */
   releasing?: boolean;
+  /** Whom notifications name: the run's id and pipeline. */
+  notified: NotifiedRun;
+  /**
+   * The gate a continued run stopped at: it asks its question again, already notified (and usually
+   * already answered), so that first asking is not news.
+   */
+  askedBefore?: string;
   /** Who cancelled it (`cancelLiveRun`): its record says so once it has stopped. */
   cancelledBy?: Identity;
 }
@@ -61,6 +70,8 @@ export interface RunExecutorOptions {
   sandbox?: SandboxSettings;
   /** Where runs' tool commands and agents work (`runWorkingDir`). */
   workingDirs: WorkingDirPolicy;
+  /** Who hears that a gate waits, was answered, or a run ended (`--notify`); absent: nobody. */
+  notifier?: RunNotifier;
   /** Where runs' traces go (`--otel`, OTEL_EXPORTER_OTLP_*); absent: not traced. */
   telemetry?: Telemetry;
   /** A worker's runs stop at a gate (checkpointed, `waiting`) and continue when it is answered. */
@@ -165,6 +176,7 @@ export class RunExecutor {
       interviewer,
       statuses: new Map(),
       summary: emptyRunSummary(),
+      notified: { id: record.id, pipeline: record.name },
     };
     return live;
   }
@@ -179,6 +191,7 @@ export class RunExecutor {
     const resumed = existsSync(checkpointPath) ? readCheckpoint(checkpointPath) : undefined;
     const source = this.#store.source(id);
     const vars = resumed ? checkpointVars(resumed) : options.vars;
+    if (resumed) live.askedBefore = resumed.current_node;
     const readScope = this.readScope(record.source_file);
     const compiled = compileRun({
       source,
@@ -251,6 +264,23 @@ export class RunExecutor {
     applyNodeStatus(live.statuses, event);
     live.summary = foldRunSummary(live.summary, event);
     live.hub.publish(event);
+    if (this.#options.notifier) this.#notify(live, event);
+  }
+
+  #notify(live: LiveRun, event: PipelineEvent): void {
+    if (event.kind === 'interview.start' && event.node_id === live.askedBefore) {
+      live.askedBefore = undefined;
+      return;
+    }
+    if (event.kind === 'node.start' || event.kind === 'interview.start') live.askedBefore = undefined;
+    try {
+      this.#options.notifier?.heard(live.notified, event);
+    } catch (error) {
+      // A notification that cannot even be queued (a full disk) is the operator's to hear, not the run's.
+      process.stderr.write(
+        `attractor: a notification of run ${live.notified.id} was not queued: ${String(error)}\n`,
+      );
+    }
   }
 
   #track(id: string, live: LiveRun, run: PipelineRun): void {

@@ -17,6 +17,8 @@ import { DatabaseRuns } from './database-runs.js';
 import { FileRunStore } from './file-run-store.js';
 import { listenError } from './listen-error.js';
 import { LocalRuns, type LocalRunsOptions } from './local-runs.js';
+import type { NotifySettings } from './notify/notify-settings.js';
+import { openNotifier } from './notify/open-notifier.js';
 import { PostgresRunStore } from './postgres/postgres-run-store.js';
 import { remoteRuns } from './postgres/remote-runs.js';
 import { RunQueue } from './postgres/run-queue.js';
@@ -56,7 +58,7 @@ export interface RunningServer {
  */
 export async function startServer(
   input: ServerOptionsInput,
-  extra: Pick<LocalRunsOptions, 'realRuns' | 'sandbox' | 'telemetry'> = {},
+  extra: ServerExtras = {},
 ): Promise<RunningServer> {
   const parsed = ServerOptionsSchema.safeParse(input);
   if (!parsed.success) {
@@ -107,7 +109,7 @@ export async function startServer(
   const port = (server.address() as AddressInfo).port;
   let opened: OpenedRuns;
   try {
-    opened = await openRuns(options, extra, workdirRoots);
+    opened = await openRuns(options, extra, workdirRoots, `http://${urlHost(options.host)}:${port}`);
   } catch (error) {
     server.close();
     throw error;
@@ -142,7 +144,7 @@ export async function startServer(
     throw error;
   }
   const openedTokens = tokens;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const host = urlHost(options.host);
   let storeClosed: Promise<void> | undefined;
   const close = async (): Promise<void> => {
     await new Promise<void>((resolve) => {
@@ -155,6 +157,7 @@ export async function startServer(
       await queue?.close();
       await store.close?.();
       await audit?.close();
+      await opened.closeNotifier?.();
     })();
     await storeClosed;
   };
@@ -174,10 +177,18 @@ export async function startServer(
   };
 }
 
+/** What a server is given besides its options: how real runs run, the sandbox, traces, notifications. */
+export type ServerExtras = Pick<LocalRunsOptions, 'realRuns' | 'sandbox' | 'telemetry'> & {
+  /** Webhooks when a gate waits, is answered, or a run ends (`--notify`); runs executed here only. */
+  notify?: NotifySettings;
+};
+
 interface OpenedRuns {
   manager: RunService;
   store: RunStore;
   queue?: RunQueue;
+  /** Stops sending notifications (what is pending stays for the next start). */
+  closeNotifier?: () => Promise<void>;
 }
 
 /**
@@ -186,9 +197,16 @@ interface OpenedRuns {
  */
 async function openRuns(
   options: ServerOptions,
-  extra: Pick<LocalRunsOptions, 'realRuns' | 'sandbox' | 'telemetry'>,
+  extra: ServerExtras,
   workdirRoots: string[],
+  url: string,
 ): Promise<OpenedRuns> {
+  if (options.store && extra.notify) {
+    throw new AttractorError(
+      'BAD_SERVER_OPTION',
+      'with --store, runs execute on workers: give --notify (and --notify-secret-file, --public-url) to `attractor worker`, which sends the notifications of the runs it executes.',
+    );
+  }
   if (!options.store) {
     // Runs work in this process's folder (or the agents' folder an embedder names): never where its data is.
     refuseDataDirInWork(options.dataDir, [
@@ -196,6 +214,8 @@ async function openRuns(
       ...(extra.realRuns ? [extra.realRuns.workingDir] : []),
     ]);
     const store = new FileRunStore(options.dataDir);
+    const { notify, ...rest } = extra;
+    const notifications = notify ? openNotifier(notify, options.dataDir, url) : undefined;
     const manager = new LocalRuns({
       store,
       maxConcurrentRuns: options.maxConcurrentRuns,
@@ -203,11 +223,12 @@ async function openRuns(
       allowDirs: options.allowDirs,
       // One process keeps working where it was started unless a run names an allowed folder.
       workingDirs: { roots: workdirRoots, perRun: false, who: 'this server', dataDir: options.dataDir },
-      ...extra,
+      ...rest,
+      ...(notifications ? { notifier: notifications.notifier } : {}),
       // Refuses to start without a working sandbox unless the caller chose one (`--unsandboxed`).
       sandbox: extra.sandbox ?? serverSandbox(false, options.dataDir, 'serve'),
     });
-    return { manager, store };
+    return { manager, store, ...(notifications ? { closeNotifier: notifications.close } : {}) };
   }
   const store = await PostgresRunStore.open(options.store, options.dataDir, (error) =>
     process.stderr.write(`attractor serve: the PostgreSQL store: ${error.message}\n`),
@@ -224,6 +245,11 @@ async function openRuns(
     realRuns: extra.realRuns !== undefined,
   });
   return { manager, store, queue };
+}
+
+/** A host as it stands in a URL (an IPv6 address in brackets). */
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 function readPath(value: unknown, keys: readonly PropertyKey[]): unknown {

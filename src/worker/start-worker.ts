@@ -1,6 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
+import type { NotifySettings } from '../server/notify/notify-settings.js';
+import { openNotifier } from '../server/notify/open-notifier.js';
 import { PostgresRunStore } from '../server/postgres/postgres-run-store.js';
 import { DEFAULT_LEASE_MS, remoteRuns } from '../server/postgres/remote-runs.js';
 import { RunQueue } from '../server/postgres/run-queue.js';
@@ -37,6 +39,8 @@ export interface WorkerOptions {
   sandbox?: SandboxSettings;
   /** Where runs' traces go (`--otel`, OTEL_EXPORTER_OTLP_*); absent: not traced. */
   telemetry?: Telemetry;
+  /** Webhooks when a gate of a run executed here waits, is answered, or the run ends (`--notify`). */
+  notify?: NotifySettings;
   /** Told when this worker takes a run, releases it at a gate, or the run stops here (its log). */
   onRunEvent?: (event: WorkerRunEvent) => void;
 }
@@ -79,6 +83,10 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     await store.close();
     throw error;
   }
+  // Its pending deliveries live in its data folder: a restarted worker sends what it had not yet.
+  const notifications = options.notify
+    ? openNotifier(options.notify, options.dataDir, options.notify.publicUrl ?? '')
+    : undefined;
   const manager = new WorkerRuns({
     store,
     allowTools: options.allowTools,
@@ -90,6 +98,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     ...(options.onRunEvent ? { onRunEvent: options.onRunEvent } : {}),
     sandbox,
     ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+    ...(notifications ? { notifier: notifications.notifier } : {}),
   });
   await queue.work(
     (job) => manager.execute(job.run_id, job.takeover ? { takeover: true } : {}),
@@ -102,6 +111,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       await manager.drain(graceMs);
       await queue.close();
       await store.close();
+      await notifications?.close();
       await options.telemetry?.shutdown();
     },
   };

@@ -1,5 +1,6 @@
 import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
 import { nextGateDeadline } from '../server/gate-deadline.js';
+import type { RunNotifier } from '../server/notify/run-notifier.js';
 import { scheduleCommitted, type WorkerSideRuns } from '../server/postgres/remote-runs.js';
 import { cancelLiveRun, type LiveRun, RunExecutor } from '../server/run-executor.js';
 import { TERMINAL_STATUSES } from '../server/run-record.js';
@@ -26,6 +27,8 @@ export interface WorkerRunsOptions {
   workingDirs?: WorkingDirPolicy;
   /** Where runs' traces go; absent: not traced. */
   telemetry?: Telemetry;
+  /** Who hears that a gate waits, was answered, or a run ended (`--notify`); absent: nobody. */
+  notifier?: RunNotifier;
   /** Push runs' snapshots to this git remote (`--git-remote`) rather than the store (decision 0331). */
   gitRemote?: string;
   /** Told when this worker takes a run, releases it at a gate, or the run stops here. */
@@ -68,6 +71,7 @@ export class WorkerRuns {
       ...(options.realRuns ? { realRuns: options.realRuns } : {}),
       ...(options.sandbox ? { sandbox: options.sandbox } : {}),
       ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+      ...(options.notifier ? { notifier: options.notifier } : {}),
       workingDirs: options.workingDirs ?? { roots: [], perRun: true, who: 'this worker' },
       releaseAtGates: true,
       snapshots: options.gitRemote ? { remote: options.gitRemote } : {},

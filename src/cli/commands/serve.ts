@@ -59,6 +59,10 @@ export interface ServeFlags {
   resumeInterrupted?: boolean;
   unsandboxed?: boolean;
   otel?: boolean;
+  notify?: string[];
+  notifySecretFile?: string;
+  notifyFormat?: string;
+  publicUrl?: string;
   otelContent?: boolean;
 }
 
@@ -90,6 +94,14 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     )
     .option('--max-concurrent-runs <n>', 'runs executing at once; the rest queue', '4')
     .option('--allow-tools', 'run tool commands of submitted pipelines (refused with 403 otherwise)')
+    .option(
+      '--notify <url>',
+      'POST a signed webhook when a gate waits, is answered, or a run ends (repeatable)',
+      collectRepeated,
+    )
+    .option('--notify-secret-file <file>', 'the secret webhooks are signed with (x-attractor-signature)')
+    .option('--notify-format <format>', 'json (default) or slack (incoming-webhook blocks)')
+    .option('--public-url <url>', "the web view's address, for links in notifications")
     .option('--otel', 'export runs as OpenTelemetry traces (OTLP/HTTP; docs/guides/tracing.md)')
     .option('--otel-content', 'put prompts, responses and tool arguments in the traces (off by default)')
     .option(

@@ -1,0 +1,93 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { deliverWebhook } from '../../../src/server/notify/deliver-webhook.js';
+import { FileOutbox } from '../../../src/server/notify/file-outbox.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.js';
+
+const SECRET = 'a-long-shared-secret-for-tests';
+const FAST = { initialMs: 10, factor: 2, maxMs: 50, jitter: false };
+
+const closing: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closing.splice(0)) await close();
+});
+
+async function receiver(statuses: number[] = []): Promise<WebhookReceiver> {
+  const started = await startWebhookReceiver(SECRET, statuses);
+  closing.push(() => started.close());
+  return started;
+}
+
+function outbox(dir: string, failed: string[] = [], maxAttempts = 4): FileOutbox {
+  const box = new FileOutbox({
+    dir,
+    deliver: (delivery) => deliverWebhook(delivery, SECRET),
+    onFailed: (delivery, error) => failed.push(`${delivery.id}: ${error}`),
+    maxAttempts,
+    schedule: FAST,
+  });
+  closing.push(() => box.close());
+  return box;
+}
+
+describe('the file outbox', () => {
+  it('retries after 500s and delivers once, signed, with the same delivery id', async () => {
+    const hook = await receiver([500, 503]);
+    const box = outbox(tempDir());
+    box.add({ id: 'n1#0', url: hook.url, body: '{"kind":"gate.waiting"}' });
+    box.add({ id: 'n1#0', url: hook.url, body: '{"kind":"gate.waiting"}' });
+    await box.idle();
+    expect(hook.attempts).toBe(3);
+    expect(hook.received).toEqual([
+      { body: '{"kind":"gate.waiting"}', json: { kind: 'gate.waiting' }, delivery: 'n1#0', signed: true },
+    ]);
+  });
+
+  it('gives up after its last attempt: one failed-delivery report, the delivery kept in failed/', async () => {
+    const hook = await receiver([500, 500, 500, 500, 500]);
+    const dir = tempDir();
+    const failed: string[] = [];
+    const box = outbox(dir, failed, 3);
+    box.add({ id: 'n2#0', url: hook.url, body: '{}' });
+    await box.idle();
+    expect(hook.attempts).toBe(3);
+    expect(failed).toEqual([`n2#0: ${hook.url} answered 500`]);
+    expect(readdirSync(path.join(dir, 'failed'))).toHaveLength(1);
+    expect(readdirSync(path.join(dir, 'pending'))).toEqual([]);
+  });
+
+  it('loses nothing to a restart: what is pending is sent by the next outbox on the folder', async () => {
+    const dir = tempDir();
+    const down = await receiver();
+    const url = down.url;
+    await down.close();
+    const first = outbox(dir, [], 10);
+    first.add({ id: 'n3#0', url, body: '{"n":3}' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await first.close();
+    expect(readdirSync(path.join(dir, 'pending'))).toHaveLength(1);
+    // The receiver is back on the same port, and a new process opens the same outbox.
+    const port = Number(new URL(url).port);
+    const { createServer } = await import('node:http');
+    const bodies: string[] = [];
+    const back = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      request.on('end', () => {
+        bodies.push(body);
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => back.listen(port, '127.0.0.1', resolve));
+    closing.push(() => new Promise<void>((resolve) => back.close(() => resolve())));
+    const second = outbox(dir, [], 10);
+    second.start();
+    await second.idle();
+    expect(bodies).toEqual(['{"n":3}']);
+    expect(existsSync(path.join(dir, 'failed'))).toBe(false);
+  });
+});
