@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { ROLES } from '../../server/auth/role.js';
+import { ROLES } from '../../server/auth/role-names.js';
 import type { CliContext } from '../cli-context.js';
 
 const EXAMPLES = `

@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { ROLES } from './role-names.js';
 
 /**
  * What a person or a token may do on a shared server (decision 0500): `viewer` sees runs, `operator`
  * starts, cancels, resumes and forks them, `approver` answers gates, `admin` manages tokens and roles.
  * Every role sees runs; only `admin` implies the others, so starting and approving stay separable.
  */
-export const ROLES = ['viewer', 'operator', 'approver', 'admin'] as const;
 export const RoleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof RoleSchema>;
 

@@ -7,7 +7,8 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tokenHash } from '../../../src/server/auth/api-token.js';
 import { openTokenStore } from '../../../src/server/auth/open-token-store.js';
-import { ROLES, type Role } from '../../../src/server/auth/role.js';
+import type { Role } from '../../../src/server/auth/role.js';
+import { ROLES } from '../../../src/server/auth/role-names.js';
 import { ROUTE_RULES, ruleFor } from '../../../src/server/auth/route-rules.js';
 import { ensureDist } from '../../helpers/ensure-dist.js';
 import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
