@@ -1,5 +1,6 @@
 import type { PipelineNode } from '../compiler/ir.js';
 import type { Outcome } from '../compiler/outcome.js';
+import { definedFields } from '../shared/defined-fields.js';
 import type { HandlerHook } from './handler-hook.js';
 import type { PipelineContext } from './pipeline-context.js';
 
@@ -36,7 +37,7 @@ export async function runWithHooks(
       // The handler's work happened: its context updates stay, its routing hints do not.
       outcome = {
         ...hookFailure(hook, 'afterExecute', error),
-        ...(outcome.context_updates ? { context_updates: outcome.context_updates } : {}),
+        ...definedFields({ context_updates: outcome.context_updates }),
       };
     }
   }

@@ -4,6 +4,7 @@ import { parseDot } from '../compiler/parse/index.js';
 import { forkRun } from '../run/fork-run.js';
 import { forkTree } from '../run/fork-tree.js';
 import { locateRun } from '../run/locate-run.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { AttractorError } from '../shared/errors.js';
 import { localIdentity } from '../shared/identity.js';
 import { runActionRefusal } from '../shared/run-actions.js';
@@ -44,7 +45,7 @@ export async function runFork(
     graph,
     source,
     file: sourceFile,
-    ...(flags.set ? { set: flags.set } : {}),
+    ...definedFields({ set: flags.set }),
     ...(flags.logsDir !== undefined ? { runDir: path.resolve(ctx.io.cwd, flags.logsDir) } : {}),
   });
   const say = flags.json ? ctx.io.stderr : ctx.io.stdout;

@@ -3,6 +3,7 @@ import type { Interviewer } from '../actors/interviewers/interviewer.js';
 import type { Diagnostic } from '../compiler/diagnostic.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { PipelineRun, RunOptions, RunResult } from '../run/run-types.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { AttractorError } from '../shared/errors.js';
 import { localIdentity } from '../shared/identity.js';
 import type { RunTui } from '../tui/start-run-tui.js';
@@ -164,9 +165,9 @@ export async function openInspection(flags: RunFlags, ctx: CliContext): Promise<
     );
   }
   const stream = await openInspectStream({
-    ...(port !== undefined ? { port } : {}),
+    ...definedFields({ port }),
     ...(flags.inspectLog ? { logFile: path.resolve(ctx.io.cwd, flags.inspectLog) } : {}),
-    ...(flags.inspectOrigin ? { origins: flags.inspectOrigin } : {}),
+    ...definedFields({ origins: flags.inspectOrigin }),
   });
   if (stream.url) ctx.io.stderr(`attractor: inspector at ${stream.url} (open it in a browser)\n`);
   return stream;

@@ -4,6 +4,7 @@ import { readCheckpoint } from '../run/checkpoint.js';
 import { confirmInterruptedRerun } from '../run/confirm-interrupted-rerun.js';
 import { checkpointVars, compileRun, resumePipeline } from '../run/engine.js';
 import { locateRun } from '../run/locate-run.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { AttractorError } from '../shared/errors.js';
 import type { CliContext } from './cli-context.js';
 import { cliReadScope } from './cli-read-scope.js';
@@ -112,7 +113,7 @@ export async function runResume(
   const run = await startWith(inspection, tui, (inspect) =>
     resumePipeline({
       ...resumeOptions,
-      ...(inspect ? { inspect } : {}),
+      ...definedFields({ inspect }),
       onWarnings: printWarnings(ctx, (d) => d),
       from: path.resolve(ctx.io.cwd, from),
       ...(dotFile ? { dotFile: path.resolve(ctx.io.cwd, dotFile) } : {}),

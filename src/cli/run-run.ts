@@ -2,6 +2,7 @@ import path from 'node:path';
 import { compileRun, startPipeline } from '../run/engine.js';
 import { assertRunDirFree } from '../run/resolve-run-dir.js';
 import type { PipelineRun } from '../run/run-types.js';
+import { definedFields } from '../shared/defined-fields.js';
 import type { RunTui } from '../tui/start-run-tui.js';
 import type { CliContext } from './cli-context.js';
 import { cliReadScope } from './cli-read-scope.js';
@@ -44,7 +45,7 @@ export async function runRun(file: string, flags: RunFlags, ctx: CliContext): Pr
     run = await startWith(inspection, tui, (inspect) =>
       startPipeline({
         ...options,
-        ...(inspect ? { inspect } : {}),
+        ...definedFields({ inspect }),
         onWarnings: printWarnings(ctx, (d) => withShownFile(d, source)),
         source: source.text,
         file: source.absolutePath,

@@ -4,6 +4,7 @@ import { defaultServerDataDir } from '../server/default-data-dir.js';
 import type { NotifySettings } from '../server/notify/notify-settings.js';
 import { isServerSecretName } from '../server/server-secret-names.js';
 import { startServer } from '../server/start-server.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { AttractorError } from '../shared/errors.js';
 import { refusePassthrough } from '../shared/process/filter-secret-env.js';
 import { serverSandbox } from '../shared/sandbox/server-sandbox.js';
@@ -45,22 +46,20 @@ async function serving(flags: ServeFlags, ctx: CliContext, port: number): Promis
       host: flags.host,
       port,
       dataDir,
-      ...(flags.store !== undefined ? { store: flags.store } : {}),
+      ...definedFields({ store: flags.store }),
       maxConcurrentRuns: wholeNumber('--max-concurrent-runs', flags.maxConcurrentRuns, 1),
       allowTools: flags.allowTools === true,
       allowDirs: (flags.allowDir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
       allowWorkdirs: (flags.allowWorkdir ?? []).map((d) => path.resolve(ctx.io.cwd, d)),
       resumeInterrupted: flags.resumeInterrupted === true,
       fourEyes: flags.fourEyes === true,
-      ...(flags.oidcIssuer !== undefined ? { oidcIssuer: flags.oidcIssuer } : {}),
-      ...(flags.oidcClientId !== undefined ? { oidcClientId: flags.oidcClientId } : {}),
+      ...definedFields({ oidcIssuer: flags.oidcIssuer, oidcClientId: flags.oidcClientId }),
       ...(flags.oidcClientSecretFile !== undefined
         ? { oidcClientSecretFile: path.resolve(ctx.io.cwd, flags.oidcClientSecretFile) }
         : {}),
       ...(flags.token ? { token: flags.token } : {}),
       ...(flags.access !== undefined ? { access: path.resolve(ctx.io.cwd, flags.access) } : {}),
-      ...(flags.corsOrigin ? { corsOrigin: flags.corsOrigin } : {}),
-      ...(flags.allowedHost ? { allowedHosts: flags.allowedHost } : {}),
+      ...definedFields({ corsOrigin: flags.corsOrigin, allowedHosts: flags.allowedHost }),
     },
     // Runs that call models get the same coding agent, router and budget as `attractor run`: keys and
     // base URLs come from the server's environment only, never from a .env a run's agent could write

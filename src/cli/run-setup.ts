@@ -11,6 +11,7 @@ import type { CompiledMachine } from '../machines/compile-machine.js';
 import { DEFAULT_RUNS_ROOT } from '../run/resolve-run-dir.js';
 import type { RunSettings } from '../run/run-config.js';
 import { createRunServices, type RunServices } from '../run/run-services.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { AttractorError } from '../shared/errors.js';
 import { localIdentity } from '../shared/identity.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
@@ -79,11 +80,11 @@ function realSettings(
     readDotEnv: true,
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.provider ? { provider: flags.provider } : {}),
-    ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}),
+    ...definedFields({ maxCostUsd: flags.maxCost }),
     ...(flags.allowUnpriced ? { allowUnpriced: true } : {}),
     ...(flags.record ? { recordTo: path.resolve(ctx.io.cwd, flags.record) } : {}),
     ...(flags.replay ? { replayFrom: path.resolve(ctx.io.cwd, flags.replay) } : {}),
-    ...(initialUsage !== undefined ? { initialUsage } : {}),
+    ...definedFields({ initialUsage }),
     // Which model each node will use, before the first call costs anything (the TUI shows its own).
     onPlan: (lines) => {
       if (showPlan || ctx.verbose()) for (const line of lines) ctx.io.stderr(`attractor: ${line}\n`);
@@ -120,8 +121,7 @@ export function pipelineSettings(
 ): Pick<RunSettings, 'goal' | 'vars' | 'model' | 'provider' | 'readScope'> {
   return {
     readScope,
-    ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
-    ...(flags.set ? { vars: flags.set } : {}),
+    ...definedFields({ goal: flags.goal, vars: flags.set }),
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.provider ? { provider: flags.provider } : {}),
   };
@@ -170,7 +170,7 @@ export async function buildRun(
   const services = createRunServices({
     graph: compiled.graph,
     ...(flags.dryRun ? { dryRun: true } : {}),
-    ...(scenario ? { scenario } : {}),
+    ...definedFields({ scenario }),
     // A dry run on the command line answers every gate with its first option, as --auto-approve does.
     ...(flags.autoApprove || flags.dryRun ? { autoApprove: true } : {}),
     interviewer: options.interviewer ?? interviewer,
@@ -184,7 +184,7 @@ export async function buildRun(
               .createRealRunServices,
           },
         }),
-    ...(agents ? { agents } : {}),
+    ...definedFields({ agents }),
   });
   const { real, ...runServices } = services;
   const runDir = flags.logsDir ?? flags.logDir;

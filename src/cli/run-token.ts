@@ -4,6 +4,7 @@ import { newTokenText, TokenNameSchema, tokenHash, tokenStatus } from '../server
 import { openTokenStore } from '../server/auth/open-token-store.js';
 import { RoleSchema } from '../server/auth/role.js';
 import type { TokenStore } from '../server/auth/token-store.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { AttractorError } from '../shared/errors.js';
 import type { CliContext } from './cli-context.js';
 import type { TokenCreateFlags, TokenStoreFlags } from './commands/token.js';
@@ -28,7 +29,7 @@ export async function runTokenCreate(flags: TokenCreateFlags, ctx: CliContext): 
       role,
       hash: tokenHash(text),
       created_at: now.toISOString(),
-      ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}),
+      ...definedFields({ expires_at: expiresAt }),
     }),
   );
   ctx.io.stdout(

@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import type { TestFileResult } from '../pipeline-tests/run-test-file.js';
 import type { PipelineCoverage } from '../pipeline-tests/test-coverage.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { caseCounts } from './format-test-report.js';
 
 /**
@@ -25,7 +26,7 @@ export function testReportJson(
         passed: c.passed,
         failures: c.failures,
         route: c.observation.route,
-        ...(c.status ? { status: c.status } : {}),
+        ...definedFields({ status: c.status }),
         duration_ms: Math.round(c.durationMs),
       })),
     })),

@@ -1,3 +1,4 @@
+import { definedFields } from '../shared/defined-fields.js';
 import type { Diagnostic } from './diagnostic.js';
 import { checkNamedFiles } from './files/check-named-files.js';
 import type { NamedFileReader } from './files/read-named-file.js';
@@ -47,17 +48,21 @@ export function loadPipeline(source: string, options: LoadOptions = {}): LoadedP
   const transformed = applyTransforms(
     { ...parsed.graph, readScope },
     {
-      ...(options.goal !== undefined ? { goal: options.goal } : {}),
-      ...(options.vars !== undefined ? { vars: options.vars } : {}),
-      ...(options.transforms ? { transforms: options.transforms } : {}),
-      ...(options.readFile ? { readFile: options.readFile } : {}),
+      ...definedFields({
+        goal: options.goal,
+        vars: options.vars,
+        transforms: options.transforms,
+        readFile: options.readFile,
+      }),
     },
   );
   const files = checkNamedFiles(transformed.graph, options.readFile);
   const lint = validate(transformed.graph, {
-    ...(options.rules ? { rules: options.rules } : {}),
-    ...(options.customHandlerTypes ? { customHandlerTypes: options.customHandlerTypes } : {}),
-    ...(options.unknownTypes ? { unknownTypes: options.unknownTypes } : {}),
+    ...definedFields({
+      rules: options.rules,
+      customHandlerTypes: options.customHandlerTypes,
+      unknownTypes: options.unknownTypes,
+    }),
   });
   return {
     graph: transformed.graph,
@@ -84,9 +89,11 @@ export function compile(input: string | PipelineGraph, options: LoadOptions = {}
       : {
           graph: input,
           diagnostics: validate(input, {
-            ...(options.rules ? { rules: options.rules } : {}),
-            ...(options.customHandlerTypes ? { customHandlerTypes: options.customHandlerTypes } : {}),
-            ...(options.unknownTypes ? { unknownTypes: options.unknownTypes } : {}),
+            ...definedFields({
+              rules: options.rules,
+              customHandlerTypes: options.customHandlerTypes,
+              unknownTypes: options.unknownTypes,
+            }),
           }),
         };
   if (hasErrors(loaded.diagnostics)) throw new PipelineValidationError(loaded.diagnostics);

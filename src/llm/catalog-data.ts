@@ -1,3 +1,4 @@
+import { definedFields } from '../shared/defined-fields.js';
 import type { ModelInfo } from './model-info.js';
 
 type Entry = Pick<ModelInfo, 'id' | 'provider' | 'displayName' | 'contextWindow' | 'maxOutputTokens'> &
@@ -27,7 +28,7 @@ function prices(input: number, output: number, cacheRead?: number): Partial<Mode
     pricesAsOf: PRICES_AS_OF,
     inputCostPerMillion: input,
     outputCostPerMillion: output,
-    ...(cacheRead !== undefined ? { cacheReadCostPerMillion: cacheRead } : {}),
+    ...definedFields({ cacheReadCostPerMillion: cacheRead }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { definedFields } from '../shared/defined-fields.js';
 import { getModelInfo } from './catalog.js';
 import { detectProvider as detectProviderName } from './detect-provider.js';
 import { DirectStream, type DirectStreamHooks } from './direct-stream.js';
@@ -83,7 +84,7 @@ export class LLMClient {
       EnvAdapterOptions & { extraAdapters?: ProviderAdapter[] } = {},
   ): LLMClient {
     const { env, dotenv, extraAdapters, ...rest } = options;
-    const envOptions = { ...(env ? { env } : {}), ...(dotenv !== undefined ? { dotenv } : {}) };
+    const envOptions = { ...definedFields({ env, dotenv }) };
     const statuses = llmEnvStatus(envOptions);
     const configured = new Set(statuses.filter((s) => s.configured).map((s) => s.provider as string));
     const adapters = [
@@ -152,7 +153,7 @@ export class LLMClient {
               sleep(ms, signal).catch((error: unknown) => {
                 throw this.abortReason(error, link, adapter.name);
               }),
-            ...(this.onRetry ? { onRetry: this.onRetry } : {}),
+            ...definedFields({ onRetry: this.onRetry }),
           },
         );
       };
@@ -332,7 +333,7 @@ export class LLMClient {
   private callOptions(link: ReturnType<typeof linkSignals>, options: RequestOptions): CallOptions {
     const timeouts =
       this.timeouts || options.timeouts ? { ...this.timeouts, ...options.timeouts } : undefined;
-    return { signal: link.signal, ...(timeouts ? { timeouts } : {}) };
+    return { signal: link.signal, ...definedFields({ timeouts }) };
   }
 
   private async *retryingStream(

@@ -1,3 +1,4 @@
+import { definedFields } from '../shared/defined-fields.js';
 import type { RequestOptions } from './client.js';
 import { InvalidRequestError } from './errors/invalid-request-error.js';
 import { RequestTimeoutError } from './errors/request-timeout-error.js';
@@ -76,7 +77,7 @@ export function stepOf(response: Response, toolResults: ToolResultPart[]): StepR
   return {
     response,
     text: response.text,
-    ...(response.reasoning !== undefined ? { reasoning: response.reasoning } : {}),
+    ...definedFields({ reasoning: response.reasoning }),
     toolCalls: response.toolCalls,
     toolResults,
     finishReason: response.finishReason,
@@ -89,7 +90,7 @@ export function resultOf(steps: StepResult[], messages: Message[]): GenerateResu
   const executed = last.toolResults.length > 0;
   return {
     text: last.text,
-    ...(last.reasoning !== undefined ? { reasoning: last.reasoning } : {}),
+    ...definedFields({ reasoning: last.reasoning }),
     toolCalls: executed ? [] : last.toolCalls,
     toolResults: steps.flatMap((step) => step.toolResults),
     finishReason: last.finishReason,
@@ -109,9 +110,7 @@ function toolResultMessages(results: readonly ToolResultPart[]): Message[] {
 /** The per-call options of one model call inside a loop. */
 export function callOptions(options: GenerateOptions, signal: AbortSignal | undefined): RequestOptions {
   return {
-    ...(signal ? { signal } : {}),
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+    ...definedFields({ signal, timeoutMs: options.timeoutMs, timeouts: options.timeouts }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { definedFields } from '../shared/defined-fields.js';
 import type { Response, StreamEvent } from './types.js';
 
 /**
@@ -26,7 +27,7 @@ export function responseToStreamEvents(response: Response, chunkSize = 16): Stre
         type: 'reasoning_end',
         reasoningId: id,
         text: part.text,
-        ...(part.signature !== undefined ? { signature: part.signature } : {}),
+        ...definedFields({ signature: part.signature }),
       });
     } else if (part.kind === 'redacted_thinking') {
       events.push({ type: 'reasoning_start', reasoningId: id, redacted: true });

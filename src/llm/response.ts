@@ -1,3 +1,4 @@
+import { definedFields } from '../shared/defined-fields.js';
 import { messageReasoning, messageText, messageToolCalls } from './message.js';
 import type { Response } from './types.js';
 
@@ -18,11 +19,8 @@ export function createResponse(fields: ResponseFields): Response {
     usage: fields.usage,
     text: messageText(fields.message),
     toolCalls: messageToolCalls(fields.message),
-    ...(reasoning !== undefined ? { reasoning } : {}),
-    ...(fields.latencyMs !== undefined ? { latencyMs: fields.latencyMs } : {}),
-    ...(fields.raw !== undefined ? { raw: fields.raw } : {}),
+    ...definedFields({ reasoning, latencyMs: fields.latencyMs, raw: fields.raw }),
     warnings: fields.warnings ?? [],
-    ...(fields.rateLimit !== undefined ? { rateLimit: fields.rateLimit } : {}),
-    ...(fields.metadata !== undefined ? { metadata: fields.metadata } : {}),
+    ...definedFields({ rateLimit: fields.rateLimit, metadata: fields.metadata }),
   };
 }

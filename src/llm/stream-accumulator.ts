@@ -1,3 +1,4 @@
+import { definedFields } from '../shared/defined-fields.js';
 import { toolCallPart } from './message.js';
 import { createResponse } from './response.js';
 import type { ContentPart, Response, StreamEvent } from './types.js';
@@ -122,7 +123,7 @@ export class StreamAccumulator {
           : {
               kind: 'thinking',
               text: slot.text,
-              ...(slot.signature !== undefined ? { signature: slot.signature } : {}),
+              ...definedFields({ signature: slot.signature }),
             };
       }
       return slot.done ?? toolCallPart(slot.id, slot.name, slot.json);

@@ -1,3 +1,4 @@
+import { definedFields } from '../shared/defined-fields.js';
 import type { AttributeList, AttributeSite, ListOwner } from './dot-outline.js';
 import type { PipelineDocument } from './pipeline-document.js';
 
@@ -28,7 +29,7 @@ export function cursorContext(doc: PipelineDocument, offset: number): CursorCont
 }
 
 function onSite(site: AttributeSite, offset: number): CursorContext {
-  const who = { owner: site.owner, ...(site.nodeId !== undefined ? { nodeId: site.nodeId } : {}) };
+  const who = { owner: site.owner, ...definedFields({ nodeId: site.nodeId }) };
   if (site.value && within(offset, site.value.start, site.value.end) && offset > site.key.end) {
     return { kind: 'value', ...who, site };
   }
@@ -36,7 +37,7 @@ function onSite(site: AttributeSite, offset: number): CursorContext {
 }
 
 function inList(doc: PipelineDocument, list: AttributeList, offset: number): CursorContext {
-  const who = { owner: list.owner, ...(list.nodeId !== undefined ? { nodeId: list.nodeId } : {}) };
+  const who = { owner: list.owner, ...definedFields({ nodeId: list.nodeId }) };
   const site = list.sites.find(
     (s) => within(offset, s.key.start, s.key.end) || (s.value && within(offset, s.value.start, s.value.end)),
   );

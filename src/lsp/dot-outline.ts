@@ -1,4 +1,5 @@
 import type { AttributeOwner } from '../compiler/attributes/attribute-aliases.js';
+import { definedFields } from '../shared/defined-fields.js';
 import type { DotToken } from './dot-tokens.js';
 
 /** Who an attribute list belongs to; `subgraph` for a subgraph's own `name=value`. */
@@ -157,6 +158,6 @@ function site(owner: ListOwner, key: DotToken, value: DotToken | undefined, node
     owner,
     key,
     ...(value && value.kind !== 'punct' && value.kind !== 'arrow' ? { value } : {}),
-    ...(nodeId !== undefined ? { nodeId } : {}),
+    ...definedFields({ nodeId }),
   };
 }

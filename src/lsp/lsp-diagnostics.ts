@@ -8,6 +8,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic, Severity } from '../compiler/diagnostic.js';
 import type { SourceLocation } from '../compiler/ir.js';
 import { locateEdit } from '../compiler/locate-edit.js';
+import { definedFields } from '../shared/defined-fields.js';
 import type { DotToken } from './dot-tokens.js';
 import type { PipelineDocument } from './pipeline-document.js';
 
@@ -34,7 +35,7 @@ export function toLspDiagnostics(doc: TextDocument, analysed: PipelineDocument):
       code: d.rule,
       source: 'attractor',
       message: d.fix ? `${d.message}\n${d.fix}` : d.message,
-      ...(fix ? { data: fix } : {}),
+      ...definedFields({ data: fix }),
     };
   });
 }

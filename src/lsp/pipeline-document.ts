@@ -2,6 +2,7 @@ import { loadPipeline } from '../compiler/compile.js';
 import type { Diagnostic } from '../compiler/diagnostic.js';
 import { missingFilesAsWarnings } from '../compiler/files/missing-files-as-warnings.js';
 import type { PipelineGraph } from '../compiler/ir.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { AttractorError } from '../shared/errors.js';
 import { type DotOutline, outlineDot } from './dot-outline.js';
 import { type DotToken, tokenizeDot } from './dot-tokens.js';
@@ -31,10 +32,10 @@ export function analyzePipeline(
 ): PipelineDocument {
   const tokens = tokenizeDot(text);
   const outline = outlineDot(tokens);
-  const base = { text, tokens, outline, ...(file !== undefined ? { file } : {}) };
+  const base = { text, tokens, outline, ...definedFields({ file }) };
   try {
     const loaded = loadPipeline(text, {
-      ...(file !== undefined ? { file } : {}),
+      ...definedFields({ file }),
       ...(knownTypes.length > 0 ? { customHandlerTypes: [...knownTypes] } : {}),
     });
     return { ...base, graph: loaded.graph, diagnostics: missingFilesAsWarnings(loaded.diagnostics) };

@@ -8,6 +8,7 @@ import type {
   HandlerServices,
 } from '../actors/handler-types.js';
 import { copyOutcome, type Outcome } from '../compiler/outcome.js';
+import { definedFields } from '../shared/defined-fields.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
 import { ChildDepthExceededError } from './child-nesting.js';
 import { type ChildCheckpoint, type ChildPipelineStore, noChildPipelines } from './child-pipeline-store.js';
@@ -48,7 +49,7 @@ function childCheckpoint(
     restarts: context.restarts,
     failed_nodes: context.failedNodes,
     logs: [...context.logs],
-    ...(context.arrivedBy !== undefined ? { arrived_by: context.arrivedBy } : {}),
+    ...definedFields({ arrived_by: context.arrivedBy }),
   };
 }
 
@@ -105,7 +106,7 @@ export async function runBranch(
   const machine = request.workingDir
     ? runtime.machineWith({
         workingDir: request.workingDir,
-        ...(request.workingTree ? { workingTree: request.workingTree } : {}),
+        ...definedFields({ workingTree: request.workingTree }),
       })
     : runtime.machine();
   const { actor, done } = startChildActor(runtime, machine, parent, `branch:${request.branchId}`, {

@@ -4,6 +4,7 @@ import { defaultReadScope } from '../compiler/files/read-scope.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { MachineConfig } from '../compiler/lower/machine-config.js';
 import { findStartNodes } from '../compiler/validate/graph-index.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { AttractorError } from '../shared/errors.js';
 import { childPipelinesOf } from './child-actors.js';
 import { childLevelsUnder } from './child-nesting.js';
@@ -80,7 +81,7 @@ function machineFor(config: MachineConfig, lookup: GraphLookup, services: Pipeli
         childLevelsUnder(lookup.graph),
       ),
     ),
-    ...(services.random ? { random: services.random } : {}),
+    ...definedFields({ random: services.random }),
   });
   return machine;
 }
@@ -163,7 +164,7 @@ function runtimeFor(
       const child = compileMachine(source, {
         file: dotFile,
         readScope: { ...scope, base: path.dirname(dotFile) },
-        ...(registered ? { customHandlerTypes: registered } : {}),
+        ...definedFields({ customHandlerTypes: registered }),
       });
       const start = findStartNodes(child.graph)[0];
       if (!start)

@@ -6,6 +6,7 @@ import type {
   TransitionConfig,
 } from '../compiler/lower/machine-config.js';
 import { StageStatusSchema } from '../compiler/outcome.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { AttractorError } from '../shared/errors.js';
 import type { HandlerActorOutput, HandlerInvocationInput } from './invocation-runtime.js';
 import type { PipelineMachineContext } from './machine-context.js';
@@ -90,7 +91,7 @@ export function decorateConfig<TSetupConfig>(config: MachineConfig): DecoratedCo
     if (typeof node !== 'string') throw invalid(where, 'invokes an actor without naming its node');
     return {
       ...s,
-      ...(states ? { states } : {}),
+      ...definedFields({ states }),
       invoke: {
         ...invoke,
         input: printsAs(({ context }: Args): HandlerInvocationInput => ({ node, context }), invoke.input),

@@ -1,5 +1,6 @@
 import type { PipelineEdge } from '../compiler/ir.js';
 import type { RoutingStep } from '../compiler/routing.js';
+import { definedFields } from '../shared/defined-fields.js';
 import type { EventData } from '../shared/pipeline-event.js';
 
 /** How a jump without an edge was decided. */
@@ -24,7 +25,7 @@ export function edgeSelectedData(
       edge_index: edge.index,
       ...(edge.attrs.label ? { label: edge.attrs.label } : {}),
       ...(condition ? { condition } : {}),
-      ...(edge.attrs.weight !== undefined ? { weight: edge.attrs.weight } : {}),
+      ...definedFields({ weight: edge.attrs.weight }),
       ...(edge.attrs.loop_restart ? { loop_restart: true } : {}),
     };
   }

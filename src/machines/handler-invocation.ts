@@ -10,6 +10,7 @@ import type { FidelityMode, PipelineEdge, PipelineNode } from '../compiler/ir.js
 import type { Outcome } from '../compiler/outcome.js';
 import { routerCandidates, visitLimitFailure } from '../compiler/routing.js';
 import { anySignal, type CombinedSignal } from '../shared/any-signal.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { childPipelinesOf, runBranch, startChildPipeline } from './child-actors.js';
 import { errorOutcome } from './error-outcome.js';
 import {
@@ -48,16 +49,17 @@ function handlerServices(
     Object.keys(tags).length === 0 ? base : (kind, data, nodeId) => base(kind, { ...data, ...tags }, nodeId);
   return {
     emit,
-    ...(services.artifacts ? { artifacts: services.artifacts } : {}),
-    ...(services.processes ? { processes: services.processes } : {}),
-    ...(services.sandbox ? { sandbox: services.sandbox } : {}),
-    ...(services.traceparent ? { traceparent: services.traceparent } : {}),
-    ...(services.durable !== undefined ? { durable: services.durable } : {}),
-    ...(services.branchCheckpoints ? { branchCheckpoints: services.branchCheckpoints } : {}),
+    ...definedFields({
+      artifacts: services.artifacts,
+      processes: services.processes,
+      sandbox: services.sandbox,
+      traceparent: services.traceparent,
+      durable: services.durable,
+      branchCheckpoints: services.branchCheckpoints,
+    }),
     interviewer: services.interviewer ?? missingInterviewer(),
     backend: services.backend ?? missingBackend(),
-    ...(services.llmRank ? { llmRank: services.llmRank } : {}),
-    ...(services.workingTree ? { workingTree: services.workingTree } : {}),
+    ...definedFields({ llmRank: services.llmRank, workingTree: services.workingTree }),
     runBranch: (request) => runBranch(runtime, self, context, request),
     startChildPipeline: (request) => {
       const child = startChildPipeline(runtime, self, context, request);
@@ -176,8 +178,7 @@ function invocationLogic(runtime: InvocationRuntime): PipelineHandlerActor {
       outcome,
       ...(llmChoice ? { llmChoice } : {}),
       ...(logs.length > 0 ? { logs } : {}),
-      ...(retryJitter !== undefined ? { retryJitter } : {}),
-      ...(tree ? { tree } : {}),
+      ...definedFields({ retryJitter, tree }),
     };
   }, restoreInvocationInput);
 }
@@ -205,7 +206,7 @@ async function runHandler(
     context.arrivedBy !== undefined ? lookup.edge(context.arrivedBy) : undefined;
   const fidelity: FidelityMode = context.fidelity;
   const threadId = resolveThreadId({
-    ...(edge ? { edge } : {}),
+    ...definedFields({ edge }),
     node,
     graph: lookup.graph,
     ...(edge ? { previousNodeId: edge.source } : {}),

@@ -2,6 +2,7 @@ import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import type { FidelityMode } from '../compiler/ir.js';
 import type { Outcome, StageStatus } from '../compiler/outcome.js';
 import type { DeepReadonly } from '../shared/deep-readonly.js';
+import { definedFields } from '../shared/defined-fields.js';
 import type { Route } from './route.js';
 import { splitVisitCounts, type VisitCounts } from './visit-counts.js';
 
@@ -120,7 +121,7 @@ export function initialContext(input: PipelineMachineInput): PipelineMachineCont
     restarts: input.restarts ?? 0,
     branch: input.branch ?? false,
     degradeFullFidelity: input.resumed ?? false,
-    ...(input.arrivedBy !== undefined ? { arrivedBy: input.arrivedBy } : {}),
+    ...definedFields({ arrivedBy: input.arrivedBy }),
     fidelity: 'compact',
     runDir: input.runDir,
     tags: { ...(input.tags ?? {}) },

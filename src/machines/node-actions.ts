@@ -1,4 +1,5 @@
 import { resolveFidelity } from '../compiler/fidelity.js';
+import { definedFields } from '../shared/defined-fields.js';
 import type { NodeParams, RecordParams } from './action-params.js';
 import type { GraphLookup } from './graph-lookup.js';
 import type { PipelineMachineContext } from './machine-context.js';
@@ -16,7 +17,7 @@ function startNode(
   const node = lookup.node(p.node);
   const attempt = (context.nodeRetries[p.node] ?? 0) + 1;
   const edge = context.arrivedBy !== undefined ? lookup.edge(context.arrivedBy) : undefined;
-  const resolved = resolveFidelity({ ...(edge ? { edge } : {}), node, graph: lookup.graph });
+  const resolved = resolveFidelity({ ...definedFields({ edge }), node, graph: lookup.graph });
   // The first `full` node after a resume sees `summary:high` once: its thread is gone.
   const degrade = resolved === 'full' && context.degradeFullFidelity;
   enqueue.assign({
@@ -51,7 +52,7 @@ function record(
         {
           attempt: applied.attempt,
           reason: raw.failure_reason ?? raw.notes ?? 'retry requested',
-          ...(assigned.retryDelayMs !== undefined ? { delay_ms: assigned.retryDelayMs } : {}),
+          ...definedFields({ delay_ms: assigned.retryDelayMs }),
         },
         p.node,
       ),

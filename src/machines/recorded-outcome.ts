@@ -1,5 +1,6 @@
 import type { Outcome } from '../compiler/outcome.js';
 import { retryPresetDelayMs } from '../compiler/routing.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { type AppliedOutcome, applyOutcome } from './apply-outcome.js';
 import { errorOutcome } from './error-outcome.js';
 import type { GraphLookup } from './graph-lookup.js';
@@ -54,7 +55,7 @@ export function recordedOutcome(
     },
     applied,
     raw,
-    ...(tree ? { tree } : {}),
+    ...definedFields({ tree }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { definedFields } from '../shared/defined-fields.js';
 import type { ChildCheckpoint } from './child-pipeline-store.js';
 import type { PipelineMachineInput } from './machine-context.js';
 
@@ -38,9 +39,8 @@ export function resumeInputFrom(
     failedNodes: checkpoint.failed_nodes,
     logs: checkpoint.logs,
     resumed: true,
-    ...(checkpoint.arrived_by !== undefined ? { arrivedBy: checkpoint.arrived_by } : {}),
+    ...definedFields({ arrivedBy: checkpoint.arrived_by }),
     ...(checkpoint.tree_head ? { treeHead: checkpoint.tree_head } : {}),
-    ...(checkpoint.tree_commits ? { treeCommits: checkpoint.tree_commits } : {}),
-    ...(checkpoint.tree_skipped ? { treeSkipped: checkpoint.tree_skipped } : {}),
+    ...definedFields({ treeCommits: checkpoint.tree_commits, treeSkipped: checkpoint.tree_skipped }),
   };
 }

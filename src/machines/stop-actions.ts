@@ -1,3 +1,4 @@
+import { definedFields } from '../shared/defined-fields.js';
 import type { NodeParams } from './action-params.js';
 import type { PipelineMachineContext } from './machine-context.js';
 import { checkpoint, type Enqueue, evt, pipelineAction } from './pipeline-action.js';
@@ -19,8 +20,8 @@ function endRun(
   status: 'completed' | 'failed',
   failure?: Failure,
 ): void {
-  enqueue.assign({ stoppedAt: nodeId, ...(failure ? { failure } : {}) });
-  const next = { ...context, stoppedAt: nodeId, ...(failure ? { failure } : {}) };
+  enqueue.assign({ stoppedAt: nodeId, ...definedFields({ failure }) });
+  const next = { ...context, stoppedAt: nodeId, ...definedFields({ failure }) };
   if (!context.branch) {
     if (status === 'completed') enqueue.emit(evt('pipeline.complete', treeOf(context), nodeId));
     else

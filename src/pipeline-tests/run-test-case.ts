@@ -8,6 +8,7 @@ import { Scenario } from '../actors/simulated/scenario.js';
 import { startPipeline } from '../run/engine.js';
 import { createRunServices } from '../run/run-services.js';
 import type { RunResult } from '../run/run-types.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { AttractorError } from '../shared/errors.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
 import { checkExpectations } from './check-expectations.js';
@@ -88,21 +89,20 @@ async function executeCase(
     source: compiled.source,
     file: compiled.pipelineFile,
     compiled: compiled.compiled,
-    ...(testCase.goal !== undefined ? { goal: testCase.goal } : {}),
-    ...(testCase.set ? { vars: testCase.set } : {}),
+    ...definedFields({ goal: testCase.goal, vars: testCase.set }),
     scenario,
     // Gates the case does not answer take their first option, as in a dry run.
     interviewer: new AutoApproveInterviewer(),
     runDir: join(folder, 'run'),
     workingDir,
     durable: false,
-    ...(settings.sandbox ? { sandbox: settings.sandbox } : {}),
+    ...definedFields({ sandbox: settings.sandbox }),
     ...(testCase.max_steps ? { maxSteps: testCase.max_steps } : {}),
     onEvent: (event) => {
       if (event.kind === 'pipeline.start') replay?.setRunDir(event.data.run_dir);
       observe.onEvent(event);
     },
-    ...(observe.inspect ? { inspect: observe.inspect } : {}),
+    ...definedFields({ inspect: observe.inspect }),
   });
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -134,7 +134,7 @@ export async function runTestCase(
     failures,
     durationMs: performance.now() - started,
     observation: observe.observation,
-    ...(status ? { status } : {}),
+    ...definedFields({ status }),
   });
   const unknown = unknownCaseNodes(testCase, compiled.nodeIds);
   if (unknown.length > 0) return finish(unknown);

@@ -1,5 +1,6 @@
 import { compileRun } from '../run/engine.js';
 import type { ConcurrencyLimit } from '../shared/concurrency-limit.js';
+import { definedFields } from '../shared/defined-fields.js';
 import type { CompiledCase } from './compiled-case.js';
 import type { LoadedTestFile } from './load-test-file.js';
 import { type CaseResult, type CaseRunSettings, runTestCase } from './run-test-case.js';
@@ -28,8 +29,7 @@ function compilerFor(loaded: LoadedTestFile, source: string): (testCase: CaseSet
     const compiled = compileRun({
       source,
       file: loaded.pipelineFile,
-      ...(testCase.goal !== undefined ? { goal: testCase.goal } : {}),
-      ...(testCase.set ? { vars: testCase.set } : {}),
+      ...definedFields({ goal: testCase.goal, vars: testCase.set }),
     });
     const made: CompiledCase = {
       testFile: loaded.path,

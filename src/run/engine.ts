@@ -10,6 +10,7 @@ import {
 } from '../machines/compile-machine.js';
 import { DEFAULT_MAX_STEPS, pipelineInput } from '../machines/pipeline-input.js';
 import { resumeInputFrom } from '../machines/resume-input-from.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { AttractorError } from '../shared/errors.js';
 import { type Checkpoint, readCheckpoint } from './checkpoint.js';
 import { executeRun } from './execute-run.js';
@@ -58,14 +59,14 @@ export function compileRun(options: CompileRunOptions): CompiledMachine {
 
 function compileOptions(options: Omit<CompileRunOptions, 'source'>): CompileMachineOptions {
   return {
-    ...(options.goal !== undefined ? { goal: options.goal } : {}),
+    ...definedFields({ goal: options.goal }),
     // A registry of the caller's own may handle types it does not list (its default handler): a warning.
     ...(options.registry
       ? { customHandlerTypes: options.registry.types(), unknownTypes: 'warning' as const }
       : {}),
     ...(options.model ? { model: options.model } : {}),
     ...(options.provider ? { provider: options.provider } : {}),
-    ...(options.readScope ? { readScope: options.readScope } : {}),
+    ...definedFields({ readScope: options.readScope }),
   };
 }
 
@@ -140,11 +141,11 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
       status: checkpoint.status,
       quality: ending.quality,
       recoveredNodes: ending.recoveredNodes,
-      ...(ending.deadEnd ? { deadEnd: ending.deadEnd } : {}),
+      ...definedFields({ deadEnd: ending.deadEnd }),
       runId: checkpoint.run_id,
       runDir,
       stoppedAt: checkpoint.current_node,
-      ...(checkpoint.failure ? { failure: checkpoint.failure } : {}),
+      ...definedFields({ failure: checkpoint.failure }),
       context: checkpoint.context,
       completedNodes: checkpoint.completed_nodes,
       failedNodes: checkpoint.failed_nodes,
@@ -172,7 +173,7 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
       runDir,
       input: resumeInputFrom(from, { runDir, maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS }),
       fresh: false,
-      ...(restart ? { afterFailure: restart } : {}),
+      ...definedFields({ afterFailure: restart }),
       ...withForkOrigin(runDir),
     },
     resolveRunConfig(options, runDir),
@@ -183,7 +184,7 @@ export function resumePipeline(options: ResumeOptions): PipelineRun {
 function withForkOrigin(runDir: string): Pick<Prepared, 'forkedFrom' | 'forkedBy'> {
   const origin = unstartedForkOrigin(runDir);
   if (!origin) return {};
-  return { forkedFrom: origin.from, ...(origin.by !== undefined ? { forkedBy: origin.by } : {}) };
+  return { forkedFrom: origin.from, ...definedFields({ forkedBy: origin.by }) };
 }
 
 /** How a finished run ended, from its checkpoint and the graph's shape (which nodes are exits). */
@@ -224,7 +225,7 @@ function scenarioWarnings(options: RunOptions, graph: PipelineGraph): Diagnostic
         message: `the scenario scripts node "${id}", which this pipeline does not have`,
         node_id: id,
         fix: `check the node id against: ${[...ids].slice(0, 12).join(', ')}${ids.size > 12 ? ', …' : ''}`,
-        ...(loc ? { loc } : {}),
+        ...definedFields({ loc }),
       };
     });
 }

@@ -12,6 +12,7 @@ import type { RunMachinery } from '../machines/pipeline-services.js';
 import { sendWhileActive } from '../machines/send-while-active.js';
 import { whenPipelineDone } from '../machines/watch-pipeline-actor.js';
 import { ArtifactStore } from '../shared/artifact-store.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { AttractorError } from '../shared/errors.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
 import { ProcessLedger } from '../shared/process/process-ledger.js';
@@ -131,7 +132,7 @@ function launch(run: Run, releaseLock: () => void): PipelineRun {
   if (!prepared.fresh) cleanUpAfter(prepared, services.registry, processes, emit);
   const actor = createActor(machine, {
     input: prepared.input,
-    ...(services.inspect ? { inspect: services.inspect } : {}),
+    ...definedFields({ inspect: services.inspect }),
   });
   actor.on('*', (e: MachineEmitted) => {
     if (e.type === 'pipeline.event') emit(e.kind, e.data, e.nodeId);
@@ -164,7 +165,7 @@ function launch(run: Run, releaseLock: () => void): PipelineRun {
     cancel: (by) =>
       stopNow(new AttractorError('CANCELLED', 'run cancelled'), {
         type: 'CANCEL',
-        ...(by !== undefined ? { by } : {}),
+        ...definedFields({ by }),
       }),
   };
 }
@@ -219,8 +220,7 @@ function announce(prepared: Prepared, config: RunConfig, services: RunServices, 
     run_id: prepared.runId,
     run_dir: prepared.runDir,
     ...(prepared.fresh ? {} : { resume_at: prepared.input.startAt }),
-    ...(prepared.afterFailure ? { after_failure: prepared.afterFailure } : {}),
-    ...(prepared.forkedFrom ? { forked_from: prepared.forkedFrom } : {}),
+    ...definedFields({ after_failure: prepared.afterFailure, forked_from: prepared.forkedFrom }),
     ...identities(prepared, config),
   });
 }
@@ -233,7 +233,7 @@ function identities(
   const by = config.identity;
   return {
     ...(by === undefined ? {} : prepared.fresh ? { started_by: by } : { resumed_by: by }),
-    ...(prepared.forkedBy !== undefined ? { forked_by: prepared.forkedBy } : {}),
+    ...definedFields({ forked_by: prepared.forkedBy }),
   };
 }
 
@@ -253,7 +253,7 @@ function openTree(run: Run, emit: EmitEvent): RunTreeService | undefined {
     settings: config.tree,
     emit,
     fail: (error) => run.failure.report(error),
-    ...(carrier ? { carrier } : {}),
+    ...definedFields({ carrier }),
   });
 }
 
@@ -352,7 +352,7 @@ function checkpointParts(
       pipeline: prepared.compiled.graph.name,
       run_id: prepared.runId,
       run_dir: prepared.runDir,
-      ...(context.arrivedBy !== undefined ? { arrived_by: context.arrivedBy } : {}),
+      ...definedFields({ arrived_by: context.arrivedBy }),
       status,
       node_outcomes: context.nodeOutcomes,
       steps: context.steps,
@@ -360,10 +360,9 @@ function checkpointParts(
       failed_nodes: context.failedNodes,
       ...(context.failure && status !== 'paused' ? { failure: context.failure } : {}),
       source_sha256: prepared.sha,
-      ...(usage ? { usage } : {}),
+      ...definedFields({ usage }),
       ...(context.treeHead ? { tree_head: context.treeHead } : {}),
-      ...(context.treeCommits ? { tree_commits: context.treeCommits } : {}),
-      ...(context.treeSkipped ? { tree_skipped: context.treeSkipped } : {}),
+      ...definedFields({ tree_commits: context.treeCommits, tree_skipped: context.treeSkipped }),
     },
     values: context.values,
     visits: context.visits,

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { readPendingQuestions } from '../actors/interviewers/answer-channel.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { readRunFile } from '../shared/read-run-file.js';
 import { type Checkpoint, readCheckpoint } from './checkpoint.js';
 import { readLastExecution } from './read-last-execution.js';
@@ -80,10 +81,12 @@ export function readRunSummary(runDir: string, now: () => number = Date.now): Ru
     run_dir: resolve(runDir),
     // A run going on now has no ending yet, whatever its log says of an earlier one.
     ...(last.quality && status !== 'running' && status !== 'waiting' ? { quality: last.quality } : {}),
-    ...(head.forked_from ? { forked_from: head.forked_from } : {}),
-    ...(head.started_by !== undefined ? { started_by: head.started_by } : {}),
-    ...(head.forked_by !== undefined ? { forked_by: head.forked_by } : {}),
-    ...(last.resumed_by !== undefined ? { resumed_by: last.resumed_by } : {}),
+    ...definedFields({
+      forked_from: head.forked_from,
+      started_by: head.started_by,
+      forked_by: head.forked_by,
+      resumed_by: last.resumed_by,
+    }),
     ...(status === 'cancelled' && last.cancelled_by !== undefined ? { cancelled_by: last.cancelled_by } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import type { PipelineGraph } from '../compiler/ir.js';
 import { isSuccessStatus, type StageStatus } from '../compiler/outcome.js';
 import { findExitNodes } from '../compiler/validate/graph-index.js';
+import { definedFields } from '../shared/defined-fields.js';
 import type { RunQuality } from './run-types.js';
 
 /** What a finished run's quality is read from: its final status and the context it ended with. */
@@ -53,6 +54,6 @@ export function runEnding(graph: PipelineGraph | undefined, input: RunEndingInpu
   return {
     quality: deadEnd || unrepaired ? 'degraded' : 'clean',
     recoveredNodes,
-    ...(deadEnd ? { deadEnd } : {}),
+    ...definedFields({ deadEnd }),
   };
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { definedFields } from '../shared/defined-fields.js';
 import { packageVersion } from '../shared/package-version.js';
 import type { RunConfig } from './run-config.js';
 import type { Prepared } from './run-types.js';
@@ -35,7 +36,7 @@ export function manifestOf(
     source_sha256: prepared.sha,
     started_at: new Date().toISOString(),
     attractor_version: packageVersion(),
-    ...(config.identity !== undefined ? { started_by: config.identity } : {}),
+    ...definedFields({ started_by: config.identity }),
     options: { max_steps: prepared.input.maxSteps, ...config.manifestOptions },
   };
 }
@@ -71,7 +72,7 @@ export function unstartedForkOrigin(runDir: string): ForkOrigin | undefined {
     const { forked_from, forked_by } = parsed.data;
     return {
       from: { run_id: forked_from.run_id, node: forked_from.node },
-      ...(forked_by !== undefined ? { by: forked_by } : {}),
+      ...definedFields({ by: forked_by }),
     };
   } catch {
     return undefined;

@@ -2,6 +2,7 @@ import type { PipelineGraph } from '../compiler/ir.js';
 import type { PipelineMachineContext } from '../machines/machine-context.js';
 import { valuesWithVisits } from '../machines/visit-counts.js';
 import type { FinalStatus } from '../machines/watch-pipeline-actor.js';
+import { definedFields } from '../shared/defined-fields.js';
 import type { EventData } from '../shared/pipeline-event.js';
 import { runEnding } from './run-ending.js';
 import { partialNodesOf, type RunResult } from './run-types.js';
@@ -33,7 +34,7 @@ export function runOutcome(
     finalize: {
       status: final,
       quality: ending.quality,
-      ...(reason !== undefined ? { reason } : {}),
+      ...definedFields({ reason }),
       failed_nodes: [...context.failedNodes],
       recovered_nodes: ending.recoveredNodes,
       partial_nodes: partialNodes,
@@ -45,13 +46,11 @@ export function runOutcome(
       status: final,
       quality: ending.quality,
       recoveredNodes: ending.recoveredNodes,
-      ...(ending.deadEnd ? { deadEnd: ending.deadEnd } : {}),
+      ...definedFields({ deadEnd: ending.deadEnd }),
       runId: run.runId,
       runDir: run.runDir,
       ...(context.stoppedAt ? { stoppedAt: context.stoppedAt } : {}),
-      ...(failure ? { failure } : {}),
-      ...(budgetExceeded !== undefined ? { budgetExceeded } : {}),
-      ...(run.usage ? { usage: run.usage } : {}),
+      ...definedFields({ failure, budgetExceeded, usage: run.usage }),
       context: valuesWithVisits(context.values, context.visits),
       completedNodes: [...context.completedNodes],
       failedNodes: [...context.failedNodes],

@@ -17,6 +17,7 @@ import { createSimulatedRouter } from '../actors/simulated/simulated-router.js';
 import type { Diagnostic } from '../compiler/diagnostic.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import { missingInterviewer, type NodeServices } from '../machines/pipeline-services.js';
+import { definedFields } from '../shared/defined-fields.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { RunRecordSink } from './mirrored-run-recorder.js';
@@ -136,10 +137,7 @@ export function createRunServices(
   const interviewer = options.autoApprove ? new AutoApproveInterviewer() : options.interviewer;
   return {
     registry: options.dryRun ? withDryRunHandlers(registry) : registry,
-    ...(interviewer ? { interviewer } : {}),
-    ...(backend ? { backend } : {}),
-    ...(models.llmRank ? { llmRank: models.llmRank } : {}),
-    ...(options.scenario ? { scenario: options.scenario } : {}),
+    ...definedFields({ interviewer, backend, llmRank: models.llmRank, scenario: options.scenario }),
     ...(real ? { real, accounting: real.accounting } : {}),
   };
 }

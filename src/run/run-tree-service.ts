@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NodeTree } from '../machines/machine-context.js';
+import { definedFields } from '../shared/defined-fields.js';
 import type { EmitEvent } from '../shared/pipeline-event.js';
 import { gitAvailable } from '../working-tree/git-available.js';
 import {
@@ -64,7 +65,7 @@ export function createRunTreeService(input: ServiceInput): RunTreeService {
   let taking: Promise<unknown> = Promise.resolve();
   const warnedOmitted = new Set<string>();
   const warn = (message: string, omitted?: string[]): void =>
-    input.emit('tree.warning', { message, ...(omitted ? { omitted } : {}) });
+    input.emit('tree.warning', { message, ...definedFields({ omitted }) });
   // A file over the size limit is named once, not at every snapshot that leaves it out.
   const report = (snapshot: TreeSnapshot, nodeId: string | undefined): NodeTree => {
     const fresh = snapshot.omitted.filter((path) => !warnedOmitted.has(path));
@@ -90,8 +91,7 @@ export function createRunTreeService(input: ServiceInput): RunTreeService {
         workDir: input.workDir,
         runDir: input.runDir,
         runId: input.runId,
-        ...(input.settings.limits ? { limits: input.settings.limits } : {}),
-        ...(input.settings.exclude ? { exclude: input.settings.exclude } : {}),
+        ...definedFields({ limits: input.settings.limits, exclude: input.settings.exclude }),
       },
       await gitAvailable(),
       (reason) => input.emit('tree.unavailable', { reason }),
@@ -194,7 +194,7 @@ function nodeTreeOf(
     );
   return {
     ...(snapshot.commit ? { commit: snapshot.commit } : {}),
-    ...(snapshot.skipped ? { skipped: snapshot.skipped } : {}),
+    ...definedFields({ skipped: snapshot.skipped }),
     ...(omitted.length > 0 ? { omitted: [...omitted] } : {}),
   };
 }

@@ -4,6 +4,7 @@ import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import { hasErrors } from '../compiler/validate/validate.js';
 import { parseVarsDeclaration, resolvePipelineVars } from '../compiler/vars/pipeline-vars.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { AttractorError } from '../shared/errors.js';
 import { ApiError } from './api-error.js';
 import { refuseExternalAgents } from './refuse-external-agents.js';
@@ -64,8 +65,7 @@ function compileSubmission(submission: Submission, readScope: ReadScope): Pipeli
     loaded = loadPipeline(submission.source, {
       file: submission.sourceFile,
       readScope,
-      ...(goal !== undefined ? { goal } : {}),
-      ...(vars !== undefined ? { vars } : {}),
+      ...definedFields({ goal, vars }),
     });
     // A missing or unknown parameter is the submitter's to fix, before the run is queued.
     resolvePipelineVars(parseVarsDeclaration(loaded.graph.attrs.vars), vars ?? {});

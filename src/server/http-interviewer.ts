@@ -3,6 +3,7 @@ import { acceptsText, checkAnswer } from '../actors/interviewers/check-answer.js
 import type { Answer, Interviewer, Question } from '../actors/interviewers/interviewer.js';
 import { matchOption } from '../actors/interviewers/match-option.js';
 import { resolveScriptedAnswer } from '../actors/interviewers/resolve-scripted-answer.js';
+import { definedFields } from '../shared/defined-fields.js';
 import type { Identity } from '../shared/identity.js';
 import { ApiError } from './api-error.js';
 import { gateDeadline } from './gate-deadline.js';
@@ -29,7 +30,7 @@ function storedAsQuestion(stored: StoredQuestion): Question {
     type: stored.type,
     options: stored.options,
     stage: stored.stage,
-    ...(textOption ? { textOption } : {}),
+    ...definedFields({ textOption }),
   };
 }
 
@@ -107,7 +108,7 @@ export class HttpInterviewer implements Interviewer {
       const by = earlier.answered_by;
       return Promise.resolve({
         ...parseAnswer(question, earlier.answer),
-        ...(by !== undefined ? { answeredBy: by } : {}),
+        ...definedFields({ answeredBy: by }),
       });
     }
     const kept = this.#released ? earlier : undefined;

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
+import { definedFields } from '../shared/defined-fields.js';
 import type { Identity } from '../shared/identity.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
@@ -60,10 +61,12 @@ export class LocalRuns extends RecordedRuns implements RunService {
       store: options.store,
       allowTools: options.allowTools,
       allowDirs: options.allowDirs ?? [],
-      ...(options.realRuns ? { realRuns: options.realRuns } : {}),
-      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
-      ...(options.telemetry ? { telemetry: options.telemetry } : {}),
-      ...(options.notifier ? { notifier: options.notifier } : {}),
+      ...definedFields({
+        realRuns: options.realRuns,
+        sandbox: options.sandbox,
+        telemetry: options.telemetry,
+        notifier: options.notifier,
+      }),
       workingDirs: this.#workingDirs(),
       releaseAtGates: false,
       onStopped: () => this.#pump(),

@@ -6,6 +6,7 @@ import { readCheckpoint } from '../run/checkpoint.js';
 import { checkpointVars, compileRun, resumePipeline, startPipeline } from '../run/engine.js';
 import type { RunTreeSettings } from '../run/run-tree-service.js';
 import type { PipelineRun, RunResult } from '../run/run-types.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { AttractorError } from '../shared/errors.js';
 import type { Identity } from '../shared/identity.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
@@ -197,7 +198,7 @@ export class RunExecutor {
       source,
       file: record.source_file,
       ...requestedPipeline(options, readScope),
-      ...(vars !== undefined ? { vars } : {}),
+      ...definedFields({ vars }),
     });
     const refused = toolsNotAllowed(compiled.graph, {
       allowTools: this.#options.allowTools,
@@ -236,7 +237,7 @@ export class RunExecutor {
       source,
       file: record.source_file,
       compiled,
-      ...(options.vars !== undefined ? { vars: options.vars } : {}),
+      ...definedFields({ vars: options.vars }),
     });
   }
 

@@ -5,6 +5,7 @@ import type { PipelineGraph } from '../compiler/ir.js';
 import { forkRun } from '../run/fork-run.js';
 import { type ForkedTree, forkTree } from '../run/fork-tree.js';
 import { newRunId } from '../run/run-directory.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { AttractorError } from '../shared/errors.js';
 import type { Identity } from '../shared/identity.js';
 import { ApiError } from './api-error.js';
@@ -57,8 +58,7 @@ export class RunRecords {
     return loadPipeline(this.#store.source(id), {
       file: record.source_file,
       readScope: this.#readScope(record.source_file),
-      ...(goal !== undefined ? { goal } : {}),
-      ...(vars !== undefined ? { vars } : {}),
+      ...definedFields({ goal, vars }),
     }).graph;
   }
 

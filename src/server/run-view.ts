@@ -1,3 +1,4 @@
+import { definedFields } from '../shared/defined-fields.js';
 import type { RunViewJson } from '../shared/run-view-json.js';
 import { listedStatus } from './listed-status.js';
 import type { RunRecord } from './run-record.js';
@@ -28,13 +29,13 @@ export function runView(record: RunRecord, facts: RunViewFacts): RunViewJson {
     ...(summary.current_node ? { current_node: summary.current_node } : {}),
     ...(summary.started_at ? { started_at: summary.started_at } : {}),
     ...(summary.ended_at ? { ended_at: summary.ended_at } : {}),
-    ...(summary.forked_from ? { forked_from: summary.forked_from } : {}),
+    ...definedFields({ forked_from: summary.forked_from }),
     checkpointed: summary.checkpointed === true,
     cost_usd: summary.cost_usd,
     tokens: { input: summary.input_tokens, output: summary.output_tokens },
     // Where `attractor attach` follows the run and answers its gates (the answer channel).
     ...(record.run_dir ? { run_dir: record.run_dir } : {}),
-    ...(record.quality ? { quality: record.quality } : {}),
+    ...definedFields({ quality: record.quality }),
     ...(record.stopped_at ? { stopped_at: record.stopped_at } : {}),
     ...(ended
       ? {
@@ -44,7 +45,7 @@ export function runView(record: RunRecord, facts: RunViewFacts): RunViewJson {
             (record.status === 'completed' ? `reached ${record.stopped_at ?? 'exit'}` : ''),
         }
       : {}),
-    ...(record.failure ? { failure: record.failure } : {}),
+    ...definedFields({ failure: record.failure }),
     ...actorsOf(record),
   };
 }
@@ -55,9 +56,6 @@ function actorsOf(
 ): Pick<RunViewJson, 'started_by' | 'forked_by' | 'resumed_by' | 'cancelled_by'> {
   const { started_by, forked_by, resumed_by, cancelled_by } = record;
   return {
-    ...(started_by !== undefined ? { started_by } : {}),
-    ...(forked_by !== undefined ? { forked_by } : {}),
-    ...(resumed_by !== undefined ? { resumed_by } : {}),
-    ...(cancelled_by !== undefined ? { cancelled_by } : {}),
+    ...definedFields({ started_by, forked_by, resumed_by, cancelled_by }),
   };
 }

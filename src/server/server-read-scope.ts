@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { type ReadScope, uniqueFolders } from '../compiler/files/read-scope.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { withRealPaths } from '../shared/with-real-paths.js';
 
 /** `source_file` of a run submitted as `dot_source`: it has no folder of its own. */
@@ -19,7 +20,7 @@ export function serverReadScope(sourceFile: string, allowDirs: readonly string[]
   const allowed = allowDirs.map((dir) => path.resolve(dir));
   const base = sourceFile === INLINE_SOURCE ? allowed[0] : path.dirname(sourceFile);
   return {
-    ...(base !== undefined ? { base } : {}),
+    ...definedFields({ base }),
     roots: uniqueFolders(withRealPaths(allowed)),
     described:
       allowed.length === 0

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
+import { definedFields } from '../shared/defined-fields.js';
 import { AttractorError } from '../shared/errors.js';
 import { serverSandbox } from '../shared/sandbox/server-sandbox.js';
 import { isWildcard } from './allowed-hosts.js';
@@ -130,8 +131,7 @@ export async function startServer(
       serverToken: token,
       tokens,
       starter: recordedStarter,
-      ...(access ? { access } : {}),
-      ...(signIn ? { signIn } : {}),
+      ...definedFields({ access, signIn }),
     };
     audit = await openAuditLog(options);
     app = createServerApp(manager, { ...options, ...(token ? { token } : {}) }, auth, () => port, audit);

@@ -9,6 +9,7 @@ import type { RunSettings } from '../run/run-config.js';
 import { createRunServices } from '../run/run-services.js';
 import type { RunTreeSettings } from '../run/run-tree-service.js';
 import type { RunOptions } from '../run/run-types.js';
+import { definedFields } from '../shared/defined-fields.js';
 import type { Identity } from '../shared/identity.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
@@ -45,8 +46,7 @@ export function requestedPipeline(
 ): Pick<RunSettings, 'goal' | 'model' | 'readScope'> {
   return {
     readScope,
-    ...(options.goal !== undefined ? { goal: options.goal } : {}),
-    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...definedFields({ goal: options.goal, model: options.model }),
   };
 }
 
@@ -61,7 +61,7 @@ export function storedRunOptions(run: StoredRunContext): RunOptions {
   const { real: _real, ...services } = createRunServices({
     graph: run.compiled.graph,
     ...(options.dry_run ? { dryRun: true } : {}),
-    ...(scenario ? { scenario } : {}),
+    ...definedFields({ scenario }),
     ...(options.auto_approve ? { autoApprove: true } : {}),
     // Published in the run directory too, so `attractor attach <run dir>` (or a script) can answer;
     // the first answer, HTTP or file, wins and withdraws the other.
@@ -74,8 +74,7 @@ export function storedRunOptions(run: StoredRunContext): RunOptions {
               ...run.realRuns,
               ...(workingDir ? { workingDir } : {}),
               ...(options.model ? { model: options.model } : {}),
-              ...(options.max_cost_usd !== undefined ? { maxCostUsd: options.max_cost_usd } : {}),
-              ...(run.initialUsage !== undefined ? { initialUsage: run.initialUsage } : {}),
+              ...definedFields({ maxCostUsd: options.max_cost_usd, initialUsage: run.initialUsage }),
             },
           },
         }
@@ -95,10 +94,12 @@ export function storedRunOptions(run: StoredRunContext): RunOptions {
     },
     // Snapshots of its working folder after each node (decision 0331); every run's records are left out.
     ...(options.dry_run ? {} : { tree: { exclude: [path.dirname(path.dirname(runDir))] } }),
-    ...(run.sandbox ? { sandbox: run.sandbox } : {}),
-    ...(run.recordSink ? { recordSink: run.recordSink } : {}),
-    ...(run.tree ? { tree: run.tree } : {}),
-    ...(run.identity !== undefined ? { identity: run.identity } : {}),
+    ...definedFields({
+      sandbox: run.sandbox,
+      recordSink: run.recordSink,
+      tree: run.tree,
+      identity: run.identity,
+    }),
     onEvent: run.onEvent,
   };
 }

@@ -1,3 +1,4 @@
+import { definedFields } from './defined-fields.js';
 /**
  * The one error base of Attractor. Every error we throw on purpose is an AttractorError with a stable
  * `code`, so the CLI can print one clear paragraph (no stack) and library users can branch on `code`.
@@ -39,7 +40,7 @@ export class AttractorError extends Error {
       name: this.name,
       code: this.code,
       message: this.message,
-      ...(this.location ? { location: this.location } : {}),
+      ...definedFields({ location: this.location }),
     };
   }
 }

@@ -1,6 +1,7 @@
 import type { InspectionEvent } from 'xstate';
 import type { PipelineGraph } from '../compiler/ir.js';
 import { CONTROL_STATES, stateKey } from '../compiler/lower/state-keys.js';
+import { definedFields } from '../shared/defined-fields.js';
 import type { RunState } from './run-state.js';
 
 /**
@@ -53,7 +54,7 @@ export function actorStatusOf(
   return {
     ...(node ? { node } : {}),
     pauseRequested: context.pauseRequested === true,
-    ...(stopped ? { stopped } : {}),
+    ...definedFields({ stopped }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { definedFields } from '../shared/defined-fields.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import type { PlanEntry } from './run-state.js';
 
@@ -140,7 +141,7 @@ export function mapAgentEvent(event: PipelineEvent): AgentAction | undefined {
       const { usage, model, cost_usd } = event.data;
       return {
         type: 'usage',
-        ...(model !== undefined ? { model } : {}),
+        ...definedFields({ model }),
         inputTokens: num(usage?.inputTokens),
         outputTokens: num(usage?.outputTokens),
         cacheReadTokens: num(usage?.cacheReadTokens),

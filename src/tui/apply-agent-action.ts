@@ -1,3 +1,4 @@
+import { definedFields } from '../shared/defined-fields.js';
 import type { AgentAction } from './agent-event-map.js';
 import type { ActivityItem, NodeView } from './run-state.js';
 
@@ -53,7 +54,7 @@ export function applyAgentAction(node: NodeView, action: AgentAction, nextId: nu
             args: action.args,
             status: 'running',
             output: '',
-            ...(action.at !== undefined ? { startedAt: action.at } : {}),
+            ...definedFields({ startedAt: action.at }),
           },
         ]),
       };

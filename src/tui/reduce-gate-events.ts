@@ -1,4 +1,5 @@
 import { parseAcceleratorKey } from '../compiler/accelerator.js';
+import { definedFields } from '../shared/defined-fields.js';
 import type { PipelineEventOf } from '../shared/pipeline-event.js';
 import type { RunState } from './run-state.js';
 import { type RunStateReducers, text, time } from './run-state-reducer.js';
@@ -15,10 +16,10 @@ function asked(state: RunState, event: PipelineEventOf<'interview.start'>): RunS
       options: d.options.map(({ key, label, target }) => ({
         key,
         label,
-        ...(target !== undefined ? { target } : {}),
+        ...definedFields({ target }),
       })),
       askedAt: time(event),
-      ...(d.timeout_ms !== undefined ? { timeoutMs: d.timeout_ms } : {}),
+      ...definedFields({ timeoutMs: d.timeout_ms }),
       ...(d.default_choice ? { defaultChoice: parseAcceleratorKey(d.default_choice).key } : {}),
     },
   };

@@ -1,4 +1,5 @@
 import type { PipelineGraph } from '../compiler/ir.js';
+import { definedFields } from '../shared/defined-fields.js';
 import type { PipelineEventOf } from '../shared/pipeline-event.js';
 import { describeRoute } from './describe-route.js';
 import { explainRoute } from './explain-route.js';
@@ -69,7 +70,7 @@ function logCompletion(before: RunState, after: RunState, event: PipelineEventOf
           : done.notes
             ? { detail: done.notes }
             : {}),
-        ...(branch !== undefined ? { branch } : {}),
+        ...definedFields({ branch }),
       },
     ],
   };

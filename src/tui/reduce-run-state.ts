@@ -1,4 +1,5 @@
 import type { PipelineGraph } from '../compiler/ir.js';
+import { definedFields } from '../shared/defined-fields.js';
 import type { EventKind, PipelineEvent, PipelineEventOf } from '../shared/pipeline-event.js';
 import { orderNodes } from './order-nodes.js';
 import { reduceAgentEvent } from './reduce-agent-event.js';
@@ -17,7 +18,7 @@ export function initialRunState(graph: PipelineGraph): RunState {
       id: node.id,
       label,
       kind: node.handler,
-      ...(node.subgraph !== undefined ? { subgraph: node.subgraph } : {}),
+      ...definedFields({ subgraph: node.subgraph }),
       status: 'pending',
       attempt: 0,
       maxAttempts: 1 + (node.attrs.max_retries ?? graph.attrs.default_max_retries ?? 0),

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { render } from 'ink';
 import { createElement } from 'react';
 import { loadPipeline } from '../compiler/compile.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { App } from './App.js';
@@ -64,7 +65,7 @@ export async function attachTui(options: AttachOptions): Promise<{ phase: RunPha
   });
   const instance = render(createElement(ThemeContext.Provider, { value: themeFor(options.env) }, app), {
     stdout,
-    ...(options.stdin ? { stdin: options.stdin } : {}),
+    ...definedFields({ stdin: options.stdin }),
     exitOnCtrlC: false,
     maxFps: MAX_FPS,
   });

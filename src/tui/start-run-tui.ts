@@ -7,6 +7,7 @@ import { loadPipeline } from '../compiler/compile.js';
 import type { ReadScope } from '../compiler/files/read-scope.js';
 import type { PipelineGraph } from '../compiler/ir.js';
 import type { PipelineRun } from '../run/run-types.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { localIdentity } from '../shared/identity.js';
 import type { PipelineEvent } from '../shared/pipeline-event.js';
 import { App } from './App.js';
@@ -73,8 +74,7 @@ export function startRunTui(options: RunTuiOptions): RunTui {
       ? options.graph
       : loadPipeline(options.source, {
           ...(options.file ? { file: options.file } : {}),
-          ...(options.readScope ? { readScope: options.readScope } : {}),
-          ...(options.goal !== undefined ? { goal: options.goal } : {}),
+          ...definedFields({ readScope: options.readScope, goal: options.goal }),
         }).graph;
   const store = createRunStore(graph);
   if (options.replayFrom) replay(`${options.replayFrom}/events.jsonl`, store.push);
@@ -103,7 +103,7 @@ export function startRunTui(options: RunTuiOptions): RunTui {
       });
       instance = render(createElement(ThemeContext.Provider, { value: themeFor(options.env) }, app), {
         stdout,
-        ...(options.stdin ? { stdin: options.stdin } : {}),
+        ...definedFields({ stdin: options.stdin }),
         exitOnCtrlC: false,
         maxFps: MAX_FPS,
       });

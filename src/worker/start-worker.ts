@@ -7,6 +7,7 @@ import { PostgresRunStore } from '../server/postgres/postgres-run-store.js';
 import { DEFAULT_LEASE_MS, remoteRuns } from '../server/postgres/remote-runs.js';
 import { RunQueue } from '../server/postgres/run-queue.js';
 import { allowedWorkdirRoots } from '../server/run-working-dir.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { ProcessLedger } from '../shared/process/process-ledger.js';
 import { stopLeftoverProcesses } from '../shared/process/stop-leftover-processes.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
@@ -90,14 +91,13 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const manager = new WorkerRuns({
     store,
     allowTools: options.allowTools,
-    ...(options.allowDirs ? { allowDirs: options.allowDirs } : {}),
-    ...(options.realRuns ? { realRuns: options.realRuns } : {}),
+    ...definedFields({ allowDirs: options.allowDirs, realRuns: options.realRuns }),
     workingDirs: { roots: workdirRoots, perRun: true, who: 'this worker', dataDir: options.dataDir },
     runs: remoteRuns(store, queue, options.leaseMs),
     ...(options.gitRemote ? { gitRemote: options.gitRemote } : {}),
-    ...(options.onRunEvent ? { onRunEvent: options.onRunEvent } : {}),
+    ...definedFields({ onRunEvent: options.onRunEvent }),
     sandbox,
-    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+    ...definedFields({ telemetry: options.telemetry }),
     ...(notifications ? { notifier: notifications.notifier } : {}),
   });
   await queue.work(

@@ -6,6 +6,7 @@ import { cancelLiveRun, type LiveRun, RunExecutor } from '../server/run-executor
 import { TERMINAL_STATUSES } from '../server/run-record.js';
 import type { RunStore } from '../server/run-store.js';
 import type { WorkingDirPolicy } from '../server/run-working-dir.js';
+import { definedFields } from '../shared/defined-fields.js';
 import { AttractorError } from '../shared/errors.js';
 import type { Identity } from '../shared/identity.js';
 import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
@@ -68,10 +69,12 @@ export class WorkerRuns {
       store: options.store,
       allowTools: options.allowTools,
       allowDirs: options.allowDirs ?? [],
-      ...(options.realRuns ? { realRuns: options.realRuns } : {}),
-      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
-      ...(options.telemetry ? { telemetry: options.telemetry } : {}),
-      ...(options.notifier ? { notifier: options.notifier } : {}),
+      ...definedFields({
+        realRuns: options.realRuns,
+        sandbox: options.sandbox,
+        telemetry: options.telemetry,
+        notifier: options.notifier,
+      }),
       workingDirs: options.workingDirs ?? { roots: [], perRun: true, who: 'this worker' },
       releaseAtGates: true,
       snapshots: options.gitRemote ? { remote: options.gitRemote } : {},
@@ -175,7 +178,7 @@ export class WorkerRuns {
       if (cancel) {
         this.#store.update(id, {
           status: 'cancelled',
-          ...(cancel.by !== undefined ? { cancelled_by: cancel.by } : {}),
+          ...definedFields({ cancelled_by: cancel.by }),
         });
         await this.#store.flush?.();
         this.#onRunEvent(stoppedEvent(id, this.#store.get(id)));

@@ -1,4 +1,5 @@
 import type { McpServer } from '@agentclientprotocol/sdk';
+import { definedFields } from '../../shared/defined-fields.js';
 import { filterSecretEnv } from '../../shared/process/filter-secret-env.js';
 import type { SandboxSpec } from '../../shared/sandbox/sandbox-policy.js';
 import type { CodergenBackend, CodergenRequest, CodergenResult } from '../codergen-backend.js';
@@ -102,11 +103,11 @@ export function createAcpBackend(options: AcpBackendOptions): CodergenBackend {
         terminalEnv: filterSecretEnv(baseEnv, request.envPassthrough ?? []),
         mcpServers: options.config.mcpServers.map(toMcpServer),
         policy: policy === 'ask' && options.autoApprove ? 'allow' : policy,
-        ...(request.interviewer ? { interviewer: request.interviewer } : {}),
+        ...definedFields({ interviewer: request.interviewer }),
         ...(resumeSessionId ? { resumeSessionId } : {}),
         initTimeoutMs: options.config.initTimeoutMs,
         cancelGraceMs: options.config.cancelGraceMs,
-        ...(request.processes ? { processes: request.processes } : {}),
+        ...definedFields({ processes: request.processes }),
         ...sandboxOf(request, cwd),
         signal: request.signal,
         emit,

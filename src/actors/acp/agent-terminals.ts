@@ -4,6 +4,7 @@ import type {
   TerminalOutputResponse,
 } from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
+import { definedFields } from '../../shared/defined-fields.js';
 import { spawnProcessGroup } from '../../shared/process/spawn-process-group.js';
 import type { SandboxSpec } from '../../shared/sandbox/sandbox-policy.js';
 import { TailBuffer } from '../tool/tail-buffer.js';
@@ -113,7 +114,7 @@ export class AgentTerminals {
     return {
       output: terminal.output.toString(),
       truncated: terminal.output.truncated,
-      ...(terminal.status ? { exitStatus: terminal.status } : {}),
+      ...definedFields({ exitStatus: terminal.status }),
     };
   }
 

@@ -1,5 +1,6 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { type ClientApp, client, methods } from '@agentclientprotocol/sdk';
+import { definedFields } from '../../shared/defined-fields.js';
 import type { Interviewer } from '../interviewers/interviewer.js';
 import { readTextFile, writeTextFile } from './agent-file-system.js';
 import type { AgentTerminals } from './agent-terminals.js';
@@ -43,7 +44,7 @@ export function createClientApp(options: ClientAppOptions): ClientApp {
       try {
         return await answerPermission(params, {
           policy: options.policy,
-          ...(options.interviewer ? { interviewer: options.interviewer } : {}),
+          ...definedFields({ interviewer: options.interviewer }),
           stage: options.nodeId,
           signal: AbortSignal.any([signal, options.signal]),
         });

@@ -1,5 +1,6 @@
 import type { ClientContext, McpServer, PromptResponse, StopReason } from '@agentclientprotocol/sdk';
 import { ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+import { definedFields } from '../../shared/defined-fields.js';
 import type { SandboxSpec } from '../../shared/sandbox/sandbox-policy.js';
 import type { Interviewer } from '../interviewers/interviewer.js';
 import { AgentProcess } from './agent-process.js';
@@ -128,7 +129,7 @@ function connectAgent(options: AgentSessionOptions): AgentLink {
     env: options.terminalEnv,
     killGraceMs: options.cancelGraceMs,
     ...ledger,
-    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    ...definedFields({ sandbox: options.sandbox }),
   });
   const updates = new SessionUpdateEvents();
   const state: SessionState = { replaying: false };
@@ -136,7 +137,7 @@ function connectAgent(options: AgentSessionOptions): AgentLink {
     roots,
     terminals,
     policy: options.policy,
-    ...(options.interviewer ? { interviewer: options.interviewer } : {}),
+    ...definedFields({ interviewer: options.interviewer }),
     nodeId: options.nodeId,
     signal: options.signal,
     onHandlerError(error) {

@@ -1,4 +1,5 @@
 import type { ContentBlock, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
+import { definedFields } from '../../shared/defined-fields.js';
 import type { EventData, EventKind } from '../../shared/pipeline-event.js';
 
 /** The pipeline event kinds of an agent's conversation, `agent.*`. */
@@ -68,7 +69,7 @@ export class SessionUpdateEvents {
               tool_call_id: update.toolCallId,
               arguments: update.rawInput ?? {},
               title: update.title,
-              ...(update.kind ? { tool_kind: update.kind } : {}),
+              ...definedFields({ tool_kind: update.kind }),
               status: update.status ?? 'pending',
             },
           },
@@ -89,7 +90,7 @@ export class SessionUpdateEvents {
               tool_name: this.#toolNames.get(update.toolCallId) ?? update.title ?? '',
               ...(update.status ? { status: update.status } : {}),
               ...(update.title ? { title: update.title } : {}),
-              ...(output !== undefined ? { output } : {}),
+              ...definedFields({ output }),
             },
           },
         ];

@@ -6,6 +6,7 @@ import { createSession } from '../../agent/session/session.js';
 import type { Turn } from '../../agent/session/turn.js';
 import { readExtraAttribute } from '../../compiler/attributes/read-extra-attribute.js';
 import { anySignal } from '../../shared/any-signal.js';
+import { definedFields } from '../../shared/defined-fields.js';
 import type { CodergenBackend, CodergenRequest, CodergenResult } from '../codergen-backend.js';
 import { watchSteering } from '../steering-file.js';
 import type { AgentBackendOptions } from './agent-backend-options.js';
@@ -113,14 +114,12 @@ async function runVisit(
       enableCompaction:
         node.attrs.auto_compact ?? resolved.graphAutoCompact ?? options.session?.enableCompaction ?? false,
       // The node's `max_tokens` caps each turn's output; unset, the model's own limit applies.
-      ...(node.attrs.max_tokens !== undefined ? { maxTokens: node.attrs.max_tokens } : {}),
+      ...definedFields({ maxTokens: node.attrs.max_tokens }),
       ...(effort && REASONING.has(effort) ? { reasoningEffort: effort as 'low' | 'medium' | 'high' } : {}),
     },
     ...(pre || post ? { toolHooks: { ...(pre ? { pre } : {}), ...(post ? { post } : {}) } } : {}),
     signal: stopped?.signal ?? request.signal,
-    ...(history ? { history } : {}),
-    // Under the codergen node's handler actor: the inspector shows the session inside the node.
-    ...(request.parentActor ? { parent: request.parentActor } : {}),
+    ...definedFields({ history, parent: request.parentActor }),
   };
   // A continued thread already holds the run so far; a fresh session gets what the fidelity allows.
   const input = history
@@ -170,7 +169,7 @@ async function runVisit(
   // Cancellation, node timeout or a spent budget: the engine decides what that means.
   request.signal.throwIfAborted();
   const usage = ledger.nodeTotals(node.id);
-  const base = { response: finalText, ...(usage ? { usage } : {}) };
+  const base = { response: finalText, ...definedFields({ usage }) };
   if (visitBudget?.signal.aborted) {
     const reason = visitBudget.signal.reason;
     return {
@@ -182,8 +181,7 @@ async function runVisit(
     const reason = describeModelFailure(
       {
         message: error.data.error,
-        ...(error.data.code !== undefined ? { code: error.data.code } : {}),
-        ...(error.data.provider !== undefined ? { provider: error.data.provider } : {}),
+        ...definedFields({ code: error.data.code, provider: error.data.provider }),
       },
       choice.provider,
       resolved.providers,
@@ -228,7 +226,7 @@ function environmentFor(
   return new LocalExecutionEnvironment({
     workingDir,
     envPassthrough,
-    ...(sandbox ? { sandbox } : {}),
+    ...definedFields({ sandbox }),
     // Every shell command of the agent is in the run's process ledger: a resume after a crash stops it.
     ...(request.processes ? { processes: request.processes, node: node.id } : {}),
   });

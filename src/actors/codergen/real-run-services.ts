@@ -1,6 +1,7 @@
 import { readExtraAttribute } from '../../compiler/attributes/read-extra-attribute.js';
 import type { PipelineGraph } from '../../compiler/ir.js';
 import { LLMClient, loadDotEnv, type Middleware } from '../../llm/index.js';
+import { definedFields } from '../../shared/defined-fields.js';
 import { AttractorError } from '../../shared/errors.js';
 import type { CodergenBackend } from '../codergen-backend.js';
 import type { HandlerServices } from '../handler-types.js';
@@ -109,7 +110,7 @@ export function createRealRunServices(graph: PipelineGraph, settings: RealRunSet
   const initial =
     settings.initialUsage === undefined ? undefined : UsageTotalsSchema.safeParse(settings.initialUsage);
   const ledger = new UsageLedger({
-    ...(maxCost !== undefined ? { maxCostUsd: maxCost } : {}),
+    ...definedFields({ maxCostUsd: maxCost }),
     ...(initial?.success ? { initial: initial.data satisfies UsageTotals } : {}),
   });
   if (ledger.overBudget) {
@@ -134,7 +135,7 @@ export function createRealRunServices(graph: PipelineGraph, settings: RealRunSet
       defaults,
       graphExtra: graph.extra,
       ...(graph.attrs.env_passthrough ? { graphEnvPassthrough: graph.attrs.env_passthrough } : {}),
-      ...(graph.attrs.auto_compact !== undefined ? { graphAutoCompact: graph.attrs.auto_compact } : {}),
+      ...definedFields({ graphAutoCompact: graph.attrs.auto_compact }),
     }),
     llmRank: createLlmRouter({ client, choice: routerChoice(graph, defaults), providers, ledger }),
     accounting: ledger,

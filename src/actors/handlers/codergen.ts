@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Outcome } from '../../compiler/outcome.js';
 import { writeFileAtomicAsync } from '../../shared/atomic-write.js';
+import { definedFields } from '../../shared/defined-fields.js';
 import { parseEnvPassthrough } from '../../shared/process/filter-secret-env.js';
 import { removeFileAsync } from '../../shared/remove-file.js';
 import { nodeSandbox, sandboxOrDefault } from '../../shared/sandbox/sandbox-settings.js';
@@ -54,7 +55,7 @@ export const codergenHandler: NodeHandler = async (input) => {
     stageDir,
     ...(input.workingDir ? { workingDir: input.workingDir } : {}),
     interviewer: services.interviewer,
-    ...(services.processes ? { processes: services.processes } : {}),
+    ...definedFields({ processes: services.processes }),
     ...traceparentOf(services, node.id),
     sandbox: (workingDirs: readonly string[]) =>
       nodeSandbox(sandboxOrDefault(services.sandbox), node.attrs, graph.attrs, workingDirs),
@@ -64,7 +65,7 @@ export const codergenHandler: NodeHandler = async (input) => {
     ],
     signal,
     emit: services.emit,
-    ...(input.actor ? { parentActor: input.actor } : {}),
+    ...definedFields({ parentActor: input.actor }),
   });
   await writeFileAtomicAsync(join(stageDir, 'response.md'), result.response, { durable: false });
 

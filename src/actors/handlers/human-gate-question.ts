@@ -1,5 +1,6 @@
 import { freeTextChoice, gateChoices } from '../../compiler/gate-choices.js';
 import type { PipelineGraph, PipelineNode } from '../../compiler/ir.js';
+import { definedFields } from '../../shared/defined-fields.js';
 import type { Question, QuestionOption } from '../interviewers/interviewer.js';
 import { isNoLike, isYesLike } from '../interviewers/match-option.js';
 
@@ -26,7 +27,7 @@ export function humanGateQuestion(node: PipelineNode, graph: Pick<PipelineGraph,
     type: textOption && options.length === 1 ? 'freeform' : yesNo ? 'yes_no' : 'multiple_choice',
     options,
     stage: node.id,
-    ...(textOption ? { textOption } : {}),
+    ...definedFields({ textOption }),
     // 0 means no timeout, as for node `timeout` everywhere else.
     ...(timeoutMs === undefined || timeoutMs <= 0 ? {} : { timeoutMs }),
     ...(defaultChoice === undefined ? {} : { defaultChoice }),

@@ -1,4 +1,5 @@
 import type { Outcome } from '../../compiler/outcome.js';
+import { definedFields } from '../../shared/defined-fields.js';
 import { WriteLane } from '../../shared/write-lane.js';
 import type { HandlerInput, NodeHandler } from '../handler-types.js';
 import { fileBranchCheckpoints } from '../parallel/branch-checkpoints.js';
@@ -87,7 +88,7 @@ async function runBranches(
       shared ??= context.toDict();
       return shared;
     },
-    ...(folders ? { folders } : {}),
+    ...definedFields({ folders }),
   };
   const pending = fanOut.branches.filter((b) => !b.record);
   const pool = runLimited(

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomicAsync } from '../../shared/atomic-write.js';
+import { definedFields } from '../../shared/defined-fields.js';
 import { filterSecretEnv, parseEnvPassthrough } from '../../shared/process/filter-secret-env.js';
 import { passedSecrets, redactSecrets } from '../../shared/process/redact-secrets.js';
 import { nodeSandbox, sandboxOrDefault } from '../../shared/sandbox/sandbox-settings.js';
@@ -65,7 +66,7 @@ export function createToolHandler(options: ToolHandlerOptions = {}): NodeHandler
       stderrPath: join(stageDir, 'stderr.log'),
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
       ...(services.processes ? { ledger: services.processes, node: node.id } : {}),
-      ...(sandbox ? { sandbox } : {}),
+      ...definedFields({ sandbox }),
     });
     // A secret the node let through may be printed: what is kept of the output never shows it.
     const secrets = passedSecrets(baseEnv, passthrough);

@@ -1,5 +1,6 @@
 import type { PipelineGraph } from '../../compiler/ir.js';
 import type { Outcome } from '../../compiler/outcome.js';
+import { definedFields } from '../../shared/defined-fields.js';
 import type { NodeHandler } from '../handler-types.js';
 import { checkAnswer } from '../interviewers/check-answer.js';
 import { gateTimedOut } from '../interviewers/gate-timed-out.js';
@@ -121,7 +122,7 @@ export const waitHumanHandler: NodeHandler = async ({ node, graph, signal, servi
       key: option.key,
       label: option.label,
       target: option.target,
-      ...(text !== undefined ? { text } : {}),
+      ...definedFields({ text }),
       ...answeredBy(answer),
     },
     node.id,

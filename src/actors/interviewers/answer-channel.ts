@@ -2,6 +2,7 @@ import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, write
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../shared/atomic-write.js';
+import { definedFields } from '../../shared/defined-fields.js';
 import { readRunFile } from '../../shared/read-run-file.js';
 import type { Answer, Question } from './interviewer.js';
 import { matchOption } from './match-option.js';
@@ -95,8 +96,7 @@ export function toQuestionFile(id: string, question: Question, askedAt: Date): Q
         label,
         ...(target ? { target } : {}),
       })),
-      ...(question.timeoutMs !== undefined ? { timeout_ms: question.timeoutMs } : {}),
-      ...(question.defaultChoice !== undefined ? { default_choice: question.defaultChoice } : {}),
+      ...definedFields({ timeout_ms: question.timeoutMs, default_choice: question.defaultChoice }),
       ...(question.textOption ? { text_option: question.textOption.key } : {}),
     },
   };
@@ -111,9 +111,7 @@ export function toQuestion(file: QuestionFile): Question {
     type: q.type,
     stage: file.node_id,
     options,
-    ...(q.timeout_ms !== undefined ? { timeoutMs: q.timeout_ms } : {}),
-    ...(q.default_choice !== undefined ? { defaultChoice: q.default_choice } : {}),
-    ...(textOption ? { textOption } : {}),
+    ...definedFields({ timeoutMs: q.timeout_ms, defaultChoice: q.default_choice, textOption }),
     id: file.id,
   };
 }
@@ -242,7 +240,7 @@ export function answerToFile(id: string, answer: Answer, by: string, at: Date): 
   return {
     id,
     ...(answer.selected ? { choice: answer.selected.key } : {}),
-    ...(answer.text !== undefined ? { text: answer.text } : {}),
+    ...definedFields({ text: answer.text }),
     ...(answer.value === 'yes' || answer.value === 'no' || answer.value === 'skipped'
       ? { value: answer.value }
       : {}),

@@ -1,3 +1,4 @@
+import { definedFields } from '../../shared/defined-fields.js';
 import { describeOptions } from './describe-options.js';
 import type { Answer, AnswerValue, Question, QuestionOption } from './interviewer.js';
 import { matchOption, yesNoOption } from './match-option.js';
@@ -55,7 +56,7 @@ export function checkAnswer(question: Question, answer: Answer): CheckedAnswer {
     // A freeform question's text is the answer itself, even when it happens to spell an option.
     if (question.type === 'freeform' && text !== '') {
       const option = question.textOption ? sameOption(options, question.textOption) : options[0];
-      return { ok: true, ...(option ? { option } : {}), text };
+      return { ok: true, ...definedFields({ option }), text };
     }
     const named = resolveScriptedAnswer(question, text).selected;
     if (named) return { ok: true, option: named };

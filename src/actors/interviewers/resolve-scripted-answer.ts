@@ -1,3 +1,4 @@
+import { definedFields } from '../../shared/defined-fields.js';
 import type { Answer, Question } from './interviewer.js';
 import { matchOption, yesNoOption } from './match-option.js';
 
@@ -12,11 +13,11 @@ export function resolveScriptedAnswer(question: Question, text: string): Answer 
   if (question.type === 'yes_no' || question.type === 'confirmation') {
     if (word === 'y' || word === 'yes') {
       const selected = yesNoOption(question.options, true);
-      return { value: 'yes', ...(selected ? { selected } : {}) };
+      return { value: 'yes', ...definedFields({ selected }) };
     }
     if (word === 'n' || word === 'no') {
       const selected = yesNoOption(question.options, false);
-      return { value: 'no', ...(selected ? { selected } : {}) };
+      return { value: 'no', ...definedFields({ selected }) };
     }
   }
   return { text };

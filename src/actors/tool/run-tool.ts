@@ -1,6 +1,7 @@
 import { createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
 import { finished } from 'node:stream/promises';
+import { definedFields } from '../../shared/defined-fields.js';
 import type { ProcessLedger } from '../../shared/process/process-ledger.js';
 import { spawnProcessGroup } from '../../shared/process/spawn-process-group.js';
 import type { SandboxSpec } from '../../shared/sandbox/sandbox-policy.js';
@@ -102,7 +103,7 @@ export async function runTool(options: RunToolOptions): Promise<ToolRunResult> {
         stderrTail.push(chunk);
         stderrFile.write(chunk);
       },
-      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+      ...definedFields({ sandbox: options.sandbox }),
     });
     if (exit.spawnError) throw new Error(exit.spawnError);
     if (exit.sandboxNote) {

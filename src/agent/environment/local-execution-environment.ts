@@ -3,6 +3,7 @@ import { access, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { writeFileAtomic } from '../../shared/atomic-write.js';
+import { definedFields } from '../../shared/defined-fields.js';
 import { AttractorError } from '../../shared/errors.js';
 import { filterSecretEnv } from '../../shared/process/filter-secret-env.js';
 import { killGroup } from '../../shared/process/process-group.js';
@@ -164,14 +165,14 @@ export class LocalExecutionEnvironment implements ExecutionEnvironment {
       timeoutMs: options.timeoutMs ?? this.#defaultTimeoutMs,
       killGraceMs: this.#killGraceMs,
       outputCapChars: this.#outputCapChars,
-      ...(options.signal ? { signal: options.signal } : {}),
+      ...definedFields({ signal: options.signal }),
       ...(onOutput
         ? {
             onOutput: (chunk: string, stream: 'stdout' | 'stderr') =>
               onOutput(redactSecrets(chunk, secrets), stream),
           }
         : {}),
-      ...(options.input !== undefined ? { input: options.input } : {}),
+      ...definedFields({ input: options.input }),
       ...(this.#sandbox ? { sandbox: this.#sandbox } : {}),
       track: (pid, running) => {
         if (running) this.#running.add(pid);

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import { definedFields } from '../../shared/defined-fields.js';
 import { spawnProcessGroup } from '../../shared/process/spawn-process-group.js';
 import type { SandboxSpec } from '../../shared/sandbox/sandbox-policy.js';
 import type { ExecOptions, ExecResult } from './execution-environment.js';
@@ -63,7 +64,7 @@ export async function spawnCommand(command: string, options: SpawnCommandOptions
     env: options.env,
     timeoutMs: options.timeoutMs,
     killGraceMs: options.killGraceMs,
-    ...(options.signal ? { signal: options.signal } : {}),
+    ...definedFields({ signal: options.signal }),
     ...(options.input === undefined ? {} : { input: options.input }),
     record: (pgid, token) => {
       options.track?.(pgid, true);
@@ -72,7 +73,7 @@ export async function spawnCommand(command: string, options: SpawnCommandOptions
     release: (pgid) => options.track?.(pgid, false),
     onStdout: out.write,
     onStderr: err.write,
-    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    ...definedFields({ sandbox: options.sandbox }),
   });
   out.end();
   err.end();

@@ -1,3 +1,4 @@
+import { definedFields } from '../../shared/defined-fields.js';
 import type { ExecResult, ExecutionEnvironment } from '../environment/execution-environment.js';
 
 /** `tool_hooks.pre` / `tool_hooks.post` of the graph or node: shell commands run around each tool call. */
@@ -117,7 +118,7 @@ async function runHook(
     timeoutMs: options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
     envVars: hookEnvironment(phase, meta, outcome),
     input: `${JSON.stringify(stdin)}\n`,
-    ...(options.signal ? { signal: options.signal } : {}),
+    ...definedFields({ signal: options.signal }),
   });
   const output = [result.stdout.trim(), result.stderr.trim()].filter((s) => s.length > 0).join('\n');
   return { phase, command, exitCode: result.exitCode, timedOut: result.timedOut, output };

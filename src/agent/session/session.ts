@@ -9,6 +9,7 @@ import {
   type TokenUsage,
 } from '../../llm/index.js';
 import { anySignal } from '../../shared/any-signal.js';
+import { definedFields } from '../../shared/defined-fields.js';
 import { AttractorError } from '../../shared/errors.js';
 import type { AgentTool } from '../tools/define-tool.js';
 import { type AgentEvent, type AgentEventData, AgentEventKind, agentEvent } from './agent-event.js';
@@ -124,7 +125,7 @@ class AgentSession implements Session {
     this.actor = createActor(logic, {
       id: `agent-session-${this.id}`,
       input: { sessionId: this.id, depth: this.depth },
-      ...(options.parent ? { parent: options.parent } : {}),
+      ...definedFields({ parent: options.parent }),
     });
     // The stream of a submit() ends only once the machine has left PROCESSING, so the next submit() is accepted.
     this.actor.subscribe((snapshot) => {
@@ -262,7 +263,7 @@ class AgentSession implements Session {
       depth: this.depth + 1,
       parent: this.actor,
       signal: this.controller.signal,
-      ...(this.options.toolHooks ? { toolHooks: this.options.toolHooks } : {}),
+      ...definedFields({ toolHooks: this.options.toolHooks }),
     });
     // Usage rolls up: the parent's totals include its subagents', and its stream reports their calls.
     child.subscribe((event) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { definedFields } from '../../shared/defined-fields.js';
 import { type AgentTool, type AgentToolResult, defineTool } from '../tools/define-tool.js';
 import type { SubagentManager, SubagentReply } from './subagent-manager.js';
 
@@ -46,7 +47,7 @@ const SPECS = [
         manager.spawn({
           task: args.task,
           ...(args.model ? { model: args.model } : {}),
-          ...(args.max_turns !== undefined ? { maxTurns: args.max_turns } : {}),
+          ...definedFields({ maxTurns: args.max_turns }),
         }),
       );
     },

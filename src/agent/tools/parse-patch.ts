@@ -1,3 +1,4 @@
+import { definedFields } from '../../shared/defined-fields.js';
 import { AttractorError } from '../../shared/errors.js';
 
 /** One line of a hunk: context (` `), removed (`-`) or added (`+`). */
@@ -91,7 +92,7 @@ export function parsePatch(patch: string): PatchOperation[] {
       if (hunks.length === 0 && moveTo === undefined) {
         throw new PatchParseError(`line ${lineNo(i - 1)}: "${UPDATE}${path}" has no hunks`);
       }
-      ops.push({ kind: 'update', path, ...(moveTo !== undefined ? { moveTo } : {}), hunks });
+      ops.push({ kind: 'update', path, ...definedFields({ moveTo }), hunks });
     } else {
       throw new PatchParseError(
         `line ${lineNo(i)}: expected "${ADD}", "${DELETE}" or "${UPDATE}", found "${line.slice(0, 80)}"`,

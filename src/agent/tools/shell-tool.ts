@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { definedFields } from '../../shared/defined-fields.js';
 import type { ExecResult } from '../environment/execution-environment.js';
 import { defineTool } from './define-tool.js';
 import { describeFailure } from './describe-failure.js';
@@ -49,7 +50,7 @@ export const shellTool = defineTool({
       result = await ctx.env.execCommand(command, {
         timeoutMs,
         signal: ctx.signal,
-        ...(ctx.onOutputDelta ? { onOutput: ctx.onOutputDelta } : {}),
+        ...definedFields({ onOutput: ctx.onOutputDelta }),
       });
     } catch (error) {
       return describeFailure(error);

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { definedFields } from '../../shared/defined-fields.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { excerpt } from '../excerpt.js';
 import type { EdgeAttrs, GraphAttrs, NodeAttrs, SourceLocation } from '../ir.js';
@@ -84,8 +85,7 @@ export function typeAttributes<K extends AttributeOwner>(
       message:
         `${subject.describe}: ${attr.key}=${JSON.stringify(excerpt(attr.value))} is not ${expected}; ` +
         'the attribute is ignored.',
-      ...(subject.node_id !== undefined ? { node_id: subject.node_id } : {}),
-      ...(subject.edge !== undefined ? { edge: subject.edge } : {}),
+      ...definedFields({ node_id: subject.node_id, edge: subject.edge }),
       fix: `Write ${attr.key} as ${expected}.`,
       loc: attr.loc,
     });

@@ -1,3 +1,4 @@
+import { definedFields } from '../../shared/defined-fields.js';
 import { closest } from '../closest-name.js';
 import type { Diagnostic } from '../diagnostic.js';
 import type { AttributeOwner } from './attribute-aliases.js';
@@ -32,8 +33,7 @@ export function unknownAttribute(
     message:
       `${who.describe}: unknown ${owner} attribute "${attr.key}" (did you mean "${near}"?); ` +
       'it is kept only as an extra attribute.',
-    ...(who.node_id !== undefined ? { node_id: who.node_id } : {}),
-    ...(who.edge !== undefined ? { edge: who.edge } : {}),
+    ...definedFields({ node_id: who.node_id, edge: who.edge }),
     fix: `Rename ${attr.key} to ${near} (attractor help attributes lists them all).`,
     edits: [{ loc: attr.loc, find: attr.key, replace: near }],
     loc: attr.loc,

@@ -1,3 +1,4 @@
+import { definedFields } from '../../shared/defined-fields.js';
 import type { PipelineEdge, PipelineNode } from '../ir.js';
 import type { NamedRef, StateConfig, TransitionConfig } from './machine-config.js';
 import { backoffActorId, CONTROL_STATES, controlTarget, handlerActorId, stateTarget } from './state-keys.js';
@@ -39,7 +40,7 @@ function edgeParams(n: PipelineNode, edge: PipelineEdge): Record<string, unknown
     target: edge.target,
     ...(condition?.trim() ? { condition: condition.trim() } : {}),
     ...(label ? { label } : {}),
-    ...(weight !== undefined ? { weight } : {}),
+    ...definedFields({ weight }),
     ...(loop_restart ? { loop_restart: true } : {}),
     ...(llm_decide ? { llm_decide: true } : {}),
   };

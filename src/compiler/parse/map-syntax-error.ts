@@ -1,3 +1,4 @@
+import { definedFields } from '../../shared/defined-fields.js';
 import { DotLimitError } from './dot-limit-error.js';
 import { DotSyntaxError } from './dot-syntax-error.js';
 import type { ParseLimits } from './parse-limits.js';
@@ -34,7 +35,7 @@ export function mapSyntaxError(
   const outOffset = peg.location?.start.offset;
   const srcOffset = outOffset === undefined ? undefined : map.toSourceOffset(outOffset);
   const location = srcOffset === undefined ? undefined : map.locateSource(srcOffset);
-  const options = { cause: error, ...(location ? { location } : {}) };
+  const options = { cause: error, ...definedFields({ location }) };
   const message = peg.message ?? (error instanceof Error ? error.message : String(error));
 
   if (cause instanceof RangeError || /call stack/i.test(message)) {

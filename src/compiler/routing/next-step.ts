@@ -1,3 +1,4 @@
+import { definedFields } from '../../shared/defined-fields.js';
 import { outgoingEdges } from '../graph-edges.js';
 import type { PipelineEdge, PipelineGraph, PipelineNode } from '../ir.js';
 import type { ReadonlyOutcome } from '../outcome.js';
@@ -59,7 +60,7 @@ export function nextStep(input: NextStepInput): NextStep {
     edges,
     outcome,
     context,
-    ...(input.llmChoice !== undefined ? { llmChoice: input.llmChoice } : {}),
+    ...definedFields({ llmChoice: input.llmChoice }),
   });
   return selected ? { kind: 'edge', edge: selected.edge, step: selected.step } : { kind: 'end' };
 }

@@ -1,3 +1,4 @@
+import { definedFields } from '../../shared/defined-fields.js';
 import { normalizeLabel } from '../accelerator.js';
 import { type ConditionScope, evaluateCondition } from '../conditions/index.js';
 import type { PipelineEdge } from '../ir.js';
@@ -33,7 +34,7 @@ export function bestEdge(edges: readonly PipelineEdge[]): PipelineEdge | undefin
 export function conditionScope(outcome: ReadonlyOutcome, context: Record<string, unknown>): ConditionScope {
   return {
     outcome: outcome.status,
-    ...(outcome.preferred_label !== undefined ? { preferred_label: outcome.preferred_label } : {}),
+    ...definedFields({ preferred_label: outcome.preferred_label }),
     context: outcome.context_updates ? { ...context, ...outcome.context_updates } : context,
   };
 }

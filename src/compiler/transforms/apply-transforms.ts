@@ -1,3 +1,4 @@
+import { definedFields } from '../../shared/defined-fields.js';
 import { AttractorError } from '../../shared/errors.js';
 import type { Diagnostic } from '../diagnostic.js';
 import type { NamedFileReader } from '../files/read-named-file.js';
@@ -45,9 +46,7 @@ export function applyTransforms(
   const diagnostics: Diagnostic[] = [];
   const ctx: TransformContext = {
     diagnostics,
-    ...(options.goal !== undefined ? { goal: options.goal } : {}),
-    ...(options.vars !== undefined ? { vars: options.vars } : {}),
-    ...(options.readFile ? { readFile: options.readFile } : {}),
+    ...definedFields({ goal: options.goal, vars: options.vars, readFile: options.readFile }),
   };
   let current = graph;
   for (const transform of [...BUILTIN_TRANSFORMS, ...(options.transforms ?? [])]) {

@@ -1,3 +1,4 @@
+import { definedFields } from '../../shared/defined-fields.js';
 import type { PipelineGraph } from '../ir.js';
 import { expandedTextBytes, expansionTooLarge, MAX_EXPANDED_TEXT_BYTES } from './expansion-limit.js';
 import type { Transform, TransformContext } from './transform.js';
@@ -33,8 +34,7 @@ export const goalExpansionTransform: Transform = {
         ...node,
         attrs: {
           ...node.attrs,
-          ...(prompt !== undefined ? { prompt } : {}),
-          ...(label !== undefined ? { label } : {}),
+          ...definedFields({ prompt, label }),
         },
       };
     });

@@ -1,3 +1,4 @@
+import { definedFields } from '../../shared/defined-fields.js';
 import { AttractorError } from '../../shared/errors.js';
 import type { Diagnostic } from '../diagnostic.js';
 
@@ -16,7 +17,7 @@ export class PipelineValidationError extends AttractorError {
     const lines = errors.map((d) => `  ${where(d)}${d.message} [${d.rule}]${d.fix ? ` Fix: ${d.fix}` : ''}`);
     const first = errors[0]?.loc;
     super('VALIDATION_FAILED', `Pipeline validation failed with ${count}:\n${lines.join('\n')}`, {
-      ...(first ? { location: first } : {}),
+      ...definedFields({ location: first }),
     });
     this.name = 'PipelineValidationError';
     this.diagnostics = diagnostics;

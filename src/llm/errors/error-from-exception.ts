@@ -1,3 +1,4 @@
+import { definedFields } from '../../shared/defined-fields.js';
 import { AbortError } from './abort-error.js';
 import { errorFromHttpStatus } from './error-from-http-status.js';
 import { LLMError } from './llm-error.js';
@@ -66,7 +67,7 @@ export function errorFromException(error: unknown, context: ExceptionContext): u
       provider,
       status,
       body: e.error,
-      ...(e.headers ? { headers: e.headers } : {}),
+      ...definedFields({ headers: e.headers }),
       message,
       cause: error,
     });

@@ -1,3 +1,4 @@
+import { definedFields } from '../../shared/defined-fields.js';
 import { AuthenticationError } from './authentication-error.js';
 import { ContentFilterError } from './content-filter-error.js';
 import { ContextLengthError } from './context-length-error.js';
@@ -49,7 +50,7 @@ function describeBody(body: unknown): {
   return {
     ...(typeof grpcStatus === 'string' ? { grpcStatus } : {}),
     ...(typeof message === 'string' ? { message } : {}),
-    ...(code !== undefined ? { errorCode: code } : {}),
+    ...definedFields({ errorCode: code }),
     allCodes: codes.join(' '),
   };
 }
@@ -75,10 +76,7 @@ export function errorFromHttpStatus(input: HttpErrorInput): LLMError {
   const options: LLMErrorOptions = {
     provider: input.provider,
     status: input.status,
-    ...(described.errorCode !== undefined ? { errorCode: described.errorCode } : {}),
-    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-    ...(input.body !== undefined ? { raw: input.body } : {}),
-    ...(input.cause !== undefined ? { cause: input.cause } : {}),
+    ...definedFields({ errorCode: described.errorCode, retryAfterMs, raw: input.body, cause: input.cause }),
   };
   const message = `${input.provider} (HTTP ${input.status}): ${text}`;
   const haystack = `${text} ${described.allCodes ?? ''}`;

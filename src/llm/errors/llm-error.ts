@@ -1,3 +1,4 @@
+import { definedFields } from '../../shared/defined-fields.js';
 import { AttractorError } from '../../shared/errors.js';
 
 export interface LLMErrorOptions {
@@ -50,11 +51,13 @@ export class LLMError extends AttractorError {
     return {
       ...super.toJSON(),
       isRetryable: this.isRetryable,
-      ...(this.provider !== undefined ? { provider: this.provider } : {}),
-      ...(this.status !== undefined ? { status: this.status } : {}),
-      ...(this.errorCode !== undefined ? { errorCode: this.errorCode } : {}),
-      ...(this.retryAfterMs !== undefined ? { retryAfterMs: this.retryAfterMs } : {}),
-      ...(this.raw !== undefined ? { raw: this.raw } : {}),
+      ...definedFields({
+        provider: this.provider,
+        status: this.status,
+        errorCode: this.errorCode,
+        retryAfterMs: this.retryAfterMs,
+        raw: this.raw,
+      }),
     };
   }
 }

@@ -8,6 +8,7 @@ import {
   type WorkerUtils,
 } from 'graphile-worker';
 import { z } from 'zod';
+import { definedFields } from '../../shared/defined-fields.js';
 
 /** The one task that executes (starts, continues or resumes) a run. */
 const RUN_TASK = 'attractor_run';
@@ -65,7 +66,7 @@ export class RunQueue {
         jobKey: `run:${id}`,
         jobKeyMode: at ? 'preserve_run_at' : 'replace',
         maxAttempts: 5,
-        ...(at ? { runAt: at } : {}),
+        ...definedFields({ runAt: at }),
       },
     );
   }

@@ -1,5 +1,6 @@
 import { ServerResponse } from 'node:http';
 import type { Hono } from 'hono';
+import { definedFields } from '../../shared/defined-fields.js';
 import type { QuestionJson } from '../../shared/server-responses.js';
 import type { AuditRoute } from '../audit/audit-route.js';
 import { jsonBody } from '../json-body.js';
@@ -54,11 +55,13 @@ export function registerPipelineRoutes(
       options: {
         dry_run: body.dry_run ?? false,
         auto_approve: body.auto_approve ?? false,
-        ...(body.goal !== undefined ? { goal: body.goal } : {}),
-        ...(body.model !== undefined ? { model: body.model } : {}),
-        ...(body.max_cost_usd !== undefined ? { max_cost_usd: body.max_cost_usd } : {}),
-        ...(body.vars !== undefined ? { vars: body.vars } : {}),
-        ...(body.working_dir !== undefined ? { working_dir: body.working_dir } : {}),
+        ...definedFields({
+          goal: body.goal,
+          model: body.model,
+          max_cost_usd: body.max_cost_usd,
+          vars: body.vars,
+          working_dir: body.working_dir,
+        }),
         ...(body.scenario !== undefined
           ? { scenario: typeof body.scenario === 'string' ? body.scenario : JSON.stringify(body.scenario) }
           : {}),
@@ -88,7 +91,7 @@ export function registerPipelineRoutes(
           ],
           { limit: 500 },
         )
-      : manager.list({ ...(status ? { status } : {}), ...paging });
+      : manager.list({ ...definedFields({ status }), ...paging });
     await Promise.all(page.runs.map((r) => manager.catchUp(r.id)));
     const views = page.runs
       .map((r) => runView(r, manager.viewFacts(r)))
@@ -129,9 +132,9 @@ export function registerPipelineRoutes(
           options: q.options.map((o) => ({ key: o.key, label: o.label })),
           // Free text is an answer only where the gate takes it (`human.freeform`), following this option.
           accepts_text: q.type === 'freeform' || q.text_option !== undefined,
-          ...(q.text_option !== undefined ? { text_option: q.text_option } : {}),
+          ...definedFields({ text_option: q.text_option }),
           stage: q.stage,
-          ...(q.timeout_seconds !== undefined ? { timeout_seconds: q.timeout_seconds } : {}),
+          ...definedFields({ timeout_seconds: q.timeout_seconds }),
         }),
       ),
     );

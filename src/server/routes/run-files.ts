@@ -4,6 +4,7 @@ import type { Hono } from 'hono';
 import { graphToJson } from '../../compiler/graph-to-json.js';
 import { newestJournalCheckpoint } from '../../run/checkpoint-journal.js';
 import { PANEL_DIFF } from '../../run/stage-panel-files.js';
+import { definedFields } from '../../shared/defined-fields.js';
 import type { NodeDetailsJson } from '../../shared/server-responses.js';
 import { renderSvg } from '../../svg/render-svg.js';
 import { snapshotDiff } from '../../working-tree/snapshot-diff.js';
@@ -182,7 +183,7 @@ export function registerRunFileRoutes(app: Hono, manager: RunService): void {
     return c.body(new Uint8Array(encoding ? compressBody(svg, encoding) : svg), 200, {
       'content-type': 'image/svg+xml; charset=utf-8',
       vary: 'Accept-Encoding',
-      ...(encoding ? { 'content-encoding': encoding } : {}),
+      ...definedFields({ 'content-encoding': encoding }),
     });
   });
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Hono } from 'hono';
+import { definedFields } from '../../shared/defined-fields.js';
 import { packageRoot } from '../../shared/package-root.js';
 import { ApiError } from '../api-error.js';
 import { acceptedEncoding, compressBody } from '../compressed-body.js';
@@ -69,7 +70,7 @@ export function registerWebAssetRoutes(app: Hono): void {
       return c.body(new Uint8Array(body), 200, {
         ...common,
         'content-type': asset.type,
-        ...(encoding ? { 'content-encoding': encoding } : {}),
+        ...definedFields({ 'content-encoding': encoding }),
       });
     });
   }

@@ -1,3 +1,4 @@
+import { definedFields } from '../../../shared/defined-fields.js';
 import { AttractorError } from '../../../shared/errors.js';
 import type { Diagnostic } from '../../diagnostic.js';
 import { parseVarsDeclaration, referencedVars } from '../../vars/pipeline-vars.js';
@@ -20,7 +21,7 @@ export const varsDeclaredRule: LintRule = {
     } catch (error) {
       if (!AttractorError.isInstance(error)) throw error;
       return [
-        { rule: RULE, severity: 'warning', message: error.message, ...(graph.loc ? { loc: graph.loc } : {}) },
+        { rule: RULE, severity: 'warning', message: error.message, ...definedFields({ loc: graph.loc }) },
       ];
     }
     const findings: Diagnostic[] = [];

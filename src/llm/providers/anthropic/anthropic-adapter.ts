@@ -1,4 +1,5 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
+import { definedFields } from '../../../shared/defined-fields.js';
 import { RequestTimeoutError } from '../../errors/request-timeout-error.js';
 import type { ProviderAdapter } from '../../provider-adapter.js';
 import { callTimeouts } from '../../timeout-config.js';
@@ -115,9 +116,11 @@ export class AnthropicAdapter implements ProviderAdapter {
       apiKey,
       maxRetries: 0,
       ...(baseURL ? { baseURL } : {}),
-      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
-      ...(this.options.timeout !== undefined ? { timeout: this.options.timeout } : {}),
-      ...(this.options.defaultHeaders ? { defaultHeaders: this.options.defaultHeaders } : {}),
+      ...definedFields({
+        fetch: this.options.fetch,
+        timeout: this.options.timeout,
+        defaultHeaders: this.options.defaultHeaders,
+      }),
     });
   }
 }

@@ -1,3 +1,4 @@
+import { definedFields } from '../../../shared/defined-fields.js';
 import { AbortError } from '../../errors/abort-error.js';
 import { errorFromException } from '../../errors/error-from-exception.js';
 import { LLMError } from '../../errors/llm-error.js';
@@ -45,7 +46,7 @@ export function mapAnthropicError(error: unknown, signal?: AbortSignal, streamSt
       return new StreamError(`anthropic stream broke mid-way: ${message}`, { provider, cause: error });
     }
   }
-  const mapped = errorFromException(error, { provider, ...(signal ? { signal } : {}) });
+  const mapped = errorFromException(error, { provider, ...definedFields({ signal }) });
   if (streamStarted && mapped instanceof NetworkError) {
     return new StreamError(`anthropic stream broke mid-way: ${mapped.message}`, { provider, cause: error });
   }

@@ -1,4 +1,5 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
+import { definedFields } from '../../../shared/defined-fields.js';
 import { toolCallPart } from '../../message.js';
 import { createResponse } from '../../response.js';
 import type { ContentPart, Response, TokenUsage } from '../../types.js';
@@ -21,9 +22,7 @@ export function mapAnthropicUsage(usage: AnthropicUsageFields): TokenUsage {
   return createUsage({
     inputTokens: (usage.input_tokens ?? 0) + (cacheRead ?? 0) + (cacheWrite ?? 0),
     outputTokens: usage.output_tokens ?? 0,
-    ...(cacheRead !== undefined ? { cacheReadTokens: cacheRead } : {}),
-    ...(cacheWrite !== undefined ? { cacheWriteTokens: cacheWrite } : {}),
-    ...(thinking !== undefined ? { reasoningTokens: thinking } : {}),
+    ...definedFields({ cacheReadTokens: cacheRead, cacheWriteTokens: cacheWrite, reasoningTokens: thinking }),
     raw: usage as Record<string, unknown>,
   });
 }
@@ -56,6 +55,6 @@ export function mapAnthropicResponse(message: Anthropic.Message, latencyMs?: num
     finishReason: mapAnthropicFinishReason(message.stop_reason),
     usage: mapAnthropicUsage(message.usage),
     raw: message,
-    ...(latencyMs !== undefined ? { latencyMs } : {}),
+    ...definedFields({ latencyMs }),
   });
 }

@@ -6,6 +6,7 @@ import type {
   ThinkingConfig,
   ThinkingLevel,
 } from '@google/genai';
+import { definedFields } from '../../../shared/defined-fields.js';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import type { ProviderAdapter } from '../../provider-adapter.js';
 import { callTimeouts } from '../../timeout-config.js';
@@ -153,7 +154,7 @@ export class GeminiAdapter implements ProviderAdapter {
       ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
       httpOptions: {
         ...(baseUrl ? { baseUrl } : {}),
-        ...(options.headers ? { headers: options.headers } : {}),
+        ...definedFields({ headers: options.headers }),
       },
     });
   });
@@ -231,6 +232,6 @@ export class GeminiAdapter implements ProviderAdapter {
   }
 
   #context(options: CallOptions, deadline: RequestDeadline, headers: Headers | undefined) {
-    return { ...deadlineErrorContext(deadline, options.signal), ...(headers ? { headers } : {}) };
+    return { ...deadlineErrorContext(deadline, options.signal), ...definedFields({ headers }) };
   }
 }

@@ -1,3 +1,4 @@
+import { definedFields } from '../../../shared/defined-fields.js';
 import { AbortError } from '../../errors/abort-error.js';
 import { AuthenticationError } from '../../errors/authentication-error.js';
 import { ContextLengthError } from '../../errors/context-length-error.js';
@@ -59,7 +60,7 @@ function fromStatus(status: number, message: string, context: GeminiErrorContext
     provider: PROVIDER,
     status,
     ...(body?.status !== undefined ? { errorCode: body.status } : {}),
-    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    ...definedFields({ retryAfterMs }),
     raw: body === undefined ? message : { error: body },
     cause,
   };
@@ -73,7 +74,7 @@ function fromStatus(status: number, message: string, context: GeminiErrorContext
     provider: PROVIDER,
     status,
     body: body === undefined ? text : { error: body },
-    ...(context.headers ? { headers: context.headers } : {}),
+    ...definedFields({ headers: context.headers }),
     message: text,
     cause,
   });

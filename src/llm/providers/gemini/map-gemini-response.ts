@@ -1,4 +1,5 @@
 import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, Part } from '@google/genai';
+import { definedFields } from '../../../shared/defined-fields.js';
 import { createResponse } from '../../response.js';
 import type { ContentPart, Response, TokenUsage } from '../../types.js';
 import { createUsage } from '../../usage.js';
@@ -18,10 +19,7 @@ export function mapGeminiUsage(usage: GenerateContentResponseUsageMetadata | und
     inputTokens,
     outputTokens,
     totalTokens: usage.totalTokenCount ?? inputTokens + outputTokens,
-    ...(thoughts !== undefined ? { reasoningTokens: thoughts } : {}),
-    ...(usage.cachedContentTokenCount !== undefined
-      ? { cacheReadTokens: usage.cachedContentTokenCount }
-      : {}),
+    ...definedFields({ reasoningTokens: thoughts, cacheReadTokens: usage.cachedContentTokenCount }),
     raw: usage as Record<string, unknown>,
   });
 }
@@ -108,6 +106,6 @@ export function mapGeminiResponse(data: GenerateContentResponse, extras: GeminiR
     usage: mapGeminiUsage(data.usageMetadata),
     raw: data,
     warnings: extras.warnings,
-    ...(extras.latencyMs !== undefined ? { latencyMs: extras.latencyMs } : {}),
+    ...definedFields({ latencyMs: extras.latencyMs }),
   });
 }

@@ -3,6 +3,7 @@ import type {
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
+import { definedFields } from '../../../shared/defined-fields.js';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import type { ContentPart, Message } from '../../types.js';
 import { resolveImageSource } from '../shared/resolve-image-source.js';
@@ -25,7 +26,7 @@ async function userPart(part: ContentPart, provider: string): Promise<ChatComple
     case 'image': {
       const source = await resolveImageSource(part, provider);
       const url = source.kind === 'url' ? source.url : `data:${source.mediaType};base64,${source.data}`;
-      return { type: 'image_url', image_url: { url, ...(part.detail ? { detail: part.detail } : {}) } };
+      return { type: 'image_url', image_url: { url, ...definedFields({ detail: part.detail }) } };
     }
     case 'audio': {
       const format = AUDIO_FORMATS[part.mediaType];

@@ -1,5 +1,6 @@
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
+import { definedFields } from '../../../shared/defined-fields.js';
 import { toolCallPart } from '../../message.js';
 import { createResponse } from '../../response.js';
 import type { ContentPart, RateLimitInfo, Response, TokenUsage } from '../../types.js';
@@ -15,8 +16,7 @@ export function mapOpenAICompatibleUsage(usage: CompletionUsage | null | undefin
     inputTokens: usage.prompt_tokens,
     outputTokens: usage.completion_tokens,
     totalTokens: usage.total_tokens,
-    ...(reasoning !== undefined ? { reasoningTokens: reasoning } : {}),
-    ...(cached !== undefined ? { cacheReadTokens: cached } : {}),
+    ...definedFields({ reasoningTokens: reasoning, cacheReadTokens: cached }),
     raw: usage as unknown as Record<string, unknown>,
   });
 }
@@ -63,7 +63,6 @@ export function mapOpenAICompatibleResponse(
     usage: mapOpenAICompatibleUsage(data.usage),
     raw: data,
     warnings: extras.warnings,
-    ...(extras.latencyMs !== undefined ? { latencyMs: extras.latencyMs } : {}),
-    ...(extras.rateLimit !== undefined ? { rateLimit: extras.rateLimit } : {}),
+    ...definedFields({ latencyMs: extras.latencyMs, rateLimit: extras.rateLimit }),
   });
 }

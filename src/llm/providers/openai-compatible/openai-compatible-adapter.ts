@@ -3,6 +3,7 @@ import type {
   ChatCompletionCreateParamsBase,
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
+import { definedFields } from '../../../shared/defined-fields.js';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import type { ProviderAdapter } from '../../provider-adapter.js';
@@ -78,7 +79,7 @@ export async function buildOpenAICompatibleRequest(
         name: tool.name,
         description: tool.description,
         parameters: tool.parameters,
-        ...(tool.strict !== undefined ? { strict: tool.strict } : {}),
+        ...definedFields({ strict: tool.strict }),
       },
     }));
     if (request.toolChoice) body.tool_choice = toolChoice(request.toolChoice, provider);
@@ -159,8 +160,7 @@ export class OpenAICompatibleAdapter implements ProviderAdapter {
       organization: null,
       project: null,
       maxRetries: 0,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(headers ? { defaultHeaders: headers } : {}),
+      ...definedFields({ fetch: options.fetch, defaultHeaders: headers }),
     });
   });
 

@@ -1,3 +1,4 @@
+import { definedFields } from '../../../shared/defined-fields.js';
 import { AbortError } from '../../errors/abort-error.js';
 import { ContentFilterError } from '../../errors/content-filter-error.js';
 import { ContextLengthError } from '../../errors/context-length-error.js';
@@ -47,8 +48,7 @@ export function openAIErrorFromCode(
 ): LLMError {
   const options: LLMErrorOptions = {
     provider,
-    ...(code !== undefined ? { errorCode: code } : {}),
-    ...(raw !== undefined ? { raw } : {}),
+    ...definedFields({ errorCode: code, raw }),
   };
   const full = `${provider}: ${message}`;
   switch (code) {
@@ -85,7 +85,7 @@ function fromHttpError(
     provider,
     status: error.status,
     ...((code ?? type) !== undefined ? { errorCode: (code ?? type) as string } : {}),
-    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    ...definedFields({ retryAfterMs }),
     raw: { error: error.error },
     cause: error,
   };
@@ -100,7 +100,7 @@ function fromHttpError(
     provider,
     status: error.status,
     body: { error: error.error },
-    ...(error.headers ? { headers: error.headers } : {}),
+    ...definedFields({ headers: error.headers }),
     message,
     cause: error,
   });

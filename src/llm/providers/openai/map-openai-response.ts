@@ -3,6 +3,7 @@ import type {
   ResponseReasoningItem,
   ResponseUsage,
 } from 'openai/resources/responses/responses';
+import { definedFields } from '../../../shared/defined-fields.js';
 import { toolCallPart } from '../../message.js';
 import { createResponse } from '../../response.js';
 import type { ContentPart, RateLimitInfo, Response, TokenUsage } from '../../types.js';
@@ -101,7 +102,6 @@ export function mapOpenAIResponse(data: OpenAIResponse, extras: ResponseExtras):
     usage: mapOpenAIUsage(data.usage),
     raw: data,
     warnings: extras.warnings,
-    ...(extras.latencyMs !== undefined ? { latencyMs: extras.latencyMs } : {}),
-    ...(extras.rateLimit !== undefined ? { rateLimit: extras.rateLimit } : {}),
+    ...definedFields({ latencyMs: extras.latencyMs, rateLimit: extras.rateLimit }),
   });
 }

@@ -1,5 +1,6 @@
 import type { OpenAI } from 'openai';
 import type { ResponseCreateParamsBase, Tool } from 'openai/resources/responses/responses';
+import { definedFields } from '../../../shared/defined-fields.js';
 import { InvalidRequestError } from '../../errors/invalid-request-error.js';
 import type { ProviderAdapter } from '../../provider-adapter.js';
 import { callTimeouts } from '../../timeout-config.js';
@@ -136,8 +137,7 @@ export class OpenAIAdapter implements ProviderAdapter {
       organization: options.organization ?? env.OPENAI_ORG_ID ?? null,
       project: options.project ?? env.OPENAI_PROJECT_ID ?? null,
       maxRetries: 0,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.defaultHeaders ? { defaultHeaders: options.defaultHeaders } : {}),
+      ...definedFields({ fetch: options.fetch, defaultHeaders: options.defaultHeaders }),
     });
   });
 

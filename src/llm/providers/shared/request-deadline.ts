@@ -1,3 +1,4 @@
+import { definedFields } from '../../../shared/defined-fields.js';
 /**
  * One AbortSignal per provider call that fires when the caller aborts or when our own timer runs out, and
  * remembers which of the two it was. The SDKs' own timeouts are not enough: openai stops its timer once the
@@ -97,8 +98,8 @@ export function deadlineErrorContext(
   callerSignal: AbortSignal | undefined,
 ): { signal?: AbortSignal; timedOut: boolean; timeoutMs?: number } {
   return {
-    ...(callerSignal ? { signal: callerSignal } : {}),
+    ...definedFields({ signal: callerSignal }),
     timedOut: deadline.timedOut,
-    ...(deadline.timeoutMs !== undefined ? { timeoutMs: deadline.timeoutMs } : {}),
+    ...definedFields({ timeoutMs: deadline.timeoutMs }),
   };
 }
