@@ -1,7 +1,9 @@
-import { type KeyboardEvent, type PointerEvent, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { fetchSvg } from './api.js';
+import { GraphTools } from './GraphTools.js';
 import { type Drawing, paintDrawing, putDrawing } from './graph-dom.js';
-import { type Box, follow, initialView, panView, viewBoxText, zoomView } from './graph-view-box.js';
+import { type Box, follow, initialView, viewBoxText, zoomView } from './graph-view-box.js';
+import { useGraphPointer } from './use-graph-pointer.js';
 
 const MOVES: Readonly<Record<string, number>> = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 };
 
@@ -35,7 +37,6 @@ export function GraphView({
   const [view, setView] = useState<Box>();
   const [following, setFollowing] = useState(true);
   const [focused, setFocused] = useState<string>();
-  const drag = useRef<{ x: number; y: number; moved: boolean } | undefined>(undefined);
 
   useEffect(() => {
     fetchSvg(`/pipelines/${encodeURIComponent(runId)}/graph?format=svg`).then(setSvg, (e: unknown) =>
@@ -111,76 +112,22 @@ export function GraphView({
     node.element.focus();
   };
 
-  const onPointerDown = (event: PointerEvent): void => {
-    if (event.button !== 0) return;
-    drag.current = { x: event.clientX, y: event.clientY, moved: false };
-  };
-  const onPointerMove = (event: PointerEvent): void => {
-    const from = drag.current;
-    if (!from || !view) return;
-    const dx = event.clientX - from.x;
-    const dy = event.clientY - from.y;
-    if (!from.moved && Math.hypot(dx, dy) < 4) return;
-    if (!from.moved) box.current?.setPointerCapture(event.pointerId);
-    const scale = view.width / Math.max(1, panel().width);
-    drag.current = { x: event.clientX, y: event.clientY, moved: true };
-    byReader(panView(view, -dx * scale, -dy * scale));
-  };
-  const onPointerUp = (event: PointerEvent): void => {
-    const from = drag.current;
-    drag.current = undefined;
-    if (from?.moved) return;
-    const node = nodeOf(event.target);
+  const pointer = useGraphPointer(box, view, byReader, (target) => {
+    const node = nodeOf(target);
     if (node !== undefined) onSelect(node);
-  };
-
-  // A wheel zooms the drawing, not the page, about the point under the pointer.
-  useEffect(() => {
-    const root = box.current;
-    if (!root) return;
-    const onWheel = (event: WheelEvent): void => {
-      const d = drawing.current;
-      if (!d || !view) return;
-      event.preventDefault();
-      const rect = root.getBoundingClientRect();
-      const at = {
-        x: view.x + ((event.clientX - rect.left) / rect.width) * view.width,
-        y: view.y + ((event.clientY - rect.top) / rect.height) * view.height,
-      };
-      byReader(zoomView(view, event.deltaY < 0 ? 1.2 : 1 / 1.2, at));
-    };
-    root.addEventListener('wheel', onWheel, { passive: false });
-    return () => root.removeEventListener('wheel', onWheel);
   });
 
   return (
     <>
-      <div className="graph-tools" role="toolbar" aria-label="Graph view">
-        <button
-          type="button"
-          id="graph-fit"
-          onClick={() => {
-            setFollowing(false);
-            fitView();
-          }}
-        >
-          Fit
-        </button>
-        <button type="button" id="graph-zoom-in" aria-label="Zoom in" onClick={() => zoom(1.25)}>
-          +
-        </button>
-        <button type="button" id="graph-zoom-out" aria-label="Zoom out" onClick={() => zoom(1 / 1.25)}>
-          −
-        </button>
-        <button
-          type="button"
-          id="graph-follow"
-          aria-pressed={following}
-          onClick={() => setFollowing((f) => !f)}
-        >
-          Follow the run
-        </button>
-      </div>
+      <GraphTools
+        onFit={() => {
+          setFollowing(false);
+          fitView();
+        }}
+        onZoom={zoom}
+        following={following}
+        onFollow={() => setFollowing((f) => !f)}
+      />
       {error && <p className="error">{error}</p>}
       {/* Filled with the SVG outside React, which renders nothing inside it. */}
       {/* biome-ignore lint/a11y/noStaticElementInteractions: the nodes inside are the buttons; this pans */}
@@ -190,12 +137,10 @@ export function GraphView({
         ref={box}
         onKeyDown={onKeyDown}
         onFocus={(e) => setFocused(nodeOf(e.target) ?? focused)}
-        onPointerDown={onPointerDown}
-        onPointerMove={onPointerMove}
-        onPointerUp={onPointerUp}
-        onPointerCancel={() => {
-          drag.current = undefined;
-        }}
+        onPointerDown={pointer.onPointerDown}
+        onPointerMove={pointer.onPointerMove}
+        onPointerUp={pointer.onPointerUp}
+        onPointerCancel={pointer.onPointerCancel}
       />
     </>
   );

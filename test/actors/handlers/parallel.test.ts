@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BranchResult, ContextValues, HandlerServices } from '../../../src/actors/handler-types.js';
 import { parallelHandler } from '../../../src/actors/handlers/parallel.js';
+import type {
+  BranchCheckpoint,
+  BranchCheckpointStore,
+} from '../../../src/actors/parallel/branch-checkpoints.js';
 import type { ParallelResult } from '../../../src/actors/parallel/parallel-result.js';
 import type { NodeAttrs } from '../../../src/compiler/ir.js';
 import type { StageStatus } from '../../../src/compiler/outcome.js';
@@ -64,6 +68,21 @@ function fakeBranches(scripts: Record<string, Script>) {
   return { runBranch, stats };
 }
 
+function branchesInMemory(): BranchCheckpointStore {
+  const kept = new Map<string, BranchCheckpoint>();
+  return {
+    open: () => ({
+      save: async (checkpoint) => {
+        kept.set(checkpoint.record.branch_id, checkpoint);
+      },
+      prepare: () => {},
+      load: () => new Map(kept),
+      close: () => {},
+      clear: () => kept.clear(),
+    }),
+  };
+}
+
 // Branch delays run on fake timers: what is tested is the scheduling (overlap, limits, cancellation),
 // which virtual time measures exactly, without the flakiness of wall-clock thresholds on a busy machine.
 describe('parallelHandler', () => {
@@ -86,9 +105,9 @@ describe('parallelHandler', () => {
       edges: [...targets.map((t) => makeEdge('fan', t)), ...targets.map((t) => makeEdge(t, 'join'))],
     });
     const { runBranch, stats } = fakeBranches(scripts);
-    // Not durable: the scheduling is what is tested here, on virtual time, which a real fsync (on the
-    // thread pool, awaited before a branch counts as finished) would not follow.
-    const services = createFakeServices({ runBranch, durable: false });
+    // Finished branches kept in memory: the scheduling is what is tested here, on virtual time, which a
+    // write on the run's lane (the thread pool, awaited before a branch counts as finished) would not follow.
+    const services = createFakeServices({ runBranch, branchCheckpoints: branchesInMemory() });
     const started = Date.now();
     const pending = parallelHandler(
       makeInput({
