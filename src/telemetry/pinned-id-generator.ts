@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import type { IdGenerator } from '@opentelemetry/sdk-trace-node';
+import { type IdGenerator, RandomIdGenerator } from '@opentelemetry/sdk-trace-node';
 import type { RootIds } from './trace-ids.js';
 
 /**
@@ -8,6 +7,8 @@ import type { RootIds } from './trace-ids.js';
  * can link to it by the run's id alone (`rootIdsOf`).
  */
 export class PinnedIdGenerator implements IdGenerator {
+  // The SDK's own: a crypto call per span id costs a traced step several percent of its CPU.
+  readonly #random = new RandomIdGenerator();
   #traceId: string | undefined;
   #spanId: string | undefined;
 
@@ -26,12 +27,12 @@ export class PinnedIdGenerator implements IdGenerator {
   generateTraceId(): string {
     const pinned = this.#traceId;
     this.#traceId = undefined;
-    return pinned ?? randomBytes(16).toString('hex');
+    return pinned ?? this.#random.generateTraceId();
   }
 
   generateSpanId(): string {
     const pinned = this.#spanId;
     this.#spanId = undefined;
-    return pinned ?? randomBytes(8).toString('hex');
+    return pinned ?? this.#random.generateSpanId();
   }
 }
