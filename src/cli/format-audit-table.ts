@@ -18,13 +18,14 @@ export function formatAuditTable(entries: readonly AuditEntry[]): string {
   return `${[HEADERS, ...rows].map(line).join('\n')}\n`;
 }
 
-/** What the action was about beyond its run: the question, the node, the new run, the token. */
+/** What the action was about beyond its run: the question, the node, the new run, the token and its role. */
 function about(e: AuditEntry): string {
   const parts = [
     e.question_id !== undefined ? `question ${e.question_id}` : undefined,
     e.node !== undefined ? `node ${e.node}` : undefined,
     e.new_run_id !== undefined ? `new run ${e.new_run_id}` : undefined,
     e.subject,
+    e.role !== undefined ? `role ${e.role}` : undefined,
   ].filter((p) => p !== undefined);
   return parts.length > 0 ? parts.join(', ') : '-';
 }

@@ -2,10 +2,11 @@ import path from 'node:path';
 import { parseAge } from '../run/prune-runs.js';
 import { newTokenText, TokenNameSchema, tokenHash, tokenStatus } from '../server/auth/api-token.js';
 import { openTokenStore } from '../server/auth/open-token-store.js';
-import { RoleSchema } from '../server/auth/role.js';
+import { type Role, RoleSchema } from '../server/auth/role.js';
 import type { TokenStore } from '../server/auth/token-store.js';
 import { definedFields } from '../shared/defined-fields.js';
 import { AttractorError } from '../shared/errors.js';
+import { auditTokenChange, type TokenChange } from './audit-token-change.js';
 import type { CliContext } from './cli-context.js';
 import type { TokenCreateFlags, TokenStoreFlags } from './commands/token.js';
 import { EXIT_OK } from './exit-codes.js';
@@ -23,15 +24,17 @@ export async function runTokenCreate(flags: TokenCreateFlags, ctx: CliContext): 
   }
   const text = newTokenText();
   const expiresAt = expiresMs === undefined ? undefined : new Date(now.getTime() + expiresMs).toISOString();
-  await withStore(flags, ctx, (store) =>
-    store.create({
+  const change = { action: 'token-create', subject: name.data, role } as const;
+  await changeTokens(flags, ctx, change, async (store) => {
+    await store.create({
       name: name.data,
       role,
       hash: tokenHash(text),
       created_at: now.toISOString(),
       ...definedFields({ expires_at: expiresAt }),
-    }),
-  );
+    });
+    return change;
+  });
   ctx.io.stdout(
     `created token "${name.data}" (${role}${expiresAt ? `, expires ${expiresAt}` : ', never expires'}); it is shown only now:\n${text}\n`,
   );
@@ -69,15 +72,43 @@ export async function runTokenList(
 
 /** `attractor token revoke NAME`: refused with 401 from the next request on. */
 export async function runTokenRevoke(name: string, flags: TokenStoreFlags, ctx: CliContext): Promise<number> {
-  const revoked = await withStore(flags, ctx, (store) => store.revoke(name, new Date()));
+  const change = { action: 'token-revoke', subject: name } as const;
+  const revoked = await changeTokens(flags, ctx, change, (store) => store.revoke(name, new Date()));
   ctx.io.stdout(`revoked token "${revoked.name}" (${revoked.role}) at ${revoked.revoked_at}\n`);
   return EXIT_OK;
+}
+
+/**
+ * A token change through `use`, appended to the store's audit trail once made (with the role `use`
+ * resolves to) or once the store refused it (with the refusal's code).
+ */
+/** A server's store, as `openTokenStore` and `openAuditLog` take it. */
+type StoreLocation = { dataDir: string; store?: string | undefined };
+
+async function changeTokens<T extends { role: Role }>(
+  flags: TokenStoreFlags,
+  ctx: CliContext,
+  change: TokenChange,
+  use: (store: TokenStore) => Promise<T>,
+): Promise<T> {
+  return withStore(flags, ctx, async (store, where) => {
+    let result: T;
+    try {
+      result = await use(store);
+    } catch (error) {
+      if (error instanceof AttractorError)
+        await auditTokenChange(where, { ...change, refusal: error.code }, ctx);
+      throw error;
+    }
+    await auditTokenChange(where, { ...change, role: result.role }, ctx);
+    return result;
+  });
 }
 
 async function withStore<T>(
   flags: TokenStoreFlags,
   ctx: CliContext,
-  use: (store: TokenStore) => Promise<T>,
+  use: (store: TokenStore, where: StoreLocation) => Promise<T>,
 ): Promise<T> {
   if ((flags.dataDir === undefined) === (flags.store === undefined)) {
     throw new AttractorError(
@@ -91,13 +122,13 @@ async function withStore<T>(
       `--store ${flags.store}: a store is a PostgreSQL URL: postgres://user@host:port/database.`,
     );
   }
-  const store = await openTokenStore(
+  const where: StoreLocation =
     flags.store !== undefined
       ? { dataDir: ctx.io.cwd, store: flags.store }
-      : { dataDir: path.resolve(ctx.io.cwd, flags.dataDir ?? '') },
-  );
+      : { dataDir: path.resolve(ctx.io.cwd, flags.dataDir ?? '') };
+  const store = await openTokenStore(where);
   try {
-    return await use(store);
+    return await use(store, where);
   } finally {
     await store.close();
   }

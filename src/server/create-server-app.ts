@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { AttractorError } from '../shared/errors.js';
@@ -6,7 +6,7 @@ import type { ServerInfoJson } from '../shared/server-responses.js';
 import { hostAllowList } from './allowed-hosts.js';
 import { ApiError } from './api-error.js';
 import type { AuditLog } from './audit/audit-log.js';
-import { type AuditRoute, auditRoutes } from './audit/audit-route.js';
+import { auditRequests } from './audit/audit-requests.js';
 import { authGuard } from './auth/auth-guard.js';
 import { fourEyesGuard } from './auth/four-eyes-guard.js';
 import type { ServerAuth } from './auth/identify-request.js';
@@ -14,7 +14,7 @@ import { routesWithoutRule } from './auth/route-rules.js';
 import { errorAnswer } from './error-answer.js';
 import { serverPathRedactor } from './redact-server-paths.js';
 import { hostGuard, stateChangeGuard } from './request-guards.js';
-import { identifyRequests } from './request-identity.js';
+import { identifyAudited } from './request-identity.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerPipelineSourceRoutes } from './routes/pipeline-sources.js';
 import { registerPipelineRoutes } from './routes/pipelines.js';
@@ -55,6 +55,8 @@ export function createServerApp(
   });
   // In this order: a request for another site's name is refused before anything else looks at it.
   app.use('*', hostGuard(hostAllowList(options.host, port, options.allowedHosts)));
+  // Outside every guard after the host's: a state-changing request they refuse is audited too.
+  if (audit) app.use('*', auditRequestsTo(audit));
   if (options.corsOrigin.length > 0) app.use('*', cors({ origin: [...options.corsOrigin] }));
   app.use('*', stateChangeGuard(options.corsOrigin));
   app.use('*', authGuard(auth));
@@ -75,7 +77,7 @@ export function createServerApp(
   app.use('/pipelines/:id/questions/:qid/answer', fourEyesGuard(manager, options.fourEyes, auth.starter));
   app.get('/healthz', (c) => c.json({ status: manager.draining ? 'draining' : 'ok' }));
   registerWebAssetRoutes(app);
-  registerPipelineRoutes(app, manager, options, auditedBy(audit, options));
+  registerPipelineRoutes(app, manager, options);
   registerRunFileRoutes(app, manager);
   registerPipelineSourceRoutes(app, options);
   registerAuthRoutes(app, auth.tokens);
@@ -98,13 +100,9 @@ export function createServerApp(
   return app;
 }
 
-/**
- * The audit middleware for the run routes: who is the request's principal (a signed-in person, a
- * personal token's name, `token`, `anonymous`), decided once by the auth guard.
- */
-function auditedBy(audit: AuditLog | undefined, options: ServerOptions): AuditRoute {
-  if (!audit) return () => (_c, next) => next();
-  return auditRoutes(audit, identifyRequests(options), (error) =>
+/** The audit of state-changing requests; a trail that cannot be written is said on stderr. */
+function auditRequestsTo(audit: AuditLog): MiddlewareHandler {
+  return auditRequests(audit, identifyAudited, (error) =>
     process.stderr.write(`attractor serve: the audit trail (${audit.where}): ${error.message}\n`),
   );
 }

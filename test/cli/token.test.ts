@@ -2,7 +2,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FileAuditLog } from '../../src/server/audit/file-audit-log.js';
+import { verifyAuditChain } from '../../src/server/audit/verify-audit-chain.js';
 import { tokenHash } from '../../src/server/auth/api-token.js';
+import { localIdentity } from '../../src/shared/identity.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { createToken } from '../server/auth/token-fixtures.js';
 import { runCli, STACK_LINE } from './run-cli.js';
@@ -45,6 +48,33 @@ describe('attractor token', () => {
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(says);
     expect(result.stderr).not.toMatch(STACK_LINE);
+  });
+
+  it('appends each create and revoke, made or refused, to the data dir audit trail as the OS user', async () => {
+    const dataDir = tempDir();
+    await createToken(['--data-dir', dataDir], 'ci', 'operator');
+    expect((await runCli(['token', 'revoke', 'ci', '--data-dir', dataDir])).code).toBe(0);
+    expect((await runCli(['token', 'revoke', 'ci', '--data-dir', dataDir])).code).not.toBe(0);
+    // Listing changes nothing: not audited.
+    expect((await runCli(['token', 'list', '--data-dir', dataDir])).code).toBe(0);
+    const verdict = verifyAuditChain(await new FileAuditLog(dataDir).lines());
+    expect(verdict.ok).toBe(true);
+    const who = localIdentity();
+    expect(verdict.entries.map(({ seq, at, prev, hash, ...event }) => event)).toEqual([
+      { who, action: 'token-create', subject: 'ci', role: 'operator', outcome: 'ok', status: 0 },
+      { who, action: 'token-revoke', subject: 'ci', role: 'operator', outcome: 'ok', status: 0 },
+      {
+        who,
+        action: 'token-revoke',
+        subject: 'ci',
+        outcome: 'refused',
+        status: 1,
+        error_code: 'TOKEN_NOT_FOUND',
+      },
+    ]);
+    const verify = await runCli(['audit', '--verify', '--data-dir', dataDir]);
+    expect(verify.stdout).toMatch(/3 entries, chain intact/);
+    expect(verify.code).toBe(0);
   });
 
   it('refuses a second live token of the same name', async () => {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { RoleSchema } from '../auth/role.js';
 
 /**
- * What changed state: the run routes, and the hooks sign-in and token or role changes call. A new
+ * What changed state: the run routes, a session opened or closed, and a token created or revoked. A new
  * kind of state-changing request gets a name here, so the trail never records a free-form action.
  */
 export const AuditActionSchema = z.enum([
@@ -14,6 +15,7 @@ export const AuditActionSchema = z.enum([
   'token-revoke',
   'role-change',
   'sign-in',
+  'sign-out',
 ]);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
 
@@ -22,7 +24,10 @@ const Hex64 = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 in hex');
 /** One state-changing request, as the server tells the log: who asked what, and how it ended. */
 export const AuditEventSchema = z
   .object({
-    /** A person, a token's name, `token` (the single `--token`) or `anonymous`: whoever identified it. */
+    /**
+     * A person, a token's name (a refused one's too), `token` (the single `--token`), `anonymous`, or
+     * for `attractor token` the OS user who ran it.
+     */
     who: z.string().min(1),
     action: AuditActionSchema,
     run_id: z.string().min(1).optional(),
@@ -32,8 +37,10 @@ export const AuditEventSchema = z
     node: z.string().min(1).optional(),
     /** What a token or role change was about (a token's name, a person or group). */
     subject: z.string().min(1).optional(),
+    /** The role a token was created or revoked with, or a role change granted. */
+    role: RoleSchema.optional(),
     outcome: z.enum(['ok', 'refused']),
-    /** The HTTP status the request was answered with. */
+    /** The HTTP status the request was answered with; for `attractor token`, its exit status. */
     status: z.number().int(),
     /** The `error.code` of a refused request's answer. */
     error_code: z.string().min(1).optional(),

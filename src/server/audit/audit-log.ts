@@ -1,8 +1,8 @@
 import type { AuditEvent } from './audit-entry.js';
 
 /**
- * The append-only audit trail of a server's data (a data directory or a PostgreSQL store): the run
- * routes append through `auditRoute`; sign-in and token or role changes call `append` themselves.
+ * The append-only audit trail of a server's data (a data directory or a PostgreSQL store): the
+ * server's state-changing routes append through `auditRequests`; `attractor token` calls `append`.
  */
 export interface AuditLog {
   /** Adds `event` as the next link of the chain; resolves once it is durable. */

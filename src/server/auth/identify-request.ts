@@ -4,7 +4,7 @@ import type { Access } from './access-file.js';
 import { tokenHash, tokenRefusal } from './api-token.js';
 import type { RunStarter } from './four-eyes-guard.js';
 import type { OidcSignIn } from './oidc-sign-in.js';
-import type { Principal } from './principal.js';
+import { type Principal, rememberRefusedToken } from './principal.js';
 import type { Sessions } from './sessions.js';
 import type { TokenStore } from './token-store.js';
 
@@ -41,7 +41,10 @@ export async function identifyRequest(request: Request, auth: ServerAuth, now: D
     const stored = await auth.tokens.byHash(tokenHash(bearer));
     if (!stored) throw unauthorized('the token is not valid.');
     const refusal = tokenRefusal(stored, now);
-    if (refusal) throw unauthorized(refusal);
+    if (refusal) {
+      rememberRefusedToken(request, stored.name);
+      throw unauthorized(refusal);
+    }
     return { name: stored.name, kind: 'token', roles: [stored.role] };
   }
   const person = auth.signIn?.sessions.principal(request);

@@ -26,3 +26,15 @@ export function rememberPrincipal(request: Request, principal: Principal): void 
 export function requestPrincipal(request: Request): Principal | undefined {
   return principals.get(request);
 }
+
+const refusedTokens = new WeakMap<Request, string>();
+
+/** A known token the guard refused (revoked, expired): its name, so the audit trail can say whose it was. */
+export function rememberRefusedToken(request: Request, name: string): void {
+  refusedTokens.set(request, name);
+}
+
+/** The name of the known token this request was refused for, if it was. */
+export function refusedTokenName(request: Request): string | undefined {
+  return refusedTokens.get(request);
+}

@@ -2,7 +2,7 @@ import { ServerResponse } from 'node:http';
 import type { Hono } from 'hono';
 import { definedFields } from '../../shared/defined-fields.js';
 import type { QuestionJson } from '../../shared/server-responses.js';
-import type { AuditRoute } from '../audit/audit-route.js';
+import { noteForAudit } from '../audit/audit-notes.js';
 import { jsonBody } from '../json-body.js';
 import { pageRuns } from '../page-runs.js';
 import { readDotPath } from '../read-dot-path.js';
@@ -21,22 +21,17 @@ import {
 } from '../submit-request.js';
 
 /**
- * Runs: submit, list, status, events (SSE), questions and answers, cancel, resume, fork. Each route that
- * changes state is audited by `audited`, once its answer is known.
+ * Runs: submit, list, status, events (SSE), questions and answers, cancel, resume, fork. The routes that
+ * change state are audited around the guards (`AUDITED_ROUTES`); a fork notes its node for that.
  */
-export function registerPipelineRoutes(
-  app: Hono,
-  manager: RunService,
-  options: ServerOptions,
-  audited: AuditRoute,
-): void {
+export function registerPipelineRoutes(app: Hono, manager: RunService, options: ServerOptions): void {
   const identify = identifyRequests(options);
   const view = (id: string) => {
     const record = manager.get(id);
     return runView(record, manager.viewFacts(record));
   };
 
-  app.post('/pipelines', audited('start'), async (c) => {
+  app.post('/pipelines', async (c) => {
     const body = SubmitRequestSchema.parse(await jsonBody(c.req.raw));
     let source: string;
     let sourceFile = INLINE_SOURCE;
@@ -140,26 +135,27 @@ export function registerPipelineRoutes(
     );
   });
 
-  app.post('/pipelines/:id/questions/:qid/answer', audited('answer'), async (c) => {
+  app.post('/pipelines/:id/questions/:qid/answer', async (c) => {
     const { answer } = AnswerRequestSchema.parse(await jsonBody(c.req.raw));
     await manager.answer(c.req.param('id'), c.req.param('qid'), answer, identify(c.req.raw));
     await manager.persisted(c.req.param('id'));
     return c.json({ id: c.req.param('qid'), status: 'answered' });
   });
 
-  app.post('/pipelines/:id/cancel', audited('cancel'), async (c) => {
+  app.post('/pipelines/:id/cancel', async (c) => {
     const id = c.req.param('id');
     await manager.cancel(id, identify(c.req.raw));
     return c.json({ id, status: manager.get(id).status });
   });
 
-  app.post('/pipelines/:id/fork', audited('fork'), async (c) => {
+  app.post('/pipelines/:id/fork', async (c) => {
     const body = ForkRequestSchema.parse(await jsonBody(c.req.raw));
+    noteForAudit(c.req.raw, definedFields({ node: body.from_node }));
     const record = await manager.fork(c.req.param('id'), body.from_node, body.set ?? {}, identify(c.req.raw));
     return c.json({ id: record.id }, 201);
   });
 
-  app.post('/pipelines/:id/resume', audited('resume'), async (c) => {
+  app.post('/pipelines/:id/resume', async (c) => {
     const record = await manager.resume(c.req.param('id'), identify(c.req.raw));
     return c.json(view(record.id), 202);
   });

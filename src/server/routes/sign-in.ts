@@ -1,5 +1,7 @@
 import type { Hono } from 'hono';
+import { noteForAudit } from '../audit/audit-notes.js';
 import type { ServerAuth } from '../auth/identify-request.js';
+import { rememberPrincipal } from '../auth/principal.js';
 import { clearedSessionCookie, sessionCookie } from '../auth/sessions.js';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -34,9 +36,12 @@ export function registerSignInRoutes(app: Hono, auth: ServerAuth): void {
     if (!auth.signIn) return c.html(page('No sign-in here', 'This server has no sign-in configured.'), 404);
     try {
       const principal = await auth.signIn.oidc.finish(new URL(c.req.url));
+      // The session's person is who signed in, for the audit trail.
+      rememberPrincipal(c.req.raw, principal);
       c.header('Set-Cookie', sessionCookie(auth.signIn.sessions.open(principal)));
       return c.redirect('/', 302);
     } catch (error) {
+      noteForAudit(c.req.raw, { error_code: 'SIGN_IN_FAILED' });
       return c.html(page('Sign-in failed', `${(error as Error).message} Try again at /signin.`), 401);
     }
   });

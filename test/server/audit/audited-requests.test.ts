@@ -1,6 +1,11 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileAuditLog } from '../../../src/server/audit/file-audit-log.js';
 import { verifyAuditChain } from '../../../src/server/audit/verify-audit-chain.js';
+import { runCli } from '../../cli/run-cli.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+import { bearer, createToken } from '../auth/token-fixtures.js';
 import { closeServers, GATE_PIPELINE, type TestServer, testServer, waitFor } from '../server-fixtures.js';
 
 afterEach(closeServers);
@@ -96,5 +101,84 @@ describe('attractor serve: the audit trail of its requests', () => {
       outcome: 'ok',
       status: 201,
     });
+  });
+});
+
+describe('attractor serve: requests the guards refuse are audited too', () => {
+  it('records 401 (no token, unknown, revoked), 403 (a missing role) and four-eyes refusals', async () => {
+    const dataDir = tempDir('attractor-serve-');
+    const where = ['--data-dir', dataDir] as const;
+    const ada = await createToken([...where], 'ada', 'admin');
+    const viewer = await createToken([...where], 'viewer-bot', 'viewer');
+    const old = await createToken([...where], 'old', 'operator');
+    expect((await runCli(['token', 'revoke', 'old', ...where])).code).toBe(0);
+    const server = await testServer({ dataDir, fourEyes: true });
+    const start = { dot_source: GATE_PIPELINE, dry_run: true };
+
+    const statuses = [
+      (await server.json('POST', '/pipelines', start)).status,
+      (await server.json('POST', '/pipelines', start, bearer('attr_not-a-token'))).status,
+      (await server.json('POST', '/pipelines', start, bearer(old))).status,
+      (await server.json('POST', '/pipelines/r1/cancel', {}, bearer(viewer))).status,
+    ];
+    expect(statuses).toEqual([401, 401, 401, 403]);
+    const started = await server.json('POST', '/pipelines', start, bearer(ada));
+    const run = started.body.id;
+    const qid = await waitFor(async () => {
+      const { body } = await server.json('GET', `/pipelines/${run}/questions`, undefined, bearer(ada));
+      return body[0]?.id;
+    }, 'a pending question');
+    const own = await server.json(
+      'POST',
+      `/pipelines/${run}/questions/${qid}/answer`,
+      { answer: 'S' },
+      bearer(ada),
+    );
+    expect(own.status).toBe(403);
+
+    const entries = (await trail(server)).filter((e) => !e.action.startsWith('token-'));
+    expect(entries.map(({ seq, at, prev, hash, ...rest }) => rest)).toEqual([
+      { who: 'anonymous', action: 'start', outcome: 'refused', status: 401, error_code: 'UNAUTHORIZED' },
+      { who: 'anonymous', action: 'start', outcome: 'refused', status: 401, error_code: 'UNAUTHORIZED' },
+      { who: 'old', action: 'start', outcome: 'refused', status: 401, error_code: 'UNAUTHORIZED' },
+      {
+        who: 'viewer-bot',
+        action: 'cancel',
+        run_id: 'r1',
+        outcome: 'refused',
+        status: 403,
+        error_code: 'FORBIDDEN',
+      },
+      { who: 'ada', action: 'start', run_id: run, outcome: 'ok', status: 201 },
+      {
+        who: 'ada',
+        action: 'answer',
+        run_id: run,
+        question_id: qid,
+        outcome: 'refused',
+        status: 403,
+        error_code: 'FOUR_EYES',
+      },
+    ]);
+  });
+
+  it('records a failed sign-in and a sign-out', async () => {
+    const dir = tempDir();
+    const secret = path.join(dir, 'client-secret');
+    writeFileSync(secret, 'a-client-secret\n');
+    const server = await testServer({
+      oidcIssuer: 'http://127.0.0.1:9',
+      oidcClientId: 'attractor',
+      oidcClientSecretFile: secret,
+    });
+    const callback = await fetch(`${server.url}/auth/callback?code=x&state=y`, { redirect: 'manual' });
+    expect(callback.status).toBe(401);
+    await callback.text();
+    expect((await server.json('POST', '/signout', {})).status).toBe(401);
+    const entries = await trail(server);
+    expect(entries.map(({ seq, at, prev, hash, ...rest }) => rest)).toEqual([
+      { who: 'anonymous', action: 'sign-in', outcome: 'refused', status: 401, error_code: 'SIGN_IN_FAILED' },
+      { who: 'anonymous', action: 'sign-out', outcome: 'refused', status: 401, error_code: 'UNAUTHORIZED' },
+    ]);
   });
 });

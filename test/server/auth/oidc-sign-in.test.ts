@@ -111,12 +111,15 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('sign-in with OpenID Conne
     // Recorded as that person: who started it, and (in the audit trail) who answered.
     expect((await call('GET', `/pipelines/${id}`)).body.started_by).toBe('alice@example.com');
     const audited = verifyAuditChain(await new FileAuditLog(server.dataDir).lines()).entries;
-    expect(audited.map((e) => [e.who, e.action])).toEqual([
-      ['alice@example.com', 'start'],
-      ['alice@example.com', 'answer'],
+    expect(audited.map((e) => [e.who, e.action, e.outcome])).toEqual([
+      ['alice@example.com', 'sign-in', 'ok'],
+      ['alice@example.com', 'start', 'ok'],
+      ['alice@example.com', 'answer', 'ok'],
     ]);
 
     expect((await call('POST', '/signout', {})).status).toBe(200);
+    const afterSignOut = verifyAuditChain(await new FileAuditLog(server.dataDir).lines()).entries.at(-1);
+    expect(afterSignOut).toMatchObject({ who: 'alice@example.com', action: 'sign-out', outcome: 'ok' });
     expect((await call('GET', '/whoami')).status).toBe(401);
     // Without a session the server is closed: sign-in configured is enough.
     expect((await server.json('GET', '/pipelines')).status).toBe(401);

@@ -8,6 +8,7 @@ import { FileAuditLog } from '../../../src/server/audit/file-audit-log.js';
 import { verifyAuditChain } from '../../../src/server/audit/verify-audit-chain.js';
 import { tokenHash } from '../../../src/server/auth/api-token.js';
 import { FileTokenStore } from '../../../src/server/auth/file-token-store.js';
+import { localIdentity } from '../../../src/shared/identity.js';
 import { runCli } from '../../cli/run-cli.js';
 import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -129,7 +130,12 @@ describe('personal API tokens: who the audit trail names', () => {
     );
     expect(started.status).toBe(201);
     const lines = await new FileAuditLog(server.dataDir).lines();
-    const entries = verifyAuditChain(lines).entries;
-    expect(entries.map((e) => [e.who, e.action, e.outcome])).toEqual([['ci', 'start', 'ok']]);
+    const verdict = verifyAuditChain(lines);
+    expect(verdict.ok).toBe(true);
+    // The token's creation, by whoever ran `attractor token`, is on the same trail.
+    expect(verdict.entries.map((e) => [e.who, e.action, e.outcome])).toEqual([
+      [localIdentity(), 'token-create', 'ok'],
+      ['ci', 'start', 'ok'],
+    ]);
   });
 });
