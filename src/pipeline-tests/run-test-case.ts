@@ -157,6 +157,8 @@ export async function runTestCase(
     return finish([`the run could not start: ${error.describe()}`]);
   } finally {
     // On the thread pool: removing a run's hundreds of files synchronously would stall the other cases.
-    await rm(folder, { recursive: true, force: true });
+    // Retried: the run's last writes may still be landing in a folder being removed (ENOTEMPTY); a
+    // temporary folder left behind is not the case's failure.
+    await rm(folder, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }).catch(() => {});
   }
 }
