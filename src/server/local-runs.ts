@@ -1,19 +1,15 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
 import { definedFields } from '../shared/defined-fields.js';
 import type { Identity } from '../shared/identity.js';
-import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
-import type { Telemetry } from '../telemetry/telemetry.js';
 import { checkSubmission } from './check-submission.js';
 import { recordOfflineAnswer } from './http-interviewer.js';
 import { statusesFromLog, summaryFromLog } from './logged-run-summary.js';
 import type { NodeStatus } from './node-statuses.js';
-import type { RunNotifier } from './notify/run-notifier.js';
 import { questionOfEndedRun, RecordedRuns } from './recorded-runs.js';
 import { refuseRunAction } from './refuse-run-action.js';
 import { RunEventHub } from './run-event-hub.js';
-import { cancelLiveRun, RunExecutor } from './run-executor.js';
+import { cancelLiveRun, type RunExecutionSettings, RunExecutor } from './run-executor.js';
 import type { RunRecord, StoredQuestion } from './run-record.js';
 import type { RunEvents, RunService, Submission } from './run-service.js';
 import type { RunStore } from './run-store.js';
@@ -21,23 +17,9 @@ import type { RunSummary } from './run-summary.js';
 import type { RunViewFacts } from './run-view.js';
 import { allowNewWorkingDir, type WorkingDirPolicy } from './run-working-dir.js';
 
-export interface LocalRunsOptions {
+export interface LocalRunsOptions extends RunExecutionSettings {
   store: RunStore;
   maxConcurrentRuns: number;
-  /** Tool commands (and manager loops' children) run only when the server was started with `--allow-tools`. */
-  allowTools: boolean;
-  /** The only folders submitted pipelines may read named files from (`--allow-dir`; default none). */
-  allowDirs?: readonly string[];
-  /** Runs that call real models: where their agents work and their keys; absent: only simulated runs. */
-  realRuns?: Pick<RealRunSettings, 'workingDir' | 'env'>;
-  /** Where runs work and which folders a `working_dir` may name; absent: the process's working directory. */
-  workingDirs?: WorkingDirPolicy;
-  /** How runs' commands are sandboxed (`serverSandbox`, decision 0341); absent: the engine's default. */
-  sandbox?: SandboxSettings;
-  /** Where runs' traces go; absent: not traced. */
-  telemetry?: Telemetry;
-  /** Who hears that a gate waits, was answered, or a run ended (`--notify`); absent: nobody. */
-  notifier?: RunNotifier;
 }
 
 /**

@@ -56,6 +56,13 @@ export function cancelLiveRun(live: LiveRun, by: Identity | undefined): void {
   live.run?.cancel(by);
 }
 
+/**
+ * What a process that executes runs (the one-process server, a worker) is told about how they execute:
+ * the part of `RunExecutorOptions` its owner takes as given, optional where the executor has a default.
+ */
+export type RunExecutionSettings = Partial<Pick<RunExecutorOptions, 'allowDirs' | 'workingDirs'>> &
+  Pick<RunExecutorOptions, 'allowTools' | 'realRuns' | 'sandbox' | 'telemetry' | 'notifier'>;
+
 export interface RunExecutorOptions {
   store: RunStore;
   /**

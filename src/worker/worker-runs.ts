@@ -1,35 +1,21 @@
-import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
 import { nextGateDeadline } from '../server/gate-deadline.js';
-import type { RunNotifier } from '../server/notify/run-notifier.js';
 import { scheduleCommitted, type WorkerSideRuns } from '../server/postgres/remote-runs.js';
-import { cancelLiveRun, type LiveRun, RunExecutor } from '../server/run-executor.js';
+import {
+  cancelLiveRun,
+  type LiveRun,
+  type RunExecutionSettings,
+  RunExecutor,
+} from '../server/run-executor.js';
 import { TERMINAL_STATUSES } from '../server/run-record.js';
 import type { RunStore } from '../server/run-store.js';
-import type { WorkingDirPolicy } from '../server/run-working-dir.js';
 import { definedFields } from '../shared/defined-fields.js';
 import { AttractorError } from '../shared/errors.js';
 import type { Identity } from '../shared/identity.js';
-import type { SandboxSettings } from '../shared/sandbox/sandbox-settings.js';
-import type { Telemetry } from '../telemetry/telemetry.js';
 import { stoppedEvent, type WorkerRunEvent } from './worker-run-event.js';
 
-export interface WorkerRunsOptions {
+export interface WorkerRunsOptions extends RunExecutionSettings {
   store: RunStore;
   runs: WorkerSideRuns;
-  /** Tool commands (and manager loops' children) run only when the worker was started with `--allow-tools`. */
-  allowTools: boolean;
-  /** The only folders runs may read named files from (`--allow-dir`; default none). */
-  allowDirs?: readonly string[];
-  /** Runs that call real models: where their agents work and their keys; absent: only simulated runs. */
-  realRuns?: Pick<RealRunSettings, 'workingDir' | 'env'>;
-  /** How runs' commands are sandboxed (`serverSandbox`, decision 0341). */
-  sandbox?: SandboxSettings;
-  /** Where runs work: their own folder, or a `working_dir` inside an `--allow-workdir` folder. */
-  workingDirs?: WorkingDirPolicy;
-  /** Where runs' traces go; absent: not traced. */
-  telemetry?: Telemetry;
-  /** Who hears that a gate waits, was answered, or a run ended (`--notify`); absent: nobody. */
-  notifier?: RunNotifier;
   /** Push runs' snapshots to this git remote (`--git-remote`) rather than the store (decision 0331). */
   gitRemote?: string;
   /** Told when this worker takes a run, releases it at a gate, or the run stops here. */
