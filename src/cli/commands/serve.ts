@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
 import { collectRepeated } from '../collect-repeated.js';
+import { addExecutionFlags } from './execution-flags.js';
 
 const EXAMPLES = `
 Serves the HTTP API (and a live web view at /) for submitting, watching and answering runs.
@@ -67,43 +68,38 @@ export interface ServeFlags {
 }
 
 export function registerServeCommand(program: Command, ctx: CliContext): void {
-  program
-    .command('serve')
-    .description('serve the HTTP API with SSE events, human gates over HTTP and a live web view')
-    .option('--host <host>', 'address to listen on (anything but loopback needs --token)', '127.0.0.1')
-    .option('--port <port>', 'port to listen on (0 picks a free one)', '8000')
-    .option(
-      '--data-dir <dir>',
-      'where runs, events and pending questions are kept (default: under ~/.local/state/attractor/serve)',
-    )
-    .option(
-      '--store <url>',
-      'keep runs in PostgreSQL (postgres://user@host:port/db) instead of files under --data-dir',
-    )
-    .option('--token <token>', 'require "Authorization: Bearer <token>" (default: $ATTRACTOR_TOKEN)')
-    .option(
-      '--access <file>',
-      'roles of signed-in people by user and group, YAML or JSON (docs/guides/teams.md)',
-    )
-    .option('--oidc-issuer <url>', 'sign people in with this OpenID Connect provider (docs/guides/teams.md)')
-    .option('--oidc-client-id <id>', "this server's client id at the provider")
-    .option('--oidc-client-secret-file <file>', "a file holding this server's client secret")
-    .option(
-      '--four-eyes',
-      'no gate may be answered by the person who started its run (needs personal tokens or sign-in)',
-    )
-    .option('--max-concurrent-runs <n>', 'runs executing at once; the rest queue', '4')
-    .option('--allow-tools', 'run tool commands of submitted pipelines (refused with 403 otherwise)')
-    .option(
-      '--notify <url>',
-      'POST a signed webhook when a gate waits, is answered, or a run ends (repeatable)',
-      collectRepeated,
-    )
-    .option('--notify-secret-file <file>', 'the secret webhooks are signed with (x-attractor-signature)')
-    .option('--notify-format <format>', 'json (default) or slack (incoming-webhook blocks)')
-    .option('--public-url <url>', "the web view's address, for links in notifications")
-    .option('--otel', 'export runs as OpenTelemetry traces (OTLP/HTTP; docs/guides/tracing.md)')
-    .option('--otel-content', 'put prompts, responses and tool arguments in the traces (off by default)')
+  addExecutionFlags(
+    program
+      .command('serve')
+      .description('serve the HTTP API with SSE events, human gates over HTTP and a live web view')
+      .option('--host <host>', 'address to listen on (anything but loopback needs --token)', '127.0.0.1')
+      .option('--port <port>', 'port to listen on (0 picks a free one)', '8000')
+      .option(
+        '--data-dir <dir>',
+        'where runs, events and pending questions are kept (default: under ~/.local/state/attractor/serve)',
+      )
+      .option(
+        '--store <url>',
+        'keep runs in PostgreSQL (postgres://user@host:port/db) instead of files under --data-dir',
+      )
+      .option('--token <token>', 'require "Authorization: Bearer <token>" (default: $ATTRACTOR_TOKEN)')
+      .option(
+        '--access <file>',
+        'roles of signed-in people by user and group, YAML or JSON (docs/guides/teams.md)',
+      )
+      .option(
+        '--oidc-issuer <url>',
+        'sign people in with this OpenID Connect provider (docs/guides/teams.md)',
+      )
+      .option('--oidc-client-id <id>', "this server's client id at the provider")
+      .option('--oidc-client-secret-file <file>', "a file holding this server's client secret")
+      .option(
+        '--four-eyes',
+        'no gate may be answered by the person who started its run (needs personal tokens or sign-in)',
+      )
+      .option('--max-concurrent-runs <n>', 'runs executing at once; the rest queue', '4')
+      .option('--allow-tools', 'run tool commands of submitted pipelines (refused with 403 otherwise)'),
+  )
     .option(
       '--unsandboxed',
       'start without a sandbox, and honour pipelines\' sandbox="off" (docs/guides/security.md)',

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
-import { collectRepeated } from '../collect-repeated.js';
+import { addExecutionFlags } from './execution-flags.js';
 
 const EXAMPLES = `
 Executes the runs that servers started with the same --store schedule: it takes them from the
@@ -52,24 +52,20 @@ export interface WorkerFlags {
 }
 
 export function registerWorkerCommand(program: Command, ctx: CliContext): void {
-  program
-    .command('worker')
-    .description('execute runs scheduled on a PostgreSQL store by `attractor serve --store`')
-    .requiredOption('--store <url>', 'the PostgreSQL store the servers use (postgres://user@host:port/db)')
-    .option('--data-dir <dir>', "where this worker keeps its runs' working copies", '.attractor-worker')
-    .option('--concurrency <n>', 'runs executing at once on this worker', '4')
-    .option('--lease-seconds <n>', 'a run continues on another worker this long after its worker died', '30')
-    .option('--allow-tools', 'run tool commands of the pipelines it executes (they fail otherwise)')
-    .option(
-      '--notify <url>',
-      'POST a signed webhook when a gate waits, is answered, or a run ends (repeatable)',
-      collectRepeated,
-    )
-    .option('--notify-secret-file <file>', 'the secret webhooks are signed with (x-attractor-signature)')
-    .option('--notify-format <format>', 'json (default) or slack (incoming-webhook blocks)')
-    .option('--public-url <url>', "the web view's address, for links in notifications")
-    .option('--otel', 'export runs as OpenTelemetry traces (OTLP/HTTP; docs/guides/tracing.md)')
-    .option('--otel-content', 'put prompts, responses and tool arguments in the traces (off by default)')
+  addExecutionFlags(
+    program
+      .command('worker')
+      .description('execute runs scheduled on a PostgreSQL store by `attractor serve --store`')
+      .requiredOption('--store <url>', 'the PostgreSQL store the servers use (postgres://user@host:port/db)')
+      .option('--data-dir <dir>', "where this worker keeps its runs' working copies", '.attractor-worker')
+      .option('--concurrency <n>', 'runs executing at once on this worker', '4')
+      .option(
+        '--lease-seconds <n>',
+        'a run continues on another worker this long after its worker died',
+        '30',
+      )
+      .option('--allow-tools', 'run tool commands of the pipelines it executes (they fail otherwise)'),
+  )
     .option(
       '--unsandboxed',
       'start without a sandbox, and honour pipelines\' sandbox="off" (docs/guides/security.md)',
