@@ -8,7 +8,11 @@ export function registerAuthRoutes(app: Hono, tokens: TokenStore): void {
   app.get('/whoami', (c) => {
     const principal = requestPrincipal(c.req.raw);
     if (!principal) return c.json({});
-    return c.json({ name: principal.name, kind: principal.kind, roles: principal.roles } satisfies WhoAmIJson);
+    return c.json({
+      name: principal.name,
+      kind: principal.kind,
+      roles: principal.roles,
+    } satisfies WhoAmIJson);
   });
   app.get('/tokens', async (c) => {
     const listed = await tokens.list();
