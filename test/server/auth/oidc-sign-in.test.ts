@@ -4,7 +4,7 @@
  * out. And a provider that is down: the server starts, /signin says what failed, tokens still work.
  */
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import Provider from 'oidc-provider';
@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { FileAuditLog } from '../../../src/server/audit/file-audit-log.js';
 import { verifyAuditChain } from '../../../src/server/audit/verify-audit-chain.js';
 import { runLink } from '../../../src/server/notify/notification.js';
+import { packageRoot } from '../../../src/shared/package-root.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { seriousAxeViolations } from '../axe-check.js';
 import { BROWSER_AVAILABLE, BROWSER_REQUIRED, LAUNCH } from '../browser-launch.js';
@@ -20,6 +21,8 @@ import { closeServers, GATE_PIPELINE, testServer, waitFor } from '../server-fixt
 import { bearer, createToken } from './token-fixtures.js';
 
 afterEach(closeServers);
+// Screenshots to look at (test-artifacts/ is gitignored), beside the web view tests' own.
+const SHOTS = path.join(packageRoot(), 'test-artifacts', 'web');
 
 async function listening(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -159,6 +162,7 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('sign-in with OpenID Conne
     const browser = await chromium.launch(LAUNCH);
     onTestFinished(() => browser.close());
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    mkdirSync(SHOTS, { recursive: true });
     // The link a notification carries (`runLink`), opened by someone not signed in.
     const gateLink = runLink(server.url, id, 'review');
     await page.goto(gateLink);
@@ -167,6 +171,7 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('sign-in with OpenID Conne
     // The page offers the sign-in, from the keyboard: it has the focus.
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('signin-link');
     expect(await seriousAxeViolations(page), 'sign-in page, signed out').toEqual([]);
+    await page.screenshot({ path: path.join(SHOTS, 'sign-in-oidc-desktop.png') });
     await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
     await signInAtProvider(page, server.url, 'alice');
 
@@ -177,6 +182,7 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('sign-in with OpenID Conne
     await page.locator('#node-title', { hasText: 'review' }).waitFor();
     await page.locator('#whoami', { hasText: 'Signed in as alice@example.com' }).waitFor();
     expect(await seriousAxeViolations(page), 'run page at the gate, signed in').toEqual([]);
+    await page.screenshot({ path: path.join(SHOTS, 'gate-link-signed-in-desktop.png') });
 
     // Answered by its key; a double click on the option would be one answer (the server refuses a second).
     await page.keyboard.press('s');
@@ -188,6 +194,12 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('sign-in with OpenID Conne
       .filter((line) => line.includes('"interview.complete"'))
       .map((line) => JSON.parse(line).data);
     expect(answers).toEqual([expect.objectContaining({ key: 'S', answered_by: 'alice@example.com' })]);
+    // The link followed again (a double click, a second person): it opens the page and answers nothing.
+    await page.reload();
+    await page.locator('#run-announce', { hasText: 'No question waits at review now.' }).waitFor();
+    expect(await page.locator('#gate').count()).toBe(0);
+    const events = readFileSync(path.join(run.run_dir, 'events.jsonl'), 'utf8');
+    expect(events.split('"interview.complete"').length - 1).toBe(1);
 
     // Sign out with the button: the session ends on the server and the page offers sign-in again.
     const signedOut = page.waitForResponse((r) => new URL(r.url()).pathname === '/signout');
