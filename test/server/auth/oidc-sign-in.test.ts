@@ -201,6 +201,16 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('sign-in with OpenID Conne
     const events = readFileSync(path.join(run.run_dir, 'events.jsonl'), 'utf8');
     expect(events.split('"interview.complete"').length - 1).toBe(1);
 
+    // A sign-out another site's page could send with the session's cookie is refused (the cross-site
+    // guard: a form cannot say JSON, and a foreign Origin is refused); the session lives on.
+    const session = (await page.context().cookies(server.url)).find((c) => c.name === 'attractor_session');
+    const cookie = { cookie: `attractor_session=${session?.value}` };
+    const forged = async (headers: Record<string, string>) =>
+      (await fetch(`${server.url}/signout`, { method: 'POST', headers: { ...cookie, ...headers } })).status;
+    expect(await forged({ 'content-type': 'application/x-www-form-urlencoded' })).toBe(415);
+    expect(await forged({ 'content-type': 'application/json', origin: 'https://evil.example' })).toBe(403);
+    expect((await fetch(`${server.url}/whoami`, { headers: cookie })).status).toBe(200);
+
     // Sign out with the button: the session ends on the server and the page offers sign-in again.
     const signedOut = page.waitForResponse((r) => new URL(r.url()).pathname === '/signout');
     await page.locator('#signout').click();
@@ -212,6 +222,7 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('sign-in with OpenID Conne
       return { status: response.status, body: await response.json() };
     });
     expect(whoami).toMatchObject({ status: 401, body: { error: { sign_in: '/signin' } } });
+    expect((await fetch(`${server.url}/whoami`, { headers: cookie })).status).toBe(401);
     expect(await seriousAxeViolations(page), 'sign-in page, signed out by the button').toEqual([]);
   }, 90_000);
 
