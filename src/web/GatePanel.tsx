@@ -37,7 +37,11 @@ export function GatePanel({
   const [text, setText] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  // A key pressed twice comes faster than a re-render disables anything: one answer at a time.
+  const sending = useRef(false);
   const answer = async (value: string, label: string): Promise<void> => {
+    if (sending.current) return;
+    sending.current = true;
     setBusy(true);
     setError('');
     try {
@@ -49,6 +53,7 @@ export function GatePanel({
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
+      sending.current = false;
       setBusy(false);
     }
   };
