@@ -11,6 +11,13 @@ export interface ServerInfoJson {
   allow_tools: boolean;
 }
 
+/** Who the server takes the caller for (`GET /whoami`); the roles are a person's or token's. */
+export interface WhoAmIJson {
+  name: string;
+  kind: 'person' | 'token' | 'server-token' | 'anonymous';
+  roles: readonly string[];
+}
+
 /** One open human gate (`GET /pipelines/{id}/questions`). */
 export interface QuestionJson {
   id: string;

@@ -10,23 +10,38 @@ const typing = (target: EventTarget | null): boolean =>
 /**
  * The question a gate asks, answered in place: its options as buttons (each also answered by its `[K]`
  * key anywhere on the page but in a field), free text where it takes it. The answer's label goes to
- * `onAnswered`, which confirms it.
+ * `onAnswered`, which confirms it. The buttons are disabled while an answer is on its way, and the
+ * server takes one answer per question (a second is refused, 409), so a double click answers once.
  */
 export function GatePanel({
   runId,
   question,
   takesKeys = true,
+  focused = false,
   onAnswered,
 }: {
   runId: string;
   question: Question;
   takesKeys?: boolean;
+  /** The page was opened for this gate (its link): it takes the keyboard's focus when it appears. */
+  focused?: boolean;
   onAnswered: (label: string) => void;
 }) {
+  const section = useRef<HTMLElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the gate appears
+  useEffect(() => {
+    if (!focused) return;
+    section.current?.scrollIntoView({ block: 'nearest' });
+    section.current?.focus({ preventScroll: true });
+  }, []);
   const [text, setText] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  // A key pressed twice comes faster than a re-render disables anything: one answer at a time.
+  const sending = useRef(false);
   const answer = async (value: string, label: string): Promise<void> => {
+    if (sending.current) return;
+    sending.current = true;
     setBusy(true);
     setError('');
     try {
@@ -38,6 +53,7 @@ export function GatePanel({
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
+      sending.current = false;
       setBusy(false);
     }
   };
@@ -60,7 +76,14 @@ export function GatePanel({
     if (text.trim()) void answer(text.trim(), text.trim());
   };
   return (
-    <section className="gate" id="gate" aria-labelledby={`q-${question.id}`}>
+    <section
+      className="gate"
+      id="gate"
+      data-stage={question.stage}
+      aria-labelledby={`q-${question.id}`}
+      tabIndex={-1}
+      ref={section}
+    >
       <div className="gate-head">
         <span className="badge status-waiting">waiting for you</span>
         <span className="mono muted">{question.stage}</span>

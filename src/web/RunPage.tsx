@@ -32,8 +32,20 @@ function useNow(moving: boolean): number {
   return now;
 }
 
-/** One run: its graph coloured live, gate, node panel, timeline, transcript, and what can be done to it. */
-export function RunPage({ id, info }: { id: string; info: ServerInfo | undefined }) {
+/**
+ * One run: its graph coloured live, gate, node panel, timeline, transcript, and what can be done to it.
+ * Opened at a node (`atNode`, a notification's gate link), that node's panel is open and its gate, while
+ * one waits, has the keyboard's focus.
+ */
+export function RunPage({
+  id,
+  atNode,
+  info,
+}: {
+  id: string;
+  atNode?: string | undefined;
+  info: ServerInfo | undefined;
+}) {
   // A resumed run's stream starts over (the one before ended with the run's pause).
   const [attempt, setAttempt] = useState(0);
   const { events, done } = useRunEvents(id, attempt);
@@ -41,7 +53,10 @@ export function RunPage({ id, info }: { id: string; info: ServerInfo | undefined
   const path = `/pipelines/${encodeURIComponent(id)}`;
   const run = usePoll(() => api<RunInfo>(path), 2000, [id, attempt], polling);
   const questions = usePoll(() => api<Question[]>(`${path}/questions`), 2000, [id, attempt], polling);
-  const [selected, setSelected] = useState<string>();
+  const [selected, setSelected] = useState<string | undefined>(atNode);
+  useEffect(() => {
+    if (atNode !== undefined) setSelected(atNode);
+  }, [atNode]);
   const [said, setSaid] = useState('');
   const statusLine = useRef<HTMLParagraphElement>(null);
   const nodeSection = useRef<HTMLElement>(null);
@@ -82,6 +97,7 @@ export function RunPage({ id, info }: { id: string; info: ServerInfo | undefined
     const first = fresh[0];
     if (first) setSaid(`${first.stage} asks: ${first.text}`);
   }, [questions.data]);
+  useGoneGate(atNode, questions.data, setSaid);
 
   const select = (node: string): void => {
     setSelected(node);
@@ -129,6 +145,7 @@ export function RunPage({ id, info }: { id: string; info: ServerInfo | undefined
           runId={id}
           question={q}
           takesKeys={i === 0}
+          focused={q.stage === atNode}
           onAnswered={(label) => answered(q, label)}
         />
       ))}
@@ -182,4 +199,21 @@ export function RunPage({ id, info }: { id: string; info: ServerInfo | undefined
       </div>
     </main>
   );
+}
+
+/**
+ * A gate's link opened after the gate closed (answered by someone else, timed out, the run moved on): said
+ * once in the status line, rather than a page that looks as if the link were broken.
+ */
+function useGoneGate(
+  atNode: string | undefined,
+  questions: readonly Question[] | undefined,
+  say: (text: string) => void,
+): void {
+  const told = useRef<string>(undefined);
+  useEffect(() => {
+    if (atNode === undefined || questions === undefined || told.current === atNode) return;
+    told.current = atNode;
+    if (!questions.some((q) => q.stage === atNode)) say(`No question waits at ${atNode} now.`);
+  }, [atNode, questions, say]);
 }

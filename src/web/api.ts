@@ -39,10 +39,31 @@ export class ApiFailure extends Error {
   }
 }
 
-/** Called on every 401: the app forgets the token it had and asks for one. */
-let onUnauthorized: (hadToken: boolean) => void = () => {};
-export function whenUnauthorized(handler: (hadToken: boolean) => void): void {
+/** What a 401 told the app: whether it had sent a token, and where people sign in (if they can). */
+export interface Unauthorized {
+  hadToken: boolean;
+  /** The server's sign-in page (`/signin`) when it has sign-in with OpenID Connect configured. */
+  signInPath?: string | undefined;
+}
+
+/** Called on every 401: the app forgets the token it had and asks for one, or offers the sign-in page. */
+let onUnauthorized: (why: Unauthorized) => void = () => {};
+export function whenUnauthorized(handler: (why: Unauthorized) => void): void {
   onUnauthorized = handler;
+}
+
+/** The `sign_in` a 401's body names: a path on this server, or nothing. */
+export function signInPathOf(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || !('error' in body)) return undefined;
+  const error: unknown = body.error;
+  if (typeof error !== 'object' || error === null || !('sign_in' in error)) return undefined;
+  const path: unknown = error.sign_in;
+  return typeof path === 'string' && /^\/(?![/\\])/.test(path) ? path : undefined;
+}
+
+/** The link to the sign-in page that comes back here (the page and its fragment) once signed in. */
+export function signInHref(signInPath: string, here: Pick<Location, 'pathname' | 'search' | 'hash'>): string {
+  return `${signInPath}?return_to=${encodeURIComponent(here.pathname + here.search + here.hash)}`;
 }
 
 function headers(extra: Record<string, string> = {}): Record<string, string> {
@@ -52,10 +73,11 @@ function headers(extra: Record<string, string> = {}): Record<string, string> {
 
 async function checked(response: Response): Promise<Response> {
   if (response.status === 401) {
-    const had = token.get() !== null;
+    const hadToken = token.get() !== null;
     token.clear();
-    onUnauthorized(had);
-    throw new ApiFailure(401, 'UNAUTHORIZED', 'sign in first', null);
+    const body: unknown = await response.json().catch(() => null);
+    onUnauthorized({ hadToken, signInPath: signInPathOf(body) });
+    throw new ApiFailure(401, 'UNAUTHORIZED', 'sign in first', body);
   }
   return response;
 }

@@ -1,10 +1,15 @@
 import { useEffect, useState } from 'react';
 
-export type Route = { page: 'runs' } | { page: 'new' } | { page: 'run'; id: string };
+/** A run's page, at one of its nodes when `node` is given (a notification's gate link: `?node=`). */
+export type Route = { page: 'runs' } | { page: 'new' } | { page: 'run'; id: string; node?: string };
 
 export function parseRoute(hash: string): Route {
-  const run = hash.match(/^#\/runs\/([^/?]+)/);
-  if (run?.[1]) return { page: 'run', id: decodeURIComponent(run[1]) };
+  const run = hash.match(/^#\/runs\/([^/?]+)[^?]*(?:\?(.*))?$/);
+  if (run?.[1]) {
+    const id = decodeURIComponent(run[1]);
+    const node = new URLSearchParams(run[2] ?? '').get('node');
+    return node ? { page: 'run', id, node } : { page: 'run', id };
+  }
   if (hash.startsWith('#/new')) return { page: 'new' };
   return { page: 'runs' };
 }

@@ -232,12 +232,24 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('the run page in Chromium:
     }
   }, 120_000);
 
-  it('the sign-in page has no serious axe violation', async () => {
+  it('the sign-in page has no serious axe violation; signed in, the top bar says who and offers sign-out, by keyboard too', async () => {
     const server = await testServer({ token: 'tok-axe' });
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     await page.goto(server.url);
     await page.locator('#signin').waitFor({ state: 'visible' });
     expect(await clipped(page)).toEqual([]);
     expect(await seriousAxeViolations(page)).toEqual([]);
+    // The token field has the focus: typed and sent without the mouse.
+    await page.keyboard.type('tok-axe');
+    await page.keyboard.press('Enter');
+    await page.locator('#whoami', { hasText: "Signed in as the server's token" }).waitFor();
+    expect(await clipped(page), 'top bar, signed in').toEqual([]);
+    expect(await inWindow(page, '#signout')).toBe(true);
+    expect(await seriousAxeViolations(page), 'run list, signed in').toEqual([]);
+    await page.screenshot({ path: path.join(SHOTS, 'signed-in-phone.png') });
+    await page.locator('#signout').focus();
+    await page.keyboard.press('Enter');
+    await page.locator('#signin-error', { hasText: 'You are signed out.' }).waitFor();
+    expect(await page.evaluate('sessionStorage.getItem("attractor.token")')).toBeNull();
   }, 60_000);
 });

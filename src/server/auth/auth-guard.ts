@@ -5,10 +5,13 @@ import { rememberPrincipal } from './principal.js';
 import { grants } from './role.js';
 import { ruleFor } from './route-rules.js';
 
+export const SIGN_IN_PATH = '/signin';
+
 /**
  * Decides who asks (`identifyRequest`) and whether the route's rule lets them (`ROUTE_RULES`): 401 when
  * the server cannot tell who asks, 403 naming the role that is missing. A path no route serves needs a
- * known requester, so a 404 tells nothing to a stranger.
+ * known requester, so a 404 tells nothing to a stranger. With sign-in configured, a 401 names the
+ * sign-in page (`sign_in`).
  */
 export function authGuard(auth: ServerAuth, now: () => Date = () => new Date()): MiddlewareHandler {
   return async (c, next) => {
@@ -27,9 +30,11 @@ export function authGuard(auth: ServerAuth, now: () => Date = () => new Date()):
         );
       }
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401)
-        c.header('WWW-Authenticate', 'Bearer realm="attractor"');
-      throw error;
+      if (!(error instanceof ApiError && error.status === 401)) throw error;
+      c.header('WWW-Authenticate', 'Bearer realm="attractor"');
+      // Where a person signs in, so the web view offers it rather than only a token field.
+      if (!auth.signIn) throw error;
+      throw new ApiError(401, error.code, error.message, { ...error.details, sign_in: SIGN_IN_PATH });
     }
     await next();
   };

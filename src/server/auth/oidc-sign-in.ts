@@ -11,6 +11,14 @@ export interface OidcSettings {
 interface Pending {
   verifier: string;
   until: number;
+  /** Where the person was when asked to sign in (`safeReturnPath`), kept here, never in the URL. */
+  returnTo: string;
+}
+
+/** Who signed in, and where they were going when asked to. */
+export interface FinishedSignIn {
+  principal: Principal;
+  returnTo: string;
 }
 
 const PENDING_MS = 10 * 60 * 1000;
@@ -35,14 +43,18 @@ export class OidcSignIn {
     this.#access = access ?? { users: {}, groups: {} };
   }
 
-  /** Where to send the browser: the provider's authorization endpoint, with a fresh state and PKCE. */
-  async start(callback: URL): Promise<URL> {
+  /**
+   * Where to send the browser: the provider's authorization endpoint, with a fresh state and PKCE.
+   * `returnTo` (already checked, `safeReturnPath`) is kept with the state until the provider sends the
+   * browser back.
+   */
+  async start(callback: URL, returnTo: string): Promise<URL> {
     const config = await this.#discovered();
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const now = Date.now();
     for (const [key, pending] of this.#pending) if (pending.until <= now) this.#pending.delete(key);
-    this.#pending.set(state, { verifier, until: now + PENDING_MS });
+    this.#pending.set(state, { verifier, until: now + PENDING_MS, returnTo });
     return client.buildAuthorizationUrl(config, {
       redirect_uri: callback.href,
       scope: 'openid email profile',
@@ -53,7 +65,7 @@ export class OidcSignIn {
   }
 
   /** The person the provider sent back (`currentUrl`: the callback with its code and state). */
-  async finish(currentUrl: URL): Promise<Principal> {
+  async finish(currentUrl: URL): Promise<FinishedSignIn> {
     const config = await this.#discovered();
     const state = currentUrl.searchParams.get('state') ?? '';
     const pending = this.#pending.get(state);
@@ -73,7 +85,7 @@ export class OidcSignIn {
       ? claims['groups'].filter((g) => typeof g === 'string')
       : [];
     const roles = rolesFor(this.#access, { subject: claims.sub, email, groups });
-    return { name: email ?? claims.sub, kind: 'person', roles };
+    return { principal: { name: email ?? claims.sub, kind: 'person', roles }, returnTo: pending.returnTo };
   }
 
   async #discovered(): Promise<client.Configuration> {

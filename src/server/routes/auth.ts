@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import type { WhoAmIJson } from '../../shared/server-responses.js';
 import { requestPrincipal } from '../auth/principal.js';
 import type { TokenStore } from '../auth/token-store.js';
 
@@ -6,7 +7,12 @@ import type { TokenStore } from '../auth/token-store.js';
 export function registerAuthRoutes(app: Hono, tokens: TokenStore): void {
   app.get('/whoami', (c) => {
     const principal = requestPrincipal(c.req.raw);
-    return c.json(principal ? { name: principal.name, kind: principal.kind, roles: principal.roles } : {});
+    if (!principal) return c.json({});
+    return c.json({
+      name: principal.name,
+      kind: principal.kind,
+      roles: principal.roles,
+    } satisfies WhoAmIJson);
   });
   app.get('/tokens', async (c) => {
     const listed = await tokens.list();

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { noteForAudit } from '../audit/audit-notes.js';
 import type { ServerAuth } from '../auth/identify-request.js';
 import { rememberPrincipal } from '../auth/principal.js';
+import { HOME_PATH, safeReturnPath } from '../auth/return-path.js';
 import { clearedSessionCookie, sessionCookie } from '../auth/sessions.js';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -13,20 +14,24 @@ function reason(error: unknown): string {
   return cause === undefined ? text : `${text} (${reason(cause)})`;
 }
 
-const page = (title: string, text: string): string =>
-  `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`;
+const page = (title: string, text: string, link?: { href: string; text: string }): string =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a></p>` : ''}</main></body></html>`;
 
 /**
  * `/signin` sends the browser to the provider, `/auth/callback` takes it back and opens a session
  * (an `HttpOnly; Secure; SameSite=Lax` cookie), `POST /signout` ends it. When the provider cannot be
  * reached or refuses, the page says what failed; API tokens keep working meanwhile.
+ * `/signin?return_to=/#/runs/…` lands back there: only a path on this server (`safeReturnPath`; anything
+ * else lands at `/`), kept with the sign-in's state on the server, so no one can make it an open redirect.
  */
 export function registerSignInRoutes(app: Hono, auth: ServerAuth): void {
   app.get('/signin', async (c) => {
     if (!auth.signIn)
       return c.html(page('No sign-in here', 'This server has no sign-in configured: use a token.'), 404);
     try {
-      return c.redirect((await auth.signIn.oidc.start(new URL('/auth/callback', c.req.url))).href, 302);
+      const returnTo = safeReturnPath(c.req.query('return_to')) ?? HOME_PATH;
+      const provider = await auth.signIn.oidc.start(new URL('/auth/callback', c.req.url), returnTo);
+      return c.redirect(provider.href, 302);
     } catch (error) {
       const why = `The OpenID provider at ${auth.signIn.oidc.issuer} could not be used: ${reason(error)}. API tokens still work.`;
       return c.html(page('Sign-in is not available', why), 502);
@@ -35,14 +40,16 @@ export function registerSignInRoutes(app: Hono, auth: ServerAuth): void {
   app.get('/auth/callback', async (c) => {
     if (!auth.signIn) return c.html(page('No sign-in here', 'This server has no sign-in configured.'), 404);
     try {
-      const principal = await auth.signIn.oidc.finish(new URL(c.req.url));
+      const { principal, returnTo } = await auth.signIn.oidc.finish(new URL(c.req.url));
       // The session's person is who signed in, for the audit trail.
       rememberPrincipal(c.req.raw, principal);
       c.header('Set-Cookie', sessionCookie(auth.signIn.sessions.open(principal)));
-      return c.redirect('/', 302);
+      // Checked again on the way out: whatever was kept, the browser goes nowhere but this server.
+      return c.redirect(safeReturnPath(returnTo) ?? HOME_PATH, 302);
     } catch (error) {
       noteForAudit(c.req.raw, { error_code: 'SIGN_IN_FAILED' });
-      return c.html(page('Sign-in failed', `${(error as Error).message} Try again at /signin.`), 401);
+      const why = error instanceof Error ? error.message : String(error);
+      return c.html(page('Sign-in failed', why, { href: '/signin', text: 'Sign in again' }), 401);
     }
   });
   app.post('/signout', (c) => {
