@@ -1,18 +1,12 @@
 import * as client from 'openid-client';
 import { type Access, rolesFor } from './access-file.js';
+import { PendingSignIns } from './pending-sign-ins.js';
 import type { Principal } from './principal.js';
 
 export interface OidcSettings {
   issuer: string;
   clientId: string;
   clientSecret: string;
-}
-
-interface Pending {
-  verifier: string;
-  until: number;
-  /** Where the person was when asked to sign in (`safeReturnPath`), kept here, never in the URL. */
-  returnTo: string;
 }
 
 /** Who signed in, and where they were going when asked to. */
@@ -22,6 +16,8 @@ export interface FinishedSignIn {
 }
 
 const PENDING_MS = 10 * 60 * 1000;
+/** Sign-ins in progress at once; past it the oldest is dropped (its person signs in again). */
+const PENDING_CAPACITY = 4_096;
 
 /**
  * Sign-in with OpenID Connect: the authorization code flow with PKCE through `openid-client`. The
@@ -31,7 +27,7 @@ const PENDING_MS = 10 * 60 * 1000;
 export class OidcSignIn {
   readonly #settings: OidcSettings;
   readonly #access: Access;
-  readonly #pending = new Map<string, Pending>();
+  readonly #pending = new PendingSignIns({ ttlMs: PENDING_MS, capacity: PENDING_CAPACITY });
   #configuration: client.Configuration | undefined;
 
   get issuer(): string {
@@ -52,9 +48,7 @@ export class OidcSignIn {
     const config = await this.#discovered();
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
-    const now = Date.now();
-    for (const [key, pending] of this.#pending) if (pending.until <= now) this.#pending.delete(key);
-    this.#pending.set(state, { verifier, until: now + PENDING_MS, returnTo });
+    this.#pending.add(state, { verifier, returnTo });
     return client.buildAuthorizationUrl(config, {
       redirect_uri: callback.href,
       scope: 'openid email profile',
@@ -68,9 +62,8 @@ export class OidcSignIn {
   async finish(currentUrl: URL): Promise<FinishedSignIn> {
     const config = await this.#discovered();
     const state = currentUrl.searchParams.get('state') ?? '';
-    const pending = this.#pending.get(state);
-    this.#pending.delete(state);
-    if (!pending || pending.until <= Date.now())
+    const pending = this.#pending.take(state);
+    if (!pending)
       throw new Error('the sign-in took too long or was not started here; sign in again.');
     const tokens = await client.authorizationCodeGrant(config, currentUrl, {
       pkceCodeVerifier: pending.verifier,
