@@ -9,6 +9,17 @@ export interface OidcSettings {
   clientSecret: string;
 }
 
+/** A sign-in that failed after it was started here: the person tries again from where they were. */
+export class SignInFailed extends Error {
+  readonly returnTo: string;
+
+  constructor(message: string, returnTo: string) {
+    super(message);
+    this.name = 'SignInFailed';
+    this.returnTo = returnTo;
+  }
+}
+
 /** Who signed in, and where they were going when asked to. */
 export interface FinishedSignIn {
   principal: Principal;
@@ -63,10 +74,25 @@ export class OidcSignIn {
     const config = await this.#discovered();
     const state = currentUrl.searchParams.get('state') ?? '';
     const pending = this.#pending.take(state);
-    if (!pending)
-      throw new Error('the sign-in took too long or was not started here; sign in again.');
+    if (!pending) throw new Error('the sign-in took too long or was not started here; sign in again.');
+    try {
+      return {
+        principal: await this.#person(config, currentUrl, state, pending.verifier),
+        returnTo: pending.returnTo,
+      };
+    } catch (error) {
+      throw new SignInFailed(error instanceof Error ? error.message : String(error), pending.returnTo);
+    }
+  }
+
+  async #person(
+    config: client.Configuration,
+    currentUrl: URL,
+    state: string,
+    verifier: string,
+  ): Promise<Principal> {
     const tokens = await client.authorizationCodeGrant(config, currentUrl, {
-      pkceCodeVerifier: pending.verifier,
+      pkceCodeVerifier: verifier,
       expectedState: state,
     });
     const idToken = tokens.claims();
@@ -78,7 +104,7 @@ export class OidcSignIn {
       ? claims['groups'].filter((g) => typeof g === 'string')
       : [];
     const roles = rolesFor(this.#access, { subject: claims.sub, email, groups });
-    return { principal: { name: email ?? claims.sub, kind: 'person', roles }, returnTo: pending.returnTo };
+    return { name: email ?? claims.sub, kind: 'person', roles };
   }
 
   async #discovered(): Promise<client.Configuration> {

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { noteForAudit } from '../audit/audit-notes.js';
 import type { ServerAuth } from '../auth/identify-request.js';
+import { SignInFailed } from '../auth/oidc-sign-in.js';
 import { rememberPrincipal } from '../auth/principal.js';
 import { HOME_PATH, safeReturnPath } from '../auth/return-path.js';
 import { clearedSessionCookie, sessionCookie } from '../auth/sessions.js';
@@ -13,6 +14,10 @@ function reason(error: unknown): string {
   const cause = error instanceof Error ? error.cause : undefined;
   return cause === undefined ? text : `${text} (${reason(cause)})`;
 }
+
+/** Sign in again, coming back to where the person was going. */
+const signInAgain = (returnTo: string): string =>
+  returnTo === HOME_PATH ? '/signin' : `/signin?return_to=${encodeURIComponent(returnTo)}`;
 
 const page = (title: string, text: string, link?: { href: string; text: string }): string =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a></p>` : ''}</main></body></html>`;
@@ -28,13 +33,16 @@ export function registerSignInRoutes(app: Hono, auth: ServerAuth): void {
   app.get('/signin', async (c) => {
     if (!auth.signIn)
       return c.html(page('No sign-in here', 'This server has no sign-in configured: use a token.'), 404);
+    const returnTo = safeReturnPath(c.req.query('return_to')) ?? HOME_PATH;
     try {
-      const returnTo = safeReturnPath(c.req.query('return_to')) ?? HOME_PATH;
       const provider = await auth.signIn.oidc.start(new URL('/auth/callback', c.req.url), returnTo);
       return c.redirect(provider.href, 302);
     } catch (error) {
       const why = `The OpenID provider at ${auth.signIn.oidc.issuer} could not be used: ${reason(error)}. API tokens still work.`;
-      return c.html(page('Sign-in is not available', why), 502);
+      return c.html(
+        page('Sign-in is not available', why, { href: signInAgain(returnTo), text: 'Try again' }),
+        502,
+      );
     }
   });
   app.get('/auth/callback', async (c) => {
@@ -49,7 +57,8 @@ export function registerSignInRoutes(app: Hono, auth: ServerAuth): void {
     } catch (error) {
       noteForAudit(c.req.raw, { error_code: 'SIGN_IN_FAILED' });
       const why = error instanceof Error ? error.message : String(error);
-      return c.html(page('Sign-in failed', why, { href: '/signin', text: 'Sign in again' }), 401);
+      const again = signInAgain(error instanceof SignInFailed ? error.returnTo : HOME_PATH);
+      return c.html(page('Sign-in failed', why, { href: again, text: 'Sign in again' }), 401);
     }
   });
   app.post('/signout', (c) => {

@@ -245,6 +245,28 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('sign-in with OpenID Conne
   }, 60_000);
 });
 
+describe('a sign-in the provider refuses', () => {
+  it('says why, and signing in again keeps where the person was going', async () => {
+    const { server, issuer } = await serverWithProvider();
+    const returnTo = '/#/runs/r1?node=review';
+    const started = await fetch(`${server.url}/signin?return_to=${encodeURIComponent(returnTo)}`, {
+      redirect: 'manual',
+    });
+    const authorize = new URL(started.headers.get('location') ?? '');
+    expect(authorize.origin).toBe(issuer);
+    // The return path stays on the server: the provider never sees it.
+    expect(authorize.href).not.toContain('runs');
+    const state = authorize.searchParams.get('state') ?? '';
+    const back = await fetch(`${server.url}/auth/callback?code=not-a-code&state=${state}`, {
+      redirect: 'manual',
+    });
+    expect(back.status).toBe(401);
+    const page = await back.text();
+    expect(page).toContain('Sign-in failed');
+    expect(page).toContain(`href="/signin?return_to=${encodeURIComponent(returnTo)}"`);
+  });
+});
+
 describe('sign-in with a provider that is down', () => {
   it('the server starts, /signin says what failed, API tokens still work', async () => {
     const { secret } = files();
@@ -256,9 +278,16 @@ describe('sign-in with a provider that is down', () => {
       oidcClientId: 'attractor',
       oidcClientSecretFile: secret,
     });
-    const signin = await fetch(`${server.url}/signin`, { redirect: 'manual' });
+    const signin = await fetch(
+      `${server.url}/signin?return_to=${encodeURIComponent('/#/runs/r1?node=review')}`,
+      {
+        redirect: 'manual',
+      },
+    );
     expect(signin.status).toBe(502);
     const page = await signin.text();
+    // Trying again keeps where the person was going.
+    expect(page).toContain('href="/signin?return_to=%2F%23%2Fruns%2Fr1%3Fnode%3Dreview"');
     expect(page).toContain(`The OpenID provider at ${issuer} could not be used: fetch failed`);
     expect(page).toMatch(/ECONNREFUSED.*API tokens still work\./);
     expect((await server.json('GET', '/pipelines')).status).toBe(401);
