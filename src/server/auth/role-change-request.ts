@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { RoleSchema } from './role.js';
-import type { Grantee } from './role-grant.js';
+import { type Grantee, GranteeIdSchema } from './role-grant.js';
 
 /** The body of `POST /roles/grant` and `POST /roles/revoke`: one user or one group, and the role. */
 export const RoleChangeRequestSchema = z
   .object({
-    user: z.string().min(1).max(256).optional(),
-    group: z.string().min(1).max(256).optional(),
+    user: GranteeIdSchema.optional(),
+    group: GranteeIdSchema.optional(),
     role: RoleSchema,
   })
   .strict()

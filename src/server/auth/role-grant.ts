@@ -3,9 +3,16 @@ import type { SignedInPerson } from './access-file.js';
 import { type Role, RoleSchema } from './role.js';
 
 /** Whom a grant names: an OpenID Connect user (their email, or their subject) or a group of the `groups` claim. */
+/** A user's email or subject, or a group's name, as the provider sends it. */
+export const GranteeIdSchema = z
+  .string()
+  .min(1, 'give a name, not an empty string')
+  .max(256, 'at most 256 characters')
+  .refine((id) => id.trim() === id, 'no spaces before or after it');
+
 export const GranteeSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('user'), id: z.string().min(1).max(256) }),
-  z.object({ kind: z.literal('group'), id: z.string().min(1).max(256) }),
+  z.object({ kind: z.literal('user'), id: GranteeIdSchema }),
+  z.object({ kind: z.literal('group'), id: GranteeIdSchema }),
 ]);
 export type Grantee = z.infer<typeof GranteeSchema>;
 
