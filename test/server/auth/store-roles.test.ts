@@ -159,15 +159,17 @@ describe.each(STORES)('roles kept in the store, $name', (store) => {
   }, 60_000);
 });
 
+const FOREIGN: { what: string; headers: Record<string, string>; status: number }[] = [
+  { what: 'a form post', headers: { 'content-type': 'application/x-www-form-urlencoded' }, status: 415 },
+  {
+    what: 'another site',
+    headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+    status: 403,
+  },
+];
+
 describe('the role routes change state only as a JSON request from the server’s own pages', () => {
-  it.each([
-    { what: 'a form post', headers: { 'content-type': 'application/x-www-form-urlencoded' }, status: 415 },
-    {
-      what: 'another site',
-      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
-      status: 403,
-    },
-  ])('refuses $what', async ({ headers, status }) => {
+  it.each(FOREIGN)('refuses $what', async ({ headers, status }) => {
     const server = await testServer({ token: 'secret' });
     const response = await fetch(`${server.url}/roles/grant`, {
       method: 'POST',
