@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import { AttractorError } from '../../shared/errors.js';
+import { ANONYMOUS_IDENTITY } from '../../shared/identity.js';
 import { ApiError } from '../api-error.js';
 import { noteForAudit } from '../audit/audit-notes.js';
 import { requestPrincipal } from '../auth/principal.js';
@@ -26,7 +27,8 @@ export function registerRoleRoutes(app: Hono, roles: RoleStore): void {
       grantee,
       role: body.role,
       granted_at: new Date().toISOString(),
-      granted_by: requestPrincipal(c.req.raw)?.name ?? 'anonymous',
+      // The guard found who asks (an admin) before this handler runs; `anonymous` only on an open server.
+      granted_by: requestPrincipal(c.req.raw)?.name ?? ANONYMOUS_IDENTITY,
     };
     await answerRefusal(roles.grant(grant));
     return c.json(grant, 201);
