@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FileAuditLog } from '../../src/server/audit/file-audit-log.js';
 import { verifyAuditChain } from '../../src/server/audit/verify-audit-chain.js';
 import { localIdentity } from '../../src/shared/identity.js';
+import { refusalOf } from '../docs/parse-command-line.js';
 import { BIN, ensureDist, ROOT } from '../helpers/ensure-dist.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { runCli, STACK_LINE } from './run-cli.js';
@@ -121,6 +122,14 @@ describe('attractor role', () => {
     expect(result.stderr).toMatch(says);
     expect(result.stderr).not.toMatch(STACK_LINE);
     expect(result.code).toBe(code);
+  });
+
+  it('--help explains where roles are kept, and each of its examples is a command line the CLI takes', async () => {
+    const help = await runCli(['role', '--help']);
+    expect(help.stdout).toMatch(/A person\s+holds what --access FILE grants and what the store grants/);
+    const examples = [...help.stdout.matchAll(/^\s+\$ attractor (.+)$/gm)].map((m) => m[1]?.split(' ') ?? []);
+    expect(examples).toHaveLength(4);
+    for (const argv of examples) expect(await refusalOf(argv)).toBeUndefined();
   });
 
   it('a roles.json that is not one attractor wrote is named, not used', async () => {
