@@ -8,9 +8,10 @@ import {
   sameGrantee,
 } from '../server/auth/role-grant.js';
 import type { RoleStore } from '../server/auth/role-store.js';
+import { roleNotGranted } from '../server/auth/role-store-errors.js';
 import { AttractorError } from '../shared/errors.js';
 import { localIdentity } from '../shared/identity.js';
-import { auditedChange } from './audit-store-change.js';
+import { auditedChange, auditStoreChange } from './audit-store-change.js';
 import type { CliContext } from './cli-context.js';
 import type { RoleFlags } from './commands/role.js';
 import { EXIT_OK } from './exit-codes.js';
@@ -38,15 +39,33 @@ export async function runRoleGrant(flags: RoleFlags, ctx: CliContext): Promise<n
   return EXIT_OK;
 }
 
-/** `attractor role revoke`: gone from the grantee's next request (a role `--access FILE` grants stays). */
+/**
+ * `attractor role revoke`: the role named, or without `--role` every role the store grants the grantee,
+ * each audited; gone from their next request (a role `--access FILE` grants stays).
+ */
 export async function runRoleRevoke(flags: RoleFlags, ctx: CliContext): Promise<number> {
   const grantee = requiredGrantee(flags);
-  const role = RoleSchema.parse(flags.role);
-  const change = { action: 'role-revoke', subject: granteeLabel(grantee), role } as const;
-  await withRoles(flags, ctx, (store, where) =>
-    auditedChange(where, change, ctx, () => store.revoke(grantee, role)),
-  );
-  ctx.io.stdout(`revoked ${role} from ${granteeLabel(grantee)}; it is gone from their next request\n`);
+  const subject = granteeLabel(grantee);
+  const named = flags.role === undefined ? undefined : RoleSchema.parse(flags.role);
+  const revoked = await withRoles(flags, ctx, async (store, where) => {
+    const roles =
+      named !== undefined
+        ? [named]
+        : (await store.list()).filter((g) => shown(g, grantee, undefined)).map((g) => g.role);
+    if (roles.length === 0) {
+      const refusal = roleNotGranted(grantee);
+      await auditStoreChange(where, { action: 'role-revoke', subject, refusal: refusal.code }, ctx);
+      throw refusal;
+    }
+    const done: RoleGrant[] = [];
+    for (const role of roles) {
+      const change = { action: 'role-revoke', subject, role } as const;
+      done.push(await auditedChange(where, change, ctx, () => store.revoke(grantee, role)));
+    }
+    return done;
+  });
+  for (const { role } of revoked)
+    ctx.io.stdout(`revoked ${role} from ${subject}; it is gone from their next request\n`);
   return EXIT_OK;
 }
 

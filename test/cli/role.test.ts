@@ -86,6 +86,33 @@ describe('attractor role', () => {
     ]);
   });
 
+  it('revoke without --role takes every role the store grants that grantee, each audited; none is refused', async () => {
+    const dir = tempDir();
+    for (const r of ['viewer', 'approver'])
+      expect((await role('grant', '--data-dir', dir, '--group', 'contractors', '--role', r)).code).toBe(0);
+    expect((await role('grant', '--data-dir', dir, '--user', 'contractors', '--role', 'admin')).code).toBe(0);
+    const revoked = await role('revoke', '--data-dir', dir, '--group', 'contractors');
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toBe(
+      'revoked viewer from group:contractors; it is gone from their next request\n' +
+        'revoked approver from group:contractors; it is gone from their next request\n',
+    );
+    // A user of the same name is another grantee.
+    const left = JSON.parse((await role('list', '--data-dir', dir, '--json')).stdout);
+    expect(left).toEqual([
+      expect.objectContaining({ grantee: { kind: 'user', id: 'contractors' }, role: 'admin' }),
+    ]);
+    const none = await role('revoke', '--data-dir', dir, '--group', 'contractors');
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/the store grants group:contractors no role/);
+    const { entries } = verifyAuditChain(await new FileAuditLog(dir).lines());
+    expect(entries.slice(3).map((e) => [e.action, e.subject, e.role, e.outcome, e.error_code])).toEqual([
+      ['role-revoke', 'group:contractors', 'viewer', 'ok', undefined],
+      ['role-revoke', 'group:contractors', 'approver', 'ok', undefined],
+      ['role-revoke', 'group:contractors', undefined, 'refused', 'ROLE_NOT_GRANTED'],
+    ]);
+  });
+
   const BAD: { args: string[]; says: RegExp; code: number }[] = [
     { args: ['grant', '--user', 'a', '--role', 'viewer'], says: /--data-dir DIR .* or --store/, code: 2 },
     {
@@ -128,7 +155,7 @@ describe('attractor role', () => {
     const help = await runCli(['role', '--help']);
     expect(help.stdout).toMatch(/A person\s+holds what --access FILE grants and what the store grants/);
     const examples = [...help.stdout.matchAll(/^\s+\$ attractor (.+)$/gm)].map((m) => m[1]?.split(' ') ?? []);
-    expect(examples).toHaveLength(4);
+    expect(examples).toHaveLength(5);
     for (const argv of examples) expect(await refusalOf(argv)).toBeUndefined();
   });
 

@@ -17,6 +17,7 @@ Examples:
   $ attractor role grant --store postgres://attractor@db/attractor --group platform --role operator
   $ attractor role list --data-dir ./serve-data --json
   $ attractor role revoke --data-dir ./serve-data --user alice@example.com --role approver
+  $ attractor role revoke --data-dir ./serve-data --group contractors
 `;
 
 export interface RoleFlags extends StoreFlags {
@@ -47,7 +48,7 @@ export function registerRoleCommand(program: Command, ctx: CliContext): void {
       ctx.setExitCode(await runRoleGrant(flags, ctx));
     });
   granteeOptions(role.command('revoke').description('revoke a role the store grants a user or a group'))
-    .addOption(roleOption('the role to revoke', true))
+    .addOption(roleOption('the role to revoke (default: every role the store grants them)', false))
     .action(async (flags: RoleFlags) => {
       const { runRoleRevoke } = await import('../run-role.js');
       ctx.setExitCode(await runRoleRevoke(flags, ctx));

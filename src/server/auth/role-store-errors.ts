@@ -10,8 +10,9 @@ export const roleAlreadyGranted = (grantee: Grantee, role: Role): AttractorError
     `${granteeLabel(grantee)} already holds ${role} in this store (attractor role list ${flag(grantee)} shows it).`,
   );
 
-export const roleNotGranted = (grantee: Grantee, role: Role): AttractorError =>
+/** The grantee holds no `role` in the store (no role at all, when none is named). */
+export const roleNotGranted = (grantee: Grantee, role?: Role): AttractorError =>
   new AttractorError(
     'ROLE_NOT_GRANTED',
-    `the store grants ${granteeLabel(grantee)} no ${role} role (attractor role list ${flag(grantee)} shows what it grants; a role from --access FILE is changed in that file).`,
+    `the store grants ${granteeLabel(grantee)} no ${role === undefined ? '' : `${role} `}role (attractor role list ${flag(grantee)} shows what it grants; a role from --access FILE is changed in that file).`,
   );
