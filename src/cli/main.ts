@@ -15,6 +15,7 @@ import { registerForkCommand } from './commands/fork.js';
 import { registerHelpCommand } from './commands/help.js';
 import { registerLspCommand } from './commands/lsp.js';
 import { registerResumeCommand } from './commands/resume.js';
+import { registerRoleCommand } from './commands/role.js';
 import { registerRunCommand } from './commands/run.js';
 import { registerRunsCommand } from './commands/runs.js';
 import { registerServeCommand } from './commands/serve.js';
@@ -42,6 +43,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerServeCommand,
   registerWorkerCommand,
   registerTokenCommand,
+  registerRoleCommand,
   registerAuditCommand,
   registerLspCommand,
   registerHelpCommand,

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { parseAge } from '../run/prune-runs.js';
 import { newTokenText, TokenNameSchema, tokenHash, tokenStatus } from '../server/auth/api-token.js';
 import { openTokenStore } from '../server/auth/open-token-store.js';
@@ -6,10 +5,12 @@ import { type Role, RoleSchema } from '../server/auth/role.js';
 import type { TokenStore } from '../server/auth/token-store.js';
 import { definedFields } from '../shared/defined-fields.js';
 import { AttractorError } from '../shared/errors.js';
-import { auditTokenChange, type TokenChange } from './audit-token-change.js';
+import { auditedChange, type StoreChange } from './audit-store-change.js';
 import type { CliContext } from './cli-context.js';
 import type { TokenCreateFlags, TokenStoreFlags } from './commands/token.js';
 import { EXIT_OK } from './exit-codes.js';
+import { formatTable } from './format-table.js';
+import { type StoreLocation, storeLocation } from './store-location.js';
 
 /** `attractor token create`: the token's hash goes to the store, the token to stdout's last line. */
 export async function runTokenCreate(flags: TokenCreateFlags, ctx: CliContext): Promise<number> {
@@ -56,17 +57,10 @@ export async function runTokenList(
     ctx.io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
     return EXIT_OK;
   }
-  const lines = [['NAME', 'ROLE', 'STATUS', 'CREATED', 'EXPIRES']].concat(
+  const table = [['NAME', 'ROLE', 'STATUS', 'CREATED', 'EXPIRES']].concat(
     rows.map((r) => [r.name, r.role, r.status, r.created_at, r.expires_at ?? 'never']),
   );
-  const widths = lines[0]?.map((_, i) => Math.max(...lines.map((l) => (l[i] ?? '').length))) ?? [];
-  for (const line of lines)
-    ctx.io.stdout(
-      `${line
-        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-        .join('  ')
-        .trimEnd()}\n`,
-    );
+  ctx.io.stdout(formatTable(table));
   return EXIT_OK;
 }
 
@@ -78,31 +72,14 @@ export async function runTokenRevoke(name: string, flags: TokenStoreFlags, ctx: 
   return EXIT_OK;
 }
 
-/**
- * A token change through `use`, appended to the store's audit trail once made (with the role `use`
- * resolves to) or once the store refused it (with the refusal's code).
- */
-/** A server's store, as `openTokenStore` and `openAuditLog` take it. */
-type StoreLocation = { dataDir: string; store?: string | undefined };
-
+/** A token change in the store the flags name, audited whether it was made or refused. */
 async function changeTokens<T extends { role: Role }>(
   flags: TokenStoreFlags,
   ctx: CliContext,
-  change: TokenChange,
+  change: StoreChange,
   use: (store: TokenStore) => Promise<T>,
 ): Promise<T> {
-  return withStore(flags, ctx, async (store, where) => {
-    let result: T;
-    try {
-      result = await use(store);
-    } catch (error) {
-      if (error instanceof AttractorError)
-        await auditTokenChange(where, { ...change, refusal: error.code }, ctx);
-      throw error;
-    }
-    await auditTokenChange(where, { ...change, role: result.role }, ctx);
-    return result;
-  });
+  return withStore(flags, ctx, (store, where) => auditedChange(where, change, ctx, () => use(store)));
 }
 
 async function withStore<T>(
@@ -110,22 +87,7 @@ async function withStore<T>(
   ctx: CliContext,
   use: (store: TokenStore, where: StoreLocation) => Promise<T>,
 ): Promise<T> {
-  if ((flags.dataDir === undefined) === (flags.store === undefined)) {
-    throw new AttractorError(
-      'BAD_FLAG',
-      "name the server's store: --data-dir DIR (its file store) or --store postgres://… (one of them).",
-    );
-  }
-  if (flags.store !== undefined && !/^postgres(ql)?:\/\//.test(flags.store)) {
-    throw new AttractorError(
-      'BAD_FLAG',
-      `--store ${flags.store}: a store is a PostgreSQL URL: postgres://user@host:port/database.`,
-    );
-  }
-  const where: StoreLocation =
-    flags.store !== undefined
-      ? { dataDir: ctx.io.cwd, store: flags.store }
-      : { dataDir: path.resolve(ctx.io.cwd, flags.dataDir ?? '') };
+  const where = storeLocation(flags, ctx.io.cwd);
   const store = await openTokenStore(where);
   try {
     return await use(store, where);

@@ -18,6 +18,7 @@ import { identifyAudited } from './request-identity.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerPipelineSourceRoutes } from './routes/pipeline-sources.js';
 import { registerPipelineRoutes } from './routes/pipelines.js';
+import { registerRoleRoutes } from './routes/roles.js';
 import { registerRunFileRoutes } from './routes/run-files.js';
 import { registerSignInRoutes } from './routes/sign-in.js';
 import { registerWebAssetRoutes } from './routes/web-assets.js';
@@ -81,6 +82,7 @@ export function createServerApp(
   registerRunFileRoutes(app, manager);
   registerPipelineSourceRoutes(app, options);
   registerAuthRoutes(app, auth.tokens);
+  registerRoleRoutes(app, auth.roles);
   registerSignInRoutes(app, auth);
   // What this server offers the web view; read per request, so a route added to the app shows up.
   app.get('/server-info', (c) =>

@@ -10,8 +10,10 @@ import { openAuditLog } from './audit/open-audit-log.js';
 import { readAccessFile } from './auth/access-file.js';
 import { fourEyesStartRefusal } from './auth/four-eyes.js';
 import { recordedStarter } from './auth/four-eyes-guard.js';
+import { openRoleStore } from './auth/open-role-store.js';
 import { openSignIn } from './auth/open-sign-in.js';
 import { openTokenStore } from './auth/open-token-store.js';
+import type { RoleStore } from './auth/role-store.js';
 import type { TokenStore } from './auth/token-store.js';
 import { createServerApp } from './create-server-app.js';
 import { DatabaseRuns } from './database-runs.js';
@@ -117,9 +119,11 @@ export async function startServer(
   }
   const { manager, store, queue } = opened;
   let tokens: TokenStore | undefined;
+  let roles: RoleStore | undefined;
   let audit: AuditLog | undefined;
   try {
     tokens = await openTokenStore(options);
+    roles = await openRoleStore(options);
     const refusal = fourEyesStartRefusal({
       fourEyes: options.fourEyes,
       signInConfigured: signIn !== undefined,
@@ -130,6 +134,7 @@ export async function startServer(
     const auth = {
       serverToken: token,
       tokens,
+      roles,
       starter: recordedStarter,
       ...definedFields({ access, signIn }),
     };
@@ -138,12 +143,14 @@ export async function startServer(
   } catch (error) {
     server.close();
     await tokens?.close();
+    await roles?.close();
     await audit?.close();
     await queue?.close();
     await store.close?.();
     throw error;
   }
   const openedTokens = tokens;
+  const openedRoles = roles;
   const host = urlHost(options.host);
   let storeClosed: Promise<void> | undefined;
   const close = async (): Promise<void> => {
@@ -154,6 +161,7 @@ export async function startServer(
     });
     storeClosed ??= (async () => {
       await openedTokens.close();
+      await openedRoles.close();
       await queue?.close();
       await store.close?.();
       await audit?.close();

@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
 import { ROLES } from '../../server/auth/role-names.js';
 import type { CliContext } from '../cli-context.js';
+import { type StoreFlags, storeOptions } from './store-options.js';
 
 const EXAMPLES = `
 Personal API tokens for scripts and CI, kept where a server keeps its runs: the file store under
@@ -17,21 +18,13 @@ Examples:
   $ attractor token revoke ci --data-dir ./serve-data
 `;
 
-export interface TokenStoreFlags {
-  dataDir?: string;
-  store?: string;
-}
+export type TokenStoreFlags = StoreFlags;
 
 export interface TokenCreateFlags extends TokenStoreFlags {
   name: string;
   role: string;
   expires?: string;
 }
-
-const storeOptions = (command: Command): Command =>
-  command
-    .option('--data-dir <dir>', "the server's data directory (its file store)")
-    .option('--store <url>', "the server's PostgreSQL store (postgres://user@host:port/db)");
 
 export function registerTokenCommand(program: Command, ctx: CliContext): void {
   const token = program

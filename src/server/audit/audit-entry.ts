@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { RoleSchema } from '../auth/role.js';
 
 /**
- * What changed state: the run routes, a session opened or closed, and a token created or revoked. A new
+ * What changed state: the run routes, a session opened or closed, a token created or revoked, and a
+ * role granted or revoked (to a user or group, by `attractor role` or an admin's request). A new
  * kind of state-changing request gets a name here, so the trail never records a free-form action.
  */
 export const AuditActionSchema = z.enum([
@@ -13,7 +14,8 @@ export const AuditActionSchema = z.enum([
   'fork',
   'token-create',
   'token-revoke',
-  'role-change',
+  'role-grant',
+  'role-revoke',
   'sign-in',
   'sign-out',
 ]);
@@ -26,7 +28,7 @@ export const AuditEventSchema = z
   .object({
     /**
      * A person, a token's name (a refused one's too), `token` (the single `--token`), `anonymous`, or
-     * for `attractor token` the OS user who ran it.
+     * for `attractor token` and `attractor role` the OS user who ran it.
      */
     who: z.string().min(1),
     action: AuditActionSchema,
@@ -35,9 +37,9 @@ export const AuditEventSchema = z
     new_run_id: z.string().min(1).optional(),
     question_id: z.string().min(1).optional(),
     node: z.string().min(1).optional(),
-    /** What a token or role change was about (a token's name, a person or group). */
+    /** What a token or role change was about: a token's name, `user:<email or subject>`, `group:<name>`. */
     subject: z.string().min(1).optional(),
-    /** The role a token was created or revoked with, or a role change granted. */
+    /** The role a token was created or revoked with, or a role change granted or revoked. */
     role: RoleSchema.optional(),
     outcome: z.enum(['ok', 'refused']),
     /** The HTTP status the request was answered with; for `attractor token`, its exit status. */

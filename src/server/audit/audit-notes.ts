@@ -1,7 +1,10 @@
 import type { AuditEvent } from './audit-entry.js';
 
-/** What only a route's handler knows and its answer does not say: a fork's node, why a sign-in failed. */
-export type AuditNote = Partial<Pick<AuditEvent, 'node' | 'error_code'>>;
+/**
+ * What only a route's handler knows and its answer does not say: a fork's node, why a sign-in failed,
+ * whom a role change names and which role.
+ */
+export type AuditNote = Partial<Pick<AuditEvent, 'node' | 'error_code' | 'subject' | 'role'>>;
 
 const notes = new WeakMap<Request, AuditNote>();
 

@@ -55,6 +55,8 @@ async function auditEvent(c: Context, { action, params }: AuditedRequest, who: s
       new_run_id: action === 'fork' && ok ? body.id : undefined,
       question_id: params['qid'],
       node: note.node,
+      subject: note.subject,
+      role: note.role,
       error_code: ok ? undefined : (body.error?.code ?? note.error_code),
     }),
     outcome: ok ? 'ok' : 'refused',

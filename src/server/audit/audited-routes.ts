@@ -8,8 +8,8 @@ interface AuditedRoute {
 }
 
 /**
- * Every request that changes state, by route: the runs, and a session opened (the provider's callback)
- * or closed. Matched before any guard, so a request the guards refuse is recorded too.
+ * Every request that changes state, by route: the runs, a session opened (the provider's callback)
+ * or closed, and a role granted or revoked. Matched before any guard, so a request the guards refuse is recorded too.
  */
 export const AUDITED_ROUTES: readonly AuditedRoute[] = [
   { method: 'POST', path: '/pipelines', action: 'start' },
@@ -19,6 +19,8 @@ export const AUDITED_ROUTES: readonly AuditedRoute[] = [
   { method: 'POST', path: '/pipelines/:id/fork', action: 'fork' },
   { method: 'GET', path: '/auth/callback', action: 'sign-in' },
   { method: 'POST', path: '/signout', action: 'sign-out' },
+  { method: 'POST', path: '/roles/grant', action: 'role-grant' },
+  { method: 'POST', path: '/roles/revoke', action: 'role-revoke' },
 ];
 
 /** An audited request: its action and the route's parameters (`id`, `qid`) read from its path. */

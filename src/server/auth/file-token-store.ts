@@ -1,9 +1,7 @@
-import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../../shared/atomic-write.js';
-import { AttractorError } from '../../shared/errors.js';
 import { type StoredToken, StoredTokenSchema } from './api-token.js';
+import { StampedJsonFile } from './stamped-json-file.js';
 import type { TokenStore } from './token-store.js';
 import { tokenExists, tokenNotFound } from './token-store-errors.js';
 
@@ -14,11 +12,19 @@ const TokensFileSchema = z.object({ version: z.literal(1), tokens: z.array(Store
  * re-reads it only when its size or modification time changed, so a check costs one stat.
  */
 export class FileTokenStore implements TokenStore {
-  readonly file: string;
-  #cached: { stamp: string; tokens: StoredToken[] } | undefined;
+  readonly #file: StampedJsonFile<z.infer<typeof TokensFileSchema>>;
+
+  get file(): string {
+    return this.#file.file;
+  }
 
   constructor(dataDir: string) {
-    this.file = path.join(dataDir, 'tokens.json');
+    this.#file = new StampedJsonFile(
+      path.join(dataDir, 'tokens.json'),
+      TokensFileSchema,
+      { version: 1, tokens: [] },
+      'BAD_TOKENS_FILE',
+    );
   }
 
   async create(token: StoredToken): Promise<void> {
@@ -52,36 +58,10 @@ export class FileTokenStore implements TokenStore {
   async close(): Promise<void> {}
 
   #read(): StoredToken[] {
-    let stamp: string;
-    try {
-      const stat = statSync(this.file);
-      stamp = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
-    if (this.#cached?.stamp === stamp) return this.#cached.tokens;
-    const parsed = TokensFileSchema.safeParse(parseJson(readFileSync(this.file, 'utf8')));
-    if (!parsed.success) {
-      throw new AttractorError(
-        'BAD_TOKENS_FILE',
-        `${this.file} is not a tokens file attractor wrote (${parsed.error.issues[0]?.message ?? 'invalid'}); restore it from a backup or remove it and create the tokens again.`,
-      );
-    }
-    this.#cached = { stamp, tokens: parsed.data.tokens };
-    return parsed.data.tokens;
+    return this.#file.read().tokens;
   }
 
   #write(tokens: StoredToken[]): void {
-    writeFileAtomic(this.file, `${JSON.stringify({ version: 1, tokens }, null, 2)}\n`, { mode: 0o600 });
-    this.#cached = undefined;
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+    this.#file.write({ version: 1, tokens });
   }
 }

@@ -2,9 +2,11 @@ import { ApiError } from '../api-error.js';
 import { isAuthorized } from '../bearer-auth.js';
 import type { Access } from './access-file.js';
 import { tokenHash, tokenRefusal } from './api-token.js';
+import { currentRoles } from './current-roles.js';
 import type { RunStarter } from './four-eyes-guard.js';
 import type { OidcSignIn } from './oidc-sign-in.js';
 import { type Principal, rememberRefusedToken } from './principal.js';
+import type { RoleStore } from './role-store.js';
 import type { Sessions } from './sessions.js';
 import type { TokenStore } from './token-store.js';
 
@@ -12,8 +14,10 @@ import type { TokenStore } from './token-store.js';
 export interface ServerAuth {
   readonly serverToken?: string | undefined;
   readonly tokens: TokenStore;
-  /** Roles of signed-in people (`--access FILE`); without it, a person who signs in has none. */
+  /** Roles of signed-in people by `--access FILE`; with `roles`, a person's roles are both's. */
   readonly access?: Access | undefined;
+  /** Roles of signed-in people kept in the store (`attractor role`, the admin's `/roles` routes). */
+  readonly roles: RoleStore;
   /**
    * Sign-in with OpenID Connect and its sessions, when an issuer is configured (even one that is down:
    * it still closes the server).
@@ -47,8 +51,8 @@ export async function identifyRequest(request: Request, auth: ServerAuth, now: D
     }
     return { name: stored.name, kind: 'token', roles: [stored.role] };
   }
-  const person = auth.signIn?.sessions.principal(request);
-  if (person) return person;
+  const session = auth.signIn?.sessions.principal(request);
+  if (session) return currentRoles(session, auth.access, auth.roles);
   throw unauthorized(
     auth.signIn
       ? 'sign in at /signin, or send a token: "Authorization: Bearer <token>".'

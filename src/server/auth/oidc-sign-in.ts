@@ -103,8 +103,8 @@ export class OidcSignIn {
     const groups = Array.isArray(claims['groups'])
       ? claims['groups'].filter((g) => typeof g === 'string')
       : [];
-    const roles = rolesFor(this.#access, { subject: claims.sub, email, groups });
-    return { name: email ?? claims.sub, kind: 'person', roles };
+    const person = { subject: claims.sub, email, groups };
+    return { name: email ?? claims.sub, kind: 'person', roles: rolesFor(this.#access, person), person };
   }
 
   async #discovered(): Promise<client.Configuration> {

@@ -1,3 +1,4 @@
+import type { SignedInPerson } from './access-file.js';
 import type { Role } from './role.js';
 
 /**
@@ -10,6 +11,11 @@ export interface Principal {
   readonly name: string;
   readonly kind: 'person' | 'token' | 'server-token' | 'anonymous';
   readonly roles: readonly Role[];
+  /**
+   * Who signed in, as grants name them (subject, email, groups): a session's roles are resolved from
+   * it on each request (`currentRoles`), so a role revoked in the store is gone on their next request.
+   */
+  readonly person?: SignedInPerson | undefined;
 }
 
 const principals = new WeakMap<Request, Principal>();

@@ -43,6 +43,9 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   { method: 'POST', path: '/pipelines/:id/fork', need: 'operator' },
   { method: 'POST', path: '/pipelines/:id/questions/:qid/answer', need: 'approver' },
   { method: 'GET', path: '/tokens', need: 'admin' },
+  { method: 'GET', path: '/roles', need: 'admin' },
+  { method: 'POST', path: '/roles/grant', need: 'admin' },
+  { method: 'POST', path: '/roles/revoke', need: 'admin' },
 ];
 
 const patterns = ROUTE_RULES.map((rule) => ({

@@ -105,6 +105,18 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE UNIQUE INDEX api_tokens_live_name ON attractor.api_tokens (name) WHERE revoked_at IS NULL;
   `,
+  // Roles of signed-in people kept in the store (docs/decisions/0500-who-may-do-what.md): one row per
+  // grantee and role, read by (kind, id) on each request of a signed-in person.
+  `
+  CREATE TABLE attractor.role_grants (
+    kind text NOT NULL CHECK (kind IN ('user', 'group')),
+    id text NOT NULL,
+    role text NOT NULL,
+    granted_at text NOT NULL,
+    granted_by text NOT NULL,
+    PRIMARY KEY (kind, id, role)
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

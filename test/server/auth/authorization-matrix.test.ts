@@ -29,7 +29,7 @@ const CALLERS: readonly (Role | 'nobody')[] = [...ROLES, 'nobody'];
 
 /**
  * The policy, stated apart from ROUTE_RULES so that a wrong rule fails: reading runs is for viewers,
- * changing them for operators, answering gates for approvers, tokens for admins. Routes not named here
+ * changing them for operators, answering gates for approvers, tokens and roles for admins. Routes not named here
  * follow the default: a GET of run data needs viewer, a POST operator.
  */
 const POLICY: Record<string, string> = {
@@ -43,6 +43,9 @@ const POLICY: Record<string, string> = {
   'GET /pipeline-files': 'operator',
   'POST /pipelines/:id/questions/:qid/answer': 'approver',
   'GET /tokens': 'admin',
+  'GET /roles': 'admin',
+  'POST /roles/grant': 'admin',
+  'POST /roles/revoke': 'admin',
 };
 const isWebAsset = (path: string): boolean => path.startsWith('/web/');
 

@@ -5,25 +5,26 @@ import { AttractorError } from '../shared/errors.js';
 import { localIdentity } from '../shared/identity.js';
 import type { CliContext } from './cli-context.js';
 import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
+import type { StoreLocation } from './store-location.js';
 
-/** A token change `attractor token` made (or the store refused), for the store's audit trail. */
-export interface TokenChange {
-  readonly action: 'token-create' | 'token-revoke';
-  /** The token's name. */
+/** A change `attractor token` or `attractor role` made (or the store refused), for the store's audit trail. */
+export interface StoreChange {
+  readonly action: 'token-create' | 'token-revoke' | 'role-grant' | 'role-revoke';
+  /** The token's name, or the grantee (`user:alice@example.com`, `group:ops`). */
   readonly subject: string;
   readonly role?: Role | undefined;
-  /** The store's refusal (`TOKEN_EXISTS`, `TOKEN_NOT_FOUND`); none when the change was made. */
+  /** The store's refusal (`TOKEN_EXISTS`, `ROLE_NOT_GRANTED`…); none when the change was made. */
   readonly refusal?: string | undefined;
 }
 
 /**
- * Appends the change to the trail of the store the token is kept in (`audit.jsonl` beside
- * `tokens.json`, or the PostgreSQL audit table), as the OS user who ran the command. `status` is the
+ * Appends the change to the trail of the store it was made in (`audit.jsonl` beside `tokens.json` and
+ * `roles.json`, or the PostgreSQL audit table), as the OS user who ran the command. `status` is the
  * command's exit status. A change the trail cannot record is an error that says the change was made.
  */
-export async function auditTokenChange(
-  where: { dataDir: string; store?: string | undefined },
-  change: TokenChange,
+export async function auditStoreChange(
+  where: StoreLocation,
+  change: StoreChange,
   ctx: CliContext,
 ): Promise<void> {
   const log = await openAuditLog(where);
@@ -46,4 +47,26 @@ export async function auditTokenChange(
   } finally {
     await log.close();
   }
+}
+
+/**
+ * A change through `use`, appended to the store's audit trail once made (with the role `use` resolves
+ * to) or once the store refused it (with the refusal's code).
+ */
+export async function auditedChange<T extends { role: Role }>(
+  where: StoreLocation,
+  change: StoreChange,
+  ctx: CliContext,
+  use: () => Promise<T>,
+): Promise<T> {
+  let result: T;
+  try {
+    result = await use();
+  } catch (error) {
+    if (error instanceof AttractorError)
+      await auditStoreChange(where, { ...change, refusal: error.code }, ctx);
+    throw error;
+  }
+  await auditStoreChange(where, { ...change, role: result.role }, ctx);
+  return result;
 }
