@@ -30,7 +30,10 @@ async function receiver(statuses: number[] = []): Promise<WebhookReceiver> {
   return started;
 }
 
-async function queue(url: string, options: Partial<NotificationQueueOptions> = {}): Promise<NotificationQueue> {
+async function queue(
+  url: string,
+  options: Partial<NotificationQueueOptions> = {},
+): Promise<NotificationQueue> {
   const opened = await NotificationQueue.open(url, {
     policy: { ...FAST, maxAttempts: 4 },
     onFailed: async () => {},
