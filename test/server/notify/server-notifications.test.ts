@@ -86,6 +86,37 @@ describe('attractor serve --notify', () => {
     }
   });
 
+  it('tells of a gate once across a restart: the drain is no ending, the resumed asking no news', async () => {
+    const hook = await startWebhookReceiver(SECRET);
+    try {
+      const notify = { urls: [hook.url], secret: SECRET, format: 'json' as const };
+      const first = await testServer({}, { notify });
+      const { body: run } = await first.json('POST', '/pipelines', {
+        dot_source: GATE_PIPELINE,
+        dry_run: true,
+      });
+      await waitFor(() => hook.received[0], 'gate.waiting');
+      // Stopped while its gate waits: interrupted, its question still pending.
+      await first.manager.drain();
+      const second = await testServer({ dataDir: first.dataDir, resumeInterrupted: true }, { notify });
+      const question = await waitFor(async () => {
+        const { body } = await second.json('GET', `/pipelines/${run.id}/questions`);
+        const { body: view } = await second.json('GET', `/pipelines/${run.id}`);
+        return view.status === 'waiting' && body.length > 0 ? body[0] : undefined;
+      }, 'the resumed gate');
+      await second.json('POST', `/pipelines/${run.id}/questions/${question.id}/answer`, { answer: 'S' });
+      await waitFor(() => hook.received.find((r) => r.json['kind'] === 'run.finished'), 'run.finished');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(hook.received.map((r) => `${r.json['kind']} ${r.json['status'] ?? ''}`.trim())).toEqual([
+        'gate.waiting',
+        'gate.answered',
+        'run.finished completed',
+      ]);
+    } finally {
+      await hook.close();
+    }
+  });
+
   it("records each delivery a receiver that is down never got once in the run's log, after the run stopped", async () => {
     const down = await startWebhookReceiver(SECRET);
     await down.close();
@@ -130,7 +161,7 @@ describe('attractor serve --notify', () => {
     expect((await server.json('GET', `/pipelines/${run.id}`)).body.status).toBe('completed');
   });
 
-  it('refuses --notify with --store: the workers send the notifications of the runs they execute', async () => {
+  it('refuses --notify with --store: the workers queue and send notifications through the database', async () => {
     await expect(
       testServer(
         { store: 'postgres://nobody@127.0.0.1:1/none' },
