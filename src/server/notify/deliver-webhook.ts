@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AttractorError } from '../../shared/errors.js';
 
 /**
  * One webhook to send, with everything needed to send it without the process that made it: the body is
@@ -37,5 +38,6 @@ export async function deliverWebhook(delivery: WebhookDelivery): Promise<void> {
   });
   // The body is not ours to read; let the connection go.
   await response.body?.cancel().catch(() => {});
-  if (!response.ok) throw new Error(`${delivery.url} answered ${response.status}`);
+  if (!response.ok)
+    throw new AttractorError('WEBHOOK_REJECTED', `${delivery.url} answered ${response.status}`);
 }
