@@ -3,7 +3,10 @@
  * retries with the policy's backoff, one report of a delivery given up, deliveries a stopped process
  * queued sent by another, and one send per delivery however many processes deliver.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookDelivery } from '../../../src/server/notify/deliver-webhook.js';
 import type { DeliveryFailed } from '../../../src/server/notify/delivery-failed.js';
 import { signatureOf } from '../../../src/server/notify/webhook-body.js';
@@ -11,6 +14,7 @@ import {
   NotificationQueue,
   type NotificationQueueOptions,
 } from '../../../src/server/postgres/notification-queue.js';
+import { ensureDist, ROOT } from '../../helpers/ensure-dist.js';
 import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.js';
 import { waitFor } from '../server-fixtures.js';
@@ -51,6 +55,10 @@ function signed(id: string, url: string, body = `{"id":"${id}"}`): WebhookDelive
 }
 
 describe.runIf(PG_AVAILABLE || PG_REQUIRED)('the PostgreSQL notification queue', () => {
+  beforeAll(() => {
+    ensureDist();
+  }, 180_000);
+
   it('retries a receiver answering 500 with backoff, then delivers once, signed, with one delivery id', async () => {
     const url = await cluster.createDatabase('notify_retry');
     const hook = await receiver([500, 500]);
@@ -85,18 +93,27 @@ describe.runIf(PG_AVAILABLE || PG_REQUIRED)('the PostgreSQL notification queue',
     expect(failed[0]?.error).toMatch(/fetch failed|ECONNREFUSED/);
   });
 
-  it('sends what a process queued and then stopped, from another process on the database', async () => {
+  it('sends what another process queued before it exited, from this one', async () => {
     const url = await cluster.createDatabase('notify_handover');
     const hook = await receiver();
-    const enqueuer = await NotificationQueue.open(url, {
-      onFailed: async () => {},
-      onError: (error) => {
-        throw error;
-      },
+    // A process of its own queues the delivery, then exits: nothing of it is left but the job.
+    const module = pathToFileURL(path.join(ROOT, 'dist', 'server', 'postgres', 'notification-queue.js')).href;
+    const script = `
+      const { NotificationQueue } = await import(${JSON.stringify(module)});
+      const queue = await NotificationQueue.open(${JSON.stringify(url)}, {
+        onFailed: async () => {},
+        onError: (error) => { console.error(error); process.exitCode = 1; },
+      });
+      queue.add(${JSON.stringify(signed('d3#0', hook.url))});
+      await queue.close();
+    `;
+    const exit = await new Promise<number | null>((resolve) => {
+      spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'inherit' }).once(
+        'exit',
+        resolve,
+      );
     });
-    enqueuer.add(signed('d3#0', hook.url));
-    await enqueuer.close();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(exit).toBe(0);
     expect(hook.attempts).toBe(0);
     const deliverer = await queue(url);
     await deliverer.deliverHere(1);
