@@ -93,6 +93,12 @@ export function formatEventLine(raw: PipelineEvent, colors: Colors, cwd?: string
       return colors.yellow(`  ! ${event.data.message}`);
     case 'tree.resume':
       return treeResumeLine(event.data);
+    case 'notification.failed': {
+      const { notification, receiver, attempts, error } = event.data;
+      return colors.yellow(
+        `  ! the ${notification} notification to ${receiver} was not delivered after ${attempts} attempts: ${error}`,
+      );
+    }
     default:
       return undefined;
   }

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { definedFields } from '../shared/defined-fields.js';
 import type { Identity } from '../shared/identity.js';
+import type { PipelineEvent } from '../shared/pipeline-event.js';
+import { AsideEvents } from './aside-events.js';
 import { checkSubmission } from './check-submission.js';
 import { recordOfflineAnswer } from './http-interviewer.js';
 import { statusesFromLog, summaryFromLog } from './logged-run-summary.js';
@@ -35,6 +37,7 @@ export class LocalRuns extends RecordedRuns implements RunService {
   readonly #hubs = new Map<string, RunEventHub>();
   /** Summaries of runs not live here, read once from their events per version of their record. */
   readonly #summaries = new Map<string, { updatedAt: string; summary: RunSummary }>();
+  readonly #aside: AsideEvents;
 
   constructor(options: LocalRunsOptions) {
     super(options.store, (file) => this.#executor.readScope(file));
@@ -51,7 +54,15 @@ export class LocalRuns extends RecordedRuns implements RunService {
       }),
       workingDirs: this.#workingDirs(),
       releaseAtGates: false,
-      onStopped: () => this.#pump(),
+      onStopped: (id) => {
+        this.#aside.stopped(id);
+        this.#pump();
+      },
+    });
+    this.#aside = new AsideEvents({
+      isLive: (id) => this.#executor.live(id) !== undefined,
+      runDir: (id) => this.get(id).run_dir ?? this.#options.store.runDirFor(id),
+      appended: (id, event) => this.#hubs.get(id)?.publish(event),
     });
     // Whatever was running when the previous server died is interrupted now; queued runs never started.
     for (const record of options.store.list({ limit: 500 }).runs.reverse()) {
@@ -70,6 +81,11 @@ export class LocalRuns extends RecordedRuns implements RunService {
       readScope: (file) => this.#executor.readScope(file),
     });
     return this.accept(submission, graph);
+  }
+
+  /** Append `event` to run `id`'s log from outside its execution (a notification given up). */
+  async recordAside(id: string, event: PipelineEvent): Promise<void> {
+    this.#aside.record(id, event);
   }
 
   /** The run's events: live, or read back from its `events.jsonl`. */

@@ -280,7 +280,14 @@ export class RunExecutor {
       live.askedBefore = undefined;
       return;
     }
-    if (event.kind === 'node.start' || event.kind === 'interview.start') live.askedBefore = undefined;
+    // The continuation starts that gate's visit again first; any other visit means it has moved on.
+    if (
+      (event.kind === 'node.start' && event.node_id !== live.askedBefore) ||
+      event.kind === 'interview.start'
+    )
+      live.askedBefore = undefined;
+    // Released at a gate (a worker) or stopped by a drain: the run has not ended, it goes on later.
+    if (event.kind === 'pipeline.finalize' && (live.releasing || live.interrupting)) return;
     try {
       this.#options.notifier?.heard(live.notified, event);
     } catch (error) {

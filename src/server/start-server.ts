@@ -21,7 +21,7 @@ import { FileRunStore } from './file-run-store.js';
 import { listenError } from './listen-error.js';
 import { LocalRuns, type LocalRunsOptions } from './local-runs.js';
 import type { NotifySettings } from './notify/notify-settings.js';
-import { openNotifier } from './notify/open-notifier.js';
+import { openFileNotifier } from './notify/open-notifier.js';
 import { PostgresRunStore } from './postgres/postgres-run-store.js';
 import { remoteRuns } from './postgres/remote-runs.js';
 import { RunQueue } from './postgres/run-queue.js';
@@ -212,7 +212,7 @@ async function openRuns(
   if (options.store && extra.notify) {
     throw new AttractorError(
       'BAD_SERVER_OPTION',
-      'with --store, runs execute on workers: give --notify (and --notify-secret-file, --public-url) to `attractor worker`, which sends the notifications of the runs it executes.',
+      'with --store, runs execute on workers and their notifications go through the database: give --notify (and --notify-secret-file, --public-url) to `attractor worker`. Every worker started with --notify queues the notifications of the runs it executes and sends any that are pending, so one that stops strands none.',
     );
   }
   if (!options.store) {
@@ -223,8 +223,12 @@ async function openRuns(
     ]);
     const store = new FileRunStore(options.dataDir);
     const { notify, ...rest } = extra;
-    const notifications = notify ? openNotifier(notify, options.dataDir, url) : undefined;
-    const manager = new LocalRuns({
+    // The outbox sends on a later turn, when `manager` is set: a delivery it gives up goes to the run's log.
+    let manager: LocalRuns | undefined;
+    const notifications = notify
+      ? openFileNotifier(notify, options.dataDir, url, async (id, event) => manager?.recordAside(id, event))
+      : undefined;
+    manager = new LocalRuns({
       store,
       maxConcurrentRuns: options.maxConcurrentRuns,
       allowTools: options.allowTools,

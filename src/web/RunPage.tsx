@@ -14,6 +14,7 @@ import { buildTranscript } from './run-transcript.js';
 import { Timeline } from './Timeline.js';
 import { TranscriptView } from './TranscriptView.js';
 import { takenEdges } from './taken-edges.js';
+import { UndeliveredNotifications } from './UndeliveredNotifications.js';
 import { runHref } from './use-hash-route.js';
 import { usePoll } from './use-poll.js';
 import { useRunEvents } from './use-run-events.js';
@@ -136,6 +137,7 @@ export function RunPage({
         <RunActions id={id} status={status} run={info0} onResumed={resumed} onChanged={run.refresh} />
       </div>
       <RunFacts id={id} run={info0} now={now} />
+      <UndeliveredNotifications events={events} />
       <p className="status-line" id="run-announce" role="status" tabIndex={-1} ref={statusLine}>
         {said}
       </p>

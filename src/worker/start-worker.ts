@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { RealRunSettings } from '../actors/codergen/real-run-services.js';
 import type { NotifySettings } from '../server/notify/notify-settings.js';
-import { openNotifier } from '../server/notify/open-notifier.js';
+import { openDatabaseNotifier } from '../server/postgres/open-database-notifier.js';
 import { PostgresRunStore } from '../server/postgres/postgres-run-store.js';
 import { DEFAULT_LEASE_MS, remoteRuns } from '../server/postgres/remote-runs.js';
 import { RunQueue } from '../server/postgres/run-queue.js';
@@ -78,16 +78,20 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   stopWhatDeadWorkersLeft(options.dataDir);
   const store = await PostgresRunStore.open(options.store, options.dataDir, onError);
   let queue: RunQueue;
+  let notifications: Awaited<ReturnType<typeof openDatabaseNotifier>> | undefined;
   try {
     queue = await RunQueue.open(options.store);
+    // Deliveries are jobs in the database: any worker with --notify sends them, so a dead one strands none.
+    notifications = options.notify
+      ? await openDatabaseNotifier(options.notify, options.store, store).catch(async (error: unknown) => {
+          await queue.close();
+          throw error;
+        })
+      : undefined;
   } catch (error) {
     await store.close();
     throw error;
   }
-  // Its pending deliveries live in its data folder: a restarted worker sends what it had not yet.
-  const notifications = options.notify
-    ? openNotifier(options.notify, options.dataDir, options.notify.publicUrl ?? '')
-    : undefined;
   const manager = new WorkerRuns({
     store,
     allowTools: options.allowTools,
@@ -104,14 +108,16 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     (job) => manager.execute(job.run_id, job.takeover ? { takeover: true } : {}),
     options.concurrency,
     options.leaseMs ?? DEFAULT_LEASE_MS,
+    notifications?.workerIds,
   );
   return {
     manager,
     async drain(graceMs) {
       await manager.drain(graceMs);
       await queue.close();
-      await store.close();
+      // Before the store: a delivery given up while closing is recorded there.
       await notifications?.close();
+      await store.close();
       await options.telemetry?.shutdown();
     },
   };

@@ -6,7 +6,7 @@ export function addExecutionFlags(command: Command): Command {
   return command
     .option(
       '--notify <url>',
-      'POST a signed webhook when a gate waits, is answered, or a run ends (repeatable)',
+      'POST a signed webhook when a gate waits, is answered, or a run ends (repeatable; with --store, give it to the workers: they queue and send notifications through the database)',
       collectRepeated,
     )
     .option('--notify-secret-file <file>', 'the secret webhooks are signed with (x-attractor-signature)')

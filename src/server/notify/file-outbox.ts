@@ -3,11 +3,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } 
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../shared/atomic-write.js';
-import { type BackoffSchedule, backoffDelayMs } from '../../shared/backoff-delay.js';
-import type { WebhookDelivery } from './deliver-webhook.js';
+import { type WebhookDelivery, WebhookDeliverySchema } from './deliver-webhook.js';
+import type { DeliveryFailed } from './delivery-failed.js';
+import { type DeliveryPolicy, nextAttemptDelayMs } from './delivery-policy.js';
 
 const PendingSchema = z.strictObject({
-  delivery: z.strictObject({ id: z.string(), url: z.string(), body: z.string() }),
+  delivery: WebhookDeliverySchema,
   attempts: z.number().int().nonnegative(),
   /** Epoch ms of the next attempt. */
   next_at: z.number(),
@@ -19,14 +20,10 @@ export interface OutboxOptions {
   /** `<data dir>/notifications`: `pending/` holds what is still to be sent, `failed/` what never was. */
   dir: string;
   deliver: (delivery: WebhookDelivery) => Promise<void>;
-  /** Said once per delivery that failed its last attempt. */
-  onFailed: (delivery: WebhookDelivery, error: string) => void;
-  maxAttempts?: number;
-  schedule?: BackoffSchedule;
-  random?: () => number;
+  /** Told once per delivery that failed its last attempt. */
+  onFailed: (failed: DeliveryFailed) => void;
+  policy?: DeliveryPolicy;
 }
-
-const DEFAULT_SCHEDULE: BackoffSchedule = { initialMs: 1_000, factor: 4, maxMs: 300_000, jitter: true };
 
 /**
  * Webhook deliveries of a server without a database: each a file in `pending/` (written atomically
@@ -124,17 +121,13 @@ export class FileOutbox {
     } catch (error) {
       const attempts = entry.attempts + 1;
       const message = error instanceof Error ? error.message : String(error);
-      if (attempts >= (this.#options.maxAttempts ?? 6)) {
+      const delay = nextAttemptDelayMs(this.#options.policy ?? {}, attempts);
+      if (delay === undefined) {
         mkdirSync(this.#failed, { recursive: true });
         renameSync(file, path.join(this.#failed, path.basename(file)));
-        this.#options.onFailed(entry.delivery, message);
+        this.#options.onFailed({ delivery: entry.delivery, attempts, error: message });
         return undefined;
       }
-      const delay = backoffDelayMs(
-        this.#options.schedule ?? DEFAULT_SCHEDULE,
-        attempts,
-        this.#options.random ?? Math.random,
-      );
       const next_at = Date.now() + delay;
       writeFileAtomic(file, `${JSON.stringify({ ...entry, attempts, next_at, last_error: message })}\n`, {
         durable: true,

@@ -1,3 +1,4 @@
+import type { DeliveryPolicy } from './delivery-policy.js';
 import type { NotifyFormat } from './webhook-body.js';
 
 /** Where a server or worker sends notifications (`--notify`), signed with what, shaped how. */
@@ -8,4 +9,6 @@ export interface NotifySettings {
   format: NotifyFormat;
   /** The web view's address for links (`--public-url`); default: the server's own. */
   publicUrl?: string;
+  /** Attempts and backoff (tests shorten them); absent: six attempts from 1 s to 5 minutes apart. */
+  policy?: DeliveryPolicy;
 }

@@ -1,36 +1,47 @@
 import path from 'node:path';
 import { deliverWebhook } from './deliver-webhook.js';
+import { type RecordDeliveryFailed, reportDeliveryFailed } from './delivery-failed.js';
 import { FileOutbox } from './file-outbox.js';
 import type { NotifySettings } from './notify-settings.js';
-import { RunNotifier } from './run-notifier.js';
+import { type DeliveryQueue, RunNotifier } from './run-notifier.js';
 
 export interface OpenedNotifier {
   notifier: RunNotifier;
   close(): Promise<void>;
 }
 
+/** The notifier `settings` describe, queueing on `queue`; links go to `--public-url` or `linkBase`. */
+export function runNotifierFor(
+  settings: NotifySettings,
+  linkBase: string,
+  queue: DeliveryQueue,
+): RunNotifier {
+  return new RunNotifier({
+    urls: settings.urls,
+    secret: settings.secret,
+    format: settings.format,
+    linkBase: settings.publicUrl ?? linkBase,
+    queue,
+  });
+}
+
 /**
- * The notifications of a process that executes runs: a `RunNotifier` feeding an outbox in its data
- * folder (`<data dir>/notifications/`), whose pending deliveries an earlier process left are sent first.
- * A delivery that failed its last attempt is said once on stderr.
+ * The notifications of a server without a database: a `RunNotifier` feeding an outbox in its data folder
+ * (`<data dir>/notifications/`), whose pending deliveries an earlier process left are sent first. A
+ * delivery that failed its last attempt is said once on stderr and `record`ed in its run's events.
  */
-export function openNotifier(settings: NotifySettings, dataDir: string, linkBase: string): OpenedNotifier {
+export function openFileNotifier(
+  settings: NotifySettings,
+  dataDir: string,
+  linkBase: string,
+  record: RecordDeliveryFailed,
+): OpenedNotifier {
   const outbox = new FileOutbox({
     dir: path.join(dataDir, 'notifications'),
-    deliver: (delivery) => deliverWebhook(delivery, settings.secret),
-    onFailed: (delivery, error) =>
-      process.stderr.write(
-        `attractor: a notification (${delivery.id}) to ${delivery.url} was not delivered after its last attempt: ${error}\n`,
-      ),
+    deliver: deliverWebhook,
+    onFailed: (failed) => void reportDeliveryFailed(failed, record),
+    ...(settings.policy ? { policy: settings.policy } : {}),
   });
   outbox.start();
-  return {
-    notifier: new RunNotifier({
-      urls: settings.urls,
-      format: settings.format,
-      linkBase: settings.publicUrl ?? linkBase,
-      queue: outbox,
-    }),
-    close: () => outbox.close(),
-  };
+  return { notifier: runNotifierFor(settings, linkBase, outbox), close: () => outbox.close() };
 }

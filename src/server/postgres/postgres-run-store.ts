@@ -12,6 +12,7 @@ import { removePresentFile } from '../../shared/remove-file.js';
 import { pageRuns } from '../page-runs.js';
 import { type RunRecord, RunRecordSchema, type StoredQuestion, StoredQuestionSchema } from '../run-record.js';
 import type { ListRunsQuery, RunPage, RunStore } from '../run-store.js';
+import { appendRunEvent } from './append-run-event.js';
 import { PostgresEventHub } from './postgres-event-hub.js';
 import { migrate } from './postgres-schema.js';
 import { RunOwners } from './run-owners.js';
@@ -300,6 +301,14 @@ export class PostgresRunStore implements RunStore {
       },
       settled: () => this.#writes.flush(),
     };
+  }
+
+  /**
+   * Append `event` to run `id`'s stream from outside its executor (a notification given up): committed
+   * at once, in its own transaction, and announced to every server as the run's own events are.
+   */
+  appendEvent(id: string, event: PipelineEvent): Promise<void> {
+    return appendRunEvent(this.#pool, EVENTS_CHANNEL, id, event);
   }
 
   /** Which runs this process executes, and the condition their writes are made under. */

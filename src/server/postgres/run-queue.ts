@@ -123,9 +123,15 @@ export class RunQueue {
    * third of it): a job it had taken from the queue before any run's lease existed (a continuation
    * about to start) stays locked by graphile-worker for hours when the process dies, so the worker that
    * hears this lease fire unlocks the dead one's jobs and they run again. A run they reach twice is
-   * executed once: its owner is the run row's attempt.
+   * executed once: its owner is the run row's attempt. `alsoAlive`: the process's other runners' ids
+   * (its notification deliverer's), under the same lease.
    */
-  async work(execute: (job: RunJob) => Promise<void>, concurrency: number, leaseMs: number): Promise<void> {
+  async work(
+    execute: (job: RunJob) => Promise<void>,
+    concurrency: number,
+    leaseMs: number,
+    alsoAlive: readonly string[] = [],
+  ): Promise<void> {
     const events: WorkerEvents = new EventEmitter();
     const ids: string[] = [];
     events.on('worker:create', ({ worker }) => ids.push(worker.workerId));
@@ -141,13 +147,13 @@ export class RunQueue {
         [ALIVE_TASK]: async (payload) => {
           const dead = AliveJobSchema.parse(payload).worker_ids;
           // Our own lease, late because this process was too busy to push it back: we are alive.
-          if (dead.some((id) => this.#workerIds.includes(id))) return;
+          if (dead.some((id) => this.#workerIds.includes(id) || alsoAlive.includes(id))) return;
           await this.#utils.forceUnlockWorkers(dead);
         },
       },
     });
     this.#workerIds = ids;
-    this.#stopAlive = await this.#keepAlive(ids, leaseMs);
+    this.#stopAlive = await this.#keepAlive([...ids, ...alsoAlive], leaseMs);
   }
 
   /** This process's worker ids (graphile-worker's, one per concurrent job), once `work` started. */

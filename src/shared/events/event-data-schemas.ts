@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { agentEventSchemas } from './agent-event-schemas.js';
 import { handlerEventSchemas } from './handler-event-schemas.js';
 import { lifecycleEventSchemas } from './lifecycle-event-schemas.js';
+import { notificationEventSchemas } from './notification-event-schemas.js';
 
 /**
  * Every event kind a run writes, and the schema of its `data`. This map is the event protocol: the
@@ -12,6 +13,7 @@ export const eventDataSchemas = {
   ...lifecycleEventSchemas,
   ...handlerEventSchemas,
   ...agentEventSchemas,
+  ...notificationEventSchemas,
 } as const;
 
 export type EventKind = keyof typeof eventDataSchemas;

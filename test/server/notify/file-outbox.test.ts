@@ -1,8 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deliverWebhook } from '../../../src/server/notify/deliver-webhook.js';
+import { deliverWebhook, type WebhookDelivery } from '../../../src/server/notify/deliver-webhook.js';
 import { FileOutbox } from '../../../src/server/notify/file-outbox.js';
+import { signatureOf } from '../../../src/server/notify/webhook-body.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.js';
 
@@ -20,13 +21,17 @@ async function receiver(statuses: number[] = []): Promise<WebhookReceiver> {
   return started;
 }
 
+/** A delivery as a notifier queues it: signed with the shared secret. */
+function signed(id: string, url: string, body: string): WebhookDelivery {
+  return { id, url, body, signature: signatureOf(body, SECRET), run_id: 'r1', notification: 'gate.waiting' };
+}
+
 function outbox(dir: string, failed: string[] = [], maxAttempts = 4): FileOutbox {
   const box = new FileOutbox({
     dir,
-    deliver: (delivery) => deliverWebhook(delivery, SECRET),
-    onFailed: (delivery, error) => failed.push(`${delivery.id}: ${error}`),
-    maxAttempts,
-    schedule: FAST,
+    deliver: deliverWebhook,
+    onFailed: ({ delivery, attempts, error }) => failed.push(`${delivery.id} after ${attempts}: ${error}`),
+    policy: { maxAttempts, schedule: FAST },
   });
   closing.push(() => box.close());
   return box;
@@ -36,8 +41,8 @@ describe('the file outbox', () => {
   it('retries after 500s and delivers once, signed, with the same delivery id', async () => {
     const hook = await receiver([500, 503]);
     const box = outbox(tempDir());
-    box.add({ id: 'n1#0', url: hook.url, body: '{"kind":"gate.waiting"}' });
-    box.add({ id: 'n1#0', url: hook.url, body: '{"kind":"gate.waiting"}' });
+    box.add(signed('n1#0', hook.url, '{"kind":"gate.waiting"}'));
+    box.add(signed('n1#0', hook.url, '{"kind":"gate.waiting"}'));
     await box.idle();
     expect(hook.attempts).toBe(3);
     expect(hook.received).toEqual([
@@ -50,10 +55,10 @@ describe('the file outbox', () => {
     const dir = tempDir();
     const failed: string[] = [];
     const box = outbox(dir, failed, 3);
-    box.add({ id: 'n2#0', url: hook.url, body: '{}' });
+    box.add(signed('n2#0', hook.url, '{}'));
     await box.idle();
     expect(hook.attempts).toBe(3);
-    expect(failed).toEqual([`n2#0: ${hook.url} answered 500`]);
+    expect(failed).toEqual([`n2#0 after 3: ${hook.url} answered 500`]);
     expect(readdirSync(path.join(dir, 'failed'))).toHaveLength(1);
     expect(readdirSync(path.join(dir, 'pending'))).toEqual([]);
   });
@@ -64,7 +69,7 @@ describe('the file outbox', () => {
     const url = down.url;
     await down.close();
     const first = outbox(dir, [], 10);
-    first.add({ id: 'n3#0', url, body: '{"n":3}' });
+    first.add(signed('n3#0', url, '{"n":3}'));
     await new Promise((resolve) => setTimeout(resolve, 50));
     await first.close();
     expect(readdirSync(path.join(dir, 'pending'))).toHaveLength(1);
