@@ -1,5 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { applyNodeStatus, type NodeStatus, settleNodeStatuses } from '../server/node-statuses.js';
+import { useEffect, useRef, useState } from 'react';
 import { runActionRefusal } from '../shared/run-actions.js';
 import type { RunStatus } from '../shared/run-view-json.js';
 import { api } from './api.js';
@@ -9,15 +8,13 @@ import { GraphView } from './GraphView.js';
 import { NodePanel } from './NodePanel.js';
 import { RunActions } from './RunActions.js';
 import { RunFacts } from './RunFacts.js';
-import { buildTimeline } from './run-timeline.js';
-import { buildTranscript } from './run-transcript.js';
+import { RunTitle } from './RunTitle.js';
 import { Timeline } from './Timeline.js';
 import { TranscriptView } from './TranscriptView.js';
-import { takenEdges } from './taken-edges.js';
 import { UndeliveredNotifications } from './UndeliveredNotifications.js';
-import { runHref } from './use-hash-route.js';
 import { usePoll } from './use-poll.js';
 import { useRunEvents } from './use-run-events.js';
+import { useRunFolds } from './use-run-folds.js';
 
 /** Ended: nothing changes it but a resume, which this page starts itself (so it polls no more). */
 const ENDED: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
@@ -68,19 +65,7 @@ export function RunPage({
   useEffect(() => setPolling(!ended), [ended]);
   const now = useNow(!ended);
 
-  const statuses = useMemo(() => {
-    const map = new Map<string, NodeStatus>();
-    for (const e of events) applyNodeStatus(map, e);
-    return settleNodeStatuses(Object.fromEntries(map), status);
-  }, [events, status]);
-  const visits = useMemo(() => buildTimeline(events, status), [events, status]);
-  const visitCounts = useMemo(() => {
-    const counts = new Map<string, number>();
-    for (const v of visits) counts.set(v.node, Math.max(counts.get(v.node) ?? 0, v.visit));
-    return counts;
-  }, [visits]);
-  const taken = useMemo(() => takenEdges(events), [events]);
-  const transcript = useMemo(() => buildTranscript(events), [events]);
+  const { statuses, visits, visitCounts, taken, transcript } = useRunFolds(events, status);
 
   // A gate opening or closing, or the run ending, shows at once rather than at the next poll.
   const gateEvents = events.filter((e) => e.kind.startsWith('interview.')).length;
@@ -121,19 +106,7 @@ export function RunPage({
   return (
     <main className="page wide run-page">
       <div className="page-head">
-        <div className="page-title">
-          <a href="#/" className="muted small">
-            ← Runs
-          </a>
-          <h1 id="title">{info0?.name ?? id}</h1>
-          {info0?.goal && <p className="muted">{info0.goal}</p>}
-          {info0?.forked_from && (
-            <p className="muted small" id="forked-from">
-              Forked from <a href={runHref(info0.forked_from.run_id)}>{info0.forked_from.run_id}</a> at{' '}
-              <span className="mono">{info0.forked_from.node}</span>: the nodes before it are that run's.
-            </p>
-          )}
-        </div>
+        <RunTitle id={id} run={info0} />
         <RunActions id={id} status={status} run={info0} onResumed={resumed} onChanged={run.refresh} />
       </div>
       <RunFacts id={id} run={info0} now={now} />
