@@ -1,6 +1,5 @@
-import pg from 'pg';
-import { AttractorError } from '../../shared/errors.js';
-import { migrate } from '../postgres/postgres-schema.js';
+import type pg from 'pg';
+import { openStorePool } from '../postgres/open-store-pool.js';
 import { canonicalLine, chainEntry, EMPTY_HEAD } from './audit-chain.js';
 import type { AuditEvent } from './audit-entry.js';
 import type { AuditLog } from './audit-log.js';
@@ -21,19 +20,7 @@ export class PostgresAuditLog implements AuditLog {
 
   /** Connects and brings the schema to this build's version (as the run store does). */
   static async open(url: string, onError: (error: Error) => void = () => {}): Promise<PostgresAuditLog> {
-    const pool = new pg.Pool({ connectionString: url, max: 2 });
-    pool.on('error', onError);
-    try {
-      await migrate(pool);
-    } catch (error) {
-      await pool.end().catch(() => {});
-      throw new AttractorError(
-        'STORE_UNAVAILABLE',
-        `cannot open the PostgreSQL store: ${(error as Error).message}`,
-        { cause: error },
-      );
-    }
-    return new PostgresAuditLog(pool);
+    return new PostgresAuditLog(await openStorePool(url, onError));
   }
 
   async append(event: AuditEvent): Promise<void> {
