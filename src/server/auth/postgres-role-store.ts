@@ -1,5 +1,6 @@
-import type pg from 'pg';
-import { openMigratedPool } from '../postgres/open-migrated-pool.js';
+import pg from 'pg';
+import { AttractorError } from '../../shared/errors.js';
+import { migrate } from '../postgres/postgres-schema.js';
 import type { SignedInPerson } from './access-file.js';
 import { type Role, RoleSchema } from './role.js';
 import { type Grantee, granteesOf, type RoleGrant, RoleGrantSchema } from './role-grant.js';
@@ -26,7 +27,19 @@ export class PostgresRoleStore implements RoleStore {
 
   /** Connects and brings the schema to this build's version (as the run store does). */
   static async open(url: string, onError: (error: Error) => void = () => {}): Promise<PostgresRoleStore> {
-    return new PostgresRoleStore(await openMigratedPool(url, onError));
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    pool.on('error', onError);
+    try {
+      await migrate(pool);
+    } catch (error) {
+      await pool.end().catch(() => {});
+      throw new AttractorError(
+        'STORE_UNAVAILABLE',
+        `cannot open the PostgreSQL store: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    return new PostgresRoleStore(pool);
   }
 
   async grant(grant: RoleGrant): Promise<void> {

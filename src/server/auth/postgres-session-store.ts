@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { openMigratedPool } from '../postgres/open-migrated-pool.js';
+import { openStorePool } from '../postgres/open-store-pool.js';
 import type { SessionStore } from './session-store.js';
 import { type StoredSession, StoredSessionSchema } from './stored-session.js';
 
@@ -23,7 +23,7 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   static async open(url: string, onError: (error: Error) => void = () => {}): Promise<PostgresSessionStore> {
-    return new PostgresSessionStore(await openMigratedPool(url, onError));
+    return new PostgresSessionStore(await openStorePool(url, onError));
   }
 
   async add(session: StoredSession, now: Date): Promise<void> {

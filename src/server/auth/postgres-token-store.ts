@@ -1,5 +1,6 @@
-import type pg from 'pg';
-import { openMigratedPool } from '../postgres/open-migrated-pool.js';
+import pg from 'pg';
+import { AttractorError } from '../../shared/errors.js';
+import { migrate } from '../postgres/postgres-schema.js';
 import { type StoredToken, StoredTokenSchema } from './api-token.js';
 import type { TokenStore } from './token-store.js';
 import { tokenExists, tokenNotFound } from './token-store-errors.js';
@@ -27,7 +28,21 @@ export class PostgresTokenStore implements TokenStore {
 
   /** Connects and brings the schema to this build's version (as the run store does). */
   static async open(url: string, onError: (error: Error) => void = () => {}): Promise<PostgresTokenStore> {
-    return new PostgresTokenStore(await openMigratedPool(url, onError));
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    pool.on('error', onError);
+    try {
+      await migrate(pool);
+    } catch (error) {
+      await pool.end().catch(() => {});
+      throw new AttractorError(
+        'STORE_UNAVAILABLE',
+        `cannot open the PostgreSQL store: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    return new PostgresTokenStore(pool);
   }
 
   async create(token: StoredToken): Promise<void> {

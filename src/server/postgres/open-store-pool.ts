@@ -3,10 +3,14 @@ import { AttractorError } from '../../shared/errors.js';
 import { migrate } from './postgres-schema.js';
 
 /**
- * A small pool on the store's database, its schema brought to this build's version first (as the run
- * store does): what each of the server's PostgreSQL stores (tokens, roles, sessions) opens.
+ * A small pool on the server's database with the schema brought to this build's version, for a store
+ * that keeps one table (tokens, role grants, the audit trail). A database that cannot be reached or
+ * migrated is `STORE_UNAVAILABLE`, and the pool is closed again.
  */
-export async function openMigratedPool(url: string, onError: (error: Error) => void): Promise<pg.Pool> {
+export async function openStorePool(
+  url: string,
+  onError: (error: Error) => void = () => {},
+): Promise<pg.Pool> {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   pool.on('error', onError);
   try {
@@ -16,7 +20,9 @@ export async function openMigratedPool(url: string, onError: (error: Error) => v
     throw new AttractorError(
       'STORE_UNAVAILABLE',
       `cannot open the PostgreSQL store: ${(error as Error).message}`,
-      { cause: error },
+      {
+        cause: error,
+      },
     );
   }
   return pool;
