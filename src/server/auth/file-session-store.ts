@@ -9,8 +9,8 @@ type SessionsFile = z.infer<typeof SessionsFileSchema>;
 
 /**
  * Sessions in `<data dir>/sessions.json` (mode 0600), replaced atomically at each sign-in and sign-out;
- * a signed-in person's request costs one stat while it is unchanged. One server owns a data directory,
- * and its writes are synchronous, so no two of them interleave.
+ * a signed-in person's request costs one stat while it is unchanged. Only the server writes it, and
+ * synchronously, so two sign-ins never lose one another (as two `attractor token` commands can).
  */
 export class FileSessionStore implements SessionStore {
   readonly #file: StampedJsonFile<SessionsFile>;
