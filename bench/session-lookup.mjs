@@ -30,7 +30,11 @@ async function measure(name, where) {
   const secretFile = path.join(where.dataDir, 'client-secret');
   writeFileSync(secretFile, 'unused\n');
   const store = await openSessionStore(where);
-  const id = await new Sessions(store).open({ subject: 'alice', email: 'alice@example.com', groups: ['ops'] });
+  const id = await new Sessions(store).open({
+    subject: 'alice',
+    email: 'alice@example.com',
+    groups: ['ops'],
+  });
   await store.close();
   const server = await startServer({
     port: 0,
