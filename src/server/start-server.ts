@@ -10,11 +10,8 @@ import { openAuditLog } from './audit/open-audit-log.js';
 import { readAccessFile } from './auth/access-file.js';
 import { fourEyesStartRefusal } from './auth/four-eyes.js';
 import { recordedStarter } from './auth/four-eyes-guard.js';
-import { openRoleStore } from './auth/open-role-store.js';
+import { type AuthStores, openAuthStores } from './auth/open-auth-stores.js';
 import { openSignIn } from './auth/open-sign-in.js';
-import { openTokenStore } from './auth/open-token-store.js';
-import type { RoleStore } from './auth/role-store.js';
-import type { TokenStore } from './auth/token-store.js';
 import { createServerApp } from './create-server-app.js';
 import { DatabaseRuns } from './database-runs.js';
 import { FileRunStore } from './file-run-store.js';
@@ -96,7 +93,7 @@ export async function startServer(
   // Before the socket: a folder that does not exist is a typo to fix, not a server to start.
   const workdirRoots = allowedWorkdirRoots(options.allowWorkdirs);
   const access = options.access !== undefined ? readAccessFile(options.access) : undefined;
-  const signIn = openSignIn(options, access);
+  const oidc = openSignIn(options, access);
   let app: Hono | undefined;
   const server = createAdaptorServer({
     hostname: options.host,
@@ -118,19 +115,19 @@ export async function startServer(
     throw error;
   }
   const { manager, store, queue } = opened;
-  let tokens: TokenStore | undefined;
-  let roles: RoleStore | undefined;
+  let stores: AuthStores | undefined;
   let audit: AuditLog | undefined;
   try {
-    tokens = await openTokenStore(options);
-    roles = await openRoleStore(options);
+    stores = await openAuthStores(options, oidc !== undefined);
+    const { tokens, roles, sessions } = stores;
     const refusal = fourEyesStartRefusal({
       fourEyes: options.fourEyes,
-      signInConfigured: signIn !== undefined,
+      signInConfigured: oidc !== undefined,
       personalTokens: await tokens.configured(),
     });
     if (refusal) throw new AttractorError('FOUR_EYES_NEEDS_NAMES', refusal);
     if (options.resumeInterrupted) await manager.resumeInterrupted();
+    const signIn = oidc && sessions && { oidc, sessions };
     const auth = {
       serverToken: token,
       tokens,
@@ -142,15 +139,13 @@ export async function startServer(
     app = createServerApp(manager, { ...options, ...(token ? { token } : {}) }, auth, () => port, audit);
   } catch (error) {
     server.close();
-    await tokens?.close();
-    await roles?.close();
+    await stores?.close();
     await audit?.close();
     await queue?.close();
     await store.close?.();
     throw error;
   }
-  const openedTokens = tokens;
-  const openedRoles = roles;
+  const openedStores = stores;
   const host = urlHost(options.host);
   let storeClosed: Promise<void> | undefined;
   const close = async (): Promise<void> => {
@@ -160,8 +155,7 @@ export async function startServer(
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
     });
     storeClosed ??= (async () => {
-      await openedTokens.close();
-      await openedRoles.close();
+      await openedStores.close();
       await queue?.close();
       await store.close?.();
       await audit?.close();

@@ -33,8 +33,9 @@ are kept in that database (its schema is created or upgraded at start); run dire
 own --allow-workdir folders (the server checks only its shape). See docs/guides/server.md.
 
 Teams: --oidc-issuer, --oidc-client-id and --oidc-client-secret-file sign people in (sessions
-in an HttpOnly cookie), --access FILE grants them roles, \`attractor token create\` makes personal
-tokens; once either exists every request but /, /signin and /healthz needs a session or a token.
+in an HttpOnly cookie, kept in the store: a restart signs no one out), --access FILE grants them
+roles, \`attractor token create\` makes personal tokens; once either exists every request but /,
+/signin and /healthz needs a session or a token.
 --four-eyes: nobody answers a gate of a run they started. See docs/guides/teams.md.
 
 SIGTERM drains: no new runs, running ones pause at their next node with a checkpoint, then exit.

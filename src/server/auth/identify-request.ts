@@ -51,8 +51,9 @@ export async function identifyRequest(request: Request, auth: ServerAuth, now: D
     }
     return { name: stored.name, kind: 'token', roles: [stored.role] };
   }
-  const session = auth.signIn?.sessions.principal(request);
-  if (session) return currentRoles(session, auth.access, auth.roles);
+  const session = await auth.signIn?.sessions.lookup(request, now);
+  if (session?.kind === 'person') return currentRoles(session.principal, auth.access, auth.roles);
+  if (session?.kind === 'refused') throw unauthorized(session.reason);
   throw unauthorized(
     auth.signIn
       ? 'sign in at /signin, or send a token: "Authorization: Bearer <token>".'

@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import { type Access, rolesFor } from './access-file.js';
+import { type Access, rolesFor, type SignedInPerson } from './access-file.js';
 import { PendingSignIns } from './pending-sign-ins.js';
 import type { Principal } from './principal.js';
 
@@ -20,9 +20,10 @@ export class SignInFailed extends Error {
   }
 }
 
-/** Who signed in, and where they were going when asked to. */
+/** Who signed in (as a principal, and as the session keeps them), and where they were going when asked to. */
 export interface FinishedSignIn {
   principal: Principal;
+  person: SignedInPerson;
   returnTo: string;
 }
 
@@ -76,10 +77,14 @@ export class OidcSignIn {
     const pending = this.#pending.take(state);
     if (!pending) throw new Error('the sign-in took too long or was not started here; sign in again.');
     try {
-      return {
-        principal: await this.#person(config, currentUrl, state, pending.verifier),
-        returnTo: pending.returnTo,
+      const person = await this.#person(config, currentUrl, state, pending.verifier);
+      const principal: Principal = {
+        name: person.email ?? person.subject,
+        kind: 'person',
+        roles: rolesFor(this.#access, person),
+        person,
       };
+      return { principal, person, returnTo: pending.returnTo };
     } catch (error) {
       throw new SignInFailed(error instanceof Error ? error.message : String(error), pending.returnTo);
     }
@@ -90,7 +95,7 @@ export class OidcSignIn {
     currentUrl: URL,
     state: string,
     verifier: string,
-  ): Promise<Principal> {
+  ): Promise<SignedInPerson> {
     const tokens = await client.authorizationCodeGrant(config, currentUrl, {
       pkceCodeVerifier: verifier,
       expectedState: state,
@@ -103,8 +108,7 @@ export class OidcSignIn {
     const groups = Array.isArray(claims['groups'])
       ? claims['groups'].filter((g) => typeof g === 'string')
       : [];
-    const person = { subject: claims.sub, email, groups };
-    return { name: email ?? claims.sub, kind: 'person', roles: rolesFor(this.#access, person), person };
+    return { subject: claims.sub, email, groups };
   }
 
   async #discovered(): Promise<client.Configuration> {

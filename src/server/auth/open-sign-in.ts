@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { AttractorError } from '../../shared/errors.js';
 import type { Access } from './access-file.js';
 import { OidcSignIn } from './oidc-sign-in.js';
-import { Sessions } from './sessions.js';
 
 interface SignInOptions {
   oidcIssuer?: string | undefined;
@@ -13,8 +12,9 @@ interface SignInOptions {
 /**
  * Sign-in as the options ask: none, or OpenID Connect with all three of issuer, client id and secret
  * file. The issuer is not contacted here: one that is down does not stop the server (`/signin` says).
+ * Its sessions are kept in the server's store (`openAuthStores`).
  */
-export function openSignIn(options: SignInOptions, access: Access | undefined) {
+export function openSignIn(options: SignInOptions, access: Access | undefined): OidcSignIn | undefined {
   const given = [options.oidcIssuer, options.oidcClientId, options.oidcClientSecretFile];
   if (given.every((value) => value === undefined)) return undefined;
   const { oidcIssuer, oidcClientId, oidcClientSecretFile } = options;
@@ -33,6 +33,5 @@ export function openSignIn(options: SignInOptions, access: Access | undefined) {
       `--oidc-client-secret-file ${oidcClientSecretFile}: cannot read it (${(error as Error).message}).`,
     );
   }
-  const oidc = new OidcSignIn({ issuer: oidcIssuer, clientId: oidcClientId, clientSecret }, access);
-  return { oidc, sessions: new Sessions() };
+  return new OidcSignIn({ issuer: oidcIssuer, clientId: oidcClientId, clientSecret }, access);
 }

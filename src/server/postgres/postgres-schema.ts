@@ -117,6 +117,20 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (kind, id, role)
   );
   `,
+  // Sign-in sessions (docs/decisions/0500-who-may-do-what.md): the SHA-256 of the id the cookie carries,
+  // who signed in (roles are resolved per request, not kept), and when it ends; read by hash on each
+  // request of a signed-in person, expired rows deleted at each sign-in (the index on expires_at).
+  `
+  CREATE TABLE attractor.sessions (
+    hash text PRIMARY KEY,
+    subject text NOT NULL,
+    email text,
+    groups text[] NOT NULL,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL
+  );
+  CREATE INDEX sessions_expiry ON attractor.sessions (expires_at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

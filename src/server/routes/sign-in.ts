@@ -48,10 +48,10 @@ export function registerSignInRoutes(app: Hono, auth: ServerAuth): void {
   app.get('/auth/callback', async (c) => {
     if (!auth.signIn) return c.html(page('No sign-in here', 'This server has no sign-in configured.'), 404);
     try {
-      const { principal, returnTo } = await auth.signIn.oidc.finish(new URL(c.req.url));
+      const { principal, person, returnTo } = await auth.signIn.oidc.finish(new URL(c.req.url));
       // The session's person is who signed in, for the audit trail.
       rememberPrincipal(c.req.raw, principal);
-      c.header('Set-Cookie', sessionCookie(auth.signIn.sessions.open(principal)));
+      c.header('Set-Cookie', sessionCookie(await auth.signIn.sessions.open(person)));
       // Checked again on the way out: whatever was kept, the browser goes nowhere but this server.
       return c.redirect(safeReturnPath(returnTo) ?? HOME_PATH, 302);
     } catch (error) {
@@ -61,8 +61,8 @@ export function registerSignInRoutes(app: Hono, auth: ServerAuth): void {
       return c.html(page('Sign-in failed', why, { href: again, text: 'Sign in again' }), 401);
     }
   });
-  app.post('/signout', (c) => {
-    auth.signIn?.sessions.close(c.req.raw);
+  app.post('/signout', async (c) => {
+    await auth.signIn?.sessions.close(c.req.raw);
     c.header('Set-Cookie', clearedSessionCookie);
     return c.json({ signed_out: true });
   });
