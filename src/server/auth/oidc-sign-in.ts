@@ -1,23 +1,15 @@
 import * as client from 'openid-client';
 import { type Access, rolesFor, type SignedInPerson } from './access-file.js';
-import { PendingSignIns } from './pending-sign-ins.js';
+import { cookieValue } from './cookie-value.js';
 import type { Principal } from './principal.js';
+import { SIGN_IN_COOKIE, SIGN_IN_LIFETIME_MS, SignInCookie } from './sign-in-cookie.js';
+import { SignInFailed } from './sign-in-failed.js';
+import { signInFromCookie } from './sign-in-from-cookie.js';
 
 export interface OidcSettings {
   issuer: string;
   clientId: string;
   clientSecret: string;
-}
-
-/** A sign-in that failed after it was started here: the person tries again from where they were. */
-export class SignInFailed extends Error {
-  readonly returnTo: string;
-
-  constructor(message: string, returnTo: string) {
-    super(message);
-    this.name = 'SignInFailed';
-    this.returnTo = returnTo;
-  }
 }
 
 /** Who signed in (as a principal, and as the session keeps them), and where they were going when asked to. */
@@ -27,9 +19,12 @@ export interface FinishedSignIn {
   returnTo: string;
 }
 
-const PENDING_MS = 10 * 60 * 1000;
-/** Sign-ins in progress at once; past it the oldest is dropped (its person signs in again). */
-const PENDING_CAPACITY = 4_096;
+/** Where to send the browser to sign in, and the cookie that keeps the sign-in until it comes back. */
+export interface StartedSignIn {
+  provider: URL;
+  /** A `Set-Cookie` header (`SignInCookie`). */
+  cookie: string;
+}
 
 /**
  * Sign-in with OpenID Connect: the authorization code flow with PKCE through `openid-client`. The
@@ -39,7 +34,7 @@ const PENDING_CAPACITY = 4_096;
 export class OidcSignIn {
   readonly #settings: OidcSettings;
   readonly #access: Access;
-  readonly #pending = new PendingSignIns({ ttlMs: PENDING_MS, capacity: PENDING_CAPACITY });
+  readonly #cookie: SignInCookie;
   #configuration: client.Configuration | undefined;
 
   get issuer(): string {
@@ -49,34 +44,40 @@ export class OidcSignIn {
   constructor(settings: OidcSettings, access: Access | undefined) {
     this.#settings = settings;
     this.#access = access ?? { users: {}, groups: {} };
+    this.#cookie = new SignInCookie(settings);
   }
 
   /**
-   * Where to send the browser: the provider's authorization endpoint, with a fresh state and PKCE.
-   * `returnTo` (already checked, `safeReturnPath`) is kept with the state until the provider sends the
-   * browser back.
+   * Where to send the browser: the provider's authorization endpoint, with a fresh state and PKCE,
+   * kept with `returnTo` (already checked, `safeReturnPath`) in the browser's sign-in cookie, so any
+   * server of the deployment can finish the sign-in.
    */
-  async start(callback: URL, returnTo: string): Promise<URL> {
+  async start(callback: URL, returnTo: string, now = Date.now()): Promise<StartedSignIn> {
     const config = await this.#discovered();
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
-    this.#pending.add(state, { verifier, returnTo });
-    return client.buildAuthorizationUrl(config, {
+    const provider = client.buildAuthorizationUrl(config, {
       redirect_uri: callback.href,
       scope: 'openid email profile',
       code_challenge: await client.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
       state,
     });
+    const cookie = this.#cookie.header({ state, verifier, returnTo, expiresAt: now + SIGN_IN_LIFETIME_MS });
+    return { provider, cookie };
   }
 
-  /** The person the provider sent back (`currentUrl`: the callback with its code and state). */
-  async finish(currentUrl: URL): Promise<FinishedSignIn> {
-    const config = await this.#discovered();
+  /**
+   * The person the provider sent back (`callback`: the request to the callback, with its code, state
+   * and the sign-in cookie). Throws `SignInFailed`, saying why and where to try again from.
+   */
+  async finish(callback: Request, now = Date.now()): Promise<FinishedSignIn> {
+    const currentUrl = new URL(callback.url);
+    const reading = this.#cookie.read(cookieValue(callback.headers.get('cookie'), SIGN_IN_COOKIE), now);
     const state = currentUrl.searchParams.get('state') ?? '';
-    const pending = this.#pending.take(state);
-    if (!pending) throw new Error('the sign-in took too long or was not started here; sign in again.');
+    const pending = signInFromCookie(reading, state, SIGN_IN_LIFETIME_MS);
     try {
+      const config = await this.#discovered();
       const person = await this.#person(config, currentUrl, state, pending.verifier);
       const principal: Principal = {
         name: person.email ?? person.subject,
@@ -86,7 +87,8 @@ export class OidcSignIn {
       };
       return { principal, person, returnTo: pending.returnTo };
     } catch (error) {
-      throw new SignInFailed(error instanceof Error ? error.message : String(error), pending.returnTo);
+      const message = error instanceof Error ? error.message : String(error);
+      throw new SignInFailed('SIGN_IN_FAILED', message, pending.returnTo, { cause: error });
     }
   }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SignedInPerson } from './access-file.js';
 import { tokenHash } from './api-token.js';
+import { cookieValue } from './cookie-value.js';
 import type { Principal } from './principal.js';
 import type { SessionStore } from './session-store.js';
 
@@ -80,11 +81,3 @@ export function sessionCookie(id: string): string {
 }
 
 export const clearedSessionCookie = `${SESSION_COOKIE}=; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=0`;
-
-function cookieValue(header: string | null, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return rest.join('=');
-  }
-  return undefined;
-}

@@ -177,7 +177,13 @@ describe('attractor serve: requests the guards refuse are audited too', () => {
     expect((await server.json('POST', '/signout', {})).status).toBe(401);
     const entries = await trail(server);
     expect(entries.map(({ seq, at, prev, hash, ...rest }) => rest)).toEqual([
-      { who: 'anonymous', action: 'sign-in', outcome: 'refused', status: 401, error_code: 'SIGN_IN_FAILED' },
+      {
+        who: 'anonymous',
+        action: 'sign-in',
+        outcome: 'refused',
+        status: 401,
+        error_code: 'SIGN_IN_COOKIE_MISSING',
+      },
       { who: 'anonymous', action: 'sign-out', outcome: 'refused', status: 401, error_code: 'UNAUTHORIZED' },
     ]);
   });

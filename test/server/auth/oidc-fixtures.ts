@@ -46,35 +46,75 @@ export async function oidcProvider(directory: Directory) {
   return { issuer, serverOptions, serve };
 }
 
-/** Signs `login` in at the server's `/signin`; returns the `Cookie` header of the session it opened. */
-export async function signInWithFetch(serverUrl: string, login: string): Promise<string> {
-  const jar = new Map<string, string>();
-  let request: { url: URL; init: RequestInit } = { url: new URL('/signin', serverUrl), init: {} };
+/** Cookies by origin and name, as a browser keeps them (paths and attributes aside). */
+export type CookieJar = Map<string, string>;
+
+/** The `Cookie` header the jar sends to `url`'s origin. */
+export function cookiesFor(jar: CookieJar, url: URL): string {
+  const own = [...jar].filter(([key]) => key.startsWith(`${url.origin} `));
+  return own.map(([key, value]) => `${key.split(' ')[1]}=${value}`).join('; ');
+}
+
+/** Keeps the cookies a response sets (an empty value clears one). */
+export function keepCookies(jar: CookieJar, url: URL, response: Response): void {
+  for (const line of response.headers.getSetCookie()) {
+    const [pair = ''] = line.split(';');
+    const at = pair.indexOf('=');
+    const key = `${url.origin} ${pair.slice(0, at)}`;
+    if (at + 1 === pair.length) jar.delete(key);
+    else jar.set(key, pair.slice(at + 1));
+  }
+}
+
+/**
+ * Starts a sign-in at `serverUrl`'s `/signin` and answers the provider as `login`, stopping where the
+ * provider sends the browser back: the callback URL (with its code and state), not yet asked, and the
+ * jar (with the sign-in cookie the server set). `returnTo` is asked for as `/signin?return_to=`.
+ */
+export async function signInUntilCallback(
+  serverUrl: string,
+  login: string,
+  { jar = new Map(), returnTo }: { jar?: CookieJar; returnTo?: string } = {},
+): Promise<{ callback: URL; jar: CookieJar }> {
+  const callbackPath = new URL('/auth/callback', serverUrl);
+  const start = new URL('/signin', serverUrl);
+  if (returnTo !== undefined) start.searchParams.set('return_to', returnTo);
+  let request: { url: URL; init: RequestInit } = { url: start, init: {} };
   for (let hop = 0; hop < 20; hop++) {
-    const cookie = [...jar].filter(([key]) => key.startsWith(`${request.url.origin} `));
     const response = await fetch(request.url, {
       ...request.init,
       redirect: 'manual',
-      headers: {
-        ...request.init.headers,
-        cookie: cookie.map(([key, v]) => `${key.split(' ')[1]}=${v}`).join('; '),
-      },
+      headers: { ...request.init.headers, cookie: cookiesFor(jar, request.url) },
     });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';');
-      const at = pair.indexOf('=');
-      jar.set(`${request.url.origin} ${pair.slice(0, at)}`, pair.slice(at + 1));
-    }
+    keepCookies(jar, request.url, response);
     const location = response.headers.get('location');
     if (location !== null) {
       await response.body?.cancel();
       const next = new URL(location, request.url);
-      if (next.href === new URL('/', serverUrl).href) break;
+      if (next.origin + next.pathname === callbackPath.href) return { callback: next, jar };
       request = { url: next, init: {} };
       continue;
     }
     request = formSubmission(request.url, await response.text(), login);
   }
+  throw new Error(`the provider never sent ${login} back to ${callbackPath.href}`);
+}
+
+/** Asks the callback as the browser would, keeping the cookies it sets. */
+export async function finishAtCallback(callback: URL, jar: CookieJar): Promise<Response> {
+  const response = await fetch(callback, {
+    redirect: 'manual',
+    headers: { cookie: cookiesFor(jar, callback) },
+  });
+  keepCookies(jar, callback, response);
+  return response;
+}
+
+/** Signs `login` in at the server's `/signin`; returns the `Cookie` header of the session it opened. */
+export async function signInWithFetch(serverUrl: string, login: string): Promise<string> {
+  const { callback, jar } = await signInUntilCallback(serverUrl, login);
+  const response = await finishAtCallback(callback, jar);
+  await response.body?.cancel();
   const session = jar.get(`${new URL(serverUrl).origin} attractor_session`);
   if (!session) throw new Error(`${login} was not signed in: the server set no session cookie`);
   return `attractor_session=${session}`;

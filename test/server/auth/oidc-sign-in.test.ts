@@ -257,8 +257,11 @@ describe('a sign-in the provider refuses', () => {
     // The return path stays on the server: the provider never sees it.
     expect(authorize.href).not.toContain('runs');
     const state = authorize.searchParams.get('state') ?? '';
+    // The browser's sign-in cookie comes back with the provider's answer.
+    const [signInCookie = ''] = started.headers.getSetCookie().map((line) => line.split(';')[0]);
     const back = await fetch(`${server.url}/auth/callback?code=not-a-code&state=${state}`, {
       redirect: 'manual',
+      headers: { cookie: signInCookie },
     });
     expect(back.status).toBe(401);
     const page = await back.text();
