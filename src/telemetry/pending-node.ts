@@ -27,7 +27,10 @@ export interface PendingNode {
   attributes: Attributes;
   /** Set once something inside the visit needed its context: the span is made with this id then. */
   spanId?: string;
-  /** Opened early instead when the tracer's ids are not ours to pin (a tracer an embedder passed). */
+  /**
+   * The SDK span once made: when the visit's batch is made, or as soon as its context is needed if
+   * the tracer's ids are not ours to pin (a tracer an embedder passed).
+   */
   span?: Span;
   context?: Context;
   /** Its `node.complete` time: the span ends there once the edge it took is known. */
@@ -47,8 +50,8 @@ export function pendingContext(
   ids: PinnedIdGenerator | undefined,
 ): Context {
   if (node.context !== undefined) return node.context;
-  if (ids === undefined) {
-    node.span = startNodeSpan(node, tracer);
+  if (node.span !== undefined || ids === undefined) {
+    node.span ??= startNodeSpan(node, tracer);
     node.context = trace.setSpan(node.parent, node.span);
     return node.context;
   }
@@ -67,12 +70,17 @@ export function pendingSpanContext(node: PendingNode): { traceId: string; spanId
   return node.context === undefined ? undefined : trace.getSpanContext(node.context);
 }
 
-/** Makes the visit's span, with the id its children already name if it has children, and ends it. */
+/**
+ * Makes the visit's span (with the id its children already name, if it has children) and ends it;
+ * called once a visit.
+ */
 export function endNodeSpan(node: PendingNode, tracer: Tracer, ids: PinnedIdGenerator | undefined): void {
   const start = (): Span => startNodeSpan(node, tracer);
   const span =
     node.span?.setAttributes(node.attributes) ??
     (node.spanId === undefined || ids === undefined ? start() : ids.withSpanId(node.spanId, start));
+  // A context asked for later (a branch event after its parallel node) names the span made here.
+  node.span = span;
   if (node.failure !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: node.failure });
   span.end(node.completedAt);
 }

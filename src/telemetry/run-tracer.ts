@@ -213,8 +213,12 @@ export class RunTracer {
   }
 
   #openBranch(event: Extract<PipelineEvent, { kind: 'parallel.branch.start' }>): void {
-    const open = this.#openNode(event);
-    if (open) this.#branches.set(event.data.branch, open);
+    // The event is tagged with the branch it starts, not the parallel node's own place: find that node
+    // by its id among the visits still running.
+    let parallel: PendingNode | undefined;
+    for (const open of this.#nodes.values())
+      if (open.nodeId === event.node_id && open.completedAt === undefined) parallel = open;
+    if (parallel) this.#branches.set(event.data.branch, parallel);
   }
 
   #modelCall(event: Extract<PipelineEvent, { kind: 'agent.usage' }>): void {
