@@ -93,7 +93,7 @@ async function cpuOfRun(source, N, traced) {
 const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * q)];
 const median = (xs) => quantile(xs, 0.5);
 for (const N of SIZES) {
-  const pairs = PAIRS ?? (N >= 1000 ? 9 : N >= 100 ? 21 : 41);
+  const pairs = PAIRS ?? (N >= 1000 ? 15 : N >= 100 ? 21 : 41);
   const source = workChainDot(N);
   await cpuOfRun(source, N, false);
   await cpuOfRun(source, N, true);
