@@ -15,7 +15,8 @@
 // untraced run's slope — the run's fixed costs (its export request, its run directory) cancel out.
 // The per-run ratios (median, and the middle half of the pairs) are printed too. SIZES=10,100
 // measures only those sizes; PAIRS=n sets the pairs at every size. TMPDIR=/dev/shm takes the disk's
-// noise out, and the fsync's CPU out of a step: tracing's share of a step is larger there.
+// noise out, and the fsync's CPU out of a step: tracing's share of a step is larger there. AA=1 leaves
+// both sides untraced: what the method reads when there is nothing to find (its bias and spread).
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -76,7 +77,7 @@ const shared = createTelemetry({
 async function cpuOfRun(source, N, traced) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-tracing-'));
   const before = process.cpuUsage();
-  const telemetry = traced ? shared : undefined;
+  const telemetry = traced && !process.env.AA ? shared : undefined;
   const result = await runPipeline({
     source,
     runsRoot: dir,
