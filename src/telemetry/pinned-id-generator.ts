@@ -2,9 +2,9 @@ import { type IdGenerator, RandomIdGenerator } from '@opentelemetry/sdk-trace-no
 import type { RootIds } from './trace-ids.js';
 
 /**
- * Random ids, except for the root span of a run: its ids are pinned just around its `startSpan` (the
- * SDK asks for a root's span id and trace id synchronously inside it, each once), so a later execution
- * can link to it by the run's id alone (`rootIdsOf`).
+ * Random ids, except where pinned just around a `startSpan` (the SDK asks for a span's id, and a root's
+ * trace id, synchronously inside it, each once): a run's root span, so a later execution can link to it
+ * by the run's id alone (`rootIdsOf`); a node's span, whose id its children named before it was made.
  */
 export class PinnedIdGenerator implements IdGenerator {
   // The SDK's own: a crypto call per span id costs a traced step several percent of its CPU.
@@ -20,6 +20,16 @@ export class PinnedIdGenerator implements IdGenerator {
       return start();
     } finally {
       this.#traceId = undefined;
+      this.#spanId = undefined;
+    }
+  }
+
+  /** Runs `start` with the next span id set to `spanId` (a child span whose id was handed out before it was made). */
+  withSpanId<T>(spanId: string, start: () => T): T {
+    this.#spanId = spanId;
+    try {
+      return start();
+    } finally {
       this.#spanId = undefined;
     }
   }

@@ -18,24 +18,21 @@ import {
   textMessages,
   usageTotalsAttributes,
 } from './gen-ai-attributes.js';
+import { NodeSpanBatch } from './node-span-batch.js';
+import { type PendingNode, pendingContext, pendingSpanContext } from './pending-node.js';
 import type { PinnedIdGenerator } from './pinned-id-generator.js';
 import { type RootIds, rootIdsOf, traceparentOf } from './trace-ids.js';
 
 export interface RunTracerOptions {
   tracer: Tracer;
-  /** Present when the tracer provider is ours: the run's root span then gets ids a later execution can link to. */
+  /**
+   * Present when the tracer provider is ours: the run's root span then gets ids a later execution can
+   * link to, and a node's span its id before it is made (else a node whose context is needed early
+   * has its span opened then).
+   */
   ids?: PinnedIdGenerator;
   /** Prompts, responses, tool arguments and results as attributes (off unless the user opts in). */
   captureContent: boolean;
-}
-
-/** A node visit's span, and what its children need. */
-interface NodeSpan {
-  span: Span;
-  context: Context;
-  nodeId: string;
-  /** Its `node.complete` time: the span ends there once the edge it took is known. */
-  completedAt?: number;
 }
 
 /** Where an event happened: its node, inside which parallel branch or child pipeline. */
@@ -53,28 +50,32 @@ const timeOf = (event: PipelineEvent): number => Date.parse(event.timestamp);
  * (`execute_tool`), named and attributed by the OpenTelemetry GenAI conventions. Built from the events
  * rather than from calls inside the engine so that it sees exactly what the run records (token counts
  * and cost equal `pipeline.finalize`'s) and the engine's layers stay free of tracing (decision 0450).
+ * A node's span is made after its visit ended, with its attributes gathered meanwhile (`PendingNode`,
+ * `NodeSpanBatch`): what a traced step pays is a few property writes, not the SDK's calls.
  */
 export class RunTracer {
   readonly #options: RunTracerOptions;
   #run: { span: Span; context: Context } | undefined;
-  readonly #nodes = new Map<string, NodeSpan>();
-  /** A parallel branch's id → the parallel node's span it runs under. */
-  readonly #branches = new Map<string, NodeSpan>();
+  readonly #nodes = new Map<string, PendingNode>();
+  /** A parallel branch's id → the parallel node's visit it runs under. */
+  readonly #branches = new Map<string, PendingNode>();
   readonly #tools = new Map<string, Span>();
+  /** Ended visits whose spans are made together. */
+  readonly #ended: NodeSpanBatch;
 
   constructor(options: RunTracerOptions) {
     this.#options = options;
+    this.#ended = new NodeSpanBatch(options.tracer, options.ids);
   }
 
   /** The `traceparent` of a node's open span (else the run's), for the commands and agents it starts. */
   traceparent(nodeId: string): string | undefined {
-    let found: Span | undefined;
+    let found: PendingNode | undefined;
     for (const open of this.#nodes.values())
-      if (open.nodeId === nodeId && open.completedAt === undefined) found = open.span;
-    const span = found ?? this.#run?.span;
-    if (span === undefined) return undefined;
-    const { traceId, spanId } = span.spanContext();
-    return traceparentOf(traceId, spanId);
+      if (open.nodeId === nodeId && open.completedAt === undefined) found = open;
+    if (found) this.#contextOfNode(found);
+    const ids = (found && pendingSpanContext(found)) ?? this.#run?.span.spanContext();
+    return ids === undefined ? undefined : traceparentOf(ids.traceId, ids.spanId);
   }
 
   record(event: PipelineEvent): void {
@@ -120,8 +121,9 @@ export class RunTracer {
 
   /** Ends whatever is still open (the run stopped without finishing, or its process is closing). */
   end(at = Date.now()): void {
-    for (const open of this.#nodes.values()) open.span.end(open.completedAt ?? at);
+    for (const open of this.#nodes.values()) this.#endNode(open, at);
     this.#nodes.clear();
+    this.#ended.drain();
     for (const span of this.#tools.values()) span.end(at);
     this.#tools.clear();
     this.#run?.span.end(at);
@@ -159,39 +161,41 @@ export class RunTracer {
     const nodeId = event.node_id;
     if (key === undefined || nodeId === undefined) return;
     const previous = this.#nodes.get(key);
-    previous?.span.end(previous.completedAt ?? timeOf(event));
+    const startTime = timeOf(event);
+    if (previous) this.#endNode(previous, startTime);
     const agent = event.data.handler === 'codergen';
     const tags: { branch?: string; parent?: string } = event.data;
-    const parent = this.#parentOf(tags);
     const attributes: Attributes = {
       [Attr.nodeId]: nodeId,
       [Attr.handler]: event.data.handler,
       [Attr.attempt]: event.data.attempt,
       [Attr.step]: event.data.step,
-      ...(tags.branch === undefined ? {} : { [Attr.branch]: tags.branch }),
-      ...(tags.parent === undefined ? {} : { [Attr.parent]: tags.parent }),
-      ...(agent
-        ? { [GenAi.operation]: Operation.agent, [GenAi.agentName]: nodeId, [GenAi.agentId]: nodeId }
-        : {}),
     };
-    const span = this.#options.tracer.startSpan(
-      agent ? `${Operation.agent} ${nodeId}` : `node ${nodeId}`,
-      { kind: SpanKind.INTERNAL, startTime: timeOf(event), attributes },
-      parent,
-    );
-    this.#nodes.set(key, { span, context: trace.setSpan(parent, span), nodeId });
+    if (tags.branch !== undefined) attributes[Attr.branch] = tags.branch;
+    if (tags.parent !== undefined) attributes[Attr.parent] = tags.parent;
+    if (agent) {
+      attributes[GenAi.operation] = Operation.agent;
+      attributes[GenAi.agentName] = nodeId;
+      attributes[GenAi.agentId] = nodeId;
+    }
+    this.#nodes.set(key, {
+      key,
+      nodeId,
+      spanName: agent ? `${Operation.agent} ${nodeId}` : `node ${nodeId}`,
+      startTime,
+      parent: this.#parentOf(tags),
+      attributes,
+    });
   }
 
   #completeNode(event: Extract<PipelineEvent, { kind: 'node.complete' }>): void {
     const open = this.#openNode(event);
     if (open === undefined) return;
     const { status, failure_reason: reason, usage } = event.data;
-    open.span.setAttributes({
-      [Attr.outcome]: status,
-      ...(reason === undefined ? {} : { [Attr.failureReason]: reason }),
-      ...usageTotalsAttributes(usage),
-    });
-    if (status === 'fail') open.span.setStatus({ code: SpanStatusCode.ERROR, message: reason ?? 'failed' });
+    open.attributes[Attr.outcome] = status;
+    if (reason !== undefined) open.attributes[Attr.failureReason] = reason;
+    if (usage !== undefined) Object.assign(open.attributes, usageTotalsAttributes(usage));
+    if (status === 'fail') open.failure = reason ?? 'failed';
     open.completedAt = timeOf(event);
     // Tool calls the node left open end with it.
     this.#endToolsOf(open, open.completedAt);
@@ -202,14 +206,19 @@ export class RunTracer {
     const key = `${tags.parent ?? ''}\u0000${tags.branch ?? ''}\u0000${event.data.from}`;
     const open = this.#nodes.get(key);
     if (open === undefined || open.completedAt === undefined) return;
-    open.span.setAttributes({ [Attr.route]: event.data.to, [Attr.routeRule]: event.data.step });
-    open.span.end(open.completedAt);
+    open.attributes[Attr.route] = event.data.to;
+    open.attributes[Attr.routeRule] = event.data.step;
+    this.#endNode(open, open.completedAt);
     this.#nodes.delete(key);
   }
 
   #openBranch(event: Extract<PipelineEvent, { kind: 'parallel.branch.start' }>): void {
-    const open = this.#openNode(event);
-    if (open) this.#branches.set(event.data.branch, open);
+    // The event is tagged with the branch it starts, not the parallel node's own place: find that node
+    // by its id among the visits still running.
+    let parallel: PendingNode | undefined;
+    for (const open of this.#nodes.values())
+      if (open.nodeId === event.node_id && open.completedAt === undefined) parallel = open;
+    if (parallel) this.#branches.set(event.data.branch, parallel);
   }
 
   #modelCall(event: Extract<PipelineEvent, { kind: 'agent.usage' }>): void {
@@ -259,7 +268,8 @@ export class RunTracer {
 
   #message(event: PipelineEvent, attribute: string, messages: string): void {
     if (!this.#options.captureContent) return;
-    this.#openNode(event)?.span.setAttribute(attribute, messages);
+    const open = this.#openNode(event);
+    if (open) open.attributes[attribute] = messages;
   }
 
   #endRun(event: Extract<PipelineEvent, { kind: 'pipeline.finalize' }>): void {
@@ -275,7 +285,16 @@ export class RunTracer {
     this.end(timeOf(event));
   }
 
-  #openNode(event: PipelineEvent): NodeSpan | undefined {
+  #endNode(open: PendingNode, at: number): void {
+    this.#ended.add(open, at);
+  }
+
+  /** A visit's context, made the first time something inside it needs one. */
+  #contextOfNode(open: PendingNode): Context {
+    return pendingContext(open, this.#options.tracer, this.#options.ids);
+  }
+
+  #openNode(event: PipelineEvent): PendingNode | undefined {
     const key = nodeKey(event);
     return key === undefined ? undefined : this.#nodes.get(key);
   }
@@ -283,25 +302,29 @@ export class RunTracer {
   #parentOf(tags: { branch?: string; parent?: string }): Context {
     if (tags.branch !== undefined) {
       const branch = this.#branches.get(tags.branch);
-      if (branch) return branch.context;
+      if (branch) return this.#contextOfNode(branch);
     }
     if (tags.parent !== undefined) {
-      for (const open of this.#nodes.values()) if (open.nodeId === tags.parent) return open.context;
+      for (const open of this.#nodes.values())
+        if (open.nodeId === tags.parent) return this.#contextOfNode(open);
     }
     return this.#run?.context ?? contextApi.active();
   }
 
   /** A node's span when the event names an open one, else the run's. */
   #contextOf(event: PipelineEvent): Context {
-    return this.#openNode(event)?.context ?? this.#run?.context ?? contextApi.active();
+    const open = this.#openNode(event);
+    if (open) return this.#contextOfNode(open);
+    return this.#run?.context ?? contextApi.active();
   }
 
   #toolKey(event: PipelineEvent, id: string): string {
     return `${nodeKey(event) ?? ''}\u0000${id}`;
   }
 
-  #endToolsOf(open: NodeSpan, at: number): void {
-    const prefix = `${[...this.#nodes.entries()].find(([, n]) => n === open)?.[0] ?? ''}\u0000`;
+  #endToolsOf(open: PendingNode, at: number): void {
+    if (this.#tools.size === 0) return;
+    const prefix = `${open.key}\u0000`;
     for (const [key, span] of this.#tools)
       if (key.startsWith(prefix)) {
         span.end(at);
