@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ContextValues } from './handler-types.js';
 
 /** One `appendLog` entry: kept in the checkpoint's `logs`, so it survives a resume. */

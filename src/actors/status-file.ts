@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type Outcome, OutcomeSchema, StageStatusSchema } from '../compiler/outcome.js';
 import { writeFileAtomic, writeFileAtomicAsync } from '../shared/atomic-write.js';
 import { StatusFileError } from './status-file-error.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { compileJsonSchema } from './tools/json-schema-validator.js';
 import { toolNameProblem } from './tools/tool-name.js';
 import type { ImagePart, Message, ToolDefinition } from './types.js';

@@ -11,7 +11,7 @@ import {
   TextDocuments,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AnalysisCache } from './analysis-cache.js';
 import { complete } from './completion.js';
 import { definitionAt } from './definition.js';

@@ -1,5 +1,5 @@
 import { type Actor, type ActorOptions, createActor, type Snapshot } from 'xstate';
-import { z } from 'zod';
+import * as z from 'zod';
 import { backoffActorId, handlerActorId } from '../compiler/lower/state-keys.js';
 import { AttractorError } from '../shared/errors.js';
 import type { PipelineMachine } from './pipeline-machine.js';

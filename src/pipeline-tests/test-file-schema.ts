@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ScenarioSchema } from '../actors/simulated/scenario.js';
 
 /** A path inside the case's working folder: relative, never leaving it. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ContextLogEntry } from '../actors/pipeline-context.js';
 import { visitCountKey } from '../compiler/routing.js';
 import { VISIT_COUNT_PREFIX, type VisitCounts, valuesWithVisitsJson } from '../machines/visit-counts.js';

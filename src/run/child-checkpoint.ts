@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ContextLogEntrySchema } from '../actors/pipeline-context.js';
 import { MAX_NAMED_FILE_BYTES } from '../compiler/files/read-named-file.js';
 import { StageStatusSchema } from '../compiler/outcome.js';

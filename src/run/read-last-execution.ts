@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RunQuality } from './run-types.js';
 
 /** How far back from the end of `events.jsonl` a run list looks (a long execution's start may lie beyond). */

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readPendingQuestions } from '../actors/interviewers/answer-channel.js';
 import { definedFields } from '../shared/defined-fields.js';
 import { readRunFile } from '../shared/read-run-file.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { definedFields } from '../shared/defined-fields.js';
 import { packageVersion } from '../shared/package-version.js';
 import type { RunConfig } from './run-config.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type RunStatus, RunStatusSchema } from '../shared/run-view-json.js';
 
 /** What the client asked for when submitting the run; kept so a resume runs it the same way. */

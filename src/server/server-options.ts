@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defaultServerDataDir } from './default-data-dir.js';
 
 /** `attractor serve` settings (flags, or the library's `createServer` options). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ListedStatusSchema } from './listed-status.js';
 
 /** `POST /pipelines` body. Exactly one of `dot_source` and `dot_path`. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Where a run stands, as the server reports it. `interrupted`: its server died while it ran. `waiting`:

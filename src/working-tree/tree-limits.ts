@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What a snapshot may cost (decision 0331). A file over `maxFileBytes` is left out of the snapshot (one

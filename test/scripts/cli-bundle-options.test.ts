@@ -83,6 +83,13 @@ describe('the built bundle loads what a command needs, when it needs it', () => 
     },
   );
 
+  test('validate loads zod without its translations (only English, the one it configures)', () => {
+    // `import { z } from 'zod'` would keep the whole namespace, 64 locales and all (bench/validate.mjs).
+    const zod = loadedWith(chunks, 'dist/cli/run-validate.js').filter((m) => m.includes('node_modules/zod/'));
+    expect(zod.some((m) => m.endsWith('zod/v4/core/schemas.js'))).toBe(true);
+    expect(zod.filter((m) => /\/locales\/(?!en\.js$)/.test(m))).toEqual([]);
+  });
+
   test('a real run brings the model client with it (so the checks above can fail)', () => {
     const modules = loadedWith(chunks, 'dist/actors/codergen/real-run-services.js');
     expect(modules.some((m) => m.startsWith('dist/llm/'))).toBe(true);

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseDurationMs } from '../../compiler/attributes/parse-duration.js';
 import { AttractorError } from '../../shared/errors.js';
 

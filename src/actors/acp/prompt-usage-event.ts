@@ -1,5 +1,5 @@
 import type { PromptResponse } from '@agentclientprotocol/sdk';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AgentPipelineEvent } from './session-update-events.js';
 
 /** ACP's `session/prompt` usage (an unstable field of the protocol: validated, never trusted). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TokenUsage } from '../../llm/index.js';
 
 /** Usage summed over calls, as written to status.json, checkpoints and events (snake_case, like the files). */

@@ -1,6 +1,6 @@
 import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { writeFileAtomic } from '../../shared/atomic-write.js';
 import { definedFields } from '../../shared/defined-fields.js';
 import { readRunFile } from '../../shared/read-run-file.js';

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { OutcomeSchema } from '../../compiler/outcome.js';
 import { type LineFile, openLineFile, readLines } from '../../shared/line-file.js';
 import { removeFile } from '../../shared/remove-file.js';

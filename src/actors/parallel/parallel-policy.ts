@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PipelineNode } from '../../compiler/ir.js';
 import {
   ISOLATION_MODES,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { StageStatusSchema } from '../../compiler/outcome.js';
 
 /** One entry of the `parallel.results` context value: what fan-in nodes and conditions read. */

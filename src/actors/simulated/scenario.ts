@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Outcome } from '../../compiler/outcome.js';
 import { AttractorError, type SourceSpan } from '../../shared/errors.js';
 import { StatusFileSchema, statusFileToOutcome } from '../status-file.js';

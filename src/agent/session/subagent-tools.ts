@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { definedFields } from '../../shared/defined-fields.js';
 import { type AgentTool, type AgentToolResult, defineTool } from '../tools/define-tool.js';
 import type { SubagentManager, SubagentReply } from './subagent-manager.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AttractorError } from '../../shared/errors.js';
 import type { ExecutionEnvironment } from '../environment/execution-environment.js';
 import { PatchApplyError, planPatch } from './apply-patch-operations.js';

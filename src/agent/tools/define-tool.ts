@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ExecutionEnvironment } from '../environment/execution-environment.js';
 
 /** What a tool gets besides its arguments. */

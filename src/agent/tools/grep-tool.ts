@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GrepResult } from '../environment/execution-environment.js';
 import { defineTool } from './define-tool.js';
 import { describeFailure, failure, success } from './describe-failure.js';

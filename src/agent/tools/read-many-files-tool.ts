@@ -1,5 +1,5 @@
 import { isAbsolute, relative, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ExecutionEnvironment } from '../environment/execution-environment.js';
 import { defineTool } from './define-tool.js';
 import { describeFailure, failure, success } from './describe-failure.js';

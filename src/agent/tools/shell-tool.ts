@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { definedFields } from '../../shared/defined-fields.js';
 import type { ExecResult } from '../environment/execution-environment.js';
 import { defineTool } from './define-tool.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from './define-tool.js';
 import { describeFailure, success } from './describe-failure.js';
 

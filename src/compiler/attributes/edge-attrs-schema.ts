@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { booleanAttr, floatAttr, stringAttr } from './attribute-value-schemas.js';
 
 /** Edge attributes. `weight` may be a float: DOT accepts `weight=2.0`. */

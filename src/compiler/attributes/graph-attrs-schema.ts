@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { booleanAttr, durationAttr, integerAttr, onOffAttr, stringAttr } from './attribute-value-schemas.js';
 
 /** Graph attributes. */

@@ -4,6 +4,7 @@ import type { Diagnostic } from '../diagnostic.js';
 import { excerpt } from '../excerpt.js';
 import type { EdgeAttrs, GraphAttrs, NodeAttrs, SourceLocation } from '../ir.js';
 import type { AttributeOwner } from './attribute-aliases.js';
+import { stringAttr } from './attribute-value-schemas.js';
 import { edgeAttrShape } from './edge-attrs-schema.js';
 import { graphAttrShape } from './graph-attrs-schema.js';
 import { nodeAttrShape } from './node-attrs-schema.js';
@@ -70,6 +71,12 @@ export function typeAttributes<K extends AttributeOwner>(
         diagnostics.push(unknown);
         diagnosticSources.push(attr);
       }
+      continue;
+    }
+    // Most attributes are plain strings, which z.string() returns as they are; zod's safeParse per
+    // value is a visible share of `attractor validate` on a large pipeline (bench/validate.mjs).
+    if (schema === stringAttr) {
+      attrs[attr.key] = attr.value;
       continue;
     }
     if (attr.value.trim() === '' && schema.description !== undefined) continue;

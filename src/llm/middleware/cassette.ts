@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Request, Response, StreamEvent } from '../types.js';
 
 /** One recorded call: the request and either its response, its stream events, or the error it ended with. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ExecutableTool, ToolOutput } from '../executable-tool.js';
 import type { Message, ToolCallPart, ToolExecutor, ToolResultPart } from '../types.js';
 import { compileJsonSchema } from './json-schema-validator.js';

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { definedFields } from '../../shared/defined-fields.js';
 import type { AuditEvent } from './audit-entry.js';
 import type { AuditLog } from './audit-log.js';

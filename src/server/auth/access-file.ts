@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type Document, isMap, isNode, LineCounter, parseDocument } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AttractorError } from '../../shared/errors.js';
 import { type Role, RoleSchema } from './role.js';
 

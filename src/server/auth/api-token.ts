@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { RoleSchema } from './role.js';
 
 /** A personal API token as a store keeps it: its SHA-256, never the token itself. */

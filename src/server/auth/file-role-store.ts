@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SignedInPerson } from './access-file.js';
 import type { Role } from './role.js';
 import { type Grantee, grantedRoles, type RoleGrant, RoleGrantSchema, sameGrantee } from './role-grant.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SessionStore } from './session-store.js';
 import { StampedJsonFile } from './stamped-json-file.js';
 import { type StoredSession, StoredSessionSchema } from './stored-session.js';

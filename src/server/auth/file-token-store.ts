@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type StoredToken, StoredTokenSchema } from './api-token.js';
 import { StampedJsonFile } from './stamped-json-file.js';
 import type { TokenStore } from './token-store.js';

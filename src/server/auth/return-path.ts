@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Where a sign-in lands when it was not asked to land anywhere (or asked for somewhere unsafe). */
 export const HOME_PATH = '/';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RoleSchema } from './role.js';
 import { type Grantee, GranteeIdSchema } from './role-grant.js';
 

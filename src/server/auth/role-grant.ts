@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SignedInPerson } from './access-file.js';
 import { type Role, RoleSchema } from './role.js';
 

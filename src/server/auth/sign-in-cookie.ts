@@ -1,5 +1,5 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ReturnPathSchema } from './return-path.js';
 
 export const SIGN_IN_COOKIE = 'attractor_signin';

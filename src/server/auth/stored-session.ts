@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A session as a store keeps it: the SHA-256 of the id the cookie carries (never the id), who signed

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { writeFileAtomic } from '../../shared/atomic-write.js';
 import { type WebhookDelivery, WebhookDeliverySchema } from './deliver-webhook.js';
 import type { DeliveryFailed } from './delivery-failed.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PipelineEvent } from '../../shared/pipeline-event.js';
 
 /** What a webhook says happened: a gate waits, a gate was answered, a run ended. */

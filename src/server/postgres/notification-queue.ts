@@ -7,7 +7,7 @@ import {
   type WorkerEvents,
   type WorkerUtils,
 } from 'graphile-worker';
-import { z } from 'zod';
+import * as z from 'zod';
 import { deliverWebhook, type WebhookDelivery, WebhookDeliverySchema } from '../notify/deliver-webhook.js';
 import type { DeliveryFailed } from '../notify/delivery-failed.js';
 import { type DeliveryPolicy, nextAttemptDelayMs } from '../notify/delivery-policy.js';

@@ -7,7 +7,7 @@ import {
   type WorkerEvents,
   type WorkerUtils,
 } from 'graphile-worker';
-import { z } from 'zod';
+import * as z from 'zod';
 import { definedFields } from '../../shared/defined-fields.js';
 
 /** The one task that executes (starts, continues or resumes) a run. */

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { loadPipeline } from '../../compiler/compile.js';
 import { parseVarsDeclaration } from '../../compiler/vars/pipeline-vars.js';
 import type { PipelineDescriptionJson } from '../../shared/server-responses.js';

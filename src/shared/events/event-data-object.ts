@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Every event's data may carry where it happened: `branch` (a node inside a parallel branch) and

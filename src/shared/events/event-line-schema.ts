@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type EventKind, eventDataSchemas } from './event-data-schemas.js';
 
 const lineOf = <K extends EventKind>(kind: K) =>

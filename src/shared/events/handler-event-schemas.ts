@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { eventData } from './event-data-object.js';
 
 /** What a node's handler reports while it works: fan-outs, human gates, manager loops, the router. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { eventData, usageTotals } from './event-data-object.js';
 
 const outcomeStatus = z.enum(['success', 'partial_success', 'retry', 'fail', 'skipped']);

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { writeFileAtomic } from '../atomic-write.js';
 
 /** The environment variable every recorded process group inherits: how resume knows a process is ours. */
