@@ -90,6 +90,11 @@ describe('the built bundle loads what a command needs, when it needs it', () => 
     expect(zod.filter((m) => /\/locales\/(?!en\.js$)/.test(m))).toEqual([]);
   });
 
+  test('no command loads the translations of zod: src/ imports zod as a namespace', () => {
+    const bundled = [...chunks.values()].flatMap((chunk) => chunk.modules);
+    expect(bundled.filter((m) => /node_modules\/zod\/.*\/locales\/(?!en\.js$)/.test(m))).toEqual([]);
+  });
+
   test('a real run brings the model client with it (so the checks above can fail)', () => {
     const modules = loadedWith(chunks, 'dist/actors/codergen/real-run-services.js');
     expect(modules.some((m) => m.startsWith('dist/llm/'))).toBe(true);
