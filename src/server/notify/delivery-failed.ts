@@ -50,8 +50,10 @@ export async function reportDeliveryFailed(
   record: RecordDeliveryFailed,
 ): Promise<void> {
   const { delivery } = failed;
+  // Logs are read by more people than the webhook's secret path is for: said as the event says it.
+  const { receiver, error } = deliveryFailedEvent(failed).data;
   process.stderr.write(
-    `attractor: a notification (${delivery.id}) to ${delivery.url} was not delivered after ${failed.attempts} attempts: ${failed.error}\n`,
+    `attractor: a notification (${delivery.id}) to ${receiver} was not delivered after ${failed.attempts} attempts: ${error}\n`,
   );
   try {
     await record(delivery.run_id, deliveryFailedEvent(failed));

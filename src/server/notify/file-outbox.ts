@@ -16,6 +16,9 @@ const PendingSchema = z.strictObject({
 });
 type Pending = z.infer<typeof PendingSchema>;
 
+/** A delivery holds its webhook URL, whose path is often the receiver's secret: the owner's only. */
+const PRIVATE = 0o600;
+
 export interface OutboxOptions {
   /** `<data dir>/notifications`: `pending/` holds what is still to be sent, `failed/` what never was. */
   dir: string;
@@ -52,7 +55,7 @@ export class FileOutbox {
     // One server owns its data folder: a check is enough to keep the same delivery from being queued twice.
     if (existsSync(file)) return;
     const entry: Pending = { delivery, attempts: 0, next_at: Date.now() };
-    writeFileAtomic(file, `${JSON.stringify(entry)}\n`, { durable: true });
+    writeFileAtomic(file, `${JSON.stringify(entry)}\n`, { durable: true, mode: PRIVATE });
     this.#wake(0);
   }
 
@@ -131,6 +134,7 @@ export class FileOutbox {
       const next_at = Date.now() + delay;
       writeFileAtomic(file, `${JSON.stringify({ ...entry, attempts, next_at, last_error: message })}\n`, {
         durable: true,
+        mode: PRIVATE,
       });
       return next_at;
     }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliverWebhook, type WebhookDelivery } from '../../../src/server/notify/deliver-webhook.js';
@@ -59,8 +59,11 @@ describe('the file outbox', () => {
     await box.idle();
     expect(hook.attempts).toBe(3);
     expect(failed).toEqual([`n2#0 after 3: ${hook.url} answered 500`]);
-    expect(readdirSync(path.join(dir, 'failed'))).toHaveLength(1);
+    const kept = readdirSync(path.join(dir, 'failed'));
+    expect(kept).toHaveLength(1);
     expect(readdirSync(path.join(dir, 'pending'))).toEqual([]);
+    // It holds the webhook URL, whose path is often the receiver's secret.
+    expect(statSync(path.join(dir, 'failed', kept[0] ?? '')).mode & 0o777).toBe(0o600);
   });
 
   it('loses nothing to a restart: what is pending is sent by the next outbox on the folder', async () => {
@@ -72,7 +75,9 @@ describe('the file outbox', () => {
     first.add(signed('n3#0', url, '{"n":3}'));
     await new Promise((resolve) => setTimeout(resolve, 50));
     await first.close();
-    expect(readdirSync(path.join(dir, 'pending'))).toHaveLength(1);
+    const pending = readdirSync(path.join(dir, 'pending'));
+    expect(pending).toHaveLength(1);
+    expect(statSync(path.join(dir, 'pending', pending[0] ?? '')).mode & 0o777).toBe(0o600);
     // The receiver is back on the same port, and a new process opens the same outbox.
     const port = Number(new URL(url).port);
     const { createServer } = await import('node:http');
