@@ -105,8 +105,9 @@ export class OidcSignIn {
     const idToken = tokens.claims();
     if (!idToken) throw new Error('the provider sent no ID token.');
     // Many providers put email and groups only in the UserInfo answer, not in the ID token.
-    const claims = { ...(await client.fetchUserInfo(config, tokens.access_token, idToken.sub)), ...idToken };
-    const email = typeof claims['email'] === 'string' ? claims['email'] : undefined;
+    const userInfo = await client.fetchUserInfo(config, tokens.access_token, idToken.sub);
+    const claims = { ...userInfo, ...idToken };
+    const email = verifiedEmail(typeof idToken['email'] === 'string' ? idToken : userInfo);
     const groups = Array.isArray(claims['groups'])
       ? claims['groups'].filter((g) => typeof g === 'string')
       : [];
@@ -128,4 +129,14 @@ export class OidcSignIn {
     );
     return this.#configuration;
   }
+}
+
+/**
+ * The email of a person only when the provider vouches for it (`email_verified`, from the same claims as
+ * the email): on many providers people set their own address, and roles and names go by email, so an
+ * unverified one would let anyone be anyone. Without it, a person is their subject.
+ */
+function verifiedEmail(claims: Readonly<Record<string, unknown>>): string | undefined {
+  const verified = claims['email_verified'] === true || claims['email_verified'] === 'true';
+  return verified && typeof claims['email'] === 'string' ? claims['email'] : undefined;
 }

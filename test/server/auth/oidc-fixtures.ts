@@ -14,8 +14,12 @@ import { tempDir } from '../../helpers/temp-dir.js';
 /** The people the provider knows, by login: their groups (the `groups` claim). */
 export type Directory = Readonly<Record<string, readonly string[]>>;
 
-/** Starts the provider's socket; `serve(callbackUrl)` attaches the provider once the server's URL is known. */
-export async function oidcProvider(directory: Directory) {
+/**
+ * Starts the provider's socket; `serve(callbackUrl)` attaches the provider once the server's URL is known.
+ * Everyone's email is `<login>@example.com`, verified, except the logins in `unverified`: the address
+ * they gave themselves, which the provider says it has not verified.
+ */
+export async function oidcProvider(directory: Directory, unverified: Readonly<Record<string, string>> = {}) {
   const http = createServer();
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   onTestFinished(() => new Promise<void>((resolve) => http.close(() => resolve())));
@@ -35,9 +39,14 @@ export async function oidcProvider(directory: Directory) {
       ],
       findAccount: (_ctx, id) => ({
         accountId: id,
-        claims: () => ({ sub: id, email: `${id}@example.com`, groups: [...(directory[id] ?? [])] }),
+        claims: () => ({
+          sub: id,
+          email: unverified[id] ?? `${id}@example.com`,
+          email_verified: unverified[id] === undefined,
+          groups: [...(directory[id] ?? [])],
+        }),
       }),
-      claims: { openid: ['sub'], email: ['email'], profile: ['groups'] },
+      claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['groups'] },
       cookies: { keys: ['a-cookie-key'] },
     });
     http.on('request', provider.callback());

@@ -60,8 +60,11 @@ async function serverWithProvider() {
         token_endpoint_auth_method: 'client_secret_post',
       },
     ],
-    findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, email: `${id}@example.com` }) }),
-    claims: { openid: ['sub'], email: ['email'] },
+    findAccount: (_ctx, id) => ({
+      accountId: id,
+      claims: () => ({ sub: id, email: `${id}@example.com`, email_verified: true }),
+    }),
+    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
     cookies: { keys: ['a-cookie-key'] },
   });
   providerHttp.on('request', provider.callback());

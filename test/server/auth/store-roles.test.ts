@@ -180,3 +180,22 @@ describe('the role routes change state only as a JSON request from the server’
     expect((await server.json('GET', '/roles', undefined, bearer('secret'))).body).toEqual([]);
   });
 });
+
+describe('an email the provider has not verified', () => {
+  it('grants nothing and names no one: mallory who set her address to alice’s is mallory, with no role', async () => {
+    const provider = await oidcProvider({ mallory: [] }, { mallory: 'alice@example.com' });
+    const access = path.join(tempDir(), 'access.yaml');
+    writeFileSync(access, 'users:\n  alice@example.com: [admin]\n');
+    const server = await testServer({ ...provider.serverOptions, access });
+    provider.serve(server.url);
+    const grant = ['role', 'grant', '--data-dir', server.dataDir, '--user', 'alice@example.com'];
+    expect((await runCli([...grant, '--role', 'operator'])).code).toBe(0);
+
+    const cookie = await signInWithFetch(server.url, 'mallory');
+    const whoami = await server.json('GET', '/whoami', undefined, { cookie });
+    expect(whoami.status).toBe(200);
+    expect(whoami.body).toMatchObject({ name: 'mallory', kind: 'person', roles: [] });
+    expect((await server.json('GET', '/roles', undefined, { cookie })).status).toBe(403);
+    expect((await server.json('POST', '/pipelines', start, { cookie })).status).toBe(403);
+  });
+});
