@@ -15,6 +15,12 @@ export interface SseOptions {
   signal: AbortSignal;
   /** Cuts the client's connection (the HTTP socket); by default the body stream errors, which does the same. */
   disconnect?: () => void;
+  /**
+   * Asked at each heartbeat: whether the caller may still read this run (a role revoked, a token revoked
+   * or expired, a session ended since the stream opened). False ends the stream; the client's reconnect
+   * then meets the 401 or 403 that says why.
+   */
+  stillAllowed?: (() => Promise<boolean>) | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -70,7 +76,11 @@ export function sseResponse(hub: RunEvents, options: SseOptions): Response {
           graceTimer.unref();
           return false;
         };
-        const heartbeat = setInterval(() => write(': heartbeat\n\n'), options.heartbeatMs);
+        const beat = async (): Promise<void> => {
+          write(': heartbeat\n\n');
+          if (options.stillAllowed && !(await options.stillAllowed())) close();
+        };
+        const heartbeat = setInterval(() => void beat(), options.heartbeatMs);
         heartbeat.unref();
         const onAbort = (): void => {
           clearTimeout(graceTimer);

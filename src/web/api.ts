@@ -168,7 +168,9 @@ export function followEvents(id: string, afterId: number, handlers: StreamHandle
       try {
         if (await open()) return;
       } catch (error) {
-        if (controller.signal.aborted || (error instanceof ApiFailure && error.status === 401)) return;
+        // Signed out, or no longer allowed to see the run: reopening cannot succeed, and the page says why.
+        if (controller.signal.aborted || (error instanceof ApiFailure && [401, 403].includes(error.status)))
+          return;
       }
       await new Promise((r) => setTimeout(r, Math.min(5000, 250 * 2 ** attempt)));
     }

@@ -110,4 +110,26 @@ describe('sseResponse', () => {
     expect(text).toContain(`id: 1\ndata: ${JSON.stringify(event(1))}\n\n`);
     expect(text).toContain('data: {"kind":"done","status":"failed"}\n\n');
   });
+  it('ends the stream at the first heartbeat after the caller may no longer read the run', async () => {
+    const hub = new RunEventHub(undefined);
+    let allowed = true;
+    const response = sseResponse(hub, {
+      afterId: 0,
+      heartbeatMs: 20,
+      maxQueuedBytes: 1_000_000,
+      dropGraceMs: 60_000,
+      signal: new AbortController().signal,
+      stillAllowed: async () => allowed,
+    });
+    hub.publish(event(1));
+    setTimeout(() => {
+      allowed = false;
+    }, 70);
+    // The run never ends: only the check closes the stream.
+    const text = await response.text();
+    expect(text).toContain('id: 1\n');
+    expect(text).toContain(': heartbeat');
+    expect(text).not.toContain('"kind":"done"');
+    expect(hub.subscriberCount).toBe(0);
+  });
 });

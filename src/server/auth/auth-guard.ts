@@ -1,9 +1,11 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../api-error.js';
+import { rememberAccessCheck } from './access-check.js';
 import { identifyRequest, type ServerAuth } from './identify-request.js';
+import type { Principal } from './principal.js';
 import { rememberPrincipal } from './principal.js';
-import { grants } from './role.js';
-import { ruleFor } from './route-rules.js';
+import { grants, type Role } from './role.js';
+import { type RouteRule, ruleFor } from './route-rules.js';
 
 export const SIGN_IN_PATH = '/signin';
 
@@ -20,13 +22,18 @@ export function authGuard(auth: ServerAuth, now: () => Date = () => new Date()):
     try {
       const principal = await identifyRequest(c.req.raw, auth, now());
       rememberPrincipal(c.req.raw, principal);
-      if (rule && rule.need !== 'signed-in' && !grants(principal.roles, rule.need)) {
+      rememberAccessCheck(c.req.raw, async () => {
+        const again = await identifyRequest(c.req.raw, auth, now()).catch(() => undefined);
+        return again !== undefined && missingRole(rule, again) === undefined;
+      });
+      const missing = missingRole(rule, principal);
+      if (missing) {
         const held = principal.roles.length > 0 ? `has ${principal.roles.join(', ')}` : 'has no role';
         throw new ApiError(
           403,
           'FORBIDDEN',
-          `${c.req.method} ${rule.path} needs the ${rule.need} role; ${principal.name} ${held}.`,
-          { needs: rule.need },
+          `${c.req.method} ${rule?.path} needs the ${missing} role; ${principal.name} ${held}.`,
+          { needs: missing },
         );
       }
     } catch (error) {
@@ -38,4 +45,10 @@ export function authGuard(auth: ServerAuth, now: () => Date = () => new Date()):
     }
     await next();
   };
+}
+
+/** The role the route needs that the principal lacks; a path no route serves needs only a known requester. */
+function missingRole(rule: RouteRule | undefined, principal: Principal): Role | undefined {
+  if (!rule || rule.need === 'public' || rule.need === 'signed-in') return undefined;
+  return grants(principal.roles, rule.need) ? undefined : rule.need;
 }

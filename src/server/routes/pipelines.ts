@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import { definedFields } from '../../shared/defined-fields.js';
 import type { QuestionJson } from '../../shared/server-responses.js';
 import { noteForAudit } from '../audit/audit-notes.js';
+import { requestAccessCheck } from '../auth/access-check.js';
 import { jsonBody } from '../json-body.js';
 import { pageRuns } from '../page-runs.js';
 import { readDotPath } from '../read-dot-path.js';
@@ -111,6 +112,7 @@ export function registerPipelineRoutes(app: Hono, manager: RunService, options: 
       maxQueuedBytes: options.sseMaxQueuedBytes,
       dropGraceMs: options.sseDropGraceMs,
       signal: c.req.raw.signal,
+      stillAllowed: requestAccessCheck(c.req.raw),
       ...socketOf(c.env),
     });
   });

@@ -12,7 +12,13 @@ import { localIdentity } from '../../../src/shared/identity.js';
 import { runCli } from '../../cli/run-cli.js';
 import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
-import { closeServers, LINEAR_PIPELINE, type TestServer, testServer } from '../server-fixtures.js';
+import {
+  closeServers,
+  GATE_PIPELINE,
+  LINEAR_PIPELINE,
+  type TestServer,
+  testServer,
+} from '../server-fixtures.js';
 import { bearer, createToken, type StoreArgs } from './token-fixtures.js';
 
 afterEach(closeServers);
@@ -137,5 +143,35 @@ describe('personal API tokens: who the audit trail names', () => {
       [localIdentity(), 'token-create', 'ok'],
       ['ci', 'start', 'ok'],
     ]);
+  });
+});
+
+describe('a run event stream outlives nobody’s access', () => {
+  it('a stream opened with a token ends within a heartbeat of its revoke; reconnecting is refused', async () => {
+    const server = await testServer({ token: 'the-admin-token', heartbeatMs: 50 });
+    const where: StoreArgs = ['--data-dir', server.dataDir];
+    const admin = bearer('the-admin-token');
+    const started = await server.json(
+      'POST',
+      '/pipelines',
+      { dot_source: GATE_PIPELINE, dry_run: true },
+      admin,
+    );
+    expect(started.status).toBe(201);
+    const token = await createToken(where, 'watcher', 'viewer');
+    const stream = await fetch(`${server.url}/pipelines/${started.body.id}/events`, {
+      headers: bearer(token),
+    });
+    expect(stream.status).toBe(200);
+    // The run waits at its gate: the stream stays open until something ends it.
+    const reading = stream.text();
+    expect((await runCli(['token', 'revoke', 'watcher', ...where])).code).toBe(0);
+    const text = await reading;
+    expect(text).not.toContain('"kind":"done"');
+    const again = await fetch(`${server.url}/pipelines/${started.body.id}/events`, {
+      headers: bearer(token),
+    });
+    expect(again.status).toBe(401);
+    await again.body?.cancel();
   });
 });
