@@ -5,7 +5,7 @@ import { cookieValue } from './cookie-value.js';
 import type { Principal } from './principal.js';
 import type { SessionStore } from './session-store.js';
 
-export const SESSION_COOKIE = 'attractor_session';
+export const SESSION_COOKIE = '__Host-attractor_session';
 const LIFETIME_MS = 12 * 60 * 60 * 1000;
 
 /** What a request's session cookie comes to: no cookie, a signed-in person, or why it no longer counts. */

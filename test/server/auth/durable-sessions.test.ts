@@ -47,7 +47,7 @@ async function signOut(server: RunningServer, cookie: string): Promise<number> {
   return response.status;
 }
 
-const sessionId = (cookie: string): string => cookie.slice('attractor_session='.length);
+const sessionId = (cookie: string): string => cookie.slice('__Host-attractor_session='.length);
 
 /** Each store, as the test reads and changes it behind the server's back. */
 interface Store {

@@ -124,9 +124,9 @@ export async function signInWithFetch(serverUrl: string, login: string): Promise
   const { callback, jar } = await signInUntilCallback(serverUrl, login);
   const response = await finishAtCallback(callback, jar);
   await response.body?.cancel();
-  const session = jar.get(`${new URL(serverUrl).origin} attractor_session`);
+  const session = jar.get(`${new URL(serverUrl).origin} __Host-attractor_session`);
   if (!session) throw new Error(`${login} was not signed in: the server set no session cookie`);
-  return `attractor_session=${session}`;
+  return `__Host-attractor_session=${session}`;
 }
 
 /** The provider's login or consent page, answered: its form's action with its `prompt` (and a login). */

@@ -39,7 +39,7 @@ async function whoami(url: string, cookie: string) {
 }
 
 const sessionCookie = (jar: CookieJar, url: string): string =>
-  `attractor_session=${jar.get(`${new URL(url).origin} attractor_session`) ?? ''}`;
+  `__Host-attractor_session=${jar.get(`${new URL(url).origin} __Host-attractor_session`) ?? ''}`;
 
 describe('a sign-in finishes at whichever server the browser reaches', () => {
   it.runIf(withPostgres)('started at server A, finished at server B of the same database', async () => {
