@@ -98,7 +98,9 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('sign-in with OpenID Conne
     await page.waitForSelector('button[type=submit]');
     await page.click('button[type=submit]');
     await page.waitForURL(`${server.url}/`);
-    const cookie = (await page.context().cookies(server.url)).find((c) => c.name === '__Host-attractor_session');
+    const cookie = (await page.context().cookies(server.url)).find(
+      (c) => c.name === '__Host-attractor_session',
+    );
     expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax' });
 
     const call = (method: string, route: string, body?: unknown) =>
@@ -212,7 +214,9 @@ describe.runIf(BROWSER_AVAILABLE || BROWSER_REQUIRED)('sign-in with OpenID Conne
 
     // A sign-out another site's page could send with the session's cookie is refused (the cross-site
     // guard: a form cannot say JSON, and a foreign Origin is refused); the session lives on.
-    const session = (await page.context().cookies(server.url)).find((c) => c.name === '__Host-attractor_session');
+    const session = (await page.context().cookies(server.url)).find(
+      (c) => c.name === '__Host-attractor_session',
+    );
     const cookie = { cookie: `__Host-attractor_session=${session?.value}` };
     const forged = async (headers: Record<string, string>) =>
       (await fetch(`${server.url}/signout`, { method: 'POST', headers: { ...cookie, ...headers } })).status;
