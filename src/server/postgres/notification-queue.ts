@@ -1,17 +1,11 @@
 import { EventEmitter } from 'node:events';
-import {
-  Logger,
-  makeWorkerUtils,
-  type Runner,
-  run,
-  type WorkerEvents,
-  type WorkerUtils,
-} from 'graphile-worker';
+import { makeWorkerUtils, type Runner, run, type WorkerEvents, type WorkerUtils } from 'graphile-worker';
 import * as z from 'zod';
 import { deliverWebhook, type WebhookDelivery, WebhookDeliverySchema } from '../notify/deliver-webhook.js';
 import type { DeliveryFailed } from '../notify/delivery-failed.js';
 import { type DeliveryPolicy, nextAttemptDelayMs } from '../notify/delivery-policy.js';
 import type { DeliveryQueue } from '../notify/run-notifier.js';
+import { quietGraphileLogger } from './quiet-graphile-logger.js';
 
 /** The one task that sends a webhook; runners of runs (`attractor_run`) never take it. */
 const NOTIFY_TASK = 'attractor_notify';
@@ -27,8 +21,6 @@ type NotifyJob = z.infer<typeof NotifyJobSchema>;
  * rescheduled): the delivery's attempts and their backoff are ours, in the payload.
  */
 const INFRASTRUCTURE_ATTEMPTS = 5;
-
-const quiet = new Logger(() => () => {});
 
 export interface NotificationQueueOptions {
   policy?: DeliveryPolicy;
@@ -59,7 +51,7 @@ export class NotificationQueue implements DeliveryQueue {
   }
 
   static async open(url: string, options: NotificationQueueOptions): Promise<NotificationQueue> {
-    const utils = await makeWorkerUtils({ connectionString: url, logger: quiet });
+    const utils = await makeWorkerUtils({ connectionString: url, logger: quietGraphileLogger });
     try {
       await utils.migrate();
     } catch (error) {
@@ -102,7 +94,7 @@ export class NotificationQueue implements DeliveryQueue {
       concurrency,
       noHandleSignals: true,
       pollInterval: this.#options.policy?.pollIntervalMs ?? 1_000,
-      logger: quiet,
+      logger: quietGraphileLogger,
       events,
       taskList: { [NOTIFY_TASK]: async (payload) => this.#attempt(NotifyJobSchema.parse(payload)) },
     });

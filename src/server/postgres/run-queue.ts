@@ -1,14 +1,8 @@
 import { EventEmitter } from 'node:events';
-import {
-  Logger,
-  makeWorkerUtils,
-  type Runner,
-  run,
-  type WorkerEvents,
-  type WorkerUtils,
-} from 'graphile-worker';
+import { makeWorkerUtils, type Runner, run, type WorkerEvents, type WorkerUtils } from 'graphile-worker';
 import * as z from 'zod';
 import { definedFields } from '../../shared/defined-fields.js';
+import { quietGraphileLogger } from './quiet-graphile-logger.js';
 
 /** The one task that executes (starts, continues or resumes) a run. */
 const RUN_TASK = 'attractor_run';
@@ -22,9 +16,6 @@ export type RunJob = z.infer<typeof RunJobSchema>;
 /** A worker process's own lease: it fires when that process stopped pushing it back (it died). */
 const ALIVE_TASK = 'attractor_worker_alive';
 const AliveJobSchema = z.object({ worker_ids: z.array(z.string().min(1)).min(1) });
-
-// graphile-worker logs every job; a server's output is its own.
-const quiet = new Logger(() => () => {});
 
 /**
  * Runs waiting for a worker, on graphile-worker's tables in the same database
@@ -44,7 +35,7 @@ export class RunQueue {
   }
 
   static async open(url: string): Promise<RunQueue> {
-    const utils = await makeWorkerUtils({ connectionString: url, logger: quiet });
+    const utils = await makeWorkerUtils({ connectionString: url, logger: quietGraphileLogger });
     try {
       await utils.migrate();
     } catch (error) {
@@ -140,7 +131,7 @@ export class RunQueue {
       concurrency,
       noHandleSignals: true,
       pollInterval: 1_000,
-      logger: quiet,
+      logger: quietGraphileLogger,
       events,
       taskList: {
         [RUN_TASK]: async (payload) => execute(RunJobSchema.parse(payload)),

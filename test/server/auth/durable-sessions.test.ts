@@ -6,32 +6,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tokenHash } from '../../../src/server/auth/api-token.js';
-import { type RunningServer, startServer } from '../../../src/server/start-server.js';
+import type { RunningServer } from '../../../src/server/start-server.js';
 import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
+import { startedServers } from '../started-servers.js';
 import { oidcProvider, signInWithFetch } from './oidc-fixtures.js';
 
 const withPostgres = PG_AVAILABLE || PG_REQUIRED;
 const cluster = withPostgres ? postgresClusterForFile(120_000) : undefined;
 
-const running = new Set<RunningServer>();
-afterEach(async () => {
-  for (const server of running) await server.close();
-  running.clear();
-});
-
-async function serve(options: Parameters<typeof startServer>[0]): Promise<RunningServer> {
-  const server = await startServer({ port: 0, ...options });
-  running.add(server);
-  return server;
-}
-
-async function stop(server: RunningServer): Promise<void> {
-  running.delete(server);
-  await server.close();
-}
+const { serve, stop } = startedServers();
 
 async function whoami(server: RunningServer, cookie: string) {
   const response = await fetch(`${server.url}/whoami`, { headers: { cookie } });

@@ -4,11 +4,11 @@
  * the setup where servers share sessions), or the same one restarted in between (a deploy). Refusals:
  * sign-in-cookie-refusals.test.ts.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SIGN_IN_COOKIE } from '../../../src/server/auth/sign-in-cookie.js';
-import { type RunningServer, startServer } from '../../../src/server/start-server.js';
 import { PG_AVAILABLE, PG_REQUIRED, postgresClusterForFile } from '../../helpers/postgres-cluster.js';
 import { tempDir } from '../../helpers/temp-dir.js';
+import { startedServers } from '../started-servers.js';
 import { loadBalancer } from './load-balancer.js';
 import {
   type CookieJar,
@@ -21,17 +21,7 @@ import {
 const withPostgres = PG_AVAILABLE || PG_REQUIRED;
 const cluster = withPostgres ? postgresClusterForFile(120_000) : undefined;
 
-const running = new Set<RunningServer>();
-afterEach(async () => {
-  for (const server of running) await server.close();
-  running.clear();
-});
-
-async function serve(options: Parameters<typeof startServer>[0]): Promise<RunningServer> {
-  const server = await startServer({ port: 0, ...options });
-  running.add(server);
-  return server;
-}
+const { serve, stop } = startedServers();
 
 async function whoami(url: string, cookie: string) {
   const response = await fetch(`${url}/whoami`, { headers: { cookie } });
@@ -73,8 +63,7 @@ describe('a sign-in finishes at whichever server the browser reaches', () => {
     provider.serve(balancer.url);
 
     const { callback, jar } = await signInUntilCallback(balancer.url, 'alice', { returnTo: '/#/runs/r1' });
-    running.delete(first);
-    await first.close();
+    await stop(first);
     const restarted = await serve(options);
     serving = restarted.url;
 
